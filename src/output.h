@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Batch writers: one sample in, text, CSV or JSON out. */
+#ifndef STALLTOP_OUTPUT_H
+#define STALLTOP_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "sample.h"
+
+enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
+
+struct out_opts {
+	enum out_format format;
+	bool cmdline;       /* text/CSV: show the command line, not comm */
+	bool header_done;   /* CSV: the header line was written */
+};
+
+/* Write one sample; rows are written in the order given. */
+void out_write(FILE *f, struct out_opts *o, const struct sample *s);
+
+void out_text(FILE *f, const struct out_opts *o, const struct sample *s);
+void out_csv(FILE *f, struct out_opts *o, const struct sample *s);
+void out_json(FILE *f, const struct sample *s);
+
+#endif

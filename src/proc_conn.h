@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The proc connector (NETLINK_CONNECTOR, CN_IDX_PROC) through libmnl:
+ * fork, exec, comm and exit events as plain structs.
+ */
+#ifndef STALLTOP_PROC_CONN_H
+#define STALLTOP_PROC_CONN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum pc_type { PC_FORK, PC_EXEC, PC_COMM, PC_EXIT, PC_NONE };
+
+struct pc_event {
+	enum pc_type type;
+	unsigned cpu;
+	uint64_t timestamp_ns;  /* CLOCK_MONOTONIC of the event */
+	pid_t pid, tgid;        /* the task: the child for fork */
+	pid_t parent_pid, parent_tgid; /* fork only */
+	uint32_t exit_code;     /* exit only */
+	char comm[17];          /* comm only */
+};
+
+typedef void (*pc_event_cb)(const struct pc_event *ev, void *arg);
+
+struct proc_conn;
+
+/*
+ * Subscribe. Uses the event filter (Linux 6.6+) for just the events we
+ * use where the kernel takes it. Returns NULL with errno set on failure
+ * (EPERM: no CAP_NET_ADMIN before 6.6; EPROTONOSUPPORT: no connector).
+ */
+struct proc_conn *pc_open(void);
+void pc_close(struct proc_conn *pc);
+int pc_fd(const struct proc_conn *pc);
+
+/*
+ * Read everything pending without blocking, calling cb per event.
+ * Overflow (ENOBUFS) and sequence gaps add to *lost. Returns the number of
+ * events, or -1 with errno set on a hard error.
+ */
+int pc_drain(struct proc_conn *pc, pc_event_cb cb, void *arg, uint64_t *lost);
+
+/*
+ * Parse one datagram (netlink messages holding cn_msg/proc_event) and
+ * call cb per event. last_seq (per CPU, nr_cpus entries, may be NULL)
+ * tracks sequence numbers; gaps are added to *lost. Returns the number of
+ * events, or -1 if the datagram is malformed.
+ */
+int pc_parse(const void *buf, size_t len, pc_event_cb cb, void *arg,
+	     uint32_t *last_seq, unsigned nr_cpus, uint64_t *lost);
+
+#endif

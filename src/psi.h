@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Pressure Stall Information: /proc/pressure/{cpu,memory,io,irq}.
+ * Whatever a file or line lacks stays absent (shown as -/null).
+ */
+#ifndef STALLTOP_PSI_H
+#define STALLTOP_PSI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum psi_res { PSI_CPU, PSI_MEMORY, PSI_IO, PSI_IRQ, NPSI };
+enum psi_kind { PSI_SOME, PSI_FULL, NPSI_KIND };
+
+extern const char *const psi_res_name[NPSI];   /* "cpu", "memory", ... */
+extern const char *const psi_kind_name[NPSI_KIND]; /* "some", "full" */
+
+struct psi_line {
+	bool present;
+	double avg10, avg60, avg300;
+	uint64_t total_us;
+};
+
+/* One reading of every file; line[r][k].present says what was there. */
+struct psi_reading {
+	double when;   /* CLOCK_MONOTONIC seconds at the read */
+	struct psi_line line[NPSI][NPSI_KIND];
+};
+
+/* What views show: the reading plus the share of the last interval. */
+struct psi_stat {
+	bool present;
+	double avg10, avg60, avg300;
+	uint64_t total_us;
+	bool have_pct;   /* false on the first reading or after a gap */
+	double pct;      /* Δtotal / Δwall × 100 */
+};
+
+struct psi_sample {
+	struct psi_stat s[NPSI][NPSI_KIND];
+};
+
+/*
+ * Parse the text of one pressure file into line[NPSI_KIND]. Lines that do
+ * not parse are ignored (that kind stays absent). Returns the number of
+ * lines found.
+ */
+int psi_parse(const char *text, struct psi_line line[NPSI_KIND]);
+
+/* Read all files below dir ("/proc/pressure"); missing files are absent. */
+void psi_read(const char *dir, struct psi_reading *out);
+
+/* Combine two readings into the shares of the interval between them. */
+void psi_interval(const struct psi_reading *prev, const struct psi_reading *cur,
+		  struct psi_sample *out);
+
+#endif

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A sample: what every view consumes. Plain data, no kernel handles; a
+ * recording could fill it as well as the live sources do.
+ */
+#ifndef STALLTOP_SAMPLE_H
+#define STALLTOP_SAMPLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "categories.h"
+#include "psi.h"
+
+/* One category's figures for one row over one interval. */
+struct cat_figure {
+	bool avail;       /* false: the kernel gives no figure (shown -/null) */
+	double pct;       /* Δdelay / Δwall × 100 */
+	uint64_t count;   /* events in the interval */
+	bool have_avg;    /* false when count is 0 */
+	double avg_ms;    /* Δdelay / Δcount */
+	bool have_max;    /* kernel provides a peak (version 16+) */
+	double max_ms;    /* longest single delay since the task started */
+};
+
+enum row_flags {
+	ROW_EXITED = 1u << 0, /* ended during this interval */
+	ROW_NEW = 1u << 1,    /* first seen in this interval */
+};
+
+struct row {
+	pid_t pid;            /* thread id in thread rows, else the tgid */
+	pid_t tgid;
+	pid_t ppid;           /* 0 when unknown */
+	const char *comm;     /* raw; views escape */
+	const char *cmdline;  /* raw, arguments joined by spaces; may be "" */
+	const char *user;     /* name, or the numeric uid as text */
+	char state;           /* '\0' when unknown */
+	int threads;          /* -1 when unknown */
+	bool have_cpu_pct;
+	double cpu_pct;       /* CPU use, % of one CPU */
+	struct cat_figure d[NCAT];
+	double total_pct;     /* sum of the available categories' pct */
+	unsigned flags;       /* enum row_flags */
+};
+
+struct sample {
+	double time;          /* wall clock at the end of the interval */
+	double interval;      /* seconds the figures cover */
+	bool delayacct;       /* kernel.task_delayacct is on */
+	bool delayacct_known; /* the sysctl could be read */
+	unsigned ts_version;  /* struct taskstats version, 0 if none */
+	uint64_t events_lost; /* notifications lost since start */
+	bool threads;         /* rows are threads (-H) */
+	bool accumulated;     /* figures cover the time since start (-a) */
+	struct psi_sample psi;
+	struct row *rows;
+	size_t nrows;
+	struct row *exited;
+	size_t nexited;
+	size_t nprocs;        /* processes known */
+	size_t nthreads;      /* threads known, 0 if not counted */
+};
+
+#endif

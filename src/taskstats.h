@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The taskstats generic-netlink client (libmnl): family lookup, pipelined
+ * GET queries by PID or TGID, and the exit-record listener.
+ */
+#ifndef STALLTOP_TASKSTATS_H
+#define STALLTOP_TASKSTATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ts_decode.h"
+
+struct ts_client;
+
+enum ts_open_error {
+	TS_OK = 0,
+	TS_ERR_NOFAMILY,  /* no TASKSTATS family: kernel built without it */
+	TS_ERR_PERM,      /* EPERM: CAP_NET_ADMIN missing */
+	TS_ERR_SYSTEM,    /* anything else; errno is set */
+};
+
+/* Open a query socket and resolve the family. *err says why on NULL. */
+struct ts_client *ts_open(enum ts_open_error *err);
+void ts_close(struct ts_client *c);
+
+/* The struct version the kernel speaks (0 until a reply has been seen). */
+unsigned ts_kernel_version(const struct ts_client *c);
+
+/*
+ * Query many ids at once: requests are batched many per sendmsg() and
+ * the replies drained and matched by sequence number. cb is called once
+ * per reading. Ids that vanished (ESRCH) are skipped silently and counted
+ * in *vanished (may be NULL). Returns 0, or -1 with errno set (EPERM when
+ * the capability is missing).
+ */
+int ts_query(struct ts_client *c, enum ts_kind kind, const uint32_t *ids,
+	     size_t n, ts_reading_cb cb, void *arg, size_t *vanished);
+
+/*
+ * The exit-record listener: a socket registered for exit records of the
+ * CPUs in cpumask ("0-3"). Records are decoded and handed to cb. ENOBUFS
+ * adds to *lost.
+ */
+struct ts_listener;
+
+struct ts_listener *ts_listen(const char *cpumask, enum ts_open_error *err);
+int ts_listener_fd(const struct ts_listener *l);
+int ts_listener_drain(struct ts_listener *l, ts_reading_cb cb, void *arg,
+		      uint64_t *lost);
+/* Deregisters and closes. */
+void ts_listener_close(struct ts_listener *l);
+
+#endif

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Decoding of taskstats generic-netlink messages into plain readings.
+ * No sockets here: this takes bytes and gives structs, so saved payloads
+ * of any kernel version can be replayed in unit tests.
+ */
+#ifndef STALLTOP_TS_DECODE_H
+#define STALLTOP_TS_DECODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "categories.h"
+
+/* The newest struct taskstats version whose layout we know. */
+#define TS_KNOWN_VERSION 17
+
+struct ts_delay {
+	uint64_t count;    /* events, cumulative */
+	uint64_t total_ns; /* delay, cumulative (wraps) */
+	uint64_t max_ns;   /* longest single delay since the task started */
+};
+
+enum ts_kind { TS_KIND_PID, TS_KIND_TGID };
+
+struct ts_reading {
+	enum ts_kind kind;     /* thread (PID) or process (TGID) record */
+	uint32_t id;           /* the pid or tgid the record is about */
+	unsigned version;      /* struct version the kernel reported */
+	uint32_t exitcode;
+	uint8_t flag;          /* ac_flag (AGROUP etc.) */
+	uint32_t pid, ppid, tgid, uid, gid;
+	bool have_tgid;        /* ac_tgid present (version 12+) */
+	char comm[TS_COMM_BYTES + 1];
+	uint64_t btime;        /* start, seconds since the epoch */
+	uint64_t etime_us;     /* elapsed */
+	uint64_t utime_us, stime_us;
+	uint64_t run_real_ns;  /* cpu_run_real_total */
+	bool have_basic;       /* comm..etime present */
+	struct ts_delay d[NCAT];
+	uint32_t have;         /* bit c: count and total of category c present */
+	uint32_t have_max;     /* bit c: max of category c present */
+};
+
+/*
+ * Decode the struct taskstats bytes of one TASKSTATS_TYPE_STATS attribute
+ * into r (whose kind and id the caller sets). Copies min(len, layout)
+ * bytes and uses only the fields the reported version and the payload
+ * length both cover. Returns 0, or -1 when the payload is too short to
+ * hold even the version field.
+ */
+int ts_decode_stats(const void *payload, size_t len, struct ts_reading *r);
+
+typedef void (*ts_reading_cb)(const struct ts_reading *r, void *arg);
+
+/*
+ * Walk one TASKSTATS_CMD_NEW message (reply or exit record): for every
+ * AGGR_PID / AGGR_TGID nest that holds an id and stats, call cb. Unknown
+ * attributes and TASKSTATS_TYPE_NULL pads are skipped. Returns the number
+ * of records delivered, or -1 when the message is malformed.
+ */
+int ts_decode_msg(const void *nlmsg, size_t len, ts_reading_cb cb, void *arg);
+
+#endif
