@@ -1,1 +1,50 @@
-/* placeholder */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The monitor: owns the kernel sources (taskstats, proc connector, exit
+ * listener, PSI, libproc2) and the task table, and turns them into
+ * samples. Views only ever see struct sample.
+ */
+#ifndef STALLTOP_MONITOR_H
+#define STALLTOP_MONITOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "sample.h"
+
+struct evloop;
+struct monitor;
+
+struct monitor_opts {
+	bool threads;          /* thread rows instead of process rows */
+	pid_t only_tgid;       /* threads of this process only (0: all) */
+	bool accumulate;       /* figures since start instead of per interval */
+	const pid_t *pids;     /* collect only these processes (NULL: all) */
+	size_t npids;
+};
+
+/*
+ * Open every source and take the baseline reading. On failure returns
+ * NULL, prints one clear message on stderr and sets *exit_code (1 for a
+ * missing privilege or kernel feature).
+ */
+struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
+			    int *exit_code);
+void monitor_free(struct monitor *m);
+
+/*
+ * Close the interval since the previous sample (or the baseline) and fill
+ * out. The sample and the strings it points to stay valid until the next
+ * call to monitor_sample() or monitor_free().
+ */
+int monitor_sample(struct monitor *m, struct sample *out);
+
+/* Switch rows between processes and threads; takes a new baseline. */
+void monitor_set_threads(struct monitor *m, bool threads, pid_t only_tgid);
+void monitor_set_accumulate(struct monitor *m, bool accumulate);
+
+/* Notices for the user (fallbacks, missing features); NULL-terminated. */
+const char *const *monitor_notices(const struct monitor *m);
+
+#endif

@@ -36,6 +36,7 @@ struct row {
 	pid_t ppid;           /* 0 when unknown */
 	const char *comm;     /* raw; views escape */
 	const char *cmdline;  /* raw, arguments joined by spaces; may be "" */
+	uid_t uid;            /* (uid_t)-1 when unknown */
 	const char *user;     /* name, or the numeric uid as text */
 	char state;           /* '\0' when unknown */
 	int threads;          /* -1 when unknown */
@@ -44,6 +45,7 @@ struct row {
 	struct cat_figure d[NCAT];
 	double total_pct;     /* sum of the available categories' pct */
 	unsigned flags;       /* enum row_flags */
+	double age;           /* seconds since first seen (for highlighting) */
 };
 
 struct sample {

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The one event loop: every descriptor (timer, signals, netlink sockets,
+ * PSI triggers, the terminal) is watched here; nothing else blocks.
+ */
+#ifndef STALLTOP_EVLOOP_H
+#define STALLTOP_EVLOOP_H
+
+#include <stdbool.h>
+
+struct evloop;
+
+typedef void (*ev_fd_cb)(int fd, unsigned revents, void *arg);
+typedef void (*ev_signal_cb)(int signo, void *arg);
+typedef void (*ev_timer_cb)(void *arg);
+
+struct evloop *ev_new(void);
+void ev_free(struct evloop *l);
+
+/* Watch fd for events (POLLIN, POLLPRI). */
+int ev_add_fd(struct evloop *l, int fd, unsigned events, ev_fd_cb cb, void *arg);
+void ev_del_fd(struct evloop *l, int fd);
+
+/* Deliver these signals through a signalfd (they are blocked). */
+int ev_add_signals(struct evloop *l, const int *signos, int n, ev_signal_cb cb,
+		   void *arg);
+
+/* A periodic timer (timerfd, CLOCK_MONOTONIC); re-arming changes the period. */
+int ev_set_timer(struct evloop *l, double seconds, ev_timer_cb cb, void *arg);
+
+/* Run until ev_quit(); returns the code given to ev_quit. */
+int ev_run(struct evloop *l);
+void ev_quit(struct evloop *l, int code);
+
+#endif
