@@ -15,13 +15,22 @@
  * bytes become \n, \t, \e or \xHH, invalid UTF-8 bytes become \xHH, and a
  * backslash becomes \\. Writes at most size-1 bytes plus a NUL, never
  * splitting a character or an escape; returns the length written.
+ * C1 controls, U+2028/9 and the bidi override/isolate controls are
+ * written as the \xHH of their bytes. in == NULL writes "".
  */
 size_t escape_text(const char *in, char *out, size_t size);
 
-/* JSON string with quotes, RFC 8259; invalid UTF-8 becomes U+FFFD. */
+/*
+ * JSON string with quotes, RFC 8259; invalid UTF-8 becomes U+FFFD; controls,
+ * DEL, C1 and U+2028/9 become \uXXXX or a short escape. NULL writes null.
+ */
 void escape_json(FILE *f, const char *in);
 
-/* CSV field, RFC 4180: quoted when needed; control bytes as in escape_text. */
+/*
+ * CSV field, RFC 4180: the text form of escape_text (so no CR/LF remains),
+ * quoted when it holds a comma or quote or starts/ends with a space.
+ * NULL and "" write an empty field.
+ */
 void escape_csv(FILE *f, const char *in);
 
 #endif

@@ -1,2 +1,867 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The monitor: keeps the task table in step with the kernel and closes
+ * one interval per sample.
+ *
+ * Membership comes from fork/exit notifications (proc connector) after one
+ * initial scan of /proc; final figures of every task that ends come from
+ * the taskstats exit records, so a task that lived 5 ms is still counted.
+ * Where a notification source is missing the monitor scans /proc at every
+ * sample instead, and says so. Lost notifications are counted and repaired
+ * by one rescan.
+ */
 #include <config.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "delayacct.h"
+#include "delta.h"
+#include "evloop.h"
+#include "monitor.h"
+#include "nls.h"
+#include "proc_conn.h"
+#include "procinfo.h"
+#include "taskstats.h"
+#include "tasktable.h"
+
+#define MAX_LISTENERS 64
+#define CPUS_PER_LISTENER 64
+#define MAX_NOTICES 8
+/* AGROUP in ac_flag: this exit record is the last of its thread group */
+#define TS_AGROUP 0x20
+
+struct monitor {
+	struct monitor_opts o;
+	struct evloop *loop;
+	struct ts_client *ts;
+	struct ts_listener *lis[MAX_LISTENERS];
+	int nlis;
+	struct proc_conn *pc;
+	struct procinfo *pi;
+
+	struct tasktable *procs;    /* process rows */
+	struct tasktable *threads;  /* thread rows, in thread mode */
+
+	uint64_t gen;
+	double prev_time;           /* monotonic time of the previous reading */
+	double prev_boot;           /* boot-clock time of the same */
+	double start_time;
+	uint64_t lost;
+	bool need_rescan;
+	double rescan_every;        /* seconds, 0 = never */
+	double last_rescan;
+
+	int delayacct;              /* 1 on, 0 off, -1 unknown */
+	unsigned kernel_cats;       /* categories this kernel collects */
+	unsigned long long measured_since; /* boot ticks; ULLONG_MAX none */
+
+	struct psi_reading psi_prev;
+
+	struct row *rows;
+	size_t nrows, caprows;
+	struct row *exited;
+	size_t nexited, capexited;
+	uint32_t *ids;
+	size_t nids, capids;
+	pid_t *pidbuf;
+	size_t npidbuf, cappidbuf;
+
+	const char *notices[MAX_NOTICES + 1];
+	int nnotices;
+};
+
+static double clock_seconds(clockid_t id)
+{
+	struct timespec ts;
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double now_mono(void)
+{
+	return clock_seconds(CLOCK_MONOTONIC);
+}
+
+static unsigned long long now_boot_ticks(void)
+{
+	return (unsigned long long)(clock_seconds(CLOCK_BOOTTIME) *
+				    (double)pi_hertz());
+}
+
+static void notice(struct monitor *m, const char *text)
+{
+	for (int i = 0; i < m->nnotices; i++)
+		if (m->notices[i] == text)
+			return;
+	if (m->nnotices < MAX_NOTICES)
+		m->notices[m->nnotices++] = text;
+	m->notices[m->nnotices] = NULL;
+}
+
+const char *const *monitor_notices(const struct monitor *m)
+{
+	return m->notices;
+}
+
+static struct tasktable *active(struct monitor *m)
+{
+	return m->o.threads ? m->threads : m->procs;
+}
+
+static bool wanted_process(const struct monitor *m, pid_t tgid)
+{
+	if (!m->o.npids)
+		return true;
+	for (size_t i = 0; i < m->o.npids; i++)
+		if (m->o.pids[i] == tgid)
+			return true;
+	return false;
+}
+
+static bool wanted_thread(const struct monitor *m, pid_t tgid)
+{
+	if (m->o.only_tgid)
+		return tgid == m->o.only_tgid;
+	return wanted_process(m, tgid);
+}
+
+/* ---- membership ---- */
+
+/* A task entered the table; from_zero: it started after the last reading. */
+static struct task *add_task(struct monitor *m, struct tasktable *t, pid_t id,
+			     pid_t tgid, unsigned long long start, bool from_zero)
+{
+	bool created;
+	struct task *k = tt_get(t, id, start, &created);
+	if (!k)
+		return NULL;
+	if (created) {
+		k->tgid = tgid;
+		k->first_seen = now_mono();
+		k->seen = m->gen;
+		if (from_zero) {
+			/* counted from zero: the previous reading is all zeros */
+			memset(&k->prev, 0, sizeof(k->prev));
+			k->have_prev = true;
+			k->have_base = true;
+			memset(&k->base, 0, sizeof(k->base));
+			k->measured = m->delayacct == 1;
+		} else {
+			k->measured = m->delayacct == 1 && start &&
+				      start >= m->measured_since;
+			if (m->measured_since == 0)
+				k->measured = m->delayacct == 1;
+		}
+	}
+	return k;
+}
+
+struct scan_ctx {
+	struct monitor *m;
+	bool threads;
+};
+
+static void on_scanned(const struct pi_task *t, void *arg)
+{
+	struct scan_ctx *c = arg;
+	struct monitor *m = c->m;
+	bool from_zero = m->prev_time > 0 &&
+		(double)t->start / (double)pi_hertz() > m->prev_boot;
+	if (t->pid == t->tgid && wanted_process(m, t->tgid)) {
+		struct task *k = add_task(m, m->procs, t->pid, t->tgid, t->start,
+					  from_zero);
+		if (k && !k->exited)
+			k->seen = m->gen;
+	}
+	if (c->threads && m->threads && wanted_thread(m, t->tgid)) {
+		struct task *k = add_task(m, m->threads, t->pid, t->tgid,
+					  t->start, from_zero);
+		if (k && !k->exited)
+			k->seen = m->gen;
+	}
+}
+
+static void mark_unseen(struct task *k, void *arg)
+{
+	struct monitor *m = arg;
+	if (!k->exited && k->seen != m->gen)
+		k->exited = true; /* gone without a notification reaching us */
+}
+
+/* Walk /proc once to (re)synchronise membership. */
+static void rescan(struct monitor *m)
+{
+	struct scan_ctx c = { m, m->threads != NULL };
+	m->gen++;
+	if (m->threads && m->o.only_tgid) {
+		pid_t one = m->o.only_tgid;
+		struct scan_ctx pc = { m, false };
+		pi_scan(m->pi, false, on_scanned, &pc);
+		pi_threads(m->pi, &one, 1, on_scanned, &c);
+	} else {
+		pi_scan(m->pi, c.threads, on_scanned, &c);
+	}
+	tt_foreach(m->procs, mark_unseen, m);
+	if (m->threads)
+		tt_foreach(m->threads, mark_unseen, m);
+	m->need_rescan = false;
+	m->last_rescan = now_mono();
+}
+
+/* ---- notifications ---- */
+
+static void on_pc_event(const struct pc_event *ev, void *arg)
+{
+	struct monitor *m = arg;
+	struct task *k;
+	switch (ev->type) {
+	case PC_FORK:
+		if (ev->pid == ev->tgid && wanted_process(m, ev->tgid))
+			add_task(m, m->procs, ev->pid, ev->tgid, 0, true);
+		if (m->threads && wanted_thread(m, ev->tgid))
+			add_task(m, m->threads, ev->pid, ev->tgid, 0, true);
+		break;
+	case PC_EXEC:
+		if ((k = tt_find(m->procs, ev->tgid)))
+			k->details_stale = true;
+		if (m->threads && (k = tt_find(m->threads, ev->pid)))
+			k->details_stale = true;
+		break;
+	case PC_COMM:
+		if (ev->pid == ev->tgid && (k = tt_find(m->procs, ev->tgid)))
+			task_set_details(k, ev->comm, NULL, NULL);
+		if (m->threads && (k = tt_find(m->threads, ev->pid)))
+			task_set_details(k, ev->comm, NULL, NULL);
+		break;
+	case PC_EXIT:
+		/* without exit records, the next query tells what ended */
+		break;
+	default:
+		break;
+	}
+}
+
+static void take_final(struct task *k, const struct ts_reading *r)
+{
+	k->cur = *r;
+	k->have_cur = true;
+	k->have_final = true;
+	k->exited = true;
+}
+
+static void on_exit_record(const struct ts_reading *r, void *arg)
+{
+	struct monitor *m = arg;
+	if (r->kind == TS_KIND_TGID) {
+		if (!wanted_process(m, (pid_t)r->id))
+			return;
+		struct task *k = add_task(m, m->procs, (pid_t)r->id,
+					  (pid_t)r->id, 0, true);
+		if (k)
+			take_final(k, r);
+		return;
+	}
+	pid_t tid = (pid_t)r->id;
+	pid_t tgid = r->have_tgid ? (pid_t)r->tgid : tid;
+	if (m->threads && wanted_thread(m, tgid)) {
+		struct task *k = add_task(m, m->threads, tid, tgid, 0, true);
+		if (k)
+			take_final(k, r);
+	}
+	/*
+	 * The last thread of a group: without a TGID record following (it
+	 * comes in the same message when the group had several threads),
+	 * this record is the process's own final figure.
+	 */
+	bool group_dead = r->version >= 12 ? (r->flag & TS_AGROUP) != 0
+					   : tid == tgid;
+	if (group_dead && wanted_process(m, tgid)) {
+		struct task *k = add_task(m, m->procs, tgid, tgid, 0, true);
+		if (k && !(k->have_final && k->cur.kind == TS_KIND_TGID))
+			take_final(k, r);
+	}
+}
+
+static void drain_pc(int fd, unsigned revents, void *arg)
+{
+	struct monitor *m = arg;
+	uint64_t before = m->lost;
+	(void)fd;
+	(void)revents;
+	if (pc_drain(m->pc, on_pc_event, m, &m->lost) < 0 && errno != EAGAIN)
+		m->need_rescan = true;
+	if (m->lost != before)
+		m->need_rescan = true;
+}
+
+static void drain_listener(int fd, unsigned revents, void *arg)
+{
+	struct monitor *m = arg;
+	uint64_t before = m->lost;
+	(void)revents;
+	for (int i = 0; i < m->nlis; i++)
+		if (ts_listener_fd(m->lis[i]) == fd)
+			ts_listener_drain(m->lis[i], on_exit_record, m, &m->lost);
+	if (m->lost != before)
+		m->need_rescan = true;
+}
+
+static void drain_all(struct monitor *m)
+{
+	if (m->pc)
+		drain_pc(pc_fd(m->pc), POLLIN, m);
+	for (int i = 0; i < m->nlis; i++)
+		drain_listener(ts_listener_fd(m->lis[i]), POLLIN, m);
+}
+
+/* ---- sources ---- */
+
+static int possible_cpus(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
+	int lo = 0, hi = -1;
+	if (f) {
+		char line[256];
+		if (fgets(line, sizeof(line), f)) {
+			/* "0-N" or "0" or lists; we want the highest */
+			char *p = line;
+			while (*p) {
+				char *end;
+				long v = strtol(p, &end, 10);
+				if (end == p) {
+					p++;
+					continue;
+				}
+				if (v > hi)
+					hi = (int)v;
+				p = end;
+			}
+		}
+		fclose(f);
+	}
+	if (hi < 0)
+		hi = (int)sysconf(_SC_NPROCESSORS_CONF) - 1;
+	(void)lo;
+	return hi + 1;
+}
+
+static void open_listeners(struct monitor *m)
+{
+	int ncpu = possible_cpus();
+	for (int first = 0; first < ncpu && m->nlis < MAX_LISTENERS;
+	     first += CPUS_PER_LISTENER) {
+		int last = first + CPUS_PER_LISTENER - 1;
+		if (last >= ncpu)
+			last = ncpu - 1;
+		char mask[64];
+		snprintf(mask, sizeof(mask), "%d-%d", first, last);
+		enum ts_open_error err;
+		struct ts_listener *l = ts_listen(mask, &err);
+		if (!l) {
+			notice(m, _("exit records unavailable: tasks that end "
+				    "between refreshes lose their last figures"));
+			return;
+		}
+		m->lis[m->nlis++] = l;
+		if (m->loop)
+			ev_add_fd(m->loop, ts_listener_fd(l), POLLIN,
+				  drain_listener, m);
+	}
+}
+
+static void close_listeners(struct monitor *m)
+{
+	for (int i = 0; i < m->nlis; i++) {
+		if (m->loop)
+			ev_del_fd(m->loop, ts_listener_fd(m->lis[i]));
+		ts_listener_close(m->lis[i]);
+	}
+	m->nlis = 0;
+}
+
+/* ---- readings ---- */
+
+static void on_reading(const struct ts_reading *r, void *arg)
+{
+	struct tasktable *t = arg;
+	struct task *k = tt_find(t, (pid_t)r->id);
+	if (!k || k->have_final)
+		return;
+	k->cur = *r;
+	k->have_cur = true;
+}
+
+static int push_id(struct monitor *m, uint32_t id)
+{
+	if (m->nids == m->capids) {
+		size_t n = m->capids ? m->capids * 2 : 1024;
+		uint32_t *p = realloc(m->ids, n * sizeof(*p));
+		if (!p)
+			return -1;
+		m->ids = p;
+		m->capids = n;
+	}
+	m->ids[m->nids++] = id;
+	return 0;
+}
+
+static void collect_live_id(struct task *k, void *arg)
+{
+	struct monitor *m = arg;
+	if (!k->exited)
+		push_id(m, (uint32_t)k->id);
+}
+
+/* Query every live task of table t; returns -1 with errno on failure. */
+static int query(struct monitor *m, struct tasktable *t, bool threads)
+{
+	m->nids = 0;
+	tt_foreach(t, collect_live_id, m);
+	return ts_query(m->ts, threads ? TS_KIND_PID : TS_KIND_TGID, m->ids,
+			m->nids, on_reading, t, NULL);
+}
+
+static void rebase(struct task *k, void *arg)
+{
+	(void)arg;
+	if (k->have_cur && !k->exited) {
+		k->prev = k->cur;
+		k->have_prev = true;
+		if (!k->have_base) {
+			k->base = k->cur;
+			k->have_base = true;
+		}
+		k->have_cur = false;
+	}
+}
+
+/* ---- samples ---- */
+
+static struct row *push_row(struct row **v, size_t *n, size_t *cap)
+{
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 256;
+		struct row *p = realloc(*v, nc * sizeof(*p));
+		if (!p)
+			return NULL;
+		*v = p;
+		*cap = nc;
+	}
+	struct row *r = &(*v)[(*n)++];
+	memset(r, 0, sizeof(*r));
+	return r;
+}
+
+struct build_ctx {
+	struct monitor *m;
+	double now;
+	double dt;
+};
+
+static void fill_identity(struct monitor *m, struct task *k, struct row *r,
+			  double now)
+{
+	r->pid = k->id;
+	r->tgid = k->tgid;
+	r->ppid = k->ppid;
+	r->state = k->state;
+	r->threads = m->o.threads ? -1 : k->threads;
+	r->uid = k->uid;
+	if (!k->comm && k->have_cur && k->cur.have_basic)
+		task_set_details(k, k->cur.comm, NULL, NULL);
+	if (k->uid == (uid_t)-1 && k->have_cur && k->cur.have_basic) {
+		k->uid = k->cur.uid;
+		r->uid = k->uid;
+	}
+	if (!k->user && k->uid != (uid_t)-1)
+		task_set_details(k, NULL, NULL, pi_user_name(m->pi, k->uid));
+	r->comm = k->comm ? k->comm : "";
+	r->cmdline = k->cmdline ? k->cmdline : "";
+	r->user = k->user ? k->user : "";
+	r->age = now - k->first_seen;
+	if (k->first_seen > m->prev_time)
+		r->flags |= ROW_NEW;
+}
+
+/* The categories with true figures for this task. */
+static unsigned task_cats(const struct monitor *m, const struct task *k)
+{
+	unsigned cats = m->kernel_cats;
+	if (!k->measured || m->delayacct != 1)
+		cats &= 1u << CAT_CPU;
+	return cats;
+}
+
+/*
+ * Categories the kernel cannot collect although struct taskstats has room
+ * for them: irq delay needs CONFIG_IRQ_TIME_ACCOUNTING, which is also what
+ * makes /proc/pressure/irq exist.
+ */
+static unsigned detect_kernel_cats(void)
+{
+	unsigned cats = (1u << NCAT) - 1;
+	if (access("/proc/pressure/irq", F_OK) != 0)
+		cats &= ~(1u << CAT_IRQ);
+	return cats;
+}
+
+static void build_row(struct task *k, void *arg)
+{
+	struct build_ctx *c = arg;
+	struct monitor *m = c->m;
+	if (!k->have_cur && k->exited && m->o.accumulate && k->have_prev) {
+		k->cur = k->prev; /* vanished: keep what it had */
+		k->have_cur = true;
+	}
+	if (!k->have_cur)
+		return; /* vanished with nothing to tell */
+	if (!k->have_prev)
+		return; /* baseline only: figures start next interval */
+	struct row *r;
+	if (k->exited && !m->o.accumulate)
+		r = push_row(&m->exited, &m->nexited, &m->capexited);
+	else
+		r = push_row(&m->rows, &m->nrows, &m->caprows);
+	if (!r)
+		return;
+	fill_identity(m, k, r, c->now);
+	if (k->exited) {
+		r->flags |= ROW_EXITED;
+		r->state = 'X';
+	}
+	if (m->o.accumulate) {
+		delta_row(k->have_base ? &k->base : NULL, &k->cur,
+			  c->now - m->start_time, task_cats(m, k), r);
+		return;
+	}
+	delta_row(k->have_prev ? &k->prev : NULL, &k->cur, c->dt,
+		  task_cats(m, k), r);
+}
+
+static bool drop_shown_exited(struct task *k, void *arg)
+{
+	struct monitor *m = arg;
+	return k->exited && !m->o.accumulate;
+}
+
+struct need_ctx {
+	struct monitor *m;
+	bool full;
+};
+
+static void collect_need_details(struct task *k, void *arg)
+{
+	struct monitor *m = arg;
+	if (k->exited)
+		return;
+	if (!k->comm || !k->cmdline || k->details_stale) {
+		if (m->npidbuf == m->cappidbuf) {
+			size_t n = m->cappidbuf ? m->cappidbuf * 2 : 256;
+			pid_t *p = realloc(m->pidbuf, n * sizeof(*p));
+			if (!p)
+				return;
+			m->pidbuf = p;
+			m->cappidbuf = n;
+		}
+		m->pidbuf[m->npidbuf++] = k->id;
+	}
+}
+
+struct details_ctx {
+	struct monitor *m;
+	struct tasktable *t;
+};
+
+static void on_details(const struct pi_details *d, void *arg)
+{
+	struct details_ctx *c = arg;
+	struct task *k = tt_find(c->t, d->pid);
+	if (!k)
+		return;
+	if (k->start && d->start && k->start != d->start)
+		return; /* another task now has this id */
+	k->start = d->start;
+	k->ppid = d->ppid;
+	k->state = d->state;
+	k->threads = d->threads;
+	if (d->comm) {
+		k->uid = d->uid;
+		task_set_details(k, d->comm, d->cmdline ? d->cmdline : "",
+				 d->user);
+		k->details_stale = false;
+	}
+}
+
+/* Names and users for tasks new or changed since the last sample. */
+static void refresh_details(struct monitor *m, struct tasktable *t)
+{
+	m->npidbuf = 0;
+	tt_foreach(t, collect_need_details, m);
+	if (!m->npidbuf)
+		return;
+	struct details_ctx c = { m, t };
+	pi_details(m->pi, m->pidbuf, m->npidbuf, true, on_details, &c);
+}
+
+void monitor_fill_status(struct monitor *m, struct row *rows, size_t n)
+{
+	struct tasktable *t = active(m);
+	m->npidbuf = 0;
+	if (m->cappidbuf < n) {
+		pid_t *p = realloc(m->pidbuf, n * sizeof(*p));
+		if (!p)
+			return;
+		m->pidbuf = p;
+		m->cappidbuf = n;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!(rows[i].flags & ROW_EXITED))
+			m->pidbuf[m->npidbuf++] = rows[i].pid;
+	struct details_ctx c = { m, t };
+	pi_details(m->pi, m->pidbuf, m->npidbuf, false, on_details, &c);
+	for (size_t i = 0; i < n; i++) {
+		if (rows[i].flags & ROW_EXITED)
+			continue;
+		struct task *k = tt_find(t, rows[i].pid);
+		if (!k)
+			continue;
+		rows[i].state = k->state;
+		rows[i].ppid = k->ppid;
+		if (!m->o.threads)
+			rows[i].threads = k->threads;
+	}
+}
+
+static void update_delayacct(struct monitor *m)
+{
+	int now = delayacct_state();
+	if (now == 1 && m->delayacct != 1)
+		m->measured_since = m->delayacct == -2 ? 0 : now_boot_ticks();
+	if (now != 1)
+		m->measured_since = ULLONG_MAX;
+	m->delayacct = now;
+}
+
+static int take_reading(struct monitor *m)
+{
+	double now = now_mono();
+	if (m->rescan_every > 0 && now - m->last_rescan >= m->rescan_every)
+		m->need_rescan = true;
+	drain_all(m);
+	if (m->need_rescan || !m->pc)
+		rescan(m);
+	if (m->threads && query(m, m->threads, true) < 0)
+		return -1;
+	if (!m->o.threads && query(m, m->procs, false) < 0)
+		return -1;
+	/* exit records that arrived while we queried belong to this interval */
+	drain_all(m);
+	return 0;
+}
+
+int monitor_sample(struct monitor *m, struct sample *out)
+{
+	/* rows of the previous sample are no longer referenced */
+	tt_remove_if(m->procs, drop_shown_exited, m);
+	if (m->threads)
+		tt_remove_if(m->threads, drop_shown_exited, m);
+	m->nrows = m->nexited = 0;
+
+	update_delayacct(m);
+	if (take_reading(m) < 0)
+		return -1;
+	double now = now_mono();
+	double dt = now - m->prev_time;
+
+	struct tasktable *t = active(m);
+	refresh_details(m, t);
+	struct build_ctx c = { m, now, dt };
+	tt_foreach(t, build_row, &c);
+	tt_foreach(t, rebase, NULL);
+	if (m->threads && !m->o.threads)
+		tt_foreach(m->threads, rebase, NULL);
+	if (m->o.threads)
+		tt_foreach(m->procs, rebase, NULL);
+
+	struct psi_reading psi;
+	psi_read("/proc/pressure", &psi);
+
+	memset(out, 0, sizeof(*out));
+	out->time = clock_seconds(CLOCK_REALTIME);
+	out->interval = m->o.accumulate ? now - m->start_time : dt;
+	out->delayacct = m->delayacct == 1;
+	out->delayacct_known = m->delayacct >= 0;
+	out->ts_version = ts_kernel_version(m->ts);
+	out->events_lost = m->lost;
+	out->threads = m->o.threads;
+	out->accumulated = m->o.accumulate;
+	psi_interval(&m->psi_prev, &psi, &out->psi);
+	out->rows = m->rows;
+	out->nrows = m->nrows;
+	out->exited = m->exited;
+	out->nexited = m->nexited;
+	out->nprocs = tt_count(m->procs);
+	out->nthreads = m->threads ? tt_count(m->threads) : 0;
+
+	m->psi_prev = psi;
+	m->prev_time = now;
+	m->prev_boot = clock_seconds(CLOCK_BOOTTIME);
+	return 0;
+}
+
+/* Take the baseline: readings to compute the first interval against. */
+static int baseline(struct monitor *m)
+{
+	if (take_reading(m) < 0)
+		return -1;
+	refresh_details(m, active(m));
+	tt_foreach(m->procs, rebase, NULL);
+	if (m->threads)
+		tt_foreach(m->threads, rebase, NULL);
+	/* tasks that ended before the first interval are not part of it */
+	tt_remove_if(m->procs, drop_shown_exited, m);
+	if (m->threads)
+		tt_remove_if(m->threads, drop_shown_exited, m);
+	psi_read("/proc/pressure", &m->psi_prev);
+	m->prev_time = now_mono();
+	m->prev_boot = clock_seconds(CLOCK_BOOTTIME);
+	return 0;
+}
+
+static void report_ts_error(enum ts_open_error err)
+{
+	switch (err) {
+	case TS_ERR_PERM:
+		fprintf(stderr, _("%s: taskstats needs the CAP_NET_ADMIN capability: "
+				  "run as root, or grant it with "
+				  "'setcap cap_net_admin+ep %s'\n"),
+			PACKAGE, "$(command -v stalltop)");
+		break;
+	case TS_ERR_NOFAMILY:
+		fprintf(stderr, _("%s: this kernel has no taskstats interface "
+				  "(CONFIG_TASKSTATS is off)\n"), PACKAGE);
+		break;
+	default:
+		fprintf(stderr, _("%s: cannot open the taskstats socket: %s\n"),
+			PACKAGE, strerror(errno));
+		break;
+	}
+}
+
+struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
+			    int *exit_code)
+{
+	struct monitor *m = calloc(1, sizeof(*m));
+	*exit_code = 1;
+	if (!m) {
+		fprintf(stderr, "%s: %s\n", PACKAGE, strerror(ENOMEM));
+		return NULL;
+	}
+	m->o = *o;
+	m->loop = loop;
+	m->start_time = now_mono();
+	m->rescan_every = 300;
+	m->delayacct = -2; /* first reading: tasks already running count */
+	m->kernel_cats = detect_kernel_cats();
+	update_delayacct(m);
+
+	enum ts_open_error err;
+	m->ts = ts_open(&err);
+	if (!m->ts) {
+		report_ts_error(err);
+		monitor_free(m);
+		return NULL;
+	}
+	m->pi = pi_new();
+	m->procs = tt_new();
+	if (!m->pi || !m->procs) {
+		fprintf(stderr, _("%s: cannot read process details\n"), PACKAGE);
+		monitor_free(m);
+		return NULL;
+	}
+	if (o->threads && !(m->threads = tt_new())) {
+		monitor_free(m);
+		return NULL;
+	}
+
+	m->pc = pc_open();
+	if (m->pc) {
+		if (loop)
+			ev_add_fd(loop, pc_fd(m->pc), POLLIN, drain_pc, m);
+	} else {
+		notice(m, _("fork/exit notifications unavailable: scanning "
+			    "/proc at every refresh"));
+	}
+	open_listeners(m);
+
+	if (baseline(m) < 0) {
+		if (errno == EPERM)
+			report_ts_error(TS_ERR_PERM);
+		else
+			fprintf(stderr, _("%s: taskstats query failed: %s\n"),
+				PACKAGE, strerror(errno));
+		monitor_free(m);
+		return NULL;
+	}
+	*exit_code = 0;
+	return m;
+}
+
+void monitor_free(struct monitor *m)
+{
+	if (!m)
+		return;
+	close_listeners(m);
+	if (m->pc) {
+		if (m->loop)
+			ev_del_fd(m->loop, pc_fd(m->pc));
+		pc_close(m->pc);
+	}
+	ts_close(m->ts);
+	pi_free(m->pi);
+	tt_free(m->procs);
+	tt_free(m->threads);
+	free(m->rows);
+	free(m->exited);
+	free(m->ids);
+	free(m->pidbuf);
+	free(m);
+}
+
+void monitor_set_threads(struct monitor *m, bool threads, pid_t only_tgid)
+{
+	if (m->threads) {
+		tt_free(m->threads);
+		m->threads = NULL;
+	}
+	m->o.threads = threads;
+	m->o.only_tgid = threads ? only_tgid : 0;
+	if (threads)
+		m->threads = tt_new();
+	m->need_rescan = true;
+	baseline(m);
+}
+
+static void forget_base(struct task *k, void *arg)
+{
+	(void)arg;
+	k->have_base = false;
+}
+
+void monitor_set_accumulate(struct monitor *m, bool accumulate)
+{
+	m->o.accumulate = accumulate;
+	/* figures since now: the next readings become the base */
+	tt_foreach(m->procs, forget_base, NULL);
+	if (m->threads)
+		tt_foreach(m->threads, forget_base, NULL);
+	baseline(m);
+	m->start_time = m->prev_time;
+}

@@ -40,6 +40,12 @@ void monitor_free(struct monitor *m);
  */
 int monitor_sample(struct monitor *m, struct sample *out);
 
+/*
+ * Read what changes every interval (state, parent, thread count) for the
+ * rows a view is about to show; cheaper than doing it for every task.
+ */
+void monitor_fill_status(struct monitor *m, struct row *rows, size_t n);
+
 /* Switch rows between processes and threads; takes a new baseline. */
 void monitor_set_threads(struct monitor *m, bool threads, pid_t only_tgid);
 void monitor_set_accumulate(struct monitor *m, bool accumulate);

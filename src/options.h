@@ -1,1 +1,51 @@
-/* placeholder */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Command-line options (and the settings the config file may hold). */
+#ifndef STALLTOP_OPTIONS_H
+#define STALLTOP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "output.h"
+#include "select.h"
+
+struct options {
+	bool batch;              /* -b */
+	double delay;            /* -d seconds, > 0 */
+	unsigned long iterations;/* -n, 0 = forever */
+	pid_t *pids;             /* -p, tgids */
+	size_t npids;
+	bool have_uid;           /* -u */
+	uid_t uid;
+	bool threads;            /* -H */
+	struct select_opts sel;  /* -s -r -o --limit (pids/uid mirrored) */
+	bool cmdline;            /* -c */
+	bool accumulate;         /* -a */
+	enum out_format format;  /* --format, --json */
+	bool enable_delayacct;   /* --enable-delayacct */
+	bool monochrome;         /* --no-color, NO_COLOR */
+	/* which of these the command line set (they override the config) */
+	unsigned set_mask;
+};
+
+enum opt_set {
+	SET_DELAY = 1u << 0,
+	SET_SORT = 1u << 1,
+	SET_REVERSE = 1u << 2,
+	SET_ONLY_STALLED = 1u << 3,
+	SET_CMDLINE = 1u << 4,
+	SET_THREADS = 1u << 5,
+	SET_ACCUMULATE = 1u << 6,
+	SET_MONOCHROME = 1u << 7,
+	SET_METRIC = 1u << 8,
+};
+
+/*
+ * Parse argv into o (defaults first). Prints --help/--version and exits 0
+ * for those; on bad input prints one line on stderr and exits 2.
+ */
+void options_parse(struct options *o, int argc, char **argv);
+void options_free(struct options *o);
+
+#endif

@@ -6,6 +6,7 @@
 #ifndef STALLTOP_PROC_CONN_H
 #define STALLTOP_PROC_CONN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -30,15 +31,32 @@ struct proc_conn;
  * Subscribe. Uses the event filter (Linux 6.6+) for just the events we
  * use where the kernel takes it. Returns NULL with errno set on failure
  * (EPERM: no CAP_NET_ADMIN before 6.6; EPROTONOSUPPORT: no connector).
+ * EPERM also when the kernel ignored the subscription without a word, as
+ * it does for a caller outside the initial user and pid namespaces.
+ * Events that arrive while pc_open() waits for the kernel's answer are
+ * dropped: scan /proc after pc_open(), not before.
  */
 struct proc_conn *pc_open(void);
 void pc_close(struct proc_conn *pc);
 int pc_fd(const struct proc_conn *pc);
 
 /*
+ * Whether the kernel filters events for us (Linux 6.6+). The sequence
+ * numbers count every event the kernel made, filtered out or not, so only
+ * an unfiltered subscription can tell lost events from gaps.
+ */
+bool pc_filtered(const struct proc_conn *pc);
+
+/* Datagrams pc_drain() reads at most per call. */
+#define PC_DRAIN_BUDGET 4096
+
+/*
  * Read everything pending without blocking, calling cb per event.
  * Overflow (ENOBUFS) and sequence gaps add to *lost. Returns the number of
  * events, or -1 with errno set on a hard error.
+ * An overflow counts as one lost event, however many were lost: resync.
+ * At most PC_DRAIN_BUDGET datagrams are read per call, so that a fork
+ * storm cannot starve the event loop; the descriptor then stays readable.
  */
 int pc_drain(struct proc_conn *pc, pc_event_cb cb, void *arg, uint64_t *lost);
 
@@ -47,6 +65,9 @@ int pc_drain(struct proc_conn *pc, pc_event_cb cb, void *arg, uint64_t *lost);
  * call cb per event. last_seq (per CPU, nr_cpus entries, may be NULL)
  * tracks sequence numbers; gaps are added to *lost. Returns the number of
  * events, or -1 if the datagram is malformed.
+ * last_seq[cpu] holds the sequence number expected next from that CPU, 0
+ * meaning "none seen yet": start from a zeroed array (and zero it again
+ * to forget). A malformed datagram delivers nothing and tracks nothing.
  */
 int pc_parse(const void *buf, size_t len, pc_event_cb cb, void *arg,
 	     uint32_t *last_seq, unsigned nr_cpus, uint64_t *lost);

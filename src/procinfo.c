@@ -1,2 +1,213 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Process details through libproc2. Three item lists, one per use, so
+ * that each read opens only the /proc files it needs.
+ */
 #include <config.h>
+
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libproc2/pids.h>
+
+#include "procinfo.h"
+
+/* libproc2 takes at most this many ids per select call. */
+#define PI_SELECT_MAX 250
+
+struct user_entry {
+	uid_t uid;
+	char *name;
+};
+
+struct procinfo {
+	struct user_entry *users;
+	size_t nusers;
+	struct pids_info *scan;
+	struct pids_info *full;
+	struct pids_info *brief;
+};
+
+enum scan_rel { S_PID, S_TGID, S_START };
+static enum pids_item scan_items[] = { PIDS_ID_PID, PIDS_ID_TGID, PIDS_TICS_BEGAN };
+
+enum full_rel { F_PID, F_TGID, F_PPID, F_START, F_STATE, F_NLWP, F_CMD,
+		F_CMDLINE, F_EUID, F_EUSER };
+static enum pids_item full_items[] = {
+	PIDS_ID_PID, PIDS_ID_TGID, PIDS_ID_PPID, PIDS_TICS_BEGAN, PIDS_STATE,
+	PIDS_NLWP, PIDS_CMD, PIDS_CMDLINE, PIDS_ID_EUID, PIDS_ID_EUSER
+};
+
+enum brief_rel { B_PID, B_TGID, B_PPID, B_START, B_STATE, B_NLWP };
+static enum pids_item brief_items[] = {
+	PIDS_ID_PID, PIDS_ID_TGID, PIDS_ID_PPID, PIDS_TICS_BEGAN, PIDS_STATE,
+	PIDS_NLWP
+};
+
+#define NITEMS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+struct procinfo *pi_new(void)
+{
+	struct procinfo *pi = calloc(1, sizeof(*pi));
+	if (!pi)
+		return NULL;
+	if (procps_pids_new(&pi->scan, scan_items, NITEMS(scan_items)) < 0 ||
+	    procps_pids_new(&pi->full, full_items, NITEMS(full_items)) < 0 ||
+	    procps_pids_new(&pi->brief, brief_items, NITEMS(brief_items)) < 0) {
+		pi_free(pi);
+		return NULL;
+	}
+	return pi;
+}
+
+void pi_free(struct procinfo *pi)
+{
+	if (!pi)
+		return;
+	if (pi->scan)
+		procps_pids_unref(&pi->scan);
+	if (pi->full)
+		procps_pids_unref(&pi->full);
+	if (pi->brief)
+		procps_pids_unref(&pi->brief);
+	for (size_t i = 0; i < pi->nusers; i++)
+		free(pi->users[i].name);
+	free(pi->users);
+	free(pi);
+}
+
+static void emit_tasks(struct pids_fetch *f, pi_task_cb cb, void *arg)
+{
+	for (int i = 0; i < f->counts->total; i++) {
+		struct pids_stack *s = f->stacks[i];
+		struct pi_task t = {
+			.pid = PIDS_VAL(S_PID, s_int, s, NULL),
+			.tgid = PIDS_VAL(S_TGID, s_int, s, NULL),
+			.start = PIDS_VAL(S_START, ull_int, s, NULL),
+		};
+		cb(&t, arg);
+	}
+}
+
+int pi_scan(struct procinfo *pi, bool threads, pi_task_cb cb, void *arg)
+{
+	struct pids_fetch *f = procps_pids_reap(pi->scan,
+		threads ? PIDS_FETCH_THREADS_TOO : PIDS_FETCH_TASKS_ONLY);
+	if (!f)
+		return -1;
+	emit_tasks(f, cb, arg);
+	return f->counts->total;
+}
+
+int pi_threads(struct procinfo *pi, const pid_t *tgids, size_t n,
+	       pi_task_cb cb, void *arg)
+{
+	int total = 0;
+	for (size_t at = 0; at < n; at += PI_SELECT_MAX) {
+		unsigned ids[PI_SELECT_MAX];
+		size_t k = n - at < PI_SELECT_MAX ? n - at : PI_SELECT_MAX;
+		for (size_t i = 0; i < k; i++)
+			ids[i] = (unsigned)tgids[at + i];
+		struct pids_fetch *f = procps_pids_select(pi->scan, ids, (int)k,
+							  PIDS_SELECT_PID_THREADS);
+		if (!f)
+			return -1;
+		emit_tasks(f, cb, arg);
+		total += f->counts->total;
+	}
+	return total;
+}
+
+static void emit_details(struct pids_fetch *f, bool full, pi_details_cb cb,
+			 void *arg)
+{
+	for (int i = 0; i < f->counts->total; i++) {
+		struct pids_stack *s = f->stacks[i];
+		struct pi_details d = { 0 };
+		if (full) {
+			d.pid = PIDS_VAL(F_PID, s_int, s, NULL);
+			d.tgid = PIDS_VAL(F_TGID, s_int, s, NULL);
+			d.ppid = PIDS_VAL(F_PPID, s_int, s, NULL);
+			d.start = PIDS_VAL(F_START, ull_int, s, NULL);
+			d.state = PIDS_VAL(F_STATE, s_ch, s, NULL);
+			d.threads = PIDS_VAL(F_NLWP, s_int, s, NULL);
+			d.comm = PIDS_VAL(F_CMD, str, s, NULL);
+			d.cmdline = PIDS_VAL(F_CMDLINE, str, s, NULL);
+			d.uid = PIDS_VAL(F_EUID, u_int, s, NULL);
+			d.user = PIDS_VAL(F_EUSER, str, s, NULL);
+			/* libproc2 shows an empty command line as "-" */
+			if (d.cmdline && strcmp(d.cmdline, "-") == 0)
+				d.cmdline = "";
+		} else {
+			d.pid = PIDS_VAL(B_PID, s_int, s, NULL);
+			d.tgid = PIDS_VAL(B_TGID, s_int, s, NULL);
+			d.ppid = PIDS_VAL(B_PPID, s_int, s, NULL);
+			d.start = PIDS_VAL(B_START, ull_int, s, NULL);
+			d.state = PIDS_VAL(B_STATE, s_ch, s, NULL);
+			d.threads = PIDS_VAL(B_NLWP, s_int, s, NULL);
+			d.uid = (uid_t)-1;
+		}
+		cb(&d, arg);
+	}
+}
+
+int pi_details(struct procinfo *pi, const pid_t *ids, size_t n, bool full,
+	       pi_details_cb cb, void *arg)
+{
+	struct pids_info *info = full ? pi->full : pi->brief;
+	int total = 0;
+	for (size_t at = 0; at < n; at += PI_SELECT_MAX) {
+		unsigned sel[PI_SELECT_MAX];
+		size_t k = n - at < PI_SELECT_MAX ? n - at : PI_SELECT_MAX;
+		for (size_t i = 0; i < k; i++)
+			sel[i] = (unsigned)ids[at + i];
+		struct pids_fetch *f = procps_pids_select(info, sel, (int)k,
+							  PIDS_SELECT_PID);
+		if (!f)
+			return -1;
+		emit_details(f, full, cb, arg);
+		total += f->counts->total;
+	}
+	return total;
+}
+
+long pi_hertz(void)
+{
+	static long hz;
+	if (!hz) {
+		hz = sysconf(_SC_CLK_TCK);
+		if (hz <= 0)
+			hz = 100;
+	}
+	return hz;
+}
+
+const char *pi_user_name(struct procinfo *pi, uid_t uid)
+{
+	for (size_t i = 0; i < pi->nusers; i++)
+		if (pi->users[i].uid == uid)
+			return pi->users[i].name;
+	char buf[32];
+	const char *name = buf;
+	struct passwd *pw = getpwuid(uid);
+	if (pw)
+		name = pw->pw_name;
+	else
+		snprintf(buf, sizeof(buf), "%u", (unsigned)uid);
+	struct user_entry *n = realloc(pi->users,
+				       (pi->nusers + 1) * sizeof(*n));
+	char *copy = strdup(name);
+	if (!n || !copy) {
+		free(copy);
+		if (n)
+			pi->users = n;
+		return "?";
+	}
+	pi->users = n;
+	pi->users[pi->nusers].uid = uid;
+	pi->users[pi->nusers].name = copy;
+	return pi->users[pi->nusers++].name;
+}

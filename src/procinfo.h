@@ -1,1 +1,60 @@
-/* placeholder */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Process details through libproc2: the task list (for the initial scan
+ * and resynchronisation), names, command lines, users, state, parent and
+ * thread counts. Callers cache what does not change.
+ */
+#ifndef STALLTOP_PROCINFO_H
+#define STALLTOP_PROCINFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct procinfo;
+
+struct pi_task {
+	pid_t pid;                /* thread id (== tgid for a process) */
+	pid_t tgid;
+	unsigned long long start; /* start time, clock ticks since boot */
+};
+
+struct pi_details {
+	pid_t pid, tgid, ppid;
+	unsigned long long start;
+	const char *comm;        /* valid during the callback */
+	const char *cmdline;     /* "" for kernel threads */
+	const char *user;
+	uid_t uid;
+	char state;
+	int threads;
+};
+
+typedef void (*pi_task_cb)(const struct pi_task *t, void *arg);
+typedef void (*pi_details_cb)(const struct pi_details *d, void *arg);
+
+struct procinfo *pi_new(void);
+void pi_free(struct procinfo *pi);
+
+/* Walk /proc: every process, or with threads every thread too. */
+int pi_scan(struct procinfo *pi, bool threads, pi_task_cb cb, void *arg);
+
+/* The threads of some processes. */
+int pi_threads(struct procinfo *pi, const pid_t *tgids, size_t n,
+	       pi_task_cb cb, void *arg);
+
+/*
+ * Details of these ids (thread ids or tgids). full=false reads only what
+ * changes (state, parent, thread count); comm, cmdline and user are then
+ * NULL. Ids that vanished are skipped.
+ */
+int pi_details(struct procinfo *pi, const pid_t *ids, size_t n, bool full,
+	       pi_details_cb cb, void *arg);
+
+/* Clock ticks per second (for start times). */
+long pi_hertz(void);
+
+/* The name of a user, or the uid as digits; cached. Never NULL. */
+const char *pi_user_name(struct procinfo *pi, uid_t uid);
+
+#endif

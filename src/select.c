@@ -1,2 +1,143 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Filtering and sorting of rows, shared by batch output and the screen. */
 #include <config.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "select.h"
+
+static const char *const extra_keys[] = {
+	[SORT_TOTAL - NCAT] = "total",
+	[SORT_CPU_PCT - NCAT] = "cpu_pct",
+	[SORT_PID - NCAT] = "pid",
+	[SORT_COMM - NCAT] = "comm",
+};
+
+int sort_key_by_name(const char *name)
+{
+	int c = category_by_key(name);
+	if (c >= 0)
+		return c;
+	for (int k = SORT_TOTAL; k < NSORT; k++)
+		if (strcmp(extra_keys[k - NCAT], name) == 0)
+			return k;
+	return -1;
+}
+
+const char *sort_key_name(int key)
+{
+	if (key >= 0 && key < NCAT)
+		return categories[key].key;
+	if (key >= SORT_TOTAL && key < NSORT)
+		return extra_keys[key - NCAT];
+	return "?";
+}
+
+double row_metric(const struct row *r, int cat, enum metric m, double interval)
+{
+	const struct cat_figure *f = &r->d[cat];
+	if (!f->avail)
+		return NAN;
+	switch (m) {
+	case METRIC_PCT:
+		return f->pct;
+	case METRIC_AVG:
+		return f->have_avg ? f->avg_ms : NAN;
+	case METRIC_RATE:
+		return interval > 0 ? (double)f->count / interval : NAN;
+	case METRIC_MAX:
+		return f->have_max ? f->max_ms : NAN;
+	default:
+		return NAN;
+	}
+}
+
+static bool keep(const struct row *r, const struct select_opts *o)
+{
+	if (o->only_stalled && !(r->total_pct > 0))
+		return false;
+	if (o->have_uid && r->uid != o->uid)
+		return false;
+	if (o->npids) {
+		bool found = false;
+		for (size_t i = 0; i < o->npids && !found; i++)
+			found = r->tgid == o->pids[i];
+		if (!found)
+			return false;
+	}
+	if (o->name && *o->name) {
+		if (!(r->comm && strstr(r->comm, o->name)) &&
+		    !(r->cmdline && strstr(r->cmdline, o->name)))
+			return false;
+	}
+	return true;
+}
+
+/* qsort has no context argument: the sort runs with these. */
+static const struct select_opts *cmp_opts;
+static double cmp_interval;
+
+/* Absent figures sort below every present one, whatever the direction. */
+static int cmp_num(double a, double b)
+{
+	bool na = isnan(a), nb = isnan(b);
+	if (na || nb)
+		return na == nb ? 0 : (na ? 1 : -1);
+	if (a == b)
+		return 0;
+	return a > b ? -1 : 1; /* descending by default */
+}
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+	const struct row *a = pa, *b = pb;
+	const struct select_opts *o = cmp_opts;
+	int r = 0;
+	if (o->sort < NCAT) {
+		r = cmp_num(row_metric(a, o->sort, o->metric, cmp_interval),
+			    row_metric(b, o->sort, o->metric, cmp_interval));
+	} else if (o->sort == SORT_TOTAL) {
+		r = cmp_num(a->total_pct, b->total_pct);
+	} else if (o->sort == SORT_CPU_PCT) {
+		r = cmp_num(a->have_cpu_pct ? a->cpu_pct : NAN,
+			    b->have_cpu_pct ? b->cpu_pct : NAN);
+	} else if (o->sort == SORT_PID) {
+		r = (a->pid > b->pid) - (a->pid < b->pid); /* ascending */
+	} else if (o->sort == SORT_COMM) {
+		r = strcmp(a->comm ? a->comm : "", b->comm ? b->comm : "");
+	}
+	bool absent_involved = o->sort < SORT_PID && r != 0 &&
+		(o->sort < NCAT
+		 ? isnan(row_metric(a, o->sort, o->metric, cmp_interval)) ||
+		   isnan(row_metric(b, o->sort, o->metric, cmp_interval))
+		 : false);
+	if (o->reverse && !absent_involved)
+		r = -r;
+	if (r == 0)
+		r = (a->pid > b->pid) - (a->pid < b->pid);
+	return r;
+}
+
+size_t select_rows(struct row *rows, size_t n, const struct select_opts *o,
+		   double interval)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!keep(&rows[i], o))
+			continue;
+		if (kept != i) {
+			struct row tmp = rows[kept];
+			rows[kept] = rows[i];
+			rows[i] = tmp;
+		}
+		kept++;
+	}
+	cmp_opts = o;
+	cmp_interval = interval;
+	qsort(rows, kept, sizeof(*rows), cmp_rows);
+	if (o->limit && kept > o->limit)
+		kept = o->limit;
+	return kept;
+}

@@ -1,2 +1,184 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The task table: a chained hash table keyed by task id. */
 #include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tasktable.h"
+
+struct tasktable {
+	struct task **bucket;
+	size_t nbucket;   /* power of two */
+	size_t count;
+};
+
+static size_t slot(const struct tasktable *t, pid_t id)
+{
+	uint32_t h = (uint32_t)id * 2654435761u;
+	return h & (t->nbucket - 1);
+}
+
+struct tasktable *tt_new(void)
+{
+	struct tasktable *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->nbucket = 1024;
+	t->bucket = calloc(t->nbucket, sizeof(*t->bucket));
+	if (!t->bucket) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static void task_free(struct task *k)
+{
+	free(k->comm);
+	free(k->cmdline);
+	free(k->user);
+	free(k);
+}
+
+void tt_free(struct tasktable *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nbucket; i++) {
+		struct task *k = t->bucket[i];
+		while (k) {
+			struct task *n = k->hnext;
+			task_free(k);
+			k = n;
+		}
+	}
+	free(t->bucket);
+	free(t);
+}
+
+size_t tt_count(const struct tasktable *t)
+{
+	return t->count;
+}
+
+struct task *tt_find(const struct tasktable *t, pid_t id)
+{
+	for (struct task *k = t->bucket[slot(t, id)]; k; k = k->hnext)
+		if (k->id == id)
+			return k;
+	return NULL;
+}
+
+static void grow(struct tasktable *t)
+{
+	size_t n = t->nbucket * 2;
+	struct task **b = calloc(n, sizeof(*b));
+	if (!b)
+		return; /* keep working with longer chains */
+	struct task **old = t->bucket;
+	size_t oldn = t->nbucket;
+	t->bucket = b;
+	t->nbucket = n;
+	for (size_t i = 0; i < oldn; i++) {
+		struct task *k = old[i];
+		while (k) {
+			struct task *next = k->hnext;
+			size_t s = slot(t, k->id);
+			k->hnext = b[s];
+			b[s] = k;
+			k = next;
+		}
+	}
+	free(old);
+}
+
+void tt_remove(struct tasktable *t, pid_t id)
+{
+	struct task **pp = &t->bucket[slot(t, id)];
+	for (; *pp; pp = &(*pp)->hnext) {
+		if ((*pp)->id == id) {
+			struct task *k = *pp;
+			*pp = k->hnext;
+			task_free(k);
+			t->count--;
+			return;
+		}
+	}
+}
+
+struct task *tt_get(struct tasktable *t, pid_t id, unsigned long long start,
+		    bool *created)
+{
+	struct task *k = tt_find(t, id);
+	*created = false;
+	if (k && (k->start == start || !start || !k->start)) {
+		if (!k->start)
+			k->start = start;
+		return k;
+	}
+	if (k)
+		tt_remove(t, id); /* the id was reused: a new task */
+	if (t->count >= t->nbucket)
+		grow(t);
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return NULL;
+	k->id = id;
+	k->start = start;
+	k->uid = (uid_t)-1;
+	k->threads = -1;
+	size_t s = slot(t, id);
+	k->hnext = t->bucket[s];
+	t->bucket[s] = k;
+	t->count++;
+	*created = true;
+	return k;
+}
+
+void tt_foreach(struct tasktable *t, void (*fn)(struct task *, void *),
+		void *arg)
+{
+	for (size_t i = 0; i < t->nbucket; i++)
+		for (struct task *k = t->bucket[i]; k; k = k->hnext)
+			fn(k, arg);
+}
+
+void tt_remove_if(struct tasktable *t, bool (*pred)(struct task *, void *),
+		  void *arg)
+{
+	for (size_t i = 0; i < t->nbucket; i++) {
+		struct task **pp = &t->bucket[i];
+		while (*pp) {
+			struct task *k = *pp;
+			if (pred(k, arg)) {
+				*pp = k->hnext;
+				task_free(k);
+				t->count--;
+			} else {
+				pp = &k->hnext;
+			}
+		}
+	}
+}
+
+static void replace(char **dst, const char *src)
+{
+	if (!src)
+		return;
+	if (*dst && strcmp(*dst, src) == 0)
+		return;
+	char *n = strdup(src);
+	if (!n)
+		return;
+	free(*dst);
+	*dst = n;
+}
+
+void task_set_details(struct task *k, const char *comm, const char *cmdline,
+		      const char *user)
+{
+	replace(&k->comm, comm);
+	replace(&k->cmdline, cmdline);
+	replace(&k->user, user);
+}

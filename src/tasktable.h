@@ -1,1 +1,80 @@
-/* placeholder */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The task table: one entry per live task (process or thread), keyed by
+ * id and start time, holding its cached details and last readings.
+ * A reused id with another start time is a new task, never a delta
+ * against the old one.
+ */
+#ifndef STALLTOP_TASKTABLE_H
+#define STALLTOP_TASKTABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "sample.h"
+#include "ts_decode.h"
+
+struct task {
+	pid_t id;                  /* tgid (process table) or tid */
+	pid_t tgid;
+	unsigned long long start;  /* clock ticks since boot; 0 unknown */
+	double first_seen;         /* monotonic seconds */
+
+	/* cached details (libproc2); NULL until read */
+	char *comm, *cmdline, *user;
+	uid_t uid;
+	pid_t ppid;
+	char state;
+	int threads;
+	bool details_stale;        /* exec or comm change: read again */
+
+	/* readings */
+	struct ts_reading prev;    /* at the previous sample */
+	bool have_prev;
+	struct ts_reading cur;     /* this sample's, or the final one */
+	bool have_cur;
+	struct ts_reading base;    /* first reading, for accumulated mode */
+	bool have_base;
+	bool measured;             /* delay accounting was on at its start */
+
+	/* life */
+	bool exited;               /* ended; shown once, then removed */
+	bool have_final;           /* cur holds the kernel's exit record */
+	bool final_candidate;      /* a leader's exit record, not yet sure */
+	uint64_t seen;             /* generation of the last scan that saw it */
+
+	struct task *hnext;
+};
+
+struct tasktable;
+
+struct tasktable *tt_new(void);
+void tt_free(struct tasktable *t);
+
+size_t tt_count(const struct tasktable *t);
+struct task *tt_find(const struct tasktable *t, pid_t id);
+
+/*
+ * The entry for (id, start): an existing one when start matches (or either
+ * is unknown), else a fresh entry replacing a stale one with that id.
+ * *created says which. NULL on allocation failure.
+ */
+struct task *tt_get(struct tasktable *t, pid_t id, unsigned long long start,
+		    bool *created);
+
+void tt_remove(struct tasktable *t, pid_t id);
+
+/* Call fn for every task; fn may not add or remove. */
+void tt_foreach(struct tasktable *t, void (*fn)(struct task *, void *),
+		void *arg);
+
+/* Remove every task for which pred returns true. */
+void tt_remove_if(struct tasktable *t, bool (*pred)(struct task *, void *),
+		  void *arg);
+
+void task_set_details(struct task *k, const char *comm, const char *cmdline,
+		      const char *user);
+
+#endif

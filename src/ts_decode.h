@@ -12,9 +12,34 @@
 #include <stdint.h>
 
 #include "categories.h"
+#include "ts_layout.h"
 
 /* The newest struct taskstats version whose layout we know. */
 #define TS_KNOWN_VERSION 17
+
+/*
+ * Generic-netlink numbers of the TASKSTATS family (<linux/taskstats.h>),
+ * carried here so the build host's header version does not matter.
+ */
+enum {
+	TS_GENL_VERSION = 1,            /* TASKSTATS_GENL_VERSION */
+	TS_CMD_GET = 1,                 /* TASKSTATS_CMD_GET: request */
+	TS_CMD_NEW = 2,                 /* TASKSTATS_CMD_NEW: reply, exit record */
+};
+enum {
+	TS_TYPE_PID = 1,                /* u32 */
+	TS_TYPE_TGID = 2,               /* u32 */
+	TS_TYPE_STATS = 3,              /* struct taskstats */
+	TS_TYPE_AGGR_PID = 4,           /* nest: PID + STATS */
+	TS_TYPE_AGGR_TGID = 5,          /* nest: TGID + STATS */
+	TS_TYPE_NULL = 6,               /* alignment pad, no payload */
+};
+enum {
+	TS_CMD_ATTR_PID = 1,            /* u32 */
+	TS_CMD_ATTR_TGID = 2,           /* u32 */
+	TS_CMD_ATTR_REGISTER_CPUMASK = 3,   /* string "0-3" */
+	TS_CMD_ATTR_DEREGISTER_CPUMASK = 4, /* string */
+};
 
 struct ts_delay {
 	uint64_t count;    /* events, cumulative */

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The screen's table columns, categories taken from categories[]. */
+#include <config.h>
+
+#include "columns.h"
+#include "nls.h"
+#include "select.h"
+
+#define NUM_WIDTH 8
+
+static const struct column fixed[] = {
+	[COL_PID] = { "PID", SORT_PID, 7, false,
+		N_("process id (thread id in thread rows)") },
+	[COL_USER] = { "USER", -1, 8, true, N_("owner of the task") },
+	[COL_STATE] = { "S", -1, 1, true,
+		N_("state: R running, S sleeping, D uninterruptible, Z zombie...") },
+	[COL_CPU_PCT] = { "CPU%", SORT_CPU_PCT, 6, false,
+		N_("CPU use, % of one CPU") },
+	[COL_TOTAL] = { "TOTAL", SORT_TOTAL, NUM_WIDTH, false,
+		N_("sum of the delay columns, % of the interval") },
+	[COL_COMMAND] = { "COMMAND", SORT_COMM, 0, true,
+		N_("process or thread name, or the command line (c)") },
+};
+
+const struct column *column_get(int id)
+{
+	static struct column cats[NCAT];
+	if (id < 0 || id >= NCOL)
+		return NULL;
+	if (id < COL_CAT || id >= COL_TOTAL)
+		return &fixed[id];
+	int c = id - COL_CAT;
+	if (!cats[c].header)
+		cats[c] = (struct column){ categories[c].header, c, NUM_WIDTH,
+					   false, categories[c].help };
+	return &cats[c];
+}
+
+int column_by_sort(int sort)
+{
+	for (int i = 0; i < NCOL; i++)
+		if (column_get(i)->sort == sort)
+			return i;
+	return -1;
+}
+
+int column_sort_step(int sort, int dir)
+{
+	int col = column_by_sort(sort);
+	if (col < 0)
+		col = COL_TOTAL;
+	for (int i = col + dir; i >= 0 && i < NCOL; i += dir)
+		if (column_get(i)->sort >= 0)
+			return column_get(i)->sort;
+	return sort;
+}

@@ -1,0 +1,389 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The settings file: reading (lenient, never fatal) and atomic writing. */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config_file.h"
+#include "nls.h"
+#include "numparse.h"
+#include "select.h"
+
+#define MAX_DELAY (24.0 * 3600.0)
+
+static const char *const metric_names[NMETRIC] = {
+	[METRIC_PCT] = "pct",
+	[METRIC_AVG] = "avg",
+	[METRIC_RATE] = "rate",
+	[METRIC_MAX] = "max",
+};
+
+int config_metric_by_name(const char *name)
+{
+	for (int i = 0; i < NMETRIC; i++)
+		if (strcmp(metric_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+const char *config_metric_name(int metric)
+{
+	return metric >= 0 && metric < NMETRIC ? metric_names[metric] : "pct";
+}
+
+char *config_path(void)
+{
+	const char *base = getenv("XDG_CONFIG_HOME");
+	const char *sub = "";
+	char *path;
+
+	/* the XDG spec: a relative path is invalid and to be ignored */
+	if (!base || base[0] != '/') {
+		base = getenv("HOME");
+		if (!base || !*base) {
+			struct passwd *pw = getpwuid(getuid());
+			base = pw ? pw->pw_dir : NULL;
+		}
+		if (!base || !*base)
+			return NULL;
+		sub = "/.config";
+	}
+	if (asprintf(&path, "%s%s/stalltop/stalltoprc", base, sub) < 0)
+		return NULL;
+	return path;
+}
+
+/* The settings: each knows its SET_ bit and how to read and write it. */
+enum setting_type { T_BOOL, T_DELAY, T_SORT, T_METRIC };
+
+struct setting {
+	const char *key;
+	enum setting_type type;
+	unsigned set_bit;
+	size_t offset;     /* in struct options */
+};
+
+#define OPT(f) offsetof(struct options, f)
+
+static const struct setting settings[] = {
+	{ "delay", T_DELAY, SET_DELAY, OPT(delay) },
+	{ "sort", T_SORT, SET_SORT, OPT(sel.sort) },
+	{ "reverse", T_BOOL, SET_REVERSE, OPT(sel.reverse) },
+	{ "metric", T_METRIC, SET_METRIC, OPT(sel.metric) },
+	{ "only_stalled", T_BOOL, SET_ONLY_STALLED, OPT(sel.only_stalled) },
+	{ "cmdline", T_BOOL, SET_CMDLINE, OPT(cmdline) },
+	{ "threads", T_BOOL, SET_THREADS, OPT(threads) },
+	{ "accumulate", T_BOOL, SET_ACCUMULATE, OPT(accumulate) },
+	{ "monochrome", T_BOOL, SET_MONOCHROME, OPT(monochrome) },
+};
+
+#define NSETTINGS (sizeof(settings) / sizeof(settings[0]))
+
+static int parse_bool(const char *v, bool *out)
+{
+	static const char *const yes[] = { "1", "yes", "true", "on" };
+	static const char *const no[] = { "0", "no", "false", "off" };
+	for (size_t i = 0; i < 4; i++) {
+		if (strcasecmp(v, yes[i]) == 0) {
+			*out = true;
+			return 0;
+		}
+		if (strcasecmp(v, no[i]) == 0) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Parse value for s into o. Returns 0, or -1 when the value is invalid. */
+static int apply(struct options *o, const struct setting *s, const char *v)
+{
+	void *field = (char *)o + s->offset;
+	double d;
+	bool b;
+	int k;
+
+	switch (s->type) {
+	case T_BOOL:
+		if (parse_bool(v, &b) < 0)
+			return -1;
+		*(bool *)field = b;
+		return 0;
+	case T_DELAY:
+		if (parse_positive_double(v, MAX_DELAY, &d) < 0)
+			return -1;
+		*(double *)field = d;
+		return 0;
+	case T_SORT:
+		k = sort_key_by_name(v);
+		if (k < 0)
+			return -1;
+		*(int *)field = k;
+		return 0;
+	case T_METRIC:
+		k = config_metric_by_name(v);
+		if (k < 0)
+			return -1;
+		*(enum metric *)field = (enum metric)k;
+		return 0;
+	}
+	return -1;
+}
+
+static void __attribute__((format(printf, 3, 4)))
+warn_line(const char *path, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s: %s:%u: ", PACKAGE, path, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' ||
+		     s[n - 1] == '\r'))
+		s[--n] = '\0';
+	return s;
+}
+
+/* Whether the user asked for no colour through the environment. */
+static bool no_color_env(void)
+{
+	const char *v = getenv("NO_COLOR");
+	return v && *v;
+}
+
+static int load_stream(struct options *o, FILE *f, const char *path)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+	unsigned lineno = 0;
+	int skipped = 0;
+
+	while (getline(&buf, &cap, f) >= 0) {
+		lineno++;
+		char *line = trim(buf);
+		if (!*line || *line == '#')
+			continue;
+		char *eq = strchr(line, '=');
+		if (!eq) {
+			warn_line(path, lineno, _("not a key=value line, skipped"));
+			skipped++;
+			continue;
+		}
+		*eq = '\0';
+		char *key = trim(line), *value = trim(eq + 1);
+		const struct setting *s = NULL;
+		for (size_t i = 0; i < NSETTINGS; i++)
+			if (strcmp(settings[i].key, key) == 0)
+				s = &settings[i];
+		if (!s) {
+			warn_line(path, lineno, _("unknown setting '%s', skipped"),
+				  key);
+			skipped++;
+			continue;
+		}
+		if (o->set_mask & s->set_bit)
+			continue; /* the command line wins */
+		if (s->set_bit == SET_MONOCHROME && no_color_env())
+			continue; /* so does NO_COLOR */
+		struct options trial = *o;
+		if (apply(&trial, s, value) < 0) {
+			warn_line(path, lineno,
+				  _("invalid value '%s' for %s, skipped"), value, key);
+			skipped++;
+			continue;
+		}
+		*o = trial;
+	}
+	free(buf);
+	return skipped;
+}
+
+int config_load(struct options *o, const char *path_or_null)
+{
+	char *own = NULL;
+	const char *path = path_or_null;
+	if (!path) {
+		path = own = config_path();
+		if (!path)
+			return 0;
+	}
+	FILE *f = fopen(path, "re");
+	if (!f) {
+		int e = errno;
+		int ret = 0;
+		if (e != ENOENT && e != ENOTDIR) {
+			fprintf(stderr, _("%s: cannot read %s: %s\n"), PACKAGE, path,
+				strerror(e));
+			ret = -1;
+		}
+		free(own);
+		return ret;
+	}
+	int skipped = load_stream(o, f, path);
+	if (ferror(f)) {
+		fprintf(stderr, _("%s: cannot read %s: %s\n"), PACKAGE, path,
+			strerror(errno));
+		skipped = -1;
+	}
+	fclose(f);
+	free(own);
+	return skipped;
+}
+
+/* Create dir and its missing parents with mode 0700. */
+static int make_dirs(const char *dir)
+{
+	struct stat st;
+	if (stat(dir, &st) == 0)
+		return S_ISDIR(st.st_mode) ? 0 : (errno = ENOTDIR, -1);
+	char *copy = strdup(dir);
+	if (!copy)
+		return -1;
+	char *slash = strrchr(copy, '/');
+	if (slash && slash != copy) {
+		*slash = '\0';
+		if (make_dirs(copy) < 0) {
+			free(copy);
+			return -1;
+		}
+	}
+	free(copy);
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+static void format_delay(char *buf, size_t size, double d)
+{
+	snprintf(buf, size, "%.6f", d);
+	char *end = buf + strlen(buf);
+	while (end > buf && end[-1] == '0')
+		*--end = '\0';
+	if (end > buf && end[-1] == '.')
+		*--end = '\0';
+}
+
+static int write_settings(FILE *f, const struct options *o)
+{
+	char delay[64];
+	format_delay(delay, sizeof(delay), o->delay);
+	fprintf(f, "# %s settings, written by %s (key W); key=value per line\n",
+		PACKAGE, PACKAGE);
+	for (size_t i = 0; i < NSETTINGS; i++) {
+		const struct setting *s = &settings[i];
+		const void *field = (const char *)o + s->offset;
+		switch (s->type) {
+		case T_BOOL:
+			/* a colour choice made by NO_COLOR is not a setting */
+			if (s->set_bit == SET_MONOCHROME && no_color_env() &&
+			    !(o->set_mask & SET_MONOCHROME))
+				continue;
+			fprintf(f, "%s=%d\n", s->key, *(const bool *)field ? 1 : 0);
+			break;
+		case T_DELAY:
+			fprintf(f, "%s=%s\n", s->key, delay);
+			break;
+		case T_SORT:
+			fprintf(f, "%s=%s\n", s->key, sort_key_name(*(const int *)field));
+			break;
+		case T_METRIC:
+			fprintf(f, "%s=%s\n", s->key,
+				config_metric_name(*(const enum metric *)field));
+			break;
+		}
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+int config_save(const struct options *o, const char *path_or_null)
+{
+	char *own = NULL, *dir = NULL, *tmp = NULL;
+	const char *path = path_or_null;
+	int fd = -1, ret = -1, e = 0;
+	FILE *f = NULL;
+
+	if (!path) {
+		path = own = config_path();
+		if (!path) {
+			errno = ENOENT;
+			return -1;
+		}
+	}
+	dir = strdup(path);
+	if (!dir)
+		goto out;
+	char *slash = strrchr(dir, '/');
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	if (make_dirs(dir) < 0)
+		goto out;
+	if (asprintf(&tmp, "%s/.stalltoprc.XXXXXX", dir) < 0) {
+		tmp = NULL;
+		goto out;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		free(tmp);
+		tmp = NULL;
+		goto out;
+	}
+	if (fchmod(fd, 0600) < 0)
+		goto out;
+	f = fdopen(fd, "w");
+	if (!f)
+		goto out;
+	fd = -1;
+	if (write_settings(f, o) < 0 || fflush(f) != 0 || fsync(fileno(f)) < 0)
+		goto out;
+	if (fclose(f) != 0) {
+		f = NULL;
+		goto out;
+	}
+	f = NULL;
+	if (rename(tmp, path) < 0)
+		goto out;
+	free(tmp);
+	tmp = NULL;
+	/* make the rename itself durable */
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	ret = 0;
+out:
+	e = errno;
+	if (f)
+		fclose(f);
+	if (fd >= 0)
+		close(fd);
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
+	}
+	free(dir);
+	free(own);
+	errno = e;
+	return ret;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The settings file: $XDG_CONFIG_HOME/stalltop/stalltoprc (by default
+ * ~/.config/stalltop/stalltoprc), flat key=value lines, '#' comments.
+ * Read at start under whatever the command line set; written atomically
+ * (temporary file, fsync, rename), mode 0600.
+ */
+#ifndef STALLTOP_CONFIG_FILE_H
+#define STALLTOP_CONFIG_FILE_H
+
+#include "options.h"
+
+/* The file's path (malloc'd), or NULL when there is no home directory. */
+char *config_path(void);
+
+/*
+ * Apply the file (path, or config_path() when NULL) to o, skipping the
+ * settings whose SET_ bit o->set_mask has. Unknown and broken lines are
+ * reported on stderr as file:line and skipped. Returns the number of
+ * skipped lines (0 also when there is no file), or -1 when the file exists
+ * but cannot be read (reported too). Never fatal.
+ */
+int config_load(struct options *o, const char *path_or_null);
+
+/*
+ * Write o's settings to the file (creating its directory, mode 0700).
+ * Returns 0, or -1 with errno set; an existing file is then unchanged.
+ */
+int config_save(const struct options *o, const char *path_or_null);
+
+/* The file's names of the metrics: "pct", "avg", "rate", "max"; -1 unknown. */
+int config_metric_by_name(const char *name);
+const char *config_metric_name(int metric);
+
+#endif

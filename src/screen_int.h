@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The interactive screen's shared state, seen by its parts: the manager
+ * (screen.c), header, table, input and help drawing. Nothing here reads
+ * the kernel: the rows come from struct sample through the monitor API.
+ */
+#ifndef STALLTOP_SCREEN_INT_H
+#define STALLTOP_SCREEN_INT_H
+
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "columns.h"
+#include "help.h"
+#include "keys.h"
+#include "psi.h"
+#include "select.h"
+#include "snapshot.h"
+
+struct monitor;
+struct evloop;
+struct options;
+
+/* Smallest terminal that gets the real screen. */
+#define SCREEN_MIN_COLS 60
+#define SCREEN_MIN_LINES 10
+
+/* Samples of PSI history kept for the sparklines. */
+#define PSI_HISTORY 120
+
+enum prompt_kind {
+	PROMPT_NONE,
+	PROMPT_SEARCH,
+	PROMPT_FILTER,
+	PROMPT_USER,
+	PROMPT_PIDS,
+	PROMPT_DELAY,
+	PROMPT_CONFIRM,     /* y/n: turn delay accounting on */
+};
+
+/* What a piece of the screen means; mapped to colours or attributes. */
+enum role {
+	R_NORMAL,
+	R_TITLE,            /* title bar and column headers */
+	R_SORTED,           /* the sorted column's header */
+	R_SELECTED,         /* the selection bar */
+	R_LOW,              /* a figure that is zero or small */
+	R_WARN,             /* a notable figure */
+	R_SEVERE,           /* a large figure */
+	R_NEW,              /* a row first seen just now */
+	R_EXITED,           /* a row whose task ended in the interval */
+	R_BANNER,           /* delay accounting off, errors */
+	R_NOTICE,           /* monitor notices, hints */
+	R_SPARK,
+	NROLES
+};
+
+struct screen {
+	struct monitor *m;
+	struct evloop *loop;
+	struct options *o;
+
+	/* the displayed sample (kept while frozen) and the rows shown */
+	struct snapshot snap;
+	bool have_sample;
+	struct row *view;
+	size_t nview, view_cap;
+
+	/* view filters; sel.pids and sel.name point to pids and name */
+	struct select_opts sel;
+	pid_t *pids;
+	size_t npids;
+	char *name;
+
+	/* selection: index into view, and the task it stands on */
+	size_t cur, top;
+	pid_t cur_pid;
+	bool follow;        /* stay on cur_pid (false: stay on row 0) */
+
+	/* modes */
+	bool frozen;
+	bool threads_all;   /* H */
+	pid_t drill_tgid;   /* Enter: threads of this process, 0 = off */
+	char drill_name[64];
+	pid_t drill_back_pid;
+	bool cmdline;
+	bool accumulate;
+	bool mono;
+	bool utf8;
+	double delay;
+	bool quick_timer;   /* the timer runs a short first interval */
+
+	/* the bottom line: a prompt, a message, or the key hints */
+	enum prompt_kind prompt;
+	char input[256];
+	size_t input_len;
+	pid_t prompt_back_pid;   /* selection before a search */
+	bool prompt_back_follow;
+	char *prompt_back_name;  /* filter before \ */
+	char *search;            /* last search text */
+	char msg[512];
+	bool msg_error;
+
+	/* help screen */
+	bool help;
+	int help_top;
+	struct help_text help_text;
+
+	/* PSI history: some (full for irq) share per interval */
+	double hist[NPSI][PSI_HISTORY];
+	size_t hist_len, hist_head;
+
+	/* layout of the last draw, for mouse clicks and paging */
+	int table_y;        /* line of the column headers, -1 if none */
+	int rows_y, rows_h; /* first row line and how many fit */
+	int col_x[NCOL], col_w[NCOL];
+	bool col_shown[NCOL];
+	int cols_hidden;
+
+	attr_t attr[NROLES];
+	int exit_code;
+};
+
+/* screen.c */
+void screen_rebuild_view(struct screen *s);
+void screen_draw(struct screen *s);
+void screen_message(struct screen *s, bool error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void screen_resample_soon(struct screen *s);
+void screen_set_delay(struct screen *s, double seconds);
+void screen_set_threads(struct screen *s, bool all, pid_t tgid,
+			const char *name);
+void screen_quit(struct screen *s, int code);
+const struct row *screen_current(const struct screen *s);
+
+/* screen_header.c */
+int header_draw(struct screen *s, int y);
+void header_history_push(struct screen *s, const struct psi_sample *psi);
+
+/* screen_table.c */
+void table_draw(struct screen *s, int y, int h);
+/* Sort key of the column header at screen column x, or -1. */
+int table_sort_at(const struct screen *s, int x);
+/* Formatted text of one cell, for drawing and tests. */
+void table_cell(const struct screen *s, const struct row *r, int col,
+		char *buf, size_t size);
+
+/* screen_input.c */
+void input_key(struct screen *s, int key);
+void input_mouse(struct screen *s);
+void input_draw_bottom(struct screen *s, int y);
+bool row_matches(const struct screen *s, const struct row *r, const char *text);
+
+/* screen_draw.c: small helpers shared by the drawing parts */
+/* Print text (escaped first when raw) at most cols cells, padded to cols. */
+void draw_text(struct screen *s, const char *text, bool raw, int cols,
+	       bool right, attr_t attr);
+void draw_fill(int y, int x, int cols, attr_t attr);
+void draw_help(struct screen *s);
+void draw_too_small(struct screen *s);
+
+#endif

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A sample that owns its rows and strings: what the screen keeps on
+ * display while the monitor moves on (freezing, re-sorting between
+ * refreshes).
+ */
+#ifndef STALLTOP_SNAPSHOT_H
+#define STALLTOP_SNAPSHOT_H
+
+#include "sample.h"
+
+struct snapshot {
+	struct sample s;    /* rows, exited and their strings are owned */
+	char *strings;      /* one block for every string of the rows */
+};
+
+/* Replace dst with a deep copy of src. Returns 0, or -1 (dst untouched). */
+int snapshot_copy(struct snapshot *dst, const struct sample *src);
+void snapshot_free(struct snapshot *snap);
+
+#endif
