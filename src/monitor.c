@@ -767,7 +767,7 @@ struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 	m->o = *o;
 	m->loop = loop;
 	m->start_time = now_mono();
-	m->rescan_every = 300;
+	m->rescan_every = o->rescan;
 	m->delayacct = -2; /* first reading: tasks already running count */
 	m->kernel_cats = detect_kernel_cats();
 	update_delayacct(m);
@@ -791,15 +791,18 @@ struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 		return NULL;
 	}
 
-	m->pc = pc_open();
-	if (m->pc) {
+	m->pc = o->no_events ? NULL : pc_open();
+	if (o->no_events) {
+		notice(m, _("scanning /proc at every refresh (--no-events)"));
+	} else if (m->pc) {
 		if (loop)
 			ev_add_fd(loop, pc_fd(m->pc), POLLIN, drain_pc, m);
 	} else {
 		notice(m, _("fork/exit notifications unavailable: scanning "
 			    "/proc at every refresh"));
 	}
-	open_listeners(m);
+	if (!o->no_events)
+		open_listeners(m);
 
 	if (baseline(m) < 0) {
 		if (errno == EPERM)

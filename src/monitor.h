@@ -22,6 +22,8 @@ struct monitor_opts {
 	bool accumulate;       /* figures since start instead of per interval */
 	const pid_t *pids;     /* collect only these processes (NULL: all) */
 	size_t npids;
+	bool no_events;        /* scan /proc every sample instead */
+	double rescan;         /* safety rescan period, 0 = never */
 };
 
 /*

@@ -23,6 +23,8 @@ enum {
 	OPT_JSON,
 	OPT_ENABLE_DELAYACCT,
 	OPT_NO_COLOR,
+	OPT_NO_EVENTS,
+	OPT_RESCAN,
 };
 
 static const struct option long_opts[] = {
@@ -42,6 +44,8 @@ static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "enable-delayacct", no_argument, NULL, OPT_ENABLE_DELAYACCT },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "no-events", no_argument, NULL, OPT_NO_EVENTS },
+	{ "rescan", required_argument, NULL, OPT_RESCAN },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -71,6 +75,10 @@ static void __attribute__((noreturn)) usage(void)
 	fputs(_("     --json               the same as --format json\n"), f);
 	fputs(_("     --enable-delayacct   turn on kernel.task_delayacct (needs root)\n"), f);
 	fputs(_("     --no-color           no colours on the screen (also NO_COLOR)\n"), f);
+	fputs(_("     --no-events          do not use fork/exit notifications: scan\n"
+		"                          /proc at every refresh\n"), f);
+	fputs(_("     --rescan SECONDS     resynchronise with a scan of /proc this often\n"
+		"                          (default 300, 0 = only after lost events)\n"), f);
 	fputs(_(" -h, --help               show this help and exit\n"), f);
 	fputs(_(" -V, --version            show the version and exit\n"), f);
 	fputs(_("\nDelay categories (columns and sort keys):\n"), f);
@@ -141,6 +149,7 @@ void options_parse(struct options *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof(*o));
 	o->delay = 1.0;
+	o->rescan = 300;
 	o->sel.sort = SORT_TOTAL;
 	o->format = OUT_TEXT;
 	o->monochrome = getenv("NO_COLOR") && *getenv("NO_COLOR");
@@ -222,6 +231,15 @@ void options_parse(struct options *o, int argc, char **argv)
 		case OPT_NO_COLOR:
 			o->monochrome = true;
 			o->set_mask |= SET_MONOCHROME;
+			break;
+		case OPT_NO_EVENTS:
+			o->no_events = true;
+			break;
+		case OPT_RESCAN:
+			if (strcmp(optarg, "0") == 0)
+				o->rescan = 0;
+			else if (parse_positive_double(optarg, 1e9, &o->rescan) < 0)
+				bad(_("invalid rescan interval '%s'"), optarg);
 			break;
 		case 'h':
 			usage();

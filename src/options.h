@@ -25,6 +25,8 @@ struct options {
 	enum out_format format;  /* --format, --json */
 	bool enable_delayacct;   /* --enable-delayacct */
 	bool monochrome;         /* --no-color, NO_COLOR */
+	bool no_events;          /* --no-events: scan /proc every refresh */
+	double rescan;           /* --rescan seconds, 0 = never */
 	/* which of these the command line set (they override the config) */
 	unsigned set_mask;
 };

@@ -74,6 +74,7 @@ struct screen {
 	pid_t *pids;
 	size_t npids;
 	char *name;
+	char user_label[64];
 
 	/* selection: index into view, and the task it stands on */
 	size_t cur, top;
@@ -136,11 +137,12 @@ void screen_set_threads(struct screen *s, bool all, pid_t tgid,
 void screen_quit(struct screen *s, int code);
 const struct row *screen_current(const struct screen *s);
 
-/* screen_header.c */
+/* screen_header.c: returns the first line below the header */
 int header_draw(struct screen *s, int y);
 void header_history_push(struct screen *s, const struct psi_sample *psi);
 
 /* screen_table.c */
+const char *metric_label(enum metric m);
 void table_draw(struct screen *s, int y, int h);
 /* Sort key of the column header at screen column x, or -1. */
 int table_sort_at(const struct screen *s, int x);

@@ -126,6 +126,8 @@ int main(int argc, char **argv)
 		.accumulate = o.accumulate,
 		.pids = o.pids,
 		.npids = o.npids,
+		.no_events = o.no_events,
+		.rescan = o.rescan,
 	};
 	int code;
 	struct monitor *m = monitor_new(&mo, loop, &code);

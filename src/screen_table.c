@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The screen's task table: which columns fit, their headers (the sorted
+ * one marked, clickable), and one line per row with severity colours,
+ * dimmed exited tasks, highlighted new ones and the selection bar.
+ */
+#include <config.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nls.h"
+#include "screen_int.h"
+#include "textwidth.h"
+
+/* COMMAND keeps at least this many cells before columns are dropped. */
+#define COMMAND_MIN 12
+
+const char *metric_label(enum metric m)
+{
+	switch (m) {
+	case METRIC_AVG:
+		return _("avg ms/event");
+	case METRIC_RATE:
+		return _("events/s");
+	case METRIC_MAX:
+		return _("max ms");
+	default:
+		return _("% of interval");
+	}
+}
+
+/* A number in at most width characters, fewer decimals as it grows. */
+static void fmt_num(char *buf, size_t size, double v, int width, bool ms)
+{
+	int decimals = ms && v < 10 ? 2 : 1;
+	if (v >= 1000)
+		decimals = 0;
+	snprintf(buf, size, "%.*f", decimals, v);
+	if ((int)strlen(buf) <= width)
+		return;
+	static const char suffix[] = "kMGT";
+	for (int i = 0; i < 4; i++) {
+		v /= 1000;
+		snprintf(buf, size, "%.0f%c", v, suffix[i]);
+		if ((int)strlen(buf) <= width)
+			return;
+	}
+}
+
+static double cell_value(const struct screen *s, const struct row *r, int col)
+{
+	if (col == COL_CPU_PCT)
+		return r->have_cpu_pct ? r->cpu_pct : NAN;
+	if (col == COL_TOTAL)
+		return r->total_pct;
+	return row_metric(r, col - COL_CAT, s->sel.metric, s->snap.s.interval);
+}
+
+void table_cell(const struct screen *s, const struct row *r, int col,
+		char *buf, size_t size)
+{
+	const struct column *c = column_get(col);
+	double v;
+
+	switch (col) {
+	case COL_PID:
+		snprintf(buf, size, "%d", (int)r->pid);
+		return;
+	case COL_USER:
+		if (r->user && *r->user)
+			snprintf(buf, size, "%s", r->user);
+		else if (r->uid != (uid_t)-1)
+			snprintf(buf, size, "%u", (unsigned)r->uid);
+		else
+			snprintf(buf, size, "-");
+		return;
+	case COL_STATE:
+		snprintf(buf, size, "%c", r->state ? r->state : '-');
+		return;
+	case COL_COMMAND:
+		if (s->cmdline && r->cmdline && *r->cmdline)
+			snprintf(buf, size, "%s", r->cmdline);
+		else if (s->cmdline)
+			snprintf(buf, size, "[%s]", r->comm ? r->comm : "");
+		else
+			snprintf(buf, size, "%s", r->comm ? r->comm : "");
+		return;
+	}
+	v = cell_value(s, r, col);
+	if (isnan(v)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	bool ms = col >= COL_CAT && col < COL_TOTAL &&
+		  (s->sel.metric == METRIC_AVG || s->sel.metric == METRIC_MAX);
+	fmt_num(buf, size, v, c->width, ms);
+}
+
+/* How a figure looks: the size of a stall decides. */
+static attr_t cell_role(const struct screen *s, const struct row *r, int col)
+{
+	if (col < COL_CPU_PCT || col == COL_COMMAND)
+		return A_NORMAL;
+	double v = cell_value(s, r, col);
+	if (isnan(v) || v <= 0)
+		return s->attr[R_LOW];
+	if (col == COL_CPU_PCT)
+		return A_NORMAL;
+	enum metric m = col == COL_TOTAL ? METRIC_PCT : s->sel.metric;
+	double warn = 10, severe = 50;
+	if (m == METRIC_RATE)
+		return A_NORMAL;
+	if (m == METRIC_AVG || m == METRIC_MAX)
+		warn = 10, severe = 100;
+	if (v >= severe)
+		return s->attr[R_SEVERE];
+	if (v >= warn)
+		return s->attr[R_WARN];
+	return A_NORMAL;
+}
+
+/* Whether a category column has any figure above zero in the view. */
+static bool column_has_data(const struct screen *s, int col)
+{
+	for (size_t i = 0; i < s->nview; i++) {
+		double v = cell_value(s, &s->view[i], col);
+		if (!isnan(v) && v > 0)
+			return true;
+	}
+	return false;
+}
+
+static int needed_width(const struct screen *s)
+{
+	int w = COMMAND_MIN;
+	for (int i = 0; i < NCOL; i++)
+		if (s->col_shown[i] && i != COL_COMMAND)
+			w += column_get(i)->width + 1;
+	return w;
+}
+
+static bool drop(struct screen *s, int col)
+{
+	if (!s->col_shown[col] || column_get(col)->sort == s->sel.sort)
+		return false;
+	s->col_shown[col] = false;
+	s->cols_hidden++;
+	return true;
+}
+
+/* Choose the columns that fit: empty categories go first, then others. */
+static void layout(struct screen *s)
+{
+	static const int last_resort[] = { COL_USER, COL_STATE, COL_CPU_PCT };
+	for (int i = 0; i < NCOL; i++)
+		s->col_shown[i] = true;
+	s->cols_hidden = 0;
+	for (int c = COL_TOTAL - 1; c >= COL_CAT && needed_width(s) > COLS; c--)
+		if (!column_has_data(s, c))
+			drop(s, c);
+	for (int c = COL_TOTAL - 1; c >= COL_CAT && needed_width(s) > COLS; c--)
+		drop(s, c);
+	for (size_t i = 0; i < 3 && needed_width(s) > COLS; i++)
+		drop(s, last_resort[i]);
+
+	int x = 0;
+	for (int i = 0; i < NCOL; i++) {
+		if (!s->col_shown[i])
+			continue;
+		s->col_x[i] = x;
+		s->col_w[i] = i == COL_COMMAND ? COLS - x : column_get(i)->width;
+		x += s->col_w[i] + 1;
+	}
+}
+
+static void header_row(struct screen *s, int y)
+{
+	draw_fill(y, 0, COLS, s->attr[R_TITLE]);
+	for (int i = 0; i < NCOL; i++) {
+		if (!s->col_shown[i])
+			continue;
+		const struct column *c = column_get(i);
+		char text[64];
+		bool sorted = c->sort == s->sel.sort;
+		if (i == COL_COMMAND && s->cols_hidden)
+			snprintf(text, sizeof(text),
+				 _("%s (%d columns hidden, widen the terminal)"),
+				 s->cmdline ? _("COMMAND LINE") : c->header,
+				 s->cols_hidden);
+		else if (i == COL_COMMAND)
+			snprintf(text, sizeof(text), "%s",
+				 s->cmdline ? _("COMMAND LINE") : c->header);
+		else
+			snprintf(text, sizeof(text), "%s", c->header);
+		int w = s->col_w[i];
+		if (i == COL_COMMAND && text_width(text) < w)
+			w = text_width(text);
+		move(y, s->col_x[i]);
+		draw_text(s, text, false, w, !c->left,
+			  sorted ? s->attr[R_SORTED] : s->attr[R_TITLE] | A_BOLD);
+	}
+}
+
+static void row_line(struct screen *s, int y, const struct row *r,
+		     bool selected)
+{
+	attr_t base = A_NORMAL;
+	bool exited = r->flags & ROW_EXITED, fresh = r->flags & ROW_NEW;
+	if (selected)
+		base = s->attr[R_SELECTED];
+	else if (exited)
+		base = s->attr[R_EXITED];
+	draw_fill(y, 0, COLS, base);
+	for (int i = 0; i < NCOL; i++) {
+		if (!s->col_shown[i])
+			continue;
+		char buf[4096];
+		table_cell(s, r, i, buf, sizeof(buf));
+		attr_t a = base;
+		if (!selected && !exited) {
+			if (fresh && (i == COL_PID || i == COL_COMMAND))
+				a = s->attr[R_NEW];
+			else
+				a = cell_role(s, r, i);
+		}
+		bool raw = i == COL_COMMAND || i == COL_USER;
+		move(y, s->col_x[i]);
+		draw_text(s, buf, raw, s->col_w[i], !column_get(i)->left, a);
+	}
+}
+
+void table_draw(struct screen *s, int y, int h)
+{
+	s->table_y = -1;
+	s->rows_h = 0;
+	if (h < 2)
+		return;
+	layout(s);
+	s->table_y = y;
+	header_row(s, y);
+	s->rows_y = y + 1;
+	s->rows_h = h - 1;
+
+	if (!s->nview) {
+		const char *text = !s->have_sample ? _("waiting for the first sample...")
+			: _("no task matches (keys \\ u p o change the filters)");
+		move(s->rows_y, 1);
+		draw_text(s, text, false, COLS - 1, false, s->attr[R_NOTICE]);
+		return;
+	}
+	if (s->cur < s->top)
+		s->top = s->cur;
+	if (s->cur >= s->top + (size_t)s->rows_h)
+		s->top = s->cur - (size_t)s->rows_h + 1;
+	if (s->nview > (size_t)s->rows_h && s->top > s->nview - (size_t)s->rows_h)
+		s->top = s->nview - (size_t)s->rows_h;
+	if (s->nview <= (size_t)s->rows_h)
+		s->top = 0;
+	for (int i = 0; i < s->rows_h && s->top + (size_t)i < s->nview; i++) {
+		size_t k = s->top + (size_t)i;
+		row_line(s, s->rows_y + i, &s->view[k], k == s->cur);
+	}
+}
+
+int table_sort_at(const struct screen *s, int x)
+{
+	for (int i = 0; i < NCOL; i++)
+		if (s->col_shown[i] && x >= s->col_x[i] &&
+		    x < s->col_x[i] + s->col_w[i] + 1)
+			return column_get(i)->sort;
+	return -1;
+}

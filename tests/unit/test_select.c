@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Sorting and filtering of rows; parsing of numbers from the user. */
+#include <config.h>
+
+#include "numparse.h"
+#include "select.h"
+#include "unit.h"
+
+static struct row mk(pid_t pid, const char *comm, double cpu, double io,
+		     bool io_avail, uid_t uid)
+{
+	struct row r = { 0 };
+	r.pid = r.tgid = pid;
+	r.comm = comm;
+	r.cmdline = comm;
+	r.uid = uid;
+	r.d[CAT_CPU].avail = true;
+	r.d[CAT_CPU].pct = cpu;
+	r.d[CAT_IO].avail = io_avail;
+	r.d[CAT_IO].pct = io;
+	r.total_pct = cpu + (io_avail ? io : 0);
+	r.have_cpu_pct = true;
+	r.cpu_pct = cpu;
+	return r;
+}
+
+static void test_sort(void)
+{
+	struct row rows[4] = {
+		mk(10, "a", 1, 50, true, 0),
+		mk(20, "b", 30, 0, true, 0),
+		mk(30, "c", 5, 0, false, 1000),
+		mk(40, "d", 0, 10, true, 1000),
+	};
+	struct select_opts o = { .sort = CAT_IO };
+	size_t n = select_rows(rows, 4, &o, 1.0);
+	CHECK_EQ_U(n, 4);
+	CHECK_EQ_U(rows[0].pid, 10);
+	CHECK_EQ_U(rows[1].pid, 40);
+	CHECK_EQ_U(rows[2].pid, 20);
+	CHECK_EQ_U(rows[3].pid, 30); /* absent sorts last */
+	o.reverse = true;
+	select_rows(rows, 4, &o, 1.0);
+	CHECK_EQ_U(rows[0].pid, 20);
+	CHECK_EQ_U(rows[2].pid, 10);
+	CHECK_EQ_U(rows[3].pid, 30); /* absent still last */
+
+	o = (struct select_opts){ .sort = SORT_TOTAL };
+	select_rows(rows, 4, &o, 1.0);
+	CHECK_EQ_U(rows[0].pid, 10);
+	CHECK_EQ_U(rows[1].pid, 20);
+	o = (struct select_opts){ .sort = SORT_PID };
+	select_rows(rows, 4, &o, 1.0);
+	CHECK_EQ_U(rows[0].pid, 10);
+	CHECK_EQ_U(rows[3].pid, 40);
+	o.reverse = true;
+	select_rows(rows, 4, &o, 1.0);
+	CHECK_EQ_U(rows[0].pid, 40);
+	o = (struct select_opts){ .sort = SORT_COMM, .limit = 2 };
+	n = select_rows(rows, 4, &o, 1.0);
+	CHECK_EQ_U(n, 2);
+	CHECK_STR(rows[0].comm, "a");
+	CHECK_STR(rows[1].comm, "b");
+}
+
+static void test_filter(void)
+{
+	struct row rows[4] = {
+		mk(10, "alpha", 1, 50, true, 0),
+		mk(20, "beta", 0, 0, true, 0),
+		mk(30, "gamma", 5, 0, false, 1000),
+		mk(40, "alphabet", 0, 10, true, 1000),
+	};
+	struct select_opts o = { .sort = SORT_PID, .only_stalled = true };
+	CHECK_EQ_U(select_rows(rows, 4, &o, 1.0), 3);
+	o = (struct select_opts){ .sort = SORT_PID, .have_uid = true, .uid = 1000 };
+	CHECK_EQ_U(select_rows(rows, 4, &o, 1.0), 2);
+	CHECK_EQ_U(rows[0].pid, 30);
+	pid_t pids[] = { 20, 40 };
+	o = (struct select_opts){ .sort = SORT_PID, .pids = pids, .npids = 2 };
+	CHECK_EQ_U(select_rows(rows, 4, &o, 1.0), 2);
+	CHECK_EQ_U(rows[0].pid, 20);
+	CHECK_EQ_U(rows[1].pid, 40);
+	o = (struct select_opts){ .sort = SORT_PID, .name = "alpha" };
+	CHECK_EQ_U(select_rows(rows, 4, &o, 1.0), 2);
+}
+
+static void test_keys(void)
+{
+	for (int c = 0; c < NCAT; c++)
+		CHECK(sort_key_by_name(categories[c].key) == c);
+	CHECK(sort_key_by_name("total") == SORT_TOTAL);
+	CHECK(sort_key_by_name("cpu_pct") == SORT_CPU_PCT);
+	CHECK(sort_key_by_name("pid") == SORT_PID);
+	CHECK(sort_key_by_name("comm") == SORT_COMM);
+	CHECK(sort_key_by_name("bogus") == -1);
+	for (int k = 0; k < NSORT; k++)
+		CHECK(sort_key_by_name(sort_key_name(k)) == k);
+}
+
+static void test_numbers(void)
+{
+	double d;
+	unsigned long u;
+	pid_t p;
+	CHECK(parse_positive_double("0.5", 10, &d) == 0 && d == 0.5);
+	CHECK(parse_positive_double("2", 10, &d) == 0 && d == 2);
+	CHECK(parse_positive_double(".25", 10, &d) == 0 && d == 0.25);
+	const char *bad_d[] = { "", "0", "0.0", "-1", "0.5x", " 1", "1e3", "inf",
+				"nan", "0x10", "1..2", ".", "11" };
+	for (size_t i = 0; i < sizeof(bad_d) / sizeof(bad_d[0]); i++)
+		CHECK(parse_positive_double(bad_d[i], 10, &d) < 0);
+	CHECK(parse_ulong("42", 1, 100, &u) == 0 && u == 42);
+	const char *bad_u[] = { "", "0", "-1", "+1", "101", "4x", " 4",
+				"99999999999999999999999" };
+	for (size_t i = 0; i < sizeof(bad_u) / sizeof(bad_u[0]); i++)
+		CHECK(parse_ulong(bad_u[i], 1, 100, &u) < 0);
+	CHECK(parse_pid("1", &p) == 0 && p == 1);
+	CHECK(parse_pid("0", &p) < 0);
+	CHECK(parse_pid("4194305", &p) < 0);
+}
+
+int main(void)
+{
+	test_sort();
+	test_filter();
+	test_keys();
+	test_numbers();
+	return unit_done();
+}
