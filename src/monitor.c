@@ -50,6 +50,8 @@ struct monitor {
 	struct tasktable *threads;  /* thread rows, in thread mode */
 
 	uint64_t gen;
+	uint64_t qgen;              /* query generation */
+	bool pending_final;         /* some process holds a final candidate */
 	double prev_time;           /* monotonic time of the previous reading */
 	double prev_boot;           /* boot-clock time of the same */
 	double start_time;
@@ -188,11 +190,13 @@ static void on_scanned(const struct pi_task *t, void *arg)
 	}
 }
 
-static void mark_unseen(struct task *k, void *arg)
+static bool unseen(struct task *k, void *arg)
 {
 	struct monitor *m = arg;
-	if (!k->exited && k->seen != m->gen)
-		k->exited = true; /* gone without a notification reaching us */
+	if (k->seen == m->gen)
+		return false;
+	k->exited = true; /* gone without a notification reaching us */
+	return true;
 }
 
 /* Walk /proc once to (re)synchronise membership. */
@@ -208,9 +212,9 @@ static void rescan(struct monitor *m)
 	} else {
 		pi_scan(m->pi, c.threads, on_scanned, &c);
 	}
-	tt_foreach(m->procs, mark_unseen, m);
+	tt_retire_if(m->procs, unseen, m);
 	if (m->threads)
-		tt_foreach(m->threads, mark_unseen, m);
+		tt_retire_if(m->threads, unseen, m);
 	m->need_rescan = false;
 	m->last_rescan = now_mono();
 }
@@ -248,12 +252,16 @@ static void on_pc_event(const struct pc_event *ev, void *arg)
 	}
 }
 
-static void take_final(struct task *k, const struct ts_reading *r)
+/* A task ended: keep its final record and retire it from the index. */
+static void take_final(struct tasktable *t, struct task *k,
+		       const struct ts_reading *r)
 {
 	k->cur = *r;
 	k->have_cur = true;
 	k->have_final = true;
+	k->final_candidate = false;
 	k->exited = true;
+	tt_retire(t, k);
 }
 
 static void on_exit_record(const struct ts_reading *r, void *arg)
@@ -262,10 +270,11 @@ static void on_exit_record(const struct ts_reading *r, void *arg)
 	if (r->kind == TS_KIND_TGID) {
 		if (!wanted_process(m, (pid_t)r->id))
 			return;
+		/* the group's own total replaces its last thread's record */
 		struct task *k = add_task(m, m->procs, (pid_t)r->id,
 					  (pid_t)r->id, 0, true);
 		if (k)
-			take_final(k, r);
+			take_final(m->procs, k, r);
 		return;
 	}
 	pid_t tid = (pid_t)r->id;
@@ -273,7 +282,7 @@ static void on_exit_record(const struct ts_reading *r, void *arg)
 	if (m->threads && wanted_thread(m, tgid)) {
 		struct task *k = add_task(m, m->threads, tid, tgid, 0, true);
 		if (k)
-			take_final(k, r);
+			take_final(m->threads, k, r);
 	}
 	/*
 	 * The last thread of a group: without a TGID record following (it
@@ -284,8 +293,13 @@ static void on_exit_record(const struct ts_reading *r, void *arg)
 					   : tid == tgid;
 	if (group_dead && wanted_process(m, tgid)) {
 		struct task *k = add_task(m, m->procs, tgid, tgid, 0, true);
-		if (k && !(k->have_final && k->cur.kind == TS_KIND_TGID))
-			take_final(k, r);
+		if (k) {
+			/* a TGID record for the same group may follow */
+			k->cur = *r;
+			k->have_cur = true;
+			k->final_candidate = true;
+			m->pending_final = true;
+		}
 	}
 }
 
@@ -301,6 +315,17 @@ static void drain_pc(int fd, unsigned revents, void *arg)
 		m->need_rescan = true;
 }
 
+static bool is_candidate(struct task *k, void *arg)
+{
+	(void)arg;
+	if (!k->final_candidate)
+		return false;
+	k->final_candidate = false;
+	k->have_final = true;
+	k->exited = true;
+	return true;
+}
+
 static void drain_listener(int fd, unsigned revents, void *arg)
 {
 	struct monitor *m = arg;
@@ -309,6 +334,15 @@ static void drain_listener(int fd, unsigned revents, void *arg)
 	for (int i = 0; i < m->nlis; i++)
 		if (ts_listener_fd(m->lis[i]) == fd)
 			ts_listener_drain(m->lis[i], on_exit_record, m, &m->lost);
+	/*
+	 * A message holds the last thread's record and then, for a group
+	 * that had several threads, the group's: once a message is read
+	 * the last-thread records left over are the processes' finals.
+	 */
+	if (m->pending_final) {
+		tt_retire_if(m->procs, is_candidate, NULL);
+		m->pending_final = false;
+	}
 	if (m->lost != before)
 		m->need_rescan = true;
 }
@@ -415,14 +449,25 @@ static int push_id(struct monitor *m, uint32_t id)
 static void collect_live_id(struct task *k, void *arg)
 {
 	struct monitor *m = arg;
-	if (!k->exited)
-		push_id(m, (uint32_t)k->id);
+	k->queried = m->qgen;
+	push_id(m, (uint32_t)k->id);
+}
+
+/* Asked for and not answered: it ended without a record reaching us. */
+static bool vanished(struct task *k, void *arg)
+{
+	struct monitor *m = arg;
+	if (k->queried != m->qgen || k->have_cur)
+		return false;
+	k->exited = true;
+	return true;
 }
 
 /* Query every live task of table t; returns -1 with errno on failure. */
 static int query(struct monitor *m, struct tasktable *t, bool threads)
 {
 	m->nids = 0;
+	m->qgen++;
 	tt_foreach(t, collect_live_id, m);
 	return ts_query(m->ts, threads ? TS_KIND_PID : TS_KIND_TGID, m->ids,
 			m->nids, on_reading, t, NULL);
@@ -431,7 +476,7 @@ static int query(struct monitor *m, struct tasktable *t, bool threads)
 static void rebase(struct task *k, void *arg)
 {
 	(void)arg;
-	if (k->have_cur && !k->exited) {
+	if (k->have_cur) {
 		k->prev = k->cur;
 		k->have_prev = true;
 		if (!k->have_base) {
@@ -545,12 +590,6 @@ static void build_row(struct task *k, void *arg)
 		  task_cats(m, k), r);
 }
 
-static bool drop_shown_exited(struct task *k, void *arg)
-{
-	struct monitor *m = arg;
-	return k->exited && !m->o.accumulate;
-}
-
 struct need_ctx {
 	struct monitor *m;
 	bool full;
@@ -657,21 +696,26 @@ static int take_reading(struct monitor *m)
 	drain_all(m);
 	if (m->need_rescan || !m->pc)
 		rescan(m);
-	if (m->threads && query(m, m->threads, true) < 0)
+	struct tasktable *t = active(m);
+	if (query(m, t, m->o.threads) < 0)
 		return -1;
-	if (!m->o.threads && query(m, m->procs, false) < 0)
-		return -1;
-	/* exit records that arrived while we queried belong to this interval */
+	/*
+	 * Exit records that arrived while we queried belong to this interval;
+	 * a task that ended is in the socket before its id stops answering.
+	 */
 	drain_all(m);
+	tt_retire_if(t, vanished, m);
 	return 0;
 }
 
 int monitor_sample(struct monitor *m, struct sample *out)
 {
-	/* rows of the previous sample are no longer referenced */
-	tt_remove_if(m->procs, drop_shown_exited, m);
-	if (m->threads)
-		tt_remove_if(m->threads, drop_shown_exited, m);
+	/* the previous sample's exited rows are no longer referenced */
+	if (!m->o.accumulate) {
+		tt_free_retired(m->procs);
+		if (m->threads)
+			tt_free_retired(m->threads);
+	}
 	m->nrows = m->nexited = 0;
 
 	update_delayacct(m);
@@ -684,6 +728,7 @@ int monitor_sample(struct monitor *m, struct sample *out)
 	refresh_details(m, t);
 	struct build_ctx c = { m, now, dt };
 	tt_foreach(t, build_row, &c);
+	tt_foreach_retired(t, build_row, &c);
 	tt_foreach(t, rebase, NULL);
 	if (m->threads && !m->o.threads)
 		tt_foreach(m->threads, rebase, NULL);
@@ -726,9 +771,9 @@ static int baseline(struct monitor *m)
 	if (m->threads)
 		tt_foreach(m->threads, rebase, NULL);
 	/* tasks that ended before the first interval are not part of it */
-	tt_remove_if(m->procs, drop_shown_exited, m);
+	tt_free_retired(m->procs);
 	if (m->threads)
-		tt_remove_if(m->threads, drop_shown_exited, m);
+		tt_free_retired(m->threads);
 	psi_read("/proc/pressure", &m->psi_prev);
 	m->prev_time = now_mono();
 	m->prev_boot = clock_seconds(CLOCK_BOOTTIME);

@@ -403,22 +403,20 @@ static int wait_acks(struct proc_conn *pc, struct pc_ack *acks, size_t n,
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (!acks[n - 1].seen) {
+		long left = PC_ACK_WAIT_MS - ms_since(&t0);
+		if (left <= 0)
+			return 0;
 		ssize_t len = recv_one(pc);
-		if (len > 0) {
+		if (len >= 0) {
 			parse(pc->buf, (size_t)len, &s);
 			continue;
 		}
-		if (len == 0)
-			continue;
 		if (errno == ENOBUFS || errno == ENOSPC) {
 			*overflow = true;
 			continue;
 		}
 		if (errno != EAGAIN && errno != EWOULDBLOCK)
 			return -1;
-		long left = PC_ACK_WAIT_MS - ms_since(&t0);
-		if (left <= 0)
-			return 0;
 		struct pollfd pfd = { mnl_socket_get_fd(pc->nl), POLLIN, 0 };
 		if (poll(&pfd, 1, (int)left) < 0 && errno != EINTR)
 			return -1;
@@ -446,8 +444,12 @@ static int subscribe(struct proc_conn *pc)
 	struct pc_ack acks[2] = { { .ack = nonce + 1 }, { .ack = nonce + 3 } };
 	bool overflow = false;
 
-	if (send_op(pc, PC_MCAST_LISTEN, true, PC_EV_ALL, nonce) < 0)
+	if (send_op(pc, PC_MCAST_LISTEN, true, PC_EV_ALL, nonce) < 0) {
+		/* a network namespace other than the first has no connector */
+		if (errno == ECONNREFUSED)
+			errno = EPROTONOSUPPORT;
 		return -1;
+	}
 	if (send_op(pc, PC_MCAST_LISTEN, false, 0, nonce + 2) < 0)
 		return -1;
 	if (wait_acks(pc, acks, 2, &overflow) < 0)
@@ -544,7 +546,7 @@ int pc_drain(struct proc_conn *pc, pc_event_cb cb, void *arg, uint64_t *lost)
 	uint64_t dummy = 0;
 	struct pc_sink s = {
 		.cb = cb, .arg = arg,
-		/* filtered: gaps are events meant for others, not losses */
+		/* filtered: a gap is the events the filter dropped, not a loss */
 		.last_seq = pc->filtered ? NULL : pc->last_seq,
 		.nr_cpus = pc->nr_cpus,
 		.lost = lost ? lost : &dummy,
@@ -553,7 +555,7 @@ int pc_drain(struct proc_conn *pc, pc_event_cb cb, void *arg, uint64_t *lost)
 
 	for (int i = 0; i < PC_DRAIN_BUDGET; i++) {
 		ssize_t len = recv_one(pc);
-		if (len > 0) {
+		if (len >= 0) {
 			int n = parse(pc->buf, (size_t)len, &s);
 			if (n < 0)
 				(*s.lost)++;    /* the kernel sent what we cannot read */
@@ -561,8 +563,6 @@ int pc_drain(struct proc_conn *pc, pc_event_cb cb, void *arg, uint64_t *lost)
 				events += n;
 			continue;
 		}
-		if (len == 0)
-			continue;
 		if (errno == EAGAIN || errno == EWOULDBLOCK)
 			break;
 		if (errno == ENOBUFS || errno == ENOSPC) {

@@ -201,12 +201,45 @@ void screen_set_threads(struct screen *s, bool all, pid_t tgid,
 	snprintf(s->drill_name, sizeof(s->drill_name), "%s", name ? name : "");
 	monitor_set_threads(s->m, all || tgid, tgid);
 	/* the rows on display are of the other kind now: wait for new ones */
-	snapshot_free(&s->snap);
-	s->have_sample = false;
+	s->snap.s.nrows = 0;
+	s->snap.s.nexited = 0;
+	s->collecting = true;
 	s->frozen = false;
 	s->top = 0;
 	screen_rebuild_view(s);
 	screen_resample_soon(s);
+}
+
+/*
+ * Ask the monitor for the current state of the rows about to be shown,
+ * and keep it in the snapshot so that re-sorting does not lose it.
+ */
+static void fill_visible(struct screen *s)
+{
+	size_t h = s->rows_h > 0 ? (size_t)s->rows_h : (size_t)LINES;
+	size_t top = s->top;
+	if (!s->nview)
+		return;
+	if (s->cur < top)
+		top = s->cur;
+	if (s->cur >= top + h)
+		top = s->cur - h + 1;
+	if (top >= s->nview)
+		top = 0;
+	size_t n = s->nview - top < h ? s->nview - top : h;
+	monitor_fill_status(s->m, s->view + top, n);
+	for (size_t i = top; i < top + n; i++) {
+		const struct row *v = &s->view[i];
+		for (size_t k = 0; k < s->snap.s.nrows; k++) {
+			struct row *r = &s->snap.s.rows[k];
+			if (r->pid == v->pid) {
+				r->state = v->state;
+				r->ppid = v->ppid;
+				r->threads = v->threads;
+				break;
+			}
+		}
+	}
 }
 
 static void on_timer(void *arg)
@@ -229,9 +262,11 @@ static void on_timer(void *arg)
 		screen_message(s, true, "%s", strerror(ENOMEM));
 	} else {
 		s->have_sample = true;
+		s->collecting = false;
 		header_history_push(s, &smp.psi);
 	}
 	screen_rebuild_view(s);
+	fill_visible(s);
 	screen_draw(s);
 }
 

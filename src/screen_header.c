@@ -114,7 +114,7 @@ static void title_line(struct screen *s, int y)
 		piece(s, y, &x, _("[since start]"), s->attr[R_TITLE] | A_BOLD);
 	if (s->frozen)
 		piece(s, y, &x, _("[FROZEN]"), s->attr[R_TITLE] | A_BOLD);
-	if (!s->have_sample)
+	if (!s->have_sample || s->collecting)
 		piece(s, y, &x, _("collecting..."), s->attr[R_TITLE]);
 }
 
@@ -159,10 +159,12 @@ static void status_line(struct screen *s, int y)
 	char buf[256];
 	int x = 1;
 
+	bool narrow = COLS < 100;
+
 	if (s->have_sample) {
 		if (!smp->delayacct_known)
 			piece(s, y, &x, _("delayacct unknown"), s->attr[R_WARN]);
-		else if (smp->delayacct && smp->ts_version)
+		else if (smp->delayacct && smp->ts_version && !narrow)
 			snprintf(buf, sizeof(buf), _("delayacct on (taskstats v%u)"),
 				 smp->ts_version),
 			piece(s, y, &x, buf, A_NORMAL);
@@ -175,7 +177,11 @@ static void status_line(struct screen *s, int y)
 		}
 	}
 	piece(s, y, &x, sort_label(s, buf, sizeof(buf)), A_BOLD);
-	snprintf(buf, sizeof(buf), _("showing %s"), metric_label(s->sel.metric));
+	if (narrow)
+		snprintf(buf, sizeof(buf), "%s", metric_label(s->sel.metric));
+	else
+		snprintf(buf, sizeof(buf), _("showing %s"),
+			 metric_label(s->sel.metric));
 	piece(s, y, &x, buf, A_NORMAL);
 	if (s->sel.only_stalled)
 		piece(s, y, &x, _("only stalled"), s->attr[R_WARN]);

@@ -66,6 +66,7 @@ struct screen {
 	/* the displayed sample (kept while frozen) and the rows shown */
 	struct snapshot snap;
 	bool have_sample;
+	bool collecting;    /* rows of a new kind are on their way */
 	struct row *view;
 	size_t nview, view_cap;
 
@@ -74,7 +75,7 @@ struct screen {
 	pid_t *pids;
 	size_t npids;
 	char *name;
-	char user_label[64];
+	char user_label[256];
 
 	/* selection: index into view, and the task it stands on */
 	size_t cur, top;

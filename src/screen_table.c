@@ -184,11 +184,15 @@ static void header_row(struct screen *s, int y)
 		const struct column *c = column_get(i);
 		char text[64];
 		bool sorted = c->sort == s->sel.sort;
-		if (i == COL_COMMAND && s->cols_hidden)
+		if (i == COL_COMMAND && s->cols_hidden) {
+			const char *h = s->cmdline ? _("COMMAND LINE") : c->header;
 			snprintf(text, sizeof(text),
-				 _("%s (%d columns hidden, widen the terminal)"),
-				 s->cmdline ? _("COMMAND LINE") : c->header,
+				 _("%s (%d columns hidden, widen the terminal)"), h,
 				 s->cols_hidden);
+			if (text_width(text) > s->col_w[i])
+				snprintf(text, sizeof(text), _("%s (+%d hidden)"), h,
+					 s->cols_hidden);
+		}
 		else if (i == COL_COMMAND)
 			snprintf(text, sizeof(text), "%s",
 				 s->cmdline ? _("COMMAND LINE") : c->header);
@@ -244,7 +248,8 @@ void table_draw(struct screen *s, int y, int h)
 	s->rows_h = h - 1;
 
 	if (!s->nview) {
-		const char *text = !s->have_sample ? _("waiting for the first sample...")
+		const char *text = !s->have_sample || s->collecting
+			? _("waiting for the first sample...")
 			: _("no task matches (keys \\ u p o change the filters)");
 		move(s->rows_y, 1);
 		draw_text(s, text, false, COLS - 1, false, s->attr[R_NOTICE]);

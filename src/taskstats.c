@@ -49,6 +49,8 @@
 #define LISTEN_RCVBUF (32 * 1024 * 1024)
 /* One reply or exit record is well below 2 KiB. */
 #define RECV_BUF 16384
+/* A family lookup or (de)registration request; cpumask strings included. */
+#define SMALL_REQ 4096
 /* Upper bound of datagrams one ts_listener_drain() call reads. */
 #define DRAIN_MAX 65536
 /* Waiting for replies that should already be queued. */
@@ -128,12 +130,13 @@ static int family_msg_cb(const struct nlmsghdr *nlh, void *data)
 /* The id of the "TASKSTATS" family, or 0 with errno set. */
 static uint16_t resolve_family(struct mnl_socket *nl, uint32_t portid)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	char req[64] = { 0 }; /* attribute padding too */
+	char buf[RECV_BUF];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(req);
 	struct genlmsghdr *genl;
 	uint32_t seq = first_seq();
 	uint16_t family = 0;
-	int ret;
+	int ret = MNL_CB_OK;
 
 	nlh->nlmsg_type = GENL_ID_CTRL;
 	nlh->nlmsg_flags = NLM_F_REQUEST;
@@ -141,7 +144,9 @@ static uint16_t resolve_family(struct mnl_socket *nl, uint32_t portid)
 	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
 	genl->cmd = CTRL_CMD_GETFAMILY;
 	genl->version = 1;
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, "TASKSTATS");
+	if (!mnl_attr_put_strz_check(nlh, sizeof(req), CTRL_ATTR_FAMILY_NAME,
+				     "TASKSTATS"))
+		return 0;
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		return 0;
 
@@ -169,7 +174,7 @@ static struct mnl_socket *open_socket(int rcvbuf, size_t *rcvbuf_got,
 				      enum ts_open_error *err)
 {
 	struct mnl_socket *nl = mnl_socket_open(NETLINK_GENERIC);
-	int one = 1, sndbuf = 4 * BATCH_LIMIT;
+	int one = 1, sndbuf = 4 * BATCH_LIMIT, saved;
 	size_t got;
 
 	*err = TS_ERR_SYSTEM;
@@ -194,9 +199,9 @@ static struct mnl_socket *open_socket(int rcvbuf, size_t *rcvbuf_got,
 	*err = TS_OK;
 	return nl;
 fail:
-	if (errno == EPERM)
+	saved = errno;
+	if (saved == EPERM)
 		*err = TS_ERR_PERM;
-	int saved = errno;
 	mnl_socket_close(nl);
 	errno = saved;
 	return NULL;
@@ -360,7 +365,10 @@ static int drain_batch(struct ts_client *c, struct drain *d)
 				errno = ENOBUFS;
 				return -1;
 			}
-			if (wait_readable(fd, REPLY_TIMEOUT_MS) == 0) {
+			switch (wait_readable(fd, REPLY_TIMEOUT_MS)) {
+			case -1:
+				return -1;
+			case 0:
 				errno = ETIMEDOUT;
 				return -1;
 			}
@@ -392,12 +400,15 @@ int ts_query(struct ts_client *c, enum ts_kind kind, const uint32_t *ids,
 	uint16_t attr = kind == TS_KIND_PID ? TS_CMD_ATTR_PID : TS_CMD_ATTR_TGID;
 	struct drain d = { .c = c, .cb = cb, .arg = arg };
 	size_t i = 0;
+	int ret = 0;
 
+	if (vanished)
+		*vanished = 0;
 	if (!c || (n && !ids)) {
 		errno = EINVAL;
 		return -1;
 	}
-	while (i < n) {
+	while (i < n && !d.err) {
 		mnl_nlmsg_batch_reset(c->batch);
 		d.first = c->seq + 1 ? c->seq + 1 : 1;
 		d.count = 0;
@@ -414,30 +425,33 @@ int ts_query(struct ts_client *c, enum ts_kind kind, const uint32_t *ids,
 			d.count++;
 		}
 		if (mnl_socket_sendto(c->nl, mnl_nlmsg_batch_head(c->batch),
-				      mnl_nlmsg_batch_size(c->batch)) < 0)
-			return -1;
-		if (drain_batch(c, &d) < 0)
-			return -1;
-		if (d.err == EPERM)
-			break; /* every other request would fail the same way */
+				      mnl_nlmsg_batch_size(c->batch)) < 0 ||
+		    drain_batch(c, &d) < 0) {
+			ret = -1;
+			break;
+		}
 	}
 	if (vanished)
 		*vanished = d.vanished;
-	if (d.err) {
+	if (ret == 0 && d.err) {
+		/* EPERM, or a reply we could not read: the rest would fail too */
 		errno = d.err;
-		return -1;
+		ret = -1;
 	}
-	return 0;
+	return ret;
 }
 
 /* Send a (de)registration for cpumask on the listener socket. */
 static int send_cpumask(struct ts_listener *l, uint16_t attr)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	char buf[SMALL_REQ] = { 0 }; /* attribute padding too */
 	struct nlmsghdr *nlh = put_cmd(buf, l->family, NLM_F_REQUEST,
 				       next_seq(&l->seq));
 
-	mnl_attr_put_strz(nlh, attr, l->cpumask);
+	if (!mnl_attr_put_strz_check(nlh, sizeof(buf), attr, l->cpumask)) {
+		errno = EINVAL; /* a cpu list longer than any machine needs */
+		return -1;
+	}
 	return mnl_socket_sendto(l->nl, nlh, nlh->nlmsg_len) < 0 ? -1 : 0;
 }
 

@@ -11,6 +11,8 @@ struct tasktable {
 	struct task **bucket;
 	size_t nbucket;   /* power of two */
 	size_t count;
+	struct task **retired;
+	size_t nretired, capretired;
 };
 
 static size_t slot(const struct tasktable *t, pid_t id)
@@ -53,6 +55,8 @@ void tt_free(struct tasktable *t)
 			k = n;
 		}
 	}
+	tt_free_retired(t);
+	free(t->retired);
 	free(t->bucket);
 	free(t);
 }
@@ -160,6 +164,74 @@ void tt_remove_if(struct tasktable *t, bool (*pred)(struct task *, void *),
 			}
 		}
 	}
+}
+
+static int push_retired(struct tasktable *t, struct task *k)
+{
+	if (t->nretired == t->capretired) {
+		size_t n = t->capretired ? t->capretired * 2 : 64;
+		struct task **p = realloc(t->retired, n * sizeof(*p));
+		if (!p)
+			return -1;
+		t->retired = p;
+		t->capretired = n;
+	}
+	t->retired[t->nretired++] = k;
+	return 0;
+}
+
+void tt_retire(struct tasktable *t, struct task *k)
+{
+	struct task **pp = &t->bucket[slot(t, k->id)];
+	for (; *pp; pp = &(*pp)->hnext) {
+		if (*pp == k) {
+			*pp = k->hnext;
+			k->hnext = NULL;
+			t->count--;
+			if (push_retired(t, k) < 0)
+				task_free(k); /* out of memory: lose the row */
+			return;
+		}
+	}
+}
+
+void tt_retire_if(struct tasktable *t, bool (*pred)(struct task *, void *),
+		  void *arg)
+{
+	for (size_t i = 0; i < t->nbucket; i++) {
+		struct task **pp = &t->bucket[i];
+		while (*pp) {
+			struct task *k = *pp;
+			if (pred(k, arg)) {
+				*pp = k->hnext;
+				k->hnext = NULL;
+				t->count--;
+				if (push_retired(t, k) < 0)
+					task_free(k);
+			} else {
+				pp = &k->hnext;
+			}
+		}
+	}
+}
+
+size_t tt_retired_count(const struct tasktable *t)
+{
+	return t->nretired;
+}
+
+void tt_foreach_retired(struct tasktable *t,
+			void (*fn)(struct task *, void *), void *arg)
+{
+	for (size_t i = 0; i < t->nretired; i++)
+		fn(t->retired[i], arg);
+}
+
+void tt_free_retired(struct tasktable *t)
+{
+	for (size_t i = 0; i < t->nretired; i++)
+		task_free(t->retired[i]);
+	t->nretired = 0;
 }
 
 static void replace(char **dst, const char *src)

@@ -44,6 +44,7 @@ struct task {
 	bool have_final;           /* cur holds the kernel's exit record */
 	bool final_candidate;      /* a leader's exit record, not yet sure */
 	uint64_t seen;             /* generation of the last scan that saw it */
+	uint64_t queried;          /* generation of the last query that asked */
 
 	struct task *hnext;
 };
@@ -73,6 +74,22 @@ void tt_foreach(struct tasktable *t, void (*fn)(struct task *, void *),
 /* Remove every task for which pred returns true. */
 void tt_remove_if(struct tasktable *t, bool (*pred)(struct task *, void *),
 		  void *arg);
+
+/*
+ * Retire a task that ended: it leaves the index (so a new task may take
+ * its id at once) but is kept, with its final figures, until
+ * tt_free_retired(). Never call during tt_foreach.
+ */
+void tt_retire(struct tasktable *t, struct task *k);
+
+/* Retire every live task for which pred returns true. */
+void tt_retire_if(struct tasktable *t, bool (*pred)(struct task *, void *),
+		  void *arg);
+
+size_t tt_retired_count(const struct tasktable *t);
+void tt_foreach_retired(struct tasktable *t,
+			void (*fn)(struct task *, void *), void *arg);
+void tt_free_retired(struct tasktable *t);
 
 void task_set_details(struct task *k, const char *comm, const char *cmdline,
 		      const char *user);

@@ -47,6 +47,12 @@ struct ts_delay {
 	uint64_t max_ns;   /* longest single delay since the task started */
 };
 
+/*
+ * A TGID record (query reply or exit record) holds the delays, and etime,
+ * utime and stime summed over the threads, but the kernel leaves comm, pid,
+ * ppid, uid, gid, btime and tgid zero in it (seen on 6.18): have_basic and
+ * have_tgid say the payload covers those fields, not that they were filled.
+ */
 enum ts_kind { TS_KIND_PID, TS_KIND_TGID };
 
 struct ts_reading {

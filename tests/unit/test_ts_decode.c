@@ -295,9 +295,8 @@ static void test_truncation(void)
 		if (r.have_basic)
 			CHECK_STR(r.comm, "fixture-v17");
 		/* exitcode and flag sit in the first 9 bytes */
-		if (n >= 9) {
+		if (n >= 9)
 			check_values(&r, 17);
-		}
 		CHECK((r.have & prev_have) == prev_have);
 		CHECK((r.have_max & prev_max) == prev_max);
 		prev_have = r.have;
@@ -330,6 +329,55 @@ static void test_truncation(void)
 	CHECK_EQ_U(decode_prefix(stats, 216, &r), 0);
 	CHECK(r.have_basic);
 	check_values(&r, 15);
+	free(stats);
+}
+
+/*
+ * The version alone decides too: a full-length payload that claims an
+ * older version has only that version's fields.
+ */
+static void test_version_gating(void)
+{
+	static const struct {
+		uint16_t version;
+		uint32_t have, have_max;
+		int tgid;
+		uint64_t btime;
+	} vers[] = {
+		{ 1, 0x07, 0, 0, 1700000017 },
+		{ 6, 0x07, 0, 0, 1700000017 },
+		{ 7, 0x0f, 0, 0, 1700000017 },   /* reclaim */
+		{ 8, 0x0f, 0, 0, 1700000017 },
+		{ 9, 0x1f, 0, 0, 1700000017 },   /* thrashing */
+		{ 10, 0x1f, 0, 0, 1800000017 },  /* ac_btime64 */
+		{ 11, 0x3f, 0, 0, 1800000017 },  /* compact */
+		{ 12, 0x3f, 0, 1, 1800000017 },  /* ac_tgid */
+		{ 13, 0x7f, 0, 1, 1800000017 },  /* wpcopy */
+		{ 14, 0xff, 0, 1, 1800000017 },  /* irq */
+		{ 16, 0xff, 0xff, 1, 1800000017 }, /* max at the end */
+		{ 17, 0xff, 0xff, 1, 1800000017 },
+		{ 200, 0xff, 0xff, 1, 1800000017 },
+	};
+	size_t len;
+	unsigned char *stats = stats_of("taskstats/v17-exit.bin", &len);
+	struct ts_reading r;
+
+	for (size_t i = 0; i < sizeof(vers) / sizeof(vers[0]); i++) {
+		memcpy(stats, &vers[i].version, 2);
+		CHECK_EQ_U(decode_prefix(stats, len, &r), 0);
+		CHECK_EQ_U(r.version, vers[i].version);
+		CHECK_EQ_U(r.have, vers[i].have);
+		CHECK_EQ_U(r.have_max, vers[i].have_max);
+		CHECK_EQ_U(r.have_tgid, vers[i].tgid);
+		CHECK_EQ_U(r.btime, vers[i].btime);
+		CHECK(r.have_basic);
+		check_values(&r, 17);
+	}
+	/* version 0 is no version: nothing */
+	memset(stats, 0, 2);
+	CHECK_EQ_U(decode_prefix(stats, len, &r), 0);
+	CHECK_EQ_U(r.have, 0);
+	CHECK(!r.have_basic);
 	free(stats);
 }
 
@@ -463,6 +511,7 @@ int main(void)
 	test_versions();
 	test_short_payload();
 	test_truncation();
+	test_version_gating();
 	test_hostile();
 	test_framing();
 	test_real();

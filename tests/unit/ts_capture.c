@@ -53,9 +53,11 @@ static int family_msg(const struct nlmsghdr *nlh, void *data)
 
 static struct nlmsghdr *put_msg(uint16_t type, uint8_t cmd, uint32_t seq)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct nlmsghdr *nlh;
 	struct genlmsghdr *genl;
 
+	memset(buf, 0, 4096); /* attribute padding is sent as it is */
+	nlh = mnl_nlmsg_put_header(buf);
 	nlh->nlmsg_type = type;
 	nlh->nlmsg_flags = NLM_F_REQUEST;
 	nlh->nlmsg_seq = seq;

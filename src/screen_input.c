@@ -1,0 +1,656 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The screen's input: the key table's actions, the one-line prompts
+ * (search, filters, interval, the delay accounting question), mouse
+ * clicks and the bottom line that shows a prompt, a message or hints.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config_file.h"
+#include "delayacct.h"
+#include "escape.h"
+#include "monitor.h"
+#include "nls.h"
+#include "numparse.h"
+#include "options.h"
+#include "screen_int.h"
+#include "textwidth.h"
+
+#define ESC 27
+#define MAX_DELAY (24.0 * 3600.0)
+#define WHEEL_STEP 3
+
+bool row_matches(const struct screen *s, const struct row *r, const char *text)
+{
+	(void)s;
+	if (!text || !*text)
+		return false;
+	return (r->comm && strcasestr(r->comm, text)) ||
+	       (r->cmdline && strcasestr(r->cmdline, text));
+}
+
+static void select_row(struct screen *s, size_t i)
+{
+	if (!s->nview)
+		return;
+	if (i >= s->nview)
+		i = s->nview - 1;
+	s->cur = i;
+	s->cur_pid = s->view[i].pid;
+	s->follow = true;
+}
+
+static void move_by(struct screen *s, long d)
+{
+	if (!s->nview)
+		return;
+	long i = (long)s->cur + d;
+	if (i < 0)
+		i = 0;
+	select_row(s, (size_t)i);
+}
+
+/* The first match at or after from (wrapping); false when none. */
+static bool find(struct screen *s, const char *text, size_t from)
+{
+	for (size_t k = 0; k < s->nview; k++) {
+		size_t i = (from + k) % s->nview;
+		if (row_matches(s, &s->view[i], text)) {
+			select_row(s, i);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Keep o in step with the screen: W saves o. */
+static void sync_options(struct screen *s)
+{
+	struct options *o = s->o;
+	o->delay = s->delay;
+	o->sel.sort = s->sel.sort;
+	o->sel.reverse = s->sel.reverse;
+	o->sel.metric = s->sel.metric;
+	o->sel.only_stalled = s->sel.only_stalled;
+	o->cmdline = s->cmdline;
+	o->threads = s->threads_all;
+	o->accumulate = s->accumulate;
+}
+
+static void set_sort(struct screen *s, int key, bool toggle)
+{
+	if (key == s->sel.sort)
+		s->sel.reverse = toggle ? !s->sel.reverse : s->sel.reverse;
+	else
+		s->sel.reverse = false;
+	s->sel.sort = key;
+	sync_options(s);
+	screen_rebuild_view(s);
+}
+
+static void start_prompt(struct screen *s, enum prompt_kind kind,
+			 const char *initial)
+{
+	s->prompt = kind;
+	snprintf(s->input, sizeof(s->input), "%s", initial ? initial : "");
+	s->input_len = strlen(s->input);
+	s->prompt_back_pid = s->cur_pid;
+	s->prompt_back_follow = s->follow;
+	free(s->prompt_back_name);
+	s->prompt_back_name = s->name ? strdup(s->name) : NULL;
+}
+
+static void set_name_filter(struct screen *s, const char *text)
+{
+	free(s->name);
+	s->name = text && *text ? strdup(text) : NULL;
+	s->sel.name = s->name;
+	screen_rebuild_view(s);
+}
+
+static void set_user(struct screen *s, const char *text)
+{
+	unsigned long uid;
+	if (!*text) {
+		s->sel.have_uid = false;
+		screen_rebuild_view(s);
+		return;
+	}
+	struct passwd *pw = getpwnam(text);
+	if (pw) {
+		s->sel.uid = pw->pw_uid;
+		snprintf(s->user_label, sizeof(s->user_label), "%s", pw->pw_name);
+	} else if (parse_ulong(text, 0, (uid_t)-2, &uid) == 0) {
+		s->sel.uid = (uid_t)uid;
+		pw = getpwuid((uid_t)uid);
+		snprintf(s->user_label, sizeof(s->user_label), "%s",
+			 pw ? pw->pw_name : text);
+	} else {
+		char esc[128];
+		escape_text(text, esc, sizeof(esc));
+		screen_message(s, true, _("unknown user '%s'"), esc);
+		return;
+	}
+	s->sel.have_uid = true;
+	screen_rebuild_view(s);
+}
+
+static void set_pids(struct screen *s, const char *text)
+{
+	pid_t *pids = NULL;
+	size_t n = 0;
+	char *copy = strdup(text), *save = NULL;
+	if (!copy)
+		return;
+	for (char *tok = strtok_r(copy, ", ", &save); tok;
+	     tok = strtok_r(NULL, ", ", &save)) {
+		pid_t pid;
+		pid_t *more = realloc(pids, (n + 1) * sizeof(*pids));
+		if (parse_pid(tok, &pid) < 0 || !more) {
+			char esc[64];
+			escape_text(tok, esc, sizeof(esc));
+			screen_message(s, true, _("invalid process id '%s'"), esc);
+			free(more ? more : pids);
+			free(copy);
+			return;
+		}
+		pids = more;
+		pids[n++] = pid;
+	}
+	free(copy);
+	free(s->pids);
+	s->pids = pids;
+	s->npids = n;
+	s->sel.pids = pids;
+	s->sel.npids = n;
+	screen_rebuild_view(s);
+}
+
+static void set_delay(struct screen *s, const char *text)
+{
+	double d;
+	if (parse_positive_double(text, MAX_DELAY, &d) < 0) {
+		char esc[64];
+		escape_text(text, esc, sizeof(esc));
+		screen_message(s, true,
+			       _("invalid interval '%s': give seconds > 0, e.g. 0.5"),
+			       esc);
+		return;
+	}
+	screen_set_delay(s, d);
+	sync_options(s);
+	screen_message(s, false, _("refresh every %g s"), d);
+}
+
+static void enable_delayacct(struct screen *s)
+{
+	if (delayacct_enable() < 0) {
+		int e = errno;
+		if (e == EACCES || e == EPERM)
+			screen_message(s, true, _("cannot turn on delay accounting: "
+						  "%s (run as root)"), strerror(e));
+		else
+			screen_message(s, true, _("cannot turn on delay accounting: %s"),
+				       strerror(e));
+		return;
+	}
+	screen_message(s, false, _("delay accounting is on; tasks started before "
+				   "only have CPU figures"));
+	screen_resample_soon(s);
+}
+
+static void accept_prompt(struct screen *s)
+{
+	enum prompt_kind kind = s->prompt;
+	s->prompt = PROMPT_NONE;
+	switch (kind) {
+	case PROMPT_SEARCH:
+		if (s->input_len) {
+			free(s->search);
+			s->search = strdup(s->input);
+			if (!find(s, s->input, 0))
+				screen_message(s, true, _("no match"));
+		}
+		break;
+	case PROMPT_FILTER:
+		set_name_filter(s, s->input);
+		break;
+	case PROMPT_USER:
+		set_user(s, s->input);
+		break;
+	case PROMPT_PIDS:
+		set_pids(s, s->input);
+		break;
+	case PROMPT_DELAY:
+		set_delay(s, s->input);
+		break;
+	case PROMPT_CONFIRM:
+	case PROMPT_NONE:
+		break;
+	}
+}
+
+static void cancel_prompt(struct screen *s)
+{
+	enum prompt_kind kind = s->prompt;
+	s->prompt = PROMPT_NONE;
+	if (kind == PROMPT_SEARCH) {
+		s->cur_pid = s->prompt_back_pid;
+		s->follow = s->prompt_back_follow;
+		screen_rebuild_view(s);
+	} else if (kind == PROMPT_FILTER) {
+		char *back = s->prompt_back_name;
+		s->prompt_back_name = NULL;
+		set_name_filter(s, back);
+		free(back);
+	}
+}
+
+/* The input changed: search and filter follow each keystroke. */
+static void prompt_changed(struct screen *s)
+{
+	if (s->prompt == PROMPT_SEARCH && s->input_len)
+		find(s, s->input, 0);
+	else if (s->prompt == PROMPT_FILTER)
+		set_name_filter(s, s->input);
+}
+
+static void prompt_key(struct screen *s, int key)
+{
+	if (s->prompt == PROMPT_CONFIRM) {
+		s->prompt = PROMPT_NONE;
+		if (key == 'y' || key == 'Y')
+			enable_delayacct(s);
+		else
+			screen_message(s, false, _("delay accounting left off"));
+		return;
+	}
+	switch (key) {
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		accept_prompt(s);
+		return;
+	case ESC:
+		cancel_prompt(s);
+		return;
+	case KEY_BACKSPACE:
+	case 127:
+	case 8:
+		/* drop one whole UTF-8 character */
+		while (s->input_len &&
+		       ((unsigned char)s->input[--s->input_len] & 0xc0) == 0x80)
+			;
+		s->input[s->input_len] = '\0';
+		prompt_changed(s);
+		return;
+	case 21: /* Ctrl-U */
+		s->input_len = 0;
+		s->input[0] = '\0';
+		prompt_changed(s);
+		return;
+	}
+	if (key < ' ' || key > 255 || key == 127)
+		return;
+	if (s->input_len + 1 < sizeof(s->input)) {
+		s->input[s->input_len++] = (char)key;
+		s->input[s->input_len] = '\0';
+		prompt_changed(s);
+	}
+}
+
+static void help_key(struct screen *s, int key)
+{
+	int page = LINES - 3 > 1 ? LINES - 3 : 1;
+	switch (key) {
+	case KEY_UP:
+		s->help_top--;
+		break;
+	case KEY_DOWN:
+		s->help_top++;
+		break;
+	case KEY_PPAGE:
+		s->help_top -= page;
+		break;
+	case KEY_NPAGE:
+	case ' ':
+		s->help_top += page;
+		break;
+	case KEY_HOME:
+		s->help_top = 0;
+		break;
+	case KEY_END:
+		s->help_top = (int)s->help_text.n;
+		break;
+	case KEY_F(10):
+		screen_quit(s, 0);
+		break;
+	case 'q':
+	case ESC:
+	case 'h':
+	case '?':
+	case KEY_F(1):
+	case KEY_BACKSPACE:
+	case 127:
+		s->help = false;
+		break;
+	}
+	if (s->help_top < 0)
+		s->help_top = 0;
+	/* the upper bound depends on the height; draw_help clamps it */
+}
+
+static void drill(struct screen *s)
+{
+	const struct row *r = screen_current(s);
+	if (!r) {
+		screen_message(s, true, _("no process selected"));
+		return;
+	}
+	if (s->drill_tgid) {
+		screen_message(s, false, _("already showing threads; Esc goes back"));
+		return;
+	}
+	pid_t tgid = r->tgid ? r->tgid : r->pid;
+	s->drill_back_pid = r->pid;
+	screen_set_threads(s, s->threads_all, tgid, r->comm);
+	s->cur_pid = tgid;
+	s->follow = true;
+}
+
+static void back(struct screen *s)
+{
+	if (!s->drill_tgid)
+		return;
+	screen_set_threads(s, s->threads_all, 0, NULL);
+	s->cur_pid = s->drill_back_pid;
+	s->follow = true;
+}
+
+static void do_action(struct screen *s, const struct key_binding *b)
+{
+	switch (b->action) {
+	case ACT_NONE:
+		break;
+	case ACT_QUIT:
+		screen_quit(s, 0);
+		break;
+	case ACT_HELP:
+		s->help = true;
+		s->help_top = 0;
+		break;
+	case ACT_UP:
+		move_by(s, -1);
+		break;
+	case ACT_DOWN:
+		move_by(s, 1);
+		break;
+	case ACT_PAGE_UP:
+		move_by(s, -(s->rows_h > 1 ? s->rows_h - 1 : 1));
+		break;
+	case ACT_PAGE_DOWN:
+		move_by(s, s->rows_h > 1 ? s->rows_h - 1 : 1);
+		break;
+	case ACT_HOME:
+		s->cur = 0;
+		s->top = 0;
+		s->follow = false;
+		screen_rebuild_view(s);
+		break;
+	case ACT_END:
+		if (s->nview)
+			select_row(s, s->nview - 1);
+		break;
+	case ACT_DRILL:
+		drill(s);
+		break;
+	case ACT_BACK:
+		back(s);
+		break;
+	case ACT_THREADS:
+		screen_set_threads(s, !s->threads_all, 0, NULL);
+		sync_options(s);
+		screen_message(s, false, s->threads_all ? _("one row per thread")
+				: _("one row per process"));
+		break;
+	case ACT_SORT_LEFT:
+	case ACT_SORT_RIGHT:
+		set_sort(s, column_sort_step(s->sel.sort,
+					     b->action == ACT_SORT_LEFT ? -1 : 1),
+			 false);
+		break;
+	case ACT_REVERSE:
+		s->sel.reverse = !s->sel.reverse;
+		sync_options(s);
+		screen_rebuild_view(s);
+		break;
+	case ACT_SORT:
+		set_sort(s, b->arg, false);
+		break;
+	case ACT_METRIC:
+		s->sel.metric = (enum metric)((s->sel.metric + 1) % NMETRIC);
+		sync_options(s);
+		screen_rebuild_view(s);
+		screen_message(s, false, _("delay columns show %s"),
+			       metric_label(s->sel.metric));
+		break;
+	case ACT_SEARCH:
+		start_prompt(s, PROMPT_SEARCH, NULL);
+		break;
+	case ACT_SEARCH_NEXT:
+		if (!s->search)
+			screen_message(s, true, _("no search yet: / starts one"));
+		else if (!find(s, s->search, s->cur + 1))
+			screen_message(s, true, _("no match"));
+		break;
+	case ACT_FILTER:
+		start_prompt(s, PROMPT_FILTER, s->name);
+		break;
+	case ACT_USER:
+		start_prompt(s, PROMPT_USER, s->sel.have_uid ? s->user_label : NULL);
+		break;
+	case ACT_PIDS: {
+		char buf[256] = "";
+		size_t n = 0;
+		for (size_t i = 0; i < s->npids && n + 16 < sizeof(buf); i++)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%d",
+					      i ? "," : "", (int)s->pids[i]);
+		start_prompt(s, PROMPT_PIDS, buf);
+		break;
+	}
+	case ACT_ONLY_STALLED:
+		s->sel.only_stalled = !s->sel.only_stalled;
+		sync_options(s);
+		screen_rebuild_view(s);
+		break;
+	case ACT_CMDLINE:
+		s->cmdline = !s->cmdline;
+		sync_options(s);
+		break;
+	case ACT_ACCUMULATE:
+		s->accumulate = !s->accumulate;
+		monitor_set_accumulate(s->m, s->accumulate);
+		sync_options(s);
+		s->frozen = false;
+		screen_resample_soon(s);
+		screen_message(s, false, s->accumulate
+			       ? _("figures since start") : _("figures per interval"));
+		break;
+	case ACT_FREEZE:
+		s->frozen = !s->frozen;
+		break;
+	case ACT_DELAY: {
+		char buf[32];
+		snprintf(buf, sizeof(buf), "%g", s->delay);
+		start_prompt(s, PROMPT_DELAY, buf);
+		break;
+	}
+	case ACT_DELAYACCT:
+		if (s->have_sample && s->snap.s.delayacct)
+			screen_message(s, false, _("delay accounting is already on"));
+		else
+			start_prompt(s, PROMPT_CONFIRM, NULL);
+		break;
+	case ACT_SAVE: {
+		char *path = config_path();
+		sync_options(s);
+		if (config_save(s->o, path) < 0)
+			screen_message(s, true, _("cannot save the settings to %s: %s"),
+				       path ? path : "?", strerror(errno));
+		else
+			screen_message(s, false, _("settings saved to %s"), path);
+		free(path);
+		break;
+	}
+	case ACT_REDRAW:
+		clearok(curscr, TRUE);
+		break;
+	}
+}
+
+void input_key(struct screen *s, int key)
+{
+	if (s->help) {
+		help_key(s, key);
+		return;
+	}
+	if (s->prompt) {
+		prompt_key(s, key);
+		return;
+	}
+	s->msg[0] = '\0';
+	const struct key_binding *b = keys_lookup(key);
+	if (!b) {
+		char name[32], help[32];
+		keys_name(keys_for_action(ACT_HELP, 0), help, sizeof(help));
+		screen_message(s, true, _("key %s does nothing; %s shows the keys"),
+			       keys_name(key, name, sizeof(name)), help);
+		return;
+	}
+	do_action(s, b);
+}
+
+void input_mouse(struct screen *s)
+{
+	MEVENT ev;
+	if (getmouse(&ev) != OK)
+		return;
+	if (s->help) {
+		if (ev.bstate & BUTTON4_PRESSED)
+			s->help_top -= WHEEL_STEP;
+		else if (ev.bstate & BUTTON5_PRESSED)
+			s->help_top += WHEEL_STEP;
+		if (s->help_top < 0)
+			s->help_top = 0;
+		return;
+	}
+	if (ev.bstate & BUTTON4_PRESSED) {
+		move_by(s, -WHEEL_STEP);
+	} else if (ev.bstate & BUTTON5_PRESSED) {
+		move_by(s, WHEEL_STEP);
+	} else if (ev.bstate & BUTTON1_PRESSED) {
+		if (s->table_y >= 0 && ev.y == s->table_y) {
+			int k = table_sort_at(s, ev.x);
+			if (k >= 0)
+				set_sort(s, k, true);
+		} else if (ev.y >= s->rows_y && ev.y < s->rows_y + s->rows_h) {
+			size_t i = s->top + (size_t)(ev.y - s->rows_y);
+			if (i < s->nview)
+				select_row(s, i);
+		}
+	}
+}
+
+static const char *prompt_label(enum prompt_kind k)
+{
+	switch (k) {
+	case PROMPT_SEARCH:
+		return _("Search: ");
+	case PROMPT_FILTER:
+		return _("Filter (name or command line): ");
+	case PROMPT_USER:
+		return _("User (name or uid, empty for all): ");
+	case PROMPT_PIDS:
+		return _("Process ids (comma-separated, empty for all): ");
+	case PROMPT_DELAY:
+		return _("Refresh interval in seconds: ");
+	case PROMPT_CONFIRM:
+		return _("Turn on delay accounting (sysctl kernel.task_delayacct=1)? "
+			 "[y/N] ");
+	default:
+		return "";
+	}
+}
+
+static void hints(struct screen *s, int y)
+{
+	static const struct {
+		enum action a;
+		const char *label;
+	} h[] = {
+		{ ACT_HELP, N_("help") }, { ACT_QUIT, N_("quit") },
+		{ ACT_SORT_LEFT, N_("sort") }, { ACT_METRIC, N_("metric") },
+		{ ACT_DRILL, N_("threads") }, { ACT_SEARCH, N_("search") },
+		{ ACT_FILTER, N_("filter") }, { ACT_FREEZE, N_("freeze") },
+		{ ACT_DELAY, N_("interval") }, { ACT_SAVE, N_("save") },
+	};
+	int x = 0;
+	for (size_t i = 0; i < sizeof(h) / sizeof(h[0]); i++) {
+		char name[32];
+		keys_name(keys_for_action(h[i].a, 0), name, sizeof(name));
+		if (h[i].a == ACT_SORT_LEFT)
+			snprintf(name, sizeof(name), "< >");
+		int w = text_width(name) + 1 + text_width(_(h[i].label));
+		if (x + w >= COLS)
+			break;
+		move(y, x);
+		draw_text(s, name, false, text_width(name), false, A_BOLD);
+		addch(' ');
+		draw_text(s, _(h[i].label), false, text_width(_(h[i].label)), false,
+			  s->attr[R_NOTICE]);
+		x += w + 2;
+	}
+}
+
+void input_draw_bottom(struct screen *s, int y)
+{
+	if (s->prompt) {
+		const char *label = prompt_label(s->prompt);
+		char shown[sizeof(s->input) * 4];
+		escape_text(s->input, shown, sizeof(shown));
+		move(y, 0);
+		draw_text(s, label, false, text_width(label), false, A_BOLD);
+		int x = text_width(label);
+		/* keep the end of a long input in view */
+		const char *tail = shown;
+		while (text_width(tail) > COLS - x - 1 && *tail)
+			do
+				tail++;
+			while (((unsigned char)*tail & 0xc0) == 0x80);
+		draw_text(s, tail, false, COLS - x, false, A_NORMAL);
+		int cx = x + text_width(tail);
+		if (s->prompt == PROMPT_SEARCH && s->input_len && s->nview &&
+		    !row_matches(s, &s->view[s->cur], s->input)) {
+			move(y, cx + 1);
+			draw_text(s, _("(no match)"), false, COLS - cx - 1, false,
+				  s->attr[R_WARN]);
+		}
+		move(y, cx < COLS ? cx : COLS - 1);
+		curs_set(1);
+		return;
+	}
+	curs_set(0);
+	if (s->msg[0]) {
+		move(y, 0);
+		draw_text(s, s->msg, false, COLS, false,
+			  s->msg_error ? s->attr[R_BANNER] : s->attr[R_NOTICE]);
+		return;
+	}
+	hints(s, y);
+}

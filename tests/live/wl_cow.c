@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * wl_cow: copy-on-write faults for the live tests.
+ *
+ *   wl_cow [-m MIB] [-w]
+ *
+ * The parent maps MIB MiB (default 64) of private anonymous memory with
+ * huge pages off (so every fault copies exactly one base page), writes
+ * every page, then forks. The child writes one byte to every page: each
+ * write hits a page still shared with the parent and takes one
+ * copy-on-write fault, which delay accounting counts as wpcopy. The child
+ * prints "child PID pages N" and "done" (flushed); then it exits, or with
+ * -w sleeps until killed. The parent waits for the child and exits with
+ * its status.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	long mib = 64;
+	int wait = 0, c;
+	while ((c = getopt(argc, argv, "m:w")) != -1) {
+		switch (c) {
+		case 'm': mib = atol(optarg); break;
+		case 'w': wait = 1; break;
+		default:
+			fprintf(stderr, "usage: wl_cow [-m MIB] [-w]\n");
+			return 2;
+		}
+	}
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t len = (size_t)mib << 20, pages = len / page;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		perror("wl_cow: mmap");
+		return 1;
+	}
+	(void)madvise(p, len, MADV_NOHUGEPAGE);
+	for (size_t i = 0; i < pages; i++)
+		p[i * page] = 1;
+
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid < 0) {
+		perror("wl_cow: fork");
+		return 1;
+	}
+	if (pid == 0) {
+		for (size_t i = 0; i < pages; i++)
+			p[i * page] = 2;
+		printf("child %d pages %zu\ndone\n", (int)getpid(), pages);
+		fflush(stdout);
+		while (wait)
+			pause();
+		_exit(0);
+	}
+	int status;
+	if (waitpid(pid, &status, 0) < 0)
+		return 1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
