@@ -357,23 +357,22 @@ static void drain_all(struct monitor *m)
 
 /* ---- sources ---- */
 
+/* Number of possible CPUs: one past the highest id in "0-3,8-11". */
 static int possible_cpus(void)
 {
+	int hi = -1;
 	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
-	int lo = 0, hi = -1;
 	if (f) {
 		char line[256];
 		if (fgets(line, sizeof(line), f)) {
-			/* "0-N" or "0" or lists; we want the highest */
-			char *p = line;
-			while (*p) {
-				char *end;
-				long v = strtol(p, &end, 10);
-				if (end == p) {
+			for (char *p = line; *p;) {
+				if (*p < '0' || *p > '9') {
 					p++;
 					continue;
 				}
-				if (v > hi)
+				char *end;
+				long v = strtol(p, &end, 10);
+				if (v > hi && v < INT_MAX)
 					hi = (int)v;
 				p = end;
 			}
@@ -382,7 +381,6 @@ static int possible_cpus(void)
 	}
 	if (hi < 0)
 		hi = (int)sysconf(_SC_NPROCESSORS_CONF) - 1;
-	(void)lo;
 	return hi + 1;
 }
 
@@ -708,13 +706,25 @@ static int take_reading(struct monitor *m)
 	return 0;
 }
 
+static bool was_shown(struct task *k, void *arg)
+{
+	(void)arg;
+	return k->shown;
+}
+
+static void mark_shown(struct task *k, void *arg)
+{
+	(void)arg;
+	k->shown = true;
+}
+
 int monitor_sample(struct monitor *m, struct sample *out)
 {
 	/* the previous sample's exited rows are no longer referenced */
 	if (!m->o.accumulate) {
-		tt_free_retired(m->procs);
+		tt_free_retired_if(m->procs, was_shown, NULL);
 		if (m->threads)
-			tt_free_retired(m->threads);
+			tt_free_retired_if(m->threads, was_shown, NULL);
 	}
 	m->nrows = m->nexited = 0;
 
@@ -729,6 +739,7 @@ int monitor_sample(struct monitor *m, struct sample *out)
 	struct build_ctx c = { m, now, dt };
 	tt_foreach(t, build_row, &c);
 	tt_foreach_retired(t, build_row, &c);
+	tt_foreach_retired(t, mark_shown, NULL);
 	tt_foreach(t, rebase, NULL);
 	if (m->threads && !m->o.threads)
 		tt_foreach(m->threads, rebase, NULL);

@@ -206,7 +206,7 @@ static void status_line(struct screen *s, int y)
 
 static int notices(struct screen *s, int y, int max)
 {
-	const char *const *n = monitor_notices(s->m);
+	const char *const *n = s->m ? monitor_notices(s->m) : NULL;
 	int used = 0;
 	for (; n && *n && used < max; n++, used++) {
 		move(y + used, 1);

@@ -234,6 +234,19 @@ void tt_free_retired(struct tasktable *t)
 	t->nretired = 0;
 }
 
+void tt_free_retired_if(struct tasktable *t,
+			bool (*pred)(struct task *, void *), void *arg)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < t->nretired; i++) {
+		if (pred(t->retired[i], arg))
+			task_free(t->retired[i]);
+		else
+			t->retired[kept++] = t->retired[i];
+	}
+	t->nretired = kept;
+}
+
 static void replace(char **dst, const char *src)
 {
 	if (!src)

@@ -45,6 +45,7 @@ struct task {
 	bool final_candidate;      /* a leader's exit record, not yet sure */
 	uint64_t seen;             /* generation of the last scan that saw it */
 	uint64_t queried;          /* generation of the last query that asked */
+	bool shown;                /* retired and already in a sample */
 
 	struct task *hnext;
 };
@@ -90,6 +91,9 @@ size_t tt_retired_count(const struct tasktable *t);
 void tt_foreach_retired(struct tasktable *t,
 			void (*fn)(struct task *, void *), void *arg);
 void tt_free_retired(struct tasktable *t);
+/* Free the retired tasks for which pred returns true. */
+void tt_free_retired_if(struct tasktable *t,
+			bool (*pred)(struct task *, void *), void *arg);
 
 void task_set_details(struct task *k, const char *comm, const char *cmdline,
 		      const char *user);

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The settings file: path rules, save/load round trip, atomic replacement
+ * with mode 0600 in a 0700 directory, the command line winning, and
+ * broken or unknown lines reported with file:line and skipped.
+ */
+#include <config.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config_file.h"
+#include "options.h"
+#include "unit.h"
+
+static char dir[] = "/tmp/stalltop-config-XXXXXX";
+
+static void defaults(struct options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->delay = 1.0;
+	o->sel.sort = SORT_TOTAL;
+	o->sel.metric = METRIC_PCT;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		exit(99);
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	static char buf[8192];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Run config_load with stderr going to a file; return what it printed. */
+static int load_capture(struct options *o, const char *path, char **err)
+{
+	char errpath[256];
+	snprintf(errpath, sizeof(errpath), "%s/stderr", dir);
+	fflush(stderr);
+	int saved = dup(2);
+	int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	dup2(fd, 2);
+	close(fd);
+	int r = config_load(o, path);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	*err = read_all(errpath);
+	unlink(errpath);
+	return r;
+}
+
+static size_t count_entries(const char *path)
+{
+	DIR *d = opendir(path);
+	size_t n = 0;
+	struct dirent *e;
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static void test_path(void)
+{
+	setenv("XDG_CONFIG_HOME", "/x/conf", 1);
+	char *p = config_path();
+	CHECK_STR(p, "/x/conf/stalltop/stalltoprc");
+	free(p);
+	/* relative: ignored, as the XDG spec says */
+	setenv("XDG_CONFIG_HOME", "rel/conf", 1);
+	setenv("HOME", "/home/someone", 1);
+	p = config_path();
+	CHECK_STR(p, "/home/someone/.config/stalltop/stalltoprc");
+	free(p);
+	unsetenv("XDG_CONFIG_HOME");
+	p = config_path();
+	CHECK_STR(p, "/home/someone/.config/stalltop/stalltoprc");
+	free(p);
+}
+
+static void test_round_trip(void)
+{
+	char base[256], path[300];
+	snprintf(base, sizeof(base), "%s/xdg", dir);
+	setenv("XDG_CONFIG_HOME", base, 1);
+	snprintf(path, sizeof(path), "%s/stalltop/stalltoprc", base);
+
+	struct options o, back;
+	defaults(&o);
+	o.delay = 0.25;
+	o.sel.sort = CAT_IO;
+	o.sel.reverse = true;
+	o.sel.metric = METRIC_MAX;
+	o.sel.only_stalled = true;
+	o.cmdline = true;
+	o.threads = true;
+	o.accumulate = true;
+	o.monochrome = true;
+	unsetenv("NO_COLOR");
+	CHECK(config_save(&o, NULL) == 0);
+
+	/* created with the right modes, no temporary file left behind */
+	struct stat st;
+	CHECK(stat(path, &st) == 0);
+	CHECK_EQ_U(st.st_mode & 07777, 0600);
+	char sub[300];
+	snprintf(sub, sizeof(sub), "%s/stalltop", base);
+	CHECK(stat(sub, &st) == 0);
+	CHECK_EQ_U(st.st_mode & 07777, 0700);
+	CHECK_EQ_U(count_entries(sub), 1);
+
+	defaults(&back);
+	char *err;
+	CHECK(load_capture(&back, NULL, &err) == 0);
+	CHECK_STR(err, "");
+	CHECK_NEAR(back.delay, 0.25, 1e-9);
+	CHECK(back.sel.sort == CAT_IO);
+	CHECK(back.sel.reverse);
+	CHECK(back.sel.metric == METRIC_MAX);
+	CHECK(back.sel.only_stalled);
+	CHECK(back.cmdline);
+	CHECK(back.threads);
+	CHECK(back.accumulate);
+	CHECK(back.monochrome);
+
+	/* saving again replaces the file in one step, still 0600 */
+	o.delay = 3;
+	o.sel.sort = SORT_PID;
+	chmod(path, 0644);
+	CHECK(config_save(&o, path) == 0);
+	CHECK(stat(path, &st) == 0);
+	CHECK_EQ_U(st.st_mode & 07777, 0600);
+	CHECK_EQ_U(count_entries(sub), 1);
+	const char *text = read_all(path);
+	CHECK(text && strstr(text, "\ndelay=3\n"));
+	CHECK(text && strstr(text, "\nsort=pid\n"));
+	unsetenv("XDG_CONFIG_HOME");
+}
+
+static void test_command_line_wins(void)
+{
+	char path[300];
+	snprintf(path, sizeof(path), "%s/wins", dir);
+	write_file(path, "delay=5\nsort=swap\nreverse=1\ncmdline=yes\n");
+	struct options o;
+	defaults(&o);
+	o.delay = 2;
+	o.set_mask = SET_DELAY | SET_SORT;
+	char *err;
+	CHECK(load_capture(&o, path, &err) == 0);
+	CHECK_NEAR(o.delay, 2, 1e-9);
+	CHECK(o.sel.sort == SORT_TOTAL);
+	CHECK(o.sel.reverse);
+	CHECK(o.cmdline);
+}
+
+static void test_broken_lines(void)
+{
+	char path[300];
+	snprintf(path, sizeof(path), "%s/broken", dir);
+	write_file(path,
+		   "# a comment\n"
+		   "\n"
+		   "  delay = 0.5  \n"        /* 3: fine, spaces allowed */
+		   "colour=blue\n"            /* 4: unknown */
+		   "this is not a setting\n"  /* 5: no '=' */
+		   "sort=nonsense\n"          /* 6: bad value */
+		   "delay=1e3\n"              /* 7: bad value, delay stays */
+		   "delay=-1\n"               /* 8: bad value */
+		   "reverse=maybe\n"          /* 9: bad value */
+		   "metric=avg\n"             /* 10: fine */
+		   "only_stalled=on\n");      /* 11: fine */
+	struct options o;
+	defaults(&o);
+	char *err;
+	int r = load_capture(&o, path, &err);
+	CHECK(r == 6);
+	CHECK_NEAR(o.delay, 0.5, 1e-9);
+	CHECK(o.sel.sort == SORT_TOTAL);
+	CHECK(!o.sel.reverse);
+	CHECK(o.sel.metric == METRIC_AVG);
+	CHECK(o.sel.only_stalled);
+	char want[400];
+	static const int lines[] = { 4, 5, 6, 7, 8, 9 };
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		snprintf(want, sizeof(want), "%s:%d: ", path, lines[i]);
+		CHECK(err && strstr(err, want));
+	}
+	snprintf(want, sizeof(want), "%s:3: ", path);
+	CHECK(err && !strstr(err, want));
+	CHECK(err && strstr(err, "colour"));
+}
+
+static void test_missing_and_failing(void)
+{
+	char path[300];
+	struct options o;
+	defaults(&o);
+	char *err;
+	snprintf(path, sizeof(path), "%s/does-not-exist", dir);
+	CHECK(load_capture(&o, path, &err) == 0);
+	CHECK_STR(err, "");
+
+	/* a directory where the file should be: reported, not fatal */
+	snprintf(path, sizeof(path), "%s/adir", dir);
+	mkdir(path, 0700);
+	CHECK(load_capture(&o, path, &err) == -1);
+	CHECK(err && strstr(err, path));
+
+	/* saving below a regular file fails and changes nothing */
+	char file[300], target[340];
+	snprintf(file, sizeof(file), "%s/plain", dir);
+	write_file(file, "keep\n");
+	snprintf(target, sizeof(target), "%s/sub/stalltoprc", file);
+	CHECK(config_save(&o, target) == -1);
+	CHECK_STR(read_all(file), "keep\n");
+}
+
+static void test_no_color_env(void)
+{
+	char path[300];
+	snprintf(path, sizeof(path), "%s/nocolor", dir);
+	write_file(path, "monochrome=0\n");
+	struct options o;
+	defaults(&o);
+	o.monochrome = true; /* as options_parse does for NO_COLOR */
+	setenv("NO_COLOR", "1", 1);
+	char *err;
+	CHECK(load_capture(&o, path, &err) == 0);
+	CHECK(o.monochrome);
+	/* and a colour choice made by NO_COLOR is not saved as a setting */
+	CHECK(config_save(&o, path) == 0);
+	const char *text = read_all(path);
+	CHECK(text && !strstr(text, "monochrome"));
+	unsetenv("NO_COLOR");
+}
+
+static void cleanup(void)
+{
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 99;
+	}
+	test_path();
+	test_round_trip();
+	test_command_line_wins();
+	test_broken_lines();
+	test_missing_and_failing();
+	test_no_color_env();
+	cleanup();
+	return unit_done();
+}

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The key table and the help screen: no key has two meanings, reserved
+ * keys stay free, every category has its sort shortcut, and the help
+ * lists every bound key, every column and every category.
+ */
+#include <config.h>
+
+#include <stdbool.h>
+#include <string.h>
+
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+
+#include "categories.h"
+#include "columns.h"
+#include "help.h"
+#include "keys.h"
+#include "select.h"
+#include "unit.h"
+
+/* Is name one of the space-separated key names at the start of line? */
+static bool line_lists_key(const char *line, const char *name)
+{
+	/* entries are "  NAMES<two or more spaces>TEXT" */
+	if (strncmp(line, "  ", 2) != 0 || line[2] == ' ')
+		return false;
+	const char *p = line + 2;
+	const char *end = strstr(p, "  ");
+	if (!end)
+		return false;
+	size_t n = strlen(name);
+	while (p < end) {
+		const char *sp = memchr(p, ' ', (size_t)(end - p));
+		size_t len = sp ? (size_t)(sp - p) : (size_t)(end - p);
+		if (len == n && strncmp(p, name, n) == 0)
+			return true;
+		p += len + 1;
+	}
+	return false;
+}
+
+static bool help_lists_key(const struct help_text *h, const char *name)
+{
+	for (size_t i = 0; i < h->n; i++)
+		if (line_lists_key(h->lines[i], name))
+			return true;
+	return false;
+}
+
+static bool help_has_line_with(const struct help_text *h, const char *a,
+			       const char *b)
+{
+	for (size_t i = 0; i < h->n; i++)
+		if (strstr(h->lines[i], a) && (!b || strstr(h->lines[i], b)))
+			return true;
+	return false;
+}
+
+static void test_table(void)
+{
+	size_t n;
+	const struct key_binding *t = keys_table(&n);
+	CHECK(n > 30);
+	CHECK(keys_unique());
+
+	/* reserved for later views: replay stepping, cgroups */
+	static const int reserved[] = { 't', 'T', 'g', 'j' };
+	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
+		CHECK(keys_lookup(reserved[i]) == NULL);
+
+	for (int c = 0; c < NCAT; c++) {
+		const struct key_binding *b = keys_lookup(categories[c].sort_shortcut);
+		CHECK(b && b->action == ACT_SORT && b->arg == c);
+	}
+	for (size_t i = 0; i < n; i++) {
+		CHECK(t[i].help && *t[i].help);
+		CHECK(keys_lookup(t[i].key) == &t[i]);
+	}
+
+	/* what the issue asks for */
+	static const struct {
+		int key;
+		enum action a;
+	} want[] = {
+		{ '<', ACT_SORT_LEFT }, { '>', ACT_SORT_RIGHT }, { 'r', ACT_REVERSE },
+		{ KEY_UP, ACT_UP }, { KEY_DOWN, ACT_DOWN }, { KEY_PPAGE, ACT_PAGE_UP },
+		{ KEY_NPAGE, ACT_PAGE_DOWN }, { KEY_HOME, ACT_HOME },
+		{ KEY_END, ACT_END }, { '\r', ACT_DRILL }, { '\n', ACT_DRILL },
+		{ 27, ACT_BACK }, { KEY_BACKSPACE, ACT_BACK }, { 'H', ACT_THREADS },
+		{ '/', ACT_SEARCH }, { '\\', ACT_FILTER }, { 'u', ACT_USER },
+		{ 'o', ACT_ONLY_STALLED }, { 'p', ACT_PIDS }, { 'd', ACT_DELAY },
+		{ ' ', ACT_FREEZE }, { 'a', ACT_ACCUMULATE }, { 'c', ACT_CMDLINE },
+		{ 'h', ACT_HELP }, { '?', ACT_HELP }, { KEY_F(1), ACT_HELP },
+		{ 'q', ACT_QUIT }, { KEY_F(10), ACT_QUIT }, { 'W', ACT_SAVE },
+		{ 'm', ACT_METRIC },
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct key_binding *b = keys_lookup(want[i].key);
+		CHECK(b && b->action == want[i].a);
+	}
+	const struct key_binding *b = keys_lookup('P');
+	CHECK(b && b->action == ACT_SORT && b->arg == SORT_CPU_PCT);
+	b = keys_lookup('N');
+	CHECK(b && b->action == ACT_SORT && b->arg == SORT_PID);
+}
+
+static void test_names(void)
+{
+	char buf[32];
+	CHECK_STR(keys_name('q', buf, sizeof(buf)), "q");
+	CHECK_STR(keys_name(KEY_F(10), buf, sizeof(buf)), "F10");
+	CHECK_STR(keys_name(' ', buf, sizeof(buf)), "Space");
+	CHECK_STR(keys_name('\r', buf, sizeof(buf)), "Enter");
+	CHECK_STR(keys_name(27, buf, sizeof(buf)), "Esc");
+	CHECK_STR(keys_name(12, buf, sizeof(buf)), "Ctrl-L");
+	CHECK_STR(keys_name(KEY_PPAGE, buf, sizeof(buf)), "PgUp");
+}
+
+static void test_help(void)
+{
+	struct help_text h;
+	CHECK(help_build(&h, "/some/where/stalltoprc") == 0);
+	CHECK(h.n > 40);
+
+	size_t n;
+	const struct key_binding *t = keys_table(&n);
+	for (size_t i = 0; i < n; i++) {
+		char name[32];
+		keys_name(t[i].key, name, sizeof(name));
+		if (!help_lists_key(&h, name)) {
+			fprintf(stderr, "help does not list key %s\n", name);
+			CHECK(!"every bound key is in the help");
+		}
+	}
+	/* a key that is not bound is not in the help */
+	CHECK(!help_lists_key(&h, "t"));
+
+	for (int c = 0; c < NCOL; c++) {
+		const struct column *col = column_get(c);
+		CHECK(help_has_line_with(&h, col->header, col->help));
+	}
+	for (int c = 0; c < NCAT; c++) {
+		char shortcut[2] = { categories[c].sort_shortcut, '\0' };
+		CHECK(help_has_line_with(&h, categories[c].header,
+					 categories[c].help));
+		/* the shortcut's line names its column */
+		bool found = false;
+		for (size_t i = 0; i < h.n && !found; i++)
+			found = line_lists_key(h.lines[i], shortcut) &&
+				strstr(h.lines[i], categories[c].header);
+		CHECK(found);
+	}
+	CHECK(help_has_line_with(&h, "/some/where/stalltoprc", NULL));
+	help_free(&h);
+	CHECK(h.n == 0 && h.lines == NULL);
+}
+
+static void test_columns(void)
+{
+	/* < and > walk the sortable columns in screen order */
+	CHECK(column_sort_step(SORT_PID, 1) == SORT_CPU_PCT);
+	CHECK(column_sort_step(SORT_CPU_PCT, 1) == CAT_CPU);
+	CHECK(column_sort_step(CAT_IRQ, 1) == SORT_TOTAL);
+	CHECK(column_sort_step(SORT_TOTAL, 1) == SORT_COMM);
+	CHECK(column_sort_step(SORT_COMM, 1) == SORT_COMM);
+	CHECK(column_sort_step(SORT_PID, -1) == SORT_PID);
+	CHECK(column_sort_step(CAT_CPU, -1) == SORT_CPU_PCT);
+	for (int k = 0; k < NSORT; k++)
+		CHECK(column_by_sort(k) >= 0);
+	CHECK(column_get(COL_CAT + CAT_IO)->header == categories[CAT_IO].header);
+}
+
+int main(void)
+{
+	test_table();
+	test_names();
+	test_help();
+	test_columns();
+	return unit_done();
+}
