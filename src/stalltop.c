@@ -14,12 +14,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config_file.h"
 #include "delayacct.h"
 #include "evloop.h"
 #include "monitor.h"
 #include "nls.h"
 #include "options.h"
 #include "output.h"
+#include "screen.h"
 #include "select.h"
 
 struct batch {
@@ -111,6 +113,9 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return 2;
 	}
+	/* the settings file is for the screen; scripts see only their options */
+	if (!o.batch)
+		config_load(&o, NULL);
 	check_delayacct(&o);
 
 	struct evloop *loop = ev_new();
@@ -145,9 +150,7 @@ int main(int argc, char **argv)
 		ev_set_timer(loop, o.delay, batch_tick, &b);
 		code = ev_run(loop);
 	} else {
-		fprintf(stderr, _("%s: the interactive screen is not built in; "
-				  "use -b\n"), PACKAGE);
-		code = 2;
+		code = screen_run(m, loop, &o);
 	}
 
 	monitor_free(m);

@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The screen's drawing from a hand-built sample, read back from curses'
+ * own screen buffer: the header and PSI block, every column, '-' for
+ * absent figures, escaped names, alignment by display width, narrow and
+ * too-small terminals, the help page and the keys that change the view.
+ */
+#include <config.h>
+
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "options.h"
+#include "screen_int.h"
+#include "textwidth.h"
+#include "unit.h"
+
+static struct screen s;
+static struct options opts;
+static bool utf8;
+
+/* Line y of the curses screen as UTF-8. */
+static const char *line_at(int y)
+{
+	static char out[4096];
+	wchar_t w[1024];
+	out[0] = '\0';
+	if (mvinnwstr(y, 0, w, COLS) == ERR)
+		return out;
+	wcstombs(out, w, sizeof(out));
+	return out;
+}
+
+/* The first line containing text, or -1. */
+static int find_line(const char *text)
+{
+	for (int y = 0; y < LINES; y++)
+		if (strstr(line_at(y), text))
+			return y;
+	return -1;
+}
+
+static void set_figure(struct row *r, int cat, double pct, uint64_t count)
+{
+	r->d[cat].avail = true;
+	r->d[cat].pct = pct;
+	r->d[cat].count = count;
+	r->d[cat].have_avg = count > 0;
+	r->d[cat].avg_ms = count ? pct * 10 / (double)count : 0;
+	r->d[cat].have_max = true;
+	r->d[cat].max_ms = 42.5;
+}
+
+static struct row make_row(pid_t pid, const char *comm, const char *user)
+{
+	struct row r;
+	memset(&r, 0, sizeof(r));
+	r.pid = pid;
+	r.tgid = pid;
+	r.comm = comm;
+	r.cmdline = "";
+	r.user = user;
+	r.uid = 0;
+	r.state = 'S';
+	r.threads = 1;
+	r.have_cpu_pct = true;
+	r.cpu_pct = 1.5;
+	for (int c = 0; c < NCAT; c++)
+		set_figure(&r, c, 0, 0);
+	r.age = 10;
+	return r;
+}
+
+static void load_sample(void)
+{
+	static struct row rows[6], exited[1];
+	rows[0] = make_row(100, "busy", "root");
+	set_figure(&rows[0], CAT_CPU, 60, 120);
+	rows[0].total_pct = 60;
+	rows[1] = make_row(200, utf8 ? "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e" : "jp",
+			   utf8 ? "\xe3\x83\xa6\xe3\x83\xbc\xe3\x82\xb6" : "user");
+	set_figure(&rows[1], CAT_IO, 20, 4);
+	rows[1].total_pct = 20;
+	rows[2] = make_row(300, "x\x1b[31my", "root");
+	set_figure(&rows[2], CAT_SWAP, 5, 1);
+	rows[2].total_pct = 5;
+	rows[3] = make_row(400, "noirq", "daemon");
+	rows[3].d[CAT_IRQ].avail = false;
+	rows[3].total_pct = 1;
+	set_figure(&rows[3], CAT_CPU, 1, 3);
+	rows[4] = make_row(500, "fresh", "root");
+	rows[4].flags = ROW_NEW;
+	rows[5] = make_row(600, "longcmd", "root");
+	rows[5].cmdline = "/usr/bin/longcmd --with --many --arguments "
+		"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe6\x97\xa5\xe6\x9c\xac "
+		"and more and more and more and more and more and more and more "
+		"and more and more and more and more and more and more and more";
+	exited[0] = make_row(700, "gone", "root");
+	exited[0].flags = ROW_EXITED;
+	exited[0].state = 'X';
+
+	struct sample smp;
+	memset(&smp, 0, sizeof(smp));
+	smp.time = 1763740000;
+	smp.interval = 1.0;
+	smp.delayacct = true;
+	smp.delayacct_known = true;
+	smp.ts_version = 16;
+	smp.events_lost = 7;
+	smp.rows = rows;
+	smp.nrows = 6;
+	smp.exited = exited;
+	smp.nexited = 1;
+	smp.nprocs = 6;
+	for (int r = 0; r < NPSI; r++)
+		for (int k = 0; k < NPSI_KIND; k++) {
+			if (r == PSI_IRQ && k == PSI_SOME)
+				continue;
+			struct psi_stat *st = &smp.psi.s[r][k];
+			st->present = true;
+			st->avg10 = 1.25;
+			st->have_pct = true;
+			st->pct = r == PSI_IO ? 33.3 : 0.5;
+		}
+	CHECK(snapshot_copy(&s.snap, &smp) == 0);
+	s.have_sample = true;
+	header_history_push(&s, &smp.psi);
+	screen_rebuild_view(&s);
+}
+
+static void size(int lines, int cols)
+{
+	resizeterm(lines, cols);
+	screen_draw(&s);
+	if (getenv("DUMP_SCREEN"))
+		for (int y = 0; y < LINES; y++)
+			fprintf(stderr, "|%s|\n", line_at(y));
+}
+
+static void test_wide(void)
+{
+	size(50, 160);
+	CHECK(find_line("stalltop") == 0);
+	CHECK(find_line("events lost") >= 0);
+	CHECK(find_line("taskstats v16") >= 0);
+	int psi = find_line("some%");
+	CHECK(psi >= 0 && strncmp(line_at(psi), "PSI", 3) == 0);
+	CHECK(psi >= 0 && strstr(line_at(psi), "full%"));
+	CHECK(find_line("memory ") > psi);
+	CHECK(psi >= 0 && strstr(line_at(psi + 3), "33.3"));
+	CHECK(psi >= 0 && strstr(line_at(psi + 4), "irq"));
+
+	int hy = find_line("COMMAND");
+	CHECK(hy > psi);
+	const char *head = line_at(hy);
+	const char *prev = head;
+	for (int c = 0; c < NCOL; c++) {
+		const char *at = strstr(prev, column_get(c)->header);
+		CHECK(at != NULL);
+		if (at)
+			prev = at;
+	}
+	CHECK(s.cols_hidden == 0);
+
+	/* sorted by TOTAL: the largest first, exited rows included */
+	CHECK(strstr(line_at(hy + 1), "busy") != NULL);
+	CHECK(find_line("gone") > hy);
+
+	/* control bytes in names are escaped */
+	CHECK(find_line("x\\e[31my") > hy);
+
+	/* '-' where the kernel has no figure, under IRQ */
+	int y = find_line("noirq");
+	CHECK(y > hy);
+	if (y > hy) {
+		char row[4096], cell[16];
+		snprintf(row, sizeof(row), "%s", line_at(y));
+		int x = s.col_x[COL_CAT + CAT_IRQ], w = s.col_w[COL_CAT + CAT_IRQ];
+		snprintf(cell, sizeof(cell), "%.*s", w, row + x);
+		CHECK_STR(cell, "       -");
+	}
+
+	/* columns line up by display width, whatever the names hold */
+	for (int i = hy + 1; i < LINES - 1; i++) {
+		const char *l = line_at(i);
+		if (!*l || l[0] != ' ')
+			continue;
+		for (size_t k = 0; k < s.nview; k++) {
+			char pid[16];
+			snprintf(pid, sizeof(pid), " %d ", (int)s.view[k].pid);
+			if (strncmp(l + s.col_w[COL_PID] - strlen(pid) + 1, pid,
+				    strlen(pid)) != 0)
+				continue;
+			const char *name = s.view[k].comm;
+			const char *at = strstr(l, name);
+			if (!at || !strcmp(name, "x\x1b[31my"))
+				continue;
+			char prefix[4096];
+			snprintf(prefix, sizeof(prefix), "%.*s", (int)(at - l), l);
+			CHECK(text_width(prefix) == s.col_x[COL_COMMAND]);
+		}
+		CHECK(text_width(l) <= COLS);
+	}
+}
+
+static void test_cells(void)
+{
+	char buf[64];
+	const struct row *busy = NULL, *noirq = NULL;
+	for (size_t k = 0; k < s.nview; k++) {
+		if (s.view[k].pid == 100)
+			busy = &s.view[k];
+		if (s.view[k].pid == 400)
+			noirq = &s.view[k];
+	}
+	CHECK(busy && noirq);
+	if (!busy || !noirq)
+		return;
+	s.sel.metric = METRIC_PCT;
+	table_cell(&s, busy, COL_CAT + CAT_CPU, buf, sizeof(buf));
+	CHECK_STR(buf, "60.0");
+	s.sel.metric = METRIC_AVG;
+	table_cell(&s, busy, COL_CAT + CAT_CPU, buf, sizeof(buf));
+	CHECK_STR(buf, "5.00");
+	s.sel.metric = METRIC_RATE;
+	table_cell(&s, busy, COL_CAT + CAT_CPU, buf, sizeof(buf));
+	CHECK_STR(buf, "120.0");
+	s.sel.metric = METRIC_MAX;
+	table_cell(&s, busy, COL_CAT + CAT_CPU, buf, sizeof(buf));
+	CHECK_STR(buf, "42.5");
+	table_cell(&s, noirq, COL_CAT + CAT_IRQ, buf, sizeof(buf));
+	CHECK_STR(buf, "-");
+	s.sel.metric = METRIC_AVG;
+	table_cell(&s, busy, COL_CAT + CAT_IO, buf, sizeof(buf));
+	CHECK_STR(buf, "-"); /* no events: no average */
+	s.sel.metric = METRIC_PCT;
+	table_cell(&s, busy, COL_STATE, buf, sizeof(buf));
+	CHECK_STR(buf, "S");
+	s.cmdline = true;
+	table_cell(&s, busy, COL_COMMAND, buf, sizeof(buf));
+	CHECK_STR(buf, "[busy]");
+	s.cmdline = false;
+}
+
+static void test_keys(void)
+{
+	size(50, 160);
+	int hy = find_line("COMMAND");
+	/* I sorts by IO */
+	input_key(&s, 'I');
+	screen_draw(&s);
+	CHECK(s.sel.sort == CAT_IO);
+	CHECK(opts.sel.sort == CAT_IO);
+	CHECK(s.view[0].pid == 200);
+	/* r reverses, < and > walk the columns */
+	input_key(&s, 'r');
+	CHECK(s.sel.reverse);
+	input_key(&s, '>');
+	CHECK(s.sel.sort == CAT_SWAP && !s.sel.reverse);
+	input_key(&s, '<');
+	input_key(&s, '<');
+	CHECK(s.sel.sort == CAT_CPU);
+	/* the selection follows the task across a re-sort */
+	input_key(&s, KEY_DOWN);
+	pid_t chosen = s.cur_pid;
+	input_key(&s, 'N');
+	screen_draw(&s);
+	CHECK(s.cur_pid == chosen && s.view[s.cur].pid == chosen);
+	/* / searches incrementally and selects the match */
+	input_key(&s, '/');
+	input_key(&s, 'f');
+	input_key(&s, 'r');
+	CHECK(s.view[s.cur].pid == 500);
+	input_key(&s, '\r');
+	CHECK(s.prompt == PROMPT_NONE && s.view[s.cur].pid == 500);
+	/* Esc cancels a search and puts the selection back */
+	input_key(&s, '/');
+	input_key(&s, 'g');
+	input_key(&s, 'o');
+	CHECK(s.view[s.cur].pid == 700);
+	input_key(&s, 27);
+	CHECK(s.view[s.cur].pid == 500);
+	/* \ filters */
+	input_key(&s, '\\');
+	input_key(&s, 'o');
+	input_key(&s, 'n');
+	input_key(&s, 'g');
+	input_key(&s, '\r');
+	CHECK(s.nview == 1 && s.view[0].pid == 600);
+	input_key(&s, '\\');
+	for (int i = 0; i < 4; i++)
+		input_key(&s, KEY_BACKSPACE);
+	input_key(&s, '\r');
+	CHECK(s.nview == 7);
+	/* o: only stalled */
+	input_key(&s, 'o');
+	CHECK(s.nview == 4);
+	input_key(&s, 'o');
+	/* p: pid filter, junk refused */
+	input_key(&s, 'p');
+	for (const char *p = "100,300"; *p; p++)
+		input_key(&s, *p);
+	input_key(&s, '\r');
+	CHECK(s.nview == 2);
+	input_key(&s, 'p');
+	for (int i = 0; i < 10; i++)
+		input_key(&s, KEY_BACKSPACE);
+	input_key(&s, 'x');
+	input_key(&s, '\r');
+	CHECK(s.msg_error && s.nview == 2);
+	input_key(&s, 'p');
+	for (int i = 0; i < 10; i++)
+		input_key(&s, KEY_BACKSPACE);
+	input_key(&s, '\r');
+	CHECK(s.nview == 7);
+	/* m cycles the metric */
+	input_key(&s, 'm');
+	CHECK(s.sel.metric == METRIC_AVG && opts.sel.metric == METRIC_AVG);
+	input_key(&s, 'm');
+	input_key(&s, 'm');
+	input_key(&s, 'm');
+	CHECK(s.sel.metric == METRIC_PCT);
+	/* c switches to the command line */
+	input_key(&s, 'c');
+	screen_draw(&s);
+	CHECK(find_line("/usr/bin/longcmd --with") > hy);
+	CHECK(find_line("COMMAND LINE") == hy);
+	input_key(&s, 'c');
+	/* space freezes */
+	input_key(&s, ' ');
+	CHECK(s.frozen);
+	screen_draw(&s);
+	CHECK(find_line("FROZEN") == 0);
+	input_key(&s, ' ');
+	/* unknown keys say so */
+	input_key(&s, 't');
+	CHECK(s.msg_error);
+	/* h opens the help, q closes it, Space in the help scrolls */
+	input_key(&s, 'h');
+	CHECK(s.help);
+	screen_draw(&s);
+	CHECK(find_line("Help") == 0);
+	CHECK(find_line("sort by IO") > 0);
+	input_key(&s, 'q');
+	CHECK(!s.help);
+	/* an interval is checked like -d */
+	input_key(&s, 'd');
+	for (int i = 0; i < 5; i++)
+		input_key(&s, KEY_BACKSPACE);
+	input_key(&s, '0');
+	input_key(&s, '\r');
+	CHECK(s.msg_error && s.delay == 1.0);
+	input_key(&s, 'N');
+	input_key(&s, 'D');
+	CHECK(s.sel.sort == SORT_TOTAL);
+}
+
+static void test_narrow(void)
+{
+	size(15, 60);
+	int hy = find_line("PID");
+	CHECK(hy > 0);
+	CHECK(hy > 0 && strstr(line_at(hy), "TOTAL"));
+	CHECK(hy > 0 && strstr(line_at(hy), "COMMAND"));
+	CHECK(s.cols_hidden > 0);
+	CHECK(find_line("PSI some/full%") >= 0);
+	CHECK(find_line("busy") > hy);
+	for (int y = 0; y < LINES; y++)
+		CHECK(text_width(line_at(y)) <= 60);
+
+	size(8, 40);
+	CHECK(find_line("too small") >= 0);
+	size(50, 160);
+	CHECK(find_line("WPCOPY") >= 0);
+	CHECK(s.cols_hidden == 0);
+}
+
+static void test_banner(void)
+{
+	s.snap.s.delayacct = false;
+	size(50, 160);
+	CHECK(find_line("Delay accounting is OFF") == 1);
+	CHECK(find_line("Press E") == 1);
+	input_key(&s, 'E');
+	CHECK(s.prompt == PROMPT_CONFIRM);
+	screen_draw(&s);
+	CHECK(find_line("[y/N]") == LINES - 1);
+	input_key(&s, 'n');
+	CHECK(s.prompt == PROMPT_NONE && !s.msg_error);
+	s.snap.s.delayacct = true;
+}
+
+int main(void)
+{
+	utf8 = setlocale(LC_ALL, "C.UTF-8") != NULL;
+	setenv("TERM", "xterm", 1);
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	SCREEN *term = out && in ? newterm("xterm", out, in) : NULL;
+	if (!term) {
+		fprintf(stderr, "no terminal description for xterm: skipped\n");
+		return 77;
+	}
+	memset(&opts, 0, sizeof(opts));
+	opts.delay = 1.0;
+	opts.sel.sort = SORT_TOTAL;
+	s.o = &opts;
+	s.sel = opts.sel;
+	s.delay = 1.0;
+	s.utf8 = utf8;
+	s.table_y = -1;
+	help_build(&s.help_text, "/nowhere/stalltoprc");
+
+	load_sample();
+	test_wide();
+	test_cells();
+	test_keys();
+	test_narrow();
+	test_banner();
+
+	endwin();
+	delscreen(term);
+	fclose(out);
+	fclose(in);
+	snapshot_free(&s.snap);
+	help_free(&s.help_text);
+	free(s.view);
+	free(s.pids);
+	free(s.name);
+	free(s.prompt_back_name);
+	free(s.search);
+	return unit_done();
+}
