@@ -794,12 +794,18 @@ static int baseline(struct monitor *m)
 static void report_ts_error(enum ts_open_error err)
 {
 	switch (err) {
-	case TS_ERR_PERM:
+	case TS_ERR_PERM: {
+		char exe[PATH_MAX];
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n <= 0)
+			n = (ssize_t)strlen(strcpy(exe, PACKAGE));
+		exe[n] = '\0';
 		fprintf(stderr, _("%s: taskstats needs the CAP_NET_ADMIN capability: "
 				  "run as root, or grant it with "
 				  "'setcap cap_net_admin+ep %s'\n"),
-			PACKAGE, "$(command -v stalltop)");
+			PACKAGE, exe);
 		break;
+	}
 	case TS_ERR_NOFAMILY:
 		fprintf(stderr, _("%s: this kernel has no taskstats interface "
 				  "(CONFIG_TASKSTATS is off)\n"), PACKAGE);

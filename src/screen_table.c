@@ -121,15 +121,16 @@ static attr_t cell_role(const struct screen *s, const struct row *r, int col)
 	return A_NORMAL;
 }
 
-/* Whether a category column has any figure above zero in the view. */
-static bool column_has_data(const struct screen *s, int col)
+/* The largest figure of a column in the view (0 when none). */
+static double column_max(const struct screen *s, int col)
 {
+	double max = 0;
 	for (size_t i = 0; i < s->nview; i++) {
 		double v = cell_value(s, &s->view[i], col);
-		if (!isnan(v) && v > 0)
-			return true;
+		if (!isnan(v) && v > max)
+			max = v;
 	}
-	return false;
+	return max;
 }
 
 static int needed_width(const struct screen *s)
@@ -150,18 +151,29 @@ static bool drop(struct screen *s, int col)
 	return true;
 }
 
-/* Choose the columns that fit: empty categories go first, then others. */
+/*
+ * Choose the columns that fit: the category with the smallest figures
+ * goes first (the sorted one stays), then USER, S and CPU%.
+ */
 static void layout(struct screen *s)
 {
 	static const int last_resort[] = { COL_USER, COL_STATE, COL_CPU_PCT };
+	double max[NCAT];
 	for (int i = 0; i < NCOL; i++)
 		s->col_shown[i] = true;
 	s->cols_hidden = 0;
-	for (int c = COL_TOTAL - 1; c >= COL_CAT && needed_width(s) > COLS; c--)
-		if (!column_has_data(s, c))
-			drop(s, c);
-	for (int c = COL_TOTAL - 1; c >= COL_CAT && needed_width(s) > COLS; c--)
-		drop(s, c);
+	if (needed_width(s) > COLS)
+		for (int c = 0; c < NCAT; c++)
+			max[c] = column_max(s, COL_CAT + c);
+	while (needed_width(s) > COLS) {
+		int least = -1;
+		for (int c = NCAT - 1; c >= 0; c--)
+			if (s->col_shown[COL_CAT + c] && c != s->sel.sort &&
+			    (least < 0 || max[c] < max[least]))
+				least = c;
+		if (least < 0 || !drop(s, COL_CAT + least))
+			break;
+	}
 	for (size_t i = 0; i < 3 && needed_width(s) > COLS; i++)
 		drop(s, last_resort[i]);
 
@@ -191,6 +203,9 @@ static void header_row(struct screen *s, int y)
 				 s->cols_hidden);
 			if (text_width(text) > s->col_w[i])
 				snprintf(text, sizeof(text), _("%s (+%d hidden)"), h,
+					 s->cols_hidden);
+			if (text_width(text) > s->col_w[i])
+				snprintf(text, sizeof(text), "%s +%d", h,
 					 s->cols_hidden);
 		}
 		else if (i == COL_COMMAND)

@@ -1,0 +1,230 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Helpers for the shell tests (tests/live/*.sh, tests/tty/*.sh).
+#
+#   . "$top_srcdir/tests/lib/functions.sh"
+#
+# make check exports STALLTOP, top_srcdir and top_builddir. Exit codes are
+# automake's: 0 pass, 1 fail, 77 skip, 99 hard error. Sourcing this makes
+# a scratch directory $TMP (on the build tree's filesystem, not /tmp, which
+# may be tmpfs) and a trap that, on any exit, kills every process group
+# started with bg_start, restores what enable_delayacct changed and
+# removes $TMP. POSIX sh: the tests may run under dash.
+
+set -u
+: "${STALLTOP:?run the tests with make check}"
+: "${top_srcdir:?run the tests with make check}"
+: "${top_builddir:?run the tests with make check}"
+
+TEST_NAME=$(basename "$0" .sh)
+WL="$top_builddir/tests/live"   # the workload programs
+NCPU=$(getconf _NPROCESSORS_ONLN)
+
+note() { echo "$TEST_NAME: $*"; }
+fail() { echo "FAIL: $TEST_NAME: $*" >&2; exit 1; }
+skip() { echo "SKIP: $TEST_NAME: $*" >&2; exit 77; }
+hard_error() { echo "ERROR: $TEST_NAME: $*" >&2; exit 99; }
+
+# Skip only when the privilege is truly absent.
+need_root() {
+	[ "$(id -u)" -eq 0 ] ||
+		skip "needs root (taskstats and the proc connector need CAP_NET_ADMIN)"
+}
+
+# A missing tool is an error, not a skip: ./bootstrap installs them all.
+need_cmd() {
+	for _c; do
+		command -v "$_c" >/dev/null 2>&1 ||
+			hard_error "needs '$_c' (./bootstrap installs the test tools)"
+	done
+}
+
+# --- scratch directory and cleanup ---
+
+_pgids=
+_extra_dirs=
+_old_delayacct=
+TMP=$(mktemp -d "$top_builddir/tests/live/tmp.$TEST_NAME.XXXXXX") ||
+	hard_error "cannot make a scratch directory"
+
+_cleanup() {
+	_status=$?
+	trap - EXIT INT TERM HUP
+	for _g in $_pgids; do
+		kill -KILL -- "-$_g" 2>/dev/null
+	done
+	wait 2>/dev/null
+	if [ -n "$_old_delayacct" ]; then
+		echo "$_old_delayacct" >/proc/sys/kernel/task_delayacct 2>/dev/null
+	fi
+	if [ "$_status" -ne 0 ] && [ "${KEEP_TMP:-}" ]; then
+		echo "$TEST_NAME: kept $TMP" >&2
+	else
+		rm -rf "$TMP" $_extra_dirs
+	fi
+	exit "$_status"
+}
+trap _cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+# Live tests measure the whole machine: run them one at a time even under
+# make -j (the lock is released when the test exits).
+live_lock() {
+	need_cmd flock
+	exec 9>"$top_builddir/tests/live/.lock"
+	flock -w 600 9 || hard_error "another live test held the lock for 10 minutes"
+}
+
+# Turn delay accounting on; the trap puts the old value back.
+enable_delayacct() {
+	_f=/proc/sys/kernel/task_delayacct
+	[ -e "$_f" ] || skip "this kernel has no delay accounting (no $_f)"
+	if [ -z "$_old_delayacct" ]; then
+		_old_delayacct=$(cat "$_f")
+	fi
+	echo 1 >"$_f" || hard_error "cannot turn on delay accounting"
+}
+
+# The usual start of a live test.
+live_init() {
+	need_root
+	need_cmd jq setsid
+	live_lock
+	enable_delayacct
+}
+
+# --- processes ---
+
+# bg_start NAME CMD [ARGS...]: run CMD in the background in its own
+# session and process group (the trap kills the group), stdout to
+# $TMP/NAME.out, stderr to $TMP/NAME.err. Sets BG_PID (= the group id).
+# A non-interactive shell does not make background jobs group leaders, so
+# setsid execs CMD in place and $! is CMD itself.
+bg_start() {
+	_name=$1
+	shift
+	setsid "$@" >"$TMP/$_name.out" 2>"$TMP/$_name.err" </dev/null &
+	BG_PID=$!
+	_pgids="$_pgids $BG_PID"
+}
+
+# bg_stop PID: SIGTERM, then wait for it; returns its exit status.
+bg_stop() {
+	kill -TERM "$1" 2>/dev/null
+	wait "$1"
+}
+
+# bg_kill PID: end the whole process group at once.
+bg_kill() {
+	kill -KILL -- "-$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	return 0
+}
+
+alive() { kill -0 "$1" 2>/dev/null; }
+
+# --- waiting ---
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# wait_for [-t SECONDS] CMD [ARGS...]: run CMD every 20 ms until it
+# succeeds; fail after SECONDS (default 20).
+wait_for() {
+	_limit=20
+	if [ "$1" = -t ]; then
+		_limit=$2
+		shift 2
+	fi
+	_deadline=$(($(now_ms) + _limit * 1000))
+	until "$@"; do
+		[ "$(now_ms)" -lt "$_deadline" ] ||
+			fail "gave up after ${_limit}s waiting for: $*"
+		sleep 0.02
+	done
+}
+
+# Complete lines in FILE (a line being written does not count).
+lines() { if [ -e "$1" ]; then wc -l <"$1"; else echo 0; fi; }
+has_lines() { [ "$(lines "$1")" -ge "$2" ]; }
+has_line() { grep -q -- "$2" "$1" 2>/dev/null; }
+
+# wait_lines FILE N: until FILE has at least N complete lines.
+wait_lines() { wait_for has_lines "$1" "$2"; }
+
+# wait_more_lines FILE N: N more complete lines than FILE has now.
+wait_more_lines() { wait_lines "$1" $(($(lines "$1") + $2)); }
+
+# --- stalltop ---
+
+# run_stalltop_json ARGS...: stalltop -b --json ARGS in the foreground
+# (give it -n); fails unless it exits 0 and every line is a JSON object.
+# The samples are in $JSON.
+run_stalltop_json() {
+	JSON="$TMP/run.json"
+	timeout 120 "$STALLTOP" -b --json "$@" >"$JSON" 2>"$TMP/run.err" ||
+		fail "stalltop -b --json $* exited $?: $(cat "$TMP/run.err")"
+	check_json "$JSON"
+}
+
+# start_stalltop NAME ARGS...: stalltop -b --json ARGS in the background,
+# samples to $TMP/NAME.out; sets ST_PID. Returns once the first sample is
+# out (the baseline has been taken).
+start_stalltop() {
+	_n=$1
+	shift
+	bg_start "$_n" "$STALLTOP" -b --json "$@"
+	ST_PID=$BG_PID
+	wait_lines "$TMP/$_n.out" 1
+}
+
+# stop_stalltop NAME PID: SIGTERM must end it cleanly (status 0).
+stop_stalltop() {
+	bg_stop "$2" || fail "stalltop ended with status $? on SIGTERM: $(cat "$TMP/$1.err")"
+	check_json "$TMP/$1.out"
+}
+
+# Every line of FILE is one JSON object with the contract's top level.
+check_json() {
+	jq -e 'has("interval") and has("events_lost") and (.tasks|type=="array")
+	       and (.exited|type=="array")' "$1" >"$TMP/check_json.out" ||
+		fail "$1: not NDJSON samples"
+	grep -qv true "$TMP/check_json.out" && fail "$1: a sample lacks a field"
+	return 0
+}
+
+# jqs FILE FILTER [jq options...]: FILTER over all samples of FILE as one
+# array (slurped), raw output.
+jqs() {
+	_file=$1
+	_filter=$2
+	shift 2
+	jq -r -s "$@" "$_filter" "$_file"
+}
+
+# --- filesystems ---
+
+# set_io_dir: set IO_DIR to a directory where synchronous IO reaches a
+# block device: $TMP when its filesystem is on one (it is under the build
+# tree), else a scratch directory in /var/tmp (removed by the trap).
+# tmpfs and the like never wait for IO. Skips when neither will do.
+set_io_dir() {
+	if on_block_device "$TMP"; then
+		IO_DIR=$TMP
+	elif on_block_device /var/tmp; then
+		IO_DIR=$(mktemp -d "/var/tmp/stalltop-$TEST_NAME.XXXXXX") ||
+			hard_error "cannot make a directory in /var/tmp"
+		_extra_dirs="$_extra_dirs $IO_DIR"
+	else
+		skip "no directory on a block device for IO (tried $TMP, /var/tmp)"
+	fi
+}
+
+on_block_device() {
+	# the device number of the directory's filesystem, as in mountinfo
+	_dev=$(stat -c '%d' "$1") || return 1
+	_maj=$((_dev >> 8 & 0xfff))
+	_min=$((_dev & 0xff | (_dev >> 12 & 0xfff00)))
+	[ -e "/sys/dev/block/$_maj:$_min" ] && return 0
+	# btrfs and friends show an anonymous device: look at the source
+	_src=$(findmnt -n -o SOURCE -T "$1" 2>/dev/null) || return 1
+	[ -b "${_src%%\[*}" ]
+}

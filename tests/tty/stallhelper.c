@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Workloads for the terminal tests, each under a name of our choosing:
+ *   stallhelper busy NAME           spin on the CPU
+ *   stallhelper io NAME FILE        synchronous direct writes to FILE
+ *   stallhelper threads NAME N      N extra threads; prints every tid
+ *   stallhelper name NAME           just sleep (NAME may hold anything)
+ * Each dies with its parent and after ten minutes at the latest.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define LIFETIME 600
+#define IO_BLOCK 65536
+#define IO_SPAN (16 * 1024 * 1024)
+
+static void name_self(const char *name)
+{
+	if (prctl(PR_SET_NAME, name, 0, 0, 0) < 0) {
+		perror("prctl");
+		exit(1);
+	}
+}
+
+static void busy(void)
+{
+	volatile unsigned long n = 0;
+	for (;;)
+		n++;
+}
+
+static void io(const char *path)
+{
+	void *buf;
+	if (posix_memalign(&buf, 4096, IO_BLOCK) != 0)
+		exit(1);
+	memset(buf, 'x', IO_BLOCK);
+	int fd = open(path, O_WRONLY | O_CREAT | O_DIRECT, 0600);
+	if (fd < 0) /* no O_DIRECT here: fsync does the waiting instead */
+		fd = open(path, O_WRONLY | O_CREAT, 0600);
+	if (fd < 0) {
+		perror(path);
+		exit(1);
+	}
+	for (off_t off = 0;; off = (off + IO_BLOCK) % IO_SPAN) {
+		if (pwrite(fd, buf, IO_BLOCK, off) != IO_BLOCK) {
+			perror("pwrite");
+			exit(1);
+		}
+		fdatasync(fd);
+	}
+}
+
+static void *thread_main(void *arg)
+{
+	char name[16];
+	snprintf(name, sizeof(name), "%.10s-%d", (const char *)arg,
+		 (int)(syscall(SYS_gettid) % 1000));
+	prctl(PR_SET_NAME, name, 0, 0, 0);
+	printf("%ld\n", (long)syscall(SYS_gettid));
+	fflush(stdout);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void threads(const char *name, int n)
+{
+	static char base[16];
+	snprintf(base, sizeof(base), "%s", name);
+	printf("%ld\n", (long)getpid());
+	fflush(stdout);
+	for (int i = 0; i < n; i++) {
+		pthread_t t;
+		if (pthread_create(&t, NULL, thread_main, base) != 0) {
+			fprintf(stderr, "pthread_create failed\n");
+			exit(1);
+		}
+	}
+	for (;;)
+		pause();
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s busy|io|threads|name NAME [ARG]\n",
+			argv[0]);
+		return 2;
+	}
+	prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+	alarm(LIFETIME);
+	name_self(argv[2]);
+	if (strcmp(argv[1], "busy") == 0)
+		busy();
+	else if (strcmp(argv[1], "io") == 0 && argc == 4)
+		io(argv[3]);
+	else if (strcmp(argv[1], "threads") == 0 && argc == 4)
+		threads(argv[2], atoi(argv[3]));
+	else if (strcmp(argv[1], "name") == 0)
+		for (;;)
+			pause();
+	fprintf(stderr, "%s: bad arguments\n", argv[0]);
+	return 2;
+}
