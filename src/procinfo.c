@@ -102,23 +102,48 @@ int pi_scan(struct procinfo *pi, bool threads, pi_task_cb cb, void *arg)
 	return f->counts->total;
 }
 
-int pi_threads(struct procinfo *pi, const pid_t *tgids, size_t n,
-	       pi_task_cb cb, void *arg)
+/*
+ * libproc2 selects at most PI_SELECT_MAX ids per call: walk them in chunks
+ * and hand each fetch to emit.
+ */
+static int select_chunks(struct pids_info *info, const pid_t *ids, size_t n,
+			 enum pids_select_type which,
+			 void (*emit)(struct pids_fetch *, void *), void *ctx)
 {
 	int total = 0;
 	for (size_t at = 0; at < n; at += PI_SELECT_MAX) {
-		unsigned ids[PI_SELECT_MAX];
+		unsigned sel[PI_SELECT_MAX];
 		size_t k = n - at < PI_SELECT_MAX ? n - at : PI_SELECT_MAX;
 		for (size_t i = 0; i < k; i++)
-			ids[i] = (unsigned)tgids[at + i];
-		struct pids_fetch *f = procps_pids_select(pi->scan, ids, (int)k,
-							  PIDS_SELECT_PID_THREADS);
+			sel[i] = (unsigned)ids[at + i];
+		struct pids_fetch *f = procps_pids_select(info, sel, (int)k, which);
 		if (!f)
 			return -1;
-		emit_tasks(f, cb, arg);
+		emit(f, ctx);
 		total += f->counts->total;
 	}
 	return total;
+}
+
+struct emit_ctx {
+	pi_task_cb task_cb;
+	pi_details_cb details_cb;
+	bool full;
+	void *arg;
+};
+
+static void emit_tasks_chunk(struct pids_fetch *f, void *ctx)
+{
+	struct emit_ctx *c = ctx;
+	emit_tasks(f, c->task_cb, c->arg);
+}
+
+int pi_threads(struct procinfo *pi, const pid_t *tgids, size_t n,
+	       pi_task_cb cb, void *arg)
+{
+	struct emit_ctx c = { .task_cb = cb, .arg = arg };
+	return select_chunks(pi->scan, tgids, n, PIDS_SELECT_PID_THREADS,
+			     emit_tasks_chunk, &c);
 }
 
 static void emit_details(struct pids_fetch *f, bool full, pi_details_cb cb,
@@ -154,24 +179,18 @@ static void emit_details(struct pids_fetch *f, bool full, pi_details_cb cb,
 	}
 }
 
+static void emit_details_chunk(struct pids_fetch *f, void *ctx)
+{
+	struct emit_ctx *c = ctx;
+	emit_details(f, c->full, c->details_cb, c->arg);
+}
+
 int pi_details(struct procinfo *pi, const pid_t *ids, size_t n, bool full,
 	       pi_details_cb cb, void *arg)
 {
-	struct pids_info *info = full ? pi->full : pi->brief;
-	int total = 0;
-	for (size_t at = 0; at < n; at += PI_SELECT_MAX) {
-		unsigned sel[PI_SELECT_MAX];
-		size_t k = n - at < PI_SELECT_MAX ? n - at : PI_SELECT_MAX;
-		for (size_t i = 0; i < k; i++)
-			sel[i] = (unsigned)ids[at + i];
-		struct pids_fetch *f = procps_pids_select(info, sel, (int)k,
-							  PIDS_SELECT_PID);
-		if (!f)
-			return -1;
-		emit_details(f, full, cb, arg);
-		total += f->counts->total;
-	}
-	return total;
+	struct emit_ctx c = { .details_cb = cb, .full = full, .arg = arg };
+	return select_chunks(full ? pi->full : pi->brief, ids, n,
+			     PIDS_SELECT_PID, emit_details_chunk, &c);
 }
 
 long pi_hertz(void)

@@ -148,22 +148,14 @@ void tt_foreach(struct tasktable *t, void (*fn)(struct task *, void *),
 			fn(k, arg);
 }
 
+/* Unlink every task pred picks; retire it, or free it. */
+static void unlink_if(struct tasktable *t, bool (*pred)(struct task *, void *),
+		      void *arg, bool retire);
+
 void tt_remove_if(struct tasktable *t, bool (*pred)(struct task *, void *),
 		  void *arg)
 {
-	for (size_t i = 0; i < t->nbucket; i++) {
-		struct task **pp = &t->bucket[i];
-		while (*pp) {
-			struct task *k = *pp;
-			if (pred(k, arg)) {
-				*pp = k->hnext;
-				task_free(k);
-				t->count--;
-			} else {
-				pp = &k->hnext;
-			}
-		}
-	}
+	unlink_if(t, pred, arg, false);
 }
 
 static int push_retired(struct tasktable *t, struct task *k)
@@ -198,19 +190,25 @@ void tt_retire(struct tasktable *t, struct task *k)
 void tt_retire_if(struct tasktable *t, bool (*pred)(struct task *, void *),
 		  void *arg)
 {
+	unlink_if(t, pred, arg, true);
+}
+
+static void unlink_if(struct tasktable *t, bool (*pred)(struct task *, void *),
+		      void *arg, bool retire)
+{
 	for (size_t i = 0; i < t->nbucket; i++) {
 		struct task **pp = &t->bucket[i];
 		while (*pp) {
 			struct task *k = *pp;
-			if (pred(k, arg)) {
-				*pp = k->hnext;
-				k->hnext = NULL;
-				t->count--;
-				if (push_retired(t, k) < 0)
-					task_free(k);
-			} else {
+			if (!pred(k, arg)) {
 				pp = &k->hnext;
+				continue;
 			}
+			*pp = k->hnext;
+			k->hnext = NULL;
+			t->count--;
+			if (!retire || push_retired(t, k) < 0)
+				task_free(k);
 		}
 	}
 }

@@ -11,7 +11,7 @@ kill -TERM "$pid"
 tty_wait STALLTOP-EXITED 5 || tty_fail "SIGTERM did not end stalltop"
 tty_check_restored 0
 
-T kill-server
+tty_restart
 tty_start
 tty_keys C-c
 tty_wait STALLTOP-EXITED 5 || tty_fail "Ctrl-C did not end stalltop"

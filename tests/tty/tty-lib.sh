@@ -31,6 +31,7 @@ command -v tmux >/dev/null 2>&1 || tty_skip "tmux is not installed"
 [ -x "$HELPER" ] || tty_fail "no workload helper at $HELPER"
 
 TTY_SOCK=stalltop-test-$$
+TTY_SOCKS=$TTY_SOCK
 TTY_TMP=$(mktemp -d "$top_builddir/tests/tty/tmp.$TTY_NAME.XXXXXX") ||
 	tty_fail "cannot make a temporary directory"
 TTY_PIDS=
@@ -43,7 +44,9 @@ tty_cleanup() {
 	for p in $TTY_PIDS; do
 		kill "$p" 2>/dev/null
 	done
-	T kill-server 2>/dev/null
+	for sock in $TTY_SOCKS; do
+		tmux -L "$sock" kill-server 2>/dev/null
+	done
 	for p in $TTY_PIDS; do
 		wait "$p" 2>/dev/null
 	done
@@ -85,6 +88,14 @@ EOF
 	T new-session -d -x 160 -y 50 "sh '$TTY_TMP/run.sh'" ||
 		tty_fail "tmux cannot start"
 	tty_wait ' PID ' || tty_fail "stalltop did not draw its table"
+}
+
+# End this tmux server; the next tty_start gets a fresh one.
+tty_restart() {
+	T kill-server 2>/dev/null
+	TTY_SOCK=stalltop-test-$$-$(echo "$TTY_SOCKS" | wc -w)
+	TTY_SOCKS="$TTY_SOCKS $TTY_SOCK"
+	rm -f "$TTY_TMP/exit" "$TTY_TMP/stty.before" "$TTY_TMP/stty.after"
 }
 
 tty_screen() {
