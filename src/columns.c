@@ -15,8 +15,10 @@ static const struct column fixed[] = {
 	[COL_STATE] = { "S", -1, 1, true,
 		N_("state: R running, S sleeping, D uninterruptible, Z zombie...") },
 	[COL_CPU_PCT] = { "CPU%", SORT_CPU_PCT, 6, false,
+		/* xgettext:no-c-format */
 		N_("CPU use, % of one CPU") },
 	[COL_TOTAL] = { "TOTAL", SORT_TOTAL, NUM_WIDTH, false,
+		/* xgettext:no-c-format */
 		N_("sum of the delay columns, % of the interval") },
 	[COL_COMMAND] = { "COMMAND", SORT_COMM, 0, true,
 		N_("process or thread name, or the command line (c)") },

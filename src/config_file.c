@@ -247,6 +247,20 @@ int config_load(struct options *o, const char *path_or_null)
 	return skipped;
 }
 
+int config_load_text(struct options *o, const char *text, size_t len,
+		     const char *name)
+{
+	if (len == 0)
+		return 0;
+	/* mode "r": the stream ends after len bytes, NULs included */
+	FILE *f = fmemopen((void *)text, len, "r");
+	if (!f)
+		return -1;
+	int skipped = load_stream(o, f, name);
+	fclose(f);
+	return skipped;
+}
+
 /* Create dir and its missing parents with mode 0700. */
 static int make_dirs(const char *dir)
 {

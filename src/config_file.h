@@ -23,6 +23,14 @@ char *config_path(void);
 int config_load(struct options *o, const char *path_or_null);
 
 /*
+ * The same for the len bytes of text, a file's contents, reported on
+ * stderr as name:line. Returns the number of skipped lines, or -1 when
+ * the text cannot be read (no memory). For tests and fuzzing.
+ */
+int config_load_text(struct options *o, const char *text, size_t len,
+		     const char *name);
+
+/*
  * Write o's settings to the file (creating its directory, mode 0700).
  * Returns 0, or -1 with errno set; an existing file is then unchanged.
  */

@@ -124,6 +124,7 @@ static int meaning_part(struct help_text *h, const char *path)
 {
 	static const char *const text[] = {
 		N_("What the delay columns show (key m):"),
+		/* xgettext:no-c-format */
 		N_("  % of interval  time spent waiting as a share of the interval;"),
 		N_("                 a process with several threads can exceed 100"),
 		N_("  avg ms         average length of one wait in the interval"),

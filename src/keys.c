@@ -49,6 +49,7 @@ static const struct key_binding fixed[] = {
 	{ 'P', ACT_SORT, SORT_CPU_PCT, KS_SORT, N_("sort by %s") },
 	{ 'N', ACT_SORT, SORT_PID, KS_SORT, N_("sort by %s") },
 	{ 'm', ACT_METRIC, 0, KS_SORT,
+	/* xgettext:no-c-format */
 	  N_("delay columns: % of interval, avg ms per event, events/s, max ms") },
 
 	{ '/', ACT_SEARCH, 0, KS_FILTER, N_("search by name (selects the first match)") },

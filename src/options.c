@@ -116,8 +116,7 @@ static void add_pids(struct options *o, const char *arg)
 	     tok = strtok_r(NULL, ",", &save)) {
 		pid_t pid;
 		if (parse_pid(tok, &pid) < 0) {
-			free(copy);
-			bad(_("invalid process id '%s'"), tok);
+			bad(_("invalid process id '%s'"), tok); /* tok is in copy */
 		}
 		pid_t *n = realloc(o->pids, (o->npids + 1) * sizeof(*n));
 		if (!n)

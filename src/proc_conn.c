@@ -284,7 +284,12 @@ static int walk(const void *buf, size_t len, struct pc_sink *s)
 	int remain = (int)len;
 	int n = 0;
 
-	while (mnl_nlmsg_ok(nlh, remain)) {
+	/*
+	 * mnl_nlmsg_ok() compares nlmsg_len as an int: a length of 2^31 or
+	 * more passes it. Check it against what is left ourselves.
+	 */
+	while (mnl_nlmsg_ok(nlh, remain) &&
+	       nlh->nlmsg_len <= (uint32_t)remain) {
 		int r = one_msg(nlh, s);
 		if (r < 0)
 			return -1;

@@ -342,7 +342,8 @@ int header_draw(struct screen *s, int y)
 	if (delayacct_banner(s, y))
 		y++;
 	status_line(s, y++);
-	y += notices(s, y, LINES >= PSI_WIDE_LINES ? MAX_NOTICES : 0);
+	y += notices(s, y, LINES >= PSI_WIDE_LINES ? MAX_NOTICES :
+			   LINES >= 15 ? 1 : 0);
 	if (s->have_sample && !psi_any(s)) {
 		move(y++, 0);
 		draw_text(s, _("PSI not available (/proc/pressure missing)"), false,

@@ -357,6 +357,10 @@ static void drill(struct screen *s)
 		screen_message(s, false, _("already showing threads; Esc goes back"));
 		return;
 	}
+	if (r->flags & ROW_EXITED) {
+		screen_message(s, true, _("this task has ended"));
+		return;
+	}
 	pid_t tgid = r->tgid ? r->tgid : r->pid;
 	s->drill_back_pid = r->pid;
 	screen_set_threads(s, s->threads_all, tgid, r->comm);

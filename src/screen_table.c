@@ -27,6 +27,7 @@ const char *metric_label(enum metric m)
 	case METRIC_MAX:
 		return _("max ms");
 	default:
+		/* xgettext:no-c-format */
 		return _("% of interval");
 	}
 }

@@ -257,7 +257,12 @@ int ts_decode_msg(const void *nlmsg, size_t len, ts_reading_cb cb, void *arg)
 	const struct genlmsghdr *genl;
 	struct walk w = { cb, arg, false };
 
-	if (!nlmsg || len > INT_MAX || !mnl_nlmsg_ok(nlh, (int)len))
+	/*
+	 * mnl_nlmsg_ok() compares nlmsg_len as an int: a length of 2^31 or
+	 * more passes it. Check it against len ourselves.
+	 */
+	if (!nlmsg || len > INT_MAX || !mnl_nlmsg_ok(nlh, (int)len) ||
+	    nlh->nlmsg_len > len)
 		return -1;
 	if (nlh->nlmsg_type < NLMSG_MIN_TYPE)
 		return 0; /* error, done, noop: no records */

@@ -200,6 +200,19 @@ jqs() {
 	jq -r -s "$@" "$_filter" "$_file"
 }
 
+# expect WHAT FILE [jq options] FILTER: FILTER (over each sample of FILE,
+# or with -s over all) prints one line per problem; fail with them, or
+# when jq itself fails (a check that cannot run must not pass).
+expect() {
+	_what=$1
+	_file=$2
+	shift 2
+	jq -r "$@" "$_file" >"$TMP/expect.out" 2>"$TMP/expect.err" ||
+		fail "$_what: jq failed ($?): $(cat "$TMP/expect.err")"
+	[ -s "$TMP/expect.out" ] && fail "$_what: $(head -20 "$TMP/expect.out")"
+	return 0
+}
+
 # --- filesystems ---
 
 # set_io_dir: set IO_DIR to a directory where synchronous IO reaches a

@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A process whose name holds an escape sequence is shown escaped, and the
 # sequence does nothing to the terminal.
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/tty/tty-lib.sh"
-tty_need_root
+. "$top_srcdir/tests/tty/tty-lib.sh"
+need_root
 
-tty_spawn "$HELPER" name "$(printf 'st\033[2Jx')"
-pid=$TTY_LAST
+bg_start named "$HELPER" name "$(printf 'st\033[2Jx')"
+pid=$BG_PID
 tty_start
 tty_keys p
 tty_keys -l "$pid"

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Resizing to 60x15, below the minimum and back keeps a sane screen.
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/tty/tty-lib.sh"
-tty_need_root
+. "$top_srcdir/tests/tty/tty-lib.sh"
+need_root
 
 tty_start
 T resize-window -x 60 -y 15

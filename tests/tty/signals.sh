@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SIGTERM (and Ctrl-C) end stalltop cleanly with the terminal restored.
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/tty/tty-lib.sh"
-tty_need_root
+. "$top_srcdir/tests/tty/tty-lib.sh"
+need_root
 
 tty_start
 pane=$(T display -p '#{pane_pid}')

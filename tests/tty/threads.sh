@@ -2,15 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Enter on a multi-threaded process shows its threads by thread id, and
 # Esc goes back to the processes.
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/tty/tty-lib.sh"
-tty_need_root
+. "$top_srcdir/tests/tty/tty-lib.sh"
+need_root
 
-tty_spawn sh -c "exec '$HELPER' threads stthreads 3 > '$TTY_TMP/tids'"
-pid=$TTY_LAST
-have_tids() {
-	[ "$(wc -l < "$TTY_TMP/tids")" -ge 4 ]
-}
-tty_until 10 have_tids || tty_fail "the workload did not start its threads"
+bg_start threads "$HELPER" threads stthreads 3
+pid=$BG_PID
+wait_lines "$TMP/threads.out" 4
 
 tty_start
 # only this process, so that it is the selected row
@@ -26,7 +23,7 @@ tty_keys Enter
 tty_wait "threads of $pid \\(stthreads\\)" 5 || tty_fail "Enter did not drill in"
 all_tids() {
 	rows=$(tty_rows)
-	for tid in $(cat "$TTY_TMP/tids"); do
+	for tid in $(cat "$TMP/threads.out"); do
 		echo "$rows" | grep -Eq "^ *$tid " || return 1
 	done
 }

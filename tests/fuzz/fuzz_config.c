@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Fuzz target: the settings file (config_load_text, the parser behind
+ * config_load). Checks that whatever the text, the options stay valid
+ * (a delay in (0, 24 h], a known sort key and metric), that no more lines
+ * are skipped than the text has, that settings the command line set are
+ * left alone, and that NO_COLOR keeps the file from setting monochrome.
+ * Whether NO_COLOR is set depends on the input's length, so both paths
+ * are fuzzed.
+ */
+#include <config.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "config_file.h"
+#include "fuzz.h"
+#include "options.h"
+#include "select.h"
+
+#define ALL_SET (SET_DELAY | SET_SORT | SET_REVERSE | SET_ONLY_STALLED | \
+		 SET_CMDLINE | SET_THREADS | SET_ACCUMULATE | SET_MONOCHROME | \
+		 SET_METRIC)
+
+static void defaults(struct options *o, unsigned set_mask)
+{
+	memset(o, 0, sizeof(*o));
+	o->delay = 1.5;
+	o->sel.sort = SORT_TOTAL;
+	o->sel.metric = METRIC_AVG;
+	o->set_mask = set_mask;
+}
+
+static void check_valid(const struct options *o)
+{
+	FUZZ_CHECK(isfinite(o->delay) && o->delay > 0 &&
+		   o->delay <= 24.0 * 3600.0);
+	FUZZ_CHECK(sort_key_name(o->sel.sort) != NULL);
+	FUZZ_CHECK(o->sel.metric >= 0 && o->sel.metric < NMETRIC);
+	FUZZ_CHECK(o->pids == NULL && o->npids == 0);
+}
+
+static int same(const struct options *a, const struct options *b)
+{
+	return a->delay == b->delay && a->sel.sort == b->sel.sort &&
+	       a->sel.reverse == b->sel.reverse &&
+	       a->sel.metric == b->sel.metric &&
+	       a->sel.only_stalled == b->sel.only_stalled &&
+	       a->cmdline == b->cmdline && a->threads == b->threads &&
+	       a->accumulate == b->accumulate &&
+	       a->monochrome == b->monochrome && a->set_mask == b->set_mask;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *text = (const char *)data;
+	struct options o, before;
+	int lines = 0, ret;
+	bool no_color = size & 1;
+
+	for (size_t i = 0; i < size; i++)
+		lines += data[i] == '\n';
+	if (size && data[size - 1] != '\n')
+		lines++;
+	if (no_color)
+		setenv("NO_COLOR", "1", 1);
+	else
+		unsetenv("NO_COLOR");
+
+	defaults(&o, 0);
+	ret = config_load_text(&o, text, size, "fuzz");
+	FUZZ_CHECK(ret >= 0 && ret <= lines);
+	check_valid(&o);
+	if (no_color)
+		FUZZ_CHECK(!o.monochrome);
+
+	/* everything set on the command line: nothing changes */
+	defaults(&o, ALL_SET);
+	before = o;
+	ret = config_load_text(&o, text, size, "fuzz");
+	FUZZ_CHECK(ret >= 0 && ret <= lines);
+	FUZZ_CHECK(same(&o, &before));
+	return 0;
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Fuzz target: the strict number parsers of the command line and the
+ * settings file (parse_positive_double, parse_ulong, parse_pid) on the
+ * input as a string (cut at its first NUL, as argv would be). parse_ulong
+ * is checked against a reference: it must accept exactly the non-empty
+ * all-digit strings whose value fits and is in range, with that value.
+ * An accepted double must be finite, in (0, max], written with digits and
+ * at most one point only, and what strtod reads; a rejected input must
+ * leave the output alone.
+ */
+#include <config.h>
+
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "numparse.h"
+
+/* The reference: decimal digits only, non-empty, no overflow. */
+static bool ref_ulong(const char *s, unsigned long *out)
+{
+	unsigned long v = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		unsigned d;
+
+		if (*s < '0' || *s > '9')
+			return false;
+		d = (unsigned)(*s - '0');
+		if (v > (ULONG_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return true;
+}
+
+static void check_ulong(const char *s, unsigned long min, unsigned long max)
+{
+	unsigned long want = 0, got = 12345;
+	bool ok = ref_ulong(s, &want) && want >= min && want <= max;
+	int ret = parse_ulong(s, min, max, &got);
+
+	FUZZ_CHECK(ret == 0 || ret == -1);
+	FUZZ_CHECK((ret == 0) == ok);
+	FUZZ_CHECK(got == (ok ? want : 12345));
+}
+
+static bool plain_decimal(const char *s)
+{
+	int digits = 0, dots = 0;
+
+	for (; *s; s++) {
+		if (*s >= '0' && *s <= '9')
+			digits++;
+		else if (*s == '.' && !dots)
+			dots++;
+		else
+			return false;
+	}
+	return digits > 0;
+}
+
+static void check_double(const char *s, double max)
+{
+	double got = -7.0;
+	int ret = parse_positive_double(s, max, &got);
+
+	FUZZ_CHECK(ret == 0 || ret == -1);
+	if (ret < 0) {
+		FUZZ_CHECK(got == -7.0);
+		return;
+	}
+	FUZZ_CHECK(plain_decimal(s));
+	FUZZ_CHECK(isfinite(got) && got > 0 && got <= max);
+	FUZZ_CHECK(got == strtod(s, NULL));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *s = fuzz_strdup(data, size);
+	pid_t pid = -5;
+	unsigned long v;
+	bool ok;
+
+	check_double(s, 24.0 * 3600.0);
+	check_double(s, 1e300);
+	check_double(s, 0.001);
+	check_ulong(s, 0, ULONG_MAX);
+	check_ulong(s, 1, 1000);
+	check_ulong(s, 5, 5);
+
+	ok = ref_ulong(s, &v) && v >= 1 && v <= 4194304;
+	FUZZ_CHECK((parse_pid(s, &pid) == 0) == ok);
+	FUZZ_CHECK(pid == (ok ? (pid_t)v : -5));
+	free(s);
+	return 0;
+}
