@@ -41,8 +41,10 @@ void delta_row(const struct ts_reading *prev, const struct ts_reading *cur,
 			continue;
 		uint64_t dtotal = b->total_ns - a->total_ns;
 		f->avail = true;
-		f->count = delta_count(a->count, b->count,
-				       categories[c].count_is_32bit);
+		f->have_count = !(cur->no_count & (1u << c));
+		if (f->have_count)
+			f->count = delta_count(a->count, b->count,
+					       categories[c].count_is_32bit);
 		f->pct = (double)dtotal / (dt * 1e9) * 100.0;
 		if (f->count) {
 			f->have_avg = true;

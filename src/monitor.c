@@ -28,6 +28,7 @@
 #include "nls.h"
 #include "proc_conn.h"
 #include "procinfo.h"
+#include "procstat.h"
 #include "taskstats.h"
 #include "tasktable.h"
 
@@ -40,7 +41,8 @@
 struct monitor {
 	struct monitor_opts o;
 	struct evloop *loop;
-	struct ts_client *ts;
+	struct ts_client *ts;       /* NULL: readings come from /proc */
+	struct procstat *ps;
 	struct ts_listener *lis[MAX_LISTENERS];
 	int nlis;
 	struct proc_conn *pc;
@@ -75,7 +77,7 @@ struct monitor {
 	pid_t *pidbuf;
 	size_t npidbuf, cappidbuf;
 
-	const char *notices[MAX_NOTICES + 1];
+	char *notices[MAX_NOTICES + 1];
 	int nnotices;
 };
 
@@ -100,16 +102,19 @@ static unsigned long long now_boot_ticks(void)
 static void notice(struct monitor *m, const char *text)
 {
 	for (int i = 0; i < m->nnotices; i++)
-		if (m->notices[i] == text)
+		if (strcmp(m->notices[i], text) == 0)
 			return;
-	if (m->nnotices < MAX_NOTICES)
-		m->notices[m->nnotices++] = text;
+	if (m->nnotices < MAX_NOTICES) {
+		char *copy = strdup(text);
+		if (copy)
+			m->notices[m->nnotices++] = copy;
+	}
 	m->notices[m->nnotices] = NULL;
 }
 
 const char *const *monitor_notices(const struct monitor *m)
 {
-	return m->notices;
+	return (const char *const *)m->notices;
 }
 
 static struct tasktable *active(struct monitor *m)
@@ -467,8 +472,10 @@ static int query(struct monitor *m, struct tasktable *t, bool threads)
 	m->nids = 0;
 	m->qgen++;
 	tt_foreach(t, collect_live_id, m);
-	return ts_query(m->ts, threads ? TS_KIND_PID : TS_KIND_TGID, m->ids,
-			m->nids, on_reading, t, NULL);
+	enum ts_kind kind = threads ? TS_KIND_PID : TS_KIND_TGID;
+	if (!m->ts)
+		return ps_query(m->ps, kind, m->ids, m->nids, on_reading, t, NULL);
+	return ts_query(m->ts, kind, m->ids, m->nids, on_reading, t, NULL);
 }
 
 static void rebase(struct task *k, void *arg)
@@ -754,7 +761,7 @@ int monitor_sample(struct monitor *m, struct sample *out)
 	out->interval = m->o.accumulate ? now - m->start_time : dt;
 	out->delayacct = m->delayacct == 1;
 	out->delayacct_known = m->delayacct >= 0;
-	out->ts_version = ts_kernel_version(m->ts);
+	out->ts_version = m->ts ? ts_kernel_version(m->ts) : 0;
 	out->events_lost = m->lost;
 	out->threads = m->o.threads;
 	out->accumulated = m->o.accumulate;
@@ -791,30 +798,40 @@ static int baseline(struct monitor *m)
 	return 0;
 }
 
-static void report_ts_error(enum ts_open_error err)
+/*
+ * Taskstats is out of reach: read cpu and io delay from /proc instead and
+ * say what is missing and how to get it.
+ */
+static int use_procstat(struct monitor *m, enum ts_open_error why)
 {
-	switch (err) {
-	case TS_ERR_PERM: {
+	ts_close(m->ts);
+	m->ts = NULL;
+	m->ps = ps_new();
+	if (!m->ps)
+		return -1;
+	m->kernel_cats &= (1u << CAT_CPU) | (1u << CAT_IO);
+	char text[PATH_MAX + 256];
+	if (why == TS_ERR_PERM) {
 		char exe[PATH_MAX];
 		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 		if (n <= 0)
 			n = (ssize_t)strlen(strcpy(exe, PACKAGE));
 		exe[n] = '\0';
-		fprintf(stderr, _("%s: taskstats needs the CAP_NET_ADMIN capability: "
-				  "run as root, or grant it with "
-				  "'setcap cap_net_admin+ep %s'\n"),
-			PACKAGE, exe);
-		break;
+		snprintf(text, sizeof(text),
+			 _("no CAP_NET_ADMIN: cpu and io delay only, from /proc; "
+			   "the other categories need it: run as root or "
+			   "'setcap cap_net_admin+ep %s'"), exe);
+	} else if (why == TS_ERR_NOFAMILY) {
+		snprintf(text, sizeof(text), "%s",
+			 _("this kernel has no taskstats (CONFIG_TASKSTATS): "
+			   "cpu and io delay only, from /proc"));
+	} else {
+		snprintf(text, sizeof(text),
+			 _("taskstats failed (%s): cpu and io delay only, "
+			   "from /proc"), strerror(errno));
 	}
-	case TS_ERR_NOFAMILY:
-		fprintf(stderr, _("%s: this kernel has no taskstats interface "
-				  "(CONFIG_TASKSTATS is off)\n"), PACKAGE);
-		break;
-	default:
-		fprintf(stderr, _("%s: cannot open the taskstats socket: %s\n"),
-			PACKAGE, strerror(errno));
-		break;
-	}
+	notice(m, text);
+	return 0;
 }
 
 struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
@@ -836,8 +853,8 @@ struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 
 	enum ts_open_error err;
 	m->ts = ts_open(&err);
-	if (!m->ts) {
-		report_ts_error(err);
+	if (!m->ts && use_procstat(m, err) < 0) {
+		fprintf(stderr, "%s: %s\n", PACKAGE, strerror(ENOMEM));
 		monitor_free(m);
 		return NULL;
 	}
@@ -866,12 +883,15 @@ struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 	if (!o->no_events)
 		open_listeners(m);
 
-	if (baseline(m) < 0) {
-		if (errno == EPERM)
-			report_ts_error(TS_ERR_PERM);
-		else
-			fprintf(stderr, _("%s: taskstats query failed: %s\n"),
-				PACKAGE, strerror(errno));
+	int rc = baseline(m);
+	if (rc < 0 && m->ts) {
+		/* the family answers anyone; the queries need the capability */
+		if (use_procstat(m, errno == EPERM ? TS_ERR_PERM : TS_ERR_SYSTEM) == 0)
+			rc = baseline(m);
+	}
+	if (rc < 0) {
+		fprintf(stderr, _("%s: cannot read task figures: %s\n"), PACKAGE,
+			strerror(errno));
 		monitor_free(m);
 		return NULL;
 	}
@@ -890,6 +910,9 @@ void monitor_free(struct monitor *m)
 		pc_close(m->pc);
 	}
 	ts_close(m->ts);
+	ps_free(m->ps);
+	for (int i = 0; i < m->nnotices; i++)
+		free(m->notices[i]);
 	pi_free(m->pi);
 	tt_free(m->procs);
 	tt_free(m->threads);

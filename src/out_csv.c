@@ -83,7 +83,7 @@ static void row(FILE *f, const struct out_opts *o, const char *time,
 
 		num(f, d->avail, d->pct, 3);
 		putc(',', f);
-		if (d->avail)
+		if (d->avail && d->have_count)
 			fprintf(f, "%" PRIu64, d->count);
 		num(f, d->avail && d->have_avg, d->avg_ms, 3);
 		num(f, d->avail && d->have_max, d->max_ms, 3);

@@ -77,7 +77,10 @@ static void figure_json(FILE *f, const struct cat_figure *d)
 	}
 	fputs("{\"pct\":", f);
 	num(f, d->pct, 3);
-	fprintf(f, ",\"count\":%" PRIu64 ",\"avg_ms\":", d->count);
+	if (d->have_count)
+		fprintf(f, ",\"count\":%" PRIu64 ",\"avg_ms\":", d->count);
+	else
+		fputs(",\"count\":null,\"avg_ms\":", f);
 	num_or_null(f, d->have_avg, d->avg_ms, 3);
 	fputs(",\"max_ms\":", f);
 	num_or_null(f, d->have_max, d->max_ms, 3);

@@ -19,10 +19,11 @@ struct cat_figure {
 	bool avail;       /* false: the kernel gives no figure (shown -/null) */
 	double pct;       /* Δdelay / Δwall × 100 */
 	uint64_t count;   /* events in the interval */
-	bool have_avg;    /* false when count is 0 */
+	bool have_avg;    /* false when count is 0 or unknown */
 	double avg_ms;    /* Δdelay / Δcount */
 	bool have_max;    /* kernel provides a peak (version 16+) */
 	double max_ms;    /* longest single delay since the task started */
+	bool have_count;  /* false: the source gives no event count */
 };
 
 enum row_flags {

@@ -46,7 +46,8 @@ double row_metric(const struct row *r, int cat, enum metric m, double interval)
 	case METRIC_AVG:
 		return f->have_avg ? f->avg_ms : NAN;
 	case METRIC_RATE:
-		return interval > 0 ? (double)f->count / interval : NAN;
+		return interval > 0 && f->have_count ? (double)f->count / interval
+						     : NAN;
 	case METRIC_MAX:
 		return f->have_max ? f->max_ms : NAN;
 	default:

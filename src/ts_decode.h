@@ -72,6 +72,7 @@ struct ts_reading {
 	struct ts_delay d[NCAT];
 	uint32_t have;         /* bit c: count and total of category c present */
 	uint32_t have_max;     /* bit c: max of category c present */
+	uint32_t no_count;     /* bit c: total known but not the count (/proc) */
 };
 
 /*

@@ -53,6 +53,13 @@ static void build(void)
 	x->d[CAT_CPU] = (struct cat_figure){ true, 50, 1, true, 500, true, 500 };
 	x->d[CAT_IO] = (struct cat_figure){ true, 0, 0, false, 0, false, 0 };
 
+	for (int c = 0; c < NCAT; c++) {
+		r->d[c].have_count = r->d[c].avail;
+		x->d[c].have_count = x->d[c].avail;
+	}
+	/* a source that knows the delay but not the count (/proc) */
+	r->d[CAT_RECLAIM].have_count = false;
+
 	sample = (struct sample){
 		.time = 1763740000.123, .interval = 1.002,
 		.delayacct = true, .delayacct_known = true,
