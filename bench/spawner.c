@@ -9,7 +9,7 @@
  * start + i / rate), so a late wake-up is caught up in a burst and the
  * achieved rate is the asked one as long as fork() keeps up. With several
  * workers each takes an equal share of the rate. Rate 0: as fast as
- * possible.
+ * possible. With a count, it stops after that many children.
  *
  * Prints: spawned=N seconds=S rate=R (achieved, per second).
  */
@@ -32,6 +32,7 @@
 #include "numparse.h"
 
 static bool use_vfork; /* share the address space: no page tables to copy */
+static unsigned long limit; /* stop after this many children (0: no limit) */
 
 static void usage(FILE *out, int status)
 {
@@ -44,6 +45,8 @@ static void usage(FILE *out, int status)
 	      " -r, --rate N       processes per second (default 1000; 0: as\n"
 	      "                    fast as possible)\n"
 	      " -d, --duration S   seconds to keep spawning (default 2)\n"
+	      " -n, --count N      stop after N processes, even before the time is\n"
+	      "                    up (split over the jobs)\n"
 	      " -j, --jobs N       parallel spawning processes (default 1)\n"
 	      " -v, --vfork        vfork() instead of fork(): cheaper, so higher\n"
 	      "                    rates are reachable\n"
@@ -84,7 +87,7 @@ static size_t spawn_loop(double rate, double start, double duration,
 		err(1, "malloc");
 	for (;;) {
 		double t = now();
-		if (t - start >= duration)
+		if (t - start >= duration || (limit && n >= limit))
 			break;
 		if (rate > 0) {
 			double due = start + (double)n / rate;
@@ -137,6 +140,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "rate", required_argument, NULL, 'r' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "count", required_argument, NULL, 'n' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "vfork", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -146,7 +150,7 @@ int main(int argc, char **argv)
 	double duration = 2;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "r:d:j:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "r:d:n:j:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			if (parse_ulong(optarg, 0, 10000000, &rate) < 0)
@@ -159,6 +163,10 @@ int main(int argc, char **argv)
 		case 'j':
 			if (parse_ulong(optarg, 1, 64, &jobs) < 0)
 				errx(2, "invalid job count: %s", optarg);
+			break;
+		case 'n':
+			if (parse_ulong(optarg, 1, 100000000, &limit) < 0)
+				errx(2, "invalid count: %s", optarg);
 			break;
 		case 'v':
 			use_vfork = true;
@@ -178,6 +186,8 @@ int main(int argc, char **argv)
 		err(1, "%s", argv[optind]);
 
 	double share = (double)rate / (double)jobs;
+	if (limit)
+		limit = (limit + jobs - 1) / jobs;
 	double start = now() + 0.01;
 	pid_t *workers = calloc(jobs, sizeof(*workers));
 	if (!workers)

@@ -252,7 +252,8 @@ static void on_timer(void *arg)
 		arm_timer(s, s->delay);
 	}
 	if (monitor_sample(s->m, &smp) < 0) {
-		screen_message(s, true, _("taking a sample failed"));
+		screen_message(s, true, _("taking a sample failed: %s"),
+			       strerror(errno));
 		screen_draw(s);
 		return;
 	}

@@ -229,10 +229,18 @@ static int walk_aggr(const struct nlattr *nest, enum ts_kind kind,
 
 static int walk_msg(const struct nlmsghdr *nlh, const struct walk *w)
 {
+	/*
+	 * The attributes end where nlmsg_len says, not at the aligned tail
+	 * mnl_attr_for_each() walks to: with an unaligned nlmsg_len that
+	 * would let the last attribute reach up to 3 bytes past the buffer.
+	 */
+	const char *end = (const char *)nlh + nlh->nlmsg_len;
 	const struct nlattr *attr;
 	int records = 0;
 
-	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
+	for (attr = mnl_nlmsg_get_payload_offset(nlh, sizeof(struct genlmsghdr));
+	     mnl_attr_ok(attr, end - (const char *)attr);
+	     attr = mnl_attr_next(attr)) {
 		uint16_t type = mnl_attr_get_type(attr);
 		int ret;
 
@@ -246,7 +254,7 @@ static int walk_msg(const struct nlmsghdr *nlh, const struct walk *w)
 			return -1;
 		records += ret;
 	}
-	if (!all_consumed(attr, mnl_nlmsg_get_payload_tail(nlh)))
+	if (!all_consumed(attr, end))
 		return -1;
 	return records;
 }

@@ -19,6 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 	if (!(cond)) { \
 		fprintf(stderr, "%s:%d: invariant failed: %s\n", \
 			__FILE__, __LINE__, #cond); \
+		fflush(stderr); \
 		abort(); \
 	} \
 } while (0)

@@ -51,6 +51,21 @@ static int same(const struct options *a, const struct options *b)
 	       a->monochrome == b->monochrome && a->set_mask == b->set_mask;
 }
 
+/*
+ * Called by libFuzzer only: every skipped line is a warning on stderr,
+ * and unbuffered those writes are most of the time a run takes.
+ */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	static char buf[1 << 16];
+
+	(void)argc;
+	(void)argv;
+	setvbuf(stderr, buf, _IOFBF, sizeof(buf));
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *text = (const char *)data;

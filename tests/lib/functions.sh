@@ -50,9 +50,11 @@ _cleanup() {
 	_status=$?
 	trap - EXIT INT TERM HUP
 	for _g in $_pgids; do
-		kill -KILL -- "-$_g" 2>/dev/null
+		kill -s KILL -- "-$_g" 2>/dev/null
 	done
-	wait 2>/dev/null
+	for _g in $_pgids; do
+		wait "$_g" 2>/dev/null
+	done
 	if [ -n "$_old_delayacct" ]; then
 		echo "$_old_delayacct" >/proc/sys/kernel/task_delayacct 2>/dev/null
 	fi
@@ -102,25 +104,40 @@ live_init() {
 bg_start() {
 	_name=$1
 	shift
-	setsid "$@" >"$TMP/$_name.out" 2>"$TMP/$_name.err" </dev/null &
+	setsid "$@" >"$TMP/$_name.out" 2>"$TMP/$_name.err" </dev/null 9>&- &
 	BG_PID=$!
 	_pgids="$_pgids $BG_PID"
 }
 
-# bg_stop PID: SIGTERM, then wait for it; returns its exit status.
+# bg_stop PID: SIGTERM, then wait (bounded) for it; returns its status.
 bg_stop() {
-	kill -TERM "$1" 2>/dev/null
-	wait "$1"
+	kill -s TERM "$1" 2>/dev/null
+	bg_wait "$1"
 }
 
 # bg_kill PID: end the whole process group at once.
 bg_kill() {
-	kill -KILL -- "-$1" 2>/dev/null
+	kill -s KILL -- "-$1" 2>/dev/null
 	wait "$1" 2>/dev/null
 	return 0
 }
 
-alive() { kill -0 "$1" 2>/dev/null; }
+# bg_wait PID: wait for a background process to end (bounded, 60 s);
+# returns its exit status.
+bg_wait() {
+	wait_for -t 60 not_running "$1"
+	wait "$1"
+}
+
+# running PID: it exists and is not a zombie (kill -0 accepts zombies).
+running() {
+	_st=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
+	case $_st in
+	Z*) return 1 ;;
+	esac
+	return 0
+}
+not_running() { ! running "$1"; }
 
 # --- waiting ---
 

@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Two busy processes sharing one CPU wait for it: sorted by the cpu
-# shortcut, they are at the top.
+# Busy processes sharing one CPU wait for it: sorted by the cpu shortcut,
+# they are at the top. Four of them, so that each waits three quarters of
+# the time, more than anything else the machine may be running.
 . "$top_srcdir/tests/tty/tty-lib.sh"
 live_init
 need_cmd taskset
 
-bg_start hog1 taskset -c 0 "$HELPER" busy sthogcpu
-bg_start hog2 taskset -c 0 "$HELPER" busy sthogcpu
+for i in 1 2 3 4; do
+	bg_start hog$i taskset -c 0 "$HELPER" busy sthogcpu
+done
 tty_start
 tty_keys C
 tty_wait 'sort CPU[^%]' 5 || tty_fail "C did not sort by CPU"

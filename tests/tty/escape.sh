@@ -3,7 +3,6 @@
 # A process whose name holds an escape sequence is shown escaped, and the
 # sequence does nothing to the terminal.
 . "$top_srcdir/tests/tty/tty-lib.sh"
-need_root
 
 bg_start named "$HELPER" name "$(printf 'st\033[2Jx')"
 pid=$BG_PID

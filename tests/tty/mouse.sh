@@ -3,7 +3,6 @@
 # A click on a column header sorts by that column; a second click on it
 # reverses the order.
 . "$top_srcdir/tests/tty/tty-lib.sh"
-need_root
 
 # Click at a 1-based screen cell: xterm mouse reports of a press of
 # button 1 and a release.

@@ -2,7 +2,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Resizing to 60x15, below the minimum and back keeps a sane screen.
 . "$top_srcdir/tests/tty/tty-lib.sh"
-need_root
 
 tty_start
 T resize-window -x 60 -y 15

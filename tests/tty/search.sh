@@ -2,7 +2,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # / searches by name and puts the selection bar on the match.
 . "$top_srcdir/tests/tty/tty-lib.sh"
-need_root
 
 bg_start named "$HELPER" name stsearchme
 TTY_ENV=NO_COLOR=1

@@ -2,7 +2,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SIGTERM (and Ctrl-C) end stalltop cleanly with the terminal restored.
 . "$top_srcdir/tests/tty/tty-lib.sh"
-need_root
 
 tty_start
 pane=$(T display -p '#{pane_pid}')

@@ -4,7 +4,6 @@
 # its help, saves its settings with W and reads them at the next start,
 # and q ends it with the terminal restored.
 . "$top_srcdir/tests/tty/tty-lib.sh"
-need_root
 
 tty_start
 if [ -r /proc/pressure/cpu ]; then

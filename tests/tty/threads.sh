@@ -3,7 +3,6 @@
 # Enter on a multi-threaded process shows its threads by thread id, and
 # Esc goes back to the processes.
 . "$top_srcdir/tests/tty/tty-lib.sh"
-need_root
 
 bg_start threads "$HELPER" threads stthreads 3
 pid=$BG_PID
