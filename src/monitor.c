@@ -35,6 +35,8 @@
 #define MAX_LISTENERS 64
 #define CPUS_PER_LISTENER 64
 #define MAX_NOTICES 8
+/* exited tasks kept for accumulated mode (-a), newest first */
+#define MAX_RETIRED 10000
 /* AGROUP in ac_flag: this exit record is the last of its thread group */
 #define TS_AGROUP 0x20
 
@@ -728,7 +730,11 @@ static void mark_shown(struct task *k, void *arg)
 int monitor_sample(struct monitor *m, struct sample *out)
 {
 	/* the previous sample's exited rows are no longer referenced */
-	if (!m->o.accumulate) {
+	if (m->o.accumulate) {
+		tt_trim_retired(m->procs, MAX_RETIRED);
+		if (m->threads)
+			tt_trim_retired(m->threads, MAX_RETIRED);
+	} else {
 		tt_free_retired_if(m->procs, was_shown, NULL);
 		if (m->threads)
 			tt_free_retired_if(m->threads, was_shown, NULL);

@@ -21,6 +21,7 @@
 #include "nls.h"
 #include "options.h"
 #include "output.h"
+#include "privs.h"
 #include "screen.h"
 #include "select.h"
 
@@ -104,6 +105,11 @@ int main(int argc, char **argv)
 	bindtextdomain(PACKAGE, LOCALEDIR);
 	textdomain(PACKAGE);
 
+	if (privs_restrict() < 0) {
+		fprintf(stderr, _("%s: cannot drop capabilities: %s\n"), PACKAGE,
+			strerror(errno));
+		return 1;
+	}
 	struct options o;
 	options_parse(&o, argc, argv);
 	check_pids(&o);

@@ -232,6 +232,18 @@ void tt_free_retired(struct tasktable *t)
 	t->nretired = 0;
 }
 
+size_t tt_trim_retired(struct tasktable *t, size_t max)
+{
+	if (t->nretired <= max)
+		return 0;
+	size_t drop = t->nretired - max;
+	for (size_t i = 0; i < drop; i++)
+		task_free(t->retired[i]);
+	memmove(t->retired, t->retired + drop, max * sizeof(*t->retired));
+	t->nretired = max;
+	return drop;
+}
+
 void tt_free_retired_if(struct tasktable *t,
 			bool (*pred)(struct task *, void *), void *arg)
 {

@@ -91,6 +91,8 @@ size_t tt_retired_count(const struct tasktable *t);
 void tt_foreach_retired(struct tasktable *t,
 			void (*fn)(struct task *, void *), void *arg);
 void tt_free_retired(struct tasktable *t);
+/* Keep at most max retired tasks, dropping the oldest; returns how many went. */
+size_t tt_trim_retired(struct tasktable *t, size_t max);
 /* Free the retired tasks for which pred returns true. */
 void tt_free_retired_if(struct tasktable *t,
 			bool (*pred)(struct task *, void *), void *arg);

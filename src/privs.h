@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Privilege hygiene: keep only what taskstats needs. */
+#ifndef STALLTOP_PRIVS_H
+#define STALLTOP_PRIVS_H
+
+/*
+ * When started with file capabilities (not as root), keep CAP_NET_ADMIN
+ * in the effective and permitted sets only: everything else is dropped,
+ * the inheritable and ambient sets are emptied, and no_new_privs is set.
+ * As root nothing changes. Returns 0, or -1 with errno set.
+ */
+int privs_restrict(void);
+
+#endif
