@@ -68,6 +68,21 @@ int main(void)
 	task_set_details(tt_find(t, 6), "b", "b c", NULL);
 	CHECK_STR(tt_find(t, 6)->comm, "b");
 	CHECK_STR(tt_find(t, 6)->cmdline, "b c");
+	/* retiring: out of the index at once, kept until freed or trimmed */
+	struct task *r6 = tt_find(t, 6);
+	tt_retire(t, r6);
+	CHECK(tt_find(t, 6) == NULL);
+	CHECK_EQ_U(tt_retired_count(t), 1);
+	struct task *fresh = tt_get(t, 6, 0, &created);
+	CHECK(fresh && created && fresh != r6);
+	for (pid_t id = 8; id <= 20; id += 2)
+		tt_retire(t, tt_find(t, id));
+	CHECK_EQ_U(tt_retired_count(t), 8);
+	CHECK_EQ_U(tt_trim_retired(t, 3), 5);
+	CHECK_EQ_U(tt_retired_count(t), 3);
+	size_t seen = 0;
+	tt_foreach_retired(t, count, &seen);
+	CHECK_EQ_U(seen, 3);
 	tt_free(t);
 	return unit_done();
 }
