@@ -280,8 +280,16 @@ static void on_exit_record(const struct ts_reading *r, void *arg)
 		/* the group's own total replaces its last thread's record */
 		struct task *k = add_task(m, m->procs, (pid_t)r->id,
 					  (pid_t)r->id, 0, true);
-		if (k)
-			take_final(m->procs, k, r);
+		if (!k)
+			return;
+		/* keep the name and user the last thread's record gave */
+		if (k->final_candidate && k->cur.have_basic) {
+			if (!k->comm && k->cur.comm[0])
+				task_set_details(k, k->cur.comm, NULL, NULL);
+			if (k->uid == (uid_t)-1)
+				k->uid = k->cur.uid;
+		}
+		take_final(m->procs, k, r);
 		return;
 	}
 	pid_t tid = (pid_t)r->id;
@@ -526,11 +534,14 @@ static void fill_identity(struct monitor *m, struct task *k, struct row *r,
 	r->state = k->state;
 	r->threads = m->o.threads ? -1 : k->threads;
 	r->uid = k->uid;
-	if (!k->comm && k->have_cur && k->cur.have_basic)
-		task_set_details(k, k->cur.comm, NULL, NULL);
-	if (k->uid == (uid_t)-1 && k->have_cur && k->cur.have_basic) {
-		k->uid = k->cur.uid;
-		r->uid = k->uid;
+	/* a thread's own record names it (process records leave it blank) */
+	if (k->have_cur && k->cur.kind == TS_KIND_PID && k->cur.have_basic) {
+		if (!k->comm && k->cur.comm[0])
+			task_set_details(k, k->cur.comm, NULL, NULL);
+		if (k->uid == (uid_t)-1) {
+			k->uid = k->cur.uid;
+			r->uid = k->uid;
+		}
 	}
 	if (!k->user && k->uid != (uid_t)-1)
 		task_set_details(k, NULL, NULL, pi_user_name(m->pi, k->uid));
@@ -645,6 +656,30 @@ static void on_details(const struct pi_details *d, void *arg)
 	}
 }
 
+/*
+ * Thread rows: the name from the thread's own taskstats record (or raw
+ * from /proc where readings come from /proc), the command line and user
+ * from its process. No per-thread libproc2 read.
+ */
+static void thread_identity(struct task *k, void *arg)
+{
+	struct monitor *m = arg;
+	if (k->have_cur && k->cur.kind == TS_KIND_PID && k->cur.have_basic &&
+	    k->cur.comm[0]) {
+		task_set_details(k, k->cur.comm, NULL, NULL);
+	} else if (!k->comm || k->details_stale) {
+		const char *comm = pi_comm(m->pi, k->id);
+		if (comm)
+			task_set_details(k, comm, NULL, NULL);
+	}
+	k->details_stale = false;
+	struct task *p = tt_find(m->procs, k->tgid);
+	if (p && p->cmdline) {
+		task_set_details(k, NULL, p->cmdline, p->user);
+		k->uid = p->uid;
+	}
+}
+
 /* Names and users for tasks new or changed since the last sample. */
 static void refresh_details(struct monitor *m, struct tasktable *t)
 {
@@ -748,7 +783,9 @@ int monitor_sample(struct monitor *m, struct sample *out)
 	double dt = now - m->prev_time;
 
 	struct tasktable *t = active(m);
-	refresh_details(m, t);
+	refresh_details(m, m->procs);
+	if (m->threads)
+		tt_foreach(m->threads, thread_identity, m);
 	struct build_ctx c = { m, now, dt };
 	tt_foreach(t, build_row, &c);
 	tt_foreach_retired(t, build_row, &c);
@@ -777,7 +814,11 @@ int monitor_sample(struct monitor *m, struct sample *out)
 	out->exited = m->exited;
 	out->nexited = m->nexited;
 	out->nprocs = tt_count(m->procs);
-	out->nthreads = m->threads ? tt_count(m->threads) : 0;
+	if (m->o.threads)
+		out->nthreads = tt_count(m->threads);
+	else if (!m->o.npids)
+		out->nthreads = (size_t)(pi_system_threads() > 0 ?
+					 pi_system_threads() : 0);
 
 	m->psi_prev = psi;
 	m->prev_time = now;
@@ -790,7 +831,7 @@ static int baseline(struct monitor *m)
 {
 	if (take_reading(m) < 0)
 		return -1;
-	refresh_details(m, active(m));
+	refresh_details(m, m->procs);
 	tt_foreach(m->procs, rebase, NULL);
 	if (m->threads)
 		tt_foreach(m->threads, rebase, NULL);

@@ -5,6 +5,7 @@
  */
 #include <config.h>
 
+#include <fcntl.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,9 @@ struct user_entry {
 };
 
 struct procinfo {
+	char comm[64];
+	char *cmdline;
+	size_t cmdline_cap;
 	struct user_entry *users;
 	size_t nusers;
 	struct pids_info *scan;
@@ -34,12 +38,20 @@ struct procinfo {
 enum scan_rel { S_PID, S_TGID, S_START };
 static enum pids_item scan_items[] = { PIDS_ID_PID, PIDS_ID_TGID, PIDS_TICS_BEGAN };
 
-enum full_rel { F_PID, F_TGID, F_PPID, F_START, F_STATE, F_NLWP, F_CMD,
-		F_CMDLINE, F_EUID, F_EUSER };
+/*
+ * Names and command lines are read raw, not through libproc2, which
+ * replaces control bytes with '?': the views must see the real bytes to
+ * show them escaped (and JSON to carry them).
+ */
+enum full_rel { F_PID, F_TGID, F_PPID, F_START, F_STATE, F_NLWP, F_EUID,
+		F_EUSER };
 static enum pids_item full_items[] = {
 	PIDS_ID_PID, PIDS_ID_TGID, PIDS_ID_PPID, PIDS_TICS_BEGAN, PIDS_STATE,
-	PIDS_NLWP, PIDS_CMD, PIDS_CMDLINE, PIDS_ID_EUID, PIDS_ID_EUSER
+	PIDS_NLWP, PIDS_ID_EUID, PIDS_ID_EUSER
 };
+
+/* The longest command line kept; longer ones are cut. */
+#define CMDLINE_MAX 65536
 
 enum brief_rel { B_PID, B_TGID, B_PPID, B_START, B_STATE, B_NLWP };
 static enum pids_item brief_items[] = {
@@ -73,6 +85,7 @@ void pi_free(struct procinfo *pi)
 		procps_pids_unref(&pi->full);
 	if (pi->brief)
 		procps_pids_unref(&pi->brief);
+	free(pi->cmdline);
 	for (size_t i = 0; i < pi->nusers; i++)
 		free(pi->users[i].name);
 	free(pi->users);
@@ -126,6 +139,7 @@ static int select_chunks(struct pids_info *info, const pid_t *ids, size_t n,
 }
 
 struct emit_ctx {
+	struct procinfo *pi;
 	pi_task_cb task_cb;
 	pi_details_cb details_cb;
 	bool full;
@@ -146,8 +160,56 @@ int pi_threads(struct procinfo *pi, const pid_t *tgids, size_t n,
 			     emit_tasks_chunk, &c);
 }
 
-static void emit_details(struct pids_fetch *f, bool full, pi_details_cb cb,
-			 void *arg)
+/* Read a small /proc file of pid; returns the length or -1. */
+static ssize_t read_proc(pid_t pid, const char *name, char *buf, size_t size)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t n = 0;
+	ssize_t got;
+	while (n < size && (got = read(fd, buf + n, size - n)) > 0)
+		n += (size_t)got;
+	close(fd);
+	return (ssize_t)n;
+}
+
+const char *pi_comm(struct procinfo *pi, pid_t pid)
+{
+	ssize_t n = read_proc(pid, "comm", pi->comm, sizeof(pi->comm) - 1);
+	if (n < 0)
+		return NULL;
+	if (n > 0 && pi->comm[n - 1] == '\n')
+		n--;
+	pi->comm[n] = '\0';
+	return pi->comm;
+}
+
+const char *pi_cmdline(struct procinfo *pi, pid_t pid)
+{
+	if (!pi->cmdline) {
+		pi->cmdline_cap = CMDLINE_MAX;
+		pi->cmdline = malloc(pi->cmdline_cap + 1);
+		if (!pi->cmdline)
+			return NULL;
+	}
+	ssize_t n = read_proc(pid, "cmdline", pi->cmdline, pi->cmdline_cap);
+	if (n < 0)
+		return NULL;
+	/* arguments are NUL-separated: join them with spaces */
+	while (n > 0 && pi->cmdline[n - 1] == '\0')
+		n--;
+	for (ssize_t i = 0; i < n; i++)
+		if (pi->cmdline[i] == '\0')
+			pi->cmdline[i] = ' ';
+	pi->cmdline[n] = '\0';
+	return pi->cmdline;
+}
+
+static void emit_details(struct procinfo *pi, struct pids_fetch *f, bool full,
+			 pi_details_cb cb, void *arg)
 {
 	for (int i = 0; i < f->counts->total; i++) {
 		struct pids_stack *s = f->stacks[i];
@@ -159,12 +221,13 @@ static void emit_details(struct pids_fetch *f, bool full, pi_details_cb cb,
 			d.start = PIDS_VAL(F_START, ull_int, s, NULL);
 			d.state = PIDS_VAL(F_STATE, s_ch, s, NULL);
 			d.threads = PIDS_VAL(F_NLWP, s_int, s, NULL);
-			d.comm = PIDS_VAL(F_CMD, str, s, NULL);
-			d.cmdline = PIDS_VAL(F_CMDLINE, str, s, NULL);
 			d.uid = PIDS_VAL(F_EUID, u_int, s, NULL);
 			d.user = PIDS_VAL(F_EUSER, str, s, NULL);
-			/* libproc2 shows an empty command line as "-" */
-			if (d.cmdline && strcmp(d.cmdline, "-") == 0)
+			d.comm = pi_comm(pi, d.pid);
+			d.cmdline = pi_cmdline(pi, d.pid);
+			if (!d.comm)
+				continue; /* ended meanwhile */
+			if (!d.cmdline)
 				d.cmdline = "";
 		} else {
 			d.pid = PIDS_VAL(B_PID, s_int, s, NULL);
@@ -182,13 +245,14 @@ static void emit_details(struct pids_fetch *f, bool full, pi_details_cb cb,
 static void emit_details_chunk(struct pids_fetch *f, void *ctx)
 {
 	struct emit_ctx *c = ctx;
-	emit_details(f, c->full, c->details_cb, c->arg);
+	emit_details(c->pi, f, c->full, c->details_cb, c->arg);
 }
 
 int pi_details(struct procinfo *pi, const pid_t *ids, size_t n, bool full,
 	       pi_details_cb cb, void *arg)
 {
-	struct emit_ctx c = { .details_cb = cb, .full = full, .arg = arg };
+	struct emit_ctx c = { .pi = pi, .details_cb = cb, .full = full,
+			      .arg = arg };
 	return select_chunks(full ? pi->full : pi->brief, ids, n,
 			     PIDS_SELECT_PID, emit_details_chunk, &c);
 }
@@ -229,4 +293,24 @@ const char *pi_user_name(struct procinfo *pi, uid_t uid)
 	pi->users[pi->nusers].uid = uid;
 	pi->users[pi->nusers].name = copy;
 	return pi->users[pi->nusers++].name;
+}
+
+long pi_system_threads(void)
+{
+	char buf[128];
+	int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* "0.00 0.01 0.05 1/345 6789": the number after the slash */
+	char *slash = strchr(buf, '/');
+	if (!slash)
+		return -1;
+	char *end;
+	long v = strtol(slash + 1, &end, 10);
+	return end == slash + 1 ? -1 : v;
 }

@@ -51,6 +51,17 @@ int pi_threads(struct procinfo *pi, const pid_t *tgids, size_t n,
 int pi_details(struct procinfo *pi, const pid_t *ids, size_t n, bool full,
 	       pi_details_cb cb, void *arg);
 
+/*
+ * The raw name (/proc/PID/comm) and command line (arguments joined by
+ * spaces) of a task, control bytes and all; NULL if it ended. Valid until
+ * the next call.
+ */
+const char *pi_comm(struct procinfo *pi, pid_t pid);
+const char *pi_cmdline(struct procinfo *pi, pid_t pid);
+
+/* Threads in the whole system (the kernel's count in /proc/loadavg). */
+long pi_system_threads(void);
+
 /* Clock ticks per second (for start times). */
 long pi_hertz(void);
 

@@ -1,3 +1,64 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-echo "being written"; exit 77
+# Exit storm: 5,000 short-lived processes, forked as fast as one process
+# can (about 3,500 a second here), each taking a copy-on-write burst of
+# exactly 16 pages before it exits, while stalltop runs in batch JSON
+# mode. Every one of them must appear in "exited" exactly once over all
+# samples, each with its burst (wpcopy count 16..48: the 16 pages plus
+# the child's own stack and libc pages, about 6 here), unless events were
+# lost: then events_lost must be > 0 and equal the number missing, exactly.
+# No other exited row may claim to be one of the storm's children.
+. "$top_srcdir/tests/lib/functions.sh"
+live_init
+need_cmd sort uniq comm
+
+count=5000
+pages=16
+start_stalltop st -d 0.5
+bg_start storm "$WL/wl_storm" -n "$count" -p "$pages" "$TMP/pids"
+storm=$BG_PID
+bg_wait "$storm" || fail "wl_storm failed: $(cat "$TMP/storm.err")"
+# two samples after the last exit: its interval has been closed
+wait_more_lines "$TMP/st.out" 2
+stop_stalltop st "$ST_PID"
+note "$(cat "$TMP/storm.out") (count, seconds)"
+
+sort "$TMP/pids" >"$TMP/spawned"
+[ "$(uniq "$TMP/spawned" | wc -l)" -eq "$count" ] ||
+	hard_error "the storm reused pids: the pid list cannot identify its children"
+jq -r --argjson storm "$storm" \
+	'.exited[] | select(.comm == "wl_storm" and .pid != $storm) | .pid' \
+	"$TMP/st.out" | sort >"$TMP/seen"
+uniq -d "$TMP/seen" >"$TMP/twice"
+comm -23 "$TMP/spawned" "$TMP/seen" >"$TMP/missing"
+comm -13 "$TMP/spawned" "$TMP/seen" | uniq >"$TMP/strangers"
+lost=$(jq -s '.[-1].events_lost' "$TMP/st.out")
+missing=$(lines "$TMP/missing")
+note "exited rows: $(lines "$TMP/seen") for $count children; missing $missing; events_lost $lost"
+
+[ -s "$TMP/twice" ] && fail "children in \"exited\" more than once: $(head -5 "$TMP/twice" | tr '\n' ' ')"
+[ -s "$TMP/strangers" ] && fail "exited rows named wl_storm that are not its children: $(head -5 "$TMP/strangers" | tr '\n' ' ')"
+if [ "$missing" -gt 0 ] || [ "$lost" -gt 0 ]; then
+	[ "$lost" -gt 0 ] ||
+		fail "$missing children never appear in \"exited\" and events_lost is 0 (first: $(head -3 "$TMP/missing" | tr '\n' ' '))"
+	[ "$lost" -eq "$missing" ] ||
+		fail "events_lost is $lost but $missing children are missing"
+fi
+
+# the figures of each child: its copy-on-write burst, summed over its rows
+# (a sample may catch a child alive, before its "exited" row)
+expect "storm children" "$TMP/st.out" -s --rawfile pids "$TMP/spawned" \
+	--argjson pages "$pages" '
+  ($pids | split("\n") | map(select(. != "") | {key: ., value: true})
+   | from_entries) as $kid
+  | [.[] | (.tasks + .exited)[] | select($kid[.pid | tostring])]
+  | (map(select(.delay.wpcopy.pct < 0 or .delay.wpcopy.pct > 100))
+     | if length > 0
+       then "wpcopy pct out of 0..100: \(.[:3] | map({pid, wpcopy: .delay.wpcopy}))"
+       else empty end),
+    (group_by(.pid) | map({pid: .[0].pid, count: (map(.delay.wpcopy.count) | add)})
+     | map(select(.count < $pages or .count > $pages + 32))
+     | if length > 0
+       then "\(length) children with a wpcopy count outside \($pages)..\($pages + 32), e.g. \(.[:3])"
+       else empty end)'
+exit 0

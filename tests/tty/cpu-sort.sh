@@ -1,21 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Busy processes sharing one CPU wait for it: sorted by the cpu shortcut,
-# they are at the top. Four of them, so that each waits three quarters of
-# the time, more than anything else the machine may be running.
+# Busy processes sharing one CPU wait for it: sorted by the cpu shortcut
+# they are at the top, above a process that waits longer, but for IO.
 . "$top_srcdir/tests/tty/tty-lib.sh"
 live_init
-need_cmd taskset
+tty_sort_workloads
 
-for i in 1 2 3 4; do
-	bg_start hog$i taskset -c 0 "$HELPER" busy sthogcpu
-done
 tty_start
+tty_filter sthog
 tty_keys C
 tty_wait 'sort CPU[^%]' 5 || tty_fail "C did not sort by CPU"
-
 top_is_hog() {
-	[ "$(tty_rows | head -n 2 | grep -c ' sthogcpu *$')" = 2 ]
+	[ "$(tty_rows | head -n 4 | grep -c ' sthogcpu *$')" = 4 ] &&
+		tty_rows | sed -n 5p | grep -q ' sthogio *$'
 }
 tty_until 20 top_is_hog || tty_fail "the CPU hogs are not at the top"
 tty_quit_and_check

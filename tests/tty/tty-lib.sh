@@ -34,6 +34,10 @@ tty_fail() {
 	echo "--- screen ---" >&2
 	tty_screen >&2 2>/dev/null
 	echo "--------------" >&2
+	if [ -e "$TMP/exit" ]; then
+		echo "stalltop exited with $(cat "$TMP/exit"):" >&2
+		cat "$TMP/stderr" >&2
+	fi
 	fail "$*"
 }
 
@@ -100,9 +104,31 @@ tty_until() {
 	done
 }
 
+# The workloads of the sort tests: four busy processes sharing CPU 0 (each
+# waits three quarters of the time for it) and one doing synchronous
+# direct writes (waiting for block IO). Needs live_init first.
+tty_sort_workloads() {
+	need_cmd taskset
+	set_io_dir
+	for _i in 1 2 3 4; do
+		bg_start "hog$_i" taskset -c 0 "$HELPER" busy sthogcpu
+	done
+	bg_start io "$HELPER" io sthogio "$IO_DIR/io.dat"
+	IO_PID=$BG_PID
+}
+
+# Show only the rows whose name holds TEXT (the \ filter), so that what
+# else the machine runs cannot outrank the test's workloads.
+tty_filter() {
+	tty_keys '\'
+	tty_keys -l "$1"
+	tty_keys Enter
+	tty_wait "filter \"$1\"" 5 || tty_fail "the filter did not take"
+}
+
 # The table rows (the lines below the column headers).
 tty_rows() {
-	tty_screen | awk 'seen && NF { print } /^ +PID USER/ { seen = 1 }'
+	tty_screen | awk 'seen && /^ *[0-9]+ / { print } /^ +PID USER/ { seen = 1 }'
 }
 
 tty_first_row() {

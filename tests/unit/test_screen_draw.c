@@ -49,6 +49,7 @@ static void set_figure(struct row *r, int cat, double pct, uint64_t count)
 	r->d[cat].avail = true;
 	r->d[cat].pct = pct;
 	r->d[cat].count = count;
+	r->d[cat].have_count = true;
 	r->d[cat].have_avg = count > 0;
 	r->d[cat].avg_ms = count ? pct * 10 / (double)count : 0;
 	r->d[cat].have_max = true;
