@@ -8,7 +8,8 @@
 # a scratch directory $TMP (on the build tree's filesystem, not /tmp, which
 # may be tmpfs) and a trap that, on any exit, kills every process group
 # started with bg_start, restores what enable_delayacct changed and
-# removes $TMP. POSIX sh: the tests may run under dash.
+# removes $TMP. POSIX sh plus "local" (dash, bash): the tests may run
+# under dash. Helpers' variables start with _ and are local.
 
 set -u
 : "${STALLTOP:?run the tests with make check}"
@@ -78,7 +79,7 @@ live_lock() {
 
 # Turn delay accounting on; the trap puts the old value back.
 enable_delayacct() {
-	_f=/proc/sys/kernel/task_delayacct
+	local _f=/proc/sys/kernel/task_delayacct
 	[ -e "$_f" ] || skip "this kernel has no delay accounting (no $_f)"
 	if [ -z "$_old_delayacct" ]; then
 		_old_delayacct=$(cat "$_f")
@@ -102,7 +103,7 @@ live_init() {
 # A non-interactive shell does not make background jobs group leaders, so
 # setsid execs CMD in place and $! is CMD itself.
 bg_start() {
-	_name=$1
+	local _name=$1
 	shift
 	setsid "$@" >"$TMP/$_name.out" 2>"$TMP/$_name.err" </dev/null 9>&- &
 	BG_PID=$!
@@ -131,8 +132,9 @@ bg_wait() {
 
 # running PID: it exists and is not a zombie (kill -0 accepts zombies).
 running() {
-	_st=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
-	case $_st in
+	local _stat
+	_stat=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
+	case $_stat in
 	Z*) return 1 ;;
 	esac
 	return 0
@@ -146,7 +148,7 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 # wait_for [-t SECONDS] CMD [ARGS...]: run CMD every 20 ms until it
 # succeeds; fail after SECONDS (default 20).
 wait_for() {
-	_limit=20
+	local _limit=20 _deadline
 	if [ "$1" = -t ]; then
 		_limit=$2
 		shift 2
@@ -186,7 +188,7 @@ run_stalltop_json() {
 # samples to $TMP/NAME.out; sets ST_PID. Returns once the first sample is
 # out (the baseline has been taken).
 start_stalltop() {
-	_n=$1
+	local _n=$1
 	shift
 	bg_start "$_n" "$STALLTOP" -b --json "$@"
 	ST_PID=$BG_PID
@@ -211,8 +213,7 @@ check_json() {
 # jqs FILE FILTER [jq options...]: FILTER over all samples of FILE as one
 # array (slurped), raw output.
 jqs() {
-	_file=$1
-	_filter=$2
+	local _file=$1 _filter=$2
 	shift 2
 	jq -r -s "$@" "$_filter" "$_file"
 }
@@ -221,8 +222,7 @@ jqs() {
 # or with -s over all) prints one line per problem; fail with them, or
 # when jq itself fails (a check that cannot run must not pass).
 expect() {
-	_what=$1
-	_file=$2
+	local _what=$1 _file=$2
 	shift 2
 	jq -r "$@" "$_file" >"$TMP/expect.out" 2>"$TMP/expect.err" ||
 		fail "$_what: jq failed ($?): $(cat "$TMP/expect.err")"
@@ -250,6 +250,7 @@ set_io_dir() {
 
 on_block_device() {
 	# the device number of the directory's filesystem, as in mountinfo
+	local _dev _maj _min _src
 	_dev=$(stat -c '%d' "$1") || return 1
 	_maj=$((_dev >> 8 & 0xfff))
 	_min=$((_dev & 0xff | (_dev >> 12 & 0xfff00)))

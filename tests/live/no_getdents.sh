@@ -1,3 +1,43 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-echo "being written"; exit 77
+# In steady state stalltop learns about new and ended tasks from fork/exit
+# notifications, so it must not read any directory (getdents64, i.e. a
+# walk of /proc) between refreshes: strace attached to a running stalltop
+# for 5 refreshes must record none. The control: with --no-events, which
+# scans /proc at every refresh, the same trace must record some, so the
+# method would see a walk if there were one.
+# Refreshes are counted on stalltop's output, from the moment strace says
+# it is attached.
+. "$top_srcdir/tests/lib/functions.sh"
+live_init
+need_cmd strace
+
+# trace NAME ARGS...: strace a stalltop started with ARGS over 5 refreshes;
+# sets CALLS to the number of getdents calls recorded.
+trace() {
+	local _t=$1 _st _strace _lost0 _lost1
+	shift
+	start_stalltop "$_t" -d 0.2 "$@"
+	_st=$ST_PID
+	bg_start "$_t-strace" strace -f -e trace=getdents,getdents64 \
+		-o "$TMP/$_t.trace" -p "$_st"
+	_strace=$BG_PID
+	wait_for has_line "$TMP/$_t-strace.err" "Process $_st attached"
+	_lost0=$(tail -n 1 "$TMP/$_t.out" | jq .events_lost)
+	wait_more_lines "$TMP/$_t.out" 5
+	bg_stop "$_strace"
+	stop_stalltop "$_t" "$_st"
+	_lost1=$(tail -n 1 "$TMP/$_t.out" | jq .events_lost)
+	[ "$_lost1" -eq "$_lost0" ] ||
+		note "$_t: $((_lost1 - _lost0)) events lost while traced (a rescan may follow)"
+	CALLS=$(grep -c 'getdents' "$TMP/$_t.trace")
+	note "$_t ($*): $CALLS getdents calls in 5 refreshes"
+}
+
+trace control --no-events
+[ "$CALLS" -gt 0 ] ||
+	fail "strace saw no getdents even with --no-events: the test cannot see a /proc walk"
+trace events
+[ "$CALLS" -eq 0 ] ||
+	fail "stalltop read directories between refreshes: $(grep getdents "$TMP/events.trace" | head -3)"
+exit 0
