@@ -87,6 +87,8 @@ static void figure_json(FILE *f, const struct cat_figure *d)
 	putc('}', f);
 }
 
+static void delay_json(FILE *f, const struct cat_figure *d);
+
 static void row_json(FILE *f, const struct row *r)
 {
 	char state[2] = { r->state, '\0' };
@@ -107,13 +109,14 @@ static void row_json(FILE *f, const struct row *r)
 		fputs("null", f);
 	fputs(",\"cpu_pct\":", f);
 	num_or_null(f, r->have_cpu_pct, r->cpu_pct, 3);
-	fputs(",\"delay\":{", f);
-	for (int c = 0; c < NCAT; c++) {
-		fprintf(f, "%s\"%s\":", c ? "," : "", categories[c].key);
-		figure_json(f, &r->d[c]);
-	}
-	fputs("},\"total_pct\":", f);
+	fputs(",\"delay\":", f);
+	delay_json(f, r->d);
+	fputs(",\"total_pct\":", f);
 	num(f, r->total_pct, 3);
+	if (r->cgroup) {
+		fputs(",\"cgroup\":", f);
+		escape_json(f, r->cgroup);
+	}
 	putc('}', f);
 }
 
@@ -124,6 +127,38 @@ static void rows_json(FILE *f, const struct row *rows, size_t n)
 		if (i)
 			putc(',', f);
 		row_json(f, &rows[i]);
+	}
+	putc(']', f);
+}
+
+static void delay_json(FILE *f, const struct cat_figure *d)
+{
+	putc('{', f);
+	for (int c = 0; c < NCAT; c++) {
+		fprintf(f, "%s\"%s\":", c ? "," : "", categories[c].key);
+		figure_json(f, &d[c]);
+	}
+	putc('}', f);
+}
+
+static void cgroups_json(FILE *f, const struct cgroup_row *g, size_t n)
+{
+	putc('[', f);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			putc(',', f);
+		fputs("{\"path\":", f);
+		escape_json(f, g[i].path);
+		fputs(",\"psi\":", f);
+		if (g[i].have_psi)
+			psi_json(f, &g[i].psi);
+		else
+			fputs("null", f);
+		fputs(",\"delay\":", f);
+		delay_json(f, g[i].d);
+		fputs(",\"total_pct\":", f);
+		num(f, g[i].total_pct, 3);
+		fprintf(f, ",\"nr_tasks\":%zu}", g[i].nr_tasks);
 	}
 	putc(']', f);
 }
@@ -147,5 +182,17 @@ void out_json(FILE *f, const struct sample *s)
 	rows_json(f, s->rows, s->nrows);
 	fputs(",\"exited\":", f);
 	rows_json(f, s->exited, s->nexited);
+	if (s->trigger) {
+		fputs(",\"trigger\":", f);
+		escape_json(f, s->trigger);
+	}
+	if (s->cgroups) {
+		fputs(",\"cgroups\":", f);
+		cgroups_json(f, s->cgroups, s->ncgroups);
+	}
+	if (s->thread_rows) {
+		fputs(",\"thread_tasks\":", f);
+		rows_json(f, s->thread_rows, s->nthread_rows);
+	}
 	fputs("}\n", f);
 }

@@ -39,6 +39,7 @@ struct row {
 	const char *cmdline;  /* raw, arguments joined by spaces; may be "" */
 	uid_t uid;            /* (uid_t)-1 when unknown */
 	const char *user;     /* name, or the numeric uid as text */
+	const char *cgroup;   /* v2 path ("/system.slice/x.service"), or NULL */
 	char state;           /* '\0' when unknown */
 	int threads;          /* -1 when unknown */
 	bool have_cpu_pct;
@@ -47,6 +48,17 @@ struct row {
 	double total_pct;     /* sum of the available categories' pct */
 	unsigned flags;       /* enum row_flags */
 	double age;           /* seconds since first seen (for highlighting) */
+};
+
+/* One cgroup (v2) and everything below it. */
+struct cgroup_row {
+	const char *path;     /* from the v2 root: "/", "/system.slice", ... */
+	int depth;            /* 0 for "/" */
+	bool have_psi;        /* its *.pressure files could be read */
+	struct psi_sample psi;
+	struct cat_figure d[NCAT]; /* summed over its processes and below */
+	double total_pct;
+	size_t nr_tasks;      /* processes in it and below */
 };
 
 struct sample {
@@ -63,6 +75,11 @@ struct sample {
 	size_t nrows;
 	struct row *exited;
 	size_t nexited;
+	const char *trigger;  /* the PSI trigger that took this sample, or NULL */
+	struct cgroup_row *cgroups; /* when cgroups are collected, else NULL */
+	size_t ncgroups;
+	struct row *thread_rows;    /* a recording's thread rows (else NULL) */
+	size_t nthread_rows;
 	size_t nprocs;        /* processes known */
 	size_t nthreads;      /* threads known, 0 if not counted */
 };
