@@ -21,6 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
+#include "cgview.h"
 #include "delayacct.h"
 #include "delta.h"
 #include "evloop.h"
@@ -54,7 +56,7 @@ struct monitor {
 	struct tasktable *threads;  /* thread rows, in thread mode */
 
 	uint64_t gen;
-	uint64_t qgen;              /* query generation */
+	uint64_t round;             /* readings taken so far */
 	bool pending_final;         /* some process holds a final candidate */
 	double prev_time;           /* monotonic time of the previous reading */
 	double prev_boot;           /* boot-clock time of the same */
@@ -69,6 +71,16 @@ struct monitor {
 	unsigned long long measured_since; /* boot ticks; ULLONG_MAX none */
 
 	struct psi_reading psi_prev;
+
+	char cg_root[4096];         /* cgroup v2 mount, "" when not in use */
+	struct cgtable *cgt;
+	struct row *trows;          /* thread rows kept for a recording */
+	size_t ntrows, captrows;
+	void (*sample_cb)(const struct sample *, void *);
+	void *sample_arg;
+	void (*trigger_cb)(void *);
+	void *trigger_arg;
+	const char *fired;          /* label of the trigger that fired */
 
 	struct row *rows;
 	size_t nrows, caprows;
@@ -143,6 +155,28 @@ static bool wanted_thread(const struct monitor *m, pid_t tgid)
 
 /* ---- membership ---- */
 
+static bool cgroups_used(const struct monitor *m)
+{
+	return m->cg_root[0] != '\0';
+}
+
+/* Where a process is now (tasks can be moved at any time). */
+static void update_cgroup(struct monitor *m, struct task *k)
+{
+	char path[4096];
+	if (!cgroups_used(m) || k->exited)
+		return;
+	if (cg_task_path(k->id, path, sizeof(path)) < 0)
+		return;
+	if (k->cgroup && strcmp(k->cgroup, path) == 0)
+		return;
+	char *copy = strdup(path);
+	if (!copy)
+		return;
+	free(k->cgroup);
+	k->cgroup = copy;
+}
+
 /* A task entered the table; from_zero: it started after the last reading. */
 static struct task *add_task(struct monitor *m, struct tasktable *t, pid_t id,
 			     pid_t tgid, unsigned long long start, bool from_zero)
@@ -153,6 +187,8 @@ static struct task *add_task(struct monitor *m, struct tasktable *t, pid_t id,
 		return NULL;
 	if (created) {
 		k->tgid = tgid;
+		if (t == m->procs)
+			update_cgroup(m, k);
 		k->first_seen = now_mono();
 		k->seen = m->gen;
 		if (from_zero) {
@@ -370,6 +406,42 @@ static void drain_all(struct monitor *m)
 		drain_listener(ts_listener_fd(m->lis[i]), POLLIN, m);
 }
 
+static void on_trigger_fd(int fd, unsigned revents, void *arg)
+{
+	struct monitor *m = arg;
+	for (size_t i = 0; i < m->o.ntriggers; i++) {
+		struct psi_trigger *t = &m->o.triggers[i];
+		if (t->fd != fd)
+			continue;
+		int fired = psi_trigger_fired(t, revents);
+		if (fired < 0) {
+			/* the kernel dropped it: stop watching */
+			if (m->loop)
+				ev_del_fd(m->loop, fd);
+			notice(m, _("a PSI trigger stopped working"));
+			return;
+		}
+		if (!fired)
+			return;
+		m->fired = t->label;
+		if (m->trigger_cb)
+			m->trigger_cb(m->trigger_arg);
+	}
+}
+
+void monitor_on_sample(struct monitor *m,
+		       void (*cb)(const struct sample *, void *), void *arg)
+{
+	m->sample_cb = cb;
+	m->sample_arg = arg;
+}
+
+void monitor_on_trigger(struct monitor *m, void (*cb)(void *), void *arg)
+{
+	m->trigger_cb = cb;
+	m->trigger_arg = arg;
+}
+
 /* ---- sources ---- */
 
 /* Number of possible CPUs: one past the highest id in "0-3,8-11". */
@@ -462,7 +534,7 @@ static int push_id(struct monitor *m, uint32_t id)
 static void collect_live_id(struct task *k, void *arg)
 {
 	struct monitor *m = arg;
-	k->queried = m->qgen;
+	k->queried = m->round;
 	push_id(m, (uint32_t)k->id);
 }
 
@@ -470,7 +542,7 @@ static void collect_live_id(struct task *k, void *arg)
 static bool vanished(struct task *k, void *arg)
 {
 	struct monitor *m = arg;
-	if (k->queried != m->qgen || k->have_cur)
+	if (k->queried != m->round || k->have_cur)
 		return false;
 	k->exited = true;
 	return true;
@@ -480,7 +552,6 @@ static bool vanished(struct task *k, void *arg)
 static int query(struct monitor *m, struct tasktable *t, bool threads)
 {
 	m->nids = 0;
-	m->qgen++;
 	tt_foreach(t, collect_live_id, m);
 	enum ts_kind kind = threads ? TS_KIND_PID : TS_KIND_TGID;
 	if (!m->ts)
@@ -523,6 +594,7 @@ struct build_ctx {
 	struct monitor *m;
 	double now;
 	double dt;
+	bool recording;   /* rows for sample.thread_rows */
 };
 
 static void fill_identity(struct monitor *m, struct task *k, struct row *r,
@@ -545,6 +617,11 @@ static void fill_identity(struct monitor *m, struct task *k, struct row *r,
 	}
 	if (!k->user && k->uid != (uid_t)-1)
 		task_set_details(k, NULL, NULL, pi_user_name(m->pi, k->uid));
+	if (cgroups_used(m)) {
+		struct task *p = k->id == k->tgid && !m->o.threads ? k :
+				 tt_find(m->procs, k->tgid);
+		r->cgroup = p ? p->cgroup : k->cgroup;
+	}
 	r->comm = k->comm ? k->comm : "";
 	r->cmdline = k->cmdline ? k->cmdline : "";
 	r->user = k->user ? k->user : "";
@@ -588,13 +665,29 @@ static void build_row(struct task *k, void *arg)
 	if (!k->have_prev)
 		return; /* baseline only: figures start next interval */
 	struct row *r;
-	if (k->exited && !m->o.accumulate)
+	if (c->recording) {
+		if (k->exited)
+			return; /* recordings keep the live threads */
+		r = push_row(&m->trows, &m->ntrows, &m->captrows);
+	} else if (k->exited && !m->o.accumulate) {
 		r = push_row(&m->exited, &m->nexited, &m->capexited);
-	else
+	} else {
 		r = push_row(&m->rows, &m->nrows, &m->caprows);
+	}
 	if (!r)
 		return;
 	fill_identity(m, k, r, c->now);
+	if (m->o.cgroup_within &&
+	    (!r->cgroup || !cg_path_within(r->cgroup, m->o.cgroup_within))) {
+		/* outside the subtree asked for: take the row back */
+		if (c->recording)
+			m->ntrows--;
+		else if (k->exited && !m->o.accumulate)
+			m->nexited--;
+		else
+			m->nrows--;
+		return;
+	}
 	if (k->exited) {
 		r->flags |= ROW_EXITED;
 		r->state = 'X';
@@ -738,16 +831,27 @@ static int take_reading(struct monitor *m)
 	drain_all(m);
 	if (m->need_rescan || !m->pc)
 		rescan(m);
-	struct tasktable *t = active(m);
-	if (query(m, t, m->o.threads) < 0)
+	m->round++;
+	/* processes, unless rows are threads; threads, when kept at all */
+	if (!m->o.threads && query(m, m->procs, false) < 0)
+		return -1;
+	if (m->threads && query(m, m->threads, true) < 0)
 		return -1;
 	/*
 	 * Exit records that arrived while we queried belong to this interval;
 	 * a task that ended is in the socket before its id stops answering.
 	 */
 	drain_all(m);
-	tt_retire_if(t, vanished, m);
+	if (!m->o.threads)
+		tt_retire_if(m->procs, vanished, m);
+	if (m->threads)
+		tt_retire_if(m->threads, vanished, m);
 	return 0;
+}
+
+static void update_cgroup_cb(struct task *k, void *arg)
+{
+	update_cgroup(arg, k);
 }
 
 static bool was_shown(struct task *k, void *arg)
@@ -786,10 +890,18 @@ int monitor_sample(struct monitor *m, struct sample *out)
 	refresh_details(m, m->procs);
 	if (m->threads)
 		tt_foreach(m->threads, thread_identity, m);
-	struct build_ctx c = { m, now, dt };
+	if (cgroups_used(m))
+		tt_foreach(m->procs, update_cgroup_cb, m);
+	struct build_ctx c = { m, now, dt, false };
 	tt_foreach(t, build_row, &c);
 	tt_foreach_retired(t, build_row, &c);
 	tt_foreach_retired(t, mark_shown, NULL);
+	m->ntrows = 0;
+	if (m->o.record_threads && !m->o.threads) {
+		struct build_ctx tc = { m, now, dt, true };
+		tt_foreach(m->threads, build_row, &tc);
+		tt_foreach_retired(m->threads, mark_shown, NULL);
+	}
 	tt_foreach(t, rebase, NULL);
 	if (m->threads && !m->o.threads)
 		tt_foreach(m->threads, rebase, NULL);
@@ -820,10 +932,48 @@ int monitor_sample(struct monitor *m, struct sample *out)
 		out->nthreads = (size_t)(pi_system_threads() > 0 ?
 					 pi_system_threads() : 0);
 
+	if (m->o.cgroups) {
+		static struct cgroup_row none;
+		if (cgt_build(m->cgt, m->rows, m->nrows, out->interval,
+			      m->o.cgroup_within, &out->cgroups,
+			      &out->ncgroups) < 0 || !out->cgroups) {
+			out->cgroups = &none;
+			out->ncgroups = 0;
+		}
+	}
+	if (m->o.record_threads && !m->o.threads) {
+		static struct row none;
+		out->thread_rows = m->trows ? m->trows : &none;
+		out->nthread_rows = m->ntrows;
+	}
+	out->trigger = m->fired;
+	m->fired = NULL;
+	if (m->sample_cb)
+		m->sample_cb(out, m->sample_arg);
+
 	m->psi_prev = psi;
 	m->prev_time = now;
 	m->prev_boot = clock_seconds(CLOCK_BOOTTIME);
 	return 0;
+}
+
+static void push_cgroup_row(struct task *k, void *arg)
+{
+	struct monitor *m = arg;
+	struct row *r;
+	if (k->cgroup && (r = push_row(&m->rows, &m->nrows, &m->caprows)))
+		r->cgroup = k->cgroup;
+}
+
+/* Read every cgroup's pressure once, so the first interval has a share. */
+static void prime_cgroups(struct monitor *m)
+{
+	struct cgroup_row *rows;
+	size_t n;
+	m->nrows = 0;
+	tt_foreach(m->procs, push_cgroup_row, m);
+	cgt_build(m->cgt, m->rows, m->nrows, 0, m->o.cgroup_within, &rows, &n);
+	m->nrows = 0;
 }
 
 /* Take the baseline: readings to compute the first interval against. */
@@ -839,6 +989,8 @@ static int baseline(struct monitor *m)
 	tt_free_retired(m->procs);
 	if (m->threads)
 		tt_free_retired(m->threads);
+	if (m->cgt)
+		prime_cgroups(m);
 	psi_read("/proc/pressure", &m->psi_prev);
 	m->prev_time = now_mono();
 	m->prev_boot = clock_seconds(CLOCK_BOOTTIME);
@@ -912,9 +1064,33 @@ struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 		monitor_free(m);
 		return NULL;
 	}
-	if (o->threads && !(m->threads = tt_new())) {
+	if ((o->threads || o->record_threads) && !(m->threads = tt_new())) {
 		monitor_free(m);
 		return NULL;
+	}
+	if (o->cgroups || o->cgroup_within) {
+		if (cg_find_root(m->cg_root, sizeof(m->cg_root)) < 0) {
+			fprintf(stderr, _("%s: no cgroup v2 hierarchy is mounted\n"),
+				PACKAGE);
+			monitor_free(m);
+			return NULL;
+		}
+		if (!(m->cgt = cgt_new(m->cg_root))) {
+			monitor_free(m);
+			return NULL;
+		}
+	}
+	for (size_t i = 0; i < o->ntriggers; i++) {
+		char err[256];
+		if (psi_trigger_arm(&o->triggers[i], "/proc/pressure", err,
+				    sizeof(err)) < 0) {
+			fprintf(stderr, _("%s: cannot set trigger '%s': %s\n"),
+				PACKAGE, o->triggers[i].label, err);
+			monitor_free(m);
+			return NULL;
+		}
+		if (loop)
+			ev_add_fd(loop, o->triggers[i].fd, POLLPRI, on_trigger_fd, m);
 	}
 
 	m->pc = o->no_events ? NULL : pc_open();
@@ -956,6 +1132,13 @@ void monitor_free(struct monitor *m)
 			ev_del_fd(m->loop, pc_fd(m->pc));
 		pc_close(m->pc);
 	}
+	for (size_t i = 0; i < m->o.ntriggers; i++) {
+		if (m->loop && m->o.triggers[i].fd >= 0)
+			ev_del_fd(m->loop, m->o.triggers[i].fd);
+		psi_trigger_close(&m->o.triggers[i]);
+	}
+	cgt_free(m->cgt);
+	free(m->trows);
 	ts_close(m->ts);
 	ps_free(m->ps);
 	for (int i = 0; i < m->nnotices; i++)

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "psi_trigger.h"
 #include "sample.h"
 
 struct evloop;
@@ -23,6 +24,11 @@ struct monitor_opts {
 	const pid_t *pids;     /* collect only these processes (NULL: all) */
 	size_t npids;
 	bool no_events;        /* scan /proc every sample instead */
+	bool cgroups;          /* sum rows per cgroup (sample.cgroups) */
+	const char *cgroup_within; /* only tasks in this v2 subtree (normalised) */
+	bool record_threads;   /* thread rows too (sample.thread_rows) */
+	struct psi_trigger *triggers; /* parsed, to arm; owned by the caller */
+	size_t ntriggers;
 	double rescan;         /* safety rescan period, 0 = never */
 };
 
@@ -51,6 +57,19 @@ void monitor_fill_status(struct monitor *m, struct row *rows, size_t n);
 /* Switch rows between processes and threads; takes a new baseline. */
 void monitor_set_threads(struct monitor *m, bool threads, pid_t only_tgid);
 void monitor_set_accumulate(struct monitor *m, bool accumulate);
+
+/*
+ * Call cb when a PSI trigger fires (the next sample then carries its
+ * label in sample.trigger): views take a sample at once.
+ */
+void monitor_on_trigger(struct monitor *m, void (*cb)(void *), void *arg);
+
+/*
+ * Call cb with every sample monitor_sample() hands out, before any view
+ * filters it (a recording keeps everything).
+ */
+void monitor_on_sample(struct monitor *m,
+		       void (*cb)(const struct sample *, void *), void *arg);
 
 /* Notices for the user (fallbacks, missing features); NULL-terminated. */
 const char *const *monitor_notices(const struct monitor *m);

@@ -25,6 +25,11 @@ enum {
 	OPT_NO_COLOR,
 	OPT_NO_EVENTS,
 	OPT_RESCAN,
+	OPT_CGROUPS,
+	OPT_CGROUP,
+	OPT_TRIGGER,
+	OPT_RECORD,
+	OPT_REPLAY,
 };
 
 static const struct option long_opts[] = {
@@ -46,6 +51,11 @@ static const struct option long_opts[] = {
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "no-events", no_argument, NULL, OPT_NO_EVENTS },
 	{ "rescan", required_argument, NULL, OPT_RESCAN },
+	{ "cgroups", no_argument, NULL, OPT_CGROUPS },
+	{ "cgroup", required_argument, NULL, OPT_CGROUP },
+	{ "trigger", required_argument, NULL, OPT_TRIGGER },
+	{ "record", required_argument, NULL, OPT_RECORD },
+	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -79,6 +89,14 @@ static void __attribute__((noreturn)) usage(void)
 		"                          /proc at every refresh\n"), f);
 	fputs(_("     --rescan SECONDS     resynchronise with a scan of /proc this often\n"
 		"                          (default 300, 0 = only after lost events)\n"), f);
+	fputs(_("     --cgroups            sum the tasks per cgroup (v2), next to each\n"
+		"                          cgroup's own pressure\n"), f);
+	fputs(_("     --cgroup PATH        only tasks in this cgroup v2 subtree\n"), f);
+	fputs(_("     --trigger RES:some|full:STALL_MS/WINDOW_MS\n"
+		"                          take a sample at once when the kernel's PSI\n"
+		"                          trigger fires (repeatable), e.g. memory:some:150/1000\n"), f);
+	fputs(_("     --record FILE        append every sample to FILE (.gz: compressed)\n"), f);
+	fputs(_("     --replay FILE        show a recording instead of the live system\n"), f);
 	fputs(_(" -h, --help               show this help and exit\n"), f);
 	fputs(_(" -V, --version            show the version and exit\n"), f);
 	fputs(_("\nDelay categories (columns and sort keys):\n"), f);
@@ -88,7 +106,8 @@ static void __attribute__((noreturn)) usage(void)
 	fputs(_("\nFiles:\n"
 		"  /proc/pressure/*                          system pressure (PSI)\n"
 		"  /proc/sys/kernel/task_delayacct           delay accounting switch\n"
-		"  $XDG_CONFIG_HOME/stalltop/stalltoprc      saved settings\n"), f);
+		"  $XDG_CONFIG_HOME/stalltop/stalltoprc      saved settings\n"
+		"  /proc/PID/cgroup, <cgroup v2>/*.pressure  cgroups and their pressure\n"), f);
 	fputs(_("\nTaskstats needs CAP_NET_ADMIN: run as root, or grant it once with\n"
 		"  setcap cap_net_admin+ep /path/to/stalltop\n"), f);
 	exit(0);
@@ -240,6 +259,33 @@ void options_parse(struct options *o, int argc, char **argv)
 			else if (parse_positive_double(optarg, 1e9, &o->rescan) < 0)
 				bad(_("invalid rescan interval '%s'"), optarg);
 			break;
+		case OPT_CGROUPS:
+			o->cgroups = true;
+			break;
+		case OPT_CGROUP:
+			if (!*optarg)
+				bad(_("an empty cgroup path"));
+			o->cgroup = optarg;
+			break;
+		case OPT_TRIGGER: {
+			char **n = realloc(o->triggers,
+					   (o->ntriggers + 1) * sizeof(*n));
+			if (!n)
+				bad("%s", strerror(ENOMEM));
+			o->triggers = n;
+			o->triggers[o->ntriggers++] = optarg;
+			break;
+		}
+		case OPT_RECORD:
+			if (!*optarg)
+				bad(_("an empty file name for --record"));
+			o->record = optarg;
+			break;
+		case OPT_REPLAY:
+			if (!*optarg)
+				bad(_("an empty file name for --replay"));
+			o->replay = optarg;
+			break;
 		case 'h':
 			usage();
 		case 'V':
@@ -264,6 +310,8 @@ void options_parse(struct options *o, int argc, char **argv)
 
 void options_free(struct options *o)
 {
+	free(o->triggers);
+	o->triggers = NULL;
 	free(o->pids);
 	o->pids = NULL;
 	o->npids = 0;

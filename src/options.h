@@ -27,6 +27,12 @@ struct options {
 	bool monochrome;         /* --no-color, NO_COLOR */
 	bool no_events;          /* --no-events: scan /proc every refresh */
 	double rescan;           /* --rescan seconds, 0 = never */
+	bool cgroups;            /* --cgroups */
+	const char *cgroup;      /* --cgroup PATH (as given) */
+	char **triggers;         /* --trigger SPEC, repeatable */
+	size_t ntriggers;
+	const char *record;      /* --record FILE */
+	const char *replay;      /* --replay FILE */
 	/* which of these the command line set (they override the config) */
 	unsigned set_mask;
 };

@@ -12,6 +12,20 @@
  *   Exited during this interval:
  *      4321 root     X      -    0.0      - ...   0.0 make
  *
+ * With cgroups collected, a block follows the PSI block:
+ *
+ *   Cgroups (PSI some%, avg10):
+ *      cpu  avg10 memory  avg10     io  avg10    CPU ...  TOTAL     NR PATH
+ *      4.0   3.10    0.0   0.00    0.0   0.25    2.5 ...    2.5     12 /
+ *     97.2  92.50    0.0   0.00      -      -  129.8 ...  129.8      3   /load
+ *
+ * (the "some" share of the interval and avg10 of the cgroup's own
+ * pressure files, then its processes' delays summed as in the task table,
+ * and how many processes it holds; paths indented by depth)
+ *
+ * and a sample taken because a PSI trigger fired ends its status line with
+ * "trigger memory some 150ms/1s".
+ *
  * The PSI block has one line per resource the kernel has; some% and full%
  * are the share of the interval, '-' where a line or the share is absent.
  * Delay columns are % of the interval with one decimal, '-' where the
@@ -35,7 +49,7 @@
 #include "nls.h"
 #include "output.h"
 
-enum { W_PID = 7, W_USER = 8, W_PCT = 6, W_PSI_NAME = 8 };
+enum { W_PID = 7, W_USER = 8, W_PCT = 6, W_PSI_NAME = 8, W_NR = 6 };
 
 /* Characters (code points) in escaped, hence valid UTF-8, text. */
 static int cells(const char *s)
@@ -117,6 +131,13 @@ static void status_line(FILE *f, const struct sample *s)
 		fprintf(f, _("events lost %llu"),
 			(unsigned long long)s->events_lost);
 	}
+	if (s->trigger) {
+		char buf[256];
+
+		escape_text(s->trigger, buf, sizeof(buf));
+		fputs("  ", f);
+		fprintf(f, _("trigger %s"), buf);
+	}
 	putc('\n', f);
 }
 
@@ -159,6 +180,89 @@ static void psi_block(FILE *f, const struct psi_sample *p)
 		}
 		putc('\n', f);
 	}
+}
+
+/* The cgroup block's pressure columns: the "some" lines of these files. */
+static const enum psi_res cg_res[] = { PSI_CPU, PSI_MEMORY, PSI_IO };
+enum { NCG_RES = sizeof(cg_res) / sizeof(cg_res[0]) };
+
+static int cg_res_width(int i)
+{
+	int w = (int)strlen(psi_res_name[cg_res[i]]);
+
+	return w > W_PCT ? w : W_PCT;
+}
+
+static void cgroup_header(FILE *f)
+{
+	/* xgettext:no-c-format */
+	fprintf(f, "%s\n", _("Cgroups (PSI some%, avg10):"));
+	for (int i = 0; i < NCG_RES; i++) {
+		if (i)
+			putc(' ', f);
+		right(f, psi_res_name[cg_res[i]], cg_res_width(i));
+		putc(' ', f);
+		right(f, "avg10", W_PCT);
+	}
+	for (int c = 0; c < NCAT; c++) {
+		putc(' ', f);
+		right(f, categories[c].header, cat_width(c));
+	}
+	putc(' ', f);
+	right(f, _("TOTAL"), W_PCT);
+	putc(' ', f);
+	right(f, _("NR"), W_NR);
+	putc(' ', f);
+	fputs(_("PATH"), f);
+	putc('\n', f);
+}
+
+static void cgroup_text(FILE *f, const struct cgroup_row *g, char **buf,
+			size_t *cap)
+{
+	const char *path = g->path ? g->path : "";
+	size_t need = strlen(path) * 4 + 1;
+
+	for (int i = 0; i < NCG_RES; i++) {
+		const struct psi_stat *st = &g->psi.s[cg_res[i]][PSI_SOME];
+		bool have = g->have_psi && st->present;
+
+		if (i)
+			putc(' ', f);
+		/* fig() writes a space of its own before the figure. */
+		fig(f, have && st->have_pct, st->pct, 1, cg_res_width(i) - 1);
+		fig(f, have, st->avg10, 2, W_PCT);
+	}
+	for (int c = 0; c < NCAT; c++)
+		fig(f, g->d[c].avail, g->d[c].pct, 1, cat_width(c));
+	fig(f, true, g->total_pct, 1, W_PCT);
+	fprintf(f, " %*zu ", W_NR, g->nr_tasks);
+	pad(f, 2 * (g->depth > 0 ? g->depth : 0));
+	if (need > *cap) {
+		char *p = realloc(*buf, need);
+
+		if (!p) {
+			fputs("?\n", f);
+			return;
+		}
+		*buf = p;
+		*cap = need;
+	}
+	escape_text(path, *buf, need);
+	fputs(*buf, f);
+	putc('\n', f);
+}
+
+static void cgroup_block(FILE *f, const struct sample *s)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+
+	cgroup_header(f);
+	for (size_t i = 0; i < s->ncgroups; i++)
+		cgroup_text(f, &s->cgroups[i], &buf, &cap);
+	putc('\n', f);
+	free(buf);
 }
 
 static void table_header(FILE *f, const struct sample *s)
@@ -276,6 +380,8 @@ void out_text(FILE *f, const struct out_opts *o, const struct sample *s)
 	status_line(f, s);
 	psi_block(f, &s->psi);
 	putc('\n', f);
+	if (s->cgroups)
+		cgroup_block(f, s);
 	table_header(f, s);
 	for (size_t i = 0; i < s->nrows; i++)
 		row_text(f, o, &s->rows[i], (s->rows[i].flags & ROW_EXITED) != 0, &b);

@@ -142,3 +142,27 @@ size_t select_rows(struct row *rows, size_t n, const struct select_opts *o,
 		kept = o->limit;
 	return kept;
 }
+
+static int cmp_cgroups(const void *pa, const void *pb)
+{
+	const struct cgroup_row *a = pa, *b = pb;
+	const struct select_opts *o = cmp_opts;
+	int r = 0;
+	if (o->sort < NCAT) {
+		const struct cat_figure *fa = &a->d[o->sort], *fb = &b->d[o->sort];
+		r = cmp_num(fa->avail ? fa->pct : NAN, fb->avail ? fb->pct : NAN);
+	} else if (o->sort == SORT_TOTAL || o->sort == SORT_CPU_PCT) {
+		r = cmp_num(a->total_pct, b->total_pct);
+	}
+	if (o->reverse)
+		r = -r;
+	return r ? r : strcmp(a->path, b->path);
+}
+
+size_t select_cgroups(struct cgroup_row *rows, size_t n,
+		      const struct select_opts *o)
+{
+	cmp_opts = o;
+	qsort(rows, n, sizeof(*rows), cmp_cgroups);
+	return n;
+}

@@ -48,4 +48,11 @@ double row_metric(const struct row *r, int cat, enum metric m, double interval);
 size_t select_rows(struct row *rows, size_t n, const struct select_opts *o,
 		   double interval);
 
+/*
+ * Sort cgroup rows by the same key (a category, total; pid and comm keep
+ * the tree order, by path). Returns n.
+ */
+size_t select_cgroups(struct cgroup_row *rows, size_t n,
+		      const struct select_opts *o);
+
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "config_file.h"
 #include "delayacct.h"
 #include "evloop.h"
@@ -22,6 +23,8 @@
 #include "options.h"
 #include "output.h"
 #include "privs.h"
+#include "psi_trigger.h"
+#include "record.h"
 #include "screen.h"
 #include "select.h"
 
@@ -44,6 +47,8 @@ static void batch_tick(void *arg)
 		return;
 	}
 	s.nrows = select_rows(s.rows, s.nrows, &b->o->sel, s.interval);
+	if (s.cgroups)
+		select_cgroups(s.cgroups, s.ncgroups, &b->o->sel);
 	s.nexited = select_rows(s.exited, s.nexited, &b->o->sel, s.interval);
 	monitor_fill_status(b->m, s.rows, s.nrows);
 	out_write(stdout, &b->out, &s);
@@ -53,6 +58,28 @@ static void batch_tick(void *arg)
 	}
 	if (b->o->iterations && ++b->done >= b->o->iterations)
 		ev_quit(b->loop, 0);
+}
+
+/* A PSI trigger fired: a sample now, so the culprits are caught. */
+static void batch_trigger(void *arg)
+{
+	batch_tick(arg);
+}
+
+struct recording {
+	struct recorder *rec;
+	struct evloop *loop;
+};
+
+/* Every sample goes to the recording, whatever the view shows of it. */
+static void record_sample(const struct sample *s, void *arg)
+{
+	struct recording *r = arg;
+	if (rec_write(r->rec, s) < 0) {
+		fprintf(stderr, _("%s: cannot write the recording: %s\n"),
+			PACKAGE, strerror(errno));
+		ev_quit(r->loop, 1);
+	}
 }
 
 static void on_quit_signal(int signo, void *arg)
@@ -71,6 +98,44 @@ static void check_pids(const struct options *o)
 			exit(2);
 		}
 	}
+}
+
+/* --cgroup: an existing directory of the v2 hierarchy, normalised. */
+static void check_cgroup(const struct options *o, char *norm, size_t size)
+{
+	char root[4096];
+	if (cg_find_root(root, sizeof(root)) < 0) {
+		fprintf(stderr, _("%s: --cgroup: no cgroup v2 hierarchy is "
+				  "mounted\n"), PACKAGE);
+		exit(2);
+	}
+	if (cg_check_path(root, o->cgroup, norm, size) < 0) {
+		fprintf(stderr, _("%s: --cgroup '%s': not a cgroup v2 directory "
+				  "below %s (%s)\n"),
+			PACKAGE, o->cgroup, root, strerror(errno));
+		exit(2);
+	}
+}
+
+static struct psi_trigger *parse_triggers(const struct options *o)
+{
+	if (!o->ntriggers)
+		return NULL;
+	struct psi_trigger *t = calloc(o->ntriggers, sizeof(*t));
+	if (!t) {
+		fprintf(stderr, "%s: %s\n", PACKAGE, strerror(ENOMEM));
+		exit(1);
+	}
+	for (size_t i = 0; i < o->ntriggers; i++) {
+		char err[256];
+		if (psi_trigger_parse(o->triggers[i], &t[i], err,
+				      sizeof(err)) < 0) {
+			fprintf(stderr, "%s: --trigger '%s': %s\n", PACKAGE,
+				o->triggers[i], err);
+			exit(2);
+		}
+	}
+	return t;
 }
 
 static void check_delayacct(const struct options *o)
@@ -132,6 +197,21 @@ int main(int argc, char **argv)
 	static const int quit_signals[] = { SIGINT, SIGTERM };
 	ev_add_signals(loop, quit_signals, 2, on_quit_signal, loop);
 
+	char cgroup[4096];
+	if (o.cgroup)
+		check_cgroup(&o, cgroup, sizeof(cgroup));
+	struct psi_trigger *triggers = parse_triggers(&o);
+	struct recorder *rec = NULL;
+	if (o.record) {
+		char err[512];
+		rec = rec_open(o.record, err, sizeof(err));
+		if (!rec) {
+			fprintf(stderr, "%s: --record '%s': %s\n", PACKAGE,
+				o.record, err);
+			return 1;
+		}
+	}
+
 	struct monitor_opts mo = {
 		.threads = o.threads,
 		.accumulate = o.accumulate,
@@ -139,20 +219,32 @@ int main(int argc, char **argv)
 		.npids = o.npids,
 		.no_events = o.no_events,
 		.rescan = o.rescan,
+		.cgroups = o.cgroups,
+		.cgroup_within = o.cgroup ? cgroup : NULL,
+		.record_threads = rec != NULL,
+		.triggers = triggers,
+		.ntriggers = o.ntriggers,
 	};
 	int code;
 	struct monitor *m = monitor_new(&mo, loop, &code);
 	if (!m) {
+		rec_close(rec);
+		free(triggers);
 		ev_free(loop);
 		options_free(&o);
 		return code;
 	}
 
+	struct recording recording = { rec, loop };
+	if (rec)
+		monitor_on_sample(m, record_sample, &recording);
 	if (o.batch) {
 		const char *const *n = monitor_notices(m);
 		for (; *n; n++)
 			fprintf(stderr, "%s: %s\n", PACKAGE, *n);
-		struct batch b = { &o, m, loop, { o.format, o.cmdline, false }, 0 };
+		struct batch b = { &o, m, loop, { o.format, o.cmdline, false },
+				   0 };
+		monitor_on_trigger(m, batch_trigger, &b);
 		ev_set_timer(loop, o.delay, batch_tick, &b);
 		code = ev_run(loop);
 	} else {
@@ -160,6 +252,8 @@ int main(int argc, char **argv)
 	}
 
 	monitor_free(m);
+	rec_close(rec);
+	free(triggers);
 	ev_free(loop);
 	options_free(&o);
 	return code;

@@ -40,6 +40,7 @@ static void task_free(struct task *k)
 	free(k->comm);
 	free(k->cmdline);
 	free(k->user);
+	free(k->cgroup);
 	free(k);
 }
 

@@ -24,6 +24,7 @@ struct task {
 
 	/* cached details (libproc2); NULL until read */
 	char *comm, *cmdline, *user;
+	char *cgroup;              /* v2 path, when cgroups are in use */
 	uid_t uid;
 	pid_t ppid;
 	char state;

@@ -2,14 +2,22 @@
 # Helpers for the shell tests (tests/live/*.sh, tests/tty/*.sh).
 #
 #   . "$top_srcdir/tests/lib/functions.sh"
+#   live_init                      # root, jq, the live-test lock, delayacct on
+#   bg_start NAME CMD...           # background, own process group: $BG_PID
+#   wait_for has_line "$TMP/NAME.out" ready
+#   start_stalltop st -d 0.5       # background stalltop -b --json: $ST_PID
+#   ...
+#   stop_stalltop st "$ST_PID"     # SIGTERM must end it with status 0
+#   expect "what" "$TMP/st.out" -s 'jq printing one line per problem'
 #
 # make check exports STALLTOP, top_srcdir and top_builddir. Exit codes are
 # automake's: 0 pass, 1 fail, 77 skip, 99 hard error. Sourcing this makes
-# a scratch directory $TMP (on the build tree's filesystem, not /tmp, which
-# may be tmpfs) and a trap that, on any exit, kills every process group
-# started with bg_start, restores what enable_delayacct changed and
-# removes $TMP. POSIX sh plus "local" (dash, bash): the tests may run
-# under dash. Helpers' variables start with _ and are local.
+# a scratch directory $TMP (on the build tree's filesystem, not /tmp,
+# which may be tmpfs) and a trap that, on any exit, kills every process
+# group started with bg_start, restores what enable_delayacct changed and
+# removes $TMP (kept when KEEP_TMP is set, to look at).
+# POSIX sh plus "local": the tests may run under dash or bash. Helpers'
+# variables start with _ and are local where they can be.
 
 set -u
 : "${STALLTOP:?run the tests with make check}"
@@ -59,8 +67,8 @@ _cleanup() {
 	if [ -n "$_old_delayacct" ]; then
 		echo "$_old_delayacct" >/proc/sys/kernel/task_delayacct 2>/dev/null
 	fi
-	if [ "$_status" -ne 0 ] && [ "${KEEP_TMP:-}" ]; then
-		echo "$TEST_NAME: kept $TMP" >&2
+	if [ -n "${KEEP_TMP:-}" ]; then
+		echo "$TEST_NAME: kept $TMP $_extra_dirs" >&2
 	else
 		rm -rf "$TMP" $_extra_dirs
 	fi

@@ -90,7 +90,9 @@ for spec in "cpu .delay.cpu.pct true" "io .delay.io.pct true" \
 		desc=$3
 		[ -n "$r" ] && desc=$([ "$3" = true ] && echo false || echo true)
 		run_stalltop_json -s "$1" $r -d 0.3 -n 1
-		expect "-s $1 $r" "$JSON" "$helpers ordered($2; $desc)"
+		expect "-s $1 $r" "$JSON" "$helpers"'
+		  if (.tasks | length) < 10 then "only \(.tasks | length) rows for the whole machine"
+		  else ordered('"$2; $desc"') end'
 	done
 done
 note "every sort key orders its field, both ways"

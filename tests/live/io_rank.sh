@@ -3,8 +3,11 @@
 # A process doing back-to-back synchronous O_DIRECT writes (fdatasync'ed
 # writes where O_DIRECT is refused) to a file on a block device sleeps in
 # io_schedule for most of its life: stalltop must show a real io delay for
-# it and rank it first of the whole machine with -s io, every row ordered
-# by io delay.
+# it and rank it first with -s io, above a distractor that leads by every
+# other measure (two threads spinning on one CPU: cpu_pct near 200 %, cpu
+# delay and total near 100 %); and the whole machine's rows must be ordered by io
+# delay. (The ranking is among our own processes, -p: on a shared machine
+# another process, say a fuzzer with many threads, may wait for IO more.)
 #
 # Magnitude: the writer does nothing but issue one 4 KiB request and wait
 # for it; measured here its io delay is 50..65 % of each interval. We ask
@@ -15,19 +18,28 @@
 # avg_ms = pct x interval / count within rounding.
 . "$top_srcdir/tests/lib/functions.sh"
 live_init
+need_cmd taskset
 set_io_dir
 note "writing to $IO_DIR ($(stat -f -c %T "$IO_DIR") on $(findmnt -n -o SOURCE -T "$IO_DIR"))"
 
-bg_start io "$WL/wl_io" "$IO_DIR/data"
+# the writer on CPU 0, the distractor on the last CPU
+bg_start io taskset -c 0 "$WL/wl_io" "$IO_DIR/data"
 io=$BG_PID
+bg_start spin "$WL/wl_spin" -t 2 -c $((NCPU - 1)) -N -20
+spin=$BG_PID
 wait_for has_line "$TMP/io.out" ready
+wait_for has_line "$TMP/spin.out" ready
 
-run_stalltop_json -s io -d 0.5 -n 3
-expect "-s io" "$JSON" --argjson io "$io" '
-  [.tasks[] | .delay.io.pct // -1] as $v
-  | (if $v != ($v | sort | reverse) then "not ordered by io delay: \($v[:8])" else empty end),
-    (if .tasks[0].pid != $io
-     then "the writer is not first: \(.tasks[:3] | map({pid, comm, io: .delay.io.pct}))"
+# ordered: a message unless .tasks falls by io delay (nulls last)
+ordered='
+  [.tasks[] | .delay.io.pct] as $v
+  | (([$v[] | select(. != null)] | sort | reverse) + [$v[] | select(. == null)]) as $want
+  | if $v != $want then "not ordered by io delay: \($v[:8])" else empty end'
+
+run_stalltop_json -p "$io,$spin" -s io -d 0.5 -n 3
+expect "-s io" "$JSON" --argjson io "$io" --argjson spin "$spin" "$ordered"',
+    (if [.tasks[].pid] != [$io, $spin]
+     then "expected the writer, then the spinner: \(.tasks | map({pid, comm, io: .delay.io.pct, total_pct}))"
      else empty end),
     (.interval as $dt | .tasks[] | select(.pid == $io)
      | .delay.io as $d
@@ -39,6 +51,16 @@ expect "-s io" "$JSON" --argjson io "$io" '
         elif ($d.pct / 100 * $dt * 1000 / $d.count - $d.avg_ms | fabs)
              > 0.002 + 0.01 * $d.avg_ms
         then "avg_ms \($d.avg_ms) but \($d.pct) % of \($dt) s over \($d.count) waits"
-        else empty end))'
+        else empty end)),
+    ([.tasks[] | select(.pid == $io)][0] as $w | .tasks[] | select(.pid == $spin)
+     | select(.total_pct <= $w.total_pct or .cpu_pct <= $w.cpu_pct
+              or .delay.cpu.pct <= $w.delay.cpu.pct)
+     | "the distractor does not lead by total, cpu_pct and cpu delay: \({total_pct, cpu_pct, cpu: .delay.cpu.pct}) vs \($w | {total_pct, cpu_pct, cpu: .delay.cpu.pct})")'
 note "writer io: $(jqs "$JSON" "[.[].tasks[] | select(.pid == $io) | .delay.io.pct] | tostring")"
+
+run_stalltop_json -s io -d 0.5 -n 1
+expect "-s io, whole machine" "$JSON" --argjson io "$io" "$ordered"',
+    (if (.tasks | length) < 10 then "only \(.tasks | length) rows" else empty end),
+    (if any(.tasks[]; .pid == $io and .delay.io.pct >= 10) | not
+     then "the writer is missing or has no io delay" else empty end)'
 exit 0

@@ -2,7 +2,8 @@
 /*
  * wl_spin: a CPU spinner for the live tests.
  *
- *   wl_spin [-t THREADS] [-i IDLE] [-c CPU] [-N NICE] [-s SECONDS] [-w]
+ *   wl_spin [-t THREADS] [-i IDLE] [-P PROCS] [-c CPU] [-N NICE]
+ *           [-s SECONDS] [-w]
  *
  * THREADS threads (default 1, the main thread counts as the first) spin in
  * user space, never sleeping, so every nanosecond of each is either run
@@ -13,8 +14,9 @@
  * does not depend on what else the machine runs. With -s each thread stops
  * after SECONDS of wall time; the process then exits, or with -w sleeps
  * until killed (its counters stop moving). Without -s it spins until
- * killed. -i adds IDLE threads that only sleep (rows that cost stalltop
- * work but have no delay). Prints "ready" once all threads run and "done" when the
+ * killed. -i adds IDLE threads that only sleep, -P forks PROCS child
+ * processes that only sleep (rows that cost stalltop work but have no
+ * delay; they end with the process group). Prints "ready" once all threads run and "done" when the
  * spinning ends, each on its own line, flushed.
  */
 #define _GNU_SOURCE
@@ -59,18 +61,20 @@ static void *idle(void *arg)
 
 static void __attribute__((noreturn)) usage(void)
 {
-	fprintf(stderr, "usage: wl_spin [-t THREADS] [-i IDLE] [-c CPU] [-N NICE] "
+	fprintf(stderr, "usage: wl_spin [-t THREADS] [-i IDLE] [-P PROCS] [-c CPU] [-N NICE] "
 		"[-s SECONDS] [-w]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	int threads = 1, idlers = 0, cpu = -1, nice = 0, set_nice = 0, wait = 0, c;
-	while ((c = getopt(argc, argv, "t:i:c:N:s:w")) != -1) {
+	int threads = 1, idlers = 0, procs = 0, cpu = -1, nice = 0, set_nice = 0;
+	int wait = 0, c;
+	while ((c = getopt(argc, argv, "t:i:P:c:N:s:w")) != -1) {
 		switch (c) {
 		case 't': threads = atoi(optarg); break;
 		case 'i': idlers = atoi(optarg); break;
+		case 'P': procs = atoi(optarg); break;
 		case 'c': cpu = atoi(optarg); break;
 		case 'N': nice = atoi(optarg); set_nice = 1; break;
 		case 's': seconds = atof(optarg); break;
@@ -78,8 +82,18 @@ int main(int argc, char **argv)
 		default: usage();
 		}
 	}
-	if (threads < 1 || threads > 1024 || idlers < 0 || optind != argc)
+	if (threads < 1 || threads > 1024 || idlers < 0 || procs < 0 || optind != argc)
 		usage();
+	for (int i = 0; i < procs; i++) {
+		pid_t pid = fork();
+		if (pid < 0) {
+			perror("wl_spin: fork");
+			return 1;
+		}
+		if (pid == 0)
+			for (;;)
+				pause();
+	}
 	if (cpu >= 0) {
 		cpu_set_t set;
 		CPU_ZERO(&set);

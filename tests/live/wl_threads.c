@@ -2,7 +2,8 @@
 /*
  * wl_threads: thread churn for the live tests.
  *
- *   wl_threads [-c CPU] [-q QUIETCPU] [-s SECONDS] [-l LIFE_MS] [-k CHURNERS]
+ *   wl_threads [-g] [-c CPU] [-q QUIETCPU] [-N NICE] [-s SECONDS]
+ *              [-l LIFE_MS] [-k CHURNERS]
  *
  * Everything runs pinned to CPU (default 1): one contender thread spins
  * for the whole run, and CHURNERS (default 2) short-lived threads at a
@@ -16,17 +17,24 @@
  * own /proc/thread-self/schedstat (run time, run-queue wait, timeslices)
  * to process-wide sums; the main thread adds its own at the end. Those
  * are the same scheduler counters taskstats reports, so the sums are the
- * process's total cpu delay over its whole life. Prints
+ * process's total cpu delay over its whole life. With -g it first prints
+ * "waiting" and sleeps until SIGUSR1; the sums then start from that
+ * moment (the main thread counts only what it accrues after it). -N sets
+ * the nice value of the process and of its autogroup, as wl_spin does, so
+ * that other tasks hardly preempt a thread between its reading and its
+ * end. Prints
  *   threads N run_ns R delay_ns D slices S
  * and "done" (flushed), then sleeps until killed, its counters still.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,21 +60,29 @@ static void pin(int cpu)
 	}
 }
 
-/* Move to the quiet CPU, then add this thread's scheduler counters. */
-static void account_self(void)
+static void schedstat(unsigned long long v[3])
 {
-	unsigned long long run, delay, slices;
-	pin(quiet_cpu);
 	FILE *f = fopen("/proc/thread-self/schedstat", "re");
-	if (!f || fscanf(f, "%llu %llu %llu", &run, &delay, &slices) != 3) {
+	if (!f || fscanf(f, "%llu %llu %llu", &v[0], &v[1], &v[2]) != 3) {
 		perror("wl_threads: /proc/thread-self/schedstat");
 		exit(1);
 	}
 	fclose(f);
-	sum_run += run;
-	sum_delay += delay;
-	sum_slices += slices;
 }
+
+/* Move to the quiet CPU, then add this thread's scheduler counters
+ * (less base, its counters at the start). */
+static void account_self(const unsigned long long base[3])
+{
+	unsigned long long v[3];
+	pin(quiet_cpu);
+	schedstat(v);
+	sum_run += v[0] - base[0];
+	sum_delay += v[1] - base[1];
+	sum_slices += v[2] - base[2];
+}
+
+static const unsigned long long zero[3];
 
 static void spin_until(double end)
 {
@@ -80,7 +96,7 @@ static void *churner(void *arg)
 {
 	double life = *(double *)arg;
 	spin_until(now() + life);
-	account_self();
+	account_self(zero);
 	return NULL;
 }
 
@@ -88,7 +104,7 @@ static void *contender(void *arg)
 {
 	(void)arg;
 	spin_until(1e300);
-	account_self();
+	account_self(zero);
 	return NULL;
 }
 
@@ -103,23 +119,49 @@ static void start(pthread_t *t, void *(*fn)(void *), void *arg)
 
 int main(int argc, char **argv)
 {
-	int cpu = 1, churners = 2, c;
+	int cpu = 1, churners = 2, go = 0, nice = 0, set_nice = 0, c;
 	double seconds = 3, life = 0.150;
-	while ((c = getopt(argc, argv, "c:q:s:l:k:")) != -1) {
+	while ((c = getopt(argc, argv, "gc:q:N:s:l:k:")) != -1) {
 		switch (c) {
+		case 'g': go = 1; break;
+		case 'N': nice = atoi(optarg); set_nice = 1; break;
 		case 'c': cpu = atoi(optarg); break;
 		case 'q': quiet_cpu = atoi(optarg); break;
 		case 's': seconds = atof(optarg); break;
 		case 'l': life = atof(optarg) / 1000.0; break;
 		case 'k': churners = atoi(optarg); break;
 		default:
-			fprintf(stderr, "usage: wl_threads [-c CPU] [-q QUIETCPU] "
-				"[-s SECONDS] [-l LIFE_MS] [-k CHURNERS]\n");
+			fprintf(stderr, "usage: wl_threads [-g] [-c CPU] [-q QUIETCPU] "
+				"[-N NICE] [-s SECONDS] [-l LIFE_MS] [-k CHURNERS]\n");
 			return 2;
 		}
 	}
 	if (churners < 1 || churners > 64 || life <= 0)
 		return 2;
+	if (set_nice) {
+		FILE *f;
+		if (setpriority(PRIO_PROCESS, 0, nice) < 0) {
+			perror("wl_threads: setpriority");
+			return 1;
+		}
+		if ((f = fopen("/proc/self/autogroup", "we"))) {
+			fprintf(f, "%d", nice);
+			if (fclose(f) != 0)
+				perror("wl_threads: /proc/self/autogroup");
+		}
+	}
+	unsigned long long main_base[3] = { 0, 0, 0 };
+	if (go) {
+		sigset_t usr1;
+		int sig;
+		sigemptyset(&usr1);
+		sigaddset(&usr1, SIGUSR1);
+		sigprocmask(SIG_BLOCK, &usr1, NULL);
+		printf("waiting\n");
+		fflush(stdout);
+		sigwait(&usr1, &sig);
+		schedstat(main_base);
+	}
 	pin(cpu);
 
 	static const double factor[] = { 1.0, 1.5, 2.0 };
@@ -140,7 +182,7 @@ int main(int argc, char **argv)
 		pthread_join(t[i], NULL);
 	stop = 1;
 	pthread_join(cont, NULL);
-	account_self();
+	account_self(main_base);
 	printf("threads %d run_ns %llu delay_ns %llu slices %llu\ndone\n", n,
 	       (unsigned long long)sum_run, (unsigned long long)sum_delay,
 	       (unsigned long long)sum_slices);

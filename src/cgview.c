@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The cgroup table: per-cgroup sums of task rows and per-cgroup PSI. */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgroup.h"
+#include "cgview.h"
+
+struct cg {
+	char *path;
+	struct psi_reading prev;   /* its pressure at the previous build */
+	bool have_prev;
+	unsigned long gen;         /* last build that used it */
+};
+
+struct cgtable {
+	char *root;
+	struct cg *cg;             /* sorted by path */
+	size_t n, cap;
+	struct cgroup_row *rows;
+	size_t caprows;
+	unsigned long gen;
+};
+
+struct cgtable *cgt_new(const char *root)
+{
+	struct cgtable *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->root = strdup(root);
+	if (!t->root) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void cgt_free(struct cgtable *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		free(t->cg[i].path);
+	free(t->cg);
+	free(t->rows);
+	free(t->root);
+	free(t);
+}
+
+/* Binary search; *at is where it is or would go. */
+static struct cg *find(struct cgtable *t, const char *path, size_t *at)
+{
+	size_t lo = 0, hi = t->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(t->cg[mid].path, path);
+		if (c == 0) {
+			*at = mid;
+			return &t->cg[mid];
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*at = lo;
+	return NULL;
+}
+
+static struct cg *get(struct cgtable *t, const char *path)
+{
+	size_t at;
+	struct cg *g = find(t, path, &at);
+	if (g)
+		return g;
+	if (t->n == t->cap) {
+		size_t nc = t->cap ? t->cap * 2 : 64;
+		struct cg *p = realloc(t->cg, nc * sizeof(*p));
+		if (!p)
+			return NULL;
+		t->cg = p;
+		t->cap = nc;
+	}
+	char *copy = strdup(path);
+	if (!copy)
+		return NULL;
+	memmove(&t->cg[at + 1], &t->cg[at], (t->n - at) * sizeof(*t->cg));
+	t->n++;
+	g = &t->cg[at];
+	memset(g, 0, sizeof(*g));
+	g->path = copy;
+	return g;
+}
+
+/* Mark path and every ancestor as used in this build. */
+static int use_with_ancestors(struct cgtable *t, const char *path)
+{
+	char buf[4096];
+	size_t len = strlen(path);
+	if (len >= sizeof(buf))
+		return 0;
+	memcpy(buf, path, len + 1);
+	for (;;) {
+		struct cg *g = get(t, buf);
+		if (!g)
+			return -1;
+		g->gen = t->gen;
+		char *slash = strrchr(buf, '/');
+		if (!slash || slash == buf) {
+			if (strcmp(buf, "/") != 0) {
+				buf[0] = '/';
+				buf[1] = '\0';
+				continue;
+			}
+			return 0;
+		}
+		*slash = '\0';
+	}
+}
+
+static int depth_of(const char *path)
+{
+	if (strcmp(path, "/") == 0)
+		return 0;
+	int d = 0;
+	for (; *path; path++)
+		d += *path == '/';
+	return d;
+}
+
+static void add_figures(struct cgroup_row *g, const struct row *r, double dt)
+{
+	for (int c = 0; c < NCAT; c++) {
+		const struct cat_figure *f = &r->d[c];
+		struct cat_figure *s = &g->d[c];
+		if (!f->avail)
+			continue;
+		/* the average is rebuilt from summed delay over summed events */
+		double delay_ms = f->pct / 100.0 * dt * 1000.0;
+		double prev_delay = s->have_avg || s->count ?
+			s->avg_ms * (double)s->count : 0;
+		if (!s->avail) {
+			s->avail = true;
+			s->have_count = true;
+		}
+		s->pct += f->pct;
+		if (f->have_count)
+			s->count += f->count;
+		else
+			s->have_count = false;
+		if (s->have_count && s->count)
+			s->avg_ms = (prev_delay + (f->have_count ? delay_ms : 0)) /
+				    (double)s->count;
+		s->have_avg = s->have_count && s->count > 0;
+		if (f->have_max && (!s->have_max || f->max_ms > s->max_ms)) {
+			s->have_max = true;
+			s->max_ms = f->max_ms;
+		}
+	}
+	g->total_pct += r->total_pct;
+	g->nr_tasks++;
+}
+
+int cgt_build(struct cgtable *t, const struct row *rows, size_t n, double dt,
+	      const char *within, struct cgroup_row **out, size_t *nout)
+{
+	t->gen++;
+	for (size_t i = 0; i < n; i++) {
+		if (!rows[i].cgroup)
+			continue;
+		if (within && !cg_path_within(rows[i].cgroup, within))
+			continue;
+		if (use_with_ancestors(t, rows[i].cgroup) < 0)
+			return -1;
+	}
+	/* forget cgroups nobody is in any more */
+	size_t kept = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->cg[i].gen == t->gen)
+			t->cg[kept++] = t->cg[i];
+		else
+			free(t->cg[i].path);
+	}
+	t->n = kept;
+
+	if (t->caprows < t->n) {
+		struct cgroup_row *p = realloc(t->rows, t->n * sizeof(*p));
+		if (!p)
+			return -1;
+		t->rows = p;
+		t->caprows = t->n;
+	}
+	size_t nr = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		struct cg *g = &t->cg[i];
+		if (within && !cg_path_within(g->path, within))
+			continue; /* an ancestor of the subtree asked for */
+		struct cgroup_row *r = &t->rows[nr++];
+		memset(r, 0, sizeof(*r));
+		r->path = g->path;
+		r->depth = depth_of(g->path);
+		struct psi_reading now;
+		cg_read_psi(t->root, g->path, &now);
+		r->have_psi = false;
+		for (int k = 0; k < NPSI; k++)
+			for (int j = 0; j < NPSI_KIND; j++)
+				r->have_psi |= now.line[k][j].present;
+		psi_interval(g->have_prev ? &g->prev : NULL, &now, &r->psi);
+		g->prev = now;
+		g->have_prev = true;
+	}
+	/* sum every row into its cgroup and each ancestor */
+	for (size_t i = 0; i < n; i++) {
+		const char *p = rows[i].cgroup;
+		if (!p || (within && !cg_path_within(p, within)))
+			continue;
+		for (size_t j = 0; j < nr; j++)
+			if (cg_path_within(p, t->rows[j].path))
+				add_figures(&t->rows[j], &rows[i], dt);
+	}
+	*out = t->rows;
+	*nout = nr;
+	return 0;
+}

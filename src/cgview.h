@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The cgroup table: task rows summed into one row per cgroup (and per
+ * ancestor: a cgroup's figures cover everything below it), next to each
+ * cgroup's own pressure over the same interval.
+ */
+#ifndef STALLTOP_CGVIEW_H
+#define STALLTOP_CGVIEW_H
+
+#include <stddef.h>
+
+#include "sample.h"
+
+struct cgtable;
+
+/* root: the v2 mount point ("/sys/fs/cgroup" or ".../unified"). */
+struct cgtable *cgt_new(const char *root);
+void cgt_free(struct cgtable *t);
+
+/*
+ * Build the cgroup rows of one interval from task rows (each with its
+ * row->cgroup; rows without are left out) over dt seconds. Only cgroups
+ * within `within` (NULL: all) are kept. The result stays valid until the
+ * next call. Returns 0, or -1 when out of memory.
+ */
+int cgt_build(struct cgtable *t, const struct row *rows, size_t n, double dt,
+	      const char *within, struct cgroup_row **out, size_t *nout);
+
+#endif
