@@ -158,6 +158,13 @@ void ev_quit(struct evloop *l, int code)
 	l->code = code;
 }
 
+bool ev_quit_requested(const struct evloop *l, int *code)
+{
+	if (l->quit)
+		*code = l->code;
+	return l->quit;
+}
+
 int ev_run(struct evloop *l)
 {
 	struct pollfd p[EV_MAX];

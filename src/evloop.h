@@ -31,5 +31,7 @@ int ev_set_timer(struct evloop *l, double seconds, ev_timer_cb cb, void *arg);
 /* Run until ev_quit(); returns the code given to ev_quit. */
 int ev_run(struct evloop *l);
 void ev_quit(struct evloop *l, int code);
+/* Has ev_quit() been called (since ev_run started)? Sets *code if so. */
+bool ev_quit_requested(const struct evloop *l, int *code);
 
 #endif

@@ -31,6 +31,7 @@
 #include "proc_conn.h"
 #include "procinfo.h"
 #include "procstat.h"
+#include "replay.h"
 #include "taskstats.h"
 #include "tasktable.h"
 
@@ -71,6 +72,11 @@ struct monitor {
 	unsigned long long measured_since; /* boot ticks; ULLONG_MAX none */
 
 	struct psi_reading psi_prev;
+
+	struct replay *rp;          /* replaying: the recording */
+	size_t rp_next;             /* sample monitor_sample() hands out next */
+	size_t rp_shown;            /* the one handed out last */
+	bool rp_started, rp_paused, rp_done;
 
 	char cg_root[4096];         /* cgroup v2 mount, "" when not in use */
 	struct cgtable *cgt;
@@ -786,6 +792,8 @@ static void refresh_details(struct monitor *m, struct tasktable *t)
 
 void monitor_fill_status(struct monitor *m, struct row *rows, size_t n)
 {
+	if (m->rp)
+		return; /* a recording has what it has */
 	struct tasktable *t = active(m);
 	m->npidbuf = 0;
 	if (m->cappidbuf < n) {
@@ -866,8 +874,127 @@ static void mark_shown(struct task *k, void *arg)
 	k->shown = true;
 }
 
+/* ---- replay ---- */
+
+bool monitor_is_replay(const struct monitor *m)
+{
+	return m->rp != NULL;
+}
+
+static size_t clamp_index(const struct monitor *m, long i)
+{
+	size_t n = replay_count(m->rp);
+	if (i < 0 || n == 0)
+		return 0;
+	return (size_t)i >= n ? n - 1 : (size_t)i;
+}
+
+void monitor_replay_step(struct monitor *m, long delta)
+{
+	if (m->rp)
+		m->rp_next = clamp_index(m, (long)m->rp_shown + delta);
+	m->rp_done = false;
+}
+
+void monitor_replay_jump(struct monitor *m, double epoch)
+{
+	if (m->rp)
+		m->rp_next = replay_find_time(m->rp, epoch);
+	m->rp_done = false;
+}
+
+void monitor_replay_pause(struct monitor *m, bool pause)
+{
+	m->rp_paused = pause;
+	if (pause && m->rp)
+		m->rp_next = m->rp_shown;
+}
+
+bool monitor_replay_paused(const struct monitor *m)
+{
+	return m->rp_paused;
+}
+
+bool monitor_replay_position(const struct monitor *m, size_t *index,
+			     size_t *count)
+{
+	if (!m->rp)
+		return false;
+	*index = m->rp_shown;
+	*count = replay_count(m->rp);
+	return true;
+}
+
+bool monitor_replay_done(const struct monitor *m)
+{
+	return m->rp_done;
+}
+
+/* Keep the recorded rows a view of this kind shows. */
+static void replay_rows(struct monitor *m, struct sample *out)
+{
+	const struct row *src = out->rows;
+	size_t n = out->nrows;
+	if (m->o.threads) {
+		src = out->thread_rows;
+		n = out->thread_rows ? out->nthread_rows : 0;
+	}
+	m->nrows = m->nexited = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m->o.threads && m->o.only_tgid &&
+		    src[i].tgid != m->o.only_tgid)
+			continue;
+		if (m->o.cgroup_within && (!src[i].cgroup ||
+		    !cg_path_within(src[i].cgroup, m->o.cgroup_within)))
+			continue;
+		struct row *r = push_row(&m->rows, &m->nrows, &m->caprows);
+		if (r)
+			*r = src[i];
+	}
+	for (size_t i = 0; !m->o.threads && i < out->nexited; i++) {
+		if (m->o.cgroup_within && (!out->exited[i].cgroup ||
+		    !cg_path_within(out->exited[i].cgroup, m->o.cgroup_within)))
+			continue;
+		struct row *r = push_row(&m->exited, &m->nexited, &m->capexited);
+		if (r)
+			*r = out->exited[i];
+	}
+	out->rows = m->rows;
+	out->nrows = m->nrows;
+	out->exited = m->exited;
+	out->nexited = m->nexited;
+	out->threads = m->o.threads;
+	if (!m->o.cgroups)
+		out->cgroups = NULL, out->ncgroups = 0;
+}
+
+static int replay_sample(struct monitor *m, struct sample *out)
+{
+	size_t n = replay_count(m->rp);
+	if (n == 0) {
+		errno = ENODATA;
+		return -1;
+	}
+	size_t i = m->rp_next < n ? m->rp_next : n - 1;
+	if (replay_get(m->rp, i, out) < 0)
+		return -1;
+	m->rp_shown = i;
+	m->rp_started = true;
+	if (!m->rp_paused) {
+		if (i + 1 < n)
+			m->rp_next = i + 1;
+		else
+			m->rp_done = true;
+	}
+	replay_rows(m, out);
+	return 0;
+}
+
 int monitor_sample(struct monitor *m, struct sample *out)
 {
+	if (m->rp)
+		return replay_sample(m, out);
+
 	/* the previous sample's exited rows are no longer referenced */
 	if (m->o.accumulate) {
 		tt_trim_retired(m->procs, MAX_RETIRED);
@@ -1044,6 +1171,25 @@ struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 	}
 	m->o = *o;
 	m->loop = loop;
+	if (o->replay) {
+		char err[512];
+		m->rp = replay_open(o->replay, err, sizeof(err));
+		if (!m->rp) {
+			fprintf(stderr, "%s: --replay '%s': %s\n", PACKAGE,
+				o->replay, err);
+			*exit_code = 2;
+			monitor_free(m);
+			return NULL;
+		}
+		if (replay_problem(m->rp))
+			notice(m, replay_problem(m->rp));
+		if (!replay_count(m->rp)) {
+			notice(m, _("the recording holds no sample"));
+			m->rp_done = true;
+		}
+		*exit_code = 0;
+		return m;
+	}
 	m->start_time = now_mono();
 	m->rescan_every = o->rescan;
 	m->delayacct = -2; /* first reading: tasks already running count */
@@ -1138,6 +1284,7 @@ void monitor_free(struct monitor *m)
 		psi_trigger_close(&m->o.triggers[i]);
 	}
 	cgt_free(m->cgt);
+	replay_close(m->rp);
 	free(m->trows);
 	ts_close(m->ts);
 	ps_free(m->ps);
@@ -1155,6 +1302,11 @@ void monitor_free(struct monitor *m)
 
 void monitor_set_threads(struct monitor *m, bool threads, pid_t only_tgid)
 {
+	if (m->rp) {
+		m->o.threads = threads;
+		m->o.only_tgid = threads ? only_tgid : 0;
+		return;
+	}
 	if (m->threads) {
 		tt_free(m->threads);
 		m->threads = NULL;
@@ -1175,6 +1327,8 @@ static void forget_base(struct task *k, void *arg)
 
 void monitor_set_accumulate(struct monitor *m, bool accumulate)
 {
+	if (m->rp)
+		return; /* a recording holds intervals as they were */
 	m->o.accumulate = accumulate;
 	/* figures since now: the next readings become the base */
 	tt_foreach(m->procs, forget_base, NULL);

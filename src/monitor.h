@@ -27,6 +27,7 @@ struct monitor_opts {
 	bool cgroups;          /* sum rows per cgroup (sample.cgroups) */
 	const char *cgroup_within; /* only tasks in this v2 subtree (normalised) */
 	bool record_threads;   /* thread rows too (sample.thread_rows) */
+	const char *replay;    /* read samples from this recording instead */
 	struct psi_trigger *triggers; /* parsed, to arm; owned by the caller */
 	size_t ntriggers;
 	double rescan;         /* safety rescan period, 0 = never */
@@ -70,6 +71,24 @@ void monitor_on_trigger(struct monitor *m, void (*cb)(void *), void *arg);
  */
 void monitor_on_sample(struct monitor *m,
 		       void (*cb)(const struct sample *, void *), void *arg);
+
+/*
+ * Replaying a recording: samples come from the file, one per call of
+ * monitor_sample() (the last one again at the end, unless paused, when
+ * the same one comes again).
+ */
+bool monitor_is_replay(const struct monitor *m);
+/* Show the sample delta steps from the one shown last (t: +1, T: -1). */
+void monitor_replay_step(struct monitor *m, long delta);
+/* Show the sample at or just before a wall-clock time. */
+void monitor_replay_jump(struct monitor *m, double epoch);
+void monitor_replay_pause(struct monitor *m, bool pause);
+bool monitor_replay_paused(const struct monitor *m);
+/* Position of the sample shown last (0-based) and the count; false live. */
+bool monitor_replay_position(const struct monitor *m, size_t *index,
+			     size_t *count);
+/* true once the last sample of a recording was handed out. */
+bool monitor_replay_done(const struct monitor *m);
 
 /* Notices for the user (fallbacks, missing features); NULL-terminated. */
 const char *const *monitor_notices(const struct monitor *m);

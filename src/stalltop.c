@@ -41,7 +41,7 @@ static void batch_tick(void *arg)
 	struct batch *b = arg;
 	struct sample s;
 	if (monitor_sample(b->m, &s) < 0) {
-		fprintf(stderr, _("%s: taskstats query failed: %s\n"), PACKAGE,
+		fprintf(stderr, _("%s: cannot take a sample: %s\n"), PACKAGE,
 			strerror(errno));
 		ev_quit(b->loop, 1);
 		return;
@@ -56,7 +56,7 @@ static void batch_tick(void *arg)
 		ev_quit(b->loop, errno == EPIPE ? 0 : 1);
 		return;
 	}
-	if (b->o->iterations && ++b->done >= b->o->iterations)
+	if (++b->done == b->o->iterations)
 		ev_quit(b->loop, 0);
 }
 
@@ -177,7 +177,13 @@ int main(int argc, char **argv)
 	}
 	struct options o;
 	options_parse(&o, argc, argv);
-	check_pids(&o);
+	if (o.replay && o.record) {
+		fprintf(stderr, _("%s: --record and --replay do not go together\n"),
+			PACKAGE);
+		return 2;
+	}
+	if (!o.replay)
+		check_pids(&o); /* a recording's processes are long gone */
 	if (!o.batch && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))) {
 		fprintf(stderr, _("%s: not a terminal: use -b for batch output\n"),
 			PACKAGE);
@@ -187,7 +193,8 @@ int main(int argc, char **argv)
 	/* the settings file is for the screen; scripts see only their options */
 	if (!o.batch)
 		config_load(&o, NULL);
-	check_delayacct(&o);
+	if (!o.replay)
+		check_delayacct(&o);
 
 	struct evloop *loop = ev_new();
 	if (!loop) {
@@ -222,6 +229,7 @@ int main(int argc, char **argv)
 		.cgroups = o.cgroups,
 		.cgroup_within = o.cgroup ? cgroup : NULL,
 		.record_threads = rec != NULL,
+		.replay = o.replay,
 		.triggers = triggers,
 		.ntriggers = o.ntriggers,
 	};
@@ -245,8 +253,16 @@ int main(int argc, char **argv)
 		struct batch b = { &o, m, loop, { o.format, o.cmdline, false },
 				   0 };
 		monitor_on_trigger(m, batch_trigger, &b);
-		ev_set_timer(loop, o.delay, batch_tick, &b);
-		code = ev_run(loop);
+		if (monitor_is_replay(m)) {
+			/* a recording is re-emitted at once, sample by sample */
+			code = 0;
+			while (!monitor_replay_done(m) &&
+			       !ev_quit_requested(loop, &code))
+				batch_tick(&b);
+		} else {
+			ev_set_timer(loop, o.delay, batch_tick, &b);
+			code = ev_run(loop);
+		}
 	} else {
 		code = screen_run(m, loop, &o);
 	}
