@@ -38,6 +38,46 @@ const struct column *column_get(int id)
 	return &cats[c];
 }
 
+static const struct column cgfixed[] = {
+	[CGCOL_CPU_P] = { "CPU.P%", -1, 6, false,
+		/* xgettext:no-c-format */
+		N_("the cgroup's cpu pressure: some, % of the interval") },
+	[CGCOL_CPU_10] = { "CPU.10", -1, 6, false,
+		N_("the cgroup's cpu pressure: some, avg10") },
+	[CGCOL_MEM_P] = { "MEM.P%", -1, 6, false,
+		/* xgettext:no-c-format */
+		N_("the cgroup's memory pressure: some, % of the interval") },
+	[CGCOL_MEM_10] = { "MEM.10", -1, 6, false,
+		N_("the cgroup's memory pressure: some, avg10") },
+	[CGCOL_IO_P] = { "IO.P%", -1, 6, false,
+		/* xgettext:no-c-format */
+		N_("the cgroup's io pressure: some, % of the interval") },
+	[CGCOL_IO_10] = { "IO.10", -1, 6, false,
+		N_("the cgroup's io pressure: some, avg10") },
+	[CGCOL_TOTAL] = { "TOTAL", SORT_TOTAL, NUM_WIDTH, false,
+		N_("the delay columns summed over the cgroup's tasks and below") },
+	[CGCOL_NR] = { "NR", -1, 5, false,
+		N_("tasks in the cgroup and below") },
+	[CGCOL_PATH] = { "PATH", -1, 0, true,
+		N_("the cgroup, indented below its parent; + folded, - unfolded") },
+};
+
+const struct column *cgcolumn_get(int id)
+{
+	if (id < 0 || id >= NCGCOL)
+		return NULL;
+	if (id >= CGCOL_CAT && id < CGCOL_TOTAL)
+		return column_get(COL_CAT + id - CGCOL_CAT);
+	return &cgfixed[id];
+}
+
+int cgcolumn_by_sort(int sort)
+{
+	if (sort >= 0 && sort < NCAT)
+		return CGCOL_CAT + sort;
+	return sort == SORT_TOTAL ? CGCOL_TOTAL : -1;
+}
+
 int column_by_sort(int sort)
 {
 	for (int i = 0; i < NCOL; i++)

@@ -38,4 +38,30 @@ int column_by_sort(int sort);
 /* The next sortable column's sort key left (dir < 0) or right of sort. */
 int column_sort_step(int sort, int dir);
 
+/*
+ * The cgroup view's columns in display order: each cgroup's own cpu,
+ * memory and io pressure (the interval's some share and avg10), the
+ * delay categories and TOTAL summed over its processes, NR, PATH. Every
+ * one of them sorts (by its own id); .sort is the process view's sort key
+ * of the same figure, or -1.
+ */
+enum cgcol_id {
+	CGCOL_CPU_P,
+	CGCOL_CPU_10,
+	CGCOL_MEM_P,
+	CGCOL_MEM_10,
+	CGCOL_IO_P,
+	CGCOL_IO_10,
+	CGCOL_CAT,                       /* CGCOL_CAT + c for category c */
+	CGCOL_TOTAL = CGCOL_CAT + NCAT,
+	CGCOL_NR,
+	CGCOL_PATH,
+	NCGCOL
+};
+
+const struct column *cgcolumn_get(int id);
+
+/* The cgroup column showing what a process sort key sorts by, or -1. */
+int cgcolumn_by_sort(int sort);
+
 #endif

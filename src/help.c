@@ -20,6 +20,8 @@ static const char *const section_title[NKS] = {
 	[KS_MOVE] = N_("Moving around"),
 	[KS_SORT] = N_("Sorting and what the columns show"),
 	[KS_FILTER] = N_("Searching and filtering"),
+	[KS_CGROUP] = N_("The cgroup view"),
+	[KS_REPLAY] = N_("Replaying a recording (--replay)"),
 	[KS_CONTROL] = N_("Display and control"),
 };
 
@@ -120,6 +122,31 @@ static int columns_part(struct help_text *h)
 	return 0;
 }
 
+static int cgcolumns_part(struct help_text *h)
+{
+	if (add(h, false, "%s", "") < 0 ||
+	    add(h, true, "%s", _("Columns of the cgroup view (g)")) < 0)
+		return -1;
+	for (int i = 0; i < NCGCOL; i++) {
+		if (i == CGCOL_CAT) {
+			char names[64];
+			snprintf(names, sizeof(names), "%s..%s",
+				 cgcolumn_get(CGCOL_CAT)->header,
+				 cgcolumn_get(CGCOL_CAT + NCAT - 1)->header);
+			if (add_entry(h, names, KEY_COL,
+				      _("the delay columns, summed over the "
+					"cgroup's processes and below")) < 0)
+				return -1;
+			i = CGCOL_TOTAL - 1;
+			continue;
+		}
+		const struct column *c = cgcolumn_get(i);
+		if (add_entry(h, c->header, KEY_COL, _(c->help)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int meaning_part(struct help_text *h, const char *path)
 {
 	static const char *const text[] = {
@@ -142,6 +169,18 @@ static int meaning_part(struct help_text *h, const char *path)
 		"",
 		N_("Delay accounting (kernel.task_delayacct) is off by default; E turns"),
 		N_("it on. Tasks started while it was off only have CPU figures."),
+		"",
+		N_("The cgroup view needs stalltop started with --cgroups. Its sort keys"),
+		N_("order each cgroup's children; Enter shows the processes of the"),
+		N_("selected cgroup, Esc goes back up. The filters apply to the"),
+		N_("processes; in the cgroup view / searches the paths."),
+		"",
+		N_("A replay (--replay FILE) plays one sample per interval (key d);"),
+		N_("the header shows REPLAY, the sample's own time and its position."),
+		N_("Threads can be shown only when the recording holds them."),
+		"",
+		N_("A PSI trigger (--trigger) takes a sample at once when it fires;"),
+		N_("the header then shows TRIGGER and which one."),
 	};
 	if (add(h, false, "%s", "") < 0 ||
 	    add(h, true, "%s", _("How to read it")) < 0)
@@ -163,7 +202,7 @@ int help_build(struct help_text *h, const char *config_path)
 		PACKAGE, VERSION) < 0 ||
 	    add(h, false, "%s",
 		_("Arrows, PgUp/PgDn, Home/End scroll; q, Esc or h leave.")) < 0 ||
-	    keys_part(h) < 0 || columns_part(h) < 0 ||
+	    keys_part(h) < 0 || columns_part(h) < 0 || cgcolumns_part(h) < 0 ||
 	    meaning_part(h, config_path) < 0) {
 		help_free(h);
 		return -1;

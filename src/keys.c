@@ -19,6 +19,13 @@
 /* The placeholder row that expands into one binding per category. */
 #define CATEGORY_SHORTCUTS -2
 
+#define DRILL_HELP N_("show the threads of the selected process (in the " \
+			   "cgroup view: the processes of the selected cgroup)")
+#define BACK_HELP N_("back: from the threads to the processes, from a " \
+			  "cgroup's processes to the cgroups")
+#define FOLD_HELP N_("fold the selected cgroup (on a folded one: go to " \
+			  "its parent)")
+
 static const struct key_binding fixed[] = {
 	{ KEY_UP, ACT_UP, 0, KS_MOVE, N_("move the selection up") },
 	{ KEY_DOWN, ACT_DOWN, 0, KS_MOVE, N_("move the selection down") },
@@ -27,18 +34,13 @@ static const struct key_binding fixed[] = {
 	{ KEY_HOME, ACT_HOME, 0, KS_MOVE,
 	  N_("first row (the selection then stays at the top)") },
 	{ KEY_END, ACT_END, 0, KS_MOVE, N_("last row") },
-	{ '\n', ACT_DRILL, 0, KS_MOVE,
-	  N_("show the threads of the selected process") },
-	{ '\r', ACT_DRILL, 0, KS_MOVE,
-	  N_("show the threads of the selected process") },
-	{ KEY_ENTER, ACT_DRILL, 0, KS_MOVE,
-	  N_("show the threads of the selected process") },
-	{ ESC, ACT_BACK, 0, KS_MOVE, N_("back from the threads to the processes") },
-	{ KEY_BACKSPACE, ACT_BACK, 0, KS_MOVE,
-	  N_("back from the threads to the processes") },
-	{ DEL, ACT_BACK, 0, KS_MOVE, N_("back from the threads to the processes") },
-	{ CTRL('h'), ACT_BACK, 0, KS_MOVE,
-	  N_("back from the threads to the processes") },
+	{ '\n', ACT_DRILL, 0, KS_MOVE, DRILL_HELP },
+	{ '\r', ACT_DRILL, 0, KS_MOVE, DRILL_HELP },
+	{ KEY_ENTER, ACT_DRILL, 0, KS_MOVE, DRILL_HELP },
+	{ ESC, ACT_BACK, 0, KS_MOVE, BACK_HELP },
+	{ KEY_BACKSPACE, ACT_BACK, 0, KS_MOVE, BACK_HELP },
+	{ DEL, ACT_BACK, 0, KS_MOVE, BACK_HELP },
+	{ CTRL('h'), ACT_BACK, 0, KS_MOVE, BACK_HELP },
 	{ 'H', ACT_THREADS, 0, KS_MOVE, N_("one row per thread, for all processes (on/off)") },
 
 	{ '<', ACT_SORT_LEFT, 0, KS_SORT, N_("sort by the column to the left") },
@@ -52,21 +54,38 @@ static const struct key_binding fixed[] = {
 	/* xgettext:no-c-format */
 	  N_("delay columns: % of interval, avg ms per event, events/s, max ms") },
 
-	{ '/', ACT_SEARCH, 0, KS_FILTER, N_("search by name (selects the first match)") },
+	{ '/', ACT_SEARCH, 0, KS_FILTER,
+	  N_("search by name, in the cgroup view by path (selects the first "
+	     "match)") },
 	{ 'n', ACT_SEARCH_NEXT, 0, KS_FILTER, N_("next match of the search") },
 	{ '\\', ACT_FILTER, 0, KS_FILTER,
 	  N_("show only names or command lines containing a text") },
 	{ 'u', ACT_USER, 0, KS_FILTER, N_("show only one user's tasks") },
 	{ 'p', ACT_PIDS, 0, KS_FILTER, N_("show only some process ids") },
 	{ 'o', ACT_ONLY_STALLED, 0, KS_FILTER,
-	  N_("show only tasks that stalled (on/off)") },
+	  N_("show only tasks (and cgroups) that stalled (on/off)") },
+
+	{ 'g', ACT_CGROUPS, 0, KS_CGROUP,
+	  N_("the cgroup view: a tree of cgroups with their pressure (on/off)") },
+	{ KEY_LEFT, ACT_FOLD, 0, KS_CGROUP, FOLD_HELP },
+	{ '-', ACT_FOLD, 0, KS_CGROUP, FOLD_HELP },
+	{ KEY_RIGHT, ACT_UNFOLD, 0, KS_CGROUP, N_("unfold the selected cgroup") },
+	{ '+', ACT_UNFOLD, 0, KS_CGROUP, N_("unfold the selected cgroup") },
+
+	{ 't', ACT_STEP_FORWARD, 0, KS_REPLAY, N_("the next sample") },
+	{ 'T', ACT_STEP_BACK, 0, KS_REPLAY, N_("the previous sample") },
+	{ 'j', ACT_JUMP, 0, KS_REPLAY,
+	  N_("jump to a time (HH:MM[:SS] or seconds since the epoch)") },
 
 	{ 'c', ACT_CMDLINE, 0, KS_CONTROL, N_("show the command line or the name") },
 	{ 'a', ACT_ACCUMULATE, 0, KS_CONTROL,
 	  N_("figures since start instead of per interval (on/off)") },
 	{ ' ', ACT_FREEZE, 0, KS_CONTROL,
-	  N_("freeze the display (collection goes on)") },
-	{ 'd', ACT_DELAY, 0, KS_CONTROL, N_("change the refresh interval (seconds)") },
+	  N_("freeze the display (collection goes on); replaying: pause or "
+	     "resume playback") },
+	{ 'd', ACT_DELAY, 0, KS_CONTROL,
+	  N_("change the refresh interval (seconds; replaying: the time each "
+	     "sample stays)") },
 	{ 'E', ACT_DELAYACCT, 0, KS_CONTROL,
 	  N_("turn on kernel delay accounting (asks first)") },
 	{ 'W', ACT_SAVE, 0, KS_CONTROL, N_("save the current settings") },

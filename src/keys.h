@@ -40,12 +40,20 @@ enum action {
 	ACT_DELAYACCT,      /* turn kernel.task_delayacct on (asks first) */
 	ACT_SAVE,
 	ACT_REDRAW,
+	ACT_CGROUPS,        /* the cgroup view (on/off) */
+	ACT_FOLD,           /* cgroup view: hide the selected cgroup's children */
+	ACT_UNFOLD,         /* cgroup view: show them again */
+	ACT_STEP_FORWARD,   /* replay: the next sample */
+	ACT_STEP_BACK,      /* replay: the previous sample */
+	ACT_JUMP,           /* replay: the sample at a time (asks for it) */
 };
 
 enum key_section {
 	KS_MOVE,
 	KS_SORT,
 	KS_FILTER,
+	KS_CGROUP,
+	KS_REPLAY,
 	KS_CONTROL,
 	NKS
 };

@@ -15,9 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "config_file.h"
+#include "escape.h"
 #include "evloop.h"
 #include "monitor.h"
 #include "nls.h"
@@ -83,6 +86,7 @@ static void init_roles(struct screen *s)
 		a[R_BANNER] = A_REVERSE | A_BOLD;
 		a[R_NOTICE] = A_NORMAL;
 		a[R_SPARK] = A_NORMAL;
+		a[R_TRIGGER] = A_REVERSE | A_BOLD | A_UNDERLINE;
 		return;
 	}
 	start_color();
@@ -106,6 +110,7 @@ static void init_roles(struct screen *s)
 	a[R_BANNER] = COLOR_PAIR(5) | A_BOLD;
 	a[R_NOTICE] = COLOR_PAIR(7);
 	a[R_SPARK] = COLOR_PAIR(7);
+	a[R_TRIGGER] = COLOR_PAIR(5) | A_BOLD;
 }
 
 void screen_message(struct screen *s, bool error, const char *fmt, ...)
@@ -128,6 +133,14 @@ const struct row *screen_current(const struct screen *s)
 	return s->cur < s->nview ? &s->view[s->cur] : NULL;
 }
 
+/* Zoomed into a cgroup: only its tasks (the threads of one process pass). */
+static bool in_zoom(const struct screen *s, const struct row *r)
+{
+	if (!s->zoom || s->drill_tgid)
+		return true;
+	return r->cgroup && cg_path_within(r->cgroup, s->zoom);
+}
+
 void screen_rebuild_view(struct screen *s)
 {
 	const struct sample *smp = &s->snap.s;
@@ -144,10 +157,14 @@ void screen_rebuild_view(struct screen *s)
 	}
 	size_t k = 0;
 	for (size_t i = 0; i < smp->nrows && k < n; i++)
-		s->view[k++] = smp->rows[i];
+		if (in_zoom(s, &smp->rows[i]))
+			s->view[k++] = smp->rows[i];
 	for (size_t i = 0; i < smp->nexited && k < n; i++)
-		s->view[k++] = smp->exited[i];
+		if (in_zoom(s, &smp->exited[i]))
+			s->view[k++] = smp->exited[i];
 	s->nview = select_rows(s->view, k, &s->sel, smp->interval);
+	if (s->cgview)
+		cgview_rebuild(s);
 
 	if (!s->nview) {
 		s->cur = 0;
@@ -203,11 +220,61 @@ void screen_set_threads(struct screen *s, bool all, pid_t tgid,
 	/* the rows on display are of the other kind now: wait for new ones */
 	s->snap.s.nrows = 0;
 	s->snap.s.nexited = 0;
+	s->snap.s.ncgroups = 0;
 	s->collecting = true;
 	s->frozen = false;
 	s->top = 0;
 	screen_rebuild_view(s);
-	screen_resample_soon(s);
+	screen_refetch(s);
+}
+
+void screen_refetch(struct screen *s)
+{
+	if (!s->m)
+		return;
+	if (!s->replay) {
+		screen_resample_soon(s);
+		return;
+	}
+	/* the same recorded sample again, seen the new way */
+	monitor_replay_step(s->m, 0);
+	screen_sample_now(s);
+}
+
+void screen_set_zoom(struct screen *s, const char *path)
+{
+	char *copy = path ? strdup(path) : NULL;
+	if (path && !copy) {
+		screen_message(s, true, "%s", strerror(ENOMEM));
+		return;
+	}
+	free(s->zoom);
+	s->zoom = copy;
+	s->top = 0;
+	s->cur = 0;
+	s->follow = false;
+	screen_rebuild_view(s);
+}
+
+void screen_set_cgview(struct screen *s, bool on)
+{
+	if (on && !s->o->cgroups) {
+		screen_message(s, true, "%s",
+			       _("no cgroup figures: start stalltop with --cgroups "
+				 "for the cgroup view"));
+		return;
+	}
+	if (on && s->drill_tgid)
+		/* the cgroups sum process rows: leave the threads first */
+		screen_set_threads(s, s->threads_all, 0, NULL);
+	if (on && s->zoom) {
+		/* back up to the cgroup we were in */
+		free(s->cg_cur_path);
+		s->cg_cur_path = s->zoom;
+		s->zoom = NULL;
+	}
+	s->cgview = on;
+	screen_rebuild_view(s);
 }
 
 /*
@@ -242,23 +309,48 @@ static void fill_visible(struct screen *s)
 	}
 }
 
-static void on_timer(void *arg)
+/* Where a replay stands, for the header. */
+static void replay_state(struct screen *s)
 {
-	struct screen *s = arg;
+	s->rp_have = monitor_replay_position(s->m, &s->rp_index, &s->rp_count);
+	s->rp_paused = monitor_replay_paused(s->m);
+	s->rp_done = monitor_replay_done(s->m);
+}
+
+static void take_sample(struct screen *s)
+{
 	struct sample smp;
 
-	if (s->quick_timer) {
-		s->quick_timer = false;
-		arm_timer(s, s->delay);
-	}
 	if (monitor_sample(s->m, &smp) < 0) {
 		screen_message(s, true, _("taking a sample failed: %s"),
 			       strerror(errno));
 		screen_draw(s);
 		return;
 	}
-	if (s->frozen)
-		return; /* collection goes on, the display stays */
+	if (s->replay)
+		replay_state(s);
+	if (s->frozen) {
+		/* collection goes on, the display stays */
+		if (smp.trigger) {
+			char label[128];
+			escape_text(smp.trigger, label, sizeof(label));
+			screen_message(s, false, _("PSI trigger %s fired; the "
+						   "display is frozen (Space)"),
+				       label);
+			screen_draw(s);
+		}
+		return;
+	}
+	if (smp.trigger && !s->replay) {
+		char label[128], clock[32] = "";
+		time_t t = (time_t)smp.time;
+		struct tm tm;
+		if (localtime_r(&t, &tm))
+			strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+		escape_text(smp.trigger, label, sizeof(label));
+		screen_message(s, false, _("PSI trigger %s fired at %s: this sample "
+					   "was taken at once"), label, clock);
+	}
 	if (snapshot_copy(&s->snap, &smp) < 0) {
 		screen_message(s, true, "%s", strerror(ENOMEM));
 	} else {
@@ -267,8 +359,34 @@ static void on_timer(void *arg)
 		header_history_push(s, &smp.psi);
 	}
 	screen_rebuild_view(s);
-	fill_visible(s);
+	if (!s->cgview)
+		fill_visible(s);
 	screen_draw(s);
+}
+
+static void on_timer(void *arg)
+{
+	struct screen *s = arg;
+	if (s->quick_timer) {
+		s->quick_timer = false;
+		arm_timer(s, s->delay);
+	}
+	take_sample(s);
+}
+
+void screen_sample_now(struct screen *s)
+{
+	if (!s->m)
+		return;
+	s->quick_timer = false;
+	arm_timer(s, s->delay);
+	take_sample(s);
+}
+
+/* A PSI trigger fired: the monitor labels the next sample; take it now. */
+static void on_trigger(void *arg)
+{
+	screen_sample_now(arg);
 }
 
 static void resize(struct screen *s)
@@ -328,7 +446,10 @@ void screen_draw(struct screen *s)
 		draw_help(s);
 	} else {
 		int y = header_draw(s, 0);
-		table_draw(s, y, LINES - 1 - y);
+		if (s->cgview)
+			cgview_draw(s, y, LINES - 1 - y);
+		else
+			table_draw(s, y, LINES - 1 - y);
 		input_draw_bottom(s, LINES - 1);
 	}
 	refresh();
@@ -391,6 +512,11 @@ static void screen_init(struct screen *s, struct monitor *m,
 	s->mono = o->monochrome || (nc && *nc);
 	s->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	s->table_y = -1;
+	s->replay = m && monitor_is_replay(m);
+	s->cgview = o->cgroups;
+	s->cg_sort = cgcolumn_by_sort(o->sel.sort);
+	if (s->cg_sort < 0)
+		s->cg_sort = CGCOL_TOTAL;
 	char *path = config_path();
 	if (help_build(&s->help_text, path) < 0)
 		memset(&s->help_text, 0, sizeof(s->help_text));
@@ -405,7 +531,14 @@ static void screen_fini(struct screen *s)
 	free(s->pids);
 	free(s->name);
 	free(s->prompt_back_name);
+	free(s->prompt_back_cg);
 	free(s->search);
+	free(s->cgv);
+	free(s->cg_cur_path);
+	for (size_t i = 0; i < s->nfolded; i++)
+		free(s->folded[i]);
+	free(s->folded);
+	free(s->zoom);
 }
 
 int screen_run(struct monitor *m, struct evloop *loop, struct options *o)
@@ -433,9 +566,14 @@ int screen_run(struct monitor *m, struct evloop *loop, struct options *o)
 		screen_fini(&s);
 		return 1;
 	}
-	screen_resample_soon(&s);
+	monitor_on_trigger(m, on_trigger, &s);
+	if (s.replay)
+		screen_sample_now(&s); /* a recording needs no baseline */
+	else
+		screen_resample_soon(&s);
 	screen_draw(&s);
 	int code = ev_run(loop);
+	monitor_on_trigger(m, NULL, NULL);
 	ev_del_fd(loop, STDIN_FILENO);
 	ev_set_timer(loop, s.delay, NULL, NULL);
 	restore_terminal();

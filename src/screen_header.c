@@ -66,6 +66,31 @@ static attr_t pct_role(const struct screen *s, double pct)
 	return A_NORMAL;
 }
 
+/* REPLAY, the position in the recording, the sample's date, playback. */
+static void replay_pieces(struct screen *s, int y, int *x)
+{
+	const struct sample *smp = &s->snap.s;
+	char buf[128];
+	if (s->rp_have)
+		snprintf(buf, sizeof(buf), _("REPLAY %zu/%zu"), s->rp_index + 1,
+			 s->rp_count);
+	else
+		snprintf(buf, sizeof(buf), "%s", _("REPLAY"));
+	piece(s, y, x, buf, s->attr[R_TITLE] | A_BOLD);
+	if (s->have_sample) {
+		time_t t = (time_t)smp->time;
+		struct tm tm;
+		if (localtime_r(&t, &tm)) {
+			strftime(buf, sizeof(buf), "%Y-%m-%d", &tm);
+			piece(s, y, x, buf, s->attr[R_TITLE]);
+		}
+	}
+	if (s->rp_paused)
+		piece(s, y, x, _("[paused]"), s->attr[R_TITLE] | A_BOLD);
+	else if (s->rp_done)
+		piece(s, y, x, _("[end]"), s->attr[R_TITLE] | A_BOLD);
+}
+
 static void title_line(struct screen *s, int y)
 {
 	const struct sample *smp = &s->snap.s;
@@ -82,6 +107,14 @@ static void title_line(struct screen *s, int y)
 	}
 	snprintf(buf, sizeof(buf), " %s %s", PACKAGE, clock);
 	piece(s, y, &x, buf, s->attr[R_TITLE] | A_BOLD);
+	if (s->have_sample && smp->trigger) {
+		char label[128];
+		escape_text(smp->trigger, label, sizeof(label));
+		snprintf(buf, sizeof(buf), _("TRIGGER %s"), label);
+		piece(s, y, &x, buf, s->attr[R_TRIGGER]);
+	}
+	if (s->replay)
+		replay_pieces(s, y, &x);
 
 	if (s->have_sample)
 		snprintf(buf, sizeof(buf), narrow ? _("%.3gs") : _("interval %.3gs"),
@@ -101,7 +134,19 @@ static void title_line(struct screen *s, int y)
 				 _("%zu processes"), smp->nprocs);
 		piece(s, y, &x, buf, s->attr[R_TITLE]);
 	}
-	if (s->drill_tgid) {
+	if (s->cgview) {
+		snprintf(buf, sizeof(buf), _("[cgroups: %zu]"),
+			 s->have_sample ? s->snap.s.ncgroups : (size_t)0);
+		piece(s, y, &x, buf, s->attr[R_TITLE] | A_BOLD);
+	} else if (s->zoom) {
+		char path[256];
+		escape_text(s->zoom, path, sizeof(path));
+		snprintf(buf, sizeof(buf), _("cgroup %s"), path);
+		piece(s, y, &x, buf, s->attr[R_TITLE] | A_BOLD);
+	}
+	if (s->cgview) {
+		/* the process view's modes are not what is shown */
+	} else if (s->drill_tgid) {
 		char name[64];
 		escape_text(s->drill_name, name, sizeof(name));
 		snprintf(buf, sizeof(buf), _("threads of %d (%s)"),
@@ -120,6 +165,14 @@ static void title_line(struct screen *s, int y)
 
 static const char *sort_label(const struct screen *s, char *buf, size_t size)
 {
+	if (s->cgview) {
+		const struct column *c = cgcolumn_get(s->cg_sort);
+		bool up = (s->cg_sort == CGCOL_PATH) != s->cg_reverse;
+		const char *arrow = s->utf8 ? (up ? "\u25b2" : "\u25bc")
+					    : (up ? "^" : "v");
+		snprintf(buf, size, _("sort %s%s"), c ? c->header : "?", arrow);
+		return buf;
+	}
 	const struct column *c = column_get(column_by_sort(s->sel.sort));
 	const char *arrow = s->utf8 ? (s->sel.reverse ? "\u25b2" : "\u25bc")
 				    : (s->sel.reverse ? "^" : "v");
@@ -201,6 +254,13 @@ static void status_line(struct screen *s, int y)
 			n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s%d",
 				      i ? "," : " ", (int)s->pids[i]);
 		piece(s, y, &x, buf, s->attr[R_WARN]);
+	}
+	const struct cg_line *l = s->cgview ? cgview_current(s) : NULL;
+	if (l) {
+		char path[200];
+		escape_text(l->cg->path, path, sizeof(path));
+		snprintf(buf, sizeof(buf), _("at %s"), path);
+		piece(s, y, &x, buf, A_BOLD);
 	}
 }
 

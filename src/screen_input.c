@@ -7,10 +7,12 @@
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "config_file.h"
 #include "delayacct.h"
@@ -69,6 +71,93 @@ static bool find(struct screen *s, const char *text, size_t from)
 	return false;
 }
 
+/* Search the view on screen: tasks by name, cgroups by path. */
+static bool search(struct screen *s, const char *text, size_t from)
+{
+	return s->cgview ? cgview_find(s, text, from) : find(s, text, from);
+}
+
+/* Two decimal digits at *p (one allowed when first), advancing *p. */
+static int clock_part(const char **p, bool first, unsigned max)
+{
+	unsigned v = 0;
+	int digits = 0;
+	while (**p >= '0' && **p <= '9' && digits < 2) {
+		v = v * 10 + (unsigned)(**p - '0');
+		(*p)++;
+		digits++;
+	}
+	if (digits == 0 || (digits == 1 && !first) || v > max)
+		return -1;
+	return (int)v;
+}
+
+/*
+ * A time to jump to: HH:MM[:SS] on the day of the sample shown (or the
+ * day before or after, whichever comes nearest to it: a recording may
+ * span midnight), or seconds since the epoch. Returns 0 or -1.
+ */
+static int parse_jump(const struct screen *s, const char *text, double *out)
+{
+	if (!strchr(text, ':'))
+		return parse_positive_double(text, 1e11, out);
+	const char *p = text;
+	int h = clock_part(&p, true, 23), m = -1, sec = 0;
+	if (h >= 0 && *p++ == ':')
+		m = clock_part(&p, false, 59);
+	if (m >= 0 && *p == ':') {
+		p++;
+		sec = clock_part(&p, false, 59);
+	}
+	if (h < 0 || m < 0 || sec < 0 || *p)
+		return -1;
+	time_t shown = (time_t)s->snap.s.time;
+	struct tm tm;
+	if (!localtime_r(&shown, &tm))
+		return -1;
+	double best = NAN;
+	for (int day = -1; day <= 1; day++) {
+		struct tm t = tm;
+		t.tm_mday += day;
+		t.tm_hour = h;
+		t.tm_min = m;
+		t.tm_sec = sec;
+		t.tm_isdst = -1;
+		time_t when = mktime(&t);
+		if (when == (time_t)-1)
+			continue;
+		if (isnan(best) || fabs((double)when - s->snap.s.time) <
+				   fabs(best - s->snap.s.time))
+			best = (double)when;
+	}
+	if (isnan(best))
+		return -1;
+	*out = best;
+	return 0;
+}
+
+static void jump(struct screen *s, const char *text)
+{
+	double when;
+	if (parse_jump(s, text, &when) < 0) {
+		char esc[64];
+		escape_text(text, esc, sizeof(esc));
+		screen_message(s, true, _("invalid time '%s': give HH:MM, HH:MM:SS "
+					  "or seconds since the epoch"), esc);
+		return;
+	}
+	if (s->m)
+		monitor_replay_jump(s->m, when);
+	screen_sample_now(s);
+	char clock[32] = "?";
+	time_t t = (time_t)s->snap.s.time;
+	struct tm tm;
+	if (localtime_r(&t, &tm))
+		strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+	screen_message(s, false, _("at the sample of %s (%zu of %zu)"), clock,
+		       s->rp_index + 1, s->rp_count);
+}
+
 /* Keep o in step with the screen: W saves o. */
 static void sync_options(struct screen *s)
 {
@@ -104,6 +193,8 @@ static void start_prompt(struct screen *s, enum prompt_kind kind,
 	s->prompt_back_follow = s->follow;
 	free(s->prompt_back_name);
 	s->prompt_back_name = s->name ? strdup(s->name) : NULL;
+	free(s->prompt_back_cg);
+	s->prompt_back_cg = s->cg_cur_path ? strdup(s->cg_cur_path) : NULL;
 }
 
 static void set_name_filter(struct screen *s, const char *text)
@@ -214,9 +305,12 @@ static void accept_prompt(struct screen *s)
 		if (s->input_len) {
 			free(s->search);
 			s->search = strdup(s->input);
-			if (!find(s, s->input, 0))
+			if (!search(s, s->input, 0))
 				screen_message(s, true, _("no match"));
 		}
+		break;
+	case PROMPT_JUMP:
+		jump(s, s->input);
 		break;
 	case PROMPT_FILTER:
 		set_name_filter(s, s->input);
@@ -240,7 +334,12 @@ static void cancel_prompt(struct screen *s)
 {
 	enum prompt_kind kind = s->prompt;
 	s->prompt = PROMPT_NONE;
-	if (kind == PROMPT_SEARCH) {
+	if (kind == PROMPT_SEARCH && s->cgview) {
+		free(s->cg_cur_path);
+		s->cg_cur_path = s->prompt_back_cg;
+		s->prompt_back_cg = NULL;
+		screen_rebuild_view(s);
+	} else if (kind == PROMPT_SEARCH) {
 		s->cur_pid = s->prompt_back_pid;
 		s->follow = s->prompt_back_follow;
 		screen_rebuild_view(s);
@@ -256,7 +355,7 @@ static void cancel_prompt(struct screen *s)
 static void prompt_changed(struct screen *s)
 {
 	if (s->prompt == PROMPT_SEARCH && s->input_len)
-		find(s, s->input, 0);
+		search(s, s->input, 0);
 	else if (s->prompt == PROMPT_FILTER)
 		set_name_filter(s, s->input);
 }
@@ -346,9 +445,25 @@ static void help_key(struct screen *s, int key)
 	/* the upper bound depends on the height; draw_help clamps it */
 }
 
+/* Enter in the cgroup view: the processes of the selected cgroup. */
+static void zoom_in(struct screen *s)
+{
+	const struct cg_line *l = cgview_current(s);
+	if (!l) {
+		screen_message(s, true, _("no cgroup selected"));
+		return;
+	}
+	s->cgview = false;
+	screen_set_zoom(s, l->cg->path);
+}
+
 static void drill(struct screen *s)
 {
 	const struct row *r = screen_current(s);
+	if (s->cgview) {
+		zoom_in(s);
+		return;
+	}
 	if (!r) {
 		screen_message(s, true, _("no process selected"));
 		return;
@@ -361,6 +476,11 @@ static void drill(struct screen *s)
 		screen_message(s, true, _("this task has ended"));
 		return;
 	}
+	if (s->replay && !s->snap.s.thread_rows && !s->threads_all) {
+		screen_message(s, true, _("this recording holds no thread rows: "
+					  "only its processes can be shown"));
+		return;
+	}
 	pid_t tgid = r->tgid ? r->tgid : r->pid;
 	s->drill_back_pid = r->pid;
 	screen_set_threads(s, s->threads_all, tgid, r->comm);
@@ -370,11 +490,41 @@ static void drill(struct screen *s)
 
 static void back(struct screen *s)
 {
+	if (!s->drill_tgid && s->zoom) {
+		screen_set_cgview(s, true);
+		return;
+	}
 	if (!s->drill_tgid)
 		return;
 	screen_set_threads(s, s->threads_all, 0, NULL);
 	s->cur_pid = s->drill_back_pid;
 	s->follow = true;
+}
+
+/* Up, Down and the pages move in the view on screen. */
+static void move_sel(struct screen *s, long d)
+{
+	if (s->cgview)
+		cgview_move_by(s, d);
+	else
+		move_by(s, d);
+}
+
+/* Folding keys outside the cgroup view: say where they work. */
+static void not_cgview(struct screen *s)
+{
+	char a[32], b[32], key[32];
+	keys_name(keys_for_action(ACT_FOLD, 0), a, sizeof(a));
+	keys_name(keys_for_action(ACT_UNFOLD, 0), b, sizeof(b));
+	keys_name(keys_for_action(ACT_CGROUPS, 0), key, sizeof(key));
+	screen_message(s, true, _("%s and %s fold and unfold cgroups in the "
+				  "cgroup view (%s)"), a, b, key);
+}
+
+static void not_replay(struct screen *s)
+{
+	screen_message(s, true, _("t, T and j move through a recording "
+				  "(stalltop --replay FILE)"));
 }
 
 static void do_action(struct screen *s, const struct key_binding *b)
@@ -390,25 +540,32 @@ static void do_action(struct screen *s, const struct key_binding *b)
 		s->help_top = 0;
 		break;
 	case ACT_UP:
-		move_by(s, -1);
+		move_sel(s, -1);
 		break;
 	case ACT_DOWN:
-		move_by(s, 1);
+		move_sel(s, 1);
 		break;
 	case ACT_PAGE_UP:
-		move_by(s, -(s->rows_h > 1 ? s->rows_h - 1 : 1));
+		move_sel(s, -(s->rows_h > 1 ? s->rows_h - 1 : 1));
 		break;
 	case ACT_PAGE_DOWN:
-		move_by(s, s->rows_h > 1 ? s->rows_h - 1 : 1);
+		move_sel(s, s->rows_h > 1 ? s->rows_h - 1 : 1);
 		break;
 	case ACT_HOME:
+		if (s->cgview) {
+			cgview_select(s, 0);
+			s->cg_top = 0;
+			break;
+		}
 		s->cur = 0;
 		s->top = 0;
 		s->follow = false;
 		screen_rebuild_view(s);
 		break;
 	case ACT_END:
-		if (s->nview)
+		if (s->cgview && s->ncgv)
+			cgview_select(s, s->ncgv - 1);
+		else if (!s->cgview && s->nview)
 			select_row(s, s->nview - 1);
 		break;
 	case ACT_DRILL:
@@ -424,18 +581,32 @@ static void do_action(struct screen *s, const struct key_binding *b)
 				: _("one row per process"));
 		break;
 	case ACT_SORT_LEFT:
-	case ACT_SORT_RIGHT:
-		set_sort(s, column_sort_step(s->sel.sort,
-					     b->action == ACT_SORT_LEFT ? -1 : 1),
-			 false);
+	case ACT_SORT_RIGHT: {
+		int dir = b->action == ACT_SORT_LEFT ? -1 : 1;
+		if (s->cgview && s->cg_sort + dir >= 0 && s->cg_sort + dir < NCGCOL)
+			cgview_set_sort(s, s->cg_sort + dir, false);
+		else if (!s->cgview)
+			set_sort(s, column_sort_step(s->sel.sort, dir), false);
 		break;
+	}
 	case ACT_REVERSE:
+		if (s->cgview) {
+			cgview_set_sort(s, s->cg_sort, true);
+			break;
+		}
 		s->sel.reverse = !s->sel.reverse;
 		sync_options(s);
 		screen_rebuild_view(s);
 		break;
 	case ACT_SORT:
-		set_sort(s, b->arg, false);
+		if (!s->cgview)
+			set_sort(s, b->arg, false);
+		else if (cgcolumn_by_sort(b->arg) >= 0)
+			cgview_set_sort(s, cgcolumn_by_sort(b->arg), false);
+		else
+			screen_message(s, true, _("the cgroup view has no %s column; "
+						  "< and > walk its columns"),
+				       column_get(column_by_sort(b->arg))->header);
 		break;
 	case ACT_METRIC:
 		s->sel.metric = (enum metric)((s->sel.metric + 1) % NMETRIC);
@@ -450,7 +621,7 @@ static void do_action(struct screen *s, const struct key_binding *b)
 	case ACT_SEARCH_NEXT:
 		if (!s->search)
 			screen_message(s, true, _("no search yet: / starts one"));
-		else if (!find(s, s->search, s->cur + 1))
+		else if (!search(s, s->search, (s->cgview ? s->cg_cur : s->cur) + 1))
 			screen_message(s, true, _("no match"));
 		break;
 	case ACT_FILTER:
@@ -478,6 +649,11 @@ static void do_action(struct screen *s, const struct key_binding *b)
 		sync_options(s);
 		break;
 	case ACT_ACCUMULATE:
+		if (s->replay) {
+			screen_message(s, true, _("a recording holds its intervals "
+						  "as they were recorded"));
+			break;
+		}
 		s->accumulate = !s->accumulate;
 		monitor_set_accumulate(s->m, s->accumulate);
 		sync_options(s);
@@ -487,7 +663,15 @@ static void do_action(struct screen *s, const struct key_binding *b)
 			       ? _("figures since start") : _("figures per interval"));
 		break;
 	case ACT_FREEZE:
-		s->frozen = !s->frozen;
+		if (!s->replay) {
+			s->frozen = !s->frozen;
+			break;
+		}
+		s->rp_paused = !s->rp_paused;
+		if (s->m)
+			monitor_replay_pause(s->m, s->rp_paused);
+		screen_message(s, false, s->rp_paused ? _("playback paused")
+						      : _("playback goes on"));
 		break;
 	case ACT_DELAY: {
 		char buf[32];
@@ -496,7 +680,11 @@ static void do_action(struct screen *s, const struct key_binding *b)
 		break;
 	}
 	case ACT_DELAYACCT:
-		if (s->have_sample && s->snap.s.delayacct)
+		if (s->replay)
+			screen_message(s, true, _("a replay does not measure: "
+						  "delay accounting is the "
+						  "recorded system's"));
+		else if (s->have_sample && s->snap.s.delayacct)
 			screen_message(s, false, _("delay accounting is already on"));
 		else
 			start_prompt(s, PROMPT_CONFIRM, NULL);
@@ -515,6 +703,40 @@ static void do_action(struct screen *s, const struct key_binding *b)
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);
 		break;
+	case ACT_CGROUPS:
+		screen_set_cgview(s, !s->cgview);
+		break;
+	case ACT_FOLD:
+	case ACT_UNFOLD:
+		if (s->cgview)
+			cgview_fold(s, b->action == ACT_FOLD);
+		else
+			not_cgview(s);
+		break;
+	case ACT_STEP_FORWARD:
+	case ACT_STEP_BACK:
+		if (!s->replay) {
+			not_replay(s);
+			break;
+		}
+		if (s->m)
+			monitor_replay_step(s->m,
+					    b->action == ACT_STEP_FORWARD ? 1 : -1);
+		screen_sample_now(s);
+		break;
+	case ACT_JUMP: {
+		if (!s->replay) {
+			not_replay(s);
+			break;
+		}
+		char buf[32] = "";
+		time_t t = (time_t)s->snap.s.time;
+		struct tm tm;
+		if (s->have_sample && localtime_r(&t, &tm))
+			strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
+		start_prompt(s, PROMPT_JUMP, buf);
+		break;
+	}
 	}
 }
 
@@ -529,6 +751,7 @@ void input_key(struct screen *s, int key)
 		return;
 	}
 	s->msg[0] = '\0';
+	s->msg_error = false;
 	const struct key_binding *b = keys_lookup(key);
 	if (!b) {
 		char name[32], help[32];
@@ -555,9 +778,19 @@ void input_mouse(struct screen *s)
 		return;
 	}
 	if (ev.bstate & BUTTON4_PRESSED) {
-		move_by(s, -WHEEL_STEP);
+		move_sel(s, -WHEEL_STEP);
 	} else if (ev.bstate & BUTTON5_PRESSED) {
-		move_by(s, WHEEL_STEP);
+		move_sel(s, WHEEL_STEP);
+	} else if (s->cgview && (ev.bstate & BUTTON1_PRESSED)) {
+		if (s->table_y >= 0 && ev.y == s->table_y) {
+			int col = cgview_column_at(s, ev.x);
+			if (col >= 0)
+				cgview_set_sort(s, col, true);
+		} else if (ev.y >= s->rows_y && ev.y < s->rows_y + s->rows_h) {
+			size_t i = s->cg_top + (size_t)(ev.y - s->rows_y);
+			if (i < s->ncgv)
+				cgview_select(s, i);
+		}
 	} else if (ev.bstate & BUTTON1_PRESSED) {
 		if (s->table_y >= 0 && ev.y == s->table_y) {
 			int k = table_sort_at(s, ev.x);
@@ -569,6 +802,16 @@ void input_mouse(struct screen *s)
 				select_row(s, i);
 		}
 	}
+}
+
+/* Does the selection match the search being typed? */
+static bool search_hit(const struct screen *s)
+{
+	if (s->cgview) {
+		const struct cg_line *l = cgview_current(s);
+		return !l || strcasestr(l->cg->path, s->input);
+	}
+	return !s->nview || row_matches(s, &s->view[s->cur], s->input);
 }
 
 static const char *prompt_label(enum prompt_kind k)
@@ -587,25 +830,62 @@ static const char *prompt_label(enum prompt_kind k)
 	case PROMPT_CONFIRM:
 		return _("Turn on delay accounting (sysctl kernel.task_delayacct=1)? "
 			 "[y/N] ");
+	case PROMPT_JUMP:
+		return _("Jump to (HH:MM[:SS] or seconds since the epoch): ");
 	default:
 		return "";
 	}
 }
 
+struct hint {
+	enum action a;
+	const char *label;
+};
+
+static const struct hint live_hints[] = {
+	{ ACT_HELP, N_("help") }, { ACT_QUIT, N_("quit") },
+	{ ACT_SORT_LEFT, N_("sort") }, { ACT_METRIC, N_("metric") },
+	{ ACT_DRILL, N_("threads") }, { ACT_SEARCH, N_("search") },
+	{ ACT_FILTER, N_("filter") }, { ACT_CGROUPS, N_("cgroups") },
+	{ ACT_FREEZE, N_("freeze") }, { ACT_DELAY, N_("interval") },
+	{ ACT_SAVE, N_("save") }, { ACT_NONE, NULL },
+};
+
+static const struct hint replay_hints[] = {
+	{ ACT_HELP, N_("help") }, { ACT_QUIT, N_("quit") },
+	{ ACT_FREEZE, N_("pause") }, { ACT_STEP_FORWARD, N_("next") },
+	{ ACT_STEP_BACK, N_("previous") }, { ACT_JUMP, N_("jump") },
+	{ ACT_SORT_LEFT, N_("sort") }, { ACT_DRILL, N_("threads") },
+	{ ACT_SEARCH, N_("search") }, { ACT_CGROUPS, N_("cgroups") },
+	{ ACT_DELAY, N_("speed") }, { ACT_NONE, NULL },
+};
+
+static const struct hint cgroup_hints[] = {
+	{ ACT_HELP, N_("help") }, { ACT_QUIT, N_("quit") },
+	{ ACT_DRILL, N_("processes") }, { ACT_FOLD, N_("fold") },
+	{ ACT_UNFOLD, N_("unfold") }, { ACT_SORT_LEFT, N_("sort") },
+	{ ACT_METRIC, N_("metric") }, { ACT_SEARCH, N_("search") },
+	{ ACT_CGROUPS, N_("tasks") }, { ACT_NONE, NULL },
+};
+
 static void hints(struct screen *s, int y)
 {
-	static const struct {
-		enum action a;
-		const char *label;
-	} h[] = {
-		{ ACT_HELP, N_("help") }, { ACT_QUIT, N_("quit") },
-		{ ACT_SORT_LEFT, N_("sort") }, { ACT_METRIC, N_("metric") },
-		{ ACT_DRILL, N_("threads") }, { ACT_SEARCH, N_("search") },
-		{ ACT_FILTER, N_("filter") }, { ACT_FREEZE, N_("freeze") },
-		{ ACT_DELAY, N_("interval") }, { ACT_SAVE, N_("save") },
-	};
+	const struct hint *h = s->cgview ? cgroup_hints
+			     : s->replay ? replay_hints : live_hints;
+	if (s->cgview && s->replay) {
+		/* stepping matters more than folding there */
+		static const struct hint both[] = {
+			{ ACT_HELP, N_("help") }, { ACT_QUIT, N_("quit") },
+			{ ACT_DRILL, N_("processes") }, { ACT_FOLD, N_("fold") },
+			{ ACT_UNFOLD, N_("unfold") }, { ACT_FREEZE, N_("pause") },
+			{ ACT_STEP_FORWARD, N_("next") },
+			{ ACT_STEP_BACK, N_("previous") }, { ACT_JUMP, N_("jump") },
+			{ ACT_CGROUPS, N_("tasks") }, { ACT_NONE, NULL },
+		};
+		h = both;
+	}
 	int x = 0;
-	for (size_t i = 0; i < sizeof(h) / sizeof(h[0]); i++) {
+	for (size_t i = 0; h[i].label; i++) {
 		char name[32];
 		keys_name(keys_for_action(h[i].a, 0), name, sizeof(name));
 		if (h[i].a == ACT_SORT_LEFT)
@@ -639,8 +919,7 @@ void input_draw_bottom(struct screen *s, int y)
 			while (((unsigned char)*tail & 0xc0) == 0x80);
 		draw_text(s, tail, false, COLS - x, false, A_NORMAL);
 		int cx = x + text_width(tail);
-		if (s->prompt == PROMPT_SEARCH && s->input_len && s->nview &&
-		    !row_matches(s, &s->view[s->cur], s->input)) {
+		if (s->prompt == PROMPT_SEARCH && s->input_len && !search_hit(s)) {
 			move(y, cx + 1);
 			draw_text(s, _("(no match)"), false, COLS - cx - 1, false,
 				  s->attr[R_WARN]);

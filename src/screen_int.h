@@ -39,6 +39,7 @@ enum prompt_kind {
 	PROMPT_PIDS,
 	PROMPT_DELAY,
 	PROMPT_CONFIRM,     /* y/n: turn delay accounting on */
+	PROMPT_JUMP,        /* replay: a time to jump to */
 };
 
 /* What a piece of the screen means; mapped to colours or attributes. */
@@ -55,7 +56,16 @@ enum role {
 	R_BANNER,           /* delay accounting off, errors */
 	R_NOTICE,           /* monitor notices, hints */
 	R_SPARK,
+	R_TRIGGER,          /* the header's flag of a triggered sample */
 	NROLES
+};
+
+/* One line of the cgroup view: a cgroup of the sample and its place. */
+struct cg_line {
+	const struct cgroup_row *cg;  /* points into snap.s.cgroups */
+	int depth;          /* indentation: ancestors shown above it */
+	bool kids;          /* has children (shown or folded) */
+	bool folded;
 };
 
 struct screen {
@@ -102,6 +112,7 @@ struct screen {
 	pid_t prompt_back_pid;   /* selection before a search */
 	bool prompt_back_follow;
 	char *prompt_back_name;  /* filter before \ */
+	char *prompt_back_cg;    /* selected cgroup before a search */
 	char *search;            /* last search text */
 	char msg[512];
 	bool msg_error;
@@ -122,6 +133,27 @@ struct screen {
 	bool col_shown[NCOL];
 	int cols_hidden;
 
+	/* the cgroup view (g): the tree in display order, its selection */
+	bool cgview;
+	struct cg_line *cgv;
+	size_t ncgv, cgv_cap;
+	size_t cg_cur, cg_top;
+	char *cg_cur_path;  /* the selected cgroup, followed across refreshes */
+	int cg_sort;        /* enum cgcol_id */
+	bool cg_reverse;
+	char **folded;      /* paths of the folded cgroups */
+	size_t nfolded;
+	char *zoom;         /* Enter on a cgroup: only its processes (or NULL) */
+	int cg_x[NCGCOL], cg_w[NCGCOL];
+	bool cg_shown[NCGCOL];
+	int cg_hidden;
+
+	/* replaying a recording (monitor_is_replay) */
+	bool replay;
+	bool rp_have;       /* the position below is known */
+	size_t rp_index, rp_count;
+	bool rp_paused, rp_done;
+
 	attr_t attr[NROLES];
 	int exit_code;
 };
@@ -137,6 +169,14 @@ void screen_set_threads(struct screen *s, bool all, pid_t tgid,
 			const char *name);
 void screen_quit(struct screen *s, int code);
 const struct row *screen_current(const struct screen *s);
+/* A sample now (t, T, j, a trigger); the timer starts over. */
+void screen_sample_now(struct screen *s);
+/* The rows of another kind are wanted: soon live, at once in a replay. */
+void screen_refetch(struct screen *s);
+/* Switch the cgroup view on or off (from any view). */
+void screen_set_cgview(struct screen *s, bool on);
+/* Limit the process view to a cgroup's subtree (NULL: all). */
+void screen_set_zoom(struct screen *s, const char *path);
 
 /* screen_header.c: returns the first line below the header */
 int header_draw(struct screen *s, int y);
@@ -144,12 +184,34 @@ void header_history_push(struct screen *s, const struct psi_sample *psi);
 
 /* screen_table.c */
 const char *metric_label(enum metric m);
+/* A number in at most width characters, fewer decimals as it grows. */
+void table_fmt_num(char *buf, size_t size, double v, int width, bool ms);
+/* How a figure looks under a metric: the size of a stall decides. */
+attr_t table_figure_role(const struct screen *s, double v, enum metric m);
 void table_draw(struct screen *s, int y, int h);
 /* Sort key of the column header at screen column x, or -1. */
 int table_sort_at(const struct screen *s, int x);
 /* Formatted text of one cell, for drawing and tests. */
 void table_cell(const struct screen *s, const struct row *r, int col,
 		char *buf, size_t size);
+
+/* screen_cgroup.c: the cgroup view */
+void cgview_rebuild(struct screen *s);
+void cgview_draw(struct screen *s, int y, int h);
+const struct cg_line *cgview_current(const struct screen *s);
+void cgview_select(struct screen *s, size_t i);
+void cgview_move_by(struct screen *s, long d);
+/* Fold (Left/-) or unfold (Right/+) the selected cgroup. */
+void cgview_fold(struct screen *s, bool fold);
+/* Sort by a cgroup column (the same one again: reverse when toggle). */
+void cgview_set_sort(struct screen *s, int col, bool toggle);
+/* The first cgroup whose path holds text at or after from; false if none. */
+bool cgview_find(struct screen *s, const char *text, size_t from);
+/* The cgroup column at screen column x, or -1. */
+int cgview_column_at(const struct screen *s, int x);
+/* Formatted text of one cell, for drawing and tests. */
+void cgview_cell(const struct screen *s, const struct cg_line *l, int col,
+		 char *buf, size_t size);
 
 /* screen_input.c */
 void input_key(struct screen *s, int key);

@@ -32,8 +32,7 @@ const char *metric_label(enum metric m)
 	}
 }
 
-/* A number in at most width characters, fewer decimals as it grows. */
-static void fmt_num(char *buf, size_t size, double v, int width, bool ms)
+void table_fmt_num(char *buf, size_t size, double v, int width, bool ms)
 {
 	int decimals = ms && v < 10 ? 2 : 1;
 	if (v >= 1000)
@@ -96,7 +95,7 @@ void table_cell(const struct screen *s, const struct row *r, int col,
 	}
 	bool ms = col >= COL_CAT && col < COL_TOTAL &&
 		  (s->sel.metric == METRIC_AVG || s->sel.metric == METRIC_MAX);
-	fmt_num(buf, size, v, c->width, ms);
+	table_fmt_num(buf, size, v, c->width, ms);
 }
 
 /* How a figure looks: the size of a stall decides. */
@@ -109,7 +108,14 @@ static attr_t cell_role(const struct screen *s, const struct row *r, int col)
 		return s->attr[R_LOW];
 	if (col == COL_CPU_PCT)
 		return A_NORMAL;
-	enum metric m = col == COL_TOTAL ? METRIC_PCT : s->sel.metric;
+	return table_figure_role(s, v, col == COL_TOTAL ? METRIC_PCT
+							: s->sel.metric);
+}
+
+attr_t table_figure_role(const struct screen *s, double v, enum metric m)
+{
+	if (isnan(v) || v <= 0)
+		return s->attr[R_LOW];
 	double warn = 10, severe = 50;
 	if (m == METRIC_RATE)
 		return A_NORMAL;
@@ -251,6 +257,31 @@ static void row_line(struct screen *s, int y, const struct row *r,
 	}
 }
 
+/* Why the table is empty. */
+static void empty_text(const struct screen *s, char *buf, size_t size)
+{
+	const struct sample *smp = &s->snap.s;
+	bool thread_rows = s->drill_tgid || s->threads_all;
+	if (!s->have_sample || s->collecting)
+		snprintf(buf, size, "%s", _("waiting for the first sample..."));
+	else if (s->replay && thread_rows && !smp->thread_rows)
+		snprintf(buf, size, "%s",
+			 _("this recording holds no thread rows: only its "
+			   "processes can be shown"));
+	else if (s->replay && s->drill_tgid && !smp->nrows && !smp->nexited)
+		snprintf(buf, size, _("no thread of process %d is recorded in "
+				      "this sample"), (int)s->drill_tgid);
+	else if (s->zoom && !s->drill_tgid && !smp->nrows && !smp->nexited)
+		snprintf(buf, size, "%s", _("no task in this sample"));
+	else if (s->zoom && !s->drill_tgid)
+		snprintf(buf, size, "%s",
+			 _("no task of this cgroup matches (Esc goes back to "
+			   "the cgroups)"));
+	else
+		snprintf(buf, size, "%s",
+			 _("no task matches (keys \\ u p o change the filters)"));
+}
+
 void table_draw(struct screen *s, int y, int h)
 {
 	s->table_y = -1;
@@ -264,9 +295,8 @@ void table_draw(struct screen *s, int y, int h)
 	s->rows_h = h - 1;
 
 	if (!s->nview) {
-		const char *text = !s->have_sample || s->collecting
-			? _("waiting for the first sample...")
-			: _("no task matches (keys \\ u p o change the filters)");
+		char text[256];
+		empty_text(s, text, sizeof(text));
 		move(s->rows_y, 1);
 		draw_text(s, text, false, COLS - 1, false, s->attr[R_NOTICE]);
 		return;

@@ -10,8 +10,9 @@
 #include "sample.h"
 
 struct snapshot {
-	struct sample s;    /* rows, exited and their strings are owned */
-	char *strings;      /* one block for every string of the rows */
+	/* rows, exited, thread_rows, cgroups and their strings are owned */
+	struct sample s;
+	char *strings;      /* one block for every string, trigger included */
 };
 
 /* Replace dst with a deep copy of src. Returns 0, or -1 (dst untouched). */

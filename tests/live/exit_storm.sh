@@ -38,9 +38,18 @@ note "exited rows: $(lines "$TMP/seen") for $count children; missing $missing; e
 
 [ -s "$TMP/twice" ] && fail "children in \"exited\" more than once: $(head -5 "$TMP/twice" | tr '\n' ' ')"
 [ -s "$TMP/strangers" ] && fail "exited rows named wl_storm that are not its children: $(head -5 "$TMP/strangers" | tr '\n' ' ')"
+# for the failure message: every row (tasks, exited) holding a missing pid
+missing_rows() {
+	head -3 "$TMP/missing" | while read -r pid; do
+		printf '%s: %s\n' "$pid" "$(jq -c --argjson p "$pid" \
+			'[(.tasks[] | select(.pid == $p) | {in: "tasks", comm, state}),
+			  (.exited[] | select(.pid == $p) | {in: "exited", comm, state})]' \
+			"$TMP/st.out" | tr -d '\n')"
+	done
+}
 if [ "$missing" -gt 0 ] || [ "$lost" -gt 0 ]; then
 	[ "$lost" -gt 0 ] ||
-		fail "$missing children never appear in \"exited\" and events_lost is 0 (first: $(head -3 "$TMP/missing" | tr '\n' ' '))"
+		fail "$missing children never appear in \"exited\" and events_lost is 0; rows with their pids: $(missing_rows)"
 	[ "$lost" -eq "$missing" ] ||
 		fail "events_lost is $lost but $missing children are missing"
 fi

@@ -44,6 +44,8 @@ tty_fail() {
 # Run stalltop ARGS... in a 160x50 tmux window with its settings file in
 # $TMP; $TTY_ENV adds environment. The wrapper records the terminal modes
 # before and after, and the exit code; then it says STALLTOP-EXITED.
+# Returns once the table ($TTY_READY, default the PID header) and a
+# sample are on the screen.
 tty_start() {
 	mkdir -p "$TMP/config"
 	rm -f "$TMP/exit" "$TMP/stty.before" "$TMP/stty.after"
@@ -60,7 +62,7 @@ exec sleep 600
 EOF
 	T new-session -d -x 160 -y 50 "sh '$TMP/run.sh'" ||
 		hard_error "tmux cannot start a session"
-	tty_wait ' PID ' || tty_fail "stalltop did not draw its table"
+	tty_wait "${TTY_READY:- PID }" || tty_fail "stalltop did not draw its table"
 	tty_wait_sample
 }
 
@@ -153,4 +155,27 @@ tty_check_restored() {
 		tty_fail "still on the alternate screen"
 	[ "$(T display -p '#{cursor_flag}')" = 1 ] ||
 		tty_fail "cursor left hidden"
+}
+
+# --- recordings ---
+
+# The recording the replay tests show (tests/fixtures/recordings/README).
+REC_DEMO=$top_srcdir/tests/fixtures/recordings/demo.ndjson
+
+# rec_jq FILE K FILTER: FILTER applied to the K-th sample (from 1) of a
+# recording, raw output.
+rec_jq() {
+	jq -r -s --argjson k "$2" \
+		"[.[] | select(has(\"time\"))][\$k - 1] | $3" "$1" ||
+		hard_error "jq cannot read $1"
+}
+
+# rec_clock FILE K: the K-th sample's time as the header shows it (UTC).
+rec_clock() {
+	date -u -d "@$(rec_jq "$1" "$2" .time)" +%H:%M:%S
+}
+
+# The first column of the table rows (pids), one line.
+tty_pids() {
+	tty_rows | awk '{ print $1 }' | tr '\n' ' '
 }

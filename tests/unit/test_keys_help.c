@@ -64,10 +64,20 @@ static void test_table(void)
 	CHECK(n > 30);
 	CHECK(keys_unique());
 
-	/* reserved for later views: replay stepping, cgroups */
-	static const int reserved[] = { 't', 'T', 'g', 'j' };
-	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
-		CHECK(keys_lookup(reserved[i]) == NULL);
+	/* the keys that were kept free for them: replay stepping, cgroups */
+	static const struct {
+		int key;
+		enum action a;
+	} reserved[] = {
+		{ 't', ACT_STEP_FORWARD }, { 'T', ACT_STEP_BACK },
+		{ 'j', ACT_JUMP }, { 'g', ACT_CGROUPS },
+		{ KEY_LEFT, ACT_FOLD }, { '-', ACT_FOLD },
+		{ KEY_RIGHT, ACT_UNFOLD }, { '+', ACT_UNFOLD },
+	};
+	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++) {
+		const struct key_binding *b = keys_lookup(reserved[i].key);
+		CHECK(b && b->action == reserved[i].a);
+	}
 
 	for (int c = 0; c < NCAT; c++) {
 		const struct key_binding *b = keys_lookup(categories[c].sort_shortcut);
@@ -134,7 +144,7 @@ static void test_help(void)
 		}
 	}
 	/* a key that is not bound is not in the help */
-	CHECK(!help_lists_key(&h, "t"));
+	CHECK(!help_lists_key(&h, "z"));
 
 	for (int c = 0; c < NCOL; c++) {
 		const struct column *col = column_get(c);
@@ -151,6 +161,15 @@ static void test_help(void)
 				strstr(h.lines[i], categories[c].header);
 		CHECK(found);
 	}
+	for (int c = 0; c < NCGCOL; c++) {
+		const struct column *col = cgcolumn_get(c);
+		if (c >= CGCOL_CAT && c < CGCOL_TOTAL)
+			continue; /* the delay columns, listed above */
+		CHECK(help_has_line_with(&h, col->header, col->help));
+	}
+	CHECK(help_has_line_with(&h, "CPU..IRQ", NULL));
+	CHECK(help_has_line_with(&h, "The cgroup view", NULL));
+	CHECK(help_has_line_with(&h, "Replaying a recording", NULL));
 	CHECK(help_has_line_with(&h, "/some/where/stalltoprc", NULL));
 	help_free(&h);
 	CHECK(h.n == 0 && h.lines == NULL);
@@ -169,6 +188,19 @@ static void test_columns(void)
 	for (int k = 0; k < NSORT; k++)
 		CHECK(column_by_sort(k) >= 0);
 	CHECK(column_get(COL_CAT + CAT_IO)->header == categories[CAT_IO].header);
+
+	/* the cgroup view: every column has a header and help, one of each */
+	for (int c = 0; c < NCGCOL; c++) {
+		const struct column *col = cgcolumn_get(c);
+		CHECK(col && col->header && *col->header && col->help);
+		for (int d = c + 1; d < NCGCOL; d++)
+			CHECK(strcmp(col->header, cgcolumn_get(d)->header) != 0);
+	}
+	CHECK(cgcolumn_get(CGCOL_CAT + CAT_IO)->header == categories[CAT_IO].header);
+	CHECK(cgcolumn_by_sort(CAT_IO) == CGCOL_CAT + CAT_IO);
+	CHECK(cgcolumn_by_sort(SORT_TOTAL) == CGCOL_TOTAL);
+	CHECK(cgcolumn_by_sort(SORT_PID) == -1);
+	CHECK(cgcolumn_get(NCGCOL) == NULL && cgcolumn_get(-1) == NULL);
 }
 
 int main(void)

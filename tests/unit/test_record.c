@@ -4,7 +4,8 @@
  * and thread rows, cgroups, a trigger, hostile names) written with
  * rec_write to plain and .gz files and read back field by field and byte
  * by byte; then damaged files: torn, corrupt, from a future version,
- * empty, not a recording, compressed and cut short, resumed after a crash.
+ * empty, not a recording, compressed and cut short or damaged, written by
+ * a recorder that was killed, resumed after a crash.
  */
 #include <config.h>
 
@@ -15,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "output.h"
@@ -683,6 +685,35 @@ static void gz_damage(void)
 	free(gz);
 }
 
+/* A recorder killed without rec_close: what it flushed can be replayed. */
+static void killed(const char *name)
+{
+	const char *p = tmp_path(name);
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		exit(99);
+	if (pid == 0) {
+		struct recorder *rec = rec_open(p, err, sizeof(err));
+
+		if (!rec || rec_write(rec, &s1) < 0 || rec_write(rec, &s2) < 0)
+			_exit(1);
+		_exit(0); /* no rec_close: as if killed */
+	}
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	      WEXITSTATUS(status) == 0);
+	struct replay *rp = open_ok(p, 2, strstr(name, ".gz") ? "not closed" : NULL);
+	struct sample got;
+
+	if (rp) {
+		CHECK(replay_get(rp, 1, &got) == 0);
+		cmp_sample(&got, &s2);
+		replay_close(rp);
+	}
+	unlink(p);
+}
+
 /* What rec_open does with what is already there. */
 static void append_checks(void)
 {
@@ -793,6 +824,8 @@ int main(void)
 	header_version();
 	fixtures();
 	gz_damage();
+	killed("killed.ndjson");
+	killed("killed.ndjson.gz");
 	append_checks();
 	cleanup();
 	return unit_done();

@@ -3,7 +3,9 @@
  * The screen's drawing from a hand-built sample, read back from curses'
  * own screen buffer: the header and PSI block, every column, '-' for
  * absent figures, escaped names, alignment by display width, narrow and
- * too-small terminals, the help page and the keys that change the view.
+ * too-small terminals, the help page and the keys that change the view;
+ * the cgroup tree (order, folding, zooming into a cgroup's processes),
+ * the header's trigger flag and the replay header.
  */
 #include <config.h>
 
@@ -12,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <wchar.h>
 
 #include "options.h"
@@ -338,8 +341,11 @@ static void test_keys(void)
 	CHECK(find_line("FROZEN") == 0);
 	input_key(&s, ' ');
 	/* unknown keys say so */
-	input_key(&s, 't');
+	input_key(&s, 'z');
 	CHECK(s.msg_error);
+	/* the replay keys say what they are for */
+	input_key(&s, 't');
+	CHECK(s.msg_error && strstr(s.msg, "--replay"));
 	/* h opens the help, q closes it, Space in the help scrolls */
 	input_key(&s, 'h');
 	CHECK(s.help);
@@ -395,8 +401,374 @@ static void test_banner(void)
 	s.snap.s.delayacct = true;
 }
 
+/* ---- the cgroup view ---- */
+
+static struct cgroup_row make_cgroup(const char *path, double cpu_pct,
+				     double psi_pct, size_t nr)
+{
+	struct cgroup_row g;
+	memset(&g, 0, sizeof(g));
+	g.path = path;
+	g.have_psi = true;
+	for (int r = 0; r < NPSI; r++) {
+		struct psi_stat *st = &g.psi.s[r][PSI_SOME];
+		st->present = r != PSI_IRQ;
+		st->have_pct = true;
+		st->pct = r == PSI_CPU ? psi_pct : 0;
+		st->avg10 = r == PSI_CPU ? psi_pct / 2 : 0;
+	}
+	for (int c = 0; c < NCAT; c++)
+		g.d[c].avail = c != CAT_IRQ;
+	g.d[CAT_CPU].pct = cpu_pct;
+	g.d[CAT_CPU].have_count = true;
+	g.d[CAT_CPU].count = nr * 10;
+	g.total_pct = cpu_pct;
+	g.nr_tasks = nr;
+	return g;
+}
+
+/* A sample of five tasks in a small tree: / ⊃ /a ⊃ /a/x, /a/y; / ⊃ /b. */
+static void load_cgroup_sample(const char *trigger)
+{
+	static struct row rows[5];
+	static struct cgroup_row cg[5];
+	static const char *const where[5] = {
+		"/a/x", "/a/y", "/b", "/ab", "/a",
+	};
+	static const char *const names[5] = {
+		"inx", "iny", "inb", "inab", "ina",
+	};
+	for (int i = 0; i < 5; i++) {
+		rows[i] = make_row(1000 + i, names[i], "root");
+		rows[i].cgroup = where[i];
+		set_figure(&rows[i], CAT_CPU, 10 * (i + 1), 5);
+		rows[i].total_pct = 10 * (i + 1);
+	}
+	/* in no particular order: the view builds the tree */
+	cg[0] = make_cgroup("/a/x", 10, 5, 1);
+	cg[1] = make_cgroup("/b", 30, 40, 1);
+	cg[2] = make_cgroup("/", 100, 60, 5);
+	cg[3] = make_cgroup("/a/y", 20, 15, 1);
+	cg[4] = make_cgroup("/a", 80, 25, 3);
+
+	struct sample smp;
+	memset(&smp, 0, sizeof(smp));
+	smp.time = 1763740000;
+	smp.interval = 1.0;
+	smp.delayacct = true;
+	smp.delayacct_known = true;
+	smp.rows = rows;
+	smp.nrows = 5;
+	smp.nprocs = 5;
+	smp.cgroups = cg;
+	smp.ncgroups = 5;
+	smp.trigger = trigger;
+	CHECK(snapshot_copy(&s.snap, &smp) == 0);
+	s.have_sample = true;
+	screen_rebuild_view(&s);
+}
+
+/* The cgroup view's lines below its header, PATH column only, joined. */
+static const char *tree(void)
+{
+	static char out[512];
+	out[0] = '\0';
+	int hy = find_line("PATH");
+	if (hy < 0)
+		return "(no header)";
+	for (int y = hy + 1; y < LINES - 1; y++) {
+		const char *l = line_at(y);
+		if ((int)strlen(l) <= s.cg_x[CGCOL_PATH])
+			break;
+		char cell[128];
+		snprintf(cell, sizeof(cell), "%s", l + s.cg_x[CGCOL_PATH]);
+		for (char *e = cell + strlen(cell); e > cell && e[-1] == ' ';)
+			*--e = '\0';
+		if (!*cell)
+			break;
+		if (*out)
+			strncat(out, "|", sizeof(out) - strlen(out) - 1);
+		strncat(out, cell, sizeof(out) - strlen(out) - 1);
+	}
+	return out;
+}
+
+static void test_cgroups(void)
+{
+	size(50, 160);
+	load_cgroup_sample(NULL);
+
+	/* without --cgroups there is nothing to show: say how to get it */
+	opts.cgroups = false;
+	input_key(&s, 'g');
+	CHECK(!s.cgview && s.msg_error && strstr(s.msg, "--cgroups"));
+	opts.cgroups = true;
+	input_key(&s, 'g');
+	CHECK(s.cgview && !s.msg_error);
+	screen_draw(&s);
+	int hy = find_line("PATH");
+	CHECK(hy > 0);
+	const char *head = hy > 0 ? line_at(hy) : "";
+	const char *prev = head;
+	for (int c = 0; c < NCGCOL; c++) {
+		const char *at = strstr(prev, cgcolumn_get(c)->header);
+		CHECK(at != NULL);
+		if (at)
+			prev = at;
+	}
+	CHECK(find_line("[cgroups: 5]") == 0);
+
+	/* a tree: children below their parent, siblings by TOTAL */
+	CHECK_STR(tree(), "- /|  - a|      y|      x|    b");
+	CHECK(s.ncgv == 5 && s.cg_cur == 0);
+	char buf[64];
+	cgview_cell(&s, &s.cgv[0], CGCOL_CPU_P, buf, sizeof(buf));
+	CHECK_STR(buf, "60.0");
+	cgview_cell(&s, &s.cgv[0], CGCOL_CPU_10, buf, sizeof(buf));
+	CHECK_STR(buf, "30.0");
+	cgview_cell(&s, &s.cgv[0], CGCOL_CAT + CAT_IRQ, buf, sizeof(buf));
+	CHECK_STR(buf, "-");
+	cgview_cell(&s, &s.cgv[0], CGCOL_NR, buf, sizeof(buf));
+	CHECK_STR(buf, "5");
+	s.sel.metric = METRIC_RATE;
+	cgview_cell(&s, &s.cgv[0], CGCOL_CAT + CAT_CPU, buf, sizeof(buf));
+	CHECK_STR(buf, "50.0");
+	s.sel.metric = METRIC_PCT;
+
+	/* r reverses the siblings, the tree keeps its shape */
+	input_key(&s, 'r');
+	screen_draw(&s);
+	CHECK_STR(tree(), "- /|    b|  - a|      x|      y");
+	input_key(&s, 'r');
+	/* < and > walk the cgroup columns: NR then TOTAL */
+	input_key(&s, '>');
+	CHECK(s.cg_sort == CGCOL_NR);
+	input_key(&s, '<');
+	CHECK(s.cg_sort == CGCOL_TOTAL);
+	/* sorted by the cgroups' own cpu pressure */
+	cgview_set_sort(&s, CGCOL_CPU_P, false);
+	screen_draw(&s);
+	CHECK_STR(tree(), "- /|    b|  - a|      y|      x");
+	CHECK(find_line("sort CPU.P%") == 1);
+	/* a process sort key with no cgroup column says so */
+	input_key(&s, 'P');
+	CHECK(s.msg_error && s.cg_sort == CGCOL_CPU_P);
+	/* a category shortcut sorts by that column */
+	input_key(&s, 'C');
+	CHECK(s.cg_sort == CGCOL_CAT + CAT_CPU && s.sel.sort == SORT_TOTAL);
+	input_key(&s, 'D');
+	CHECK(s.cg_sort == CGCOL_TOTAL);
+
+	/* fold /a with Left, unfold with Right; - and + do the same */
+	input_key(&s, KEY_DOWN);
+	CHECK(s.cg_cur == 1 && !strcmp(s.cg_cur_path, "/a"));
+	input_key(&s, KEY_LEFT);
+	screen_draw(&s);
+	CHECK_STR(tree(), "- /|  + a|    b");
+	CHECK(s.cg_cur == 1 && !strcmp(s.cg_cur_path, "/a"));
+	CHECK(find_line("at /a") == 1);
+	input_key(&s, KEY_RIGHT);
+	screen_draw(&s);
+	CHECK_STR(tree(), "- /|  - a|      y|      x|    b");
+	input_key(&s, '-');
+	CHECK(s.ncgv == 3);
+	input_key(&s, '+');
+	CHECK(s.ncgv == 5);
+	/* Left on a leaf goes up to its parent */
+	input_key(&s, KEY_DOWN);
+	CHECK(!strcmp(s.cg_cur_path, "/a/y"));
+	input_key(&s, KEY_LEFT);
+	CHECK(!strcmp(s.cg_cur_path, "/a") && s.ncgv == 5);
+	/* the fold and the selection survive a refresh */
+	input_key(&s, KEY_LEFT);
+	load_cgroup_sample(NULL);
+	screen_draw(&s);
+	CHECK_STR(tree(), "- /|  + a|    b");
+	CHECK(!strcmp(s.cg_cur_path, "/a"));
+	input_key(&s, KEY_RIGHT);
+
+	/* / searches the paths */
+	input_key(&s, '/');
+	input_key(&s, 'b');
+	CHECK(!strcmp(s.cg_cur_path, "/b"));
+	input_key(&s, 27);
+	CHECK(!strcmp(s.cg_cur_path, "/a"));
+
+	/* o hides the cgroups that did not stall */
+	s.snap.s.cgroups[0].total_pct = 0; /* /a/x */
+	input_key(&s, 'o');
+	CHECK(s.ncgv == 4);
+	input_key(&s, 'o');
+	CHECK(s.ncgv == 5);
+
+	/* Enter: the processes of /a and below (not /ab, not /b) */
+	input_key(&s, '\r');
+	CHECK(!s.cgview && s.zoom && !strcmp(s.zoom, "/a"));
+	screen_draw(&s);
+	CHECK(find_line("cgroup /a") == 0);
+	CHECK(s.nview == 3);
+	bool ok = true;
+	for (size_t i = 0; i < s.nview; i++)
+		ok = ok && s.view[i].cgroup &&
+		     (!strcmp(s.view[i].cgroup, "/a") ||
+		      !strncmp(s.view[i].cgroup, "/a/", 3));
+	CHECK(ok);
+	CHECK(find_line("inab") < 0 && find_line("inb") < 0);
+	CHECK(find_line("inx") > 0 && find_line("ina") > 0);
+	/* sorted as the process view is: by TOTAL, ina (50) first */
+	CHECK(s.nview && s.view[0].pid == 1004);
+	/* the zoom stays across refreshes */
+	load_cgroup_sample(NULL);
+	CHECK(s.nview == 3);
+	/* Esc: back to the cgroups, on the one we were in */
+	input_key(&s, 27);
+	CHECK(s.cgview && !s.zoom && !strcmp(s.cg_cur_path, "/a"));
+	/* g leaves the view, Enter on /b zooms into one task */
+	input_key(&s, KEY_END);
+	CHECK(!strcmp(s.cg_cur_path, "/b"));
+	input_key(&s, KEY_ENTER);
+	CHECK(s.nview == 1 && s.view[0].pid == 1002);
+	/* g from a zoom goes back to the tree as well */
+	input_key(&s, 'g');
+	CHECK(s.cgview && !s.zoom && !strcmp(s.cg_cur_path, "/b"));
+	input_key(&s, 'g');
+	CHECK(!s.cgview && s.nview == 5);
+
+	/* narrow: columns give way, PATH stays */
+	input_key(&s, 'g');
+	size(15, 60);
+	CHECK(s.cg_hidden > 0 && s.cg_shown[CGCOL_PATH] &&
+	      s.cg_shown[CGCOL_TOTAL]);
+	for (int y = 0; y < LINES; y++)
+		CHECK(text_width(line_at(y)) <= 60);
+	size(50, 160);
+	CHECK(s.cg_hidden == 0);
+	input_key(&s, 'g');
+	s.msg[0] = '\0';
+}
+
+/* ---- the trigger flag ---- */
+
+static void test_trigger(void)
+{
+	s.attr[R_TITLE] = A_REVERSE;
+	s.attr[R_TRIGGER] = A_BOLD | A_UNDERLINE;
+	load_cgroup_sample("memory some 150ms/2s");
+	size(50, 160);
+	const char *l = line_at(0);
+	const char *at = strstr(l, "TRIGGER memory some 150ms/2s");
+	CHECK(at != NULL);
+	if (at) {
+		int x = text_width(l) - text_width(at);
+		attr_t a = mvinch(0, x) & A_ATTRIBUTES;
+		CHECK((a & (A_BOLD | A_UNDERLINE)) == (A_BOLD | A_UNDERLINE));
+		CHECK(!(a & A_REVERSE));
+		a = mvinch(0, 1) & A_ATTRIBUTES;
+		CHECK(!(a & A_UNDERLINE));
+	}
+	/* the next sample has none */
+	load_cgroup_sample(NULL);
+	size(50, 160);
+	CHECK(find_line("TRIGGER") < 0);
+	/* a label cannot write to the terminal */
+	load_cgroup_sample("io \x1b]0;x\x07 full");
+	size(50, 160);
+	CHECK(find_line("TRIGGER io \\e]0;x\\x07 full") == 0);
+	load_cgroup_sample(NULL);
+	s.attr[R_TITLE] = A_NORMAL;
+	s.attr[R_TRIGGER] = A_NORMAL;
+}
+
+/* ---- the replay header and keys ---- */
+
+static void test_replay(void)
+{
+	load_sample();
+	s.replay = true;
+	s.rp_have = true;
+	s.rp_index = 2;
+	s.rp_count = 5;
+	size(50, 160);
+	char when[64];
+	time_t t = (time_t)s.snap.s.time;
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(when, sizeof(when), " stalltop %H:%M:%S  REPLAY 3/5  %Y-%m-%d",
+		 &tm);
+	CHECK(strncmp(line_at(0), when, strlen(when)) == 0);
+	if (strncmp(line_at(0), when, strlen(when)) != 0)
+		fprintf(stderr, "header: %s\nwanted: %s\n", line_at(0), when);
+	CHECK(find_line("[paused]") < 0);
+	/* Space pauses instead of freezing */
+	input_key(&s, ' ');
+	CHECK(s.rp_paused && !s.frozen);
+	screen_draw(&s);
+	CHECK(find_line("REPLAY 3/5  ") == 0 && find_line("[paused]") == 0);
+	CHECK(find_line("FROZEN") < 0);
+	input_key(&s, ' ');
+	CHECK(!s.rp_paused);
+	s.rp_done = true;
+	screen_draw(&s);
+	CHECK(find_line("[end]") == 0);
+	s.rp_done = false;
+	/* the hints name the replay keys */
+	s.msg[0] = '\0';
+	screen_draw(&s);
+	CHECK(strstr(line_at(LINES - 1), "t next") &&
+	      strstr(line_at(LINES - 1), "j jump"));
+	/* t and T do not complain in a replay */
+	input_key(&s, 't');
+	CHECK(!s.msg_error);
+	input_key(&s, 'T');
+	CHECK(!s.msg_error);
+	/* j asks for a time, starting from the sample's own */
+	input_key(&s, 'j');
+	CHECK(s.prompt == PROMPT_JUMP);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	CHECK_STR(s.input, when);
+	for (int i = 0; i < 10; i++)
+		input_key(&s, KEY_BACKSPACE);
+	for (const char *p = "25:00"; *p; p++)
+		input_key(&s, *p);
+	input_key(&s, '\r');
+	CHECK(s.msg_error && strstr(s.msg, "25:00"));
+	input_key(&s, 'j');
+	input_key(&s, 21);
+	for (const char *p = "12:3"; *p; p++)
+		input_key(&s, *p);
+	input_key(&s, '\r');
+	CHECK(s.msg_error);
+	input_key(&s, 'j');
+	input_key(&s, 21);
+	for (const char *p = "12:30:05"; *p; p++)
+		input_key(&s, *p);
+	input_key(&s, '\r');
+	CHECK(!s.msg_error);
+	input_key(&s, 'j');
+	input_key(&s, 21);
+	for (const char *p = "1763740000.5"; *p; p++)
+		input_key(&s, *p);
+	input_key(&s, '\r');
+	CHECK(!s.msg_error);
+	/* a recording without thread rows: Enter says so */
+	CHECK(s.snap.s.thread_rows == NULL);
+	input_key(&s, KEY_HOME);
+	input_key(&s, '\r');
+	CHECK(s.msg_error && strstr(s.msg, "thread") && s.drill_tgid == 0);
+	/* a figure the replay cannot change */
+	input_key(&s, 'a');
+	CHECK(s.msg_error && !s.accumulate);
+	s.replay = false;
+	s.rp_have = false;
+	s.msg[0] = '\0';
+	screen_draw(&s);
+	CHECK(find_line("REPLAY") < 0);
+}
+
 int main(void)
 {
+	setenv("TZ", "UTC", 1);
+	tzset();
 	utf8 = setlocale(LC_ALL, "C.UTF-8") != NULL;
 	setenv("TERM", "xterm", 1);
 	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
@@ -413,6 +785,7 @@ int main(void)
 	s.delay = 1.0;
 	s.utf8 = utf8;
 	s.table_y = -1;
+	s.cg_sort = CGCOL_TOTAL;
 	help_build(&s.help_text, "/nowhere/stalltoprc");
 
 	load_sample();
@@ -421,6 +794,9 @@ int main(void)
 	test_keys();
 	test_narrow();
 	test_banner();
+	test_cgroups();
+	test_trigger();
+	test_replay();
 
 	endwin();
 	delscreen(term);
@@ -432,6 +808,13 @@ int main(void)
 	free(s.pids);
 	free(s.name);
 	free(s.prompt_back_name);
+	free(s.prompt_back_cg);
 	free(s.search);
+	free(s.cgv);
+	free(s.cg_cur_path);
+	for (size_t i = 0; i < s.nfolded; i++)
+		free(s.folded[i]);
+	free(s.folded);
+	free(s.zoom);
 	return unit_done();
 }
