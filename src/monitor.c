@@ -976,8 +976,20 @@ static int replay_sample(struct monitor *m, struct sample *out)
 		return -1;
 	}
 	size_t i = m->rp_next < n ? m->rp_next : n - 1;
-	if (replay_get(m->rp, i, out) < 0)
-		return -1;
+	/* a damaged line is skipped (in the direction we were going) */
+	int step = i < m->rp_shown && m->rp_started ? -1 : 1;
+	while (replay_get(m->rp, i, out) < 0) {
+		if (errno != EBADMSG)
+			return -1;
+		if (replay_problem(m->rp))
+			notice(m, replay_problem(m->rp));
+		if ((step > 0 && i + 1 >= n) || (step < 0 && i == 0)) {
+			m->rp_done = true;
+			errno = ENODATA;
+			return -1;
+		}
+		i = (size_t)((long)i + step);
+	}
 	m->rp_shown = i;
 	m->rp_started = true;
 	if (!m->rp_paused) {

@@ -25,6 +25,8 @@
  *   "delayacct", "taskstats_version", "events_lost", "psi", "tasks",
  *   "exited", and when present "trigger", "cgroups" and "thread_tasks"
  *   (the thread rows of the same interval). A row has "cgroup" when known.
+ *   "time" comes first: the reader indexes a line by it without parsing
+ *   the rest (a line laid out otherwise is parsed in full).
  *
  * - Versioning: adding a field keeps the version (readers ignore fields
  *   they do not know); changing or removing the meaning of one raises it.
@@ -33,7 +35,8 @@
  * - Crash safety: each line goes out in one write(2), so a crash leaves at
  *   most a torn last line; the reader ignores it and says so. A recording
  *   resumed after a crash first ends the torn line, then starts a new
- *   session, so the reader can skip the fragment and go on.
+ *   session, so the reader skips the fragment and goes on. Any other line
+ *   that is not a sample is skipped with a note naming it.
  *
  * - Compression: a name ending in ".gz" is written and read through zlib
  *   (gzip format; `zcat FILE.gz | jq` works). Each line is flushed with

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Replay: check and index a recording once (json-c parses every line),
- * then parse one line per replay_get() into a struct sample whose rows
- * and strings live in the parsed JSON until the next call. The format is
- * in record.h; what cannot be read back is listed in replay.h.
+ * Replay: index a recording in one quick pass (headers parsed, sample
+ * lines only checked for shape), then parse one line per replay_get()
+ * with json-c into a struct sample whose rows and strings live in the
+ * parsed JSON until the next call. The format is in record.h; what cannot
+ * be read back is listed in replay.h.
  */
 #include <config.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -33,12 +35,23 @@ struct entry {
 	off_t off;        /* of the line in the (inflated) stream */
 	size_t len;       /* without its "\n" */
 	double time;      /* NAN when the sample has none */
+	size_t line;      /* line number in the file, from 1 */
 	size_t session;
+	bool bad;         /* found corrupt by replay_get */
 };
 
 struct session {
 	struct rec_header h;  /* strings point to the copies below */
 	char *program, *hostname, *kernel;
+};
+
+/* What went wrong, kept as counts; the text is made from them. */
+struct damage {
+	size_t corrupt, first_corrupt;  /* lines that do not parse, skipped */
+	size_t torn, first_torn;        /* ends of sessions cut by a crash */
+	bool torn_last;                 /* the last line is torn */
+	bool not_closed;                /* a compressed stream cut short */
+	char stop[512];                 /* where reading stopped, or "" */
 };
 
 struct replay {
@@ -47,8 +60,10 @@ struct replay {
 	size_t n, cap;
 	struct session *sess;
 	size_t nsess;
+	struct damage dmg;
 	char *problem;
 	json_tokener *tok;
+	locale_t c_locale;      /* for the numbers read without json-c */
 	/* the current sample */
 	json_object *cur;
 	char *buf;
@@ -429,27 +444,78 @@ static bool add_session(struct replay *rp, json_object *o)
 	return true;
 }
 
-/* Add "; " and a formatted note to the problem text. */
-static void note(struct replay *rp, const char *fmt, ...)
+/* Add "; " and a formatted note to the text being built. */
+static void add_note(char **text, const char *fmt, ...)
 {
-	char buf[512];
+	char buf[600];
 	va_list ap;
-	size_t old = rp->problem ? strlen(rp->problem) : 0;
+	size_t old = *text ? strlen(*text) : 0;
 	char *p;
 
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	p = realloc(rp->problem, old + strlen(buf) + 3);
+	p = realloc(*text, old + strlen(buf) + 3);
 	if (!p)
 		return;
 	if (old)
 		strcpy(p + old, "; ");
 	strcpy(p + (old ? old + 2 : 0), buf);
-	rp->problem = p;
+	*text = p;
+}
+
+/* The problem text from the counts. */
+static void make_problem(struct replay *rp)
+{
+	const struct damage *d = &rp->dmg;
+	char *text = NULL;
+
+	if (d->corrupt == 1)
+		add_note(&text, _("line %zu is corrupt and was skipped"),
+			 d->first_corrupt);
+	else if (d->corrupt)
+		add_note(&text, ngettext("%zu corrupt line was skipped (the "
+					 "first is line %zu)",
+					 "%zu corrupt lines were skipped (the "
+					 "first is line %zu)", d->corrupt),
+			 d->corrupt, d->first_corrupt);
+	if (d->torn == 1)
+		add_note(&text, _("line %zu is torn (the recording was "
+				  "interrupted there) and was ignored"),
+			 d->first_torn);
+	else if (d->torn)
+		add_note(&text, ngettext("%zu torn line (the recording was "
+					 "interrupted; the first is line %zu) "
+					 "was ignored",
+					 "%zu torn lines (the recording was "
+					 "interrupted; the first is line %zu) "
+					 "were ignored", d->torn),
+			 d->torn, d->first_torn);
+	if (*d->stop)
+		add_note(&text, "%s", d->stop);
+	if (d->torn_last)
+		add_note(&text, "%s", _("the last record is torn (incomplete) "
+					"and was ignored"));
+	if (d->not_closed)
+		add_note(&text, "%s", _("the compressed recording was not "
+					"closed (stalltop was interrupted or is "
+					"still recording); every complete "
+					"record was replayed"));
+	free(rp->problem);
+	rp->problem = text;
 }
 
 /* --- the scan of replay_open --- */
+
+/*
+ * Opening must be quick for a recording of hours, and json-c builds every
+ * object of a line (some 70 us a row), so the scan parses only headers in
+ * full. A sample line is checked for its shape: "{" ... "}", no raw
+ * control byte (JSON escapes them all; one means damage), "time" first
+ * as out_json writes it, and a "tasks" array. Anything else is parsed in
+ * full. replay_get() parses every line it returns and skips what then
+ * fails.
+ */
 
 enum kind { K_BLANK, K_BAD, K_HEADER, K_SAMPLE };
 
@@ -460,21 +526,75 @@ struct scan {
 	size_t errsize;
 	size_t line_no;        /* of the last line handled */
 	bool have_header;
-	size_t pending;        /* a corrupt line not yet judged, or 0 */
-	size_t torn_skipped;   /* torn lines followed by a new session */
-	size_t first_torn;
+	size_t pending;        /* a bad line not yet judged, or 0 */
 	bool stop;             /* reading went as far as it may */
 	bool fail;             /* replay_open fails with err */
 };
 
+static bool has_prefix(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && memcmp(s, prefix, n) == 0;
+}
+
+/*
+ * The number after {"time": when it is one (or null) and is followed by
+ * "," or "}": the fast path of the scan.
+ */
+static bool quick_time(struct replay *rp, const char *s, size_t len,
+		       double *time)
+{
+	static const char key[] = "{\"time\":";
+	char num[64];
+	size_t i = sizeof(key) - 1, n = 0;
+	char *end;
+
+	if (!has_prefix(s, len, key))
+		return false;
+	if (has_prefix(s + i, len - i, "null")) {
+		*time = NAN;
+		i += 4;
+		return i < len && (s[i] == ',' || s[i] == '}');
+	}
+	while (i < len && n < sizeof(num) - 1 && s[i] &&
+	       strchr("+-.0123456789eE", s[i]))
+		num[n++] = s[i++];
+	num[n] = '\0';
+	if (!n || i >= len || (s[i] != ',' && s[i] != '}') ||
+	    rp->c_locale == (locale_t)0)
+		return false;
+	*time = strtod_l(num, &end, rp->c_locale);
+	return *end == '\0';
+}
+
+static bool has_control(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 && s[i] != '\t' && s[i] != '\r')
+			return true;
+	return false;
+}
+
 static enum kind classify(struct replay *rp, const char *s, size_t len,
 			  json_object **obj, double *time)
 {
+	static const char tasks[] = ",\"tasks\":[";
 	json_object *o;
 
 	*obj = NULL;
 	if (blank(s, len))
 		return K_BLANK;
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' ||
+		       s[len - 1] == '\r'))
+		len--;
+	if (len < 2 || s[0] != '{' || s[len - 1] != '}' || has_control(s, len))
+		return K_BAD;
+	if (!has_prefix(s, len, "{\"" REC_MAGIC_KEY "\":") &&
+	    quick_time(rp, s, len, time) &&
+	    memmem(s, len, tasks, sizeof(tasks) - 1))
+		return K_SAMPLE;
+	/* a header, or a line another writer laid out: parse it */
 	o = parse_line(rp->tok, s, len);
 	if (!o)
 		return K_BAD;
@@ -521,20 +641,16 @@ static void first_header(struct scan *sc, enum kind k, json_object *o)
 	}
 }
 
-static void corrupt_stop(struct scan *sc)
+static void count_corrupt(struct damage *d, size_t line_no)
 {
-	size_t n = sc->rp->n;
-
-	note(sc->rp, ngettext("line %zu is corrupt: replayed the %zu sample "
-			      "before it",
-			      "line %zu is corrupt: replayed the %zu samples "
-			      "before it", n), sc->pending, n);
-	sc->stop = true;
+	if (!d->corrupt++ || line_no < d->first_corrupt)
+		d->first_corrupt = line_no;
 }
 
 static void line(struct scan *sc, off_t off, const char *s, size_t len)
 {
 	struct replay *rp = sc->rp;
+	struct damage *d = &rp->dmg;
 	json_object *o;
 	double time = NAN;
 	enum kind k = classify(rp, s, len, &o, &time);
@@ -547,13 +663,13 @@ static void line(struct scan *sc, off_t off, const char *s, size_t len)
 		goto out;
 	}
 	if (sc->pending) {
-		if (k != K_HEADER) {
-			corrupt_stop(sc);
-			goto out;
+		/* not the last line: torn before a new session, or corrupt */
+		if (k == K_HEADER) {
+			if (!d->torn++)
+				d->first_torn = sc->pending;
+		} else {
+			count_corrupt(d, sc->pending);
 		}
-		/* a session that ended in a crash, then a new one */
-		if (!sc->torn_skipped++)
-			sc->first_torn = sc->pending;
 		sc->pending = 0;
 	}
 	switch (k) {
@@ -563,7 +679,8 @@ static void line(struct scan *sc, off_t off, const char *s, size_t len)
 		if (ver > REC_FORMAT_VERSION) {
 			size_t n = rp->n;
 
-			note(rp, ngettext("line %zu starts a session of format "
+			snprintf(d->stop, sizeof(d->stop),
+				 ngettext("line %zu starts a session of format "
 					  "version %d, newer than this stalltop "
 					  "reads (%d): replayed the %zu sample "
 					  "before it",
@@ -571,7 +688,7 @@ static void line(struct scan *sc, off_t off, const char *s, size_t len)
 					  "version %d, newer than this stalltop "
 					  "reads (%d): replayed the %zu samples "
 					  "before it", n),
-			     sc->line_no, ver, REC_FORMAT_VERSION, n);
+				 sc->line_no, ver, REC_FORMAT_VERSION, n);
 			sc->stop = true;
 		} else if (!add_session(rp, o)) {
 			oom(sc);
@@ -590,7 +707,8 @@ static void line(struct scan *sc, off_t off, const char *s, size_t len)
 			rp->idx = e;
 			rp->cap = cap;
 		}
-		rp->idx[rp->n++] = (struct entry){ off, len, time, rp->nsess - 1 };
+		rp->idx[rp->n++] = (struct entry){ off, len, time, sc->line_no,
+						   rp->nsess - 1, false };
 		break;
 	case K_BAD:
 		sc->pending = sc->line_no;
@@ -606,6 +724,7 @@ out:
 static void finish(struct scan *sc, const char *s, size_t len, int zerr)
 {
 	struct replay *rp = sc->rp;
+	struct damage *d = &rp->dmg;
 	bool fragment = len && !blank(s, len);
 
 	if (!sc->have_header && !sc->fail) {
@@ -630,40 +749,25 @@ static void finish(struct scan *sc, const char *s, size_t len, int zerr)
 	}
 	if (sc->fail)
 		return;
-	if (sc->torn_skipped)
-		note(rp, ngettext("line %zu is torn (the recording was "
-				  "interrupted there) and was ignored",
-				  "%zu torn lines (the recording was "
-				  "interrupted; the first is line %zu) were "
-				  "ignored", sc->torn_skipped),
-		     sc->torn_skipped == 1 ? sc->first_torn : sc->torn_skipped,
-		     sc->first_torn);
-	if (sc->stop)
-		return;
-	if (zerr != Z_OK && zerr != Z_BUF_ERROR) {
+	if (!sc->stop && zerr != Z_OK && zerr != Z_BUF_ERROR) {
 		size_t n = rp->n;
 
-		note(rp, ngettext("the compressed data is damaged after line "
+		snprintf(d->stop, sizeof(d->stop),
+			 ngettext("the compressed data is damaged after line "
 				  "%zu: replayed the %zu sample before it",
 				  "the compressed data is damaged after line "
 				  "%zu: replayed the %zu samples before it", n),
-		     sc->line_no, n);
-		return;
+			 sc->line_no, n);
+		if (sc->pending)
+			count_corrupt(d, sc->pending);
+	} else if (!sc->stop) {
+		/* the last line, with or without "\n", is torn if it is bad */
+		if (sc->pending && fragment)
+			count_corrupt(d, sc->pending);
+		d->torn_last = sc->pending || fragment;
+		d->not_closed = !d->torn_last && zerr == Z_BUF_ERROR;
 	}
-	if (sc->pending && fragment) {
-		corrupt_stop(sc);
-		return;
-	}
-	if (sc->pending || fragment) {
-		note(rp, "%s", _("the last record is torn (incomplete) and was "
-				 "ignored"));
-		return;
-	}
-	if (zerr == Z_BUF_ERROR)
-		note(rp, "%s", _("the compressed recording was not closed "
-				 "(stalltop was interrupted or is still "
-				 "recording); every complete record was "
-				 "replayed"));
+	make_problem(rp);
 }
 
 /* An unlinked file for the inflated text, in $TMPDIR or /tmp. */
@@ -935,8 +1039,8 @@ static void scan_file(struct scan *sc, int fd)
 struct replay *replay_open(const char *path, char *err, size_t errsize)
 {
 	struct replay *rp = calloc(1, sizeof(*rp));
-	struct scan sc = { rp, path, err, errsize, 0, false, 0, 0, 0, false,
-			   false };
+	struct scan sc = { .rp = rp, .path = path, .err = err,
+			   .errsize = errsize };
 	struct stat st;
 	int fd;
 
@@ -945,6 +1049,7 @@ struct replay *replay_open(const char *path, char *err, size_t errsize)
 		return NULL;
 	}
 	rp->fd = -1;
+	rp->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
 	rp->tok = new_tokener();
 	if (!rp->tok) {
 		snprintf(err, errsize, "%s: %s", path, strerror(ENOMEM));
@@ -1019,8 +1124,14 @@ int replay_get(struct replay *rp, size_t index, struct sample *out)
 		return -1;
 	o = parse_line(rp->tok, rp->buf, e->len);
 	if (!o || !is_sample(o)) {
+		/* damage the scan could not see: skipped, and said so */
 		json_object_put(o);
-		errno = EIO; /* the file changed since it was indexed */
+		if (!rp->idx[index].bad) {
+			rp->idx[index].bad = true;
+			count_corrupt(&rp->dmg, e->line);
+			make_problem(rp);
+		}
+		errno = EBADMSG;
 		return -1;
 	}
 	json_object_put(rp->cur);
@@ -1081,6 +1192,8 @@ void replay_close(struct replay *rp)
 	json_object_put(rp->cur);
 	if (rp->tok)
 		json_tokener_free(rp->tok);
+	if (rp->c_locale != (locale_t)0)
+		freelocale(rp->c_locale);
 	free(rp->buf);
 	free(rp->rows);
 	free(rp->exited);

@@ -4,11 +4,18 @@
  * same struct sample the live source fills, so views cannot tell them
  * apart.
  *
- * replay_open() reads the file once, checks every line and keeps only an
- * index (offset, length, time: 32 bytes a sample); replay_get() reads and
- * parses one line when asked. A compressed recording is inflated once
- * into an unlinked temporary file ($TMPDIR, else /tmp) that is indexed
- * the same way.
+ * replay_open() reads the file once and keeps only an index (offset,
+ * length, time, line: 48 bytes a sample); it parses headers in full but
+ * only checks the shape of sample lines, so that a recording of hours
+ * opens in about the time it takes to read it. replay_get() parses one
+ * line when asked (json-c: some 50 us a row). A compressed recording is
+ * inflated once into an unlinked temporary file ($TMPDIR, else /tmp) that
+ * is indexed the same way.
+ *
+ * Damage: a line that is not a sample or header is skipped and counted;
+ * a torn last line is ignored; a session of a newer format version ends
+ * the replay there; compressed data that is damaged ends it where the
+ * damage starts. replay_problem() says what happened.
  *
  * What the JSON does not carry comes back as "unknown": uid (uid_t)-1,
  * age 0, no ROW_NEW, accumulated false. Rows of "exited" (and rows whose
@@ -41,8 +48,7 @@ struct rec_header {
  * Open and index a recording (gzip-compressed or not, whatever its name).
  * Returns NULL with a translated message in err when path cannot be read,
  * is empty, is not a recording, or starts with a format version newer
- * than ours. Damage further in does not fail: what precedes it is
- * replayed and replay_problem() says what happened.
+ * than ours. Damage further in does not fail (see above).
  */
 struct replay *replay_open(const char *path, char *err, size_t errsize);
 
@@ -52,8 +58,10 @@ size_t replay_count(const struct replay *rp);
 /*
  * Fill out with sample index (0-based). Rows, strings, cgroups, thread
  * rows and PSI point into memory of rp, valid until the next replay_get()
- * or replay_close(). Returns 0, or -1 (out zeroed, errno set) when the
- * line cannot be read again (the file changed or an I/O error).
+ * or replay_close(). Returns 0, or -1 with out zeroed and errno set:
+ * EBADMSG when the line had the shape of a sample but does not parse
+ * (it is counted in replay_problem(); skip to the next index), EINVAL
+ * for an index past the end, or the error of reading the file again.
  */
 int replay_get(struct replay *rp, size_t index, struct sample *out);
 
@@ -68,7 +76,9 @@ const struct rec_header *replay_header(const struct replay *rp, size_t index);
 
 /*
  * NULL, or a translated note of what was skipped or where reading stopped
- * ("the last record is torn (incomplete) and was ignored").
+ * ("line 12 is corrupt and was skipped; the last record is torn
+ * (incomplete) and was ignored"). A replay_get() that meets a corrupt
+ * line adds to it, so the text may change (and move) after such a call.
  */
 const char *replay_problem(const struct replay *rp);
 

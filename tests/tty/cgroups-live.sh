@@ -43,8 +43,10 @@ trap _cg_cleanup EXIT
 
 # bg_start runs the command in place of setsid: $$ is the workload
 into() {
-	bg_start "$1" sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' \
-		sh "$2" "$3" "$4" "$5" "$6" "$7" "$8"
+	_name=$1
+	shift
+	bg_start "$_name" sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' \
+		sh "$@"
 }
 for i in 1 2 3; do
 	into "hog$i" "$CG/stload" taskset -c 0 "$HELPER" busy stcghog

@@ -583,10 +583,27 @@ static void fixtures(void)
 		replay_close(rp);
 	}
 
-	/* line 4 damaged: the two samples before it, and nothing after */
-	rp = open_ok(fixture_path("corrupt.ndjson"), 2, "line 4 is corrupt");
+	/* line 4 cut short: skipped, the samples around it replayed */
+	rp = open_ok(fixture_path("corrupt.ndjson"), 3, "line 4 is corrupt and was skipped");
 	if (rp) {
-		CHECK(strstr(replay_problem(rp), "the 2 samples before it") != NULL);
+		CHECK(replay_get(rp, 2, &s) == 0);
+		CHECK_NEAR(s.time, 1763740004.0, 1e-6);
+		replay_close(rp);
+	}
+
+	/* line 4 has the shape of a sample but is not JSON: found when read */
+	rp = open_ok(fixture_path("corrupt-syntax.ndjson"), 4, NULL);
+	if (rp) {
+		CHECK(replay_get(rp, 1, &s) == 0);
+		CHECK(replay_get(rp, 2, &s) == -1 && errno == EBADMSG);
+		CHECK(s.rows == NULL && s.nrows == 0);
+		CHECK(replay_problem(rp) &&
+		      strstr(replay_problem(rp), "line 4 is corrupt and was skipped"));
+		CHECK(replay_get(rp, 3, &s) == 0);
+		CHECK_NEAR(s.time, 1763740004.0, 1e-6);
+		/* asked again: still skipped, and said once */
+		CHECK(replay_get(rp, 2, &s) == -1 && errno == EBADMSG);
+		CHECK_STR(replay_problem(rp), "line 4 is corrupt and was skipped");
 		replay_close(rp);
 	}
 
@@ -714,6 +731,55 @@ static void killed(const char *name)
 	unlink(p);
 }
 
+/* -H: the rows are threads; the replay tells from pid and tgid. */
+static void thread_mode(void)
+{
+	const char *p = tmp_path("threads.ndjson");
+	struct sample t = s2, got;
+	struct recorder *rec;
+	struct replay *rp;
+
+	t.rows = trows;
+	t.nrows = 3;
+	t.threads = true;
+	rec = rec_open(p, err, sizeof(err));
+	CHECK(rec && rec_write(rec, &t) == 0);
+	rec_close(rec);
+	rp = open_ok(p, 1, NULL);
+	if (rp) {
+		CHECK(replay_get(rp, 0, &got) == 0);
+		CHECK(got.threads);
+		CHECK_EQ_U(got.nprocs, 1);   /* the main thread's row */
+		CHECK_EQ_U(got.nthreads, 3);
+		CHECK(cmp_rows("threads", got.rows, got.nrows, trows, 3, 0) == 0);
+		replay_close(rp);
+	}
+	unlink(p);
+
+	/* process rows: the thread rows, else the processes' thread counts */
+	rp = open_ok(tmp_path("rec.ndjson"), 3, NULL);
+	if (rp) {
+		CHECK(replay_get(rp, 0, &got) == 0);
+		CHECK(!got.threads);
+		CHECK_EQ_U(got.nthreads, 3);
+		replay_close(rp);
+	}
+	t = s2;
+	t.rows = rows;
+	t.nrows = 3;  /* threads 4, unknown, 1 */
+	rec = rec_open(p, err, sizeof(err));
+	CHECK(rec && rec_write(rec, &t) == 0);
+	rec_close(rec);
+	rp = open_ok(p, 1, NULL);
+	if (rp) {
+		CHECK(replay_get(rp, 0, &got) == 0);
+		CHECK_EQ_U(got.nprocs, 3);
+		CHECK_EQ_U(got.nthreads, 5);
+		replay_close(rp);
+	}
+	unlink(p);
+}
+
 /* What rec_open does with what is already there. */
 static void append_checks(void)
 {
@@ -772,6 +838,10 @@ static void append_checks(void)
 	struct stat st;
 	CHECK(stat(p, &st) == 0 && (st.st_mode & 0777) == 0644);
 
+	/* a full disk: said when the header cannot be written */
+	CHECK(rec_open("/dev/full", err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "cannot write to /dev/full") != NULL);
+
 	/* a directory cannot be recorded to */
 	CHECK(rec_open(dir, err, sizeof(err)) == NULL);
 	CHECK(strstr(err, "cannot open") != NULL);
@@ -824,6 +894,7 @@ int main(void)
 	header_version();
 	fixtures();
 	gz_damage();
+	thread_mode();
 	killed("killed.ndjson");
 	killed("killed.ndjson.gz");
 	append_checks();
