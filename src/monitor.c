@@ -60,6 +60,7 @@ struct monitor {
 	uint64_t round;             /* readings taken so far */
 	bool pending_final;         /* some process holds a final candidate */
 	double prev_time;           /* monotonic time of the previous reading */
+	double reading_time;        /* monotonic time of the latest reading */
 	double prev_boot;           /* boot-clock time of the same */
 	double start_time;
 	uint64_t lost;
@@ -841,10 +842,13 @@ static int take_reading(struct monitor *m)
 		rescan(m);
 	m->round++;
 	/* processes, unless rows are threads; threads, when kept at all */
+	double t0 = now_mono();
 	if (!m->o.threads && query(m, m->procs, false) < 0)
 		return -1;
 	if (m->threads && query(m, m->threads, true) < 0)
 		return -1;
+	/* the readings were taken across the queries: date them midway */
+	m->reading_time = (t0 + now_mono()) / 2;
 	/*
 	 * Exit records that arrived while we queried belong to this interval;
 	 * a task that ended is in the socket before its id stops answering.
@@ -1022,7 +1026,7 @@ int monitor_sample(struct monitor *m, struct sample *out)
 	update_delayacct(m);
 	if (take_reading(m) < 0)
 		return -1;
-	double now = now_mono();
+	double now = m->reading_time;
 	double dt = now - m->prev_time;
 
 	struct tasktable *t = active(m);
@@ -1131,7 +1135,7 @@ static int baseline(struct monitor *m)
 	if (m->cgt)
 		prime_cgroups(m);
 	psi_read("/proc/pressure", &m->psi_prev);
-	m->prev_time = now_mono();
+	m->prev_time = m->reading_time;
 	m->prev_boot = clock_seconds(CLOCK_BOOTTIME);
 	return 0;
 }

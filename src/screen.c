@@ -371,6 +371,9 @@ static void on_timer(void *arg)
 		s->quick_timer = false;
 		arm_timer(s, s->delay);
 	}
+	/* a paused or finished replay would read the same sample again */
+	if (s->replay && s->have_sample && (s->rp_paused || s->rp_done))
+		return;
 	take_sample(s);
 }
 

@@ -103,8 +103,10 @@ static int parse_jump(const struct screen *s, const char *text, double *out)
 		return parse_positive_double(text, 1e11, out);
 	const char *p = text;
 	int h = clock_part(&p, true, 23), m = -1, sec = 0;
-	if (h >= 0 && *p++ == ':')
+	if (h >= 0 && *p == ':') {
+		p++;
 		m = clock_part(&p, false, 59);
+	}
 	if (m >= 0 && *p == ':') {
 		p++;
 		sec = clock_part(&p, false, 59);

@@ -4,7 +4,8 @@
 # tree puts each cgroup below its parent with the siblings in the order
 # of the sort key and the recorded figures; Left and Right fold and
 # unfold; Enter shows the processes of one cgroup and Esc goes back; t
-# moves to the next sample's figures; g switches to the processes and back.
+# moves to the next sample's figures; clicks sort and select; g switches
+# to the processes and back.
 . "$top_srcdir/tests/tty/tty-lib.sh"
 need_cmd jq date
 
@@ -99,6 +100,19 @@ load2=$(printf '%.1f' "$(rec_jq "$FIX" 2 \
 load_total() { [ "$(cell TOTAL load)" = "$load2" ]; }
 tty_until 5 load_total ||
 	tty_fail "TOTAL of load in sample 2: wanted $load2, got $(cell TOTAL load)"
+
+# the mouse: a click on a header sorts by it, a click on a line selects it
+y=$(tty_screen | grep -n ' PATH$' | cut -d: -f1)
+x=$(tty_screen | sed -n "${y}p" | awk '{ print index($0, "IO.P%") + 1 }')
+[ "$x" -gt 1 ] || tty_fail "no IO.P% header"
+tty_click "$x" "$y"
+tty_wait 'sort IO.P%▼' 5 || tty_fail "a click on IO.P% did not sort by it"
+want_io=$(expected_tree 2 .psi.io.some.pct)
+tty_until 5 tree_is "$want_io" ||
+	tty_fail "by io pressure: wanted '$want_io', got '$(tree)'"
+yi=$(tty_screen | grep -n ' idle$' | cut -d: -f1)
+tty_click 10 "$yi"
+tty_wait "at $ROOT/idle" 5 || tty_fail "a click did not select idle"
 
 # g: the processes, and back to the tree
 tty_keys g

@@ -179,3 +179,11 @@ rec_clock() {
 tty_pids() {
 	tty_rows | awk '{ print $1 }' | tr '\n' ' '
 }
+
+# tty_click X Y: a press and release of button 1 at a 1-based screen cell
+# (xterm mouse reports).
+tty_click() {
+	_pos=$(printf '%b%b' "\\$(printf '%03o' $((32 + $1)))" \
+		"\\$(printf '%03o' $((32 + $2)))")
+	tty_keys -l "$(printf '\033[M ')$_pos$(printf '\033[M#')$_pos"
+}
