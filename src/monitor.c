@@ -968,8 +968,6 @@ static void replay_rows(struct monitor *m, struct sample *out)
 	out->exited = m->exited;
 	out->nexited = m->nexited;
 	out->threads = m->o.threads;
-	if (!m->o.cgroups)
-		out->cgroups = NULL, out->ncgroups = 0;
 }
 
 static int replay_sample(struct monitor *m, struct sample *out)
@@ -1339,6 +1337,27 @@ static void forget_base(struct task *k, void *arg)
 {
 	(void)arg;
 	k->have_base = false;
+}
+
+int monitor_set_cgroups(struct monitor *m, bool on)
+{
+	if (m->rp || !on || m->cgt) {
+		m->o.cgroups = on;
+		return 0;
+	}
+	if (cg_find_root(m->cg_root, sizeof(m->cg_root)) < 0) {
+		m->cg_root[0] = '\0';
+		errno = ENOENT;
+		return -1;
+	}
+	if (!(m->cgt = cgt_new(m->cg_root))) {
+		m->cg_root[0] = '\0';
+		return -1;
+	}
+	m->o.cgroups = true;
+	tt_foreach(m->procs, update_cgroup_cb, m);
+	prime_cgroups(m);
+	return 0;
 }
 
 void monitor_set_accumulate(struct monitor *m, bool accumulate)

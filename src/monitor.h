@@ -60,6 +60,12 @@ void monitor_set_threads(struct monitor *m, bool threads, pid_t only_tgid);
 void monitor_set_accumulate(struct monitor *m, bool accumulate);
 
 /*
+ * Start (or stop) summing rows per cgroup. Returns 0, or -1 with errno
+ * set (ENOENT: no cgroup v2 hierarchy is mounted).
+ */
+int monitor_set_cgroups(struct monitor *m, bool on);
+
+/*
  * Call cb when a PSI trigger fires (the next sample then carries its
  * label in sample.trigger): views take a sample at once.
  */

@@ -259,10 +259,23 @@ void screen_set_zoom(struct screen *s, const char *path)
 void screen_set_cgview(struct screen *s, bool on)
 {
 	if (on && !s->o->cgroups) {
-		screen_message(s, true, "%s",
-			       _("no cgroup figures: start stalltop with --cgroups "
-				 "for the cgroup view"));
-		return;
+		/* start summing per cgroup now; figures come with the next sample */
+		if (!s->m) {
+			screen_message(s, true, "%s",
+				       _("no cgroup figures: start stalltop with "
+					 "--cgroups for the cgroup view"));
+			return;
+		}
+		if (monitor_set_cgroups(s->m, true) < 0) {
+			screen_message(s, true, _("no cgroup view: %s"),
+				       errno == ENOENT ?
+				       _("no cgroup v2 hierarchy is mounted") :
+				       strerror(errno));
+			return;
+		}
+		s->o->cgroups = true;
+		if (!monitor_is_replay(s->m))
+			screen_resample_soon(s);
 	}
 	if (on && s->drill_tgid)
 		/* the cgroups sum process rows: leave the threads first */
