@@ -27,6 +27,7 @@
 #include "delta.h"
 #include "evloop.h"
 #include "monitor.h"
+#include "monitor_int.h"
 #include "nls.h"
 #include "proc_conn.h"
 #include "procinfo.h"
@@ -35,72 +36,12 @@
 #include "taskstats.h"
 #include "tasktable.h"
 
-#define MAX_LISTENERS 64
 #define CPUS_PER_LISTENER 64
-#define MAX_NOTICES 8
 /* exited tasks kept for accumulated mode (-a), newest first */
 #define MAX_RETIRED 10000
 /* AGROUP in ac_flag: this exit record is the last of its thread group */
 #define TS_AGROUP 0x20
 
-struct monitor {
-	struct monitor_opts o;
-	struct evloop *loop;
-	struct ts_client *ts;       /* NULL: readings come from /proc */
-	struct procstat *ps;
-	struct ts_listener *lis[MAX_LISTENERS];
-	int nlis;
-	struct proc_conn *pc;
-	struct procinfo *pi;
-
-	struct tasktable *procs;    /* process rows */
-	struct tasktable *threads;  /* thread rows, in thread mode */
-
-	uint64_t gen;
-	uint64_t round;             /* readings taken so far */
-	bool pending_final;         /* some process holds a final candidate */
-	double prev_time;           /* monotonic time of the previous reading */
-	double reading_time;        /* monotonic time of the latest reading */
-	double prev_boot;           /* boot-clock time of the same */
-	double start_time;
-	uint64_t lost;
-	bool need_rescan;
-	double rescan_every;        /* seconds, 0 = never */
-	double last_rescan;
-
-	int delayacct;              /* 1 on, 0 off, -1 unknown */
-	unsigned kernel_cats;       /* categories this kernel collects */
-	unsigned long long measured_since; /* boot ticks; ULLONG_MAX none */
-
-	struct psi_reading psi_prev;
-
-	struct replay *rp;          /* replaying: the recording */
-	size_t rp_next;             /* sample monitor_sample() hands out next */
-	size_t rp_shown;            /* the one handed out last */
-	bool rp_started, rp_paused, rp_done;
-
-	char cg_root[4096];         /* cgroup v2 mount, "" when not in use */
-	struct cgtable *cgt;
-	struct row *trows;          /* thread rows kept for a recording */
-	size_t ntrows, captrows;
-	void (*sample_cb)(const struct sample *, void *);
-	void *sample_arg;
-	void (*trigger_cb)(void *);
-	void *trigger_arg;
-	const char *fired;          /* label of the trigger that fired */
-
-	struct row *rows;
-	size_t nrows, caprows;
-	struct row *exited;
-	size_t nexited, capexited;
-	uint32_t *ids;
-	size_t nids, capids;
-	pid_t *pidbuf;
-	size_t npidbuf, cappidbuf;
-
-	char *notices[MAX_NOTICES + 1];
-	int nnotices;
-};
 
 static double clock_seconds(clockid_t id)
 {
@@ -120,7 +61,7 @@ static unsigned long long now_boot_ticks(void)
 				    (double)pi_hertz());
 }
 
-static void notice(struct monitor *m, const char *text)
+void monitor_notice(struct monitor *m, const char *text)
 {
 	for (int i = 0; i < m->nnotices; i++)
 		if (strcmp(m->notices[i], text) == 0)
@@ -425,7 +366,7 @@ static void on_trigger_fd(int fd, unsigned revents, void *arg)
 			/* the kernel dropped it: stop watching */
 			if (m->loop)
 				ev_del_fd(m->loop, fd);
-			notice(m, _("a PSI trigger stopped working"));
+			monitor_notice(m, _("a PSI trigger stopped working"));
 			return;
 		}
 		if (!fired)
@@ -491,7 +432,7 @@ static void open_listeners(struct monitor *m)
 		enum ts_open_error err;
 		struct ts_listener *l = ts_listen(mask, &err);
 		if (!l) {
-			notice(m, _("exit records unavailable: tasks that end "
+			monitor_notice(m, _("exit records unavailable: tasks that end "
 				    "between refreshes lose their last figures"));
 			return;
 		}
@@ -582,7 +523,7 @@ static void rebase(struct task *k, void *arg)
 
 /* ---- samples ---- */
 
-static struct row *push_row(struct row **v, size_t *n, size_t *cap)
+struct row *monitor_push_row(struct row **v, size_t *n, size_t *cap)
 {
 	if (*n == *cap) {
 		size_t nc = *cap ? *cap * 2 : 256;
@@ -675,11 +616,11 @@ static void build_row(struct task *k, void *arg)
 	if (c->recording) {
 		if (k->exited)
 			return; /* recordings keep the live threads */
-		r = push_row(&m->trows, &m->ntrows, &m->captrows);
+		r = monitor_push_row(&m->trows, &m->ntrows, &m->captrows);
 	} else if (k->exited && !m->o.accumulate) {
-		r = push_row(&m->exited, &m->nexited, &m->capexited);
+		r = monitor_push_row(&m->exited, &m->nexited, &m->capexited);
 	} else {
-		r = push_row(&m->rows, &m->nrows, &m->caprows);
+		r = monitor_push_row(&m->rows, &m->nrows, &m->caprows);
 	}
 	if (!r)
 		return;
@@ -878,136 +819,10 @@ static void mark_shown(struct task *k, void *arg)
 	k->shown = true;
 }
 
-/* ---- replay ---- */
-
-bool monitor_is_replay(const struct monitor *m)
-{
-	return m->rp != NULL;
-}
-
-static size_t clamp_index(const struct monitor *m, long i)
-{
-	size_t n = replay_count(m->rp);
-	if (i < 0 || n == 0)
-		return 0;
-	return (size_t)i >= n ? n - 1 : (size_t)i;
-}
-
-void monitor_replay_step(struct monitor *m, long delta)
-{
-	if (m->rp)
-		m->rp_next = clamp_index(m, (long)m->rp_shown + delta);
-	m->rp_done = false;
-}
-
-void monitor_replay_jump(struct monitor *m, double epoch)
-{
-	if (m->rp)
-		m->rp_next = replay_find_time(m->rp, epoch);
-	m->rp_done = false;
-}
-
-void monitor_replay_pause(struct monitor *m, bool pause)
-{
-	m->rp_paused = pause;
-	if (pause && m->rp)
-		m->rp_next = m->rp_shown;
-}
-
-bool monitor_replay_paused(const struct monitor *m)
-{
-	return m->rp_paused;
-}
-
-bool monitor_replay_position(const struct monitor *m, size_t *index,
-			     size_t *count)
-{
-	if (!m->rp)
-		return false;
-	*index = m->rp_shown;
-	*count = replay_count(m->rp);
-	return true;
-}
-
-bool monitor_replay_done(const struct monitor *m)
-{
-	return m->rp_done;
-}
-
-/* Keep the recorded rows a view of this kind shows. */
-static void replay_rows(struct monitor *m, struct sample *out)
-{
-	const struct row *src = out->rows;
-	size_t n = out->nrows;
-	if (m->o.threads) {
-		src = out->thread_rows;
-		n = out->thread_rows ? out->nthread_rows : 0;
-	}
-	m->nrows = m->nexited = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (m->o.threads && m->o.only_tgid &&
-		    src[i].tgid != m->o.only_tgid)
-			continue;
-		if (m->o.cgroup_within && (!src[i].cgroup ||
-		    !cg_path_within(src[i].cgroup, m->o.cgroup_within)))
-			continue;
-		struct row *r = push_row(&m->rows, &m->nrows, &m->caprows);
-		if (r)
-			*r = src[i];
-	}
-	for (size_t i = 0; !m->o.threads && i < out->nexited; i++) {
-		if (m->o.cgroup_within && (!out->exited[i].cgroup ||
-		    !cg_path_within(out->exited[i].cgroup, m->o.cgroup_within)))
-			continue;
-		struct row *r = push_row(&m->exited, &m->nexited, &m->capexited);
-		if (r)
-			*r = out->exited[i];
-	}
-	out->rows = m->rows;
-	out->nrows = m->nrows;
-	out->exited = m->exited;
-	out->nexited = m->nexited;
-	out->threads = m->o.threads;
-}
-
-static int replay_sample(struct monitor *m, struct sample *out)
-{
-	size_t n = replay_count(m->rp);
-	if (n == 0) {
-		errno = ENODATA;
-		return -1;
-	}
-	size_t i = m->rp_next < n ? m->rp_next : n - 1;
-	/* a damaged line is skipped (in the direction we were going) */
-	int step = i < m->rp_shown && m->rp_started ? -1 : 1;
-	while (replay_get(m->rp, i, out) < 0) {
-		if (errno != EBADMSG)
-			return -1;
-		if (replay_problem(m->rp))
-			notice(m, replay_problem(m->rp));
-		if ((step > 0 && i + 1 >= n) || (step < 0 && i == 0)) {
-			m->rp_done = true;
-			errno = ENODATA;
-			return -1;
-		}
-		i = (size_t)((long)i + step);
-	}
-	m->rp_shown = i;
-	m->rp_started = true;
-	if (!m->rp_paused) {
-		if (i + 1 < n)
-			m->rp_next = i + 1;
-		else
-			m->rp_done = true;
-	}
-	replay_rows(m, out);
-	return 0;
-}
-
 int monitor_sample(struct monitor *m, struct sample *out)
 {
 	if (m->rp)
-		return replay_sample(m, out);
+		return monitor_replay_sample(m, out);
 
 	/* the previous sample's exited rows are no longer referenced */
 	if (m->o.accumulate) {
@@ -1102,7 +917,7 @@ static void push_cgroup_row(struct task *k, void *arg)
 {
 	struct monitor *m = arg;
 	struct row *r;
-	if (k->cgroup && (r = push_row(&m->rows, &m->nrows, &m->caprows)))
+	if (k->cgroup && (r = monitor_push_row(&m->rows, &m->nrows, &m->caprows)))
 		r->cgroup = k->cgroup;
 }
 
@@ -1170,7 +985,7 @@ static int use_procstat(struct monitor *m, enum ts_open_error why)
 			 _("taskstats failed (%s): cpu and io delay only, "
 			   "from /proc"), strerror(errno));
 	}
-	notice(m, text);
+	monitor_notice(m, text);
 	return 0;
 }
 
@@ -1186,22 +1001,10 @@ struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 	m->o = *o;
 	m->loop = loop;
 	if (o->replay) {
-		char err[512];
-		m->rp = replay_open(o->replay, err, sizeof(err));
-		if (!m->rp) {
-			fprintf(stderr, "%s: --replay '%s': %s\n", PACKAGE,
-				o->replay, err);
-			*exit_code = 2;
+		if (monitor_replay_open(m, o->replay, exit_code) < 0) {
 			monitor_free(m);
 			return NULL;
 		}
-		if (replay_problem(m->rp))
-			notice(m, replay_problem(m->rp));
-		if (!replay_count(m->rp)) {
-			notice(m, _("the recording holds no sample"));
-			m->rp_done = true;
-		}
-		*exit_code = 0;
 		return m;
 	}
 	m->start_time = now_mono();
@@ -1255,12 +1058,12 @@ struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 
 	m->pc = o->no_events ? NULL : pc_open();
 	if (o->no_events) {
-		notice(m, _("scanning /proc at every refresh (--no-events)"));
+		monitor_notice(m, _("scanning /proc at every refresh (--no-events)"));
 	} else if (m->pc) {
 		if (loop)
 			ev_add_fd(loop, pc_fd(m->pc), POLLIN, drain_pc, m);
 	} else {
-		notice(m, _("fork/exit notifications unavailable: scanning "
+		monitor_notice(m, _("fork/exit notifications unavailable: scanning "
 			    "/proc at every refresh"));
 	}
 	if (!o->no_events)

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The monitor's insides, shared by monitor.c (the live system) and
+ * monitor_replay.c (a recording). Nothing outside the monitor includes it.
+ */
+#ifndef STALLTOP_MONITOR_INT_H
+#define STALLTOP_MONITOR_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "monitor.h"
+#include "psi.h"
+
+#define MAX_LISTENERS 64
+#define MAX_NOTICES 8
+
+struct cgtable;
+struct proc_conn;
+struct procinfo;
+struct procstat;
+struct replay;
+struct tasktable;
+struct ts_client;
+struct ts_listener;
+
+struct monitor {
+	struct monitor_opts o;
+	struct evloop *loop;
+	struct ts_client *ts;       /* NULL: readings come from /proc */
+	struct procstat *ps;
+	struct ts_listener *lis[MAX_LISTENERS];
+	int nlis;
+	struct proc_conn *pc;
+	struct procinfo *pi;
+
+	struct tasktable *procs;    /* process rows */
+	struct tasktable *threads;  /* thread rows, in thread mode */
+
+	uint64_t gen;
+	uint64_t round;             /* readings taken so far */
+	bool pending_final;         /* some process holds a final candidate */
+	double prev_time;           /* monotonic time of the previous reading */
+	double reading_time;        /* monotonic time of the latest reading */
+	double prev_boot;           /* boot-clock time of the same */
+	double start_time;
+	uint64_t lost;
+	bool need_rescan;
+	double rescan_every;        /* seconds, 0 = never */
+	double last_rescan;
+
+	int delayacct;              /* 1 on, 0 off, -1 unknown */
+	unsigned kernel_cats;       /* categories this kernel collects */
+	unsigned long long measured_since; /* boot ticks; ULLONG_MAX none */
+
+	struct psi_reading psi_prev;
+
+	struct replay *rp;          /* replaying: the recording */
+	size_t rp_next;             /* sample monitor_sample() hands out next */
+	size_t rp_shown;            /* the one handed out last */
+	bool rp_started, rp_paused, rp_done;
+
+	char cg_root[4096];         /* cgroup v2 mount, "" when not in use */
+	struct cgtable *cgt;
+	struct row *trows;          /* thread rows kept for a recording */
+	size_t ntrows, captrows;
+	void (*sample_cb)(const struct sample *, void *);
+	void *sample_arg;
+	void (*trigger_cb)(void *);
+	void *trigger_arg;
+	const char *fired;          /* label of the trigger that fired */
+
+	struct row *rows;
+	size_t nrows, caprows;
+	struct row *exited;
+	size_t nexited, capexited;
+	uint32_t *ids;
+	size_t nids, capids;
+	pid_t *pidbuf;
+	size_t npidbuf, cappidbuf;
+
+	char *notices[MAX_NOTICES + 1];
+	int nnotices;
+};
+
+/* Add a notice for the user (copied; duplicates are dropped). */
+void monitor_notice(struct monitor *m, const char *text);
+
+/* Append a zeroed row to a growing array; NULL when out of memory. */
+struct row *monitor_push_row(struct row **v, size_t *n, size_t *cap);
+
+/* monitor_replay.c: open o->replay into m; 0, or -1 with *exit_code set. */
+int monitor_replay_open(struct monitor *m, const char *path, int *exit_code);
+/* monitor_replay.c: the next recorded sample, shaped for the view. */
+int monitor_replay_sample(struct monitor *m, struct sample *out);
+
+#endif
