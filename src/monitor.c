@@ -36,6 +36,11 @@
 #include "taskstats.h"
 #include "tasktable.h"
 
+/*
+ * One exit-record socket per CPU up to this many CPUs (their records are
+ * numbered per CPU, so losses are counted exactly); groups beyond.
+ */
+#define ONE_CPU_LISTENERS 64
 #define CPUS_PER_LISTENER 64
 /* exited tasks kept for accumulated mode (-a), newest first */
 #define MAX_RETIRED 10000
@@ -422,13 +427,17 @@ static int possible_cpus(void)
 static void open_listeners(struct monitor *m)
 {
 	int ncpu = possible_cpus();
+	int per = ncpu <= ONE_CPU_LISTENERS ? 1 : CPUS_PER_LISTENER;
 	for (int first = 0; first < ncpu && m->nlis < MAX_LISTENERS;
-	     first += CPUS_PER_LISTENER) {
-		int last = first + CPUS_PER_LISTENER - 1;
+	     first += per) {
+		int last = first + per - 1;
 		if (last >= ncpu)
 			last = ncpu - 1;
 		char mask[64];
-		snprintf(mask, sizeof(mask), "%d-%d", first, last);
+		if (first == last)
+			snprintf(mask, sizeof(mask), "%d", first);
+		else
+			snprintf(mask, sizeof(mask), "%d-%d", first, last);
 		enum ts_open_error err;
 		struct ts_listener *l = ts_listen(mask, &err);
 		if (!l) {

@@ -17,7 +17,6 @@
 #include "cgroup.h"
 #include "nls.h"
 #include "screen_int.h"
-#include "textwidth.h"
 
 /* PATH keeps at least this many cells before columns are dropped. */
 #define PATH_MIN 16
@@ -92,16 +91,6 @@ static bool parent_path(const char *path, char *buf, size_t size)
 static const struct screen *cmp_screen;
 static const struct cgroup_row *cmp_rows;
 
-static int cmp_num(double a, double b)
-{
-	bool na = isnan(a), nb = isnan(b);
-	if (na || nb)
-		return na == nb ? 0 : (na ? 1 : -1);
-	if (a == b)
-		return 0;
-	return a > b ? -1 : 1; /* descending by default */
-}
-
 /* By the sort column, then by path; absent figures last either way. */
 static int cmp_sorted(const void *pa, const void *pb)
 {
@@ -114,7 +103,7 @@ static int cmp_sorted(const void *pa, const void *pb)
 		return s->cg_reverse ? -r : r;
 	}
 	double va = cg_value(s, a, s->cg_sort), vb = cg_value(s, b, s->cg_sort);
-	r = cmp_num(va, vb);
+	r = select_cmp_num(va, vb);
 	if (s->cg_reverse && !isnan(va) && !isnan(vb))
 		r = -r;
 	return r ? r : strcmp(a->path, b->path);
@@ -386,15 +375,7 @@ static attr_t cg_role(const struct screen *s, const struct cg_line *l, int col)
 	return table_figure_role(s, v, delay ? s->sel.metric : METRIC_PCT);
 }
 
-static int needed_width(const struct screen *s)
-{
-	int w = PATH_MIN;
-	for (int i = 0; i < NCGCOL; i++)
-		if (s->cg_shown[i] && i != CGCOL_PATH)
-			w += cgcolumn_get(i)->width + 1;
-	return w;
-}
-
+/* The largest figure of a column in the view (0 when none). */
 static double column_max(const struct screen *s, int col)
 {
 	double max = 0;
@@ -406,79 +387,39 @@ static double column_max(const struct screen *s, int col)
 	return max;
 }
 
-static void drop(struct screen *s, int col)
+/* The header of a column; PATH tells how many columns did not fit. */
+static void title(const struct screen *s, int col, char *text, size_t size)
 {
-	if (!s->cg_shown[col] || col == s->cg_sort)
-		return;
-	s->cg_shown[col] = false;
-	s->cg_hidden++;
+	const char *h = cgcolumn_get(col)->header;
+	if (col == CGCOL_PATH && s->cg_hidden)
+		snprintf(text, size, _("%s (+%d hidden)"), h, s->cg_hidden);
+	else
+		snprintf(text, size, "%s", h);
 }
 
 /*
- * The columns that fit: the delay category with the smallest figures
- * goes first (the sorted column stays), then the avg10 columns and NR.
+ * The view's columns: when they do not fit, the delay category with the
+ * smallest figures goes first (the sorted column stays), then the avg10
+ * columns and NR.
  */
-static void layout(struct screen *s)
+static struct col_layout columns(struct screen *s)
 {
 	static const int last_resort[] = {
 		CGCOL_IO_10, CGCOL_MEM_10, CGCOL_CPU_10, CGCOL_NR,
 	};
-	double max[NCAT];
-	for (int i = 0; i < NCGCOL; i++)
-		s->cg_shown[i] = true;
-	s->cg_hidden = 0;
-	if (needed_width(s) > COLS)
-		for (int c = 0; c < NCAT; c++)
-			max[c] = column_max(s, CGCOL_CAT + c);
-	while (needed_width(s) > COLS) {
-		int least = -1;
-		for (int c = NCAT - 1; c >= 0; c--)
-			if (s->cg_shown[CGCOL_CAT + c] && CGCOL_CAT + c != s->cg_sort &&
-			    (least < 0 || max[c] < max[least]))
-				least = c;
-		if (least < 0)
-			break;
-		drop(s, CGCOL_CAT + least);
-	}
-	for (size_t i = 0; i < sizeof(last_resort) / sizeof(last_resort[0]) &&
-	     needed_width(s) > COLS; i++)
-		drop(s, last_resort[i]);
-
-	int x = 0;
-	for (int i = 0; i < NCGCOL; i++) {
-		if (!s->cg_shown[i])
-			continue;
-		s->cg_x[i] = x;
-		s->cg_w[i] = i == CGCOL_PATH ? COLS - x : cgcolumn_get(i)->width;
-		x += s->cg_w[i] + 1;
-	}
+	return (struct col_layout){
+		.get = cgcolumn_get, .n = NCGCOL, .cat = CGCOL_CAT,
+		.flex = CGCOL_PATH, .flex_min = PATH_MIN, .sorted = s->cg_sort,
+		.last = last_resort,
+		.nlast = sizeof(last_resort) / sizeof(last_resort[0]),
+		.max = column_max, .title = title,
+		.shown = s->cg_shown, .x = s->cg_x, .w = s->cg_w,
+		.hidden = &s->cg_hidden,
+	};
 }
 
-static void header_row(struct screen *s, int y)
-{
-	draw_fill(y, 0, COLS, s->attr[R_TITLE]);
-	for (int i = 0; i < NCGCOL; i++) {
-		if (!s->cg_shown[i])
-			continue;
-		const struct column *c = cgcolumn_get(i);
-		char text[64];
-		if (i == CGCOL_PATH && s->cg_hidden)
-			snprintf(text, sizeof(text), _("%s (+%d hidden)"), c->header,
-				 s->cg_hidden);
-		else
-			snprintf(text, sizeof(text), "%s", c->header);
-		int w = s->cg_w[i];
-		if (i == CGCOL_PATH && text_width(text) < w)
-			w = text_width(text);
-		move(y, s->cg_x[i]);
-		draw_text(s, text, false, w, !c->left,
-			  i == s->cg_sort ? s->attr[R_SORTED]
-					  : s->attr[R_TITLE] | A_BOLD);
-	}
-}
-
-static void line(struct screen *s, int y, const struct cg_line *l,
-		 bool selected)
+static void line(struct screen *s, const struct col_layout *cols, int y,
+		 const struct cg_line *l, bool selected)
 {
 	attr_t base = selected ? s->attr[R_SELECTED] : A_NORMAL;
 	draw_fill(y, 0, COLS, base);
@@ -487,54 +428,33 @@ static void line(struct screen *s, int y, const struct cg_line *l,
 			continue;
 		char buf[4096];
 		cgview_cell(s, l, i, buf, sizeof(buf));
-		move(y, s->cg_x[i]);
-		draw_text(s, buf, i == CGCOL_PATH, s->cg_w[i],
-			  !cgcolumn_get(i)->left, selected ? base : cg_role(s, l, i));
+		draw_table_cell(s, cols, y, i, buf, i == CGCOL_PATH,
+				selected ? base : cg_role(s, l, i));
 	}
 }
 
 void cgview_draw(struct screen *s, int y, int h)
 {
-	s->table_y = -1;
-	s->rows_h = 0;
-	if (h < 2)
+	struct col_layout cols = columns(s);
+	if (!draw_table_begin(s, &cols, y, h))
 		return;
-	layout(s);
-	s->table_y = y;
-	header_row(s, y);
-	s->rows_y = y + 1;
-	s->rows_h = h - 1;
-
 	if (!s->ncgv) {
-		const char *text = !s->have_sample || s->collecting
-			? _("waiting for the first sample...")
-			: s->sel.only_stalled
-			? _("no cgroup stalled (o shows them all)")
-			: _("no cgroup in this sample");
-		move(s->rows_y, 1);
-		draw_text(s, text, false, COLS - 1, false, s->attr[R_NOTICE]);
+		draw_table_empty(s, !s->have_sample || s->collecting
+				 ? _("waiting for the first sample...")
+				 : s->sel.only_stalled
+				 ? _("no cgroup stalled (o shows them all)")
+				 : _("no cgroup in this sample"));
 		return;
 	}
 	size_t rows = (size_t)s->rows_h;
-	if (s->cg_cur < s->cg_top)
-		s->cg_top = s->cg_cur;
-	if (s->cg_cur >= s->cg_top + rows)
-		s->cg_top = s->cg_cur - rows + 1;
-	if (s->ncgv > rows && s->cg_top > s->ncgv - rows)
-		s->cg_top = s->ncgv - rows;
-	if (s->ncgv <= rows)
-		s->cg_top = 0;
+	s->cg_top = draw_table_top(s->cg_top, s->cg_cur, s->ncgv, rows);
 	for (size_t i = 0; i < rows && s->cg_top + i < s->ncgv; i++) {
 		size_t k = s->cg_top + i;
-		line(s, s->rows_y + (int)i, &s->cgv[k], k == s->cg_cur);
+		line(s, &cols, s->rows_y + (int)i, &s->cgv[k], k == s->cg_cur);
 	}
 }
 
 int cgview_column_at(const struct screen *s, int x)
 {
-	for (int i = 0; i < NCGCOL; i++)
-		if (s->cg_shown[i] && x >= s->cg_x[i] &&
-		    x < s->cg_x[i] + s->cg_w[i] + 1)
-			return i;
-	return -1;
+	return draw_column_at(NCGCOL, s->cg_shown, s->cg_x, s->cg_w, x);
 }

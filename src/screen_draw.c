@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Drawing helpers of the screen: width-aware text, the help page and the
- * message for a terminal that is too small.
+ * Drawing helpers of the screen: width-aware text, the columns, header
+ * and scrolling of the table views, the help page and the message for a
+ * terminal that is too small.
  */
 #include <config.h>
 
@@ -53,6 +54,124 @@ void draw_fill(int y, int x, int cols, attr_t attr)
 	attrset(attr);
 	printw("%*s", cols, "");
 	attrset(A_NORMAL);
+}
+
+/* Cells the shown columns take, the flexible one at its least. */
+static int needed_width(const struct col_layout *l)
+{
+	int w = l->flex_min;
+	for (int i = 0; i < l->n; i++)
+		if (l->shown[i] && i != l->flex)
+			w += l->get(i)->width + 1;
+	return w;
+}
+
+static void drop(const struct col_layout *l, int col)
+{
+	if (!l->shown[col] || col == l->sorted)
+		return;
+	l->shown[col] = false;
+	(*l->hidden)++;
+}
+
+static void fit(const struct screen *s, const struct col_layout *l)
+{
+	double max[NCAT];
+	for (int i = 0; i < l->n; i++)
+		l->shown[i] = true;
+	*l->hidden = 0;
+	if (needed_width(l) > COLS)
+		for (int c = 0; c < NCAT; c++)
+			max[c] = l->max(s, l->cat + c);
+	while (needed_width(l) > COLS) {
+		int least = -1;
+		for (int c = NCAT - 1; c >= 0; c--)
+			if (l->shown[l->cat + c] && l->cat + c != l->sorted &&
+			    (least < 0 || max[c] < max[least]))
+				least = c;
+		if (least < 0)
+			break;
+		drop(l, l->cat + least);
+	}
+	for (size_t i = 0; i < l->nlast && needed_width(l) > COLS; i++)
+		drop(l, l->last[i]);
+
+	int x = 0;
+	for (int i = 0; i < l->n; i++) {
+		if (!l->shown[i])
+			continue;
+		l->x[i] = x;
+		l->w[i] = i == l->flex ? COLS - x : l->get(i)->width;
+		x += l->w[i] + 1;
+	}
+}
+
+static void header_row(struct screen *s, const struct col_layout *l, int y)
+{
+	draw_fill(y, 0, COLS, s->attr[R_TITLE]);
+	for (int i = 0; i < l->n; i++) {
+		if (!l->shown[i])
+			continue;
+		char text[64];
+		l->title(s, i, text, sizeof(text));
+		int w = l->w[i];
+		if (i == l->flex && text_width(text) < w)
+			w = text_width(text);
+		move(y, l->x[i]);
+		draw_text(s, text, false, w, !l->get(i)->left,
+			  i == l->sorted ? s->attr[R_SORTED]
+					 : s->attr[R_TITLE] | A_BOLD);
+	}
+}
+
+bool draw_table_begin(struct screen *s, const struct col_layout *l, int y,
+		      int h)
+{
+	s->table_y = -1;
+	s->rows_h = 0;
+	if (h < 2)
+		return false;
+	fit(s, l);
+	s->table_y = y;
+	header_row(s, l, y);
+	s->rows_y = y + 1;
+	s->rows_h = h - 1;
+	return true;
+}
+
+void draw_table_cell(struct screen *s, const struct col_layout *l, int y,
+		     int col, const char *text, bool raw, attr_t attr)
+{
+	move(y, l->x[col]);
+	draw_text(s, text, raw, l->w[col], !l->get(col)->left, attr);
+}
+
+void draw_table_empty(struct screen *s, const char *text)
+{
+	move(s->rows_y, 1);
+	draw_text(s, text, false, COLS - 1, false, s->attr[R_NOTICE]);
+}
+
+size_t draw_table_top(size_t top, size_t cur, size_t n, size_t rows)
+{
+	if (cur < top)
+		top = cur;
+	if (cur >= top + rows)
+		top = cur - rows + 1;
+	if (n > rows && top > n - rows)
+		top = n - rows;
+	if (n <= rows)
+		top = 0;
+	return top;
+}
+
+int draw_column_at(int n, const bool *shown, const int *cx, const int *cw,
+		   int x)
+{
+	for (int i = 0; i < n; i++)
+		if (shown[i] && x >= cx[i] && x < cx[i] + cw[i] + 1)
+			return i;
+	return -1;
 }
 
 void draw_help(struct screen *s)

@@ -224,6 +224,47 @@ bool row_matches(const struct screen *s, const struct row *r, const char *text);
 void draw_text(struct screen *s, const char *text, bool raw, int cols,
 	       bool right, attr_t attr);
 void draw_fill(int y, int x, int cols, attr_t attr);
+
+/*
+ * The columns of a table view, for the helpers below: the process table
+ * (s->col_*) and the cgroup view (s->cg_*) each describe theirs.
+ */
+struct col_layout {
+	const struct column *(*get)(int id);
+	int n;              /* columns */
+	int cat;            /* the column of the first delay category */
+	int flex;           /* the column that takes the rest of the line */
+	int flex_min;       /* cells it keeps before columns are dropped */
+	int sorted;         /* the sort column: marked and never dropped */
+	const int *last;    /* dropped after the categories, in this order */
+	size_t nlast;
+	/* The largest figure of a column in the view (0 when none). */
+	double (*max)(const struct screen *s, int col);
+	/* The header text of a column. */
+	void (*title)(const struct screen *s, int col, char *buf, size_t size);
+	/* where the last draw put them */
+	bool *shown;
+	int *x, *w;
+	int *hidden;
+};
+/*
+ * Start a table view at line y, h lines high: choose the columns that fit
+ * (the delay category with the smallest figures goes first, then the
+ * l->last ones), draw the header line, set table_y, rows_y and rows_h.
+ * False when there is no room for a row.
+ */
+bool draw_table_begin(struct screen *s, const struct col_layout *l, int y,
+		      int h);
+/* A cell of a row at line y in its column. */
+void draw_table_cell(struct screen *s, const struct col_layout *l, int y,
+		     int col, const char *text, bool raw, attr_t attr);
+/* Why a table view has no rows, where they would be. */
+void draw_table_empty(struct screen *s, const char *text);
+/* The first of n rows to show on rows lines so that cur is one of them. */
+size_t draw_table_top(size_t top, size_t cur, size_t n, size_t rows);
+/* The shown column at screen column x (or the gap after it), or -1. */
+int draw_column_at(int n, const bool *shown, const int *cx, const int *cw,
+		   int x);
 void draw_help(struct screen *s);
 void draw_too_small(struct screen *s);
 

@@ -140,97 +140,46 @@ static double column_max(const struct screen *s, int col)
 	return max;
 }
 
-static int needed_width(const struct screen *s)
+/* The header of a column; COMMAND tells how many columns did not fit. */
+static void title(const struct screen *s, int col, char *text, size_t size)
 {
-	int w = COMMAND_MIN;
-	for (int i = 0; i < NCOL; i++)
-		if (s->col_shown[i] && i != COL_COMMAND)
-			w += column_get(i)->width + 1;
-	return w;
-}
-
-static bool drop(struct screen *s, int col)
-{
-	if (!s->col_shown[col] || column_get(col)->sort == s->sel.sort)
-		return false;
-	s->col_shown[col] = false;
-	s->cols_hidden++;
-	return true;
+	const char *h = column_get(col)->header;
+	if (col == COL_COMMAND && s->cmdline)
+		h = _("COMMAND LINE");
+	if (col != COL_COMMAND || !s->cols_hidden) {
+		snprintf(text, size, "%s", h);
+		return;
+	}
+	snprintf(text, size, _("%s (%d columns hidden, widen the terminal)"), h,
+		 s->cols_hidden);
+	if (text_width(text) > s->col_w[col])
+		snprintf(text, size, _("%s (+%d hidden)"), h, s->cols_hidden);
+	if (text_width(text) > s->col_w[col])
+		snprintf(text, size, "%s +%d", h, s->cols_hidden);
 }
 
 /*
- * Choose the columns that fit: the category with the smallest figures
- * goes first (the sorted one stays), then USER, S and CPU%.
+ * The table's columns: when they do not fit, the category with the
+ * smallest figures goes first (the sorted one stays), then USER, S and
+ * CPU%.
  */
-static void layout(struct screen *s)
+static struct col_layout columns(struct screen *s)
 {
 	static const int last_resort[] = { COL_USER, COL_STATE, COL_CPU_PCT };
-	double max[NCAT];
-	for (int i = 0; i < NCOL; i++)
-		s->col_shown[i] = true;
-	s->cols_hidden = 0;
-	if (needed_width(s) > COLS)
-		for (int c = 0; c < NCAT; c++)
-			max[c] = column_max(s, COL_CAT + c);
-	while (needed_width(s) > COLS) {
-		int least = -1;
-		for (int c = NCAT - 1; c >= 0; c--)
-			if (s->col_shown[COL_CAT + c] && c != s->sel.sort &&
-			    (least < 0 || max[c] < max[least]))
-				least = c;
-		if (least < 0 || !drop(s, COL_CAT + least))
-			break;
-	}
-	for (size_t i = 0; i < 3 && needed_width(s) > COLS; i++)
-		drop(s, last_resort[i]);
-
-	int x = 0;
-	for (int i = 0; i < NCOL; i++) {
-		if (!s->col_shown[i])
-			continue;
-		s->col_x[i] = x;
-		s->col_w[i] = i == COL_COMMAND ? COLS - x : column_get(i)->width;
-		x += s->col_w[i] + 1;
-	}
+	return (struct col_layout){
+		.get = column_get, .n = NCOL, .cat = COL_CAT,
+		.flex = COL_COMMAND, .flex_min = COMMAND_MIN,
+		.sorted = column_by_sort(s->sel.sort),
+		.last = last_resort,
+		.nlast = sizeof(last_resort) / sizeof(last_resort[0]),
+		.max = column_max, .title = title,
+		.shown = s->col_shown, .x = s->col_x, .w = s->col_w,
+		.hidden = &s->cols_hidden,
+	};
 }
 
-static void header_row(struct screen *s, int y)
-{
-	draw_fill(y, 0, COLS, s->attr[R_TITLE]);
-	for (int i = 0; i < NCOL; i++) {
-		if (!s->col_shown[i])
-			continue;
-		const struct column *c = column_get(i);
-		char text[64];
-		bool sorted = c->sort == s->sel.sort;
-		if (i == COL_COMMAND && s->cols_hidden) {
-			const char *h = s->cmdline ? _("COMMAND LINE") : c->header;
-			snprintf(text, sizeof(text),
-				 _("%s (%d columns hidden, widen the terminal)"), h,
-				 s->cols_hidden);
-			if (text_width(text) > s->col_w[i])
-				snprintf(text, sizeof(text), _("%s (+%d hidden)"), h,
-					 s->cols_hidden);
-			if (text_width(text) > s->col_w[i])
-				snprintf(text, sizeof(text), "%s +%d", h,
-					 s->cols_hidden);
-		}
-		else if (i == COL_COMMAND)
-			snprintf(text, sizeof(text), "%s",
-				 s->cmdline ? _("COMMAND LINE") : c->header);
-		else
-			snprintf(text, sizeof(text), "%s", c->header);
-		int w = s->col_w[i];
-		if (i == COL_COMMAND && text_width(text) < w)
-			w = text_width(text);
-		move(y, s->col_x[i]);
-		draw_text(s, text, false, w, !c->left,
-			  sorted ? s->attr[R_SORTED] : s->attr[R_TITLE] | A_BOLD);
-	}
-}
-
-static void row_line(struct screen *s, int y, const struct row *r,
-		     bool selected)
+static void row_line(struct screen *s, const struct col_layout *l, int y,
+		     const struct row *r, bool selected)
 {
 	attr_t base = A_NORMAL;
 	bool exited = r->flags & ROW_EXITED, fresh = r->flags & ROW_NEW;
@@ -252,8 +201,7 @@ static void row_line(struct screen *s, int y, const struct row *r,
 				a = cell_role(s, r, i);
 		}
 		bool raw = i == COL_COMMAND || i == COL_USER;
-		move(y, s->col_x[i]);
-		draw_text(s, buf, raw, s->col_w[i], !column_get(i)->left, a);
+		draw_table_cell(s, l, y, i, buf, raw, a);
 	}
 }
 
@@ -284,42 +232,25 @@ static void empty_text(const struct screen *s, char *buf, size_t size)
 
 void table_draw(struct screen *s, int y, int h)
 {
-	s->table_y = -1;
-	s->rows_h = 0;
-	if (h < 2)
+	struct col_layout l = columns(s);
+	if (!draw_table_begin(s, &l, y, h))
 		return;
-	layout(s);
-	s->table_y = y;
-	header_row(s, y);
-	s->rows_y = y + 1;
-	s->rows_h = h - 1;
-
 	if (!s->nview) {
 		char text[256];
 		empty_text(s, text, sizeof(text));
-		move(s->rows_y, 1);
-		draw_text(s, text, false, COLS - 1, false, s->attr[R_NOTICE]);
+		draw_table_empty(s, text);
 		return;
 	}
-	if (s->cur < s->top)
-		s->top = s->cur;
-	if (s->cur >= s->top + (size_t)s->rows_h)
-		s->top = s->cur - (size_t)s->rows_h + 1;
-	if (s->nview > (size_t)s->rows_h && s->top > s->nview - (size_t)s->rows_h)
-		s->top = s->nview - (size_t)s->rows_h;
-	if (s->nview <= (size_t)s->rows_h)
-		s->top = 0;
-	for (int i = 0; i < s->rows_h && s->top + (size_t)i < s->nview; i++) {
-		size_t k = s->top + (size_t)i;
-		row_line(s, s->rows_y + i, &s->view[k], k == s->cur);
+	size_t rows = (size_t)s->rows_h;
+	s->top = draw_table_top(s->top, s->cur, s->nview, rows);
+	for (size_t i = 0; i < rows && s->top + i < s->nview; i++) {
+		size_t k = s->top + i;
+		row_line(s, &l, s->rows_y + (int)i, &s->view[k], k == s->cur);
 	}
 }
 
 int table_sort_at(const struct screen *s, int x)
 {
-	for (int i = 0; i < NCOL; i++)
-		if (s->col_shown[i] && x >= s->col_x[i] &&
-		    x < s->col_x[i] + s->col_w[i] + 1)
-			return column_get(i)->sort;
-	return -1;
+	int i = draw_column_at(NCOL, s->col_shown, s->col_x, s->col_w, x);
+	return i < 0 ? -1 : column_get(i)->sort;
 }

@@ -76,12 +76,7 @@ static bool keep(const struct row *r, const struct select_opts *o)
 	return true;
 }
 
-/* qsort has no context argument: the sort runs with these. */
-static const struct select_opts *cmp_opts;
-static double cmp_interval;
-
-/* Absent figures sort below every present one, whatever the direction. */
-static int cmp_num(double a, double b)
+int select_cmp_num(double a, double b)
 {
 	bool na = isnan(a), nb = isnan(b);
 	if (na || nb)
@@ -91,19 +86,24 @@ static int cmp_num(double a, double b)
 	return a > b ? -1 : 1; /* descending by default */
 }
 
+/* qsort has no context argument: the sort runs with these. */
+static const struct select_opts *cmp_opts;
+static double cmp_interval;
+
 static int cmp_rows(const void *pa, const void *pb)
 {
 	const struct row *a = pa, *b = pb;
 	const struct select_opts *o = cmp_opts;
 	int r = 0;
 	if (o->sort < NCAT) {
-		r = cmp_num(row_metric(a, o->sort, o->metric, cmp_interval),
-			    row_metric(b, o->sort, o->metric, cmp_interval));
+		r = select_cmp_num(
+			row_metric(a, o->sort, o->metric, cmp_interval),
+			row_metric(b, o->sort, o->metric, cmp_interval));
 	} else if (o->sort == SORT_TOTAL) {
-		r = cmp_num(a->total_pct, b->total_pct);
+		r = select_cmp_num(a->total_pct, b->total_pct);
 	} else if (o->sort == SORT_CPU_PCT) {
-		r = cmp_num(a->have_cpu_pct ? a->cpu_pct : NAN,
-			    b->have_cpu_pct ? b->cpu_pct : NAN);
+		r = select_cmp_num(a->have_cpu_pct ? a->cpu_pct : NAN,
+				   b->have_cpu_pct ? b->cpu_pct : NAN);
 	} else if (o->sort == SORT_PID) {
 		r = (a->pid > b->pid) - (a->pid < b->pid); /* ascending */
 	} else if (o->sort == SORT_COMM) {
@@ -150,9 +150,10 @@ static int cmp_cgroups(const void *pa, const void *pb)
 	int r = 0;
 	if (o->sort < NCAT) {
 		const struct cat_figure *fa = &a->d[o->sort], *fb = &b->d[o->sort];
-		r = cmp_num(fa->avail ? fa->pct : NAN, fb->avail ? fb->pct : NAN);
+		r = select_cmp_num(fa->avail ? fa->pct : NAN,
+				   fb->avail ? fb->pct : NAN);
 	} else if (o->sort == SORT_TOTAL || o->sort == SORT_CPU_PCT) {
-		r = cmp_num(a->total_pct, b->total_pct);
+		r = select_cmp_num(a->total_pct, b->total_pct);
 	}
 	if (o->reverse)
 		r = -r;

@@ -38,6 +38,13 @@ struct select_opts {
 int sort_key_by_name(const char *name);
 const char *sort_key_name(int key);
 
+/*
+ * Order of two figures, descending (negative when a comes first). An
+ * absent figure (NAN) sorts below every present one: callers that
+ * reverse the order leave such pairs alone.
+ */
+int select_cmp_num(double a, double b);
+
 /* Value a metric gives for one category of a row (NAN when absent). */
 double row_metric(const struct row *r, int cat, enum metric m, double interval);
 

@@ -74,6 +74,13 @@ struct ts_listener {
 	uint16_t family;
 	uint32_t seq;
 	char *cpumask;
+	/*
+	 * The kernel numbers exit records per CPU: a listener of one CPU sees
+	 * every number, so a gap is exactly the records lost.
+	 */
+	bool one_cpu;
+	bool have_last;
+	uint32_t last_seq;
 	char recvbuf[RECV_BUF];
 };
 
@@ -495,6 +502,7 @@ struct ts_listener *ts_listen(const char *cpumask, enum ts_open_error *err)
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return NULL;
+	l->one_cpu = strspn(cpumask, "0123456789") == strlen(cpumask);
 	l->cpumask = strdup(cpumask);
 	if (!l->cpumask)
 		goto fail;
@@ -534,8 +542,22 @@ int ts_listener_fd(const struct ts_listener *l)
 }
 
 /* Decode every exit record of one datagram. Returns the records. */
+/* Count the records a one-CPU listener missed before this one. */
+static void note_seq(struct ts_listener *l, uint32_t seq, uint64_t *lost)
+{
+	if (!l->one_cpu)
+		return;
+	if (l->have_last) {
+		uint32_t gap = seq - l->last_seq - 1;
+		if (gap && gap < 0x80000000u && lost)
+			*lost += gap;
+	}
+	l->last_seq = seq;
+	l->have_last = true;
+}
+
 static int listener_datagram(struct ts_listener *l, size_t len,
-			     ts_reading_cb cb, void *arg)
+			     ts_reading_cb cb, void *arg, uint64_t *lost)
 {
 	const struct nlmsghdr *nlh = (void *)l->recvbuf;
 	int rest = (int)len, records = 0;
@@ -545,6 +567,8 @@ static int listener_datagram(struct ts_listener *l, size_t len,
 
 		if (nlh->nlmsg_type != l->family)
 			continue; /* e.g. the answer to a deregistration */
+		if (nlh->nlmsg_pid == 0)
+			note_seq(l, nlh->nlmsg_seq, lost);
 		ret = ts_decode_msg(nlh, nlh->nlmsg_len, cb, arg);
 		if (ret > 0)
 			records += ret;
@@ -567,7 +591,8 @@ int ts_listener_drain(struct ts_listener *l, ts_reading_cb cb, void *arg,
 			if (errno == EAGAIN || errno == EWOULDBLOCK)
 				break;
 			if (errno == ENOBUFS) {
-				if (lost)
+				/* one CPU: the gap in the numbers says how many */
+				if (lost && !l->one_cpu)
 					(*lost)++;
 				continue;
 			}
@@ -578,7 +603,7 @@ int ts_listener_drain(struct ts_listener *l, ts_reading_cb cb, void *arg,
 				(*lost)++;
 			continue;
 		}
-		records += listener_datagram(l, (size_t)n, cb, arg);
+		records += listener_datagram(l, (size_t)n, cb, arg, lost);
 	}
 	return records;
 }

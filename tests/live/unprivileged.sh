@@ -1,0 +1,87 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Unprivileged mode: stalltop run as nobody, with no capability at all,
+# still works: exit status 0, the cpu delay of a CPU-contended workload
+# comes from /proc/PID/task/TID/schedstat, the io delay has a figure but
+# no count (field 42 of stat has none), every category only taskstats
+# gives is null (never a made-up 0), taskstats_version is null, and
+# stderr says which capability is missing and how to grant it (setcap).
+#
+# The workload: two single-threaded busy processes pinned to one CPU at
+# nice -20 (started after delay accounting is on), so each runs half the
+# time and waits for the CPU the other half: cpu delay near 50 % per
+# interval (measured 49..51, as in cpu_share.sh). We accept > 20 in every
+# sample: a fallback that reads nothing, or reports the run time instead
+# of the wait, or divides by the wrong interval (x2, x1000) fails either
+# this or the < 80 bound; the tolerance covers a loaded machine, where
+# the rest of the system still gets about 1 % of a nice -20 CPU.
+. "$top_srcdir/tests/lib/functions.sh"
+live_init
+need_cmd setpriv
+export LC_ALL=C   # the English notice
+
+nobody=65534
+cpu=$((NCPU - 1))
+bg_start spin1 "$WL/wl_spin" -c "$cpu" -N -20
+spin1=$BG_PID
+bg_start spin2 "$WL/wl_spin" -c "$cpu" -N -20
+spin2=$BG_PID
+wait_for has_line "$TMP/spin1.out" ready
+wait_for has_line "$TMP/spin2.out" ready
+
+# The same options as the brief: the whole machine, 3 samples. nobody
+# cannot write to $TMP (mode 0700): the shell, as root, opens the files.
+as_nobody() {
+	setpriv --reuid=$nobody --regid=$nobody --clear-groups --inh-caps=-all "$@"
+}
+# the control: what the command runs with is no capability at all
+as_nobody cat /proc/self/status >"$TMP/status" ||
+	hard_error "setpriv cannot switch to uid $nobody"
+grep -q "^CapEff:[[:space:]]*0*\$" "$TMP/status" &&
+	grep -q "^Uid:[[:space:]]*$nobody[[:space:]]" "$TMP/status" ||
+	hard_error "setpriv left privileges: $(grep -E '^(Uid|Cap)' "$TMP/status")"
+
+timeout 60 setpriv --reuid=$nobody --regid=$nobody --clear-groups \
+	--inh-caps=-all "$STALLTOP" -b --json -n 3 -d 0.5 \
+	>"$TMP/st.json" 2>"$TMP/st.err"
+st=$?
+[ "$st" -eq 0 ] || fail "stalltop as nobody exited $st: $(cat "$TMP/st.err")"
+check_json "$TMP/st.json"
+[ "$(lines "$TMP/st.json")" -eq 3 ] ||
+	fail "expected 3 samples, got $(lines "$TMP/st.json")"
+
+# stderr: names the capability and the way to grant it
+grep -q 'CAP_NET_ADMIN' "$TMP/st.err" ||
+	fail "stderr does not name CAP_NET_ADMIN: $(cat "$TMP/st.err")"
+grep -q 'setcap cap_net_admin+ep' "$TMP/st.err" ||
+	fail "stderr does not say how to grant it (setcap): $(cat "$TMP/st.err")"
+
+expect "unprivileged samples" "$TMP/st.json" \
+	--argjson a "$spin1" --argjson b "$spin2" '
+  (if .taskstats_version != null
+   then "taskstats_version is \(.taskstats_version), expected null" else empty end),
+  (if (.tasks | length) < 10
+   then "only \(.tasks | length) rows: nobody should see the whole machine" else empty end),
+  # every row, not only ours: the privileged categories are null
+  (.tasks[] as $t
+   | (["swap", "reclaim", "thrashing", "compact", "wpcopy", "irq"][]
+      | select($t.delay[.] != null)
+      | "pid \($t.pid) (\($t.comm)): \(.) is \($t.delay[.]), expected null"),
+     (if $t.delay.io.count != null
+      then "pid \($t.pid) (\($t.comm)): io count is \($t.delay.io.count), expected null"
+      else empty end),
+     (if ($t.delay.cpu | type) != "object" or ($t.delay.cpu.pct | type) != "number"
+      then "pid \($t.pid) (\($t.comm)): no cpu figure: \($t.delay.cpu)" else empty end),
+     (if ($t.delay.io | type) != "object" or ($t.delay.io.pct | type) != "number"
+      then "pid \($t.pid) (\($t.comm)): no io figure: \($t.delay.io)" else empty end)),
+  # our two spinners, each near 50 %
+  ([$a, $b][] as $p
+   | [.tasks[] | select(.pid == $p)] as $r
+   | if ($r | length) != 1 then "spinner \($p): \($r | length) rows"
+     elif $r[0].delay.cpu.pct <= 20 or $r[0].delay.cpu.pct >= 80
+     then "spinner \($p): cpu delay \($r[0].delay.cpu.pct) %, expected about 50"
+     else empty end)'
+note "spinner cpu delays: $(jq -c --argjson a "$spin1" --argjson b "$spin2" \
+	'[.tasks[] | select(.pid == $a or .pid == $b) | .delay.cpu.pct]' "$TMP/st.json" | tr '\n' ' ')"
+note "stderr: $(cat "$TMP/st.err")"
+exit 0
