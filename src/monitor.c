@@ -571,6 +571,8 @@ static void fill_identity(struct monitor *m, struct task *k, struct row *r,
 			k->uid = k->cur.uid;
 			r->uid = k->uid;
 		}
+		if (!k->ppid)
+			r->ppid = (pid_t)k->cur.ppid;
 	}
 	if (!k->user && k->uid != (uid_t)-1)
 		task_set_details(k, NULL, NULL, pi_user_name(m->pi, k->uid));
@@ -793,6 +795,7 @@ static int take_reading(struct monitor *m)
 	m->round++;
 	/* processes, unless rows are threads; threads, when kept at all */
 	double t0 = now_mono();
+	m->reading_boot = clock_seconds(CLOCK_BOOTTIME);
 	if (!m->o.threads && query(m, m->procs, false) < 0)
 		return -1;
 	if (m->threads && query(m, m->threads, true) < 0)
@@ -918,7 +921,7 @@ int monitor_sample(struct monitor *m, struct sample *out)
 
 	m->psi_prev = psi;
 	m->prev_time = now;
-	m->prev_boot = clock_seconds(CLOCK_BOOTTIME);
+	m->prev_boot = m->reading_boot;
 	return 0;
 }
 
@@ -958,7 +961,7 @@ static int baseline(struct monitor *m)
 		prime_cgroups(m);
 	psi_read("/proc/pressure", &m->psi_prev);
 	m->prev_time = m->reading_time;
-	m->prev_boot = clock_seconds(CLOCK_BOOTTIME);
+	m->prev_boot = m->reading_boot;
 	return 0;
 }
 

@@ -43,6 +43,7 @@ struct monitor {
 	bool pending_final;         /* some process holds a final candidate */
 	double prev_time;           /* monotonic time of the previous reading */
 	double reading_time;        /* monotonic time of the latest reading */
+	double reading_boot;        /* boot-clock time when it started */
 	double prev_boot;           /* boot-clock time of the same */
 	double start_time;
 	uint64_t lost;

@@ -183,8 +183,8 @@ void options_parse(struct options *o, int argc, char **argv)
 			break;
 		case 'd':
 			if (parse_positive_double(optarg, MAX_DELAY, &o->delay) < 0)
-				bad(_("invalid delay '%s': give seconds > 0, e.g. 0.5"),
-				    optarg);
+				bad(_("invalid delay '%s': give seconds above 0 and "
+				      "at most 86400, e.g. 0.5"), optarg);
 			o->set_mask |= SET_DELAY;
 			break;
 		case 'n':
@@ -294,6 +294,9 @@ void options_parse(struct options *o, int argc, char **argv)
 		case ':':
 			bad(_("option '%s' needs a value"), argv[optind - 1]);
 		default:
+			if (optopt >= 256 || (optopt && strchr("bHroach", optopt) &&
+					      strncmp(argv[optind - 1], "--", 2) == 0))
+				bad(_("option '%s' takes no value"), argv[optind - 1]);
 			if (optopt && optopt < 256)
 				bad(_("unknown option '-%c'"), optopt);
 			bad(_("unknown option '%s'"), argv[optind - 1]);

@@ -167,6 +167,8 @@ title0=$(T display -p '#{pane_title}')
 shown() { tty_screen | grep -F -- "$1" | grep -q "^ *$pid "; }
 tty_until 10 shown 'i\e]0;pwned\x07\n' || tty_fail "the escaped name is not on the screen"
 tty_keys c
+# the whole command line does not fit 160 columns: widen the window
+T resize-window -x 300 || hard_error "tmux cannot resize the window"
 tty_until 10 shown "$esc_cmd" ||
 	tty_fail "the escaped command line is not on the screen (key c)"
 # a sample or two more: the name has been drawn several times
