@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "config_file.h"
+#include "output.h"
 #include "nls.h"
 #include "numparse.h"
 #include "select.h"
@@ -286,7 +287,9 @@ static int make_dirs(const char *dir)
 
 static void format_delay(char *buf, size_t size, double d)
 {
-	snprintf(buf, size, "%.6f", d);
+	/* a '.' whatever the locale: the file must read back anywhere */
+	if (!out_fixed(buf, size, d, 6))
+		snprintf(buf, size, "1");
 	char *end = buf + strlen(buf);
 	while (end > buf && end[-1] == '0')
 		*--end = '\0';

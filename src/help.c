@@ -170,7 +170,7 @@ static int meaning_part(struct help_text *h, const char *path)
 		N_("Delay accounting (kernel.task_delayacct) is off by default; E turns"),
 		N_("it on. Tasks started while it was off only have CPU figures."),
 		"",
-		N_("The cgroup view needs stalltop started with --cgroups. Its sort keys"),
+		N_("g starts summing per cgroup if --cgroups did not. Its sort keys"),
 		N_("order each cgroup's children; Enter shows the processes of the"),
 		N_("selected cgroup, Esc goes back up. The filters apply to the"),
 		N_("processes; in the cgroup view / searches the paths."),

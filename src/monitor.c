@@ -1059,8 +1059,7 @@ struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 		char err[256];
 		if (psi_trigger_arm(&o->triggers[i], "/proc/pressure", err,
 				    sizeof(err)) < 0) {
-			fprintf(stderr, _("%s: cannot set trigger '%s': %s\n"),
-				PACKAGE, o->triggers[i].label, err);
+			fprintf(stderr, "%s: %s\n", PACKAGE, err);
 			monitor_free(m);
 			return NULL;
 		}

@@ -24,22 +24,30 @@ static int all_digits(const char *s)
 
 int parse_positive_double(const char *s, double max, double *out)
 {
-	/* digits with at most one dot, at least one digit: no exponents */
+	/*
+	 * Digits with at most one '.', at least one digit; no signs, spaces,
+	 * exponents or the locale's decimal comma. Worked out by hand so that
+	 * "0.5" means the same under every locale.
+	 */
+	double whole = 0, frac = 0, scale = 1;
 	int digits = 0, dots = 0;
 	for (const char *p = s; *p; p++) {
-		if (isdigit((unsigned char)*p))
+		if (isdigit((unsigned char)*p)) {
 			digits++;
-		else if (*p == '.' && !dots)
+			if (dots) {
+				scale /= 10;
+				frac += (*p - '0') * scale;
+			} else {
+				whole = whole * 10 + (*p - '0');
+			}
+		} else if (*p == '.' && !dots) {
 			dots++;
-		else
+		} else {
 			return -1;
+		}
 	}
-	if (!digits)
-		return -1;
-	errno = 0;
-	char *end;
-	double v = strtod(s, &end);
-	if (errno || *end || !isfinite(v) || v <= 0 || v > max)
+	double v = whole + frac;
+	if (!digits || !isfinite(v) || v <= 0 || v > max)
 		return -1;
 	*out = v;
 	return 0;

@@ -196,7 +196,7 @@ static bool delayacct_banner(struct screen *s, int y)
 	if (COLS >= 100)
 		snprintf(buf, sizeof(buf),
 			 _(" Delay accounting is OFF (kernel.task_delayacct=0): only "
-			   "CPU delay is measured. Press %s to turn it on."), key);
+			   "CPU delay is measured; %s turns it on."), key);
 	else
 		snprintf(buf, sizeof(buf),
 			 _(" Delay accounting OFF: CPU only. %s turns it on."), key);

@@ -391,7 +391,7 @@ static void test_banner(void)
 	s.snap.s.delayacct = false;
 	size(50, 160);
 	CHECK(find_line("Delay accounting is OFF") == 1);
-	CHECK(find_line("Press E") == 1);
+	CHECK(find_line("; E turns it on") == 1);
 	input_key(&s, 'E');
 	CHECK(s.prompt == PROMPT_CONFIRM);
 	screen_draw(&s);

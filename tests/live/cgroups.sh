@@ -1,0 +1,135 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The cgroup view in batch JSON. Under the v2 hierarchy (found, as
+# stalltop finds it, in /proc/self/mountinfo: fstype cgroup2) two cgroups
+# of our own: "load" with three busy processes pinned to one CPU at nice
+# -20, "idle" with one sleeping process. stalltop -b --json --cgroups must
+#  - rank load above idle (default sort: total delay),
+#  - give load cpu pressure of its own (psi.cpu.some.pct > 0) and a summed
+#    delay total_pct > 100: three processes sharing one CPU each wait
+#    about two thirds of the time, 200 % together (measured 195..205; we
+#    accept > 100: a sum that lost or never counted one of them, or a
+#    per-cgroup average instead of a sum, falls below);
+#  - count nr_tasks 3 in load and 1 in idle,
+#  - put "cgroup": "/<ours>/load" on each of the three tasks;
+# --cgroup /<ours>/load limits the tasks to exactly the three workload
+# processes, --cgroup /<ours> (the subtree) to those four; --cgroup
+# /does/not/exist and --cgroup ../x end with status 2 and one line naming
+# the path. Everything is checked in every sample (the first one too: its
+# interval runs from the baseline).
+. "$top_srcdir/tests/lib/functions.sh"
+live_init
+need_cmd taskset
+
+# the v2 mount point: field 5 of the mountinfo line whose fstype (after
+# the " - " separator) is cgroup2
+V2=$(awk '{ for (i = 7; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' \
+	/proc/self/mountinfo | head -n 1)
+[ -n "$V2" ] || skip "no cgroup v2 hierarchy is mounted (none in /proc/self/mountinfo)"
+[ -e "$V2/cpu.pressure" ] || skip "no per-cgroup PSI here ($V2/cpu.pressure)"
+
+NAME=stalltop-$TEST_NAME-$$
+CG=$V2/$NAME
+LOAD=/$NAME/load
+IDLE=/$NAME/idle
+mkdir "$CG" "$CG/load" "$CG/idle" || hard_error "cannot make cgroups in $V2"
+
+# The workloads go (killed by the trap of functions.sh, which we call
+# last... so kill them here first), then their cgroups.
+_cg_cleanup() {
+	_cg_status=$?
+	for _g in $_pgids; do
+		kill -s KILL -- "-$_g" 2>/dev/null
+	done
+	for _g in $_pgids; do
+		wait "$_g" 2>/dev/null
+	done
+	for _d in "$CG/load" "$CG/idle" "$CG"; do
+		[ -d "$_d" ] || continue
+		# a killed task leaves its cgroup a moment later (bounded: 5 s)
+		_n=0
+		until rmdir "$_d" 2>/dev/null || [ $_n -ge 50 ]; do
+			sleep 0.1
+			_n=$((_n + 1))
+		done
+		[ -d "$_d" ] && echo "$TEST_NAME: could not remove $_d" >&2
+	done
+	(exit "$_cg_status")
+	_cleanup
+}
+trap _cg_cleanup EXIT
+
+# into NAME CGROUP CMD...: bg_start CMD inside CGROUP (the shell moves
+# itself, then execs: $BG_PID is the workload)
+into() {
+	local _n=$1 _c=$2
+	shift 2
+	bg_start "$_n" sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' \
+		sh "$_c" "$@"
+}
+cpu=$((NCPU - 1))
+hogs=
+for i in 1 2 3; do
+	into "hog$i" "$CG/load" "$WL/wl_spin" -c "$cpu" -N -20
+	hogs="$hogs $BG_PID"
+done
+into idle "$CG/idle" sleep 3600
+idle=$BG_PID
+for i in 1 2 3; do
+	wait_for has_line "$TMP/hog$i.out" ready
+done
+in_cgroups() {
+	[ "$(wc -l <"$CG/load/cgroup.procs")" -eq 3 ] &&
+		[ "$(wc -l <"$CG/idle/cgroup.procs")" -eq 1 ]
+}
+wait_for -t 10 in_cgroups
+hogs_json=$(echo $hogs | jq -R -c 'split(" ") | map(tonumber) | sort')
+note "load ($LOAD): $hogs; idle ($IDLE): $idle"
+
+# --- the cgroup view ---
+run_stalltop_json --cgroups -n 3 -d 0.5
+expect "--cgroups" "$JSON" --arg load "$LOAD" --arg idle "$IDLE" \
+	--argjson hogs "$hogs_json" --argjson idle_pid "$idle" '
+  (.cgroups // []) as $cg
+  | ($cg | map(.path) | index($load)) as $li
+  | ($cg | map(.path) | index($idle)) as $ii
+  | if $li == null or $ii == null
+    then "our cgroups are not in the list: \($cg | map(.path))"
+    else $cg[$li] as $l | $cg[$ii] as $i
+    | (if $li > $ii then "load (#\($li + 1), total \($l.total_pct)) ranks below idle (#\($ii + 1), total \($i.total_pct))" else empty end),
+      (if ($l.psi.cpu.some.pct // 0) <= 0 then "load has no cpu pressure of its own: \($l.psi.cpu)" else empty end),
+      (if ($i.psi.cpu.some.pct // 0) >= $l.psi.cpu.some.pct
+       then "idle has as much cpu pressure (\($i.psi.cpu.some.pct)) as load (\($l.psi.cpu.some.pct))" else empty end),
+      (if $l.total_pct <= 100 then "load total_pct \($l.total_pct), expected about 200" else empty end),
+      (if $l.nr_tasks != 3 then "load nr_tasks \($l.nr_tasks), expected 3" else empty end),
+      (if $i.nr_tasks != 1 then "idle nr_tasks \($i.nr_tasks), expected 1" else empty end),
+      ([.tasks[] | select(.pid as $p | $hogs | index($p))] as $rows
+       | (if ($rows | length) != 3 then "\($rows | length) rows of the hogs" else empty end),
+         ($rows[] | select(.cgroup != $load) | "hog \(.pid): cgroup \(.cgroup), expected \($load)")),
+      (.tasks[] | select(.pid == $idle_pid and .cgroup != $idle)
+       | "idle \(.pid): cgroup \(.cgroup), expected \($idle)")
+    end'
+note "load: $(jq -c --arg p "$LOAD" '.cgroups | (map(.path) | index($p)) as $i
+	| {rank: ($i + 1), total_pct: .[$i].total_pct, cpu_some: .[$i].psi.cpu.some.pct, nr_tasks: .[$i].nr_tasks}' \
+	"$JSON" | tr '\n' ' ')"
+
+# --- the filter ---
+run_stalltop_json --cgroup "$LOAD" -n 3 -d 0.5
+expect "--cgroup $LOAD" "$JSON" --argjson hogs "$hogs_json" '
+  [.tasks[].pid] | sort | if . != $hogs then "tasks \(.), expected the hogs \($hogs)" else empty end'
+run_stalltop_json --cgroup "/$NAME" -n 2 -d 0.5
+expect "--cgroup /$NAME" "$JSON" --argjson want "$(echo $hogs $idle | jq -R -c 'split(" ") | map(tonumber) | sort')" '
+  [.tasks[].pid] | sort | if . != $want then "tasks \(.), expected \($want)" else empty end'
+note "--cgroup $LOAD and /$NAME: exactly their processes"
+
+# --- bad paths ---
+for path in /does/not/exist ../x; do
+	timeout 10 "$STALLTOP" -b --json --cgroup "$path" -n 1 >"$TMP/bad.out" 2>"$TMP/bad.err"
+	st=$?
+	[ "$st" -eq 2 ] || fail "--cgroup $path: status $st, expected 2 ($(cat "$TMP/bad.err"))"
+	[ -s "$TMP/bad.out" ] && fail "--cgroup $path: wrote to stdout"
+	[ "$(lines "$TMP/bad.err")" -eq 1 ] && grep -qF -- "'$path'" "$TMP/bad.err" ||
+		fail "--cgroup $path: expected one line naming the path: $(cat "$TMP/bad.err")"
+	note "--cgroup $path: $(cat "$TMP/bad.err")"
+done
+exit 0
