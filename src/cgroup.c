@@ -16,7 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cgroup.h"
@@ -232,38 +231,11 @@ static bool join(char *out, size_t size, const char *root, const char *path,
 
 void cg_read_psi(const char *root, const char *path, struct psi_reading *out)
 {
-	struct timespec ts;
+	char dir[4096];
 
-	memset(out, 0, sizeof(*out));
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	out->when = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-
-	for (int r = 0; r < NPSI; r++) {
-		char file[32], full[4096], buf[512];
-		ssize_t n;
-		int fd;
-
-		snprintf(file, sizeof(file), "%s.pressure", psi_res_name[r]);
-		if (!join(full, sizeof(full), root, path, file))
-			continue;
-		fd = open(full, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		do
-			n = read(fd, buf, sizeof(buf) - 1);
-		while (n < 0 && errno == EINTR);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
-		if ((size_t)n == sizeof(buf) - 1) {
-			/* Longer than any real file: drop a cut-off last line. */
-			char *nl = strrchr(buf, '\n');
-			if (nl)
-				nl[1] = '\0';
-		}
-		psi_parse(buf, out->line[r]);
-	}
+	/* a path too long to join names no file: every line stays absent */
+	psi_read_dir(join(dir, sizeof(dir), root, path, NULL) ? dir : NULL,
+		     ".pressure", out);
 }
 
 /*

@@ -193,6 +193,17 @@ static int cg_res_width(int i)
 	return w > W_PCT ? w : W_PCT;
 }
 
+/* The headers of the delay categories and TOTAL, each after a space. */
+static void delay_headers(FILE *f)
+{
+	for (int c = 0; c < NCAT; c++) {
+		putc(' ', f);
+		right(f, categories[c].header, cat_width(c));
+	}
+	putc(' ', f);
+	right(f, _("TOTAL"), W_PCT);
+}
+
 static void cgroup_header(FILE *f)
 {
 	/* xgettext:no-c-format */
@@ -204,12 +215,7 @@ static void cgroup_header(FILE *f)
 		putc(' ', f);
 		right(f, "avg10", W_PCT);
 	}
-	for (int c = 0; c < NCAT; c++) {
-		putc(' ', f);
-		right(f, categories[c].header, cat_width(c));
-	}
-	putc(' ', f);
-	right(f, _("TOTAL"), W_PCT);
+	delay_headers(f);
 	putc(' ', f);
 	right(f, _("NR"), W_NR);
 	putc(' ', f);
@@ -274,12 +280,7 @@ static void table_header(FILE *f, const struct sample *s)
 	fputs(_("S"), f);
 	putc(' ', f);
 	right(f, _("CPU%"), W_PCT);
-	for (int c = 0; c < NCAT; c++) {
-		putc(' ', f);
-		right(f, categories[c].header, cat_width(c));
-	}
-	putc(' ', f);
-	right(f, _("TOTAL"), W_PCT);
+	delay_headers(f);
 	putc(' ', f);
 	fputs(_("COMMAND"), f);
 	putc('\n', f);

@@ -39,25 +39,20 @@ enum scan_rel { S_PID, S_TGID, S_START };
 static enum pids_item scan_items[] = { PIDS_ID_PID, PIDS_ID_TGID, PIDS_TICS_BEGAN };
 
 /*
- * Names and command lines are read raw, not through libproc2, which
- * replaces control bytes with '?': the views must see the real bytes to
- * show them escaped (and JSON to carry them).
+ * The details: the full list has all these items, the brief one those
+ * before D_EUID. Names and command lines are read raw, not through
+ * libproc2, which replaces control bytes with '?': the views must see the
+ * real bytes to show them escaped (and JSON to carry them).
  */
-enum full_rel { F_PID, F_TGID, F_PPID, F_START, F_STATE, F_NLWP, F_EUID,
-		F_EUSER };
-static enum pids_item full_items[] = {
+enum details_rel { D_PID, D_TGID, D_PPID, D_START, D_STATE, D_NLWP, D_EUID,
+		   D_EUSER };
+static enum pids_item details_items[] = {
 	PIDS_ID_PID, PIDS_ID_TGID, PIDS_ID_PPID, PIDS_TICS_BEGAN, PIDS_STATE,
 	PIDS_NLWP, PIDS_ID_EUID, PIDS_ID_EUSER
 };
 
 /* The longest command line kept; longer ones are cut. */
 #define CMDLINE_MAX 65536
-
-enum brief_rel { B_PID, B_TGID, B_PPID, B_START, B_STATE, B_NLWP };
-static enum pids_item brief_items[] = {
-	PIDS_ID_PID, PIDS_ID_TGID, PIDS_ID_PPID, PIDS_TICS_BEGAN, PIDS_STATE,
-	PIDS_NLWP
-};
 
 #define NITEMS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -67,8 +62,9 @@ struct procinfo *pi_new(void)
 	if (!pi)
 		return NULL;
 	if (procps_pids_new(&pi->scan, scan_items, NITEMS(scan_items)) < 0 ||
-	    procps_pids_new(&pi->full, full_items, NITEMS(full_items)) < 0 ||
-	    procps_pids_new(&pi->brief, brief_items, NITEMS(brief_items)) < 0) {
+	    procps_pids_new(&pi->full, details_items,
+			    NITEMS(details_items)) < 0 ||
+	    procps_pids_new(&pi->brief, details_items, D_EUID) < 0) {
 		pi_free(pi);
 		return NULL;
 	}
@@ -213,30 +209,24 @@ static void emit_details(struct procinfo *pi, struct pids_fetch *f, bool full,
 {
 	for (int i = 0; i < f->counts->total; i++) {
 		struct pids_stack *s = f->stacks[i];
-		struct pi_details d = { 0 };
+		struct pi_details d = {
+			.pid = PIDS_VAL(D_PID, s_int, s, NULL),
+			.tgid = PIDS_VAL(D_TGID, s_int, s, NULL),
+			.ppid = PIDS_VAL(D_PPID, s_int, s, NULL),
+			.start = PIDS_VAL(D_START, ull_int, s, NULL),
+			.state = PIDS_VAL(D_STATE, s_ch, s, NULL),
+			.threads = PIDS_VAL(D_NLWP, s_int, s, NULL),
+			.uid = (uid_t)-1,
+		};
 		if (full) {
-			d.pid = PIDS_VAL(F_PID, s_int, s, NULL);
-			d.tgid = PIDS_VAL(F_TGID, s_int, s, NULL);
-			d.ppid = PIDS_VAL(F_PPID, s_int, s, NULL);
-			d.start = PIDS_VAL(F_START, ull_int, s, NULL);
-			d.state = PIDS_VAL(F_STATE, s_ch, s, NULL);
-			d.threads = PIDS_VAL(F_NLWP, s_int, s, NULL);
-			d.uid = PIDS_VAL(F_EUID, u_int, s, NULL);
-			d.user = PIDS_VAL(F_EUSER, str, s, NULL);
+			d.uid = PIDS_VAL(D_EUID, u_int, s, NULL);
+			d.user = PIDS_VAL(D_EUSER, str, s, NULL);
 			d.comm = pi_comm(pi, d.pid);
 			d.cmdline = pi_cmdline(pi, d.pid);
 			if (!d.comm)
 				continue; /* ended meanwhile */
 			if (!d.cmdline)
 				d.cmdline = "";
-		} else {
-			d.pid = PIDS_VAL(B_PID, s_int, s, NULL);
-			d.tgid = PIDS_VAL(B_TGID, s_int, s, NULL);
-			d.ppid = PIDS_VAL(B_PPID, s_int, s, NULL);
-			d.start = PIDS_VAL(B_START, ull_int, s, NULL);
-			d.state = PIDS_VAL(B_STATE, s_ch, s, NULL);
-			d.threads = PIDS_VAL(B_NLWP, s_int, s, NULL);
-			d.uid = (uid_t)-1;
 		}
 		cb(&d, arg);
 	}

@@ -188,7 +188,7 @@ int psi_parse(const char *text, struct psi_line line[NPSI_KIND])
 	return found;
 }
 
-void psi_read(const char *dir, struct psi_reading *out)
+void psi_read_dir(const char *dir, const char *suffix, struct psi_reading *out)
 {
 	struct timespec ts;
 
@@ -196,12 +196,13 @@ void psi_read(const char *dir, struct psi_reading *out)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	out->when = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 
-	for (int r = 0; r < NPSI; r++) {
+	for (int r = 0; dir && r < NPSI; r++) {
 		char path[4096], buf[512];
 		ssize_t n;
 		int fd, len;
 
-		len = snprintf(path, sizeof(path), "%s/%s", dir, psi_res_name[r]);
+		len = snprintf(path, sizeof(path), "%s/%s%s", dir, psi_res_name[r],
+			       suffix);
 		if (len < 0 || (size_t)len >= sizeof(path))
 			continue;
 		fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -222,6 +223,11 @@ void psi_read(const char *dir, struct psi_reading *out)
 		}
 		psi_parse(buf, out->line[r]);
 	}
+}
+
+void psi_read(const char *dir, struct psi_reading *out)
+{
+	psi_read_dir(dir, "", out);
 }
 
 /* prev may be NULL (first reading): every share is then unknown. */

@@ -47,6 +47,13 @@ struct psi_sample {
  */
 int psi_parse(const char *text, struct psi_line line[NPSI_KIND]);
 
+/*
+ * Read the file of each resource in dir, named by the resource and suffix:
+ * "cpu" in /proc/pressure (suffix ""), "cpu.pressure" in a cgroup (suffix
+ * ".pressure"). Missing files are absent; so is every one when dir is NULL.
+ */
+void psi_read_dir(const char *dir, const char *suffix, struct psi_reading *out);
+
 /* Read all files below dir ("/proc/pressure"); missing files are absent. */
 void psi_read(const char *dir, struct psi_reading *out);
 

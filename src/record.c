@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "all_io.h"
 #include "escape.h"
 #include "nls.h"
 #include "output.h"
@@ -39,23 +40,6 @@ static bool is_gz_name(const char *path)
 	size_t n = strlen(path);
 
 	return n > 3 && strcmp(path + n - 3, ".gz") == 0;
-}
-
-/* All of buf to fd: one write(2) unless the disk fills or a signal hits. */
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 /* errno for a zlib failure: the system's when zlib saw one, else EIO. */

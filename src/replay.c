@@ -24,6 +24,7 @@
 
 #include <json.h>
 
+#include "all_io.h"
 #include "nls.h"
 #include "record.h"
 #include "replay.h"
@@ -792,22 +793,6 @@ static int temp_fd(void)
 	if (fd >= 0)
 		unlink(path);
 	return fd;
-}
-
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 /* Append len bytes to the line being gathered. */
