@@ -18,7 +18,6 @@
 #include "numparse.h"
 #include "select.h"
 
-#define MAX_DELAY (24.0 * 3600.0)
 
 static const char *const metric_names[NMETRIC] = {
 	[METRIC_PCT] = "pct",
@@ -120,7 +119,7 @@ static int apply(struct options *o, const struct setting *s, const char *v)
 		*(bool *)field = b;
 		return 0;
 	case T_DELAY:
-		if (parse_positive_double(v, MAX_DELAY, &d) < 0)
+		if (parse_delay(v, &d) < 0)
 			return -1;
 		*(double *)field = d;
 		return 0;

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -22,32 +23,47 @@ static int all_digits(const char *s)
 	return 1;
 }
 
+/* The C locale, for reading numbers the same under every locale. */
+static locale_t c_locale(void)
+{
+	static locale_t c;
+	if (!c)
+		c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	return c;
+}
+
 int parse_positive_double(const char *s, double max, double *out)
 {
 	/*
-	 * Digits with at most one '.', at least one digit; no signs, spaces,
-	 * exponents or the locale's decimal comma. Worked out by hand so that
-	 * "0.5" means the same under every locale.
+	 * Digits with at most one '.', at least one digit: no signs, spaces,
+	 * exponents, hex or the locale's decimal comma, so that "0.5" means
+	 * the same under every locale.
 	 */
-	double whole = 0, frac = 0, scale = 1;
 	int digits = 0, dots = 0;
 	for (const char *p = s; *p; p++) {
-		if (isdigit((unsigned char)*p)) {
+		if (isdigit((unsigned char)*p))
 			digits++;
-			if (dots) {
-				scale /= 10;
-				frac += (*p - '0') * scale;
-			} else {
-				whole = whole * 10 + (*p - '0');
-			}
-		} else if (*p == '.' && !dots) {
+		else if (*p == '.' && !dots)
 			dots++;
-		} else {
+		else
 			return -1;
-		}
 	}
-	double v = whole + frac;
-	if (!digits || !isfinite(v) || v <= 0 || v > max)
+	locale_t c = c_locale();
+	if (!digits || !c)
+		return -1;
+	errno = 0;
+	char *end;
+	double v = strtod_l(s, &end, c);
+	if (errno || *end || !isfinite(v) || v <= 0 || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_delay(const char *s, double *out)
+{
+	double v;
+	if (parse_positive_double(s, DELAY_MAX, &v) < 0 || v < DELAY_MIN)
 		return -1;
 	*out = v;
 	return 0;

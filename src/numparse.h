@@ -12,6 +12,11 @@
 /* A finite decimal number > 0 and <= max (no hex, no inf/nan). */
 int parse_positive_double(const char *s, double max, double *out);
 
+/* A refresh interval: seconds from DELAY_MIN to DELAY_MAX, as above. */
+#define DELAY_MIN 0.01
+#define DELAY_MAX 86400.0
+int parse_delay(const char *s, double *out);
+
 /* A decimal unsigned integer in [min, max] (no sign, no spaces). */
 int parse_ulong(const char *s, unsigned long min, unsigned long max,
 		unsigned long *out);

@@ -15,7 +15,6 @@
 #include "numparse.h"
 #include "options.h"
 
-#define MAX_DELAY (24.0 * 3600.0)
 
 enum {
 	OPT_LIMIT = 256,
@@ -182,9 +181,9 @@ void options_parse(struct options *o, int argc, char **argv)
 			o->batch = true;
 			break;
 		case 'd':
-			if (parse_positive_double(optarg, MAX_DELAY, &o->delay) < 0)
-				bad(_("invalid delay '%s': give seconds above 0 and "
-				      "at most 86400, e.g. 0.5"), optarg);
+			if (parse_delay(optarg, &o->delay) < 0)
+				bad(_("invalid delay '%s': give seconds from 0.01 "
+				      "to 86400, e.g. 0.5"), optarg);
 			o->set_mask |= SET_DELAY;
 			break;
 		case 'n':

@@ -25,7 +25,6 @@
 #include "textwidth.h"
 
 #define ESC 27
-#define MAX_DELAY (24.0 * 3600.0)
 #define WHEEL_STEP 3
 
 bool row_matches(const struct screen *s, const struct row *r, const char *text)
@@ -268,12 +267,12 @@ static void set_pids(struct screen *s, const char *text)
 static void set_delay(struct screen *s, const char *text)
 {
 	double d;
-	if (parse_positive_double(text, MAX_DELAY, &d) < 0) {
+	if (parse_delay(text, &d) < 0) {
 		char esc[64];
 		escape_text(text, esc, sizeof(esc));
 		screen_message(s, true,
-			       _("invalid interval '%s': give seconds > 0, e.g. 0.5"),
-			       esc);
+			       _("invalid interval '%s': give seconds from 0.01 "
+				 "to 86400, e.g. 0.5"), esc);
 		return;
 	}
 	screen_set_delay(s, d);

@@ -562,7 +562,9 @@ static int listener_datagram(struct ts_listener *l, size_t len,
 	const struct nlmsghdr *nlh = (void *)l->recvbuf;
 	int rest = (int)len, records = 0;
 
-	for (; mnl_nlmsg_ok(nlh, rest); nlh = mnl_nlmsg_next(nlh, &rest)) {
+	/* mnl_nlmsg_ok() compares as int: a length of 2^31 or more passes it */
+	for (; mnl_nlmsg_ok(nlh, rest) && nlh->nlmsg_len <= (uint32_t)rest;
+	     nlh = mnl_nlmsg_next(nlh, &rest)) {
 		int ret;
 
 		if (nlh->nlmsg_type != l->family)
