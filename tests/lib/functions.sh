@@ -128,14 +128,30 @@ bg_stop() {
 bg_kill() {
 	kill -s KILL -- "-$1" 2>/dev/null
 	wait "$1" 2>/dev/null
+	_bg_forget "$1"
 	return 0
+}
+
+# _bg_forget PID: its group is gone; the number may soon be another's,
+# so the cleanup must not kill it.
+_bg_forget() {
+	local _g _keep=
+	for _g in $_pgids; do
+		[ "$_g" = "$1" ] || _keep="$_keep $_g"
+	done
+	_pgids=$_keep
 }
 
 # bg_wait PID: wait for a background process to end (bounded, 60 s);
 # returns its exit status.
 bg_wait() {
+	local _rc
 	wait_for -t 60 not_running "$1"
 	wait "$1"
+	_rc=$?
+	# the leader is reaped; its group may live on in children
+	kill -0 -- "-$1" 2>/dev/null || _bg_forget "$1"
+	return $_rc
 }
 
 # running PID: it exists and is not a zombie (kill -0 accepts zombies).

@@ -25,8 +25,17 @@ need_cmd setpriv setcap getcap
 
 nobody=65534
 NET_ADMIN=0000000000001000   # 1 << 12
-# nobody must reach the copies: $TMP is made 0700
+# nobody must reach the copies: $TMP is made 0700, and a build tree under
+# a private directory (/root) is out of reach: then /var/tmp
 chmod 755 "$TMP"
+DIR=$TMP
+if ! setpriv --reuid=$nobody --regid=$nobody --clear-groups test -x "$DIR"; then
+	DIR=$(mktemp -d /var/tmp/stalltop-$TEST_NAME.XXXXXX) ||
+		hard_error "cannot make a directory in /var/tmp"
+	_extra_dirs="$_extra_dirs $DIR"   # functions.sh's trap removes it
+	chmod 755 "$DIR"
+	note "nobody cannot reach $TMP: the copies go to $DIR"
+fi
 
 # field FILE NAME: the value of NAME: in a /proc/PID/status copy
 field() { sed -n "s/^$2:[[:space:]]*//p" "$1"; }
@@ -35,19 +44,19 @@ field() { sed -n "s/^$2:[[:space:]]*//p" "$1"; }
 run_case() {
 	local _c=$1 _caps=$2 _pid _st
 	shift 2
-	mkdir "$TMP/$_c" && cp "$STALLTOP" "$TMP/$_c/stalltop" &&
-		cp "$(command -v cat)" "$TMP/$_c/cat" ||
-		hard_error "cannot copy the binaries to $TMP/$_c"
-	chmod 755 "$TMP/$_c" "$TMP/$_c/stalltop" "$TMP/$_c/cat"
+	mkdir "$DIR/$_c" && cp "$STALLTOP" "$DIR/$_c/stalltop" &&
+		cp "$(command -v cat)" "$DIR/$_c/cat" ||
+		hard_error "cannot copy the binaries to $DIR/$_c"
+	chmod 755 "$DIR/$_c" "$DIR/$_c/stalltop" "$DIR/$_c/cat"
 	if [ -n "$_caps" ]; then
-		setcap "$_caps" "$TMP/$_c/stalltop" && setcap "$_caps" "$TMP/$_c/cat" ||
-			hard_error "setcap $_caps fails on $TMP (a filesystem without xattrs?)"
-		getcap "$TMP/$_c/stalltop" | grep -q cap_net_admin ||
-			hard_error "getcap does not show the capability on $TMP/$_c/stalltop"
+		setcap "$_caps" "$DIR/$_c/stalltop" && setcap "$_caps" "$DIR/$_c/cat" ||
+			hard_error "setcap $_caps fails in $DIR (a filesystem without xattrs?)"
+		getcap "$DIR/$_c/stalltop" | grep -q cap_net_admin ||
+			hard_error "getcap does not show the capability on $DIR/$_c/stalltop"
 	fi
 
 	setpriv --reuid=$nobody --regid=$nobody --clear-groups "$@" \
-		"$TMP/$_c/cat" /proc/self/status >"$TMP/$_c.control" ||
+		"$DIR/$_c/cat" /proc/self/status >"$TMP/$_c.control" ||
 		hard_error "$_c: setpriv $* cannot run the control"
 	note "$_c: without stalltop's drop: Prm $(field "$TMP/$_c.control" CapPrm)" \
 		"Inh $(field "$TMP/$_c.control" CapInh) Amb $(field "$TMP/$_c.control" CapAmb)"
@@ -56,7 +65,7 @@ run_case() {
 
 	# 8 samples of 0.5 s: 4 s to look at it
 	bg_start "$_c" setpriv --reuid=$nobody --regid=$nobody --clear-groups "$@" \
-		"$TMP/$_c/stalltop" -b --json -d 0.5 -n 8
+		"$DIR/$_c/stalltop" -b --json -d 0.5 -n 8
 	_pid=$BG_PID
 	wait_lines "$TMP/$_c.out" 1
 	# a copy: the checks must all be on the same reading
