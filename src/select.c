@@ -137,7 +137,8 @@ size_t select_rows(struct row *rows, size_t n, const struct select_opts *o,
 	}
 	cmp_opts = o;
 	cmp_interval = interval;
-	qsort(rows, kept, sizeof(*rows), cmp_rows);
+	if (kept > 1) /* rows may be NULL when there are none */
+		qsort(rows, kept, sizeof(*rows), cmp_rows);
 	if (o->limit && kept > o->limit)
 		kept = o->limit;
 	return kept;
@@ -164,6 +165,7 @@ size_t select_cgroups(struct cgroup_row *rows, size_t n,
 		      const struct select_opts *o)
 {
 	cmp_opts = o;
-	qsort(rows, n, sizeof(*rows), cmp_cgroups);
+	if (n > 1)
+		qsort(rows, n, sizeof(*rows), cmp_cgroups);
 	return n;
 }

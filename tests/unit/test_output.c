@@ -34,14 +34,14 @@ static void build(void)
 		.uid = 106, .user = "postgres", .state = 'S', .threads = 4,
 		.have_cpu_pct = true, .cpu_pct = 37.5, .total_pct = 15.55,
 	};
-	r->d[CAT_CPU] = (struct cat_figure){ true, 12.5, 40, true, 3.125, true, 9.8 };
-	r->d[CAT_IO] = (struct cat_figure){ true, 3.0, 7, true, 4.2857142, false, 0 };
-	r->d[CAT_SWAP] = (struct cat_figure){ true, 0, 0, false, 0, true, 0 };
-	r->d[CAT_RECLAIM] = (struct cat_figure){ true, 0, 0, false, 0, false, 0 };
+	r->d[CAT_CPU] = (struct cat_figure){ true, 12.5, 40, true, 3.125, true, 9.8, false };
+	r->d[CAT_IO] = (struct cat_figure){ true, 3.0, 7, true, 4.2857142, false, 0, false };
+	r->d[CAT_SWAP] = (struct cat_figure){ true, 0, 0, false, 0, true, 0, false };
+	r->d[CAT_RECLAIM] = (struct cat_figure){ true, 0, 0, false, 0, false, 0, false };
 	/* thrashing and compact: not provided by this kernel */
-	r->d[CAT_WPCOPY] = (struct cat_figure){ true, 0.05, 3, true, 1.0 / 6, true, 0.3 };
+	r->d[CAT_WPCOPY] = (struct cat_figure){ true, 0.05, 3, true, 1.0 / 6, true, 0.3, false };
 	/* A figure that went wrong upstream must not print as nan. */
-	r->d[CAT_IRQ] = (struct cat_figure){ true, NAN, 0, true, INFINITY, false, 0 };
+	r->d[CAT_IRQ] = (struct cat_figure){ true, NAN, 0, true, INFINITY, false, 0, false };
 
 	*x = (struct row){
 		.pid = 4321, .tgid = 4321, .ppid = 1234,
@@ -50,8 +50,8 @@ static void build(void)
 		.have_cpu_pct = false, .total_pct = 50,
 		.flags = ROW_EXITED,
 	};
-	x->d[CAT_CPU] = (struct cat_figure){ true, 50, 1, true, 500, true, 500 };
-	x->d[CAT_IO] = (struct cat_figure){ true, 0, 0, false, 0, false, 0 };
+	x->d[CAT_CPU] = (struct cat_figure){ true, 50, 1, true, 500, true, 500, false };
+	x->d[CAT_IO] = (struct cat_figure){ true, 0, 0, false, 0, false, 0, false };
 
 	for (int c = 0; c < NCAT; c++) {
 		r->d[c].have_count = r->d[c].avail;
