@@ -6,6 +6,8 @@
 #   . "$top_srcdir/tests/tty/tty-lib.sh"
 
 . "$top_srcdir/tests/lib/functions.sh"
+# Terminal tests fork and load the CPU like the live tests: one at a time.
+live_lock
 
 need_cmd tmux
 HELPER=$top_builddir/tests/tty/stallhelper
