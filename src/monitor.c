@@ -748,6 +748,14 @@ void monitor_fill_status(struct monitor *m, struct row *rows, size_t n)
 	if (m->rp)
 		return; /* a recording has what it has */
 	struct tasktable *t = active(m);
+	if (m->o.threads) {
+		/* threads: only the state changes, read per thread */
+		for (size_t i = 0; i < n; i++)
+			if (!(rows[i].flags & ROW_EXITED))
+				rows[i].state = pi_thread_state(rows[i].tgid,
+								rows[i].pid);
+		return;
+	}
 	m->npidbuf = 0;
 	if (m->cappidbuf < n) {
 		pid_t *p = realloc(m->pidbuf, n * sizeof(*p));

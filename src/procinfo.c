@@ -304,3 +304,21 @@ long pi_system_threads(void)
 	long v = strtol(slash + 1, &end, 10);
 	return end == slash + 1 ? -1 : v;
 }
+
+char pi_thread_state(pid_t tgid, pid_t tid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)tgid,
+		 (int)tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return '\0';
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return '\0';
+	buf[n] = '\0';
+	/* "TID (comm) S ...": the comm may hold ") " itself */
+	char *paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' && paren[2] ? paren[2] : '\0';
+}

@@ -59,6 +59,13 @@ int pi_details(struct procinfo *pi, const pid_t *ids, size_t n, bool full,
 const char *pi_comm(struct procinfo *pi, pid_t pid);
 const char *pi_cmdline(struct procinfo *pi, pid_t pid);
 
+/*
+ * A thread's state letter from /proc/TGID/task/TID/stat, or '\0'. (Read
+ * through /proc/TID instead, the kernel adds up the CPU time of the whole
+ * thread group for every thread: quadratic in a large process.)
+ */
+char pi_thread_state(pid_t tgid, pid_t tid);
+
 /* Threads in the whole system (the kernel's count in /proc/loadavg). */
 long pi_system_threads(void);
 
