@@ -296,6 +296,18 @@ static void on_exit_record(const struct ts_reading *r, void *arg)
 	bool group_dead = r->version >= 12 ? (r->flag & TS_AGROUP) != 0
 					   : tid == tgid;
 	if (group_dead && wanted_process(m, tgid)) {
+		/*
+		 * A candidate still pending for this pid is an earlier life's
+		 * (its group's record would have followed in its own message):
+		 * settle it before this life takes the pid.
+		 */
+		struct task *old = tt_find(m->procs, tgid);
+		if (old && old->final_candidate) {
+			old->final_candidate = false;
+			old->have_final = true;
+			old->exited = true;
+			tt_retire(m->procs, old);
+		}
 		struct task *k = add_task(m, m->procs, tgid, tgid, 0, true);
 		if (k) {
 			/* a TGID record for the same group may follow */
