@@ -51,6 +51,7 @@ need_cmd() {
 
 _pgids=
 _extra_dirs=
+_cgdirs=
 _old_delayacct=
 TMP=$(mktemp -d "$top_builddir/tests/live/tmp.$TEST_NAME.XXXXXX") ||
 	hard_error "cannot make a scratch directory"
@@ -63,6 +64,16 @@ _cleanup() {
 	done
 	for _g in $_pgids; do
 		wait "$_g" 2>/dev/null
+	done
+	# cgroups last, children first: a killed task leaves its cgroup a
+	# moment after it is reaped (bounded: 5 s each)
+	for _d in $_cgdirs; do
+		_n=0
+		until rmdir "$_d" 2>/dev/null || [ ! -d "$_d" ] || [ $_n -ge 50 ]; do
+			sleep 0.1
+			_n=$((_n + 1))
+		done
+		[ -d "$_d" ] && echo "$TEST_NAME: could not remove $_d" >&2
 	done
 	if [ -n "$_old_delayacct" ]; then
 		echo "$_old_delayacct" >/proc/sys/kernel/task_delayacct 2>/dev/null
@@ -282,4 +293,35 @@ on_block_device() {
 	# btrfs and friends show an anonymous device: look at the source
 	_src=$(findmnt -n -o SOURCE -T "$1" 2>/dev/null) || return 1
 	[ -b "${_src%%\[*}" ]
+}
+
+# --- cgroups ---
+
+# cg_root: $V2 = where the cgroup v2 hierarchy is mounted (the first
+# mountinfo line whose type after the " - " separator is cgroup2); skips
+# where there is none.
+cg_root() {
+	V2=$(awk '{ for (i = 7; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' \
+		/proc/self/mountinfo | head -n 1)
+	[ -n "$V2" ] || skip "no cgroup v2 hierarchy is mounted (none in /proc/self/mountinfo)"
+}
+
+# cg_make DIR...: make these cgroups (absolute paths, parents first); the
+# cleanup removes them after the workloads are gone.
+cg_make() {
+	local _d
+	for _d in "$@"; do
+		mkdir "$_d" || hard_error "cannot make the cgroup $_d"
+		_cgdirs="$_d $_cgdirs"
+	done
+}
+
+# bg_start_in NAME CGROUP CMD...: bg_start CMD inside the cgroup directory
+# CGROUP (the shell moves itself there, then execs: $BG_PID is the
+# workload).
+bg_start_in() {
+	local _n=$1 _c=$2
+	shift 2
+	bg_start "$_n" sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' \
+		sh "$_c" "$@"
 }

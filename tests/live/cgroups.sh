@@ -23,57 +23,23 @@ need_cmd taskset
 
 # the v2 mount point: field 5 of the mountinfo line whose fstype (after
 # the " - " separator) is cgroup2
-V2=$(awk '{ for (i = 7; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' \
-	/proc/self/mountinfo | head -n 1)
-[ -n "$V2" ] || skip "no cgroup v2 hierarchy is mounted (none in /proc/self/mountinfo)"
+cg_root
 [ -e "$V2/cpu.pressure" ] || skip "no per-cgroup PSI here ($V2/cpu.pressure)"
 
 NAME=stalltop-$TEST_NAME-$$
 CG=$V2/$NAME
 LOAD=/$NAME/load
 IDLE=/$NAME/idle
-mkdir "$CG" "$CG/load" "$CG/idle" || hard_error "cannot make cgroups in $V2"
+cg_make "$CG" "$CG/load" "$CG/idle"
 
-# The workloads go (killed by the trap of functions.sh, which we call
-# last... so kill them here first), then their cgroups.
-_cg_cleanup() {
-	_cg_status=$?
-	for _g in $_pgids; do
-		kill -s KILL -- "-$_g" 2>/dev/null
-	done
-	for _g in $_pgids; do
-		wait "$_g" 2>/dev/null
-	done
-	for _d in "$CG/load" "$CG/idle" "$CG"; do
-		[ -d "$_d" ] || continue
-		# a killed task leaves its cgroup a moment later (bounded: 5 s)
-		_n=0
-		until rmdir "$_d" 2>/dev/null || [ $_n -ge 50 ]; do
-			sleep 0.1
-			_n=$((_n + 1))
-		done
-		[ -d "$_d" ] && echo "$TEST_NAME: could not remove $_d" >&2
-	done
-	(exit "$_cg_status")
-	_cleanup
-}
-trap _cg_cleanup EXIT
 
-# into NAME CGROUP CMD...: bg_start CMD inside CGROUP (the shell moves
-# itself, then execs: $BG_PID is the workload)
-into() {
-	local _n=$1 _c=$2
-	shift 2
-	bg_start "$_n" sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' \
-		sh "$_c" "$@"
-}
 cpu=$((NCPU - 1))
 hogs=
 for i in 1 2 3; do
-	into "hog$i" "$CG/load" "$WL/wl_spin" -c "$cpu" -N -20
+	bg_start_in "hog$i" "$CG/load" "$WL/wl_spin" -c "$cpu" -N -20
 	hogs="$hogs $BG_PID"
 done
-into idle "$CG/idle" sleep 3600
+bg_start_in idle "$CG/idle" sleep 3600
 idle=$BG_PID
 for i in 1 2 3; do
 	wait_for has_line "$TMP/hog$i.out" ready

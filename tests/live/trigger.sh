@@ -45,31 +45,10 @@ need_cmd setpriv
 [ -e /proc/pressure/cpu ] || skip "no PSI in this kernel (/proc/pressure/cpu)"
 export LC_ALL=C   # the English messages
 
-V2=$(awk '{ for (i = 7; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' \
-	/proc/self/mountinfo | head -n 1)
-[ -n "$V2" ] || skip "no cgroup v2 hierarchy is mounted (none in /proc/self/mountinfo)"
+cg_root
 CGPATH=/stalltop-$TEST_NAME-$$
 CG=$V2$CGPATH
-mkdir "$CG" || hard_error "cannot make a cgroup in $V2"
-# the workload goes first, then its cgroup
-_cg_cleanup() {
-	_cg_status=$?
-	for _g in $_pgids; do
-		kill -s KILL -- "-$_g" 2>/dev/null
-	done
-	for _g in $_pgids; do
-		wait "$_g" 2>/dev/null
-	done
-	_n=0
-	until rmdir "$CG" 2>/dev/null || [ $_n -ge 50 ]; do
-		sleep 0.1
-		_n=$((_n + 1))
-	done
-	[ -d "$CG" ] && echo "$TEST_NAME: could not remove $CG" >&2
-	(exit "$_cg_status")
-	_cleanup
-}
-trap _cg_cleanup EXIT
+cg_make "$CG"
 
 # --- bad specs ---
 for spec in cpu:sometimes:1/2 memory:some:x/1000; do
@@ -102,8 +81,7 @@ note "--trigger cpu:some:100/500${as:+ (as nobody)}: status $st: $(cat "$TMP/win
 # --- a trigger that fires ---
 cpu=$((NCPU - 1))
 [ "$NCPU" -ge 2 ] || skip "needs 2 CPUs (a stalled one and one for the rest)"
-bg_start hog sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' \
-	sh "$CG" "$WL/wl_spin" -t 12 -c "$cpu" -N -20
+bg_start_in hog "$CG" "$WL/wl_spin" -t 12 -c "$cpu" -N -20
 hog=$BG_PID
 bg_start helper "$WL/wl_spin" -t 2 -c 0
 wait_for has_line "$TMP/hog.out" ready

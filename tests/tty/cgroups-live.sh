@@ -8,50 +8,18 @@
 live_init
 need_cmd findmnt taskset
 
-# the v2 hierarchy: alone at /sys/fs/cgroup or beside v1 (hybrid)
-V2=$(findmnt -n -t cgroup2 -o TARGET | head -n 1)
-[ -n "$V2" ] || skip "no cgroup v2 hierarchy is mounted"
+cg_root
 [ -e "$V2/cpu.pressure" ] || skip "no per-cgroup PSI here ($V2/cpu.pressure)"
 
 NAME=stalltop-test-$$
 CG=$V2/$NAME
-mkdir "$CG" "$CG/stload" "$CG/stidle" || hard_error "cannot make cgroups in $V2"
+cg_make "$CG" "$CG/stload" "$CG/stidle"
 
-# the workloads go before their cgroups, the tmux server before both
-_cg_cleanup() {
-	_cg_status=$?
-	for _g in $_pgids; do
-		kill -s KILL -- "-$_g" 2>/dev/null
-	done
-	for _g in $_pgids; do
-		wait "$_g" 2>/dev/null
-	done
-	for _d in "$CG/stload" "$CG/stidle" "$CG"; do
-		[ -d "$_d" ] || continue
-		# a killed task leaves its cgroup a moment later
-		_n=0
-		until rmdir "$_d" 2>/dev/null || [ $_n -ge 50 ]; do
-			sleep 0.1
-			_n=$((_n + 1))
-		done
-		[ -d "$_d" ] && echo "$TEST_NAME: could not remove $_d" >&2
-	done
-	(exit "$_cg_status")
-	_tty_cleanup
-}
-trap _cg_cleanup EXIT
 
-# bg_start runs the command in place of setsid: $$ is the workload
-into() {
-	_name=$1
-	shift
-	bg_start "$_name" sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' \
-		sh "$@"
-}
 for i in 1 2 3; do
-	into "hog$i" "$CG/stload" taskset -c 0 "$HELPER" busy stcghog
+	bg_start_in "hog$i" "$CG/stload" taskset -c 0 "$HELPER" busy stcghog
 done
-into idle "$CG/stidle" "$HELPER" name stcgidle
+bg_start_in idle "$CG/stidle" "$HELPER" name stcgidle
 
 in_cgroups() {
 	[ "$(wc -l <"$CG/stload/cgroup.procs")" -eq 3 ] &&
