@@ -248,15 +248,21 @@ static void on_pc_event(const struct pc_event *ev, void *arg)
 	}
 }
 
+/* Its figures are final: it ended. */
+static void mark_ended(struct task *k)
+{
+	k->final_candidate = false;
+	k->have_final = true;
+	k->exited = true;
+}
+
 /* A task ended: keep its final record and retire it from the index. */
 static void take_final(struct tasktable *t, struct task *k,
 		       const struct ts_reading *r)
 {
 	k->cur = *r;
 	k->have_cur = true;
-	k->have_final = true;
-	k->final_candidate = false;
-	k->exited = true;
+	mark_ended(k);
 	tt_retire(t, k);
 }
 
@@ -303,9 +309,7 @@ static void on_exit_record(const struct ts_reading *r, void *arg)
 		 */
 		struct task *old = tt_find(m->procs, tgid);
 		if (old && old->final_candidate) {
-			old->final_candidate = false;
-			old->have_final = true;
-			old->exited = true;
+			mark_ended(old);
 			tt_retire(m->procs, old);
 		}
 		struct task *k = add_task(m, m->procs, tgid, tgid, 0, true);
@@ -336,9 +340,7 @@ static bool is_candidate(struct task *k, void *arg)
 	(void)arg;
 	if (!k->final_candidate)
 		return false;
-	k->final_candidate = false;
-	k->have_final = true;
-	k->exited = true;
+	mark_ended(k);
 	return true;
 }
 
@@ -672,11 +674,6 @@ static void build_row(struct task *k, void *arg)
 		  task_cats(m, k), r);
 }
 
-struct need_ctx {
-	struct monitor *m;
-	bool full;
-};
-
 static void collect_need_details(struct task *k, void *arg)
 {
 	struct monitor *m = arg;
@@ -914,11 +911,11 @@ int monitor_sample(struct monitor *m, struct sample *out)
 	out->exited = m->exited;
 	out->nexited = m->nexited;
 	out->nprocs = tt_count(m->procs);
+	long nsys;
 	if (m->o.threads)
 		out->nthreads = tt_count(m->threads);
-	else if (!m->o.npids)
-		out->nthreads = (size_t)(pi_system_threads() > 0 ?
-					 pi_system_threads() : 0);
+	else if (!m->o.npids && (nsys = pi_system_threads()) > 0)
+		out->nthreads = (size_t)nsys;
 
 	if (m->o.cgroups) {
 		static struct cgroup_row none;
