@@ -89,11 +89,12 @@ trap _cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
 # Live tests measure the whole machine: run them one at a time even under
-# make -j (the lock is released when the test exits).
+# make -j, and across build trees on the same machine (the lock is
+# released when the test exits). STALLTOP_LIVE_LOCK names another lock.
 live_lock() {
 	need_cmd flock
-	exec 9>"$top_builddir/tests/live/.lock"
-	flock -w 600 9 || hard_error "another live test held the lock for 10 minutes"
+	exec 9>"${STALLTOP_LIVE_LOCK:-/tmp/stalltop-live-tests.lock}"
+	flock -w 1200 9 || hard_error "another live test held the lock for 20 minutes"
 }
 
 # Turn delay accounting on; the trap puts the old value back.
