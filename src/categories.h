@@ -32,10 +32,10 @@ struct category {
 	/*
 	 * Byte offsets of the figures: at[TS_LAYOUT_MAIN] in struct ts_layout
 	 * (versions 1-14, 16, 17; max from 16), at[TS_LAYOUT_V15] in struct
-	 * ts_layout_v15.
+	 * ts_layout_v15; max_at (version 17) in the main layout only.
 	 */
 	struct cat_offsets {
-		size_t count, total, max;
+		size_t count, total, max, max_at;
 	} at[2];
 	int count_is_32bit;   /* the kernel keeps this count in 32 bits */
 };

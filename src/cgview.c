@@ -154,7 +154,13 @@ static void add_figures(struct cgroup_row *g, const struct row *r, double dt)
 			s->avg_ms = (prev_delay + (f->have_count ? delay_ms : 0)) /
 				    (double)s->count;
 		s->have_avg = s->have_count && s->count > 0;
-		if (f->have_max && (!s->have_max || f->max_ms > s->max_ms)) {
+		/* the longest wait is known only if every task's is */
+		bool waited = f->have_count ? f->count > 0 : f->pct > 0;
+		if (waited && !f->have_max)
+			g->max_unknown |= 1u << c;
+		if (g->max_unknown & (1u << c)) {
+			s->have_max = false;
+		} else if (f->have_max && (!s->have_max || f->max_ms > s->max_ms)) {
 			s->have_max = true;
 			s->max_ms = f->max_ms;
 		}
@@ -163,16 +169,29 @@ static void add_figures(struct cgroup_row *g, const struct row *r, double dt)
 	g->nr_tasks++;
 }
 
-int cgt_build(struct cgtable *t, const struct row *rows, size_t n, double dt,
+/* The live rows and the rows that ended, as one list. */
+struct row_sets {
+	const struct row *rows[2];
+	size_t n[2];
+};
+
+static const struct row *row_at(const struct row_sets *rs, size_t i)
+{
+	return i < rs->n[0] ? &rs->rows[0][i] : &rs->rows[1][i - rs->n[0]];
+}
+
+int cgt_build(struct cgtable *t, const struct row *rows, size_t n,
+	      const struct row *exited, size_t nexited, double dt,
 	      const char *within, struct cgroup_row **out, size_t *nout)
 {
+	const struct row_sets rs = { { rows, exited }, { n, exited ? nexited : 0 } };
+	size_t all = rs.n[0] + rs.n[1];
 	t->gen++;
-	for (size_t i = 0; i < n; i++) {
-		if (!rows[i].cgroup)
+	for (size_t i = 0; i < all; i++) {
+		const char *p = row_at(&rs, i)->cgroup;
+		if (!p || (within && !cg_path_within(p, within)))
 			continue;
-		if (within && !cg_path_within(rows[i].cgroup, within))
-			continue;
-		if (use_with_ancestors(t, rows[i].cgroup) < 0)
+		if (use_with_ancestors(t, p) < 0)
 			return -1;
 	}
 	/* forget cgroups nobody is in any more */
@@ -212,13 +231,14 @@ int cgt_build(struct cgtable *t, const struct row *rows, size_t n, double dt,
 		g->have_prev = true;
 	}
 	/* sum every row into its cgroup and each ancestor */
-	for (size_t i = 0; i < n; i++) {
-		const char *p = rows[i].cgroup;
+	for (size_t i = 0; i < all; i++) {
+		const struct row *row = row_at(&rs, i);
+		const char *p = row->cgroup;
 		if (!p || (within && !cg_path_within(p, within)))
 			continue;
 		for (size_t j = 0; j < nr; j++)
 			if (cg_path_within(p, t->rows[j].path))
-				add_figures(&t->rows[j], &rows[i], dt);
+				add_figures(&t->rows[j], row, dt);
 	}
 	*out = t->rows;
 	*nout = nr;

@@ -18,12 +18,14 @@ struct cgtable *cgt_new(const char *root);
 void cgt_free(struct cgtable *t);
 
 /*
- * Build the cgroup rows of one interval from task rows (each with its
- * row->cgroup; rows without are left out) over dt seconds. Only cgroups
- * within `within` (NULL: all) are kept. The result stays valid until the
- * next call. Returns 0, or -1 when out of memory.
+ * Build the cgroup rows of one interval from task rows and the rows of
+ * tasks that ended in it (each with its row->cgroup; rows without are
+ * left out; exited may be NULL) over dt seconds. Only cgroups within
+ * `within` (NULL: all) are kept. The result stays valid until the next
+ * call. Returns 0, or -1 when out of memory.
  */
-int cgt_build(struct cgtable *t, const struct row *rows, size_t n, double dt,
+int cgt_build(struct cgtable *t, const struct row *rows, size_t n,
+	      const struct row *exited, size_t nexited, double dt,
 	      const char *within, struct cgroup_row **out, size_t *nout);
 
 #endif

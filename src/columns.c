@@ -19,7 +19,8 @@ static const struct column fixed[] = {
 		N_("CPU use, % of one CPU") },
 	[COL_TOTAL] = { "TOTAL", SORT_TOTAL, NUM_WIDTH, false,
 		/* xgettext:no-c-format */
-		N_("sum of the delay columns, % of the interval") },
+		N_("CPU + IRQ + the largest other delay column, % of the "
+		   "interval (nested waits count once)") },
 	[COL_COMMAND] = { "COMMAND", SORT_COMM, 0, true,
 		N_("process or thread name, or the command line (c)") },
 };
@@ -55,7 +56,7 @@ static const struct column cgfixed[] = {
 	[CGCOL_IO_10] = { "IO.10", -1, 6, false,
 		N_("the cgroup's io pressure: some, avg10") },
 	[CGCOL_TOTAL] = { "TOTAL", SORT_TOTAL, NUM_WIDTH, false,
-		N_("the delay columns summed over the cgroup's tasks and below") },
+		N_("TOTAL summed over the cgroup's tasks and below") },
 	[CGCOL_NR] = { "NR", -1, 5, false,
 		N_("tasks in the cgroup and below") },
 	[CGCOL_PATH] = { "PATH", -1, 0, true,

@@ -7,9 +7,27 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "delayacct.h"
+
+/* When delayacct_enable() wrote the switch: between these times. */
+static double switched_lo, switched_hi;
+
+static double mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+bool delayacct_switched(double *lo, double *hi)
+{
+	*lo = switched_lo;
+	*hi = switched_hi;
+	return switched_hi > 0;
+}
 
 int delayacct_state(void)
 {
@@ -43,14 +61,18 @@ int delayacct_enable(void)
 	fd = open(DELAYACCT_SYSCTL, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
+	double lo = mono();
 	do
 		n = write(fd, "1\n", 2);
 	while (n < 0 && errno == EINTR);
 	saved = errno;
+	double hi = mono();
 	close(fd);
 	if (n != 2) {
 		errno = n < 0 ? saved : EIO;
 		return -1;
 	}
+	switched_lo = lo;
+	switched_hi = hi;
 	return 0;
 }

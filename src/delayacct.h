@@ -11,4 +11,12 @@ int delayacct_state(void);
 /* Turn it on. Returns 0, or -1 with errno set (EACCES/EPERM: not root). */
 int delayacct_enable(void);
 
+#include <stdbool.h>
+
+/*
+ * Whether delayacct_enable() switched it on, and then between which
+ * CLOCK_MONOTONIC times (seconds) the switch happened.
+ */
+bool delayacct_switched(double *lo, double *hi);
+
 #endif

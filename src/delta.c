@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Interval maths: two cumulative readings → per-interval figures. */
+/* Interval maths: two cumulative readings → checked per-interval figures. */
 #include <config.h>
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -15,45 +16,245 @@ unsigned long long delta_count(unsigned long long prev, unsigned long long cur,
 	return cur >= prev ? cur - prev : 0;
 }
 
-void delta_row(const struct ts_reading *prev, const struct ts_reading *cur,
-	       double dt, unsigned cats, struct row *row)
+unsigned delta_cats(unsigned kernel_cats, bool acct_on, double acct_hi,
+		    double born)
+{
+	bool measured = acct_hi == -INFINITY || (born > 0 && born > acct_hi);
+	if (!acct_on || !measured)
+		kernel_cats &= 1u << CAT_CPU;
+	return kernel_cats;
+}
+
+static bool reading_empty(const struct ts_reading *r)
+{
+	if (r->run_ns)
+		return false;
+	for (int c = 0; c < NCAT; c++)
+		if (r->d[c].count || r->d[c].total_ns)
+			return false;
+	return true;
+}
+
+bool delta_zombie_reply(const struct ts_reading *prev,
+			const struct ts_reading *cur)
+{
+	return reading_empty(cur) && !reading_empty(prev);
+}
+
+/*
+ * The longest a wait of a task of that age can be, in ns: the age, plus
+ * 1 % and 2 ms for the clocks (the kernel times waits with the scheduler's
+ * clock, we time the task's age with ours).
+ */
+static double longest_wait_ns(double age)
+{
+	return (age * 1.01 + 0.002) * 1e9;
+}
+
+/* Can the kernel's movement in one category be true? */
+static bool possible(const struct delta_bounds *b, int c, uint64_t dtotal,
+		     bool have_count, uint64_t dcount, bool max_rose,
+		     uint64_t max_ns)
+{
+	if (b->age <= 0)
+		return true; /* nothing to bound it with */
+	double lim = longest_wait_ns(b->age);
+	/* one thread is in at most one wait of a kind at a time */
+	if (b->thread && (double)dtotal > lim)
+		return false;
+	if (b->thread && max_rose && (double)max_ns > lim)
+		return false;
+	if (!have_count)
+		return true;
+	double waits = (double)dcount;
+	if (c == CAT_CPU) {
+		/* a run-queue wait cut by migration: one part per thread */
+		int parts = b->thread ? 1 : b->threads;
+		if (parts <= 0)
+			return true;
+		waits += parts;
+	}
+	return (double)dtotal <= waits * lim;
+}
+
+int delta_interval(const struct ts_reading *prev, const struct ts_reading *cur,
+		   const struct delta_bounds *b, struct delta *out)
 {
 	static const struct ts_reading zero;
+	int dropped = 0;
+
 	if (!prev)
 		prev = &zero;
-
-	row->total_pct = 0;
-	row->have_cpu_pct = false;
-	if (dt > 0 && cur->run_real_ns >= prev->run_real_ns) {
-		row->have_cpu_pct = true;
-		row->cpu_pct = (double)(cur->run_real_ns - prev->run_real_ns) /
-			       (dt * 1e9) * 100.0;
+	memset(out, 0, sizeof(*out));
+	if (cur->run_ns >= prev->run_ns) {
+		out->have_run = true;
+		out->run_ns = cur->run_ns - prev->run_ns;
 	}
-
 	for (int c = 0; c < NCAT; c++) {
-		struct cat_figure *f = &row->d[c];
-		const struct ts_delay *a = &prev->d[c], *b = &cur->d[c];
-		memset(f, 0, sizeof(*f));
-		if (!(cur->have & cats & (1u << c)) || dt <= 0)
+		unsigned bit = 1u << c;
+		const struct ts_delay *x = &prev->d[c], *y = &cur->d[c];
+		struct delta_cat *o = &out->d[c];
+		if (!(cur->have & b->cats & bit))
 			continue;
-		/* saturated or reset: no figure rather than a wrong one */
-		if (b->total_ns < a->total_ns)
+		/* the kernel saturates to 0 on overflow: no figure */
+		if (y->total_ns < x->total_ns) {
+			o->flags = DELTA_DROPPED;
+			dropped++;
 			continue;
-		uint64_t dtotal = b->total_ns - a->total_ns;
-		f->avail = true;
-		f->have_count = !(cur->no_count & (1u << c));
-		if (f->have_count)
-			f->count = delta_count(a->count, b->count,
-					       categories[c].count_is_32bit);
-		f->pct = (double)dtotal / (dt * 1e9) * 100.0;
-		if (f->count) {
-			f->have_avg = true;
-			f->avg_ms = (double)dtotal / (double)f->count / 1e6;
 		}
-		if (cur->have_max & (1u << c)) {
-			f->have_max = true;
-			f->max_ms = (double)b->max_ns / 1e6;
+		uint64_t dtotal = y->total_ns - x->total_ns;
+		bool have_count = !(cur->no_count & bit);
+		uint64_t dcount = have_count ?
+			delta_count(x->count, y->count,
+				    categories[c].count_is_32bit) : 0;
+		bool waited = have_count ? dcount > 0 : dtotal > 0;
+		/* a lifetime max that rose was set by a wait of this window */
+		bool max_rose = (cur->have_max & bit) && waited &&
+			y->max_ns > ((prev->have_max & bit) ? x->max_ns : 0);
+		if (!possible(b, c, dtotal, have_count, dcount, max_rose,
+			      y->max_ns)) {
+			o->flags = DELTA_DROPPED;
+			dropped++;
+			continue;
 		}
-		row->total_pct += f->pct;
+		o->flags = DELTA_AVAIL | (have_count ? DELTA_COUNT : 0);
+		o->count = dcount;
+		o->total_ns = dtotal;
+		if (!waited)
+			continue;
+		/*
+		 * Only a thread's own record holds its maximum (a process
+		 * record carries one live thread's): the window's longest
+		 * wait is known when that maximum rose, or (version 17) its
+		 * time stamp falls in the window, or when exactly one wait
+		 * ended (its length is the whole delay; not for cpu, whose
+		 * delay may hold parts of unfinished waits).
+		 */
+		if (b->thread && max_rose) {
+			o->flags |= DELTA_MAX | DELTA_LIFETIME;
+			o->max_ns = y->max_ns;
+		} else if (b->thread && (cur->have_max_at & bit) &&
+			   b->to > 0 && y->max_at > b->from &&
+			   y->max_at <= b->to) {
+			o->flags |= DELTA_MAX | DELTA_LIFETIME;
+			o->max_ns = y->max_ns;
+		} else if (have_count && dcount == 1 && c != CAT_CPU) {
+			o->flags |= DELTA_MAX;
+			o->max_ns = dtotal;
+		}
 	}
+	return dropped;
+}
+
+static void accumulate_max(struct delta_cat *a, const struct delta_cat *v)
+{
+	bool v_waited = (v->flags & DELTA_COUNT) ? v->count > 0 : v->total_ns > 0;
+	if (!v_waited)
+		return;
+	if (v->flags & DELTA_LIFETIME) {
+		/* the longest of the life so far: of the window too */
+		a->flags |= DELTA_MAX | DELTA_LIFETIME;
+		a->max_ns = v->max_ns;
+	} else if (a->flags & DELTA_LIFETIME) {
+		/* the lifetime max did not rise: no wait was longer */
+		if ((v->flags & DELTA_MAX) && v->max_ns > a->max_ns)
+			a->max_ns = v->max_ns;
+	} else if ((a->flags & DELTA_MAX) && (v->flags & DELTA_MAX)) {
+		if (v->max_ns > a->max_ns)
+			a->max_ns = v->max_ns;
+	} else {
+		a->flags &= ~DELTA_MAX;
+	}
+}
+
+void delta_accumulate(struct delta *acc, bool first, const struct delta *iv)
+{
+	if (first) {
+		*acc = *iv;
+		return;
+	}
+	acc->have_run = acc->have_run && iv->have_run;
+	acc->run_ns += iv->run_ns;
+	for (int c = 0; c < NCAT; c++) {
+		struct delta_cat *a = &acc->d[c];
+		const struct delta_cat *v = &iv->d[c];
+		if (a->flags & DELTA_DROPPED)
+			continue;
+		if (v->flags & DELTA_DROPPED) {
+			a->flags = DELTA_DROPPED;
+			continue;
+		}
+		if (!(a->flags & DELTA_AVAIL) || !(v->flags & DELTA_AVAIL)) {
+			a->flags = 0;
+			continue;
+		}
+		bool a_waited = (a->flags & DELTA_COUNT) ? a->count > 0
+							 : a->total_ns > 0;
+		if (!a_waited) {
+			/* nothing yet: the window's max is this interval's */
+			unsigned keep = a->flags & DELTA_COUNT;
+			a->flags = (v->flags & ~DELTA_COUNT) | keep;
+			a->max_ns = v->max_ns;
+		} else {
+			accumulate_max(a, v);
+		}
+		a->total_ns += v->total_ns;
+		a->count += v->count;
+		if (!(v->flags & DELTA_COUNT))
+			a->flags &= ~DELTA_COUNT;
+	}
+}
+
+double delta_total(const struct cat_figure d[NCAT])
+{
+	double total = 0, sleep = 0;
+	for (int c = 0; c < NCAT; c++) {
+		if (!d[c].avail)
+			continue;
+		if (c == CAT_CPU || c == CAT_IRQ)
+			total += d[c].pct;
+		else if (d[c].pct > sleep)
+			sleep = d[c].pct;
+	}
+	return total + sleep;
+}
+
+void delta_figures(const struct delta *iv, double dt, struct row *row)
+{
+	row->have_cpu_pct = dt > 0 && iv->have_run;
+	row->cpu_pct = row->have_cpu_pct ?
+		(double)iv->run_ns / (dt * 1e9) * 100.0 : 0;
+	for (int c = 0; c < NCAT; c++) {
+		const struct delta_cat *v = &iv->d[c];
+		struct cat_figure *f = &row->d[c];
+		memset(f, 0, sizeof(*f));
+		if (v->flags & DELTA_DROPPED) {
+			f->dropped = true;
+			continue;
+		}
+		if (!(v->flags & DELTA_AVAIL) || dt <= 0)
+			continue;
+		f->avail = true;
+		f->have_count = v->flags & DELTA_COUNT;
+		f->count = v->count;
+		f->pct = (double)v->total_ns / (dt * 1e9) * 100.0;
+		if (f->have_count && f->count) {
+			f->have_avg = true;
+			f->avg_ms = (double)v->total_ns / (double)f->count / 1e6;
+		}
+		if (v->flags & DELTA_MAX) {
+			f->have_max = true;
+			f->max_ms = (double)v->max_ns / 1e6;
+		}
+	}
+	row->total_pct = delta_total(row->d);
+}
+
+int delta_row(const struct ts_reading *prev, const struct ts_reading *cur,
+	      double dt, const struct delta_bounds *b, struct row *row)
+{
+	struct delta iv;
+	int dropped = delta_interval(prev, cur, b, &iv);
+	delta_figures(&iv, dt, row);
+	return dropped;
 }

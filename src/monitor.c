@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,10 +61,27 @@ static double now_mono(void)
 	return clock_seconds(CLOCK_MONOTONIC);
 }
 
-static unsigned long long now_boot_ticks(void)
+/* A lower bound of its start, from /proc's start time in boot ticks. */
+static void born_at_ticks(const struct monitor *m, struct task *k,
+			  unsigned long long ticks)
 {
-	return (unsigned long long)(clock_seconds(CLOCK_BOOTTIME) *
-				    (double)pi_hertz());
+	if (!ticks)
+		return;
+	double born = (double)ticks / (double)pi_hertz() - m->boot_off;
+	if (born > k->born)
+		k->born = born;
+}
+
+/*
+ * The same from a thread's record: it started ac_btime (whole seconds,
+ * which the kernel may round up by one) on the wall clock.
+ */
+static void born_at_record(struct task *k, const struct ts_reading *r)
+{
+	if (k->born || !r->have_basic || !r->btime)
+		return;
+	double real_off = clock_seconds(CLOCK_REALTIME) - now_mono();
+	k->born = (double)r->btime - 1.0 - real_off;
 }
 
 void monitor_notice(struct monitor *m, const char *text)
@@ -148,16 +166,9 @@ static struct task *add_task(struct monitor *m, struct tasktable *t, pid_t id,
 			/* counted from zero: the previous reading is all zeros */
 			memset(&k->prev, 0, sizeof(k->prev));
 			k->have_prev = true;
-			k->have_base = true;
-			memset(&k->base, 0, sizeof(k->base));
-			k->measured = m->delayacct == 1;
-		} else {
-			k->measured = m->delayacct == 1 && start &&
-				      start >= m->measured_since;
-			if (m->measured_since == 0)
-				k->measured = m->delayacct == 1;
 		}
 	}
+	born_at_ticks(m, k, start);
 	return k;
 }
 
@@ -217,16 +228,33 @@ static void rescan(struct monitor *m)
 
 /* ---- notifications ---- */
 
+/* A child that ended before its cgroup was read is where its parent is. */
+static void inherit_cgroup(struct monitor *m, struct task *k, pid_t parent)
+{
+	struct task *p;
+	if (!cgroups_used(m) || k->cgroup || !(p = tt_find(m->procs, parent)) ||
+	    !p->cgroup)
+		return;
+	k->cgroup = strdup(p->cgroup);
+}
+
 static void on_pc_event(const struct pc_event *ev, void *arg)
 {
 	struct monitor *m = arg;
 	struct task *k;
 	switch (ev->type) {
 	case PC_FORK:
-		if (ev->pid == ev->tgid && wanted_process(m, ev->tgid))
-			add_task(m, m->procs, ev->pid, ev->tgid, 0, true);
-		if (m->threads && wanted_thread(m, ev->tgid))
-			add_task(m, m->threads, ev->pid, ev->tgid, 0, true);
+		/* it cannot have waited before the kernel announced it */
+		if (ev->pid == ev->tgid && wanted_process(m, ev->tgid) &&
+		    (k = add_task(m, m->procs, ev->pid, ev->tgid, 0, true))) {
+			if (!k->born)
+				k->born = (double)ev->timestamp_ns / 1e9;
+			inherit_cgroup(m, k, ev->parent_tgid);
+		}
+		if (m->threads && wanted_thread(m, ev->tgid) &&
+		    (k = add_task(m, m->threads, ev->pid, ev->tgid, 0, true)) &&
+		    !k->born)
+			k->born = (double)ev->timestamp_ns / 1e9;
 		break;
 	case PC_EXEC:
 		if ((k = tt_find(m->procs, ev->tgid)))
@@ -262,6 +290,8 @@ static void take_final(struct tasktable *t, struct task *k,
 {
 	k->cur = *r;
 	k->have_cur = true;
+	k->cur_at = now_mono();
+	born_at_record(k, r);
 	mark_ended(k);
 	tt_retire(t, k);
 }
@@ -289,6 +319,13 @@ static void on_exit_record(const struct ts_reading *r, void *arg)
 	}
 	pid_t tid = (pid_t)r->id;
 	pid_t tgid = r->have_tgid ? (pid_t)r->tgid : tid;
+	/*
+	 * A thread that ends while its process is queried is counted twice
+	 * (dead and alive) for a moment: ask again once it is gone.
+	 */
+	struct task *group = tt_find(m->procs, tgid);
+	if (group && tid != tgid)
+		group->requery = true;
 	if (m->threads && wanted_thread(m, tgid)) {
 		struct task *k = add_task(m, m->threads, tid, tgid, 0, true);
 		if (k)
@@ -317,6 +354,8 @@ static void on_exit_record(const struct ts_reading *r, void *arg)
 			/* a TGID record for the same group may follow */
 			k->cur = *r;
 			k->have_cur = true;
+			k->cur_at = now_mono();
+			born_at_record(k, r);
 			k->final_candidate = true;
 			m->pending_final = true;
 		}
@@ -484,6 +523,12 @@ static void on_reading(const struct ts_reading *r, void *arg)
 	struct task *k = tt_find(t, (pid_t)r->id);
 	if (!k || k->have_final)
 		return;
+	/* a zombie's zeros: it did nothing more, it did not forget */
+	if (k->have_prev && delta_zombie_reply(&k->prev, r)) {
+		k->cur = k->prev;
+		k->have_cur = true;
+		return;
+	}
 	k->cur = *r;
 	k->have_cur = true;
 }
@@ -536,10 +581,6 @@ static void rebase(struct task *k, void *arg)
 	if (k->have_cur) {
 		k->prev = k->cur;
 		k->have_prev = true;
-		if (!k->have_base) {
-			k->base = k->cur;
-			k->have_base = true;
-		}
 		k->have_cur = false;
 	}
 }
@@ -603,40 +644,98 @@ static void fill_identity(struct monitor *m, struct task *k, struct row *r,
 		r->flags |= ROW_NEW;
 }
 
-/* The categories with true figures for this task. */
+/* The categories with true figures for this task (delta_cats). */
 static unsigned task_cats(const struct monitor *m, const struct task *k)
 {
-	unsigned cats = m->kernel_cats;
-	if (!k->measured || m->delayacct != 1)
-		cats &= 1u << CAT_CPU;
-	return cats;
+	return delta_cats(m->kernel_cats, m->delayacct == 1, m->acct_hi,
+			  k->born);
 }
 
 /*
  * Categories the kernel cannot collect although struct taskstats has room
- * for them: irq delay needs CONFIG_IRQ_TIME_ACCOUNTING, which is also what
- * makes /proc/pressure/irq exist.
+ * for them: irq delay needs CONFIG_IRQ_TIME_ACCOUNTING. With PSI on, that
+ * option is what makes /proc/pressure/irq exist; without PSI the kernel's
+ * configuration tells, where it is published.
  */
-static unsigned detect_kernel_cats(void)
+static unsigned detect_kernel_cats(struct monitor *m)
 {
 	unsigned cats = (1u << NCAT) - 1;
-	if (access("/proc/pressure/irq", F_OK) != 0)
+	if (access("/proc/pressure/irq", F_OK) == 0)
+		return cats;
+	if (access("/proc/pressure/cpu", F_OK) == 0)
+		return cats & ~(1u << CAT_IRQ);
+	int irqtime = pi_kernel_config("CONFIG_IRQ_TIME_ACCOUNTING");
+	if (irqtime < 0)
+		monitor_notice(m, _("irq delay unknown: without PSI and without "
+				    "the kernel's configuration, stalltop cannot "
+				    "tell whether this kernel collects it"));
+	if (irqtime != 1)
 		cats &= ~(1u << CAT_IRQ);
 	return cats;
+}
+
+/* The age of the task at its latest reading, an upper bound; 0 unknown. */
+static double task_age(const struct monitor *m, const struct task *k)
+{
+	/* a thread's own record says how long it has lived */
+	if (k->cur.kind == TS_KIND_PID && k->cur.have_basic && k->cur.etime_us)
+		return (double)k->cur.etime_us / 1e6;
+	double at = k->have_final ? k->cur_at : m->reading_end;
+	return k->born > 0 && at > k->born ? at - k->born : 0;
+}
+
+static void task_bounds(const struct monitor *m, const struct task *k,
+			struct delta_bounds *b)
+{
+	b->cats = task_cats(m, k);
+	b->age = task_age(m, k);
+	b->thread = k->cur.kind == TS_KIND_PID;
+	b->threads = k->threads > 0 ? k->threads : 0;
+	b->from = m->prev_real;
+	b->to = m->reading_real;
+}
+
+/*
+ * What the task did in this interval, checked (delta.h); in accumulated
+ * mode added to its window once. Returns false when there is nothing;
+ * *dropped counts the figures dropped as impossible.
+ */
+static bool task_interval(struct monitor *m, struct task *k, struct delta *iv,
+			  int *dropped)
+{
+	bool fresh = k->have_cur && k->have_prev;
+	*dropped = 0;
+	/*
+	 * The window keeps what it had when nothing new came: vanished, a
+	 * baseline only, added already, or an ended task shown again.
+	 */
+	if (m->o.accumulate && k->have_acc &&
+	    (!fresh || k->acc_round == m->round || (k->exited && k->shown))) {
+		*iv = k->acc;
+		return true;
+	}
+	if (!fresh)
+		return false;
+	struct delta_bounds b;
+	task_bounds(m, k, &b);
+	*dropped = delta_interval(&k->prev, &k->cur, &b, iv);
+	if (m->o.accumulate) {
+		delta_accumulate(&k->acc, !k->have_acc, iv);
+		k->have_acc = true;
+		k->acc_round = m->round;
+		*iv = k->acc;
+	}
+	return true;
 }
 
 static void build_row(struct task *k, void *arg)
 {
 	struct build_ctx *c = arg;
 	struct monitor *m = c->m;
-	if (!k->have_cur && k->exited && m->o.accumulate && k->have_prev) {
-		k->cur = k->prev; /* vanished: keep what it had */
-		k->have_cur = true;
-	}
-	if (!k->have_cur)
-		return; /* vanished with nothing to tell */
-	if (!k->have_prev)
-		return; /* baseline only: figures start next interval */
+	struct delta iv;
+	int dropped;
+	if (!task_interval(m, k, &iv, &dropped))
+		return;
 	struct row *r;
 	if (c->recording) {
 		if (k->exited)
@@ -665,13 +764,15 @@ static void build_row(struct task *k, void *arg)
 		r->flags |= ROW_EXITED;
 		r->state = 'X';
 	}
-	if (m->o.accumulate) {
-		delta_row(k->have_base ? &k->base : NULL, &k->cur,
-			  c->now - m->start_time, task_cats(m, k), r);
+	delta_figures(&iv, m->o.accumulate ? c->now - m->start_time : c->dt, r);
+	if (c->recording)
 		return;
+	m->dropped += (size_t)dropped;
+	if (!m->o.threads && !(k->exited && !m->o.accumulate)) {
+		/* a live process row: where its threads' maxima can go */
+		k->row_round = m->round;
+		k->row_at = (size_t)(r - m->rows);
 	}
-	delta_row(k->have_prev ? &k->prev : NULL, &k->cur, c->dt,
-		  task_cats(m, k), r);
 }
 
 static void collect_need_details(struct task *k, void *arg)
@@ -706,6 +807,7 @@ static void on_details(const struct pi_details *d, void *arg)
 	if (k->start && d->start && k->start != d->start)
 		return; /* another task now has this id */
 	k->start = d->start;
+	born_at_ticks(c->m, k, d->start);
 	k->ppid = d->ppid;
 	k->state = d->state;
 	k->threads = d->threads;
@@ -791,19 +893,64 @@ void monitor_fill_status(struct monitor *m, struct row *rows, size_t n)
 	}
 }
 
+/*
+ * Follow kernel.task_delayacct. When it comes on, note between which
+ * moments: stalltop's own switch (--enable-delayacct) knows them to the
+ * microsecond; a switch by hand is seen at the next refresh. On already
+ * when stalltop started: every task counts as measured (the kernel keeps
+ * no trace of when it came on).
+ */
 static void update_delayacct(struct monitor *m)
 {
 	int now = delayacct_state();
-	if (now == 1 && m->delayacct != 1)
-		m->measured_since = m->delayacct == -2 ? 0 : now_boot_ticks();
-	if (now != 1)
-		m->measured_since = ULLONG_MAX;
+	double t = now_mono();
+	if (now == 1 && m->delayacct != 1) {
+		double lo, hi;
+		if (delayacct_switched(&lo, &hi) && hi >= m->acct_checked) {
+			m->acct_lo = lo;
+			m->acct_hi = hi;
+		} else if (m->delayacct == -2) {
+			m->acct_lo = m->acct_hi = -INFINITY;
+		} else {
+			m->acct_lo = m->acct_checked;
+			m->acct_hi = t;
+		}
+	}
 	m->delayacct = now;
+	m->acct_checked = t;
+}
+
+static void collect_requery(struct task *k, void *arg)
+{
+	struct monitor *m = arg;
+	if (!k->requery)
+		return;
+	k->requery = false;
+	if (!k->exited && k->queried == m->round)
+		push_id(m, (uint32_t)k->id);
+}
+
+/*
+ * Processes that lost a thread while they were queried may have counted
+ * it twice (ended and alive) for a moment: ask them once more.
+ */
+static int requery(struct monitor *m)
+{
+	m->nids = 0;
+	tt_foreach(m->procs, collect_requery, m);
+	if (!m->nids)
+		return 0;
+	if (!m->ts)
+		return ps_query(m->ps, TS_KIND_TGID, m->ids, m->nids, on_reading,
+				m->procs, NULL);
+	return ts_query(m->ts, TS_KIND_TGID, m->ids, m->nids, on_reading,
+			m->procs, NULL);
 }
 
 static int take_reading(struct monitor *m)
 {
 	double now = now_mono();
+	m->boot_off = clock_seconds(CLOCK_BOOTTIME) - now;
 	if (m->rescan_every > 0 && now - m->last_rescan >= m->rescan_every)
 		m->need_rescan = true;
 	drain_all(m);
@@ -818,12 +965,17 @@ static int take_reading(struct monitor *m)
 	if (m->threads && query(m, m->threads, true) < 0)
 		return -1;
 	/* the readings were taken across the queries: date them midway */
-	m->reading_time = (t0 + now_mono()) / 2;
+	m->reading_end = now_mono();
+	m->reading_time = (t0 + m->reading_end) / 2;
+	m->reading_real = clock_seconds(CLOCK_REALTIME) -
+			  (m->reading_end - m->reading_time);
 	/*
 	 * Exit records that arrived while we queried belong to this interval;
 	 * a task that ended is in the socket before its id stops answering.
 	 */
 	drain_all(m);
+	if (!m->o.threads && requery(m) < 0)
+		return -1;
 	if (!m->o.threads)
 		tt_retire_if(m->procs, vanished, m);
 	if (m->threads)
@@ -848,6 +1000,72 @@ static void mark_shown(struct task *k, void *arg)
 	k->shown = true;
 }
 
+/*
+ * A process's longest wait is its threads' (its own record carries just
+ * one live thread's): known where every wait of the window is in a thread
+ * row whose longest wait is known.
+ */
+static void max_from_threads(struct monitor *m)
+{
+	struct span { uint64_t count; double max; bool unknown; } *sp;
+	if (!m->nrows || !(sp = calloc(m->nrows * NCAT, sizeof(*sp))))
+		return;
+	for (size_t i = 0; i < m->ntrows; i++) {
+		const struct row *t = &m->trows[i];
+		struct task *p = tt_find(m->procs, t->tgid);
+		if (!p || p->row_round != m->round || p->row_at >= m->nrows)
+			continue;
+		for (int c = 0; c < NCAT; c++) {
+			const struct cat_figure *f = &t->d[c];
+			struct span *s = &sp[p->row_at * NCAT + c];
+			if (!f->avail || !f->have_count) {
+				s->unknown = true;
+			} else if (f->count) {
+				s->count += f->count;
+				s->unknown |= !f->have_max;
+				if (f->max_ms > s->max)
+					s->max = f->max_ms;
+			}
+		}
+	}
+	for (size_t i = 0; i < m->nrows; i++) {
+		for (int c = 0; c < NCAT; c++) {
+			struct cat_figure *f = &m->rows[i].d[c];
+			const struct span *s = &sp[i * NCAT + c];
+			if (!f->avail || !f->have_count || !f->count ||
+			    s->unknown || s->count != f->count)
+				continue;
+			f->have_max = true;
+			f->max_ms = s->max;
+		}
+	}
+	free(sp);
+}
+
+static void add_threads(struct task *k, void *arg)
+{
+	size_t *n = arg;
+	if (k->threads > 0)
+		*n += (size_t)k->threads;
+}
+
+/*
+ * Threads known, in the scope of the processes: the kernel's count of the
+ * whole machine, unless stalltop sees only a pid namespace's processes,
+ * or only some processes; then theirs.
+ */
+static size_t count_threads(struct monitor *m)
+{
+	size_t n = 0;
+	long nsys;
+	if (m->o.threads)
+		return tt_count(m->threads);
+	if (!m->o.npids && !m->own_pidns && (nsys = pi_system_threads()) > 0)
+		return (size_t)nsys;
+	tt_foreach(m->procs, add_threads, &n);
+	return n;
+}
+
 int monitor_sample(struct monitor *m, struct sample *out)
 {
 	if (m->rp)
@@ -864,6 +1082,7 @@ int monitor_sample(struct monitor *m, struct sample *out)
 			tt_free_retired_if(m->threads, was_shown, NULL);
 	}
 	m->nrows = m->nexited = 0;
+	m->dropped = 0;
 
 	update_delayacct(m);
 	if (take_reading(m) < 0)
@@ -885,7 +1104,9 @@ int monitor_sample(struct monitor *m, struct sample *out)
 	if (m->o.record_threads && !m->o.threads) {
 		struct build_ctx tc = { m, now, dt, true };
 		tt_foreach(m->threads, build_row, &tc);
+		tt_foreach_retired(m->threads, build_row, &tc);
 		tt_foreach_retired(m->threads, mark_shown, NULL);
+		max_from_threads(m);
 	}
 	tt_foreach(t, rebase, NULL);
 	if (m->threads && !m->o.threads)
@@ -903,6 +1124,7 @@ int monitor_sample(struct monitor *m, struct sample *out)
 	out->delayacct_known = m->delayacct >= 0;
 	out->ts_version = m->ts ? ts_kernel_version(m->ts) : 0;
 	out->events_lost = m->lost;
+	out->dropped = m->dropped;
 	out->threads = m->o.threads;
 	out->accumulated = m->o.accumulate;
 	psi_interval(&m->psi_prev, &psi, &out->psi);
@@ -911,16 +1133,12 @@ int monitor_sample(struct monitor *m, struct sample *out)
 	out->exited = m->exited;
 	out->nexited = m->nexited;
 	out->nprocs = tt_count(m->procs);
-	long nsys;
-	if (m->o.threads)
-		out->nthreads = tt_count(m->threads);
-	else if (!m->o.npids && (nsys = pi_system_threads()) > 0)
-		out->nthreads = (size_t)nsys;
+	out->nthreads = count_threads(m);
 
 	if (m->o.cgroups) {
 		static struct cgroup_row none;
-		if (cgt_build(m->cgt, m->rows, m->nrows, out->interval,
-			      m->o.cgroup_within, &out->cgroups,
+		if (cgt_build(m->cgt, m->rows, m->nrows, m->exited, m->nexited,
+			      out->interval, m->o.cgroup_within, &out->cgroups,
 			      &out->ncgroups) < 0 || !out->cgroups) {
 			out->cgroups = &none;
 			out->ncgroups = 0;
@@ -939,6 +1157,7 @@ int monitor_sample(struct monitor *m, struct sample *out)
 	m->psi_prev = psi;
 	m->prev_time = now;
 	m->prev_boot = m->reading_boot;
+	m->prev_real = m->reading_real;
 	return 0;
 }
 
@@ -957,7 +1176,8 @@ static void prime_cgroups(struct monitor *m)
 	size_t n;
 	m->nrows = 0;
 	tt_foreach(m->procs, push_cgroup_row, m);
-	cgt_build(m->cgt, m->rows, m->nrows, 0, m->o.cgroup_within, &rows, &n);
+	cgt_build(m->cgt, m->rows, m->nrows, NULL, 0, 0, m->o.cgroup_within,
+		  &rows, &n);
 	m->nrows = 0;
 }
 
@@ -979,6 +1199,7 @@ static int baseline(struct monitor *m)
 	psi_read("/proc/pressure", &m->psi_prev);
 	m->prev_time = m->reading_time;
 	m->prev_boot = m->reading_boot;
+	m->prev_real = m->reading_real;
 	return 0;
 }
 
@@ -1036,10 +1257,10 @@ struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 		}
 		return m;
 	}
-	m->start_time = now_mono();
 	m->rescan_every = o->rescan;
 	m->delayacct = -2; /* first reading: tasks already running count */
-	m->kernel_cats = detect_kernel_cats();
+	m->kernel_cats = detect_kernel_cats(m);
+	m->own_pidns = !pi_in_initial_pid_ns();
 	update_delayacct(m);
 
 	enum ts_open_error err;
@@ -1109,6 +1330,8 @@ struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 		monitor_free(m);
 		return NULL;
 	}
+	/* accumulated figures cover the time since the baseline reading */
+	m->start_time = m->prev_time;
 	*exit_code = 0;
 	return m;
 }
@@ -1164,10 +1387,10 @@ void monitor_set_threads(struct monitor *m, bool threads, pid_t only_tgid)
 	baseline(m);
 }
 
-static void forget_base(struct task *k, void *arg)
+static void forget_window(struct task *k, void *arg)
 {
 	(void)arg;
-	k->have_base = false;
+	k->have_acc = false;
 }
 
 int monitor_set_cgroups(struct monitor *m, bool on)
@@ -1197,9 +1420,9 @@ void monitor_set_accumulate(struct monitor *m, bool accumulate)
 		return; /* a recording holds intervals as they were */
 	m->o.accumulate = accumulate;
 	/* figures since now: the next readings become the base */
-	tt_foreach(m->procs, forget_base, NULL);
+	tt_foreach(m->procs, forget_window, NULL);
 	if (m->threads)
-		tt_foreach(m->threads, forget_base, NULL);
+		tt_foreach(m->threads, forget_window, NULL);
 	baseline(m);
 	m->start_time = m->prev_time;
 }

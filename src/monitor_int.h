@@ -53,7 +53,19 @@ struct monitor {
 
 	int delayacct;              /* 1 on, 0 off, -1 unknown */
 	unsigned kernel_cats;       /* categories this kernel collects */
-	unsigned long long measured_since; /* boot ticks; ULLONG_MAX none */
+	/*
+	 * Delay accounting was switched on between these CLOCK_MONOTONIC
+	 * times (-INFINITY: before stalltop started, taken as measured
+	 * from the start); only tasks born after acct_hi have figures.
+	 */
+	double acct_lo, acct_hi;
+	double acct_checked;        /* when the switch was last read */
+	double boot_off;            /* CLOCK_BOOTTIME - CLOCK_MONOTONIC */
+	double reading_end;         /* monotonic end of the latest queries */
+	double reading_real;        /* CLOCK_REALTIME of the latest reading */
+	double prev_real;           /* ... of the previous one */
+	size_t dropped;             /* figures dropped in this sample */
+	bool own_pidns;             /* in a pid namespace of our own */
 
 	struct psi_reading psi_prev;
 

@@ -101,7 +101,13 @@ static void __attribute__((noreturn)) usage(void)
 	fputs(_("\nDelay categories (columns and sort keys):\n"), f);
 	for (int c = 0; c < NCAT; c++)
 		fprintf(f, "  %-10s %s\n", categories[c].key, _(categories[c].help));
-	fputs(_("\nOther sort keys: total, cpu_pct, pid, comm.\n"), f);
+	fputs(_("\nOther sort keys: total, cpu_pct, pid, comm.\n"
+		"TOTAL (total) is cpu + irq + the largest of the other categories:\n"
+		"the kernel nests waits (swap-in IO is block IO too), so a sum would\n"
+		"count one wait twice.\n"
+		"A figure the kernel reports that cannot be true (a wait longer than\n"
+		"the task has existed) is dropped: shown as !, null in JSON, never\n"
+		"sorted on or summed, and counted in the header.\n"), f);
 	fputs(_("\nFiles:\n"
 		"  /proc/pressure/*                          system pressure (PSI)\n"
 		"  /proc/sys/kernel/task_delayacct           delay accounting switch\n"

@@ -28,7 +28,7 @@ static void header(FILE *f)
 	for (int c = 0; c < NCAT; c++)
 		for (size_t i = 0; i < sizeof(fig) / sizeof(fig[0]); i++)
 			fprintf(f, ",delay_%s_%s", categories[c].key, fig[i]);
-	fputs(",total_pct,exited,command\n", f);
+	fputs(",total_pct,dropped,exited,command\n", f);
 }
 
 /* ",value" or "," when absent. */
@@ -89,6 +89,11 @@ static void row(FILE *f, const struct out_opts *o, const char *time,
 		num(f, d->avail && d->have_max, d->max_ms, 3);
 	}
 	num(f, true, r->total_pct, 3);
+	/* the categories dropped as impossible, space-separated keys */
+	putc(',', f);
+	for (int c = 0, n = 0; c < NCAT; c++)
+		if (r->d[c].dropped)
+			fprintf(f, "%s%s", n++ ? " " : "", categories[c].key);
 	fprintf(f, ",%d,", exited || (r->flags & ROW_EXITED) ? 1 : 0);
 	command(f, o, r);
 	putc('\n', f);

@@ -89,6 +89,21 @@ static void figure_json(FILE *f, const struct cat_figure *d)
 
 static void delay_json(FILE *f, const struct cat_figure *d);
 
+/* The keys of the categories whose figures were dropped as impossible. */
+static void dropped_json(FILE *f, const struct cat_figure *d)
+{
+	bool first = true;
+
+	putc('[', f);
+	for (int c = 0; c < NCAT; c++) {
+		if (!d[c].dropped)
+			continue;
+		fprintf(f, "%s\"%s\"", first ? "" : ",", categories[c].key);
+		first = false;
+	}
+	putc(']', f);
+}
+
 static void row_json(FILE *f, const struct row *r)
 {
 	char state[2] = { r->state, '\0' };
@@ -111,6 +126,8 @@ static void row_json(FILE *f, const struct row *r)
 	num_or_null(f, r->have_cpu_pct, r->cpu_pct, 3);
 	fputs(",\"delay\":", f);
 	delay_json(f, r->d);
+	fputs(",\"dropped\":", f);
+	dropped_json(f, r->d);
 	fputs(",\"total_pct\":", f);
 	num(f, r->total_pct, 3);
 	if (r->cgroup) {
@@ -176,7 +193,8 @@ void out_json(FILE *f, const struct sample *s)
 		fprintf(f, "%u", s->ts_version);
 	else
 		fputs("null", f);
-	fprintf(f, ",\"events_lost\":%" PRIu64 ",\"psi\":", s->events_lost);
+	fprintf(f, ",\"events_lost\":%" PRIu64 ",\"figures_dropped\":%zu"
+		",\"psi\":", s->events_lost, s->dropped);
 	psi_json(f, &s->psi);
 	fputs(",\"tasks\":", f);
 	rows_json(f, s->rows, s->nrows);

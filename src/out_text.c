@@ -131,6 +131,13 @@ static void status_line(FILE *f, const struct sample *s)
 		fprintf(f, _("events lost %llu"),
 			(unsigned long long)s->events_lost);
 	}
+	if (s->dropped) {
+		fputs("  ", f);
+		fprintf(f, ngettext("%lu impossible figure dropped (!)",
+				    "%lu impossible figures dropped (!)",
+				    s->dropped),
+			(unsigned long)s->dropped);
+	}
 	if (s->trigger) {
 		char buf[256];
 
@@ -366,8 +373,15 @@ static void row_text(FILE *f, const struct out_opts *o, const struct row *r,
 	user(f, r);
 	fprintf(f, " %c", state(r, exited));
 	fig(f, r->have_cpu_pct, r->cpu_pct, 1, W_PCT);
-	for (int c = 0; c < NCAT; c++)
-		fig(f, r->d[c].avail, r->d[c].pct, 1, cat_width(c));
+	for (int c = 0; c < NCAT; c++) {
+		if (r->d[c].dropped) {
+			/* the kernel's figure cannot be true */
+			putc(' ', f);
+			right(f, "!", cat_width(c));
+		} else {
+			fig(f, r->d[c].avail, r->d[c].pct, 1, cat_width(c));
+		}
+	}
 	fig(f, true, r->total_pct, 1, W_PCT);
 	putc(' ', f);
 	command(f, o, r, b);

@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <libproc2/pids.h>
 
@@ -321,4 +324,47 @@ char pi_thread_state(pid_t tgid, pid_t tid)
 	/* "TID (comm) S ...": the comm may hold ") " itself */
 	char *paren = strrchr(buf, ')');
 	return paren && paren[1] == ' ' && paren[2] ? paren[2] : '\0';
+}
+
+/* The inode of the initial pid namespace (PROC_PID_INIT_INO). */
+#define PID_NS_INIT_INO 0xEFFFFFFCu
+
+bool pi_in_initial_pid_ns(void)
+{
+	struct stat st;
+	if (stat("/proc/self/ns/pid", &st) < 0)
+		return true;
+	return st.st_ino == PID_NS_INIT_INO;
+}
+
+/* Look for option in a configuration file read through zlib (plain too). */
+static int config_lookup(const char *path, const char *option)
+{
+	gzFile f = gzopen(path, "rb");
+	if (!f)
+		return -1;
+	char line[512];
+	size_t len = strlen(option);
+	int found = 0;
+	while (gzgets(f, line, sizeof(line))) {
+		if (strncmp(line, option, len) == 0 && line[len] == '=') {
+			found = line[len + 1] == 'y' || line[len + 1] == 'm';
+			break;
+		}
+	}
+	gzclose(f);
+	return found;
+}
+
+int pi_kernel_config(const char *option)
+{
+	int v = config_lookup("/proc/config.gz", option);
+	if (v >= 0)
+		return v;
+	struct utsname u;
+	char path[sizeof(u.release) + 32];
+	if (uname(&u) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+	return config_lookup(path, option);
 }

@@ -72,6 +72,19 @@ long pi_system_threads(void);
 /* Clock ticks per second (for start times). */
 long pi_hertz(void);
 
+/*
+ * Whether we run in the initial pid namespace (where /proc shows every
+ * process of the machine). True when it cannot be told.
+ */
+bool pi_in_initial_pid_ns(void);
+
+/*
+ * A boolean option of the running kernel's configuration, from
+ * /proc/config.gz or /boot/config-RELEASE: 1 set (y or m), 0 not set,
+ * -1 when no configuration can be read.
+ */
+int pi_kernel_config(const char *option);
+
 /* The name of a user, or the uid as digits; cached. Never NULL. */
 const char *pi_user_name(struct procinfo *pi, uid_t uid);
 

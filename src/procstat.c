@@ -150,7 +150,7 @@ static void to_reading(const struct raw *w, struct ts_reading *r)
 		r->have |= 1u << CAT_CPU;
 		r->d[CAT_CPU].count += w->count;
 		r->d[CAT_CPU].total_ns += w->delay;
-		r->run_real_ns += w->run;
+		r->run_ns += w->run;
 	}
 	if (w->have_io) {
 		r->have |= 1u << CAT_IO;
@@ -235,7 +235,7 @@ static int query_process(struct procstat *ps, uint32_t tgid,
 			base = known ? &zero : &now;
 		acc->have |= now.have;
 		acc->no_count |= now.no_count;
-		acc->run_real_ns += grow(base->run_real_ns, now.run_real_ns);
+		acc->run_ns += grow(base->run_ns, now.run_ns);
 		for (int c = 0; c < NCAT; c++) {
 			acc->d[c].count += grow(base->d[c].count, now.d[c].count);
 			acc->d[c].total_ns += grow(base->d[c].total_ns,
@@ -243,7 +243,7 @@ static int query_process(struct procstat *ps, uint32_t tgid,
 		}
 		if (tnew && !known) {
 			/* the first reading: totals start from the sum */
-			acc->run_real_ns += now.run_real_ns;
+			acc->run_ns += now.run_ns;
 			for (int c = 0; c < NCAT; c++) {
 				acc->d[c].count += now.d[c].count;
 				acc->d[c].total_ns += now.d[c].total_ns;

@@ -179,6 +179,19 @@ static void delay_from(json_object *o, struct cat_figure d[NCAT])
 	}
 }
 
+/* "dropped": ["io", ...]: those figures were dropped as impossible. */
+static void dropped_from(json_object *a, struct cat_figure d[NCAT])
+{
+	if (!json_object_is_type(a, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		const char *key = str(json_object_array_get_idx(a, i));
+		int c = key ? category_by_key(key) : -1;
+		if (c >= 0 && !d[c].avail)
+			d[c].dropped = true;
+	}
+}
+
 static void row_from(json_object *o, struct row *r, unsigned flags)
 {
 	const char *state = str(get(o, "state"));
@@ -197,6 +210,7 @@ static void row_from(json_object *o, struct row *r, unsigned flags)
 	r->threads = threads < -1 || threads > INT_MAX ? -1 : (int)threads;
 	r->have_cpu_pct = opt_num(get(o, "cpu_pct"), &r->cpu_pct);
 	delay_from(get(o, "delay"), r->d);
+	dropped_from(get(o, "dropped"), r->d);
 	r->total_pct = num(get(o, "total_pct"));
 	r->flags = flags;
 	if (r->state == 'X')
@@ -285,6 +299,9 @@ static int sample_from(struct replay *rp, json_object *o, struct sample *s)
 	long long ver = int_or(get(o, "taskstats_version"), 0);
 	s->ts_version = ver < 0 || ver > UINT_MAX ? 0 : (unsigned)ver;
 	opt_u64(get(o, "events_lost"), &s->events_lost);
+	uint64_t dropped = 0;
+	opt_u64(get(o, "figures_dropped"), &dropped);
+	s->dropped = (size_t)dropped;
 	psi_from(get(o, "psi"), &s->psi);
 	if (!rows_from(get(o, "tasks"), &rp->rows, &rp->caprows, &s->nrows, 0) ||
 	    !rows_from(get(o, "exited"), &rp->exited, &rp->capexited,

@@ -16,14 +16,16 @@
 
 /* One category's figures for one row over one interval. */
 struct cat_figure {
-	bool avail;       /* false: the kernel gives no figure (shown -/null) */
+	bool avail;       /* false: no true figure (shown -/null) */
 	double pct;       /* Δdelay / Δwall × 100 */
 	uint64_t count;   /* events in the interval */
 	bool have_avg;    /* false when count is 0 or unknown */
 	double avg_ms;    /* Δdelay / Δcount */
-	bool have_max;    /* kernel provides a peak (version 16+) */
-	double max_ms;    /* longest single delay since the task started */
+	bool have_max;    /* the interval's longest wait is known */
+	double max_ms;    /* longest single wait that ended in the interval */
 	bool have_count;  /* false: the source gives no event count */
+	bool dropped;     /* the kernel's figure cannot be true (see
+			     delta.h): not shown, sorted on or summed */
 };
 
 enum row_flags {
@@ -45,7 +47,7 @@ struct row {
 	bool have_cpu_pct;
 	double cpu_pct;       /* CPU use, % of one CPU */
 	struct cat_figure d[NCAT];
-	double total_pct;     /* sum of the available categories' pct */
+	double total_pct;     /* cpu + irq + the largest other (delta_total) */
 	unsigned flags;       /* enum row_flags */
 	double age;           /* seconds since first seen (for highlighting) */
 };
@@ -59,6 +61,7 @@ struct cgroup_row {
 	struct cat_figure d[NCAT]; /* summed over its processes and below */
 	double total_pct;
 	size_t nr_tasks;      /* processes in it and below */
+	unsigned max_unknown; /* bit c: a task's longest wait is unknown */
 };
 
 struct sample {
@@ -68,6 +71,7 @@ struct sample {
 	bool delayacct_known; /* the sysctl could be read */
 	unsigned ts_version;  /* struct taskstats version, 0 if none */
 	uint64_t events_lost; /* notifications lost since start */
+	size_t dropped;       /* figures dropped as impossible in this sample */
 	bool threads;         /* rows are threads (-H) */
 	bool accumulated;     /* figures cover the time since start (-a) */
 	struct psi_sample psi;

@@ -228,6 +228,14 @@ static void status_line(struct screen *s, int y)
 				 (unsigned long long)smp->events_lost);
 			piece(s, y, &x, buf, s->attr[R_SEVERE]);
 		}
+		if (smp->dropped) {
+			snprintf(buf, sizeof(buf),
+				 ngettext("%lu impossible figure dropped (!)",
+					  "%lu impossible figures dropped (!)",
+					  smp->dropped),
+				 (unsigned long)smp->dropped);
+			piece(s, y, &x, buf, s->attr[R_WARN]);
+		}
 	}
 	piece(s, y, &x, sort_label(s, buf, sizeof(buf)), A_BOLD);
 	if (narrow)

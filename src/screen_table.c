@@ -25,7 +25,7 @@ const char *metric_label(enum metric m)
 	case METRIC_RATE:
 		return _("events/s");
 	case METRIC_MAX:
-		return _("max ms");
+		return _("max ms in interval");
 	default:
 		/* xgettext:no-c-format */
 		return _("% of interval");
@@ -88,6 +88,11 @@ void table_cell(const struct screen *s, const struct row *r, int col,
 			snprintf(buf, size, "%s", r->comm ? r->comm : "");
 		return;
 	}
+	if (col >= COL_CAT && col < COL_TOTAL && r->d[col - COL_CAT].dropped) {
+		/* the kernel's figure cannot be true (see the help) */
+		snprintf(buf, size, "!");
+		return;
+	}
 	v = cell_value(s, r, col);
 	if (isnan(v)) {
 		snprintf(buf, size, "-");
@@ -103,6 +108,8 @@ static attr_t cell_role(const struct screen *s, const struct row *r, int col)
 {
 	if (col < COL_CPU_PCT || col == COL_COMMAND)
 		return A_NORMAL;
+	if (col >= COL_CAT && col < COL_TOTAL && r->d[col - COL_CAT].dropped)
+		return s->attr[R_WARN];
 	double v = cell_value(s, r, col);
 	if (isnan(v) || v <= 0)
 		return s->attr[R_LOW];

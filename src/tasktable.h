@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "delta.h"
 #include "sample.h"
 #include "ts_decode.h"
 
@@ -31,14 +32,26 @@ struct task {
 	int threads;
 	bool details_stale;        /* exec or comm change: read again */
 
+	/*
+	 * The earliest moment it can have started waiting, CLOCK_MONOTONIC
+	 * seconds (a lower bound of its start; the fork event's time, or
+	 * its start time in ticks): bounds its figures (delta.h) and tells
+	 * whether delay accounting saw its whole life. 0 when unknown.
+	 */
+	double born;
+
 	/* readings */
 	struct ts_reading prev;    /* at the previous sample */
 	bool have_prev;
 	struct ts_reading cur;     /* this sample's, or the final one */
 	bool have_cur;
-	struct ts_reading base;    /* first reading, for accumulated mode */
-	bool have_base;
-	bool measured;             /* delay accounting was on at its start */
+	double cur_at;             /* CLOCK_MONOTONIC when a final came */
+	bool requery;              /* a thread ended during the query */
+	struct delta acc;          /* accumulated mode: the window so far */
+	bool have_acc;
+	uint64_t acc_round;        /* the reading last added to acc */
+	uint64_t row_round;        /* process rows: the reading of row_at */
+	size_t row_at;             /* its row in this sample's rows */
 
 	/* life */
 	bool exited;               /* ended; shown once, then removed */

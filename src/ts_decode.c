@@ -23,13 +23,13 @@
 
 /* Where the non-category fields sit in each layout. */
 struct basic_offsets {
-	size_t exitcode, flag, run_real, comm, uid, gid, pid, ppid, btime,
+	size_t exitcode, flag, run, comm, uid, gid, pid, ppid, btime,
 	       etime, utime, stime, btime64, tgid;
 };
 
 #define BASIC_OFFSETS(T) { \
 	offsetof(T, ac_exitcode), offsetof(T, ac_flag), \
-	offsetof(T, cpu_run_real_total), offsetof(T, ac_comm), \
+	offsetof(T, cpu_run_virtual_total), offsetof(T, ac_comm), \
 	offsetof(T, ac_uid), offsetof(T, ac_gid), offsetof(T, ac_pid), \
 	offsetof(T, ac_ppid), offsetof(T, ac_btime), offsetof(T, ac_etime), \
 	offsetof(T, ac_utime), offsetof(T, ac_stime), \
@@ -46,6 +46,7 @@ enum {
 	V_TGID = 12,
 	V_MAX_INLINE = 15, /* max/min after each total (v15 layout) */
 	V_MAX_END = 16,    /* max/min at the end (main layout) */
+	V_MAX_AT = 17,     /* time stamps of the maxima */
 };
 
 union ts_any_layout {
@@ -87,8 +88,8 @@ static void decode_basic(const struct ts_bytes *b, const struct basic_offsets *a
 		r->exitcode = get_u32(b, at->exitcode);
 	if (covers(b, at->flag, 1))
 		r->flag = b->p[at->flag];
-	if (covers(b, at->run_real, 8))
-		r->run_real_ns = get_u64(b, at->run_real);
+	if (covers(b, at->run, 8))
+		r->run_ns = get_u64(b, at->run);
 
 	/* comm .. stime come as one block (basic accounting) */
 	if (covers(b, at->stime, 8)) {
@@ -132,6 +133,16 @@ static void decode_delays(const struct ts_bytes *b, int layout,
 		if (version >= max_from && covers(b, o->max, 8)) {
 			r->d[c].max_ns = get_u64(b, o->max);
 			r->have_max |= 1u << c;
+		}
+		if (layout == TS_LAYOUT_MAIN && version >= V_MAX_AT &&
+		    covers(b, o->max_at, 16)) {
+			int64_t sec = (int64_t)get_u64(b, o->max_at);
+			int64_t nsec = (int64_t)get_u64(b, o->max_at + 8);
+			/* zero: no such wait yet */
+			if (sec > 0 && nsec >= 0 && nsec < 1000000000) {
+				r->d[c].max_at = (double)sec + (double)nsec / 1e9;
+				r->have_max_at |= 1u << c;
+			}
 		}
 	}
 }

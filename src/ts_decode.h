@@ -45,6 +45,7 @@ struct ts_delay {
 	uint64_t count;    /* events, cumulative */
 	uint64_t total_ns; /* delay, cumulative (wraps) */
 	uint64_t max_ns;   /* longest single delay since the task started */
+	double max_at;     /* when it ended, CLOCK_REALTIME seconds (v17) */
 };
 
 /*
@@ -67,11 +68,13 @@ struct ts_reading {
 	uint64_t btime;        /* start, seconds since the epoch */
 	uint64_t etime_us;     /* elapsed */
 	uint64_t utime_us, stime_us;
-	uint64_t run_real_ns;  /* cpu_run_real_total */
+	uint64_t run_ns;       /* time on a CPU, ns (cpu_run_virtual_total:
+				  the scheduler's clock, not ticks) */
 	bool have_basic;       /* comm..etime present */
 	struct ts_delay d[NCAT];
 	uint32_t have;         /* bit c: count and total of category c present */
 	uint32_t have_max;     /* bit c: max of category c present */
+	uint32_t have_max_at;  /* bit c: max_at of category c present */
 	uint32_t no_count;     /* bit c: total known but not the count (/proc) */
 };
 

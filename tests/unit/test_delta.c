@@ -1,6 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Interval maths: rates, averages, wrap-around, saturation, absent data. */
+/*
+ * Interval maths: rates, averages, wrap-around, saturation, absent data,
+ * impossible figures, interval maxima, accumulation, TOTAL, and which
+ * tasks delay accounting measured.
+ */
 #include <config.h>
+
+#include <math.h>
 
 #include "delta.h"
 #include "unit.h"
@@ -22,14 +28,17 @@ static struct ts_reading reading(uint64_t cpu_count, uint64_t cpu_ns,
 	return r;
 }
 
+/* A process's readings (TGID), no age known: nothing to check against. */
+static const struct delta_bounds PROC = { .cats = (1u << NCAT) - 1 };
+
 static void test_rates(void)
 {
 	struct ts_reading a = reading(10, 1000000000, 5, 0);
 	struct ts_reading b = reading(30, 1500000000, 9, 200000000);
-	a.run_real_ns = 0;
-	b.run_real_ns = 250000000;
+	a.run_ns = 0;
+	b.run_ns = 250000001;
 	struct row r;
-	delta_row(&a, &b, 2.0, ALL, &r);
+	CHECK(delta_row(&a, &b, 2.0, &PROC, &r) == 0);
 	CHECK(r.d[CAT_CPU].avail);
 	CHECK_NEAR(r.d[CAT_CPU].pct, 25.0, 1e-9);        /* 0.5 s of 2 s */
 	CHECK_EQ_U(r.d[CAT_CPU].count, 20);
@@ -38,31 +47,36 @@ static void test_rates(void)
 	CHECK_NEAR(r.d[CAT_IO].pct, 10.0, 1e-9);
 	CHECK_EQ_U(r.d[CAT_IO].count, 4);
 	CHECK_NEAR(r.d[CAT_IO].avg_ms, 50.0, 1e-9);
-	CHECK(r.d[CAT_IO].have_max);
-	CHECK_NEAR(r.d[CAT_IO].max_ms, 7.0, 1e-9);
+	/* a process record's max is one thread's: not the process's */
+	CHECK(!r.d[CAT_IO].have_max);
+	/* CPU% from the scheduler's nanoseconds, not ticks */
 	CHECK(r.have_cpu_pct);
-	CHECK_NEAR(r.cpu_pct, 12.5, 1e-9);
+	CHECK_NEAR(r.cpu_pct, 12.50000005, 1e-9);
 	CHECK_NEAR(r.total_pct, 35.0, 1e-9);
 	/* no events: no average, but a true 0 % */
 	CHECK(r.d[CAT_SWAP].avail);
 	CHECK(!r.d[CAT_SWAP].have_avg);
+	CHECK(!r.d[CAT_SWAP].have_max);
 	CHECK_NEAR(r.d[CAT_SWAP].pct, 0.0, 0);
 }
 
 static void test_absent(void)
 {
-	struct ts_reading a = reading(1, 1, 1, 1), b = reading(2, 2, 2, 2);
+	struct ts_reading a = reading(1, 1, 1, 1), b = reading(2, 2, 3, 2);
 	b.have &= ~(1u << CAT_IRQ);     /* an older kernel */
 	b.have_max = 0;                 /* version < 16 */
 	struct row r;
-	delta_row(&a, &b, 1.0, ALL, &r);
+	delta_row(&a, &b, 1.0, &PROC, &r);
 	CHECK(!r.d[CAT_IRQ].avail);
+	CHECK(!r.d[CAT_IRQ].dropped);
 	CHECK(!r.d[CAT_IO].have_max);
 	/* delay accounting off for this task: only cpu */
-	delta_row(&a, &b, 1.0, 1u << CAT_CPU, &r);
+	struct delta_bounds cpu_only = PROC;
+	cpu_only.cats = 1u << CAT_CPU;
+	delta_row(&a, &b, 1.0, &cpu_only, &r);
 	CHECK(r.d[CAT_CPU].avail);
 	for (int c = 1; c < NCAT; c++)
-		CHECK(!r.d[c].avail);
+		CHECK(!r.d[c].avail && !r.d[c].dropped);
 	CHECK_NEAR(r.total_pct, r.d[CAT_CPU].pct, 1e-12);
 }
 
@@ -76,12 +90,17 @@ static void test_wrap(void)
 	struct ts_reading a = reading(1, 0, 0xfffffffeULL, 100);
 	struct ts_reading b = reading(2, 1000, 3, 300);
 	struct row r;
-	delta_row(&a, &b, 1.0, ALL, &r);
+	delta_row(&a, &b, 1.0, &PROC, &r);
 	CHECK_EQ_U(r.d[CAT_IO].count, 5);
-	/* a total that went backwards (the kernel saturates to 0) is no figure */
+	/* a 32-bit count that was reset while the total rose */
+	b.d[CAT_IO].count = 2;
+	delta_row(&a, &b, 1.0, &PROC, &r);
+	CHECK_EQ_U(r.d[CAT_IO].count, 4);
+	/* a total that went backwards (the kernel saturates to 0): dropped */
 	b.d[CAT_IO].total_ns = 0;
-	delta_row(&a, &b, 1.0, ALL, &r);
+	CHECK(delta_row(&a, &b, 1.0, &PROC, &r) == 1);
 	CHECK(!r.d[CAT_IO].avail);
+	CHECK(r.d[CAT_IO].dropped);
 	CHECK(r.d[CAT_CPU].avail);
 	CHECK(r.total_pct < 1.0);
 }
@@ -91,13 +110,213 @@ static void test_from_zero(void)
 	/* a task that started after the previous reading counts from zero */
 	struct ts_reading b = reading(4, 400000000, 0, 0);
 	struct row r;
-	delta_row(NULL, &b, 1.0, ALL, &r);
+	delta_row(NULL, &b, 1.0, &PROC, &r);
 	CHECK_NEAR(r.d[CAT_CPU].pct, 40.0, 1e-9);
 	CHECK_EQ_U(r.d[CAT_CPU].count, 4);
 	/* zero-length interval: nothing is made up */
-	delta_row(NULL, &b, 0.0, ALL, &r);
+	delta_row(NULL, &b, 0.0, &PROC, &r);
 	CHECK(!r.d[CAT_CPU].avail);
 	CHECK(!r.have_cpu_pct);
+}
+
+/* rmdir on 6.18: one IO wait as long as the machine's uptime. */
+static void test_impossible(void)
+{
+	struct ts_reading a = reading(1, 100000, 0, 0);
+	struct ts_reading b = reading(2, 200000, 1, 10064521000000000ULL);
+	b.d[CAT_IO].max_ns = b.d[CAT_IO].total_ns;
+	struct delta_bounds t = { .cats = ALL, .age = 0.0016, .thread = true };
+	struct row r;
+	CHECK(delta_row(&a, &b, 1.0, &t, &r) == 1);
+	CHECK(r.d[CAT_IO].dropped);
+	CHECK(!r.d[CAT_IO].avail);
+	CHECK(r.d[CAT_CPU].avail);            /* the rest stays */
+	CHECK(!r.d[CAT_CPU].dropped);
+	/* not summed */
+	CHECK_NEAR(r.total_pct, r.d[CAT_CPU].pct, 1e-12);
+
+	/* the same for a process: Δdelay > Δcount × age */
+	struct delta_bounds p = { .cats = ALL, .age = 0.0016, .threads = 1 };
+	CHECK(delta_row(&a, &b, 1.0, &p, &r) == 1);
+	CHECK(r.d[CAT_IO].dropped);
+
+	/* a long wait that ends now is true, even above 100 % */
+	struct ts_reading c = reading(2, 200000, 1, 5000000000ULL); /* 5 s */
+	c.d[CAT_IO].max_ns = 5000000000ULL;
+	struct delta_bounds old = { .cats = ALL, .age = 3600, .thread = true };
+	CHECK(delta_row(&a, &c, 1.0, &old, &r) == 0);
+	CHECK(r.d[CAT_IO].avail);
+	CHECK_NEAR(r.d[CAT_IO].pct, 500.0, 1e-9);
+	/* ... but not for a thread 2 s old */
+	old.age = 2;
+	CHECK(delta_row(&a, &c, 1.0, &old, &r) == 1);
+
+	/* a process may wait in several threads at once: 3 × 1 s of 1.5 s */
+	struct ts_reading d = reading(1, 100000, 3, 3000000000ULL);
+	struct delta_bounds proc = { .cats = ALL, .age = 1.5, .threads = 3 };
+	CHECK(delta_row(&a, &d, 1.0, &proc, &r) == 0);
+	CHECK_NEAR(r.d[CAT_IO].pct, 300.0, 1e-9);
+	/* one thread cannot */
+	proc.thread = true;
+	CHECK(delta_row(&a, &d, 1.0, &proc, &r) == 1);
+
+	/* delay without an event cannot be (but cpu: a migrated wait) */
+	struct ts_reading e = reading(1, 900000000, 0, 500000);
+	e.d[CAT_IO].max_ns = 0;
+	struct delta_bounds young = { .cats = ALL, .age = 1.0, .thread = true };
+	CHECK(delta_row(&a, &e, 1.0, &young, &r) == 1);
+	CHECK(r.d[CAT_IO].dropped);
+	CHECK(r.d[CAT_CPU].avail);
+
+	/* a lifetime max that rose above the age: that wait is impossible */
+	struct ts_reading f = reading(1, 100000, 2, 1000000);
+	f.d[CAT_IO].max_ns = 9000000000ULL;
+	CHECK(delta_row(&a, &f, 1.0, &young, &r) == 1);
+	CHECK(r.d[CAT_IO].dropped);
+	/* unknown age: nothing to check against, the figure stays */
+	young.age = 0;
+	CHECK(delta_row(&a, &b, 1.0, &young, &r) == 0);
+}
+
+static void test_max(void)
+{
+	struct delta_bounds t = { .cats = ALL, .age = 100, .thread = true };
+	struct ts_reading a = reading(1, 0, 10, 100000000);
+	a.d[CAT_IO].max_ns = 5000000;                     /* 5 ms */
+	struct ts_reading b = reading(1, 0, 14, 200000000);
+	b.d[CAT_IO].max_ns = 9000000;                     /* rose: 9 ms */
+	struct row r;
+	delta_row(&a, &b, 1.0, &t, &r);
+	CHECK(r.d[CAT_IO].have_max);
+	CHECK_NEAR(r.d[CAT_IO].max_ms, 9.0, 1e-9);
+	/* did not rise: the interval's longest wait is unknown */
+	b.d[CAT_IO].max_ns = 5000000;
+	delta_row(&a, &b, 1.0, &t, &r);
+	CHECK(!r.d[CAT_IO].have_max);
+	/* one wait in the interval: it is the whole delay */
+	b.d[CAT_IO].count = 11;
+	delta_row(&a, &b, 1.0, &t, &r);
+	CHECK(r.d[CAT_IO].have_max);
+	CHECK_NEAR(r.d[CAT_IO].max_ms, 100.0, 1e-9);
+	/* no wait: no max, whatever the lifetime max */
+	b = a;
+	delta_row(&a, &b, 1.0, &t, &r);
+	CHECK(!r.d[CAT_IO].have_max);
+
+	/*
+	 * A process record (TGID) carries the newest live thread's lifetime
+	 * max: a rise there says nothing about the process's interval.
+	 */
+	struct ts_reading p = reading(1, 0, 14, 200000000);
+	p.d[CAT_IO].max_ns = 9000000;
+	delta_row(&a, &p, 1.0, &PROC, &r);
+	CHECK(!r.d[CAT_IO].have_max);
+
+	/* version 17: a time stamp inside the window makes it known */
+	struct ts_reading v = reading(1, 0, 14, 200000000);
+	v.d[CAT_IO].max_ns = 5000000;
+	v.d[CAT_IO].max_at = 1000.5;
+	v.have_max_at = 1u << CAT_IO;
+	struct delta_bounds w = t;
+	w.from = 1000.0;
+	w.to = 1001.0;
+	delta_row(&a, &v, 1.0, &w, &r);
+	CHECK(r.d[CAT_IO].have_max);
+	CHECK_NEAR(r.d[CAT_IO].max_ms, 5.0, 1e-9);
+	/* ... and outside it, not */
+	v.d[CAT_IO].max_at = 999.0;
+	delta_row(&a, &v, 1.0, &w, &r);
+	CHECK(!r.d[CAT_IO].have_max);
+}
+
+static void test_accumulate(void)
+{
+	struct delta_bounds t = { .cats = ALL, .age = 100, .thread = true };
+	struct ts_reading r0 = reading(0, 0, 0, 0);
+	r0.d[CAT_IO].max_ns = 0;
+	struct ts_reading r1 = reading(1, 0, 2, 30000000);
+	r1.d[CAT_IO].max_ns = 20000000;                    /* 20 ms, rose */
+	struct ts_reading r2 = reading(1, 0, 5, 60000000);
+	r2.d[CAT_IO].max_ns = 20000000;                    /* did not rise */
+	struct delta acc, iv;
+	delta_interval(&r0, &r1, &t, &iv);
+	delta_accumulate(&acc, true, &iv);
+	delta_interval(&r1, &r2, &t, &iv);
+	delta_accumulate(&acc, false, &iv);
+	struct row r;
+	delta_figures(&acc, 2.0, &r);
+	CHECK_EQ_U(r.d[CAT_IO].count, 5);
+	CHECK_NEAR(r.d[CAT_IO].pct, 3.0, 1e-9);           /* 60 ms of 2 s */
+	/* the lifetime max rose in the window: it is the window's */
+	CHECK(r.d[CAT_IO].have_max);
+	CHECK_NEAR(r.d[CAT_IO].max_ms, 20.0, 1e-9);
+
+	/* an impossible interval is not summed: the window has no figure */
+	struct ts_reading r3 = reading(1, 0, 6, 60000000 + 9000000000000ULL);
+	delta_interval(&r2, &r3, &t, &iv);
+	CHECK(iv.d[CAT_IO].flags & DELTA_DROPPED);
+	delta_accumulate(&acc, false, &iv);
+	struct ts_reading r4 = reading(1, 0, 7, 70000000 + 9000000000000ULL);
+	r4.d[CAT_IO].max_ns = r3.d[CAT_IO].max_ns;
+	delta_interval(&r3, &r4, &t, &iv);
+	CHECK(!(iv.d[CAT_IO].flags & DELTA_DROPPED));
+	delta_accumulate(&acc, false, &iv);
+	delta_figures(&acc, 4.0, &r);
+	CHECK(r.d[CAT_IO].dropped);
+	CHECK(!r.d[CAT_IO].avail);
+	CHECK(r.d[CAT_CPU].avail);
+}
+
+static void test_total(void)
+{
+	struct cat_figure d[NCAT] = { 0 };
+	for (int c = 0; c < NCAT; c++)
+		d[c].avail = true;
+	d[CAT_CPU].pct = 10;
+	d[CAT_IRQ].pct = 1;
+	d[CAT_IO].pct = 60;      /* the swap-in's IO ... */
+	d[CAT_SWAP].pct = 70;    /* ... inside the swap-in */
+	d[CAT_THRASHING].pct = 50;
+	CHECK_NEAR(delta_total(d), 81.0, 1e-12);
+	/* a dropped or absent category counts for nothing */
+	d[CAT_SWAP].avail = false;
+	d[CAT_SWAP].dropped = true;
+	CHECK_NEAR(delta_total(d), 71.0, 1e-12);
+	d[CAT_CPU].avail = false;
+	CHECK_NEAR(delta_total(d), 61.0, 1e-12);
+}
+
+static void test_cats(void)
+{
+	const unsigned cpu = 1u << CAT_CPU;
+	/* on before stalltop started: every task is taken as measured */
+	CHECK_EQ_U(delta_cats(ALL, true, -INFINITY, 0), ALL);
+	/* switched on at 100: a task born before has cpu only, for good */
+	CHECK_EQ_U(delta_cats(ALL, true, 100.0, 99.5), cpu);
+	CHECK_EQ_U(delta_cats(ALL, true, 100.0, 100.0), cpu);
+	/* born after the switch: everything */
+	CHECK_EQ_U(delta_cats(ALL, true, 100.0, 100.2), ALL);
+	/* unknown birth after a switch: not known to be measured */
+	CHECK_EQ_U(delta_cats(ALL, true, 100.0, 0), cpu);
+	/* off: cpu only */
+	CHECK_EQ_U(delta_cats(ALL, false, -INFINITY, 0), cpu);
+	/* what the kernel lacks stays out */
+	CHECK_EQ_U(delta_cats(ALL & ~(1u << CAT_IRQ), true, -INFINITY, 0),
+		   ALL & ~(1u << CAT_IRQ));
+}
+
+static void test_zombie(void)
+{
+	struct ts_reading before = reading(5, 5000, 3, 3000);
+	struct ts_reading zero = { 0 };
+	zero.version = 16;
+	zero.have = ALL;
+	CHECK(delta_zombie_reply(&before, &zero));
+	/* a task that never did anything answers zeros truly */
+	CHECK(!delta_zombie_reply(&zero, &zero));
+	CHECK(!delta_zombie_reply(&before, &before));
+	zero.run_ns = 1;
+	CHECK(!delta_zombie_reply(&before, &zero));
 }
 
 int main(void)
@@ -106,5 +325,11 @@ int main(void)
 	test_absent();
 	test_wrap();
 	test_from_zero();
+	test_impossible();
+	test_max();
+	test_accumulate();
+	test_total();
+	test_cats();
+	test_zombie();
 	return unit_done();
 }

@@ -34,14 +34,14 @@ static void build(void)
 		.uid = 106, .user = "postgres", .state = 'S', .threads = 4,
 		.have_cpu_pct = true, .cpu_pct = 37.5, .total_pct = 15.55,
 	};
-	r->d[CAT_CPU] = (struct cat_figure){ true, 12.5, 40, true, 3.125, true, 9.8, false };
-	r->d[CAT_IO] = (struct cat_figure){ true, 3.0, 7, true, 4.2857142, false, 0, false };
-	r->d[CAT_SWAP] = (struct cat_figure){ true, 0, 0, false, 0, true, 0, false };
-	r->d[CAT_RECLAIM] = (struct cat_figure){ true, 0, 0, false, 0, false, 0, false };
+	r->d[CAT_CPU] = (struct cat_figure){ true, 12.5, 40, true, 3.125, true, 9.8, false, false };
+	r->d[CAT_IO] = (struct cat_figure){ true, 3.0, 7, true, 4.2857142, false, 0, false, false };
+	r->d[CAT_SWAP] = (struct cat_figure){ true, 0, 0, false, 0, true, 0, false, false };
+	r->d[CAT_RECLAIM] = (struct cat_figure){ true, 0, 0, false, 0, false, 0, false, false };
 	/* thrashing and compact: not provided by this kernel */
-	r->d[CAT_WPCOPY] = (struct cat_figure){ true, 0.05, 3, true, 1.0 / 6, true, 0.3, false };
+	r->d[CAT_WPCOPY] = (struct cat_figure){ true, 0.05, 3, true, 1.0 / 6, true, 0.3, false, false };
 	/* A figure that went wrong upstream must not print as nan. */
-	r->d[CAT_IRQ] = (struct cat_figure){ true, NAN, 0, true, INFINITY, false, 0, false };
+	r->d[CAT_IRQ] = (struct cat_figure){ true, NAN, 0, true, INFINITY, false, 0, false, false };
 
 	*x = (struct row){
 		.pid = 4321, .tgid = 4321, .ppid = 1234,
@@ -50,8 +50,10 @@ static void build(void)
 		.have_cpu_pct = false, .total_pct = 50,
 		.flags = ROW_EXITED,
 	};
-	x->d[CAT_CPU] = (struct cat_figure){ true, 50, 1, true, 500, true, 500, false };
-	x->d[CAT_IO] = (struct cat_figure){ true, 0, 0, false, 0, false, 0, false };
+	x->d[CAT_CPU] = (struct cat_figure){ true, 50, 1, true, 500, true, 500, false, false };
+	x->d[CAT_IO] = (struct cat_figure){ true, 0, 0, false, 0, false, 0, false, false };
+	/* the kernel said it waited longer than it lived: dropped */
+	x->d[CAT_SWAP] = (struct cat_figure){ .dropped = true };
 
 	for (int c = 0; c < NCAT; c++) {
 		r->d[c].have_count = r->d[c].avail;
@@ -63,7 +65,7 @@ static void build(void)
 	sample = (struct sample){
 		.time = 1763740000.123, .interval = 1.002,
 		.delayacct = true, .delayacct_known = true,
-		.ts_version = 16, .events_lost = 2,
+		.ts_version = 16, .events_lost = 2, .dropped = 1,
 		.psi = sample.psi,
 		.rows = rows, .nrows = 1, .exited = exited, .nexited = 1,
 		.nprocs = 2, .nthreads = 5,
@@ -165,6 +167,7 @@ static void test_text(void)
 	sample.delayacct_known = false;
 	sample.ts_version = 0;
 	sample.events_lost = 0;
+	sample.dropped = 0;
 	sample.nthreads = 0;
 	got = run(&o);
 	const char *head = "stalltop - 15:46:40  accumulated 1.002s  2 processes  "
@@ -177,6 +180,7 @@ static void test_text(void)
 	sample.delayacct_known = true;
 	sample.ts_version = 16;
 	sample.events_lost = 2;
+	sample.dropped = 1;
 	sample.nthreads = 5;
 }
 

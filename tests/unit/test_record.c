@@ -40,7 +40,7 @@ static void figure(struct cat_figure *f, double pct, uint64_t count,
 		   double avg, bool have_max, double max)
 {
 	*f = (struct cat_figure){ true, pct, count, count > 0, avg, have_max,
-				  max, true };
+				  max, true, false };
 }
 
 static void build(void)

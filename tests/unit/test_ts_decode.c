@@ -112,6 +112,12 @@ static void check_values(const struct ts_reading *r, unsigned salt)
 			CHECK_EQ_U(r->d[c].max_ns, want_max(c, salt));
 		else
 			CHECK_EQ_U(r->d[c].max_ns, 0);
+		/* version 17: when the longest wait ended */
+		if (r->have_max_at & (1u << c))
+			CHECK_NEAR(r->d[c].max_at, 1800000100.0 + c +
+				   (1000.0 * salt + c) / 1e9, 1e-6);
+		else
+			CHECK_NEAR(r->d[c].max_at, 0, 0);
 	}
 }
 
@@ -127,7 +133,9 @@ static void check_record(const struct ts_reading *r, enum ts_kind kind,
 	CHECK_STR(r->comm, comm);
 	CHECK_EQ_U(r->btime, version >= 10 ? 1800000000u + salt
 					   : 1700000000u + salt);
-	CHECK_EQ_U(r->run_real_ns, 5550000000ull + salt);
+	/* the scheduler's nanoseconds, not the tick-based real total */
+	CHECK_EQ_U(r->run_ns, 6660000000ull + salt);
+	CHECK_EQ_U(r->have_max_at, version >= 17 ? have_max : 0);
 	CHECK_EQ_U(r->have_tgid, version >= 12);
 	CHECK_EQ_U(r->have, have);
 	CHECK_EQ_U(r->have_max, have_max);
