@@ -697,14 +697,11 @@ static void task_bounds(const struct monitor *m, const struct task *k,
 
 /*
  * What the task did in this interval, checked (delta.h); in accumulated
- * mode added to its window once. Returns false when there is nothing;
- * *dropped counts the figures dropped as impossible.
+ * mode added to its window once. Returns false when there is nothing.
  */
-static bool task_interval(struct monitor *m, struct task *k, struct delta *iv,
-			  int *dropped)
+static bool task_interval(struct monitor *m, struct task *k, struct delta *iv)
 {
 	bool fresh = k->have_cur && k->have_prev;
-	*dropped = 0;
 	/*
 	 * The window keeps what it had when nothing new came: vanished, a
 	 * baseline only, added already, or an ended task shown again.
@@ -718,7 +715,7 @@ static bool task_interval(struct monitor *m, struct task *k, struct delta *iv,
 		return false;
 	struct delta_bounds b;
 	task_bounds(m, k, &b);
-	*dropped = delta_interval(&k->prev, &k->cur, &b, iv);
+	delta_interval(&k->prev, &k->cur, &b, iv);
 	if (m->o.accumulate) {
 		delta_accumulate(&k->acc, !k->have_acc, iv);
 		k->have_acc = true;
@@ -733,8 +730,7 @@ static void build_row(struct task *k, void *arg)
 	struct build_ctx *c = arg;
 	struct monitor *m = c->m;
 	struct delta iv;
-	int dropped;
-	if (!task_interval(m, k, &iv, &dropped))
+	if (!task_interval(m, k, &iv))
 		return;
 	struct row *r;
 	if (c->recording) {
@@ -767,7 +763,9 @@ static void build_row(struct task *k, void *arg)
 	delta_figures(&iv, m->o.accumulate ? c->now - m->start_time : c->dt, r);
 	if (c->recording)
 		return;
-	m->dropped += (size_t)dropped;
+	/* the figures of the window dropped as impossible */
+	for (int i = 0; i < NCAT; i++)
+		m->dropped += r->d[i].dropped;
 	if (!m->o.threads && !(k->exited && !m->o.accumulate)) {
 		/* a live process row: where its threads' maxima can go */
 		k->row_round = m->round;
