@@ -754,8 +754,8 @@ static void refresh_details(struct monitor *m, struct tasktable *t)
 
 void monitor_fill_status(struct monitor *m, struct row *rows, size_t n)
 {
-	if (m->rp)
-		return; /* a recording has what it has */
+	if (m->rp || m->status_filled)
+		return; /* replayed, or read for the recording already */
 	struct tasktable *t = active(m);
 	if (m->o.threads) {
 		/* threads: only the state changes, read per thread */
@@ -852,6 +852,7 @@ int monitor_sample(struct monitor *m, struct sample *out)
 {
 	if (m->rp)
 		return monitor_replay_sample(m, out);
+	m->status_filled = false;
 
 	/* the previous sample's exited rows are no longer referenced */
 	if (m->o.accumulate) {
@@ -933,8 +934,15 @@ int monitor_sample(struct monitor *m, struct sample *out)
 	}
 	out->trigger = m->fired;
 	m->fired = NULL;
-	if (m->sample_cb)
+	if (m->sample_cb) {
+		/*
+		 * A recording keeps what views show: the state of every row,
+		 * read once, so that a view of this sample shows the same.
+		 */
+		monitor_fill_status(m, out->rows, out->nrows);
+		m->status_filled = true;
 		m->sample_cb(out, m->sample_arg);
+	}
 
 	m->psi_prev = psi;
 	m->prev_time = now;

@@ -66,6 +66,7 @@ struct monitor {
 	struct cgtable *cgt;
 	struct row *trows;          /* thread rows kept for a recording */
 	size_t ntrows, captrows;
+	bool status_filled;         /* this sample's rows have their state */
 	void (*sample_cb)(const struct sample *, void *);
 	void *sample_arg;
 	void (*trigger_cb)(void *);

@@ -24,7 +24,9 @@
  *   it (out_json, the contract of DESIGN.md): "time", "interval",
  *   "delayacct", "taskstats_version", "events_lost", "psi", "tasks",
  *   "exited", and when present "trigger", "cgroups" and "thread_tasks"
- *   (the thread rows of the same interval). A row has "cgroup" when known.
+ *   (the thread rows of the same interval). A row has "cgroup" when known,
+ *   and "state" as read when the sample was taken (null for the threads
+ *   of "thread_tasks", which are not read).
  *   "time" comes first: the reader indexes a line by it without parsing
  *   the rest (a line laid out otherwise is parsed in full).
  *
