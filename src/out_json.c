@@ -169,6 +169,8 @@ void out_json(FILE *f, const struct sample *s)
 	num(f, s->time, 3);
 	fputs(",\"interval\":", f);
 	num(f, s->interval, 3);
+	fprintf(f, ",\"accumulated\":%s,\"threads\":%s",
+		s->accumulated ? "true" : "false", s->threads ? "true" : "false");
 	fputs(",\"delayacct\":", f);
 	fputs(!s->delayacct_known ? "null" : s->delayacct ? "true" : "false", f);
 	fputs(",\"taskstats_version\":", f);

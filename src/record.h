@@ -22,13 +22,14 @@
  *
  * - Every other line is one sample, exactly as `stalltop -b --json` writes
  *   it (out_json, the contract of DESIGN.md): "time", "interval",
- *   "delayacct", "taskstats_version", "events_lost", "psi", "tasks",
- *   "exited", and when present "trigger", "cgroups" and "thread_tasks"
- *   (the thread rows of the same interval). A row has "cgroup" when known,
- *   and "state" as read when the sample was taken (null for the threads
- *   of "thread_tasks", which are not read).
- *   "time" comes first: the reader indexes a line by it without parsing
- *   the rest (a line laid out otherwise is parsed in full).
+ *   "accumulated", "threads", "delayacct", "taskstats_version",
+ *   "events_lost", "psi", "tasks", "exited", and when present "trigger",
+ *   "cgroups" and "thread_tasks" (the thread rows of the same interval).
+ *   A row has "cgroup" when known, and "state" as read when the sample
+ *   was taken (null for the threads of "thread_tasks", which are not
+ *   read). "accumulated" and "threads" say how the sample was taken (-a,
+ *   -H). "time" comes first: the reader indexes a line by it without
+ *   parsing the rest (a line laid out otherwise is parsed in full).
  *
  * - Versioning: adding a field keeps the version (readers ignore fields
  *   they do not know); changing or removing the meaning of one raises it.
