@@ -639,9 +639,12 @@ static void build_row(struct task *k, void *arg)
 		return; /* baseline only: figures start next interval */
 	struct row *r;
 	if (c->recording) {
-		if (k->exited)
-			return; /* recordings keep the live threads */
-		r = monitor_push_row(&m->trows, &m->ntrows, &m->captrows);
+		/* ended threads apart, as a view of threads shows them */
+		if (k->exited && !m->o.accumulate)
+			r = monitor_push_row(&m->texited, &m->ntexited,
+					     &m->captexited);
+		else
+			r = monitor_push_row(&m->trows, &m->ntrows, &m->captrows);
 	} else if (k->exited && !m->o.accumulate) {
 		r = monitor_push_row(&m->exited, &m->nexited, &m->capexited);
 	} else {
@@ -653,7 +656,9 @@ static void build_row(struct task *k, void *arg)
 	if (m->o.cgroup_within &&
 	    (!r->cgroup || !cg_path_within(r->cgroup, m->o.cgroup_within))) {
 		/* outside the subtree asked for: take the row back */
-		if (c->recording)
+		if (c->recording && k->exited && !m->o.accumulate)
+			m->ntexited--;
+		else if (c->recording)
 			m->ntrows--;
 		else if (k->exited && !m->o.accumulate)
 			m->nexited--;
@@ -882,10 +887,11 @@ int monitor_sample(struct monitor *m, struct sample *out)
 	tt_foreach(t, build_row, &c);
 	tt_foreach_retired(t, build_row, &c);
 	tt_foreach_retired(t, mark_shown, NULL);
-	m->ntrows = 0;
+	m->ntrows = m->ntexited = 0;
 	if (m->o.record_threads && !m->o.threads) {
 		struct build_ctx tc = { m, now, dt, true };
 		tt_foreach(m->threads, build_row, &tc);
+		tt_foreach_retired(m->threads, build_row, &tc);
 		tt_foreach_retired(m->threads, mark_shown, NULL);
 	}
 	tt_foreach(t, rebase, NULL);
@@ -931,6 +937,8 @@ int monitor_sample(struct monitor *m, struct sample *out)
 		static struct row none;
 		out->thread_rows = m->trows ? m->trows : &none;
 		out->nthread_rows = m->ntrows;
+		out->thread_exited = m->texited ? m->texited : &none;
+		out->nthread_exited = m->ntexited;
 	}
 	out->trigger = m->fired;
 	m->fired = NULL;
@@ -1139,6 +1147,7 @@ void monitor_free(struct monitor *m)
 	cgt_free(m->cgt);
 	replay_close(m->rp);
 	free(m->trows);
+	free(m->texited);
 	ts_close(m->ts);
 	ps_free(m->ps);
 	for (int i = 0; i < m->nnotices; i++)

@@ -196,5 +196,9 @@ void out_json(FILE *f, const struct sample *s)
 		fputs(",\"thread_tasks\":", f);
 		rows_json(f, s->thread_rows, s->nthread_rows);
 	}
+	if (s->thread_exited) {
+		fputs(",\"thread_exited\":", f);
+		rows_json(f, s->thread_exited, s->nthread_exited);
+	}
 	fputs("}\n", f);
 }

@@ -69,8 +69,8 @@ struct replay {
 	json_object *cur;
 	char *buf;
 	size_t bufcap;
-	struct row *rows, *exited, *trows;
-	size_t caprows, capexited, captrows;
+	struct row *rows, *exited, *trows, *texited;
+	size_t caprows, capexited, captrows, captexited;
 	struct cgroup_row *cgroups;
 	size_t capcg;
 };
@@ -274,7 +274,7 @@ static bool cgroups_from(struct replay *rp, json_object *a, size_t *n)
 
 static int sample_from(struct replay *rp, json_object *o, struct sample *s)
 {
-	json_object *v, *cg, *tt;
+	json_object *v, *cg, *tt, *te;
 
 	memset(s, 0, sizeof(*s));
 	s->time = num(get(o, "time"));
@@ -305,6 +305,13 @@ static int sample_from(struct replay *rp, json_object *o, struct sample *s)
 			       &s->nthread_rows, 0))
 			return -1;
 		s->thread_rows = rp->trows;
+	}
+	te = get(o, "thread_exited");
+	if (json_object_is_type(te, json_type_array)) {
+		if (!rows_from(te, &rp->texited, &rp->captexited,
+			       &s->nthread_exited, ROW_EXITED))
+			return -1;
+		s->thread_exited = rp->texited;
 	}
 
 	/* what the contract does not say, as far as the rows tell it */
@@ -1183,6 +1190,7 @@ void replay_close(struct replay *rp)
 	free(rp->rows);
 	free(rp->exited);
 	free(rp->trows);
+	free(rp->texited);
 	free(rp->cgroups);
 	free(rp);
 }

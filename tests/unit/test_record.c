@@ -32,7 +32,7 @@ static char err[512];
 /* ...and what comes back: JSON cannot carry invalid UTF-8 (U+FFFD each). */
 #define HOSTILE_BACK "\x1b]0;pwned\x07\nnext\xef\xbf\xbd\xef\xbf\xbd("
 
-static struct row rows[3], exited[1], trows[3];
+static struct row rows[3], exited[1], trows[3], texited[2];
 static struct cgroup_row cgroups[2];
 static struct sample s1, s2;
 
@@ -110,6 +110,19 @@ static void build(void)
 		figure(&r->d[CAT_CPU], 4.5 * i, (uint64_t)i * 10, 0.45, i == 1, 2.5);
 	}
 
+	/* threads that ended: final figures, one with nothing but the cpu */
+	texited[0] = (struct row){
+		.pid = 1240, .tgid = 1234, .ppid = 1, .comm = "worker",
+		.cmdline = "postgres", .user = "postgres", .state = 'X',
+		.threads = -1, .have_cpu_pct = true, .cpu_pct = 87.5,
+		.total_pct = 31.25, .flags = ROW_EXITED,
+	};
+	figure(&texited[0].d[CAT_CPU], 25, 17, 1.5, true, 7.75);
+	figure(&texited[0].d[CAT_IO], 6.25, 3, 20.5, false, 0);
+	texited[1] = (struct row){ .pid = 1241, .tgid = 1234, .state = 'X',
+				   .threads = -1, .flags = ROW_EXITED };
+	figure(&texited[1].d[CAT_CPU], 0, 0, 0, false, 0);
+
 	cgroups[0] = (struct cgroup_row){ .path = "/", .depth = 0, .have_psi = true,
 					  .total_pct = 65.55, .nr_tasks = 3 };
 	cgroups[0].psi.s[PSI_MEMORY][PSI_FULL] =
@@ -129,6 +142,7 @@ static void build(void)
 		.trigger = "memory some 150ms/1s",
 		.cgroups = cgroups, .ncgroups = 2,
 		.thread_rows = trows, .nthread_rows = 3,
+		.thread_exited = texited, .nthread_exited = 2,
 		.nprocs = 3, .nthreads = 6,
 	};
 
@@ -310,6 +324,10 @@ static void cmp_sample(const struct sample *g, const struct sample *w)
 	EQ(what, "thread_rows", g->thread_rows != NULL, w->thread_rows != NULL);
 	bad += cmp_rows("thread_tasks", g->thread_rows, g->nthread_rows,
 			w->thread_rows, w->nthread_rows, 0);
+	EQ(what, "thread_exited", g->thread_exited != NULL,
+	   w->thread_exited != NULL);
+	bad += cmp_rows("thread_exited", g->thread_exited, g->nthread_exited,
+			w->thread_exited, w->nthread_exited, ROW_EXITED);
 	/* not in the contract: derived from the rows */
 	EQ(what, "threads", g->threads, false);
 	EQ(what, "accumulated", g->accumulated, false);
