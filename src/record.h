@@ -30,14 +30,16 @@
  *   "tasks"). A row has "cgroup" when known, and "state" as read when the
  *   sample was taken ("X" when ended; null for the live threads of
  *   "thread_tasks", which are not read). "accumulated" and "threads" say
- *   how the sample was taken (-a, -H). "time" comes first: the reader
- *   indexes a line by it without parsing the rest (a line laid out
- *   otherwise is parsed in full).
+ *   how the sample was taken (-a, -H), and a replay takes them from it.
+ *   "time" comes first: the reader indexes a line by it without parsing
+ *   the rest (a line laid out otherwise is parsed in full).
  *
  * - Versioning: adding a field keeps the version (readers ignore fields
  *   they do not know); changing or removing the meaning of one raises it.
  *   A reader refuses a version newer than its own, naming both. So
- *   "thread_exited" came within version 1.
+ *   "accumulated", "threads" and "thread_exited" came within version 1,
+ *   and a reader falls back to what it did before them where they are
+ *   missing (replay.h).
  *
  * - Crash safety: each line goes out in one write(2), so a crash leaves at
  *   most a torn last line; the reader ignores it and says so. A recording

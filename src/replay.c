@@ -275,6 +275,7 @@ static bool cgroups_from(struct replay *rp, json_object *a, size_t *n)
 static int sample_from(struct replay *rp, json_object *o, struct sample *s)
 {
 	json_object *v, *cg, *tt, *te;
+	bool mode_known;
 
 	memset(s, 0, sizeof(*s));
 	s->time = num(get(o, "time"));
@@ -313,15 +314,28 @@ static int sample_from(struct replay *rp, json_object *o, struct sample *s)
 			return -1;
 		s->thread_exited = rp->texited;
 	}
+	/* recordings older than these keys: per interval, and see below */
+	v = get(o, "accumulated");
+	s->accumulated = json_object_is_type(v, json_type_boolean) &&
+			 json_object_get_boolean(v);
+	v = get(o, "threads");
+	mode_known = json_object_is_type(v, json_type_boolean);
+	s->threads = mode_known && json_object_get_boolean(v);
 
 	/* what the contract does not say, as far as the rows tell it */
 	size_t procs = 0, threads = 0;
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct row *r = &s->rows[i];
 
-		if (r->pid != r->tgid)
+		/*
+		 * A recording older than the "threads" key: guess threads
+		 * from a row that is not its process's main thread (so the
+		 * rows of a -H recording of single-threaded processes read
+		 * as processes there).
+		 */
+		if (!mode_known && r->pid != r->tgid)
 			s->threads = true;
-		else
+		if (r->pid == r->tgid)
 			procs++;
 		if (r->threads > 0)
 			threads += (size_t)r->threads;
