@@ -734,9 +734,12 @@ static void build_row(struct task *k, void *arg)
 		return;
 	struct row *r;
 	if (c->recording) {
-		if (k->exited)
-			return; /* recordings keep the live threads */
-		r = monitor_push_row(&m->trows, &m->ntrows, &m->captrows);
+		/* ended threads apart, as a view of threads shows them */
+		if (k->exited && !m->o.accumulate)
+			r = monitor_push_row(&m->texited, &m->ntexited,
+					     &m->captexited);
+		else
+			r = monitor_push_row(&m->trows, &m->ntrows, &m->captrows);
 	} else if (k->exited && !m->o.accumulate) {
 		r = monitor_push_row(&m->exited, &m->nexited, &m->capexited);
 	} else {
@@ -748,7 +751,9 @@ static void build_row(struct task *k, void *arg)
 	if (m->o.cgroup_within &&
 	    (!r->cgroup || !cg_path_within(r->cgroup, m->o.cgroup_within))) {
 		/* outside the subtree asked for: take the row back */
-		if (c->recording)
+		if (c->recording && k->exited && !m->o.accumulate)
+			m->ntexited--;
+		else if (c->recording)
 			m->ntrows--;
 		else if (k->exited && !m->o.accumulate)
 			m->nexited--;
@@ -854,8 +859,8 @@ static void refresh_details(struct monitor *m, struct tasktable *t)
 
 void monitor_fill_status(struct monitor *m, struct row *rows, size_t n)
 {
-	if (m->rp)
-		return; /* a recording has what it has */
+	if (m->rp || m->status_filled)
+		return; /* replayed, or read for the recording already */
 	struct tasktable *t = active(m);
 	if (m->o.threads) {
 		/* threads: only the state changes, read per thread */
@@ -1008,8 +1013,9 @@ static void max_from_threads(struct monitor *m)
 	struct span { uint64_t count; double max; bool unknown; } *sp;
 	if (!m->nrows || !(sp = calloc(m->nrows * NCAT, sizeof(*sp))))
 		return;
-	for (size_t i = 0; i < m->ntrows; i++) {
-		const struct row *t = &m->trows[i];
+	for (size_t i = 0; i < m->ntrows + m->ntexited; i++) {
+		const struct row *t = i < m->ntrows ? &m->trows[i]
+						     : &m->texited[i - m->ntrows];
 		struct task *p = tt_find(m->procs, t->tgid);
 		if (!p || p->row_round != m->round || p->row_at >= m->nrows)
 			continue;
@@ -1068,6 +1074,7 @@ int monitor_sample(struct monitor *m, struct sample *out)
 {
 	if (m->rp)
 		return monitor_replay_sample(m, out);
+	m->status_filled = false;
 
 	/* the previous sample's exited rows are no longer referenced */
 	if (m->o.accumulate) {
@@ -1098,7 +1105,7 @@ int monitor_sample(struct monitor *m, struct sample *out)
 	tt_foreach(t, build_row, &c);
 	tt_foreach_retired(t, build_row, &c);
 	tt_foreach_retired(t, mark_shown, NULL);
-	m->ntrows = 0;
+	m->ntrows = m->ntexited = 0;
 	if (m->o.record_threads && !m->o.threads) {
 		struct build_ctx tc = { m, now, dt, true };
 		tt_foreach(m->threads, build_row, &tc);
@@ -1146,11 +1153,20 @@ int monitor_sample(struct monitor *m, struct sample *out)
 		static struct row none;
 		out->thread_rows = m->trows ? m->trows : &none;
 		out->nthread_rows = m->ntrows;
+		out->thread_exited = m->texited ? m->texited : &none;
+		out->nthread_exited = m->ntexited;
 	}
 	out->trigger = m->fired;
 	m->fired = NULL;
-	if (m->sample_cb)
+	if (m->sample_cb) {
+		/*
+		 * A recording keeps what views show: the state of every row,
+		 * read once, so that a view of this sample shows the same.
+		 */
+		monitor_fill_status(m, out->rows, out->nrows);
+		m->status_filled = true;
 		m->sample_cb(out, m->sample_arg);
+	}
 
 	m->psi_prev = psi;
 	m->prev_time = now;
@@ -1352,6 +1368,7 @@ void monitor_free(struct monitor *m)
 	cgt_free(m->cgt);
 	replay_close(m->rp);
 	free(m->trows);
+	free(m->texited);
 	ts_close(m->ts);
 	ps_free(m->ps);
 	for (int i = 0; i < m->nnotices; i++)

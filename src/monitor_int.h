@@ -78,6 +78,9 @@ struct monitor {
 	struct cgtable *cgt;
 	struct row *trows;          /* thread rows kept for a recording */
 	size_t ntrows, captrows;
+	struct row *texited;        /* ...and its threads that ended */
+	size_t ntexited, captexited;
+	bool status_filled;         /* this sample's rows have their state */
 	void (*sample_cb)(const struct sample *, void *);
 	void *sample_arg;
 	void (*trigger_cb)(void *);

@@ -88,40 +88,53 @@ bool monitor_replay_done(const struct monitor *m)
 	return m->rp_done;
 }
 
-/* Keep the recorded rows a view of this kind shows. */
+/* Does a recorded row belong in the view? */
+static bool wanted(const struct monitor *m, const struct row *r)
+{
+	if (m->o.only_tgid && r->tgid != m->o.only_tgid)
+		return false;
+	return !m->o.cgroup_within ||
+	       (r->cgroup && cg_path_within(r->cgroup, m->o.cgroup_within));
+}
+
+/*
+ * Keep the recorded rows a view of this kind shows. The sample says
+ * whether its rows are threads (-H): then they serve a view of threads
+ * and, there being no process rows, a view of processes too. Else a view
+ * of threads takes the recorded thread rows, if any.
+ */
 static void replay_rows(struct monitor *m, struct sample *out)
 {
-	const struct row *src = out->rows;
-	size_t n = out->nrows;
-	if (m->o.threads) {
+	const struct row *src = out->rows, *gone = out->exited;
+	size_t n = out->nrows, ngone = out->nexited;
+	bool threads = out->threads;
+	if (m->o.threads && !threads) {
 		src = out->thread_rows;
-		n = out->thread_rows ? out->nthread_rows : 0;
+		n = src ? out->nthread_rows : 0;
+		gone = out->thread_exited;
+		ngone = gone ? out->nthread_exited : 0;
+		threads = src != NULL;
 	}
 	m->nrows = m->nexited = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (m->o.threads && m->o.only_tgid &&
-		    src[i].tgid != m->o.only_tgid)
-			continue;
-		if (m->o.cgroup_within && (!src[i].cgroup ||
-		    !cg_path_within(src[i].cgroup, m->o.cgroup_within)))
+		if (!wanted(m, &src[i]))
 			continue;
 		struct row *r = monitor_push_row(&m->rows, &m->nrows, &m->caprows);
 		if (r)
 			*r = src[i];
 	}
-	for (size_t i = 0; !m->o.threads && i < out->nexited; i++) {
-		if (m->o.cgroup_within && (!out->exited[i].cgroup ||
-		    !cg_path_within(out->exited[i].cgroup, m->o.cgroup_within)))
+	for (size_t i = 0; i < ngone; i++) {
+		if (!wanted(m, &gone[i]))
 			continue;
 		struct row *r = monitor_push_row(&m->exited, &m->nexited, &m->capexited);
 		if (r)
-			*r = out->exited[i];
+			*r = gone[i];
 	}
 	out->rows = m->rows;
 	out->nrows = m->nrows;
 	out->exited = m->exited;
 	out->nexited = m->nexited;
-	out->threads = m->o.threads;
+	out->threads = threads;
 }
 
 int monitor_replay_sample(struct monitor *m, struct sample *out)

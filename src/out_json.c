@@ -186,6 +186,8 @@ void out_json(FILE *f, const struct sample *s)
 	num(f, s->time, 3);
 	fputs(",\"interval\":", f);
 	num(f, s->interval, 3);
+	fprintf(f, ",\"accumulated\":%s,\"threads\":%s",
+		s->accumulated ? "true" : "false", s->threads ? "true" : "false");
 	fputs(",\"delayacct\":", f);
 	fputs(!s->delayacct_known ? "null" : s->delayacct ? "true" : "false", f);
 	fputs(",\"taskstats_version\":", f);
@@ -211,6 +213,10 @@ void out_json(FILE *f, const struct sample *s)
 	if (s->thread_rows) {
 		fputs(",\"thread_tasks\":", f);
 		rows_json(f, s->thread_rows, s->nthread_rows);
+	}
+	if (s->thread_exited) {
+		fputs(",\"thread_exited\":", f);
+		rows_json(f, s->thread_exited, s->nthread_exited);
 	}
 	fputs("}\n", f);
 }

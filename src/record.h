@@ -22,15 +22,24 @@
  *
  * - Every other line is one sample, exactly as `stalltop -b --json` writes
  *   it (out_json, the contract of DESIGN.md): "time", "interval",
- *   "delayacct", "taskstats_version", "events_lost", "psi", "tasks",
- *   "exited", and when present "trigger", "cgroups" and "thread_tasks"
- *   (the thread rows of the same interval). A row has "cgroup" when known.
+ *   "accumulated", "threads", "delayacct", "taskstats_version",
+ *   "events_lost", "psi", "tasks", "exited", and when present "trigger",
+ *   "cgroups", "thread_tasks" and "thread_exited" (the thread rows of the
+ *   same interval when the rows are processes, and the threads that ended
+ *   in it; with -a those stay in "thread_tasks", as ended tasks stay in
+ *   "tasks"). A row has "cgroup" when known, and "state" as read when the
+ *   sample was taken ("X" when ended; null for the live threads of
+ *   "thread_tasks", which are not read). "accumulated" and "threads" say
+ *   how the sample was taken (-a, -H), and a replay takes them from it.
  *   "time" comes first: the reader indexes a line by it without parsing
  *   the rest (a line laid out otherwise is parsed in full).
  *
  * - Versioning: adding a field keeps the version (readers ignore fields
  *   they do not know); changing or removing the meaning of one raises it.
- *   A reader refuses a version newer than its own, naming both.
+ *   A reader refuses a version newer than its own, naming both. So
+ *   "accumulated", "threads" and "thread_exited" came within version 1,
+ *   and a reader falls back to what it did before them where they are
+ *   missing (replay.h).
  *
  * - Crash safety: each line goes out in one write(2), so a crash leaves at
  *   most a torn last line; the reader ignores it and says so. A recording

@@ -69,8 +69,8 @@ struct replay {
 	json_object *cur;
 	char *buf;
 	size_t bufcap;
-	struct row *rows, *exited, *trows;
-	size_t caprows, capexited, captrows;
+	struct row *rows, *exited, *trows, *texited;
+	size_t caprows, capexited, captrows, captexited;
 	struct cgroup_row *cgroups;
 	size_t capcg;
 };
@@ -288,7 +288,8 @@ static bool cgroups_from(struct replay *rp, json_object *a, size_t *n)
 
 static int sample_from(struct replay *rp, json_object *o, struct sample *s)
 {
-	json_object *v, *cg, *tt;
+	json_object *v, *cg, *tt, *te;
+	bool mode_known;
 
 	memset(s, 0, sizeof(*s));
 	s->time = num(get(o, "time"));
@@ -323,15 +324,35 @@ static int sample_from(struct replay *rp, json_object *o, struct sample *s)
 			return -1;
 		s->thread_rows = rp->trows;
 	}
+	te = get(o, "thread_exited");
+	if (json_object_is_type(te, json_type_array)) {
+		if (!rows_from(te, &rp->texited, &rp->captexited,
+			       &s->nthread_exited, ROW_EXITED))
+			return -1;
+		s->thread_exited = rp->texited;
+	}
+	/* recordings older than these keys: per interval, and see below */
+	v = get(o, "accumulated");
+	s->accumulated = json_object_is_type(v, json_type_boolean) &&
+			 json_object_get_boolean(v);
+	v = get(o, "threads");
+	mode_known = json_object_is_type(v, json_type_boolean);
+	s->threads = mode_known && json_object_get_boolean(v);
 
 	/* what the contract does not say, as far as the rows tell it */
 	size_t procs = 0, threads = 0;
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct row *r = &s->rows[i];
 
-		if (r->pid != r->tgid)
+		/*
+		 * A recording older than the "threads" key: guess threads
+		 * from a row that is not its process's main thread (so the
+		 * rows of a -H recording of single-threaded processes read
+		 * as processes there).
+		 */
+		if (!mode_known && r->pid != r->tgid)
 			s->threads = true;
-		else
+		if (r->pid == r->tgid)
 			procs++;
 		if (r->threads > 0)
 			threads += (size_t)r->threads;
@@ -1200,6 +1221,7 @@ void replay_close(struct replay *rp)
 	free(rp->rows);
 	free(rp->exited);
 	free(rp->trows);
+	free(rp->texited);
 	free(rp->cgroups);
 	free(rp);
 }

@@ -18,11 +18,13 @@
  * damage starts. replay_problem() says what happened.
  *
  * What the JSON does not carry comes back as "unknown": uid (uid_t)-1,
- * age 0, no ROW_NEW, accumulated false. Rows of "exited" (and rows whose
- * state is "X") have ROW_EXITED; threads is true when a row's pid differs
- * from its tgid; nprocs is the number of rows, nthreads the number of
- * thread rows (the rows themselves in thread mode); a cgroup's depth
- * comes from its path.
+ * age 0, no ROW_NEW. Rows of "exited" and "thread_exited" (and rows whose
+ * state is "X") have ROW_EXITED; threads and accumulated are the sample's
+ * own "threads" and "accumulated", and where a recording predates them,
+ * accumulated is false and threads is true when a row's pid differs from
+ * its tgid; nprocs is the number of rows that are a process's main
+ * thread, nthreads the number of thread rows (the rows themselves in
+ * thread mode); a cgroup's depth comes from its path.
  */
 #ifndef STALLTOP_REPLAY_H
 #define STALLTOP_REPLAY_H

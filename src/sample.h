@@ -84,6 +84,8 @@ struct sample {
 	size_t ncgroups;
 	struct row *thread_rows;    /* a recording's thread rows (else NULL) */
 	size_t nthread_rows;
+	struct row *thread_exited;  /* ...and its threads that ended in the */
+	size_t nthread_exited;      /* interval (else NULL) */
 	size_t nprocs;        /* processes known */
 	size_t nthreads;      /* threads known, 0 if not counted */
 };

@@ -152,10 +152,13 @@ static void title_line(struct screen *s, int y)
 		snprintf(buf, sizeof(buf), _("threads of %d (%s)"),
 			 (int)s->drill_tgid, name);
 		piece(s, y, &x, buf, s->attr[R_TITLE] | A_BOLD);
-	} else if (s->threads_all) {
+	} else if (s->threads_all ||
+		   (s->replay && s->have_sample && smp->threads)) {
+		/* a recording of threads shows threads in either view */
 		piece(s, y, &x, _("[threads]"), s->attr[R_TITLE] | A_BOLD);
 	}
-	if (s->accumulate)
+	/* a replay shows what the recording was taken with */
+	if (s->replay ? s->have_sample && smp->accumulated : s->accumulate)
 		piece(s, y, &x, _("[since start]"), s->attr[R_TITLE] | A_BOLD);
 	if (s->frozen)
 		piece(s, y, &x, _("[FROZEN]"), s->attr[R_TITLE] | A_BOLD);

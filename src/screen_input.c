@@ -477,7 +477,8 @@ static void drill(struct screen *s)
 		screen_message(s, true, _("this task has ended"));
 		return;
 	}
-	if (s->replay && !s->snap.s.thread_rows && !s->threads_all) {
+	if (s->replay && !s->snap.s.thread_rows && !s->snap.s.threads &&
+	    !s->threads_all) {
 		screen_message(s, true, _("this recording holds no thread rows: "
 					  "only its processes can be shown"));
 		return;

@@ -219,7 +219,7 @@ static void empty_text(const struct screen *s, char *buf, size_t size)
 	bool thread_rows = s->drill_tgid || s->threads_all;
 	if (!s->have_sample || s->collecting)
 		snprintf(buf, size, "%s", _("waiting for the first sample..."));
-	else if (s->replay && thread_rows && !smp->thread_rows)
+	else if (s->replay && thread_rows && !smp->threads)
 		snprintf(buf, size, "%s",
 			 _("this recording holds no thread rows: only its "
 			   "processes can be shown"));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Deep copies of samples: the rows (process, exited and recorded thread
- * rows), the cgroup rows and the trigger label, with every string they
+ * Deep copies of samples: the rows (process, exited, recorded thread and
+ * exited thread rows), the cgroup rows and the trigger label, with every string they
  * point to in one block.
  */
 #include <config.h>
@@ -86,11 +86,14 @@ int snapshot_copy(struct snapshot *dst, const struct sample *src)
 		       str_size(src->trigger);
 	if (src->thread_rows)
 		bytes += rows_strings(src->thread_rows, src->nthread_rows);
+	if (src->thread_exited)
+		bytes += rows_strings(src->thread_exited, src->nthread_exited);
 	if (src->cgroups)
 		bytes += cgroups_strings(src->cgroups, src->ncgroups);
 	n.s.rows = NULL;
 	n.s.exited = NULL;
 	n.s.thread_rows = NULL;
+	n.s.thread_exited = NULL;
 	n.s.cgroups = NULL;
 	n.strings = malloc(bytes ? bytes : 1);
 	if (!n.strings)
@@ -105,6 +108,11 @@ int snapshot_copy(struct snapshot *dst, const struct sample *src)
 		n.s.thread_rows = copy_rows(src->thread_rows, src->nthread_rows,
 					    &pos);
 		ok = n.s.thread_rows != NULL;
+	}
+	if (ok && src->thread_exited) {
+		n.s.thread_exited = copy_rows(src->thread_exited,
+					      src->nthread_exited, &pos);
+		ok = n.s.thread_exited != NULL;
 	}
 	if (ok && src->cgroups) {
 		n.s.cgroups = copy_cgroups(src->cgroups, src->ncgroups, &pos);
@@ -124,6 +132,7 @@ void snapshot_free(struct snapshot *snap)
 	free(snap->s.rows);
 	free(snap->s.exited);
 	free(snap->s.thread_rows);
+	free(snap->s.thread_exited);
 	free(snap->s.cgroups);
 	free(snap->strings);
 	memset(snap, 0, sizeof(*snap));

@@ -10,7 +10,8 @@
 #include "sample.h"
 
 struct snapshot {
-	/* rows, exited, thread_rows, cgroups and their strings are owned */
+	/* rows, exited, thread_rows, thread_exited, cgroups and their
+	 * strings are owned */
 	struct sample s;
 	char *strings;      /* one block for every string, trigger included */
 };

@@ -120,6 +120,17 @@ static void test_json(void)
 	free(got);
 	sample.delayacct = true;
 	sample.ts_version = 16;
+	/* How the sample was taken: -a and -H each say so on their own. */
+	sample.accumulated = true;
+	got = run(&o);
+	CHECK(strstr(got, ",\"accumulated\":true,\"threads\":false,") != NULL);
+	free(got);
+	sample.accumulated = false;
+	sample.threads = true;
+	got = run(&o);
+	CHECK(strstr(got, ",\"accumulated\":false,\"threads\":true,") != NULL);
+	free(got);
+	sample.threads = false;
 	free(want);
 }
 

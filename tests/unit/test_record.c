@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Record and replay: hand-built samples (absent categories and PSI, exited
- * and thread rows, cgroups, a trigger, hostile names) written with
- * rec_write to plain and .gz files and read back field by field and byte
- * by byte; then damaged files: torn, corrupt, from a future version,
- * empty, not a recording, compressed and cut short or damaged, written by
- * a recorder that was killed, resumed after a crash.
+ * and thread rows, ended threads, cgroups, a trigger, hostile names, -a
+ * and -H) written with rec_write to plain and .gz files and read back
+ * field by field and byte by byte; recordings older than the "threads"
+ * and "accumulated" keys; what the monitor makes of replayed samples for
+ * a view of processes and one of threads; then damaged files: torn,
+ * corrupt, from a future version, empty, not a recording, compressed and
+ * cut short or damaged, written by a recorder that was killed, resumed
+ * after a crash.
  */
 #include <config.h>
 
@@ -19,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "monitor.h"
 #include "output.h"
 #include "record.h"
 #include "replay.h"
@@ -32,7 +36,7 @@ static char err[512];
 /* ...and what comes back: JSON cannot carry invalid UTF-8 (U+FFFD each). */
 #define HOSTILE_BACK "\x1b]0;pwned\x07\nnext\xef\xbf\xbd\xef\xbf\xbd("
 
-static struct row rows[3], exited[1], trows[3];
+static struct row rows[3], exited[1], trows[3], texited[2];
 static struct cgroup_row cgroups[2];
 static struct sample s1, s2;
 
@@ -110,6 +114,19 @@ static void build(void)
 		figure(&r->d[CAT_CPU], 4.5 * i, (uint64_t)i * 10, 0.45, i == 1, 2.5);
 	}
 
+	/* threads that ended: final figures, one with nothing but the cpu */
+	texited[0] = (struct row){
+		.pid = 1240, .tgid = 1234, .ppid = 1, .comm = "worker",
+		.cmdline = "postgres", .user = "postgres", .state = 'X',
+		.threads = -1, .have_cpu_pct = true, .cpu_pct = 87.5,
+		.total_pct = 31.25, .flags = ROW_EXITED,
+	};
+	figure(&texited[0].d[CAT_CPU], 25, 17, 1.5, true, 7.75);
+	figure(&texited[0].d[CAT_IO], 6.25, 3, 20.5, false, 0);
+	texited[1] = (struct row){ .pid = 1241, .tgid = 1234, .state = 'X',
+				   .threads = -1, .flags = ROW_EXITED };
+	figure(&texited[1].d[CAT_CPU], 0, 0, 0, false, 0);
+
 	cgroups[0] = (struct cgroup_row){ .path = "/", .depth = 0, .have_psi = true,
 					  .total_pct = 65.55, .nr_tasks = 3 };
 	cgroups[0].psi.s[PSI_MEMORY][PSI_FULL] =
@@ -129,6 +146,8 @@ static void build(void)
 		.trigger = "memory some 150ms/1s",
 		.cgroups = cgroups, .ncgroups = 2,
 		.thread_rows = trows, .nthread_rows = 3,
+		.thread_exited = texited, .nthread_exited = 2,
+		.accumulated = true,
 		.nprocs = 3, .nthreads = 6,
 	};
 
@@ -310,9 +329,13 @@ static void cmp_sample(const struct sample *g, const struct sample *w)
 	EQ(what, "thread_rows", g->thread_rows != NULL, w->thread_rows != NULL);
 	bad += cmp_rows("thread_tasks", g->thread_rows, g->nthread_rows,
 			w->thread_rows, w->nthread_rows, 0);
+	EQ(what, "thread_exited", g->thread_exited != NULL,
+	   w->thread_exited != NULL);
+	bad += cmp_rows("thread_exited", g->thread_exited, g->nthread_exited,
+			w->thread_exited, w->nthread_exited, ROW_EXITED);
+	EQ(what, "threads", g->threads, w->threads);
+	EQ(what, "accumulated", g->accumulated, w->accumulated);
 	/* not in the contract: derived from the rows */
-	EQ(what, "threads", g->threads, false);
-	EQ(what, "accumulated", g->accumulated, false);
 	EQ(what, "nprocs", g->nprocs, w->nrows);
 
 	unit_checks++;
@@ -731,7 +754,7 @@ static void killed(const char *name)
 	unlink(p);
 }
 
-/* -H: the rows are threads; the replay tells from pid and tgid. */
+/* -H: the rows are threads, and the sample says so. */
 static void thread_mode(void)
 {
 	const char *p = tmp_path("threads.ndjson");
@@ -756,6 +779,43 @@ static void thread_mode(void)
 	}
 	unlink(p);
 
+	/*
+	 * A single-threaded process's only row is its main thread (pid ==
+	 * tgid): threads all the same, and the other way round the key wins
+	 * over the rows too.
+	 */
+	rec = rec_open(p, err, sizeof(err));
+	t.rows = trows;
+	t.nrows = 1;
+	CHECK(rec && rec_write(rec, &t) == 0);
+	t.rows = &trows[1];
+	t.threads = false;
+	t.accumulated = true;
+	CHECK(rec && rec_write(rec, &t) == 0);
+	rec_close(rec);
+	rp = open_ok(p, 2, NULL);
+	if (rp) {
+		CHECK(replay_get(rp, 0, &got) == 0);
+		CHECK(got.threads && !got.accumulated);
+		CHECK_EQ_U(got.nthreads, 1);
+		CHECK(replay_get(rp, 1, &got) == 0);
+		CHECK(!got.threads && got.accumulated);
+		replay_close(rp);
+	}
+	unlink(p);
+
+	/* recordings older than the keys: the rows tell, as well as they can */
+	rp = open_ok(fixture_path("no-mode.ndjson"), 3, NULL);
+	if (rp) {
+		CHECK(replay_get(rp, 0, &got) == 0);
+		CHECK(got.threads && !got.accumulated);  /* a row of thread 1235 */
+		CHECK(replay_get(rp, 1, &got) == 0);
+		CHECK(!got.threads && !got.accumulated); /* only main threads */
+		CHECK(replay_get(rp, 2, &got) == 0);
+		CHECK(got.threads && !got.accumulated);  /* not true/false: the same */
+		replay_close(rp);
+	}
+
 	/* process rows: the thread rows, else the processes' thread counts */
 	rp = open_ok(tmp_path("rec.ndjson"), 3, NULL);
 	if (rp) {
@@ -777,6 +837,87 @@ static void thread_mode(void)
 		CHECK_EQ_U(got.nthreads, 5);
 		replay_close(rp);
 	}
+	unlink(p);
+}
+
+/* The pids of n rows, in order, as text: "1234 1235". */
+static const char *pids(const struct row *r, size_t n)
+{
+	static char buf[256];
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && len < sizeof(buf); i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%d",
+					i ? " " : "", (int)r[i].pid);
+	return buf;
+}
+
+/* One sample through the monitor, and the view it gives; -a or not. */
+static bool view(struct monitor *m, long step, bool threads, pid_t tgid,
+		 const char *want_rows, const char *want_exited,
+		 bool want_threads)
+{
+	struct sample got;
+
+	monitor_set_threads(m, threads, tgid);
+	monitor_replay_step(m, step);
+	CHECK(monitor_sample(m, &got) == 0);
+	CHECK_STR(pids(got.rows, got.nrows), want_rows);
+	CHECK_STR(pids(got.exited, got.nexited), want_exited);
+	CHECK(got.threads == want_threads);
+	for (size_t i = 0; i < got.nexited; i++)
+		CHECK(got.exited[i].flags & ROW_EXITED);
+	return got.accumulated;
+}
+
+/*
+ * Replayed through the monitor, a view of processes or of threads gets
+ * what the recording has of them: a recording of threads (-H) gives its
+ * thread rows to both, ended threads included; one of processes gives its
+ * thread rows and ended threads to a view of threads; one without thread
+ * rows gives a view of threads nothing.
+ */
+static void replay_views(void)
+{
+	const char *p = tmp_path("views.ndjson");
+	struct row hrows[3] = { trows[0], trows[1], rows[2] };
+	struct sample h = s2, proc = s1, old = s2;
+	struct recorder *rec;
+	struct monitor *m;
+	int code;
+
+	h.rows = hrows;       /* 1234 and its thread 1235; 99, single-threaded */
+	h.nrows = 3;
+	h.exited = texited;   /* threads 1240 and 1241 of 1234 ended */
+	h.nexited = 2;
+	h.threads = true;
+	h.accumulated = true;
+	old.rows = rows;
+	old.nrows = 3;
+	rec = rec_open(p, err, sizeof(err));
+	CHECK(rec && rec_write(rec, &h) == 0 && rec_write(rec, &proc) == 0 &&
+	      rec_write(rec, &old) == 0);
+	rec_close(rec);
+
+	m = monitor_new(&(struct monitor_opts){ .replay = p }, NULL, &code);
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	/* the recording of threads: threads, however the view is set */
+	CHECK(view(m, 0, false, 0, "1234 1235 99", "1240 1241", true));
+	view(m, 0, true, 0, "1234 1235 99", "1240 1241", true);
+	view(m, 0, true, 99, "99", "", true);
+	view(m, 0, true, 1234, "1234 1235", "1240 1241", true);
+	/* the recording of processes: each view its own rows */
+	CHECK(view(m, 1, false, 0, "1234 4321 99", "777", false));
+	view(m, 0, true, 0, "1234 1235 1236", "1240 1241", true);
+	view(m, 0, true, 1234, "1234 1235 1236", "1240 1241", true);
+	view(m, 0, true, 4321, "", "", true);
+	/* no thread rows recorded: none for a view of threads */
+	CHECK(!view(m, 1, true, 0, "", "", false));
+	view(m, 0, false, 0, "1234 4321 99", "", false);
+	monitor_free(m);
 	unlink(p);
 }
 
@@ -869,6 +1010,7 @@ static void cleanup(void)
 		"rec.ndjson", "rec.ndjson.gz", "cut.ndjson.gz", "not-rec.txt",
 		"future.ndjson", "really-gz.ndjson", "plain.ndjson.gz",
 		"torn.ndjson", "mode.ndjson", "header-only.ndjson",
+		"views.ndjson",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -895,6 +1037,7 @@ int main(void)
 	fixtures();
 	gz_damage();
 	thread_mode();
+	replay_views();
 	killed("killed.ndjson");
 	killed("killed.ndjson.gz");
 	append_checks();

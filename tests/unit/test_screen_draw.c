@@ -758,6 +758,20 @@ static void test_replay(void)
 	/* a figure the replay cannot change */
 	input_key(&s, 'a');
 	CHECK(s.msg_error && !s.accumulate);
+	/* the header says how the sample was recorded, not what was asked */
+	s.msg[0] = '\0';
+	screen_draw(&s);
+	CHECK(find_line("[threads]") < 0 && find_line("[since start]") < 0);
+	s.accumulate = true; /* as -a given to the replay */
+	screen_draw(&s);
+	CHECK(find_line("[since start]") < 0);
+	s.accumulate = false;
+	s.snap.s.threads = true;
+	s.snap.s.accumulated = true;
+	screen_draw(&s);
+	CHECK(find_line("[threads]") == 0 && find_line("[since start]") == 0);
+	s.snap.s.threads = false;
+	s.snap.s.accumulated = false;
 	s.replay = false;
 	s.rp_have = false;
 	s.msg[0] = '\0';
