@@ -161,6 +161,73 @@ static struct task *add_task(struct monitor *m, struct tasktable *t, pid_t id,
 	return k;
 }
 
+/* The clocks now, for placing lives (see struct tt_span). */
+static void read_clocks(struct tt_clocks *c)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	c->mono_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	c->boot_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	c->real_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static struct tt_span span_of(const struct task *k)
+{
+	return tt_task_span(k, pi_hertz());
+}
+
+/*
+ * An earlier life of this id has ended: a later one holds the id now.
+ * Retire it as exited with what it had at its last reading; its exit
+ * record, should one still come, replaces that.
+ */
+static void retire_earlier(struct tasktable *t, struct task *k)
+{
+	if (!k->have_cur && k->answered && k->have_prev) {
+		k->cur = k->prev;
+		k->have_cur = true;
+	}
+	k->exited = true;
+	tt_retire(t, k);
+}
+
+/* A scan found task st: the life of its entry, or a new one. */
+static void scanned(struct monitor *m, struct tasktable *t,
+		    const struct pi_task *st, bool from_zero)
+{
+	struct task *k = tt_find(t, st->pid);
+	if (k) {
+		enum tt_order o = tt_order(span_of(k),
+					   tt_span_ticks(st->start, pi_hertz()));
+		/*
+		 * Only a start /proc told is sure; one events told may be off
+		 * by a suspend of the machine.
+		 */
+		if (o == TT_BEFORE || (o == TT_AFTER && k->start)) {
+			/* answered at the last reading: the new life began since */
+			if (o == TT_BEFORE && k->answered)
+				from_zero = true;
+			retire_earlier(t, k);
+		}
+	}
+	k = add_task(m, t, st->pid, st->tgid, st->start, from_zero);
+	if (k && !k->exited)
+		k->seen = m->gen;
+}
+
+void monitor_on_scanned(struct monitor *m, const struct pi_task *t,
+			bool threads)
+{
+	bool from_zero = m->prev_time > 0 &&
+		(double)t->start / (double)pi_hertz() > m->prev_boot;
+	if (t->pid == t->tgid && wanted_process(m, t->tgid))
+		scanned(m, m->procs, t, from_zero);
+	if (threads && m->threads && wanted_thread(m, t->tgid))
+		scanned(m, m->threads, t, from_zero);
+}
+
 struct scan_ctx {
 	struct monitor *m;
 	bool threads;
@@ -169,21 +236,7 @@ struct scan_ctx {
 static void on_scanned(const struct pi_task *t, void *arg)
 {
 	struct scan_ctx *c = arg;
-	struct monitor *m = c->m;
-	bool from_zero = m->prev_time > 0 &&
-		(double)t->start / (double)pi_hertz() > m->prev_boot;
-	if (t->pid == t->tgid && wanted_process(m, t->tgid)) {
-		struct task *k = add_task(m, m->procs, t->pid, t->tgid, t->start,
-					  from_zero);
-		if (k && !k->exited)
-			k->seen = m->gen;
-	}
-	if (c->threads && m->threads && wanted_thread(m, t->tgid)) {
-		struct task *k = add_task(m, m->threads, t->pid, t->tgid,
-					  t->start, from_zero);
-		if (k && !k->exited)
-			k->seen = m->gen;
-	}
+	monitor_on_scanned(c->m, t, c->threads);
 }
 
 static bool unseen(struct task *k, void *arg)
@@ -217,17 +270,71 @@ static void rescan(struct monitor *m)
 
 /* ---- notifications ---- */
 
-static void on_pc_event(const struct pc_event *ev, void *arg)
+/*
+ * Events and exit records carry no /proc start time, and the two sockets
+ * are read in any order, so each one is placed among the lives of its id
+ * by time (tt_order): a fork event by its timestamp, an exit record by
+ * its elapsed time and start second. On the connector's one socket a
+ * life's fork comes before its exit, and that before the next life's fork.
+ */
+
+/* A retired task made from its exit record, its fork event not yet seen. */
+static bool awaits_fork(struct task *k, void *arg)
 {
-	struct monitor *m = arg;
+	const struct tt_span *born = arg;
+	return !k->forked && !k->start && tt_order(k->born, *born) == TT_SAME;
+}
+
+/* A fork event: a life of id began within born. */
+static void on_fork(struct monitor *m, struct tasktable *t, pid_t id,
+		    pid_t tgid, struct tt_span born)
+{
+	struct task *k = tt_find(t, id);
+	if (k) {
+		enum tt_order o = tt_order(span_of(k), born);
+		if (o == TT_AFTER)
+			return; /* a later life holds the id: this one is over */
+		if (o == TT_SAME && !k->forked && !k->exit_seen) {
+			k->forked = true; /* a scan found it first */
+			return;
+		}
+		retire_earlier(t, k);
+	}
+	struct task *done = tt_find_retired(t, id, awaits_fork, &born);
+	if (done) {
+		done->forked = true; /* its exit record came first */
+		return;
+	}
+	k = add_task(m, t, id, tgid, 0, true);
+	if (k) {
+		k->born = born;
+		k->forked = true;
+	}
+}
+
+/* An exit event at ns (CLOCK_MONOTONIC): the life that ended began before. */
+static void on_exit_event(struct monitor *m, struct tasktable *t, pid_t id,
+			  uint64_t ns)
+{
+	struct task *k = tt_find(t, id);
+	uint64_t boot = ns ? tt_boot_ns(ns, &m->clk) : 0;
+	struct tt_span at = { boot, boot };
+	if (k && tt_order(span_of(k), at) != TT_AFTER)
+		k->exit_seen = true;
+}
+
+void monitor_on_event(struct monitor *m, const struct pc_event *ev)
+{
 	struct task *k;
 	switch (ev->type) {
-	case PC_FORK:
+	case PC_FORK: {
+		struct tt_span born = tt_span_fork(ev->timestamp_ns, &m->clk);
 		if (ev->pid == ev->tgid && wanted_process(m, ev->tgid))
-			add_task(m, m->procs, ev->pid, ev->tgid, 0, true);
+			on_fork(m, m->procs, ev->pid, ev->tgid, born);
 		if (m->threads && wanted_thread(m, ev->tgid))
-			add_task(m, m->threads, ev->pid, ev->tgid, 0, true);
+			on_fork(m, m->threads, ev->pid, ev->tgid, born);
 		break;
+	}
 	case PC_EXEC:
 		if ((k = tt_find(m->procs, ev->tgid)))
 			k->details_stale = true;
@@ -241,17 +348,28 @@ static void on_pc_event(const struct pc_event *ev, void *arg)
 			task_set_details(k, ev->comm, NULL, NULL);
 		break;
 	case PC_EXIT:
-		/* without exit records, the next query tells what ended */
+		/* the figures come from the exit record, or the next query */
+		if (ev->pid == ev->tgid)
+			on_exit_event(m, m->procs, ev->pid, ev->timestamp_ns);
+		if (m->threads)
+			on_exit_event(m, m->threads, ev->pid, ev->timestamp_ns);
 		break;
 	default:
 		break;
 	}
 }
 
+static void on_pc_event(const struct pc_event *ev, void *arg)
+{
+	struct monitor *m = arg;
+	if (ev->type == PC_FORK || ev->type == PC_EXIT)
+		read_clocks(&m->clk);
+	monitor_on_event(m, ev);
+}
+
 /* Its figures are final: it ended. */
 static void mark_ended(struct task *k)
 {
-	k->final_candidate = false;
 	k->have_final = true;
 	k->exited = true;
 }
@@ -266,61 +384,113 @@ static void take_final(struct tasktable *t, struct task *k,
 	tt_retire(t, k);
 }
 
-static void on_exit_record(const struct ts_reading *r, void *arg)
+/* A retired task still waiting for its exit record, of the life in arg. */
+static bool awaits_record(struct task *k, void *arg)
 {
-	struct monitor *m = arg;
-	if (r->kind == TS_KIND_TGID) {
-		if (!wanted_process(m, (pid_t)r->id))
-			return;
-		/* the group's own total replaces its last thread's record */
-		struct task *k = add_task(m, m->procs, (pid_t)r->id,
-					  (pid_t)r->id, 0, true);
+	const struct tt_span *life = arg;
+	return !k->have_final && !k->shown &&
+	       tt_order(span_of(k), *life) == TT_SAME;
+}
+
+/*
+ * The exit record r ends a life of id that began within life: give it
+ * to that life's entry (made if there is none) and retire that.
+ */
+static struct task *end_life(struct monitor *m, struct tasktable *t, pid_t id,
+			     pid_t tgid, struct tt_span life,
+			     const struct ts_reading *r)
+{
+	/* an earlier life, retired while its record was on the way */
+	struct task *k = tt_find_retired(t, id, awaits_record, &life);
+	if (!k && (k = tt_find(t, id))) {
+		switch (tt_order(span_of(k), life)) {
+		case TT_SAME:
+			break;
+		case TT_BEFORE:
+			/* the entry's life ended before this one began */
+			retire_earlier(t, k);
+			k = NULL;
+			break;
+		case TT_AFTER: {
+			/* a life before the entry's that we never had: keep both */
+			struct task *later = k;
+			tt_detach(t, later);
+			k = add_task(m, t, id, tgid, 0, true);
+			if (k) {
+				k->born = life;
+				take_final(t, k, r);
+			}
+			tt_attach(t, later);
+			return k;
+		}
+		}
+	}
+	if (!k) {
+		k = add_task(m, t, id, tgid, 0, true);
 		if (!k)
+			return NULL;
+		k->born = life;
+	}
+	take_final(t, k, r);
+	return k;
+}
+
+void monitor_on_exit_record(struct monitor *m, const struct ts_reading *r)
+{
+	static const struct tt_span unknown;
+	if (r->kind == TS_KIND_TGID) {
+		pid_t tgid = (pid_t)r->id;
+		struct task *k = m->group;
+		m->group = NULL;
+		if (!wanted_process(m, tgid))
 			return;
-		/* keep the name and user the last thread's record gave */
-		if (k->final_candidate && k->cur.have_basic) {
+		if (!k || k->id != tgid) {
+			/* no thread record before it to say which life */
+			end_life(m, m->procs, tgid, tgid, unknown, r);
+			return;
+		}
+		/* the group's own total replaces its last thread's record */
+		if (k->cur.have_basic) {
+			/* keep the name and user that record gave */
 			if (!k->comm && k->cur.comm[0])
 				task_set_details(k, k->cur.comm, NULL, NULL);
 			if (k->uid == (uid_t)-1)
 				k->uid = k->cur.uid;
 		}
-		take_final(m->procs, k, r);
+		k->cur = *r;
 		return;
 	}
+	m->group = NULL;
 	pid_t tid = (pid_t)r->id;
 	pid_t tgid = r->have_tgid ? (pid_t)r->tgid : tid;
-	if (m->threads && wanted_thread(m, tgid)) {
-		struct task *k = add_task(m, m->threads, tid, tgid, 0, true);
-		if (k)
-			take_final(m->threads, k, r);
-	}
+	struct tt_span life = tt_span_exit(r, &m->clk);
+	if (m->threads && wanted_thread(m, tgid))
+		end_life(m, m->threads, tid, tgid, life, r);
 	/*
-	 * The last thread of a group: without a TGID record following (it
-	 * comes in the same message when the group had several threads),
-	 * this record is the process's own final figure.
+	 * The last thread of a group: this record is the process's final
+	 * figure, unless a TGID record follows in the same message (as it
+	 * does when the group had several threads).
 	 */
 	bool group_dead = r->version >= 12 ? (r->flag & TS_AGROUP) != 0
 					   : tid == tgid;
 	if (group_dead && wanted_process(m, tgid)) {
-		/*
-		 * A candidate still pending for this pid is an earlier life's
-		 * (its group's record would have followed in its own message):
-		 * settle it before this life takes the pid.
-		 */
-		struct task *old = tt_find(m->procs, tgid);
-		if (old && old->final_candidate) {
-			mark_ended(old);
-			tt_retire(m->procs, old);
-		}
-		struct task *k = add_task(m, m->procs, tgid, tgid, 0, true);
-		if (k) {
-			/* a TGID record for the same group may follow */
-			k->cur = *r;
-			k->have_cur = true;
-			k->final_candidate = true;
-			m->pending_final = true;
-		}
+		/* another thread than the leader began after the process */
+		if (tid != tgid)
+			life.lo = 0;
+		m->group = end_life(m, m->procs, tgid, tgid, life, r);
 	}
+}
+
+void monitor_records_done(struct monitor *m)
+{
+	m->group = NULL; /* a group's record is in its last thread's message */
+}
+
+static void on_exit_record(const struct ts_reading *r, void *arg)
+{
+	struct monitor *m = arg;
+	read_clocks(&m->clk);
+	monitor_on_exit_record(m, r);
 }
 
 static void drain_pc(int fd, unsigned revents, void *arg)
@@ -335,15 +505,6 @@ static void drain_pc(int fd, unsigned revents, void *arg)
 		m->need_rescan = true;
 }
 
-static bool is_candidate(struct task *k, void *arg)
-{
-	(void)arg;
-	if (!k->final_candidate)
-		return false;
-	mark_ended(k);
-	return true;
-}
-
 static void drain_listener(int fd, unsigned revents, void *arg)
 {
 	struct monitor *m = arg;
@@ -352,15 +513,7 @@ static void drain_listener(int fd, unsigned revents, void *arg)
 	for (int i = 0; i < m->nlis; i++)
 		if (ts_listener_fd(m->lis[i]) == fd)
 			ts_listener_drain(m->lis[i], on_exit_record, m, &m->lost);
-	/*
-	 * A message holds the last thread's record and then, for a group
-	 * that had several threads, the group's: once a message is read
-	 * the last-thread records left over are the processes' finals.
-	 */
-	if (m->pending_final) {
-		tt_retire_if(m->procs, is_candidate, NULL);
-		m->pending_final = false;
-	}
+	monitor_records_done(m);
 	if (m->lost != before)
 		m->need_rescan = true;
 }
@@ -486,6 +639,7 @@ static void on_reading(const struct ts_reading *r, void *arg)
 		return;
 	k->cur = *r;
 	k->have_cur = true;
+	k->answered = true;
 }
 
 static int push_id(struct monitor *m, uint32_t id)
@@ -703,7 +857,8 @@ static void on_details(const struct pi_details *d, void *arg)
 	struct task *k = tt_find(c->t, d->pid);
 	if (!k)
 		return;
-	if (k->start && d->start && k->start != d->start)
+	if (d->start && tt_order(span_of(k), tt_span_ticks(d->start,
+							    pi_hertz())) != TT_SAME)
 		return; /* another task now has this id */
 	k->start = d->start;
 	k->ppid = d->ppid;

@@ -65,7 +65,6 @@ struct task {
 	/* life */
 	bool exited;               /* ended; shown once, then removed */
 	bool have_final;           /* cur holds the kernel's exit record */
-	bool final_candidate;      /* a leader's exit record, not yet sure */
 	uint64_t seen;             /* generation of the last scan that saw it */
 	uint64_t queried;          /* generation of the last query that asked */
 	bool shown;                /* retired and already in a sample */
