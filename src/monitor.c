@@ -508,13 +508,14 @@ static void drain_pc(int fd, unsigned revents, void *arg)
 static void drain_listener(int fd, unsigned revents, void *arg)
 {
 	struct monitor *m = arg;
-	uint64_t before = m->lost;
+	uint64_t before = m->exit_lost;
 	(void)revents;
 	for (int i = 0; i < m->nlis; i++)
 		if (ts_listener_fd(m->lis[i]) == fd)
-			ts_listener_drain(m->lis[i], on_exit_record, m, &m->lost);
+			ts_listener_drain(m->lis[i], on_exit_record, m,
+					  &m->exit_lost);
 	monitor_records_done(m);
-	if (m->lost != before)
+	if (m->exit_lost != before)
 		m->need_rescan = true;
 }
 
@@ -1057,7 +1058,8 @@ int monitor_sample(struct monitor *m, struct sample *out)
 	out->delayacct = m->delayacct == 1;
 	out->delayacct_known = m->delayacct >= 0;
 	out->ts_version = m->ts ? ts_kernel_version(m->ts) : 0;
-	out->events_lost = m->lost;
+	out->events_lost = m->lost + m->exit_lost;
+	out->exit_records_lost = m->exit_lost;
 	out->threads = m->o.threads;
 	out->accumulated = m->o.accumulate;
 	psi_interval(&m->psi_prev, &psi, &out->psi);

@@ -48,7 +48,8 @@ struct monitor {
 	double reading_boot;        /* boot-clock time when it started */
 	double prev_boot;           /* boot-clock time of the same */
 	double start_time;
-	uint64_t lost;
+	uint64_t lost;              /* fork/exit notifications lost */
+	uint64_t exit_lost;         /* exit records lost */
 	struct tt_clocks clk;       /* when the notification at hand was read */
 	struct task *group;         /* a last thread's record just taken: its
 				       group's record may follow */

@@ -176,7 +176,8 @@ void out_json(FILE *f, const struct sample *s)
 		fprintf(f, "%u", s->ts_version);
 	else
 		fputs("null", f);
-	fprintf(f, ",\"events_lost\":%" PRIu64 ",\"psi\":", s->events_lost);
+	fprintf(f, ",\"events_lost\":%" PRIu64 ",\"exit_records_lost\":%" PRIu64
+		",\"psi\":", s->events_lost, s->exit_records_lost);
 	psi_json(f, &s->psi);
 	fputs(",\"tasks\":", f);
 	rows_json(f, s->rows, s->nrows);

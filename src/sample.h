@@ -68,6 +68,7 @@ struct sample {
 	bool delayacct_known; /* the sysctl could be read */
 	unsigned ts_version;  /* struct taskstats version, 0 if none */
 	uint64_t events_lost; /* notifications lost since start */
+	uint64_t exit_records_lost; /* of those, exit records */
 	bool threads;         /* rows are threads (-H) */
 	bool accumulated;     /* figures cover the time since start (-a) */
 	struct psi_sample psi;
