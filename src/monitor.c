@@ -61,27 +61,33 @@ static double now_mono(void)
 	return clock_seconds(CLOCK_MONOTONIC);
 }
 
-/* A lower bound of its start, from /proc's start time in boot ticks. */
-static void born_at_ticks(const struct monitor *m, struct task *k,
-			  unsigned long long ticks)
+/*
+ * The earliest moment a task can have begun to wait (task.waits_from):
+ * from /proc's start time in boot ticks, a lower bound of its start.
+ */
+static void waits_from_ticks(const struct monitor *m, struct task *k,
+			     unsigned long long ticks)
 {
 	if (!ticks)
 		return;
-	double born = (double)ticks / (double)pi_hertz() - m->boot_off;
-	if (born > k->born)
-		k->born = born;
+	/* the two clocks part only while the machine sleeps */
+	double asleep = m->clk.boot_ns > m->clk.mono_ns ?
+		(double)(m->clk.boot_ns - m->clk.mono_ns) / 1e9 : 0;
+	double at = (double)ticks / (double)pi_hertz() - asleep;
+	if (at > k->waits_from)
+		k->waits_from = at;
 }
 
 /*
  * The same from a thread's record: it started ac_btime (whole seconds,
  * which the kernel may round up by one) on the wall clock.
  */
-static void born_at_record(struct task *k, const struct ts_reading *r)
+static void waits_from_record(struct task *k, const struct ts_reading *r)
 {
-	if (k->born || !r->have_basic || !r->btime)
+	if (k->waits_from || !r->have_basic || !r->btime)
 		return;
 	double real_off = clock_seconds(CLOCK_REALTIME) - now_mono();
-	k->born = (double)r->btime - 1.0 - real_off;
+	k->waits_from = (double)r->btime - 1.0 - real_off;
 }
 
 void monitor_notice(struct monitor *m, const char *text)
@@ -168,8 +174,75 @@ static struct task *add_task(struct monitor *m, struct tasktable *t, pid_t id,
 			k->have_prev = true;
 		}
 	}
-	born_at_ticks(m, k, start);
+	waits_from_ticks(m, k, start);
 	return k;
+}
+
+/* The clocks now, for placing lives (see struct tt_span). */
+static void read_clocks(struct tt_clocks *c)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	c->mono_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	c->boot_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	c->real_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static struct tt_span span_of(const struct task *k)
+{
+	return tt_task_span(k, pi_hertz());
+}
+
+/*
+ * An earlier life of this id has ended: a later one holds the id now.
+ * Retire it as exited with what it had at its last reading; its exit
+ * record, should one still come, replaces that.
+ */
+static void retire_earlier(struct tasktable *t, struct task *k)
+{
+	if (!k->have_cur && k->answered && k->have_prev) {
+		k->cur = k->prev;
+		k->have_cur = true;
+	}
+	k->exited = true;
+	tt_retire(t, k);
+}
+
+/* A scan found task st: the life of its entry, or a new one. */
+static void scanned(struct monitor *m, struct tasktable *t,
+		    const struct pi_task *st, bool from_zero)
+{
+	struct task *k = tt_find(t, st->pid);
+	if (k) {
+		enum tt_order o = tt_order(span_of(k),
+					   tt_span_ticks(st->start, pi_hertz()));
+		/*
+		 * Only a start /proc told is sure; one events told may be off
+		 * by a suspend of the machine.
+		 */
+		if (o == TT_BEFORE || (o == TT_AFTER && k->start)) {
+			/* answered at the last reading: the new life began since */
+			if (o == TT_BEFORE && k->answered)
+				from_zero = true;
+			retire_earlier(t, k);
+		}
+	}
+	k = add_task(m, t, st->pid, st->tgid, st->start, from_zero);
+	if (k && !k->exited)
+		k->seen = m->gen;
+}
+
+void monitor_on_scanned(struct monitor *m, const struct pi_task *t,
+			bool threads)
+{
+	bool from_zero = m->prev_time > 0 &&
+		(double)t->start / (double)pi_hertz() > m->prev_boot;
+	if (t->pid == t->tgid && wanted_process(m, t->tgid))
+		scanned(m, m->procs, t, from_zero);
+	if (threads && m->threads && wanted_thread(m, t->tgid))
+		scanned(m, m->threads, t, from_zero);
 }
 
 struct scan_ctx {
@@ -180,21 +253,7 @@ struct scan_ctx {
 static void on_scanned(const struct pi_task *t, void *arg)
 {
 	struct scan_ctx *c = arg;
-	struct monitor *m = c->m;
-	bool from_zero = m->prev_time > 0 &&
-		(double)t->start / (double)pi_hertz() > m->prev_boot;
-	if (t->pid == t->tgid && wanted_process(m, t->tgid)) {
-		struct task *k = add_task(m, m->procs, t->pid, t->tgid, t->start,
-					  from_zero);
-		if (k && !k->exited)
-			k->seen = m->gen;
-	}
-	if (c->threads && m->threads && wanted_thread(m, t->tgid)) {
-		struct task *k = add_task(m, m->threads, t->pid, t->tgid,
-					  t->start, from_zero);
-		if (k && !k->exited)
-			k->seen = m->gen;
-	}
+	monitor_on_scanned(c->m, t, c->threads);
 }
 
 static bool unseen(struct task *k, void *arg)
@@ -228,6 +287,21 @@ static void rescan(struct monitor *m)
 
 /* ---- notifications ---- */
 
+/*
+ * Events and exit records carry no /proc start time, and the two sockets
+ * are read in any order, so each one is placed among the lives of its id
+ * by time (tt_order): a fork event by its timestamp, an exit record by
+ * its elapsed time and start second. On the connector's one socket a
+ * life's fork comes before its exit, and that before the next life's fork.
+ */
+
+/* A retired task made from its exit record, its fork event not yet seen. */
+static bool awaits_fork(struct task *k, void *arg)
+{
+	const struct tt_span *born = arg;
+	return !k->forked && !k->start && tt_order(k->born, *born) == TT_SAME;
+}
+
 /* A child that ended before its cgroup was read is where its parent is. */
 static void inherit_cgroup(struct monitor *m, struct task *k, pid_t parent)
 {
@@ -238,24 +312,67 @@ static void inherit_cgroup(struct monitor *m, struct task *k, pid_t parent)
 	k->cgroup = strdup(p->cgroup);
 }
 
-static void on_pc_event(const struct pc_event *ev, void *arg)
+/*
+ * A fork event: a life of id began within born. The child cannot have
+ * waited before the event (at, CLOCK_MONOTONIC seconds): it runs only
+ * after the kernel announced it.
+ */
+static void on_fork(struct monitor *m, struct tasktable *t, pid_t id,
+		    pid_t tgid, struct tt_span born, double at, pid_t parent)
 {
-	struct monitor *m = arg;
+	struct task *k = tt_find(t, id);
+	if (k) {
+		enum tt_order o = tt_order(span_of(k), born);
+		if (o == TT_AFTER)
+			return; /* a later life holds the id: this one is over */
+		if (o == TT_SAME && !k->forked && !k->exit_seen) {
+			k->forked = true; /* a scan found it first */
+			return;
+		}
+		retire_earlier(t, k);
+	}
+	struct task *done = tt_find_retired(t, id, awaits_fork, &born);
+	if (done) {
+		done->forked = true; /* its exit record came first */
+		return;
+	}
+	k = add_task(m, t, id, tgid, 0, true);
+	if (k) {
+		k->born = born;
+		k->forked = true;
+		if (at > k->waits_from)
+			k->waits_from = at;
+		if (t == m->procs)
+			inherit_cgroup(m, k, parent);
+	}
+}
+
+/* An exit event at ns (CLOCK_MONOTONIC): the life that ended began before. */
+static void on_exit_event(struct monitor *m, struct tasktable *t, pid_t id,
+			  uint64_t ns)
+{
+	struct task *k = tt_find(t, id);
+	uint64_t boot = ns ? tt_boot_ns(ns, &m->clk) : 0;
+	struct tt_span at = { boot, boot };
+	if (k && tt_order(span_of(k), at) != TT_AFTER)
+		k->exit_seen = true;
+}
+
+void monitor_on_event(struct monitor *m, const struct pc_event *ev)
+{
 	struct task *k;
 	switch (ev->type) {
-	case PC_FORK:
-		/* it cannot have waited before the kernel announced it */
-		if (ev->pid == ev->tgid && wanted_process(m, ev->tgid) &&
-		    (k = add_task(m, m->procs, ev->pid, ev->tgid, 0, true))) {
-			if (!k->born)
-				k->born = (double)ev->timestamp_ns / 1e9;
-			inherit_cgroup(m, k, ev->parent_tgid);
-		}
-		if (m->threads && wanted_thread(m, ev->tgid) &&
-		    (k = add_task(m, m->threads, ev->pid, ev->tgid, 0, true)) &&
-		    !k->born)
-			k->born = (double)ev->timestamp_ns / 1e9;
+	case PC_FORK: {
+		struct tt_span born = tt_span_fork(ev->timestamp_ns, &m->clk);
+		double at = (double)ev->timestamp_ns / 1e9;
+		if (ev->pid == ev->tgid && wanted_process(m, ev->tgid))
+			on_fork(m, m->procs, ev->pid, ev->tgid, born, at,
+				ev->parent_tgid);
+		if (m->threads && wanted_thread(m, ev->tgid))
+			on_fork(m, m->threads, ev->pid, ev->tgid, born, at,
+				ev->parent_tgid);
 		break;
+	}
 	case PC_EXEC:
 		if ((k = tt_find(m->procs, ev->tgid)))
 			k->details_stale = true;
@@ -269,17 +386,28 @@ static void on_pc_event(const struct pc_event *ev, void *arg)
 			task_set_details(k, ev->comm, NULL, NULL);
 		break;
 	case PC_EXIT:
-		/* without exit records, the next query tells what ended */
+		/* the figures come from the exit record, or the next query */
+		if (ev->pid == ev->tgid)
+			on_exit_event(m, m->procs, ev->pid, ev->timestamp_ns);
+		if (m->threads)
+			on_exit_event(m, m->threads, ev->pid, ev->timestamp_ns);
 		break;
 	default:
 		break;
 	}
 }
 
+static void on_pc_event(const struct pc_event *ev, void *arg)
+{
+	struct monitor *m = arg;
+	if (ev->type == PC_FORK || ev->type == PC_EXIT)
+		read_clocks(&m->clk);
+	monitor_on_event(m, ev);
+}
+
 /* Its figures are final: it ended. */
 static void mark_ended(struct task *k)
 {
-	k->final_candidate = false;
 	k->have_final = true;
 	k->exited = true;
 }
@@ -291,34 +419,93 @@ static void take_final(struct tasktable *t, struct task *k,
 	k->cur = *r;
 	k->have_cur = true;
 	k->cur_at = now_mono();
-	born_at_record(k, r);
+	waits_from_record(k, r);
 	mark_ended(k);
 	tt_retire(t, k);
 }
 
-static void on_exit_record(const struct ts_reading *r, void *arg)
+/* A retired task still waiting for its exit record, of the life in arg. */
+static bool awaits_record(struct task *k, void *arg)
 {
-	struct monitor *m = arg;
-	if (r->kind == TS_KIND_TGID) {
-		if (!wanted_process(m, (pid_t)r->id))
-			return;
-		/* the group's own total replaces its last thread's record */
-		struct task *k = add_task(m, m->procs, (pid_t)r->id,
-					  (pid_t)r->id, 0, true);
+	const struct tt_span *life = arg;
+	return !k->have_final && !k->shown &&
+	       tt_order(span_of(k), *life) == TT_SAME;
+}
+
+/*
+ * The exit record r ends a life of id that began within life: give it
+ * to that life's entry (made if there is none) and retire that.
+ */
+static struct task *end_life(struct monitor *m, struct tasktable *t, pid_t id,
+			     pid_t tgid, struct tt_span life,
+			     const struct ts_reading *r)
+{
+	/* an earlier life, retired while its record was on the way */
+	struct task *k = tt_find_retired(t, id, awaits_record, &life);
+	if (!k && (k = tt_find(t, id))) {
+		switch (tt_order(span_of(k), life)) {
+		case TT_SAME:
+			break;
+		case TT_BEFORE:
+			/* the entry's life ended before this one began */
+			retire_earlier(t, k);
+			k = NULL;
+			break;
+		case TT_AFTER: {
+			/* a life before the entry's that we never had: keep both */
+			struct task *later = k;
+			tt_detach(t, later);
+			k = add_task(m, t, id, tgid, 0, true);
+			if (k) {
+				k->born = life;
+				take_final(t, k, r);
+			}
+			tt_attach(t, later);
+			return k;
+		}
+		}
+	}
+	if (!k) {
+		k = add_task(m, t, id, tgid, 0, true);
 		if (!k)
+			return NULL;
+		k->born = life;
+	}
+	take_final(t, k, r);
+	return k;
+}
+
+void monitor_on_exit_record(struct monitor *m, const struct ts_reading *r)
+{
+	static const struct tt_span unknown;
+	if (r->kind == TS_KIND_TGID) {
+		pid_t tgid = (pid_t)r->id;
+		struct task *k = m->group;
+		m->group = NULL;
+		if (!wanted_process(m, tgid))
 			return;
-		/* keep the name and user the last thread's record gave */
-		if (k->final_candidate && k->cur.have_basic) {
+		if (!k || k->id != tgid) {
+			/* no thread record before it to say which life */
+			end_life(m, m->procs, tgid, tgid, unknown, r);
+			return;
+		}
+		/* the group's own total replaces its last thread's record */
+		if (k->cur.have_basic) {
+			/* keep the name and user that record gave */
 			if (!k->comm && k->cur.comm[0])
 				task_set_details(k, k->cur.comm, NULL, NULL);
 			if (k->uid == (uid_t)-1)
 				k->uid = k->cur.uid;
 		}
-		take_final(m->procs, k, r);
+		k->cur = *r;
 		return;
 	}
+	m->group = NULL;
 	pid_t tid = (pid_t)r->id;
 	pid_t tgid = r->have_tgid ? (pid_t)r->tgid : tid;
+	struct tt_span life = tt_span_exit(r, &m->clk);
+	if (m->threads && wanted_thread(m, tgid))
+		end_life(m, m->threads, tid, tgid, life, r);
 	/*
 	 * A thread that ends while its process is queried is counted twice
 	 * (dead and alive) for a moment: ask again once it is gone.
@@ -326,40 +513,31 @@ static void on_exit_record(const struct ts_reading *r, void *arg)
 	struct task *group = tt_find(m->procs, tgid);
 	if (group && tid != tgid)
 		group->requery = true;
-	if (m->threads && wanted_thread(m, tgid)) {
-		struct task *k = add_task(m, m->threads, tid, tgid, 0, true);
-		if (k)
-			take_final(m->threads, k, r);
-	}
 	/*
-	 * The last thread of a group: without a TGID record following (it
-	 * comes in the same message when the group had several threads),
-	 * this record is the process's own final figure.
+	 * The last thread of a group: this record is the process's final
+	 * figure, unless a TGID record follows in the same message (as it
+	 * does when the group had several threads).
 	 */
 	bool group_dead = r->version >= 12 ? (r->flag & TS_AGROUP) != 0
 					   : tid == tgid;
 	if (group_dead && wanted_process(m, tgid)) {
-		/*
-		 * A candidate still pending for this pid is an earlier life's
-		 * (its group's record would have followed in its own message):
-		 * settle it before this life takes the pid.
-		 */
-		struct task *old = tt_find(m->procs, tgid);
-		if (old && old->final_candidate) {
-			mark_ended(old);
-			tt_retire(m->procs, old);
-		}
-		struct task *k = add_task(m, m->procs, tgid, tgid, 0, true);
-		if (k) {
-			/* a TGID record for the same group may follow */
-			k->cur = *r;
-			k->have_cur = true;
-			k->cur_at = now_mono();
-			born_at_record(k, r);
-			k->final_candidate = true;
-			m->pending_final = true;
-		}
+		/* another thread than the leader began after the process */
+		if (tid != tgid)
+			life.lo = 0;
+		m->group = end_life(m, m->procs, tgid, tgid, life, r);
 	}
+}
+
+void monitor_records_done(struct monitor *m)
+{
+	m->group = NULL; /* a group's record is in its last thread's message */
+}
+
+static void on_exit_record(const struct ts_reading *r, void *arg)
+{
+	struct monitor *m = arg;
+	read_clocks(&m->clk);
+	monitor_on_exit_record(m, r);
 }
 
 static void drain_pc(int fd, unsigned revents, void *arg)
@@ -374,33 +552,17 @@ static void drain_pc(int fd, unsigned revents, void *arg)
 		m->need_rescan = true;
 }
 
-static bool is_candidate(struct task *k, void *arg)
-{
-	(void)arg;
-	if (!k->final_candidate)
-		return false;
-	mark_ended(k);
-	return true;
-}
-
 static void drain_listener(int fd, unsigned revents, void *arg)
 {
 	struct monitor *m = arg;
-	uint64_t before = m->lost;
+	uint64_t before = m->exit_lost;
 	(void)revents;
 	for (int i = 0; i < m->nlis; i++)
 		if (ts_listener_fd(m->lis[i]) == fd)
-			ts_listener_drain(m->lis[i], on_exit_record, m, &m->lost);
-	/*
-	 * A message holds the last thread's record and then, for a group
-	 * that had several threads, the group's: once a message is read
-	 * the last-thread records left over are the processes' finals.
-	 */
-	if (m->pending_final) {
-		tt_retire_if(m->procs, is_candidate, NULL);
-		m->pending_final = false;
-	}
-	if (m->lost != before)
+			ts_listener_drain(m->lis[i], on_exit_record, m,
+					  &m->exit_lost);
+	monitor_records_done(m);
+	if (m->exit_lost != before)
 		m->need_rescan = true;
 }
 
@@ -531,6 +693,7 @@ static void on_reading(const struct ts_reading *r, void *arg)
 	}
 	k->cur = *r;
 	k->have_cur = true;
+	k->answered = true;
 }
 
 static int push_id(struct monitor *m, uint32_t id)
@@ -648,7 +811,7 @@ static void fill_identity(struct monitor *m, struct task *k, struct row *r,
 static unsigned task_cats(const struct monitor *m, const struct task *k)
 {
 	return delta_cats(m->kernel_cats, m->delayacct == 1, m->acct_hi,
-			  k->born);
+			  k->waits_from);
 }
 
 /*
@@ -681,7 +844,7 @@ static double task_age(const struct monitor *m, const struct task *k)
 	if (k->cur.kind == TS_KIND_PID && k->cur.have_basic && k->cur.etime_us)
 		return (double)k->cur.etime_us / 1e6;
 	double at = k->have_final ? k->cur_at : m->reading_end;
-	return k->born > 0 && at > k->born ? at - k->born : 0;
+	return k->waits_from > 0 && at > k->waits_from ? at - k->waits_from : 0;
 }
 
 static void task_bounds(const struct monitor *m, const struct task *k,
@@ -807,10 +970,11 @@ static void on_details(const struct pi_details *d, void *arg)
 	struct task *k = tt_find(c->t, d->pid);
 	if (!k)
 		return;
-	if (k->start && d->start && k->start != d->start)
+	if (d->start && tt_order(span_of(k), tt_span_ticks(d->start,
+							    pi_hertz())) != TT_SAME)
 		return; /* another task now has this id */
 	k->start = d->start;
-	born_at_ticks(c->m, k, d->start);
+	waits_from_ticks(c->m, k, d->start);
 	k->ppid = d->ppid;
 	k->state = d->state;
 	k->threads = d->threads;
@@ -953,7 +1117,7 @@ static int requery(struct monitor *m)
 static int take_reading(struct monitor *m)
 {
 	double now = now_mono();
-	m->boot_off = clock_seconds(CLOCK_BOOTTIME) - now;
+	read_clocks(&m->clk);
 	if (m->rescan_every > 0 && now - m->last_rescan >= m->rescan_every)
 		m->need_rescan = true;
 	drain_all(m);
@@ -1128,7 +1292,8 @@ int monitor_sample(struct monitor *m, struct sample *out)
 	out->delayacct = m->delayacct == 1;
 	out->delayacct_known = m->delayacct >= 0;
 	out->ts_version = m->ts ? ts_kernel_version(m->ts) : 0;
-	out->events_lost = m->lost;
+	out->events_lost = m->lost + m->exit_lost;
+	out->exit_records_lost = m->exit_lost;
 	out->dropped = m->dropped;
 	out->threads = m->o.threads;
 	out->accumulated = m->o.accumulate;

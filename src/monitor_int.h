@@ -12,18 +12,21 @@
 
 #include "monitor.h"
 #include "psi.h"
+#include "tasktable.h"
 
 #define MAX_LISTENERS 64
 #define MAX_NOTICES 8
 
 struct cgtable;
+struct pc_event;
+struct pi_task;
 struct proc_conn;
 struct procinfo;
 struct procstat;
 struct replay;
-struct tasktable;
 struct ts_client;
 struct ts_listener;
+struct ts_reading;
 
 struct monitor {
 	struct monitor_opts o;
@@ -40,13 +43,16 @@ struct monitor {
 
 	uint64_t gen;
 	uint64_t round;             /* readings taken so far */
-	bool pending_final;         /* some process holds a final candidate */
 	double prev_time;           /* monotonic time of the previous reading */
 	double reading_time;        /* monotonic time of the latest reading */
 	double reading_boot;        /* boot-clock time when it started */
 	double prev_boot;           /* boot-clock time of the same */
 	double start_time;
-	uint64_t lost;
+	uint64_t lost;              /* fork/exit notifications lost */
+	uint64_t exit_lost;         /* exit records lost */
+	struct tt_clocks clk;       /* when the notification at hand was read */
+	struct task *group;         /* a last thread's record just taken: its
+				       group's record may follow */
 	bool need_rescan;
 	double rescan_every;        /* seconds, 0 = never */
 	double last_rescan;
@@ -60,7 +66,6 @@ struct monitor {
 	 */
 	double acct_lo, acct_hi;
 	double acct_checked;        /* when the switch was last read */
-	double boot_off;            /* CLOCK_BOOTTIME - CLOCK_MONOTONIC */
 	double reading_end;         /* monotonic end of the latest queries */
 	double reading_real;        /* CLOCK_REALTIME of the latest reading */
 	double prev_real;           /* ... of the previous one */
@@ -105,6 +110,17 @@ void monitor_notice(struct monitor *m, const char *text);
 
 /* Append a zeroed row to a growing array; NULL when out of memory. */
 struct row *monitor_push_row(struct row **v, size_t *n, size_t *cap);
+
+/*
+ * The handlers of notifications, and of a scan's finds (monitor.c), open to
+ * the unit tests: m->clk holds the clocks of when the notification was
+ * read. monitor_records_done() ends one drain of the exit-record sockets.
+ */
+void monitor_on_event(struct monitor *m, const struct pc_event *ev);
+void monitor_on_exit_record(struct monitor *m, const struct ts_reading *r);
+void monitor_records_done(struct monitor *m);
+void monitor_on_scanned(struct monitor *m, const struct pi_task *t,
+			bool threads);
 
 /* monitor_replay.c: open o->replay into m; 0, or -1 with *exit_code set. */
 int monitor_replay_open(struct monitor *m, const char *path, int *exit_code);

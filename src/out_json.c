@@ -195,8 +195,9 @@ void out_json(FILE *f, const struct sample *s)
 		fprintf(f, "%u", s->ts_version);
 	else
 		fputs("null", f);
-	fprintf(f, ",\"events_lost\":%" PRIu64 ",\"figures_dropped\":%zu"
-		",\"psi\":", s->events_lost, s->dropped);
+	fprintf(f, ",\"events_lost\":%" PRIu64 ",\"exit_records_lost\":%" PRIu64
+		",\"figures_dropped\":%zu,\"psi\":", s->events_lost,
+		s->exit_records_lost, s->dropped);
 	psi_json(f, &s->psi);
 	fputs(",\"tasks\":", f);
 	rows_json(f, s->rows, s->nrows);

@@ -15,19 +15,26 @@
 #include "tasktable.h"
 
 struct procstat {
-	struct tasktable *threads;  /* last raw values per thread */
-	struct tasktable *procs;    /* running totals per process */
+	int procfd;                 /* the /proc directory */
+	struct tasktable *threads;  /* last raw values per thread and start */
+	struct tasktable *procs;    /* running totals per process and start */
 	uint64_t gen;
 };
 
 struct procstat *ps_new(void)
 {
+	return ps_new_at("/proc");
+}
+
+struct procstat *ps_new_at(const char *proc)
+{
 	struct procstat *ps = calloc(1, sizeof(*ps));
 	if (!ps)
 		return NULL;
+	ps->procfd = open(proc, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	ps->threads = tt_new();
 	ps->procs = tt_new();
-	if (!ps->threads || !ps->procs) {
+	if (ps->procfd < 0 || !ps->threads || !ps->procs) {
 		ps_free(ps);
 		return NULL;
 	}
@@ -38,6 +45,8 @@ void ps_free(struct procstat *ps)
 {
 	if (!ps)
 		return;
+	if (ps->procfd >= 0)
+		close(ps->procfd);
 	tt_free(ps->threads);
 	tt_free(ps->procs);
 	free(ps);
@@ -159,11 +168,12 @@ static void to_reading(const struct raw *w, struct ts_reading *r)
 	}
 }
 
-static int query_thread(uint32_t tid, struct ts_reading *r)
+static int query_thread(struct procstat *ps, uint32_t tid,
+			struct ts_reading *r)
 {
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%u", tid);
-	int dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char path[32];
+	snprintf(path, sizeof(path), "%u", tid);
+	int dirfd = openat(ps->procfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd < 0)
 		return -1;
 	struct raw w;
@@ -181,38 +191,91 @@ static uint64_t grow(uint64_t prev, uint64_t cur)
 }
 
 /*
- * A process: add each thread's growth since the last reading to the
- * process's running totals. A thread seen for the first time adds all it
- * has when the process is known (it started since), nothing otherwise
- * (the totals start from the threads' sum).
+ * Add one thread's growth since the last reading to its process's
+ * running totals acc. A thread seen for the first time adds all it has
+ * when the process is known (it started since), nothing otherwise (the
+ * totals start from the threads' sum).
+ */
+static void add_thread(struct procstat *ps, struct ts_reading *acc, bool known,
+		       pid_t tgid, pid_t tid, const struct raw *w)
+{
+	bool tnew;
+	struct task *t = tt_get(ps->threads, tid, w->start, &tnew);
+	if (!t)
+		return;
+	t->tgid = tgid;
+	t->seen = ps->gen;
+	struct ts_reading now = { 0 };
+	to_reading(w, &now);
+	const struct ts_reading *base = &t->prev;
+	struct ts_reading zero = { 0 };
+	if (tnew)
+		base = known ? &zero : &now;
+	acc->have |= now.have;
+	acc->no_count |= now.no_count;
+	acc->run_ns += grow(base->run_ns, now.run_ns);
+	for (int c = 0; c < NCAT; c++) {
+		acc->d[c].count += grow(base->d[c].count, now.d[c].count);
+		acc->d[c].total_ns += grow(base->d[c].total_ns, now.d[c].total_ns);
+	}
+	if (tnew && !known) {
+		/* the first reading: totals start from the sum */
+		acc->run_ns += now.run_ns;
+		for (int c = 0; c < NCAT; c++) {
+			acc->d[c].count += now.d[c].count;
+			acc->d[c].total_ns += now.d[c].total_ns;
+		}
+	}
+	t->prev = now;
+}
+
+/*
+ * A process: its running totals, kept per pid and start time (the main
+ * thread's), so that a new process with the pid of one that ended starts
+ * from its own threads and never continues the old one's totals.
  */
 static int query_process(struct procstat *ps, uint32_t tgid,
 			 struct ts_reading *out)
 {
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%u/task", tgid);
-	int taskfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char path[32];
+	snprintf(path, sizeof(path), "%u/task", tgid);
+	int taskfd = openat(ps->procfd, path, O_RDONLY | O_DIRECTORY |
+			    O_CLOEXEC);
 	if (taskfd < 0)
 		return -1;
+	/* the main thread first: its start is the process's */
+	struct raw lead;
+	bool have_lead = false;
+	snprintf(path, sizeof(path), "%u", tgid);
+	int fd = openat(taskfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		have_lead = read_raw(fd, &lead) == 0;
+		close(fd);
+	}
 	DIR *d = fdopendir(taskfd);
 	if (!d) {
 		close(taskfd);
 		return -1;
 	}
 	bool created;
-	struct task *p = tt_get(ps->procs, (pid_t)tgid, 0, &created);
+	struct task *p = tt_get(ps->procs, (pid_t)tgid,
+				have_lead ? lead.start : 0, &created);
 	if (!p) {
 		closedir(d);
 		return -1;
 	}
 	bool known = !created;
 	struct ts_reading *acc = &p->cur;
+	if (have_lead)
+		add_thread(ps, acc, known, (pid_t)tgid, (pid_t)tgid, &lead);
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		if (e->d_name[0] < '0' || e->d_name[0] > '9')
 			continue;
-		int fd = openat(taskfd, e->d_name, O_RDONLY | O_DIRECTORY |
-				O_CLOEXEC);
+		pid_t tid = (pid_t)atoi(e->d_name);
+		if (have_lead && tid == (pid_t)tgid)
+			continue;
+		fd = openat(taskfd, e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0)
 			continue;
 		struct raw w;
@@ -220,36 +283,7 @@ static int query_process(struct procstat *ps, uint32_t tgid,
 		close(fd);
 		if (rc < 0)
 			continue;
-		pid_t tid = (pid_t)atoi(e->d_name);
-		bool tnew;
-		struct task *t = tt_get(ps->threads, tid, w.start, &tnew);
-		if (!t)
-			continue;
-		t->tgid = (pid_t)tgid;
-		t->seen = ps->gen;
-		struct ts_reading now = { 0 };
-		to_reading(&w, &now);
-		const struct ts_reading *base = &t->prev;
-		struct ts_reading zero = { 0 };
-		if (tnew)
-			base = known ? &zero : &now;
-		acc->have |= now.have;
-		acc->no_count |= now.no_count;
-		acc->run_ns += grow(base->run_ns, now.run_ns);
-		for (int c = 0; c < NCAT; c++) {
-			acc->d[c].count += grow(base->d[c].count, now.d[c].count);
-			acc->d[c].total_ns += grow(base->d[c].total_ns,
-						   now.d[c].total_ns);
-		}
-		if (tnew && !known) {
-			/* the first reading: totals start from the sum */
-			acc->run_ns += now.run_ns;
-			for (int c = 0; c < NCAT; c++) {
-				acc->d[c].count += now.d[c].count;
-				acc->d[c].total_ns += now.d[c].total_ns;
-			}
-		}
-		t->prev = now;
+		add_thread(ps, acc, known, (pid_t)tgid, tid, &w);
 	}
 	closedir(d);
 	p->seen = ps->gen;
@@ -270,7 +304,7 @@ int ps_query(struct procstat *ps, enum ts_kind kind, const uint32_t *ids,
 	for (size_t i = 0; i < n; i++) {
 		struct ts_reading r = { 0 };
 		int rc = kind == TS_KIND_TGID ? query_process(ps, ids[i], &r)
-					      : query_thread(ids[i], &r);
+					      : query_thread(ps, ids[i], &r);
 		if (rc < 0) {
 			gone++;
 			continue;

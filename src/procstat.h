@@ -8,7 +8,9 @@
  * A process's figure is built from its threads' differences between two
  * readings, never from a sum of their cumulative counters (a thread that
  * ends would then look like a negative delta): the last moments of a
- * thread that ends between two readings are not counted.
+ * thread that ends between two readings are not counted. The totals are
+ * kept per pid and start time: a new process with a pid used before
+ * starts from its own threads.
  */
 #ifndef STALLTOP_PROCSTAT_H
 #define STALLTOP_PROCSTAT_H
@@ -21,6 +23,8 @@
 struct procstat;
 
 struct procstat *ps_new(void);
+/* The same, reading the tree below proc instead of /proc. */
+struct procstat *ps_new_at(const char *proc);
 void ps_free(struct procstat *ps);
 
 /* Like ts_query(): readings for processes (TGID) or threads (PID). */

@@ -300,6 +300,7 @@ static int sample_from(struct replay *rp, json_object *o, struct sample *s)
 	long long ver = int_or(get(o, "taskstats_version"), 0);
 	s->ts_version = ver < 0 || ver > UINT_MAX ? 0 : (unsigned)ver;
 	opt_u64(get(o, "events_lost"), &s->events_lost);
+	opt_u64(get(o, "exit_records_lost"), &s->exit_records_lost);
 	uint64_t dropped = 0;
 	opt_u64(get(o, "figures_dropped"), &dropped);
 	s->dropped = (size_t)dropped;

@@ -71,6 +71,7 @@ struct sample {
 	bool delayacct_known; /* the sysctl could be read */
 	unsigned ts_version;  /* struct taskstats version, 0 if none */
 	uint64_t events_lost; /* notifications lost since start */
+	uint64_t exit_records_lost; /* of those, exit records */
 	size_t dropped;       /* figures dropped as impossible in this sample */
 	bool threads;         /* rows are threads (-H) */
 	bool accumulated;     /* figures cover the time since start (-a) */

@@ -74,13 +74,9 @@ struct ts_listener {
 	uint16_t family;
 	uint32_t seq;
 	char *cpumask;
-	/*
-	 * The kernel numbers exit records per CPU: a listener of one CPU sees
-	 * every number, so a gap is exactly the records lost.
-	 */
+	/* one CPU: it sees every number that CPU gives (struct ts_seq) */
 	bool one_cpu;
-	bool have_last;
-	uint32_t last_seq;
+	struct ts_seq numbers;
 	char recvbuf[RECV_BUF];
 };
 
@@ -541,21 +537,46 @@ int ts_listener_fd(const struct ts_listener *l)
 	return l ? mnl_socket_get_fd(l->nl) : -1;
 }
 
-/* Decode every exit record of one datagram. Returns the records. */
+uint64_t ts_seq_next(struct ts_seq *s, uint32_t seq)
+{
+	uint64_t lost = 0;
+	if (s->have_last && s->overflowed) {
+		uint32_t gap = seq - s->last - 1;
+		/* a step back (gap >= 2^31) only resynchronises */
+		if (gap < 0x80000000u)
+			lost = gap;
+	}
+	/* the first record after the socket was read empty ends the loss */
+	if (s->emptied)
+		s->overflowed = s->emptied = false;
+	s->last = seq;
+	s->have_last = true;
+	return lost;
+}
+
+void ts_seq_overflow(struct ts_seq *s)
+{
+	s->overflowed = true;
+	s->emptied = false;
+}
+
+void ts_seq_empty(struct ts_seq *s)
+{
+	if (s->overflowed)
+		s->emptied = true;
+}
+
 /* Count the records a one-CPU listener missed before this one. */
 static void note_seq(struct ts_listener *l, uint32_t seq, uint64_t *lost)
 {
 	if (!l->one_cpu)
 		return;
-	if (l->have_last) {
-		uint32_t gap = seq - l->last_seq - 1;
-		if (gap && gap < 0x80000000u && lost)
-			*lost += gap;
-	}
-	l->last_seq = seq;
-	l->have_last = true;
+	uint64_t n = ts_seq_next(&l->numbers, seq);
+	if (lost)
+		*lost += n;
 }
 
+/* Decode every exit record of one datagram. Returns the records. */
 static int listener_datagram(struct ts_listener *l, size_t len,
 			     ts_reading_cb cb, void *arg, uint64_t *lost)
 {
@@ -590,17 +611,25 @@ int ts_listener_drain(struct ts_listener *l, ts_reading_cb cb, void *arg,
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
+			if (errno == EAGAIN || errno == EWOULDBLOCK) {
+				ts_seq_empty(&l->numbers);
 				break;
+			}
 			if (errno == ENOBUFS) {
 				/* one CPU: the gap in the numbers says how many */
-				if (lost && !l->one_cpu)
+				if (l->one_cpu)
+					ts_seq_overflow(&l->numbers);
+				else if (lost)
 					(*lost)++;
 				continue;
 			}
 			return -1;
 		}
 		if ((size_t)n > sizeof(l->recvbuf)) {
+			/* a record we cannot read: lost, but it took its number */
+			const struct nlmsghdr *nlh = (void *)l->recvbuf;
+			if (nlh->nlmsg_pid == 0 && nlh->nlmsg_type == l->family)
+				note_seq(l, nlh->nlmsg_seq, lost);
 			if (lost)
 				(*lost)++;
 			continue;

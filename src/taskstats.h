@@ -6,6 +6,7 @@
 #ifndef STALLTOP_TASKSTATS_H
 #define STALLTOP_TASKSTATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,8 +40,10 @@ int ts_query(struct ts_client *c, enum ts_kind kind, const uint32_t *ids,
 
 /*
  * The exit-record listener: a socket registered for exit records of the
- * CPUs in cpumask ("0-3"). Records are decoded and handed to cb. ENOBUFS
- * adds to *lost.
+ * CPUs in cpumask ("0-3"). Records are decoded and handed to cb. Records
+ * lost add to *lost: for a listener of one CPU the gaps in the kernel's
+ * numbering after an overflow (struct ts_seq), for one of several CPUs
+ * one per overflow.
  */
 struct ts_listener;
 
@@ -50,5 +53,27 @@ int ts_listener_drain(struct ts_listener *l, ts_reading_cb cb, void *arg,
 		      uint64_t *lost);
 /* Deregisters and closes. */
 void ts_listener_close(struct ts_listener *l);
+
+/*
+ * The kernel numbers exit records per CPU. A jump in one CPU's numbers is
+ * records lost only while loss was possible: from an overflow of the
+ * socket (ENOBUFS; the kernel then drops every record for it until it has
+ * been read empty) to the first record after it was next read empty.
+ * Any other jump only resynchronises: a task that moves to another CPU
+ * while it exits takes its number there for a record sent here.
+ */
+struct ts_seq {
+	bool have_last;
+	uint32_t last;
+	bool overflowed;    /* ENOBUFS since the last resync */
+	bool emptied;       /* and the socket was read empty since */
+};
+
+/* A record numbered seq arrived: returns how many were lost before it. */
+uint64_t ts_seq_next(struct ts_seq *s, uint32_t seq);
+/* The socket overflowed (ENOBUFS). */
+void ts_seq_overflow(struct ts_seq *s);
+/* The socket was read empty (EAGAIN). */
+void ts_seq_empty(struct ts_seq *s);
 
 #endif

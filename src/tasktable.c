@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The task table: a chained hash table keyed by task id. */
+/*
+ * The task table: a chained hash table keyed by task id, and the retired
+ * tasks in the order they ended, indexed by id too.
+ */
 #include <config.h>
 
 #include <stdlib.h>
@@ -7,18 +10,30 @@
 
 #include "tasktable.h"
 
+/* How much before its fork event a task may have been stamped as started. */
+#define FORK_SLACK_NS 100000000ULL
+/* ac_btime is within a second of the start; the clocks move a little. */
+#define BTIME_SLACK_NS 1050000000LL
+
 struct tasktable {
 	struct task **bucket;
 	size_t nbucket;   /* power of two */
 	size_t count;
 	struct task **retired;
 	size_t nretired, capretired;
+	struct task **rbucket;      /* the retired ones by id */
+	size_t nrbucket;            /* power of two */
 };
+
+static size_t hash_slot(size_t n, pid_t id)
+{
+	uint32_t h = (uint32_t)id * 2654435761u;
+	return h & (n - 1);
+}
 
 static size_t slot(const struct tasktable *t, pid_t id)
 {
-	uint32_t h = (uint32_t)id * 2654435761u;
-	return h & (t->nbucket - 1);
+	return hash_slot(t->nbucket, id);
 }
 
 struct tasktable *tt_new(void)
@@ -28,7 +43,11 @@ struct tasktable *tt_new(void)
 		return NULL;
 	t->nbucket = 1024;
 	t->bucket = calloc(t->nbucket, sizeof(*t->bucket));
-	if (!t->bucket) {
+	t->nrbucket = 256;
+	t->rbucket = calloc(t->nrbucket, sizeof(*t->rbucket));
+	if (!t->bucket || !t->rbucket) {
+		free(t->bucket);
+		free(t->rbucket);
 		free(t);
 		return NULL;
 	}
@@ -58,6 +77,7 @@ void tt_free(struct tasktable *t)
 	}
 	tt_free_retired(t);
 	free(t->retired);
+	free(t->rbucket);
 	free(t->bucket);
 	free(t);
 }
@@ -159,6 +179,25 @@ void tt_remove_if(struct tasktable *t, bool (*pred)(struct task *, void *),
 	unlink_if(t, pred, arg, false);
 }
 
+/* Index the retired tasks by id in twice as many slots (if memory allows). */
+static void grow_retired_index(struct tasktable *t)
+{
+	size_t n = t->nrbucket * 2;
+	struct task **b = calloc(n, sizeof(*b));
+	if (!b)
+		return; /* keep working with longer chains */
+	free(t->rbucket);
+	t->rbucket = b;
+	t->nrbucket = n;
+	/* oldest first, each in front: every chain runs newest first */
+	for (size_t i = 0; i < t->nretired; i++) {
+		struct task *k = t->retired[i];
+		size_t s = hash_slot(n, k->id);
+		k->rnext = b[s];
+		b[s] = k;
+	}
+}
+
 static int push_retired(struct tasktable *t, struct task *k)
 {
 	if (t->nretired == t->capretired) {
@@ -170,7 +209,27 @@ static int push_retired(struct tasktable *t, struct task *k)
 		t->capretired = n;
 	}
 	t->retired[t->nretired++] = k;
+	if (t->nretired > t->nrbucket) {
+		grow_retired_index(t); /* indexes k as well */
+		if (t->nretired <= t->nrbucket)
+			return 0;
+	}
+	size_t s = hash_slot(t->nrbucket, k->id);
+	k->rnext = t->rbucket[s];
+	t->rbucket[s] = k;
 	return 0;
+}
+
+static void unindex_retired(struct tasktable *t, struct task *k)
+{
+	struct task **pp = &t->rbucket[hash_slot(t->nrbucket, k->id)];
+	for (; *pp; pp = &(*pp)->rnext) {
+		if (*pp == k) {
+			*pp = k->rnext;
+			k->rnext = NULL;
+			return;
+		}
+	}
 }
 
 void tt_retire(struct tasktable *t, struct task *k)
@@ -231,6 +290,7 @@ void tt_free_retired(struct tasktable *t)
 	for (size_t i = 0; i < t->nretired; i++)
 		task_free(t->retired[i]);
 	t->nretired = 0;
+	memset(t->rbucket, 0, t->nrbucket * sizeof(*t->rbucket));
 }
 
 size_t tt_trim_retired(struct tasktable *t, size_t max)
@@ -238,8 +298,10 @@ size_t tt_trim_retired(struct tasktable *t, size_t max)
 	if (t->nretired <= max)
 		return 0;
 	size_t drop = t->nretired - max;
-	for (size_t i = 0; i < drop; i++)
+	for (size_t i = 0; i < drop; i++) {
+		unindex_retired(t, t->retired[i]);
 		task_free(t->retired[i]);
+	}
 	memmove(t->retired, t->retired + drop, max * sizeof(*t->retired));
 	t->nretired = max;
 	return drop;
@@ -250,12 +312,46 @@ void tt_free_retired_if(struct tasktable *t,
 {
 	size_t kept = 0;
 	for (size_t i = 0; i < t->nretired; i++) {
-		if (pred(t->retired[i], arg))
+		if (pred(t->retired[i], arg)) {
+			unindex_retired(t, t->retired[i]);
 			task_free(t->retired[i]);
-		else
+		} else {
 			t->retired[kept++] = t->retired[i];
+		}
 	}
 	t->nretired = kept;
+}
+
+struct task *tt_find_retired(const struct tasktable *t, pid_t id,
+			     bool (*pred)(struct task *, void *), void *arg)
+{
+	struct task *oldest = NULL;
+	for (struct task *k = t->rbucket[hash_slot(t->nrbucket, id)]; k;
+	     k = k->rnext)
+		if (k->id == id && (!pred || pred(k, arg)))
+			oldest = k; /* the chain runs newest first */
+	return oldest;
+}
+
+void tt_detach(struct tasktable *t, struct task *k)
+{
+	struct task **pp = &t->bucket[slot(t, k->id)];
+	for (; *pp; pp = &(*pp)->hnext) {
+		if (*pp == k) {
+			*pp = k->hnext;
+			k->hnext = NULL;
+			t->count--;
+			return;
+		}
+	}
+}
+
+void tt_attach(struct tasktable *t, struct task *k)
+{
+	size_t s = slot(t, k->id);
+	k->hnext = t->bucket[s];
+	t->bucket[s] = k;
+	t->count++;
 }
 
 static void replace(char **dst, const char *src)
@@ -277,4 +373,79 @@ void task_set_details(struct task *k, const char *comm, const char *cmdline,
 	replace(&k->comm, comm);
 	replace(&k->cmdline, cmdline);
 	replace(&k->user, user);
+}
+
+struct tt_span tt_span_ticks(unsigned long long ticks, long hz)
+{
+	struct tt_span s = { 0, 0 };
+	if (!ticks || hz <= 0)
+		return s;
+	uint64_t tick = 1000000000ULL / (uint64_t)hz;
+	s.lo = (uint64_t)ticks * tick;
+	s.hi = s.lo + tick - 1;
+	return s;
+}
+
+uint64_t tt_boot_ns(uint64_t mono_ns, const struct tt_clocks *now)
+{
+	/* the two clocks part only while the machine sleeps */
+	uint64_t asleep = now->boot_ns > now->mono_ns ?
+			  now->boot_ns - now->mono_ns : 0;
+	return mono_ns + asleep;
+}
+
+struct tt_span tt_span_fork(uint64_t event_ns, const struct tt_clocks *now)
+{
+	struct tt_span s = { 0, 0 };
+	if (!event_ns)
+		return s;
+	s.hi = tt_boot_ns(event_ns, now);
+	s.lo = s.hi > FORK_SLACK_NS ? s.hi - FORK_SLACK_NS : 0;
+	return s;
+}
+
+struct tt_span tt_span_exit(const struct ts_reading *r,
+			    const struct tt_clocks *now)
+{
+	struct tt_span s = { 0, 0 };
+	if (r->kind != TS_KIND_PID || !r->have_basic)
+		return s;
+	/* it ended before now, etime after it began */
+	uint64_t lived = r->etime_us * 1000;
+	if (r->etime_us > UINT64_MAX / 1000 || lived >= now->boot_ns)
+		return s; /* longer than the machine is up: no figure */
+	s.hi = now->boot_ns - lived;
+	if (!r->btime)
+		return s;
+	/* the start second, moved from the wall clock to the boot clock */
+	int64_t wall_minus_boot = (int64_t)now->real_ns - (int64_t)now->boot_ns;
+	if (r->btime > (uint64_t)INT64_MAX / 1000000000ULL)
+		return s;
+	int64_t at = (int64_t)r->btime * 1000000000LL - wall_minus_boot;
+	int64_t lo = at - BTIME_SLACK_NS, hi = at + BTIME_SLACK_NS;
+	if (hi <= 0 || (lo > 0 && (uint64_t)lo > s.hi))
+		return s; /* the wall clock was set since: only the bound */
+	if (lo > 0)
+		s.lo = (uint64_t)lo;
+	if ((uint64_t)hi < s.hi)
+		s.hi = (uint64_t)hi;
+	return s;
+}
+
+struct tt_span tt_task_span(const struct task *k, long hz)
+{
+	if (k->start)
+		return tt_span_ticks(k->start, hz);
+	return k->born;
+}
+
+enum tt_order tt_order(struct tt_span a, struct tt_span b)
+{
+	if (!a.hi || !b.hi)
+		return TT_SAME;
+	if (a.hi < b.lo)
+		return TT_BEFORE;
+	if (a.lo > b.hi)
+		return TT_AFTER;
+	return TT_SAME;
 }

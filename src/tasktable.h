@@ -17,6 +17,28 @@
 #include "sample.h"
 #include "ts_decode.h"
 
+/*
+ * When a life began, on the boot clock (CLOCK_BOOTTIME) in nanoseconds:
+ * some time in [lo, hi]. hi == 0: nothing is known. /proc tells the start
+ * to a clock tick; a fork event comes just after it; an exit record's
+ * elapsed time and start second bound it.
+ */
+struct tt_span {
+	uint64_t lo, hi;
+};
+
+/* One life against another of the same id. */
+enum tt_order {
+	TT_SAME,    /* may be one life: the spans meet, or one is unknown */
+	TT_BEFORE,  /* it began before the other could have: an earlier life */
+	TT_AFTER,   /* it began after the other could have: a later life */
+};
+
+/* The clocks, read together. */
+struct tt_clocks {
+	uint64_t mono_ns, boot_ns, real_ns;
+};
+
 struct task {
 	pid_t id;                  /* tgid (process table) or tid */
 	pid_t tgid;
@@ -33,12 +55,13 @@ struct task {
 	bool details_stale;        /* exec or comm change: read again */
 
 	/*
-	 * The earliest moment it can have started waiting, CLOCK_MONOTONIC
-	 * seconds (a lower bound of its start; the fork event's time, or
-	 * its start time in ticks): bounds its figures (delta.h) and tells
-	 * whether delay accounting saw its whole life. 0 when unknown.
+	 * The earliest moment it can have begun to wait, CLOCK_MONOTONIC
+	 * seconds: its fork event (a child runs only after the kernel
+	 * announced it), or its start time in ticks. Bounds its figures
+	 * (delta.h) and tells whether delay accounting saw its whole life.
+	 * 0 when unknown.
 	 */
-	double born;
+	double waits_from;
 
 	/* readings */
 	struct ts_reading prev;    /* at the previous sample */
@@ -56,12 +79,18 @@ struct task {
 	/* life */
 	bool exited;               /* ended; shown once, then removed */
 	bool have_final;           /* cur holds the kernel's exit record */
-	bool final_candidate;      /* a leader's exit record, not yet sure */
 	uint64_t seen;             /* generation of the last scan that saw it */
 	uint64_t queried;          /* generation of the last query that asked */
 	bool shown;                /* retired and already in a sample */
 
+	/* which life of the id it is (start is 0 until /proc tells it) */
+	struct tt_span born;       /* when events say it began */
+	bool forked;               /* its fork event has been seen */
+	bool exit_seen;            /* the connector has told its exit */
+	bool answered;             /* a query has answered for it */
+
 	struct task *hnext;
+	struct task *rnext;        /* retired tasks of the same slot */
 };
 
 struct tasktable;
@@ -111,7 +140,50 @@ size_t tt_trim_retired(struct tasktable *t, size_t max);
 void tt_free_retired_if(struct tasktable *t,
 			bool (*pred)(struct task *, void *), void *arg);
 
+/*
+ * The oldest retired task with this id for which pred (may be NULL)
+ * returns true, or NULL.
+ */
+struct task *tt_find_retired(const struct tasktable *t, pid_t id,
+			     bool (*pred)(struct task *, void *), void *arg);
+
+/*
+ * Take a live task out of the index without retiring it, and put it back.
+ * Between the two another entry may hold its id.
+ */
+void tt_detach(struct tasktable *t, struct task *k);
+void tt_attach(struct tasktable *t, struct task *k);
+
 void task_set_details(struct task *k, const char *comm, const char *cmdline,
 		      const char *user);
+
+/* ---- lives: one id, several tasks one after another ---- */
+
+/* A /proc start time (clock ticks since boot) as a span. */
+struct tt_span tt_span_ticks(unsigned long long ticks, long hz);
+
+/*
+ * A CLOCK_MONOTONIC time (an event's, in ns) on the boot clock, as the
+ * clocks stand now (a sleep of the machine since moves it later).
+ */
+uint64_t tt_boot_ns(uint64_t mono_ns, const struct tt_clocks *now);
+
+/* A fork event's time (CLOCK_MONOTONIC, ns): the child began just before. */
+struct tt_span tt_span_fork(uint64_t event_ns, const struct tt_clocks *now);
+
+/*
+ * When the task of an exit record (a thread's own, kind TS_KIND_PID)
+ * began, the record read at now: at most its elapsed time before now,
+ * and within a second of its start second (ac_btime). Unknown for a
+ * process record, which carries neither.
+ */
+struct tt_span tt_span_exit(const struct ts_reading *r,
+			    const struct tt_clocks *now);
+
+/* A task's span: its /proc start where known, else what events said. */
+struct tt_span tt_task_span(const struct task *k, long hz);
+
+/* Life a against life b. */
+enum tt_order tt_order(struct tt_span a, struct tt_span b);
 
 #endif

@@ -14,8 +14,9 @@
 # automake's: 0 pass, 1 fail, 77 skip, 99 hard error. Sourcing this makes
 # a scratch directory $TMP (on the build tree's filesystem, not /tmp,
 # which may be tmpfs) and a trap that, on any exit, kills every process
-# group started with bg_start, restores what enable_delayacct changed and
-# removes $TMP (kept when KEEP_TMP is set, to look at).
+# group started with bg_start, restores what enable_delayacct and
+# set_sysctl changed and removes $TMP (kept when KEEP_TMP is set, to look
+# at).
 # POSIX sh plus "local": the tests may run under dash or bash. Helpers'
 # variables start with _ and are local where they can be.
 
@@ -53,6 +54,7 @@ _pgids=
 _extra_dirs=
 _cgdirs=
 _old_delayacct=
+_sysctls=
 TMP=$(mktemp -d "$top_builddir/tests/live/tmp.$TEST_NAME.XXXXXX") ||
 	hard_error "cannot make a scratch directory"
 
@@ -74,6 +76,11 @@ _cleanup() {
 			_n=$((_n + 1))
 		done
 		[ -d "$_d" ] && echo "$TEST_NAME: could not remove $_d" >&2
+	done
+	# the newest first: a setting changed twice gets its first value back
+	for _s in $_sysctls; do
+		echo "${_s#*=}" >"${_s%%=*}" ||
+			echo "$TEST_NAME: could not put back ${_s%%=*}" >&2
 	done
 	if [ -n "$_old_delayacct" ]; then
 		echo "$_old_delayacct" >/proc/sys/kernel/task_delayacct 2>/dev/null
@@ -105,6 +112,15 @@ enable_delayacct() {
 		_old_delayacct=$(cat "$_f")
 	fi
 	echo 1 >"$_f" || hard_error "cannot turn on delay accounting"
+}
+
+# set_sysctl FILE VALUE: write VALUE (no spaces) to FILE below /proc/sys
+# for the test; the trap puts the old value back.
+set_sysctl() {
+	local _old
+	_old=$(cat "$1") || hard_error "cannot read $1"
+	echo "$2" >"$1" || hard_error "cannot write $2 to $1"
+	_sysctls="$1=$_old $_sysctls"
 }
 
 # The usual start of a live test.

@@ -65,7 +65,8 @@ static void build(void)
 	sample = (struct sample){
 		.time = 1763740000.123, .interval = 1.002,
 		.delayacct = true, .delayacct_known = true,
-		.ts_version = 16, .events_lost = 2, .dropped = 1,
+		.ts_version = 16, .events_lost = 2, .exit_records_lost = 1,
+		.dropped = 1,
 		.psi = sample.psi,
 		.rows = rows, .nrows = 1, .exited = exited, .nexited = 1,
 		.nprocs = 2, .nthreads = 5,

@@ -32,6 +32,103 @@ static void *spin(void *arg)
 	return NULL;
 }
 
+/* Write one task's stat and schedstat below dir (made if need be). */
+static void fake_task(const char *dir, unsigned long long start,
+		     unsigned long long blkio, unsigned long long run,
+		     unsigned long long delay, unsigned long long count)
+{
+	char path[4096], cmd[4200];
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", dir);
+	if (system(cmd) != 0)
+		exit(99);
+	snprintf(path, sizeof(path), "%s/stat", dir);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		exit(99);
+	/* fields 3..21, start (22), 23..41, blkio (42), 43..52 */
+	fprintf(f, "4242 (fake) S");
+	for (int field = 4; field <= 52; field++) {
+		if (field == 22)
+			fprintf(f, " %llu", start);
+		else if (field == 42)
+			fprintf(f, " %llu", blkio);
+		else
+			fprintf(f, " 0");
+	}
+	fprintf(f, "\n");
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/schedstat", dir);
+	f = fopen(path, "w");
+	if (!f)
+		exit(99);
+	fprintf(f, "%llu %llu %llu\n", run, delay, count);
+	fclose(f);
+}
+
+/*
+ * A fake /proc: process 4242 with two threads, then (the same pid) a new
+ * process with another start time. Its totals are its own: the old
+ * life's are never carried over, nor the new one's added to them.
+ */
+static void two_lives(void)
+{
+	char root[] = "/tmp/stalltop-procstat.XXXXXX", dir[4096], cmd[4200];
+	if (!mkdtemp(root))
+		exit(99);
+	snprintf(dir, sizeof(dir), "%s/4242/task/4242", root);
+	fake_task(dir, 5000, 3, 1000, 700, 7);
+	snprintf(dir, sizeof(dir), "%s/4242/task/4243", root);
+	fake_task(dir, 5001, 1, 500, 300, 3);
+
+	struct procstat *ps = ps_new_at(root);
+	CHECK(ps != NULL);
+	if (!ps)
+		exit(99);
+	uint32_t id = 4242;
+	struct ts_reading a = { 0 }, b = { 0 };
+	CHECK(ps_query(ps, TS_KIND_TGID, &id, 1, on_reading, &a, NULL) == 0);
+	CHECK_EQ_U(a.d[CAT_CPU].total_ns, 1000);
+	CHECK_EQ_U(a.d[CAT_CPU].count, 10);
+	CHECK_EQ_U(a.run_ns, 1500);
+
+	/* the same life grows */
+	snprintf(dir, sizeof(dir), "%s/4242/task/4242", root);
+	fake_task(dir, 5000, 3, 1100, 800, 9);
+	CHECK(ps_query(ps, TS_KIND_TGID, &id, 1, on_reading, &b, NULL) == 0);
+	CHECK_EQ_U(b.d[CAT_CPU].total_ns, 1100);
+	CHECK_EQ_U(b.d[CAT_CPU].count, 12);
+
+	/* it ends; a new process takes the pid, one thread, smaller counters */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s/4242'", root);
+	if (system(cmd) != 0)
+		exit(99);
+	snprintf(dir, sizeof(dir), "%s/4242/task/4242", root);
+	fake_task(dir, 9000, 0, 40, 20, 2);
+	struct ts_reading c = { 0 };
+	CHECK(ps_query(ps, TS_KIND_TGID, &id, 1, on_reading, &c, NULL) == 0);
+	CHECK_EQ_U(c.d[CAT_CPU].total_ns, 20);
+	CHECK_EQ_U(c.d[CAT_CPU].count, 2);
+	CHECK_EQ_U(c.run_ns, 40);
+	CHECK_EQ_U(c.d[CAT_IO].total_ns, 0);
+	/* and it grows from there */
+	fake_task(dir, 9000, 0, 60, 25, 3);
+	CHECK(ps_query(ps, TS_KIND_TGID, &id, 1, on_reading, &c, NULL) == 0);
+	CHECK_EQ_U(c.d[CAT_CPU].total_ns, 25);
+	CHECK_EQ_U(c.d[CAT_CPU].count, 3);
+	/* a thread query reads below the root too */
+	snprintf(dir, sizeof(dir), "%s/4242", root);
+	fake_task(dir, 9000, 0, 60, 25, 3);
+	struct ts_reading t = { 0 };
+	size_t gone = 99;
+	CHECK(ps_query(ps, TS_KIND_PID, &id, 1, on_reading, &t, &gone) == 0);
+	CHECK_EQ_U(gone, 0);
+	CHECK_EQ_U(t.d[CAT_CPU].total_ns, 25);
+	ps_free(ps);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		exit(99);
+}
+
 int main(void)
 {
 	uint64_t run, delay, count;
@@ -102,5 +199,7 @@ int main(void)
 	CHECK(ps_query(ps, TS_KIND_TGID, &none, 1, on_reading, &c, &gone) == 0);
 	CHECK_EQ_U(gone, 1);
 	ps_free(ps);
+
+	two_lives();
 	return unit_done();
 }

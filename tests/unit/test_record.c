@@ -141,6 +141,7 @@ static void build(void)
 		.time = 1763740000.5, .interval = 1.002,
 		.delayacct = true, .delayacct_known = true,
 		.ts_version = 16, .events_lost = 1ULL << 40,
+		.exit_records_lost = (1ULL << 40) - 3,
 		.psi = s1.psi,
 		.rows = rows, .nrows = 3, .exited = exited, .nexited = 1,
 		.trigger = "memory some 150ms/1s",
@@ -307,6 +308,8 @@ static void cmp_sample(const struct sample *g, const struct sample *w)
 	EQ(what, "delayacct", g->delayacct, w->delayacct_known && w->delayacct);
 	EQ(what, "ts_version", g->ts_version, w->ts_version);
 	EQ(what, "events_lost", g->events_lost == w->events_lost, 1);
+	EQ(what, "exit_records_lost",
+	   g->exit_records_lost == w->exit_records_lost, 1);
 	bad += cmp_psi("psi", &g->psi, &w->psi);
 	bad += cmp_rows("tasks", g->rows, g->nrows, w->rows, w->nrows, 0);
 	bad += cmp_rows("exited", g->exited, g->nexited, w->exited, w->nexited,
@@ -656,6 +659,7 @@ static void fixtures(void)
 		CHECK(replay_get(rp, 0, &s) == 0);
 		CHECK_EQ_U(s.nrows, 1);
 		CHECK(!s.delayacct_known && s.ts_version == 0 && s.events_lost == 0);
+		CHECK(s.exit_records_lost == 0);
 		CHECK(!s.psi.s[PSI_CPU][PSI_SOME].present);
 		if (s.nrows == 1) {
 			const struct row *r = &s.rows[0];

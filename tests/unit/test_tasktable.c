@@ -17,6 +17,74 @@ static void count(struct task *k, void *arg)
 	(*(size_t *)arg)++;
 }
 
+static bool not_first(struct task *k, void *arg)
+{
+	return k != arg;
+}
+
+static bool is_task(struct task *k, void *arg)
+{
+	return k == arg;
+}
+
+static const uint64_t S = 1000000000ULL;
+
+/* When lives began, from each source's clock, and how they order. */
+static void test_spans(void)
+{
+	/* /proc: start 1000 ticks at 100 Hz is [10 s, 10.01 s) */
+	struct tt_span p = tt_span_ticks(1000, 100);
+	CHECK_EQ_U(p.lo, 10 * S);
+	CHECK_EQ_U(p.hi, 10 * S + 10000000 - 1);
+	CHECK_EQ_U(tt_span_ticks(0, 100).hi, 0); /* unknown */
+	CHECK(tt_order(p, tt_span_ticks(1001, 100)) == TT_BEFORE);
+	CHECK(tt_order(tt_span_ticks(1001, 100), p) == TT_AFTER);
+	CHECK(tt_order(p, tt_span_ticks(1000, 100)) == TT_SAME);
+	CHECK(tt_order(p, (struct tt_span){ 0, 0 }) == TT_SAME);
+
+	/* a fork event: monotonic time, the boot clock 3 s ahead */
+	struct tt_clocks now = { .mono_ns = 50 * S, .boot_ns = 53 * S,
+				 .real_ns = 1700000053 * S };
+	struct tt_span f = tt_span_fork(7 * S + 5000000, &now);
+	CHECK_EQ_U(f.hi, 10 * S + 5000000);
+	CHECK(f.lo < 10 * S);
+	CHECK(tt_order(p, f) == TT_SAME);
+	CHECK(tt_order(tt_span_ticks(900, 100), f) == TT_BEFORE);
+
+	/* an exit record read at 53 s: it lived 43 s, began in second 10 */
+	struct ts_reading r = { .kind = TS_KIND_PID, .have_basic = true,
+				.btime = 1700000010, .etime_us = 43 * 1000000 };
+	struct tt_span e = tt_span_exit(&r, &now);
+	CHECK_EQ_U(e.hi, 10 * S);
+	CHECK(e.lo >= 8 * S && e.lo < 9 * S);
+	CHECK(tt_order(p, e) == TT_SAME);
+	/* read 40 s late: the start second still bounds it from above */
+	now.boot_ns += 40 * S;
+	now.mono_ns += 40 * S;
+	now.real_ns += 40 * S;
+	e = tt_span_exit(&r, &now);
+	CHECK(e.hi > 11 * S && e.hi < 12 * S);
+	CHECK(tt_order(tt_span_ticks(1500, 100), e) == TT_AFTER);
+	/* the wall clock was set since: only the elapsed time bounds it */
+	now.real_ns += 3600 * S;
+	e = tt_span_exit(&r, &now);
+	CHECK_EQ_U(e.lo, 0);
+	CHECK_EQ_U(e.hi, 50 * S);
+	/* a process record carries no start: unknown */
+	r.kind = TS_KIND_TGID;
+	CHECK_EQ_U(tt_span_exit(&r, &now).hi, 0);
+	/* a lifetime longer than the machine is up: unknown */
+	r.kind = TS_KIND_PID;
+	r.etime_us = 1000 * 1000000ULL;
+	CHECK_EQ_U(tt_span_exit(&r, &now).hi, 0);
+
+	/* a task's span: its /proc start where known, else what events said */
+	struct task k = { .born = f };
+	CHECK(tt_task_span(&k, 100).hi == f.hi);
+	k.start = 1000;
+	CHECK(tt_task_span(&k, 100).hi == p.hi);
+}
+
 int main(void)
 {
 	struct tasktable *t = tt_new();
@@ -84,5 +152,44 @@ int main(void)
 	tt_foreach_retired(t, count, &seen);
 	CHECK_EQ_U(seen, 3);
 	tt_free(t);
+
+	/* the retired ones by id: the oldest that fits comes first */
+	t = tt_new();
+	struct task *lives[3];
+	for (int i = 0; i < 3; i++) {
+		lives[i] = tt_get(t, 42, 1000 + (unsigned long long)i, &created);
+		tt_retire(t, lives[i]);
+	}
+	struct task *live = tt_get(t, 42, 2000, &created);
+	CHECK(created);
+	CHECK(tt_find_retired(t, 42, NULL, NULL) == lives[0]);
+	CHECK(tt_find_retired(t, 42, not_first, lives[0]) == lives[1]);
+	CHECK(tt_find_retired(t, 43, NULL, NULL) == NULL);
+	/* many retired: the index grows and still finds them */
+	for (pid_t id = 1000; id < 6000; id++)
+		tt_retire(t, tt_get(t, id, 1, &created));
+	CHECK(tt_find_retired(t, 42, NULL, NULL) == lives[0]);
+	CHECK(tt_find_retired(t, 5999, NULL, NULL) != NULL);
+	/* trimming and freeing take them out of the index */
+	tt_free_retired_if(t, is_task, lives[0]);
+	CHECK(tt_find_retired(t, 42, NULL, NULL) == lives[1]);
+	CHECK_EQ_U(tt_trim_retired(t, 100), 4902);
+	CHECK(tt_find_retired(t, 42, NULL, NULL) == NULL);
+	CHECK(tt_find_retired(t, 1000, NULL, NULL) == NULL);
+	CHECK(tt_find_retired(t, 5999, NULL, NULL) != NULL);
+	tt_free_retired(t);
+	CHECK(tt_find_retired(t, 5999, NULL, NULL) == NULL);
+	/* detached, the id is free for another entry; attached, it is back */
+	tt_detach(t, live);
+	CHECK(tt_find(t, 42) == NULL);
+	struct task *other = tt_get(t, 42, 3000, &created);
+	CHECK(created && other != live);
+	tt_retire(t, other);
+	tt_attach(t, live);
+	CHECK(tt_find(t, 42) == live);
+	CHECK(tt_find_retired(t, 42, NULL, NULL) == other);
+	tt_free(t);
+
+	test_spans();
 	return unit_done();
 }
