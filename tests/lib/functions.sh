@@ -14,7 +14,8 @@
 # automake's: 0 pass, 1 fail, 77 skip, 99 hard error. Sourcing this makes
 # a scratch directory $TMP (on the build tree's filesystem, not /tmp,
 # which may be tmpfs) and a trap that, on any exit, kills every process
-# group started with bg_start, restores what enable_delayacct changed and
+# group started with bg_start, removes the cgroups made with cg_make, runs
+# what at_cleanup was given, restores what enable_delayacct changed and
 # removes $TMP (kept when KEEP_TMP is set, to look at).
 # POSIX sh plus "local": the tests may run under dash or bash. Helpers'
 # variables start with _ and are local where they can be.
@@ -52,6 +53,7 @@ need_cmd() {
 _pgids=
 _extra_dirs=
 _cgdirs=
+_hooks=
 _old_delayacct=
 TMP=$(mktemp -d "$top_builddir/tests/live/tmp.$TEST_NAME.XXXXXX") ||
 	hard_error "cannot make a scratch directory"
@@ -75,6 +77,8 @@ _cleanup() {
 		done
 		[ -d "$_d" ] && echo "$TEST_NAME: could not remove $_d" >&2
 	done
+	# then what the test asked for (swap off, devices reset ...)
+	eval "$_hooks"
 	if [ -n "$_old_delayacct" ]; then
 		echo "$_old_delayacct" >/proc/sys/kernel/task_delayacct 2>/dev/null
 	fi
@@ -87,6 +91,14 @@ _cleanup() {
 }
 trap _cleanup EXIT
 trap 'exit 1' INT TERM HUP
+
+# at_cleanup COMMAND: run the shell command COMMAND in the cleanup, after
+# the workloads are gone and their cgroups removed (the last one added
+# runs first), also when the test fails.
+at_cleanup() {
+	_hooks="$1
+$_hooks"
+}
 
 # Live tests measure the whole machine: run them one at a time even under
 # make -j, and across build trees on the same machine (the lock is
