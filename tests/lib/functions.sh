@@ -14,9 +14,9 @@
 # automake's: 0 pass, 1 fail, 77 skip, 99 hard error. Sourcing this makes
 # a scratch directory $TMP (on the build tree's filesystem, not /tmp,
 # which may be tmpfs) and a trap that, on any exit, kills every process
-# group started with bg_start, restores what enable_delayacct and
-# set_sysctl changed and removes $TMP (kept when KEEP_TMP is set, to look
-# at).
+# group started with bg_start, removes the cgroups made with cg_make, runs
+# what at_cleanup was given, restores what enable_delayacct and set_sysctl
+# changed and removes $TMP (kept when KEEP_TMP is set, to look at).
 # POSIX sh plus "local": the tests may run under dash or bash. Helpers'
 # variables start with _ and are local where they can be.
 
@@ -53,6 +53,7 @@ need_cmd() {
 _pgids=
 _extra_dirs=
 _cgdirs=
+_hooks=
 _old_delayacct=
 _sysctls=
 TMP=$(mktemp -d "$top_builddir/tests/live/tmp.$TEST_NAME.XXXXXX") ||
@@ -77,6 +78,8 @@ _cleanup() {
 		done
 		[ -d "$_d" ] && echo "$TEST_NAME: could not remove $_d" >&2
 	done
+	# then what the test asked for (swap off, devices reset ...)
+	eval "$_hooks"
 	# the newest first: a setting changed twice gets its first value back
 	for _s in $_sysctls; do
 		echo "${_s#*=}" >"${_s%%=*}" ||
@@ -94,6 +97,14 @@ _cleanup() {
 }
 trap _cleanup EXIT
 trap 'exit 1' INT TERM HUP
+
+# at_cleanup COMMAND: run the shell command COMMAND in the cleanup, after
+# the workloads are gone and their cgroups removed (the last one added
+# runs first), also when the test fails.
+at_cleanup() {
+	_hooks="$1
+$_hooks"
+}
 
 # Live tests measure the whole machine: run them one at a time even under
 # make -j, and across build trees on the same machine (the lock is

@@ -3,6 +3,7 @@
  * wl_cow: copy-on-write faults for the live tests.
  *
  *   wl_cow [-m MIB] [-w]
+ *   wl_cow -l [-m MIB]
  *
  * The parent maps MIB MiB (default 64) of private anonymous memory with
  * huge pages off (so every fault copies exactly one base page), writes
@@ -12,6 +13,12 @@
  * prints "child PID pages N" and "done" (flushed); then it exits, or with
  * -w sleeps until killed. The parent waits for the child and exits with
  * its status.
+ *
+ * With -l the copying goes on in one process: round after round, the
+ * parent forks a child that only sleeps (it keeps every page shared),
+ * writes every page itself, taking one copy-on-write fault per page, and
+ * ends the child. It prints "ready" after the first round (flushed) and
+ * runs until killed.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -25,13 +32,14 @@
 int main(int argc, char **argv)
 {
 	long mib = 64;
-	int wait = 0, c;
-	while ((c = getopt(argc, argv, "m:w")) != -1) {
+	int wait = 0, loop = 0, c;
+	while ((c = getopt(argc, argv, "lm:w")) != -1) {
 		switch (c) {
+		case 'l': loop = 1; break;
 		case 'm': mib = atol(optarg); break;
 		case 'w': wait = 1; break;
 		default:
-			fprintf(stderr, "usage: wl_cow [-m MIB] [-w]\n");
+			fprintf(stderr, "usage: wl_cow [-l] [-m MIB] [-w]\n");
 			return 2;
 		}
 	}
@@ -48,6 +56,28 @@ int main(int argc, char **argv)
 		p[i * page] = 1;
 
 	fflush(stdout);
+	for (unsigned long round = 1; loop; round++) {
+		pid_t child = fork();
+		if (child < 0) {
+			perror("wl_cow: fork");
+			return 1;
+		}
+		if (child == 0) {
+			for (;;)
+				pause();
+		}
+		for (size_t i = 0; i < pages; i++)
+			p[i * page] = (char)round;
+		kill(child, SIGKILL);
+		if (waitpid(child, NULL, 0) < 0) {
+			perror("wl_cow: waitpid");
+			return 1;
+		}
+		if (round == 1) {
+			printf("ready\n");
+			fflush(stdout);
+		}
+	}
 	pid_t pid = fork();
 	if (pid < 0) {
 		perror("wl_cow: fork");
