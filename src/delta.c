@@ -56,14 +56,22 @@ static bool possible(const struct delta_bounds *b, int c, uint64_t dtotal,
 		     bool have_count, uint64_t dcount, bool max_rose,
 		     uint64_t max_ns)
 {
-	if (b->age <= 0)
-		return true; /* nothing to bound it with */
-	double lim = longest_wait_ns(b->age);
-	/* one thread is in at most one wait of a kind at a time */
-	if (b->thread && (double)dtotal > lim)
-		return false;
-	if (b->thread && max_rose && (double)max_ns > lim)
-		return false;
+	double lim = b->age > 0 ? longest_wait_ns(b->age) : 0;
+	if (b->thread) {
+		/*
+		 * One thread is in at most one wait of a kind at a time: the
+		 * waits of the window follow its previous one, which ended
+		 * within since[c], and began after it was born.
+		 */
+		double span = b->since[c] > 0 ? longest_wait_ns(b->since[c]) : 0;
+		if (lim > 0 && (span <= 0 || lim < span))
+			span = lim;
+		if (span > 0 && ((double)dtotal > span ||
+				 (max_rose && (double)max_ns > span)))
+			return false;
+	}
+	if (lim <= 0)
+		return true; /* nothing more to bound it with */
 	if (!have_count)
 		return true;
 	double waits = (double)dcount;

@@ -10,7 +10,9 @@
  * shown, sorted on or summed, and counted. The rule (delta_interval)
  * only drops what no real schedule can produce:
  *   - one thread waits in one category at most once at a time, so what
- *     a thread waited in an interval cannot exceed its age;
+ *     a thread waited in an interval cannot exceed its age, nor the
+ *     time since the start of the last interval in which it ended a
+ *     wait of that kind (its waits follow one another);
  *   - every wait that ends adds one event (cpu excepted: a run-queue
  *     wait may be cut in parts when the task migrates, one unfinished
  *     part per thread), and no wait is longer than the task has
@@ -35,7 +37,12 @@ struct delta_bounds {
 	unsigned cats;   /* categories (bit 1 << c) with true figures */
 	double age;      /* upper bound of the task's age at the later
 			    reading, seconds; 0 when unknown (no check) */
-	bool thread;     /* the readings are one thread's (PID records) */
+	bool thread;     /* the readings are one thread's (PID records, or a
+			    process that had one thread all along) */
+	double since[NCAT]; /* a thread: every wait of category c counted in
+			    the window began within the last since[c]
+			    seconds (after the end of its previous wait);
+			    0 when unknown (its age bounds it) */
 	int threads;     /* a process's threads, for the cpu rule; 0 unknown */
 	double from, to; /* the window in CLOCK_REALTIME seconds (for the
 			    kernel's max time stamps, version 17); 0: none */

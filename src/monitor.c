@@ -168,6 +168,7 @@ static struct task *add_task(struct monitor *m, struct tasktable *t, pid_t id,
 			update_cgroup(m, k);
 		k->first_seen = now_mono();
 		k->seen = m->gen;
+		k->lost_at_add = m->lost + m->exit_lost;
 		if (from_zero) {
 			/* counted from zero: the previous reading is all zeros */
 			memset(&k->prev, 0, sizeof(k->prev));
@@ -365,6 +366,9 @@ void monitor_on_event(struct monitor *m, const struct pc_event *ev)
 	case PC_FORK: {
 		struct tt_span born = tt_span_fork(ev->timestamp_ns, &m->clk);
 		double at = (double)ev->timestamp_ns / 1e9;
+		/* a thread: its process has more than one now */
+		if (ev->pid != ev->tgid && (k = tt_find(m->procs, ev->tgid)))
+			k->multi = true;
 		if (ev->pid == ev->tgid && wanted_process(m, ev->tgid))
 			on_fork(m, m->procs, ev->pid, ev->tgid, born, at,
 				ev->parent_tgid);
@@ -740,9 +744,10 @@ static int query(struct monitor *m, struct tasktable *t, bool threads)
 
 static void rebase(struct task *k, void *arg)
 {
-	(void)arg;
+	const struct monitor *m = arg;
 	if (k->have_cur) {
 		k->prev = k->cur;
+		k->prev_at = m->query_start;
 		k->have_prev = true;
 		k->have_cur = false;
 	}
@@ -847,12 +852,26 @@ static double task_age(const struct monitor *m, const struct task *k)
 	return k->waits_from > 0 && at > k->waits_from ? at - k->waits_from : 0;
 }
 
+/*
+ * A process that had one thread all along while watched: every thread it
+ * makes is announced, and none was (nor was any announcement lost).
+ */
+static bool single_threaded(const struct monitor *m, const struct task *k)
+{
+	return m->pc && !k->multi && k->lost_at_add == m->lost + m->exit_lost &&
+	       (k->forked || k->threads == 1);
+}
+
 static void task_bounds(const struct monitor *m, const struct task *k,
 			struct delta_bounds *b)
 {
 	b->cats = task_cats(m, k);
 	b->age = task_age(m, k);
-	b->thread = k->cur.kind == TS_KIND_PID;
+	b->thread = k->cur.kind == TS_KIND_PID || single_threaded(m, k);
+	double at = k->have_final ? k->cur_at : m->reading_end;
+	for (int c = 0; c < NCAT; c++)
+		b->since[c] = k->wait_lo[c] > 0 && at > k->wait_lo[c] ?
+			      at - k->wait_lo[c] : 0;
 	b->threads = k->threads > 0 ? k->threads : 0;
 	b->from = m->prev_real;
 	b->to = m->reading_real;
@@ -879,6 +898,15 @@ static bool task_interval(struct monitor *m, struct task *k, struct delta *iv)
 	struct delta_bounds b;
 	task_bounds(m, k, &b);
 	delta_interval(&k->prev, &k->cur, &b, iv);
+	/* a wait counted now ended after the previous reading began */
+	double ended_after = k->prev_at > k->waits_from ? k->prev_at
+							 : k->waits_from;
+	for (int c = 0; c < NCAT; c++) {
+		const struct delta_cat *d = &iv->d[c];
+		if ((d->flags & DELTA_AVAIL) &&
+		    ((d->flags & DELTA_COUNT) ? d->count > 0 : d->total_ns > 0))
+			k->wait_lo[c] = ended_after;
+	}
 	if (m->o.accumulate) {
 		delta_accumulate(&k->acc, !k->have_acc, iv);
 		k->have_acc = true;
@@ -978,6 +1006,8 @@ static void on_details(const struct pi_details *d, void *arg)
 	k->ppid = d->ppid;
 	k->state = d->state;
 	k->threads = d->threads;
+	if (d->threads > 1)
+		k->multi = true;
 	if (d->comm) {
 		k->uid = d->uid;
 		task_set_details(k, d->comm, d->cmdline ? d->cmdline : "",
@@ -1126,6 +1156,7 @@ static int take_reading(struct monitor *m)
 	m->round++;
 	/* processes, unless rows are threads; threads, when kept at all */
 	double t0 = now_mono();
+	m->query_start = t0;
 	m->reading_boot = clock_seconds(CLOCK_BOOTTIME);
 	if (!m->o.threads && query(m, m->procs, false) < 0)
 		return -1;
@@ -1277,11 +1308,11 @@ int monitor_sample(struct monitor *m, struct sample *out)
 		tt_foreach_retired(m->threads, mark_shown, NULL);
 		max_from_threads(m);
 	}
-	tt_foreach(t, rebase, NULL);
+	tt_foreach(t, rebase, m);
 	if (m->threads && !m->o.threads)
-		tt_foreach(m->threads, rebase, NULL);
+		tt_foreach(m->threads, rebase, m);
 	if (m->o.threads)
-		tt_foreach(m->procs, rebase, NULL);
+		tt_foreach(m->procs, rebase, m);
 
 	struct psi_reading psi;
 	psi_read("/proc/pressure", &psi);
@@ -1366,9 +1397,9 @@ static int baseline(struct monitor *m)
 	if (take_reading(m) < 0)
 		return -1;
 	refresh_details(m, m->procs);
-	tt_foreach(m->procs, rebase, NULL);
+	tt_foreach(m->procs, rebase, m);
 	if (m->threads)
-		tt_foreach(m->threads, rebase, NULL);
+		tt_foreach(m->threads, rebase, m);
 	/* tasks that ended before the first interval are not part of it */
 	tt_free_retired(m->procs);
 	if (m->threads)

@@ -67,6 +67,7 @@ struct monitor {
 	double acct_lo, acct_hi;
 	double acct_checked;        /* when the switch was last read */
 	double reading_end;         /* monotonic end of the latest queries */
+	double query_start;         /* ... and their start */
 	double reading_real;        /* CLOCK_REALTIME of the latest reading */
 	double prev_real;           /* ... of the previous one */
 	size_t dropped;             /* figures dropped in this sample */

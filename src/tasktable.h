@@ -62,9 +62,19 @@ struct task {
 	 * 0 when unknown.
 	 */
 	double waits_from;
+	/*
+	 * Per category, CLOCK_MONOTONIC seconds: its latest wait ended after
+	 * this moment (the start of the reading before the one that counted
+	 * it); its next waits began later. 0 before any.
+	 */
+	double wait_lo[NCAT];
+	bool multi;                /* a process that had several threads */
+	uint64_t lost_at_add;      /* notifications lost when it was added */
 
 	/* readings */
 	struct ts_reading prev;    /* at the previous sample */
+	double prev_at;            /* CLOCK_MONOTONIC when its query began;
+				      0: counted from zero */
 	bool have_prev;
 	struct ts_reading cur;     /* this sample's, or the final one */
 	bool have_cur;

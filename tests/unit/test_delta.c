@@ -173,6 +173,33 @@ static void test_impossible(void)
 	f.d[CAT_IO].max_ns = 9000000000ULL;
 	CHECK(delta_row(&a, &f, 1.0, &young, &r) == 1);
 	CHECK(r.d[CAT_IO].dropped);
+	/*
+	 * A thread's waits follow one another: 50 s of IO cannot end within
+	 * 1.4 s of its previous IO wait, however old the thread (a kernel
+	 * that measures each wait from a stale stamp does this).
+	 */
+	struct delta_bounds seq = { .cats = ALL, .age = 3600, .thread = true };
+	seq.since[CAT_IO] = 1.4;
+	struct ts_reading g = reading(1, 100000, 3, 50000000000ULL);
+	g.d[CAT_IO].max_ns = 7000000;
+	CHECK(delta_row(&a, &g, 0.7, &seq, &r) == 1);
+	CHECK(r.d[CAT_IO].dropped);
+	/* ... while 1.2 s can (a wait that began just after the last) */
+	g.d[CAT_IO].total_ns = 1200000000ULL;
+	CHECK(delta_row(&a, &g, 0.7, &seq, &r) == 0);
+	CHECK_NEAR(r.d[CAT_IO].pct, 1200.0 / 7, 1e-6);
+	/* nor can one wait of 60 s that set a new maximum */
+	g.d[CAT_IO].total_ns = 61000000000ULL;
+	g.d[CAT_IO].max_ns = 60000000000ULL;
+	seq.since[CAT_IO] = 100;
+	CHECK(delta_row(&a, &g, 0.7, &seq, &r) == 0);
+	seq.since[CAT_IO] = 30;
+	CHECK(delta_row(&a, &g, 0.7, &seq, &r) == 1);
+	/* a process's threads wait side by side: no such rule */
+	seq.thread = false;
+	seq.threads = 4;
+	CHECK(delta_row(&a, &g, 0.7, &seq, &r) == 0);
+
 	/* unknown age: nothing to check against, the figure stays */
 	young.age = 0;
 	CHECK(delta_row(&a, &b, 1.0, &young, &r) == 0);
