@@ -190,6 +190,14 @@ acc_report() {
 	return 0
 }
 
+# acc_check NAME process|threads PID[,PID...] STALLTOP_ARGS...: acc_run,
+# acc_compare and acc_report in one.
+acc_check() {
+	acc_run "$@"
+	acc_compare "$1"
+	acc_report "$1"
+}
+
 # --- memory cgroups and swap ---
 
 # memcg_make LIMIT_MIB SWAP_MIB: MEMCG = a new memory cgroup holding at

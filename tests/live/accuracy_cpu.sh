@@ -27,14 +27,10 @@ bg_start spin "$WL/wl_spin" -t 2 -c $((NCPU - 1)) -N -20
 spin=$BG_PID
 wait_for has_line "$TMP/spin.out" ready
 
-acc_run proc process "$spin" -d 0.5 -n 8
-acc_compare proc
-acc_report proc
+acc_check proc process "$spin" -d 0.5 -n 8
 acc_require proc cpu 80
 
-acc_run thr threads "$spin" -d 0.5 -n 8
-acc_compare thr
-acc_report thr
+acc_check thr threads "$spin" -d 0.5 -n 8
 [ "$(grep -c '^ok [0-9]* cpu ' "$TMP/thr.cmp")" -eq 2 ] ||
 	fail "expected the cpu figures of 2 threads: $(cat "$TMP/thr.cmp")"
 acc_require thr cpu 35

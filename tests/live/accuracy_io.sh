@@ -24,8 +24,6 @@ bg_start io "$WL/wl_io" "$IO_DIR/data"
 io=$BG_PID
 wait_for has_line "$TMP/io.out" ready
 
-acc_run st process "$io" -d 0.5 -n 8
-acc_compare st
-acc_report st
+acc_check st process "$io" -d 0.5 -n 8
 acc_require st io 20
 exit 0

@@ -30,9 +30,7 @@ bg_start_in mem "$MEMCG" "$WL/wl_mem" -r -f "$IO_DIR/data" -m 72
 mem=$BG_PID
 wait_for has_line "$TMP/mem.out" ready
 
-acc_run st process "$mem" -d 0.5 -n 8
-acc_compare st
-acc_report st
+acc_check st process "$mem" -d 0.5 -n 8
 acc_require st reclaim 2
 acc_require st thrashing 5
 exit 0

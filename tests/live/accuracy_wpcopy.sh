@@ -22,8 +22,6 @@ bg_start cow "$WL/wl_cow" -l -m 64
 cow=$BG_PID
 wait_for has_line "$TMP/cow.out" ready
 
-acc_run st process "$cow" -d 0.5 -n 8
-acc_compare st
-acc_report st
+acc_check st process "$cow" -d 0.5 -n 8
 acc_require st wpcopy 20
 exit 0
