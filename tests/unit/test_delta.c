@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Interval maths: rates, averages, wrap-around, saturation, absent data. */
+/*
+ * Interval maths: rates, averages, the max, wrap-around of 32-bit counts,
+ * saturation, absent data.
+ */
 #include <config.h>
 
 #include "delta.h"
@@ -26,6 +29,9 @@ static void test_rates(void)
 {
 	struct ts_reading a = reading(10, 1000000000, 5, 0);
 	struct ts_reading b = reading(30, 1500000000, 9, 200000000);
+	/* the longest io wait grew from 5 ms to 9 ms in the interval */
+	a.d[CAT_IO].max_ns = 5000000;
+	b.d[CAT_IO].max_ns = 9000000;
 	a.run_real_ns = 0;
 	b.run_real_ns = 250000000;
 	struct row r;
@@ -39,7 +45,7 @@ static void test_rates(void)
 	CHECK_EQ_U(r.d[CAT_IO].count, 4);
 	CHECK_NEAR(r.d[CAT_IO].avg_ms, 50.0, 1e-9);
 	CHECK(r.d[CAT_IO].have_max);
-	CHECK_NEAR(r.d[CAT_IO].max_ms, 7.0, 1e-9);
+	CHECK_NEAR(r.d[CAT_IO].max_ms, 9.0, 1e-9);      /* the new max, not 5 */
 	CHECK(r.have_cpu_pct);
 	CHECK_NEAR(r.cpu_pct, 12.5, 1e-9);
 	CHECK_NEAR(r.total_pct, 35.0, 1e-9);
@@ -86,6 +92,38 @@ static void test_wrap(void)
 	CHECK(r.total_pct < 1.0);
 }
 
+/*
+ * The kernel keeps the non-cpu counts of a task in 32 bits: past
+ * 0xffffffff a count starts again from 0 while its delay total goes on
+ * rising. The events of the interval are the distance across the wrap,
+ * not 0 (a count that only "went backwards") and not a 64-bit distance
+ * of some 18e18 events; the average uses that count.
+ */
+static void test_count_reset(void)
+{
+	CHECK_EQ_U(delta_count(0xffffffffULL, 0, 1), 1);
+	CHECK_EQ_U(delta_count(0xfffffffaULL, 4, 1), 10);
+	/*
+	 * a process's count is the sum of its threads' 32-bit counts and may
+	 * pass 2^32; one thread's wrap takes 2^32 off the sum
+	 */
+	CHECK_EQ_U(delta_count(0x100000005ULL, 0x100000009ULL, 1), 4);
+	CHECK_EQ_U(delta_count(0x100000005ULL, 0x9ULL, 1), 4);
+
+	/* through a row: io count 0xfffffff6 -> 6 (16 events), 0.8 s more */
+	struct ts_reading a = reading(100, 1000000000, 0xfffffff6ULL, 1000000000);
+	struct ts_reading b = reading(100, 1000000000, 6, 1800000000);
+	struct row r;
+	delta_row(&a, &b, 2.0, ALL, &r);
+	CHECK(r.d[CAT_IO].avail);
+	CHECK(r.d[CAT_IO].have_count);
+	CHECK_EQ_U(r.d[CAT_IO].count, 16);
+	CHECK_NEAR(r.d[CAT_IO].pct, 40.0, 1e-9);        /* 0.8 s of 2 s */
+	CHECK(r.d[CAT_IO].have_avg);
+	CHECK_NEAR(r.d[CAT_IO].avg_ms, 50.0, 1e-9);     /* 800 ms / 16 */
+	CHECK_NEAR(r.total_pct, 40.0, 1e-9);
+}
+
 static void test_from_zero(void)
 {
 	/* a task that started after the previous reading counts from zero */
@@ -105,6 +143,7 @@ int main(void)
 	test_rates();
 	test_absent();
 	test_wrap();
+	test_count_reset();
 	test_from_zero();
 	return unit_done();
 }
