@@ -81,6 +81,27 @@ tty_wait_sample() {
 		tty_fail "no sample on the screen"
 }
 
+# tty_wait_next_sample [N]: until N (default 1) more samples have been
+# drawn since the call: the header's clock (whole seconds, the sample's
+# time) moves on N times, so at least N later samples are on the screen.
+tty_wait_next_sample() {
+	_tty_n=${1:-1}
+	while [ "$_tty_n" -gt 0 ]; do
+		_tty_clock=$(tty_clock)
+		[ -n "$_tty_clock" ] || tty_fail "no sample clock on the screen"
+		tty_until "$TTY_TIMEOUT" _tty_clock_moved ||
+			tty_fail "no new sample: the clock stays at $_tty_clock"
+		_tty_n=$((_tty_n - 1))
+	done
+}
+tty_clock() {
+	tty_screen | sed -n '1s/^ stalltop \([0-9][0-9]:[0-9][0-9]:[0-9][0-9]\) .*/\1/p'
+}
+_tty_clock_moved() {
+	_tty_now=$(tty_clock)
+	[ -n "$_tty_now" ] && [ "$_tty_now" != "$_tty_clock" ]
+}
+
 tty_screen() {
 	T capture-pane -p
 }
