@@ -129,16 +129,19 @@ tty_until() {
 	done
 }
 
-# The workloads of the sort tests: four busy processes sharing CPU 0 (each
-# waits three quarters of the time for it) and one doing synchronous
-# direct writes (waiting for block IO). Needs live_init first.
+# The workloads of the sort tests: two busy processes sharing CPU 0 at
+# nice -20 (each waits half the time for it, 50 % cpu delay, whatever
+# else the machine runs) and one doing synchronous direct writes on the
+# last CPU at nice -20 (it waits for block IO about 65 % of the time here
+# and hardly ever for a CPU). So the two orders differ: by TOTAL the IO
+# waiter is first, by CPU it is last. Needs live_init first.
 tty_sort_workloads() {
-	need_cmd taskset
+	need_cmd taskset nice
 	set_io_dir
-	for _i in 1 2 3 4; do
-		bg_start "hog$_i" taskset -c 0 "$HELPER" busy sthogcpu
+	for _i in 1 2; do
+		bg_start "hog$_i" nice -n -20 taskset -c 0 "$HELPER" busy sthogcpu
 	done
-	bg_start io "$HELPER" io sthogio "$IO_DIR/io.dat"
+	bg_start io nice -n -20 taskset -c $((NCPU - 1)) "$HELPER" io sthogio "$IO_DIR/io.dat"
 	IO_PID=$BG_PID
 }
 
