@@ -14,11 +14,17 @@
 # timeslice count exactly; io delay within one clock tick (field 42 is
 # truncated to 10 ms) plus 1 ms. A total from the wrong base, a lost or
 # doubled interval is off by far more: the spinner waits about 0.5 s.
+# Where no directory is on a block device (IO to tmpfs never waits) only
+# the io part is left out, and the test says so.
 . "$top_srcdir/tests/lib/functions.sh"
 live_init
 need_cmd taskset
-set_io_dir
-"$WL/wl_io" -t 0 "$IO_DIR/data" >/dev/null || fail "cannot prepare $IO_DIR/data"
+io=
+if try_io_dir; then
+	"$WL/wl_io" -t 0 "$IO_DIR/data" >/dev/null || fail "cannot prepare $IO_DIR/data"
+else
+	skip_part "no directory on a block device (tried $TMP, /var/tmp): the io check"
+fi
 
 cpu=$((NCPU - 1))
 start_stalltop st -a -d 0.5
@@ -29,18 +35,20 @@ a=$BG_PID
 bg_start b "$WL/wl_spin" -c "$cpu" -N -20 -s 1.2
 # the writer on another CPU than the spinners, where it only meets the
 # rest of the machine
-bg_start io taskset -c 0 "$WL/wl_io" -t 1.5 -w "$IO_DIR/data"
-io=$BG_PID
+if [ -n "$IO_DIR" ]; then
+	bg_start io taskset -c 0 "$WL/wl_io" -t 1.5 -w "$IO_DIR/data"
+	io=$BG_PID
+fi
 wait_for has_line "$TMP/a.out" '^done'
-wait_for has_line "$TMP/io.out" '^done'
+[ -z "$io" ] || wait_for has_line "$TMP/io.out" '^done'
 # a sample that was taken after both went still
 wait_more_lines "$TMP/st.out" 2
 read -r _ delay_ns slices <"/proc/$a/schedstat"
-io_ticks=$(sed 's/^.*) //' "/proc/$io/stat" | cut -d' ' -f40)
+[ -z "$io" ] || io_ticks=$(sed 's/^.*) //' "/proc/$io/stat" | cut -d' ' -f40)
 hz=$(getconf CLK_TCK)
 stop_stalltop st "$ST_PID"
 
-note "schedstat of $a: run_delay $delay_ns ns, $slices slices; io ticks of $io: $io_ticks (HZ $hz)"
+note "schedstat of $a: run_delay $delay_ns ns, $slices slices${io:+; io ticks of $io: $io_ticks (HZ $hz)}"
 expect "cpu of $a" "$TMP/st.out" -s --argjson pid "$a" \
 	--argjson delay "$delay_ns" --argjson slices "$slices" '
   .[-1] as $s | [$s.tasks[] | select(.pid == $pid)][0] as $r
@@ -52,6 +60,10 @@ expect "cpu of $a" "$TMP/st.out" -s --argjson pid "$a" \
        then "cpu count \($r.delay.cpu.count), schedstat says \($slices)" else empty end),
       (if $delay < 0.2e9 then "the spinner waited only \($delay) ns: no real check" else empty end)
     end'
+if [ -z "$io" ]; then
+	note "stalltop: $(jq -c --argjson a "$a" '[.tasks[] | select(.pid == $a) | {pid, cpu: .delay.cpu}]' "$TMP/st.out" | tail -1)"
+	exit 0
+fi
 expect "io of $io" "$TMP/st.out" -s --argjson pid "$io" \
 	--argjson ticks "$io_ticks" --argjson hz "$hz" '
   .[-1] as $s | [$s.tasks[] | select(.pid == $pid)][0] as $r

@@ -4,12 +4,19 @@
 # can (about 3,500 a second here), each taking a copy-on-write burst of
 # exactly 16 pages before it exits, while stalltop runs in batch JSON
 # mode. Every one of them must appear in "exited" exactly once over all
-# samples, each with its burst (wpcopy count 16..48: the 16 pages plus
-# the child's own stack and libc pages, about 6 here), unless exit records
-# were lost: then exit_records_lost must equal the number missing. (The
-# fork/exit notifications may overflow too: the exit records do not
-# depend on them, and such a loss is not theirs.)
-# No other exited row may claim to be one of the storm's children.
+# samples, each with its burst, unless exit records were lost: then
+# exit_records_lost must equal the number missing. (The fork/exit
+# notifications may overflow too: the exit records do not depend on them,
+# and such a loss is not theirs.) No other exited row may claim to be one
+# of the storm's children.
+#
+# The burst, summed over a child's rows: its wpcopy count is at least the
+# 16 pages it writes (the parent wrote each before the storm, so each is
+# one copy-on-write fault), plus the child's own faults on its stack and
+# on the libc and TLS pages fork's return touches: 4..8 here, 3..9 when
+# the workload is built with the sanitizers. We accept 16..31: a child
+# whose rows count it twice has at least 2 x 16 = 32 (about 44 in fact),
+# and one that lost its burst has fewer than 16.
 . "$top_srcdir/tests/lib/functions.sh"
 live_init
 need_cmd sort uniq comm
@@ -73,8 +80,8 @@ expect "storm children" "$TMP/st.out" -s --rawfile pids "$TMP/spawned" \
        then "wpcopy pct out of 0..100: \(.[:3] | map({pid, wpcopy: .delay.wpcopy}))"
        else empty end),
     (group_by(.pid) | map({pid: .[0].pid, count: (map(.delay.wpcopy.count) | add)})
-     | map(select(.count < $pages or .count > $pages + 32))
+     | map(select(.count < $pages or .count > 2 * $pages - 1))
      | if length > 0
-       then "\(length) children with a wpcopy count outside \($pages)..\($pages + 32), e.g. \(.[:3])"
+       then "\(length) children with a wpcopy count outside \($pages)..\(2 * $pages - 1), e.g. \(.[:3])"
        else empty end)'
 exit 0

@@ -171,8 +171,8 @@ tty_keys c
 T resize-window -x 300 || hard_error "tmux cannot resize the window"
 tty_until 10 shown "$esc_cmd" ||
 	tty_fail "the escaped command line is not on the screen (key c)"
-# a sample or two more: the name has been drawn several times
-tty_wait_sample
+# two samples more: the name has been drawn again since it was seen
+tty_wait_next_sample 2
 T capture-pane -p -e >"$TMP/screen.e" || hard_error "tmux capture-pane -e fails"
 grep -qF 'pwned\x07' "$TMP/screen.e" || tty_fail "capture-pane -e lacks the escaped name"
 title=$(T display -p '#{pane_title}')

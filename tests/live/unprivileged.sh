@@ -7,14 +7,17 @@
 # gives is null (never a made-up 0), taskstats_version is null, and
 # stderr says which capability is missing and how to grant it (setcap).
 #
-# The workload: two single-threaded busy processes pinned to one CPU at
-# nice -20 (started after delay accounting is on), so each runs half the
-# time and waits for the CPU the other half: cpu delay near 50 % per
-# interval (measured 49..51, as in cpu_share.sh). We accept > 20 in every
-# sample: a fallback that reads nothing, or reports the run time instead
-# of the wait, or divides by the wrong interval (x2, x1000) fails either
-# this or the < 80 bound; the tolerance covers a loaded machine, where
-# the rest of the system still gets about 1 % of a nice -20 CPU.
+# The workload: three single-threaded busy processes pinned to one CPU at
+# nice -20 (started after delay accounting is on), so each runs a third
+# of the time and waits for the CPU the other two thirds: cpu delay near
+# 66.7 % per interval, run time near 33.3 % (with two, both would be
+# 50 % and a fallback reading the run time instead of the wait would
+# pass). We accept 55..78 in every sample: a fallback that reads
+# nothing, or the run time (33), or divides by the wrong interval (x2,
+# x1000) fails; the tolerance covers a loaded machine, where the rest of
+# the system still gets about 1 % of a nice -20 CPU (each spinner then
+# waits a little more), and a slice (~3 ms) of accounting carried into
+# the next 0.5 s interval.
 . "$top_srcdir/tests/lib/functions.sh"
 live_init
 need_cmd setpriv
@@ -22,12 +25,14 @@ export LC_ALL=C   # the English notice
 
 nobody=65534
 cpu=$((NCPU - 1))
-bg_start spin1 "$WL/wl_spin" -c "$cpu" -N -20
-spin1=$BG_PID
-bg_start spin2 "$WL/wl_spin" -c "$cpu" -N -20
-spin2=$BG_PID
-wait_for has_line "$TMP/spin1.out" ready
-wait_for has_line "$TMP/spin2.out" ready
+spinners=
+for i in 1 2 3; do
+	bg_start "spin$i" "$WL/wl_spin" -c "$cpu" -N -20
+	spinners="$spinners${spinners:+,}$BG_PID"
+done
+for i in 1 2 3; do
+	wait_for has_line "$TMP/spin$i.out" ready
+done
 
 # The same options as the brief: the whole machine, 3 samples. nobody
 # cannot write to $TMP (mode 0700): the shell, as root, opens the files.
@@ -70,8 +75,7 @@ grep -q 'CAP_NET_ADMIN' "$TMP/st.err" ||
 grep -q 'setcap cap_net_admin+ep' "$TMP/st.err" ||
 	fail "stderr does not say how to grant it (setcap): $(cat "$TMP/st.err")"
 
-expect "unprivileged samples" "$TMP/st.json" \
-	--argjson a "$spin1" --argjson b "$spin2" '
+expect "unprivileged samples" "$TMP/st.json" --argjson spin "[$spinners]" '
   (if .taskstats_version != null
    then "taskstats_version is \(.taskstats_version), expected null" else empty end),
   (if (.tasks | length) < 10
@@ -88,14 +92,14 @@ expect "unprivileged samples" "$TMP/st.json" \
       then "pid \($t.pid) (\($t.comm)): no cpu figure: \($t.delay.cpu)" else empty end),
      (if ($t.delay.io | type) != "object" or ($t.delay.io.pct | type) != "number"
       then "pid \($t.pid) (\($t.comm)): no io figure: \($t.delay.io)" else empty end)),
-  # our two spinners, each near 50 %
-  ([$a, $b][] as $p
+  # our three spinners, each near 66.7 %
+  ($spin[] as $p
    | [.tasks[] | select(.pid == $p)] as $r
    | if ($r | length) != 1 then "spinner \($p): \($r | length) rows"
-     elif $r[0].delay.cpu.pct <= 20 or $r[0].delay.cpu.pct >= 80
-     then "spinner \($p): cpu delay \($r[0].delay.cpu.pct) %, expected about 50"
+     elif $r[0].delay.cpu.pct < 55 or $r[0].delay.cpu.pct > 78
+     then "spinner \($p): cpu delay \($r[0].delay.cpu.pct) %, expected about 66.7"
      else empty end)'
-note "spinner cpu delays: $(jq -c --argjson a "$spin1" --argjson b "$spin2" \
-	'[.tasks[] | select(.pid == $a or .pid == $b) | .delay.cpu.pct]' "$TMP/st.json" | tr '\n' ' ')"
+note "spinner cpu delays: $(jq -c --argjson spin "[$spinners]" \
+	'[.tasks[] | select(.pid as $p | $spin | index($p)) | .delay.cpu.pct]' "$TMP/st.json" | tr '\n' ' ')"
 note "stderr: $(cat "$TMP/st.err")"
 exit 0

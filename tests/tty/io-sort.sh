@@ -12,7 +12,7 @@ tty_keys I
 tty_wait 'sort IO' 5 || tty_fail "I did not sort by IO"
 top_is_io() {
 	tty_first_row | grep -q "^ *$IO_PID .* sthogio *\$" &&
-		[ "$(tty_rows | wc -l)" = 5 ]
+		[ "$(tty_rows | wc -l)" = 3 ]
 }
 tty_until 20 top_is_io || tty_fail "the IO workload is not at the top"
 tty_quit_and_check

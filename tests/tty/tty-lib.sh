@@ -81,6 +81,27 @@ tty_wait_sample() {
 		tty_fail "no sample on the screen"
 }
 
+# tty_wait_next_sample [N]: until N (default 1) more samples have been
+# drawn since the call: the header's clock (whole seconds, the sample's
+# time) moves on N times, so at least N later samples are on the screen.
+tty_wait_next_sample() {
+	_tty_n=${1:-1}
+	while [ "$_tty_n" -gt 0 ]; do
+		_tty_clock=$(tty_clock)
+		[ -n "$_tty_clock" ] || tty_fail "no sample clock on the screen"
+		tty_until "$TTY_TIMEOUT" _tty_clock_moved ||
+			tty_fail "no new sample: the clock stays at $_tty_clock"
+		_tty_n=$((_tty_n - 1))
+	done
+}
+tty_clock() {
+	tty_screen | sed -n '1s/^ stalltop \([0-9][0-9]:[0-9][0-9]:[0-9][0-9]\) .*/\1/p'
+}
+_tty_clock_moved() {
+	_tty_now=$(tty_clock)
+	[ -n "$_tty_now" ] && [ "$_tty_now" != "$_tty_clock" ]
+}
+
 tty_screen() {
 	T capture-pane -p
 }
@@ -108,16 +129,19 @@ tty_until() {
 	done
 }
 
-# The workloads of the sort tests: four busy processes sharing CPU 0 (each
-# waits three quarters of the time for it) and one doing synchronous
-# direct writes (waiting for block IO). Needs live_init first.
+# The workloads of the sort tests: two busy processes sharing CPU 0 at
+# nice -20 (each waits half the time for it, 50 % cpu delay, whatever
+# else the machine runs) and one doing synchronous direct writes on the
+# last CPU at nice -20 (it waits for block IO about 65 % of the time here
+# and hardly ever for a CPU). So the two orders differ: by TOTAL the IO
+# waiter is first, by CPU it is last. Needs live_init first.
 tty_sort_workloads() {
-	need_cmd taskset
+	need_cmd taskset nice
 	set_io_dir
-	for _i in 1 2 3 4; do
-		bg_start "hog$_i" taskset -c 0 "$HELPER" busy sthogcpu
+	for _i in 1 2; do
+		bg_start "hog$_i" nice -n -20 taskset -c 0 "$HELPER" busy sthogcpu
 	done
-	bg_start io "$HELPER" io sthogio "$IO_DIR/io.dat"
+	bg_start io nice -n -20 taskset -c $((NCPU - 1)) "$HELPER" io sthogio "$IO_DIR/io.dat"
 	IO_PID=$BG_PID
 }
 

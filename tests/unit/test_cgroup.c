@@ -4,7 +4,9 @@
  * escaped mount points; /proc/PID/cgroup texts; path normalisation and
  * containment; pressure files of a fixture tree; the text output's cgroup
  * block. Then live: the real hierarchy's root, cg_check_path's errors,
- * and (as root) a child cgroup with a process moved into it.
+ * and (as root) a child cgroup with a process moved into it. Without a
+ * cgroup v2 hierarchy or root the live part cannot run: the test then
+ * ends as skipped (77) and says why.
  */
 #include <config.h>
 
@@ -272,7 +274,8 @@ static void test_live(void)
 	struct psi_reading r;
 
 	if (cg_find_root(root, sizeof(root)) < 0) {
-		printf("no cgroup2 mounted here: live checks skipped\n");
+		unit_skip("no cgroup v2 hierarchy is mounted here (none in "
+			  "/proc/self/mountinfo): the live checks cannot run");
 		return;
 	}
 	printf("cgroup2 root: %s\n", root);
@@ -319,17 +322,23 @@ static void test_live_child(void)
 
 	if (cg_find_root(root, sizeof(root)) < 0)
 		return;
-	if (geteuid() != 0 || access(root, W_OK) != 0) {
-		printf("cannot create cgroups below %s: child checks skipped\n",
-		       root);
+	if (geteuid() != 0) {
+		unit_skip("not root: cannot create a cgroup for the child checks");
+		return;
+	}
+	if (access(root, W_OK) != 0) {
+		printf("%s: %s\n", root, strerror(errno));
+		unit_skip("the cgroup v2 root is not writable here (a read-only "
+			  "mount): the child checks cannot run");
 		return;
 	}
 	snprintf(want, sizeof(want), "/stalltop-unit-%ld", (long)getpid());
 	snprintf(dir, sizeof(dir), "%s%s", root, want);
 	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
 	if (mkdir(dir, 0755) < 0) {
-		printf("mkdir %s: %s: child checks skipped\n", dir,
-		       strerror(errno));
+		/* root on a writable hierarchy: that is a failure */
+		fprintf(stderr, "mkdir %s: %s\n", dir, strerror(errno));
+		CHECK(!"a child cgroup could be made");
 		return;
 	}
 	snprintf(messy, sizeof(messy), ".//%s/./", want + 1);

@@ -161,6 +161,53 @@ static void test_round_trip(void)
 	unsetenv("XDG_CONFIG_HOME");
 }
 
+/*
+ * The opposite settings: every boolean false, another sort key and
+ * metric, loaded over options that hold the first set, so that a saver
+ * or loader that knows only one value of a setting cannot pass.
+ */
+static void test_round_trip_opposite(void)
+{
+	char path[300];
+	snprintf(path, sizeof(path), "%s/opposite", dir);
+	struct options o, back;
+	defaults(&o);
+	o.delay = 7.5;
+	o.sel.sort = SORT_COMM;
+	o.sel.reverse = false;
+	o.sel.metric = METRIC_RATE;
+	o.sel.only_stalled = false;
+	o.cmdline = false;
+	o.threads = false;
+	o.accumulate = false;
+	o.monochrome = false;
+	unsetenv("NO_COLOR");
+	CHECK(config_save(&o, path) == 0);
+
+	defaults(&back);
+	back.delay = 0.25;
+	back.sel.sort = CAT_IO;
+	back.sel.reverse = true;
+	back.sel.metric = METRIC_MAX;
+	back.sel.only_stalled = true;
+	back.cmdline = true;
+	back.threads = true;
+	back.accumulate = true;
+	back.monochrome = true;
+	char *err;
+	CHECK(load_capture(&back, path, &err) == 0);
+	CHECK_STR(err, "");
+	CHECK_NEAR(back.delay, 7.5, 1e-9);
+	CHECK(back.sel.sort == SORT_COMM);
+	CHECK(!back.sel.reverse);
+	CHECK(back.sel.metric == METRIC_RATE);
+	CHECK(!back.sel.only_stalled);
+	CHECK(!back.cmdline);
+	CHECK(!back.threads);
+	CHECK(!back.accumulate);
+	CHECK(!back.monochrome);
+}
+
 static void test_command_line_wins(void)
 {
 	char path[300];
@@ -275,6 +322,7 @@ int main(void)
 	}
 	test_path();
 	test_round_trip();
+	test_round_trip_opposite();
 	test_command_line_wins();
 	test_broken_lines();
 	test_missing_and_failing();

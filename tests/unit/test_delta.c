@@ -105,6 +105,38 @@ static void test_wrap(void)
 	CHECK(r.total_pct < 1.0);
 }
 
+/*
+ * The kernel keeps the non-cpu counts of a task in 32 bits: past
+ * 0xffffffff a count starts again from 0 while its delay total goes on
+ * rising. The events of the interval are the distance across the wrap,
+ * not 0 (a count that only "went backwards") and not a 64-bit distance
+ * of some 18e18 events; the average uses that count.
+ */
+static void test_count_reset(void)
+{
+	CHECK_EQ_U(delta_count(0xffffffffULL, 0, 1), 1);
+	CHECK_EQ_U(delta_count(0xfffffffaULL, 4, 1), 10);
+	/*
+	 * a process's count is the sum of its threads' 32-bit counts and may
+	 * pass 2^32; one thread's wrap takes 2^32 off the sum
+	 */
+	CHECK_EQ_U(delta_count(0x100000005ULL, 0x100000009ULL, 1), 4);
+	CHECK_EQ_U(delta_count(0x100000005ULL, 0x9ULL, 1), 4);
+
+	/* through a row: io count 0xfffffff6 -> 6 (16 events), 0.8 s more */
+	struct ts_reading a = reading(100, 1000000000, 0xfffffff6ULL, 1000000000);
+	struct ts_reading b = reading(100, 1000000000, 6, 1800000000);
+	struct row r;
+	delta_row(&a, &b, 2.0, &PROC, &r);
+	CHECK(r.d[CAT_IO].avail);
+	CHECK(r.d[CAT_IO].have_count);
+	CHECK_EQ_U(r.d[CAT_IO].count, 16);
+	CHECK_NEAR(r.d[CAT_IO].pct, 40.0, 1e-9);        /* 0.8 s of 2 s */
+	CHECK(r.d[CAT_IO].have_avg);
+	CHECK_NEAR(r.d[CAT_IO].avg_ms, 50.0, 1e-9);     /* 800 ms / 16 */
+	CHECK_NEAR(r.total_pct, 40.0, 1e-9);
+}
+
 static void test_from_zero(void)
 {
 	/* a task that started after the previous reading counts from zero */
@@ -351,6 +383,7 @@ int main(void)
 	test_rates();
 	test_absent();
 	test_wrap();
+	test_count_reset();
 	test_from_zero();
 	test_impossible();
 	test_max();

@@ -157,7 +157,11 @@ int main(void)
 	CHECK(ps_parse_stat("1 (x) S 1 2 3\n", &start, &blkio) < 0);
 	CHECK(ps_parse_stat("no parenthesis", &start, &blkio) < 0);
 
-	/* live: this process and its threads, read twice */
+	/*
+	 * live: this process and its threads, read twice (busy threads and
+	 * CPU readings: not beside a live test)
+	 */
+	unit_live_lock();
 	struct procstat *ps = ps_new();
 	uint32_t self = (uint32_t)getpid();
 	struct ts_reading a = { 0 }, b = { 0 }, e = { 0 };
