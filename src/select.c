@@ -144,6 +144,30 @@ size_t select_rows(struct row *rows, size_t n, const struct select_opts *o,
 	return kept;
 }
 
+void select_sample_rows(struct row *rows, size_t *n, struct row *exited,
+			size_t *nexited, const struct select_opts *o,
+			double interval)
+{
+	struct select_opts all = *o;
+	all.limit = 0;
+	*n = select_rows(rows, *n, &all, interval);
+	*nexited = select_rows(exited, *nexited, &all, interval);
+	if (!o->limit || *n + *nexited <= o->limit)
+		return;
+	/* the first rows of both sorted lists, as if they were one */
+	size_t i = 0, j = 0;
+	cmp_opts = o;
+	cmp_interval = interval;
+	while (i + j < o->limit) {
+		if (j == *nexited || (i < *n && cmp_rows(&rows[i], &exited[j]) <= 0))
+			i++;
+		else
+			j++;
+	}
+	*n = i;
+	*nexited = j;
+}
+
 static int cmp_cgroups(const void *pa, const void *pb)
 {
 	const struct cgroup_row *a = pa, *b = pb;

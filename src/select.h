@@ -56,6 +56,15 @@ size_t select_rows(struct row *rows, size_t n, const struct select_opts *o,
 		   double interval);
 
 /*
+ * The same for a sample's live rows and the rows that exited in it: each
+ * list filtered and sorted, and the limit applied to both together (the
+ * first rows of the two in sort order). Sets *n and *nexited.
+ */
+void select_sample_rows(struct row *rows, size_t *n, struct row *exited,
+			size_t *nexited, const struct select_opts *o,
+			double interval);
+
+/*
  * Sort cgroup rows by the same key (a category, total; pid and comm keep
  * the tree order, by path). Returns n.
  */

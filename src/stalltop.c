@@ -46,10 +46,10 @@ static void batch_tick(void *arg)
 		ev_quit(b->loop, 1);
 		return;
 	}
-	s.nrows = select_rows(s.rows, s.nrows, &b->o->sel, s.interval);
+	select_sample_rows(s.rows, &s.nrows, s.exited, &s.nexited, &b->o->sel,
+			   s.interval);
 	if (s.cgroups)
 		select_cgroups(s.cgroups, s.ncgroups, &b->o->sel);
-	s.nexited = select_rows(s.exited, s.nexited, &b->o->sel, s.interval);
 	monitor_fill_status(b->m, s.rows, s.nrows);
 	out_write(stdout, &b->out, &s);
 	if (fflush(stdout) != 0 || ferror(stdout)) {

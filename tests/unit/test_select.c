@@ -120,9 +120,39 @@ static void test_numbers(void)
 	CHECK(parse_pid("4194305", &p) < 0);
 }
 
+/* --limit N: N rows per sample, live and exited together, best first. */
+static void test_sample_limit(void)
+{
+	struct row live[] = { mk(1, "a", 10, 0, true, 0), mk(2, "b", 50, 0, true, 0),
+			      mk(3, "c", 1, 0, true, 0) };
+	struct row ended[] = { mk(4, "d", 5, 0, true, 0), mk(5, "e", 30, 0, true, 0) };
+	struct select_opts o = { .sort = SORT_TOTAL, .limit = 3 };
+	size_t n = 3, ne = 2;
+	select_sample_rows(live, &n, ended, &ne, &o, 1.0);
+	CHECK_EQ_U(n, 2);
+	CHECK_EQ_U(ne, 1);
+	CHECK_EQ_U(live[0].pid, 2);
+	CHECK_EQ_U(live[1].pid, 1);
+	CHECK_EQ_U(ended[0].pid, 5);
+	/* reversed: the smallest first */
+	o.reverse = true;
+	n = 3, ne = 2;
+	select_sample_rows(live, &n, ended, &ne, &o, 1.0);
+	CHECK_EQ_U(n, 2);
+	CHECK_EQ_U(ne, 1);
+	CHECK_EQ_U(live[0].pid, 3);
+	CHECK_EQ_U(ended[0].pid, 4);
+	/* no limit: everything */
+	o.limit = 0;
+	n = 3, ne = 2;
+	select_sample_rows(live, &n, ended, &ne, &o, 1.0);
+	CHECK_EQ_U(n + ne, 5);
+}
+
 int main(void)
 {
 	test_sort();
+	test_sample_limit();
 	test_filter();
 	test_keys();
 	test_numbers();
