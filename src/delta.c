@@ -56,6 +56,14 @@ static bool possible(const struct delta_bounds *b, int c, uint64_t dtotal,
 		     bool have_count, uint64_t dcount, bool max_rose,
 		     uint64_t max_ns)
 {
+	/*
+	 * Every wait the kernel counts lasted at least a nanosecond (it adds
+	 * one only then); a run-queue wait (cpu) may last none, and an IRQ
+	 * is counted as it is. More events than nanoseconds: a count that
+	 * went backwards, read as a wrap of its 32 bits.
+	 */
+	if (have_count && c != CAT_CPU && c != CAT_IRQ && dcount > dtotal)
+		return false;
 	double lim = b->age > 0 ? longest_wait_ns(b->age) : 0;
 	if (b->thread) {
 		/*

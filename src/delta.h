@@ -19,6 +19,9 @@
  *     existed: Δdelay ≤ (Δcount [+ threads for cpu]) × age;
  *   - a lifetime maximum that rose in the interval belongs to a wait of
  *     the interval, and cannot exceed the age either;
+ *   - every counted wait lasted at least a nanosecond (but cpu's and
+ *     irq's): more events than nanoseconds of delay is a count that went
+ *     backwards;
  *   - a total that went backwards is no figure at all.
  * A long wait that ends in an interval legitimately exceeds 100 % of
  * that interval: it passes, since it is shorter than the task's age.

@@ -232,6 +232,22 @@ static void test_impossible(void)
 	seq.threads = 4;
 	CHECK(delta_row(&a, &g, 0.7, &seq, &r) == 0);
 
+	/*
+	 * A 32-bit count that went backwards (not a wrap: 4e9 events in
+	 * 1 ms of delay cannot be), whatever the age.
+	 */
+	struct ts_reading h0 = reading(1, 0, 10, 1000000);
+	struct ts_reading h1 = reading(1, 0, 5, 2000000);
+	struct delta_bounds any = { .cats = ALL };
+	CHECK(delta_row(&h0, &h1, 1.0, &any, &r) == 1);
+	CHECK(r.d[CAT_IO].dropped);
+	/* a true wrap: 16 events, 800 ms */
+	h0.d[CAT_IO].count = 0xfffffff6ULL;
+	h1.d[CAT_IO].count = 6;
+	h1.d[CAT_IO].total_ns = 801000000ULL;
+	CHECK(delta_row(&h0, &h1, 1.0, &any, &r) == 0);
+	CHECK_EQ_U(r.d[CAT_IO].count, 16);
+
 	/* unknown age: nothing to check against, the figure stays */
 	young.age = 0;
 	CHECK(delta_row(&a, &b, 1.0, &young, &r) == 0);
