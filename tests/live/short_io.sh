@@ -9,10 +9,12 @@
 # Every process's rows together (the live ones a sample caught, and the
 # exit row with the rest) must add up to its own count of reads: a read
 # waits once; one may complete before the reader goes to sleep (measured:
-# 0 to 0.7 % of them) and loading the program may wait a few times more.
-# So the io count of all its rows lies between 95 % of the reads and the
-# reads plus 20: an exit row counted from zero after live rows, or live
-# rows dropped, falls outside. The delay cannot exceed the process's life:
+# 0 to 0.7 % of them), loading the program may wait a few times more, and
+# a read may wait twice when the device's queue is full (for a tag: up to
+# 5 % more waits than reads seen here with other IO on the disk). So the
+# io count of all its rows lies between 95 % and 110 % of the reads, plus
+# 20: an exit row counted from zero after live rows (twice the count), or
+# live rows dropped (a first row missing: 20 % or more), falls outside. The delay cannot exceed the process's life:
 # at most its reading time plus 80 ms (start-up, with room for a slow
 # machine). A delta against a wrong base would be far off.
 . "$top_srcdir/tests/lib/functions.sh"
@@ -31,11 +33,21 @@ done
 wait_more_lines "$TMP/st.out" 2
 stop_stalltop st "$ST_PID"
 
+dropped=0
 for run in $runs; do
 	pid=${run%%:*}
 	reads=${run#*:}
 	t=${reads#*:}
 	reads=${reads%:*}
+	# the kernel sometimes times a reader's first IO wait from a stamp of
+	# 0, one wait as long as the uptime: stalltop drops that figure (see
+	# tests/live/impossible.sh), and the reader's count cannot be checked
+	if jq -e -s --argjson pid "$pid" 'any(.[] | (.tasks + .exited)[];
+	    .pid == $pid and (.dropped | index("io")))' "$TMP/st.out" >/dev/null; then
+		note "wl_io $pid: io dropped as impossible in a row (the kernel's stamp-0 wait)"
+		dropped=$((dropped + 1))
+		continue
+	fi
 	expect "wl_io $pid ($reads reads in $t s)" "$TMP/st.out" -s \
 		--argjson pid "$pid" --argjson reads "$reads" --argjson t "$t" '
 	  [.[] | .interval as $dt | .exited[] | select(.pid == $pid) | . + {dt: $dt}] as $rows
@@ -48,12 +60,14 @@ for run in $runs; do
 	      (if $rows[0].comm != "wl_io" then "comm is \($rows[0].comm)" else empty end),
 	      (if $t > 1 and ($alive | length) < 2
 	       then "caught alive \($alive | length) times in \($t) s" else empty end),
-	      (if $count < 0.95 * $reads or $count > $reads + 20
+	      (if $count < 0.95 * $reads or $count > 1.1 * $reads + 20
 	       then "io count \($count) in \($all | length) rows (\($alive | length) alive) for \($reads) reads: \($all | map(.delay.io.count))"
 	       else empty end),
 	      (if $ms <= 0 then "no io delay: \($all | map(.delay.io))" else empty end),
 	      (if $ms > $t * 1000 + 80 then "io delay \($ms) ms in a \($t) s life" else empty end)
 	    end'
 done
+# one reader may meet the kernel's stamp-0 wait; all four cannot be left out
+[ "$dropped" -le 2 ] || fail "$dropped of the 4 readers had their io dropped"
 note "$(jq -c '(.tasks + .exited)[] | select(.comm == "wl_io") | {pid, state, io: .delay.io}' "$TMP/st.out" | tr '\n' ' ')"
 exit 0
