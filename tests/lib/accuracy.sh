@@ -36,7 +36,9 @@
 # the wrong base, a lost or doubled interval, the wrong interval length
 # or another category's counter is off by far more. acc_compare also
 # checks the window itself: stalltop's intervals must add up to the
-# reference's time between its readings within a tenth of an interval.
+# reference's time between its readings within 30 % of one interval (the
+# reader's own lag on a loaded machine, measured up to 75 ms; an interval
+# lost or counted twice is a whole one off).
 
 ACC_REF="$top_srcdir/tests/lib/taskstats_ref.py"
 ACC_CATS="cpu io swap reclaim thrashing compact wpcopy irq"
@@ -122,7 +124,7 @@ def tol($r): if $r > 50 then 0.1 * $r else 5 end;
   | $st[1:] as $win                       # samples 2..n
   | ($r1.mono - $r0.mono) as $wall
   | ($win | map(.interval) | add) as $span
-  | (if ($span - $wall | fabs) > 0.1 * $span / ($win | length)
+  | (if ($span - $wall | fabs) > 0.3 * $span / ($win | length)
      then "FAIL window: stalltop'"'"'s intervals add up to \($span) s, the reference read \($wall) s apart"
      else empty end),
     ("window \($win | length) samples, \($span | r3) s; reference \($wall | r3) s; lag max \([$ref[].lag // 0] | max * 1000 | r3) ms"),
