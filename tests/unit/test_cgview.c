@@ -227,15 +227,6 @@ static struct row ended_task(pid_t pid, const char *cgroup, double io_pct,
 	return r;
 }
 
-static const struct cgroup_row *find_path(const struct cgroup_row *g, size_t n,
-				     const char *path)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(g[i].path, path) == 0)
-			return &g[i];
-	return NULL;
-}
-
 static void test_exited(void)
 {
 	/* no such root: no pressure files, the sums are what is tested */
@@ -255,9 +246,9 @@ static void test_exited(void)
 	size_t n;
 	CHECK(cgt_build(t, live, 3, ended, 1, 1.0, NULL, &g, &n) == 0);
 	CHECK_EQ_U(n, 4); /* / /a /a/b /c */
-	const struct cgroup_row *ab = find_path(g, n, "/a/b");
-	const struct cgroup_row *a = find_path(g, n, "/a");
-	const struct cgroup_row *root = find_path(g, n, "/");
+	const struct cgroup_row *ab = find(g, n, "/a/b");
+	const struct cgroup_row *a = find(g, n, "/a");
+	const struct cgroup_row *root = find(g, n, "/");
 	CHECK(ab && a && root);
 	if (!ab || !a || !root)
 		return;
@@ -282,23 +273,23 @@ static void test_exited(void)
 	/* a task whose longest wait is unknown: the cgroup's is unknown */
 	live[0].d[CAT_IO].have_max = false;
 	CHECK(cgt_build(t, live, 3, ended, 1, 1.0, NULL, &g, &n) == 0);
-	ab = find_path(g, n, "/a/b");
+	ab = find(g, n, "/a/b");
 	CHECK(ab && !ab->d[CAT_IO].have_max);
-	const struct cgroup_row *c = find_path(g, n, "/c");
+	const struct cgroup_row *c = find(g, n, "/c");
 	CHECK(c && c->d[CAT_IO].have_max);
 
 	/* a dropped figure is not summed */
 	ended[0].d[CAT_IO] = (struct cat_figure){ .dropped = true };
 	ended[0].total_pct = 0;
 	CHECK(cgt_build(t, live, 3, ended, 1, 1.0, NULL, &g, &n) == 0);
-	ab = find_path(g, n, "/a/b");
+	ab = find(g, n, "/a/b");
 	CHECK(ab && ab->d[CAT_IO].count == 4);
 	CHECK(ab && ab->d[CAT_IO].pct < 10.0 + 1e-9);
 
 	/* within /a: its subtree only, no ancestor, no /c */
 	CHECK(cgt_build(t, live, 3, ended, 1, 1.0, "/a", &g, &n) == 0);
 	CHECK_EQ_U(n, 2);
-	CHECK(find_path(g, n, "/") == NULL && find_path(g, n, "/c") == NULL);
+	CHECK(find(g, n, "/") == NULL && find(g, n, "/c") == NULL);
 	cgt_free(t);
 }
 
