@@ -20,6 +20,8 @@ struct cgtable {
 	struct cg *cg;             /* sorted by path */
 	size_t n, cap;
 	struct cgroup_row *rows;
+	unsigned *max_unknown;     /* per row, bit c: a task's longest wait
+				      of category c is unknown */
 	size_t caprows;
 	unsigned long gen;
 };
@@ -45,6 +47,7 @@ void cgt_free(struct cgtable *t)
 		free(t->cg[i].path);
 	free(t->cg);
 	free(t->rows);
+	free(t->max_unknown);
 	free(t->root);
 	free(t);
 }
@@ -130,7 +133,8 @@ static int depth_of(const char *path)
 	return d;
 }
 
-static void add_figures(struct cgroup_row *g, const struct row *r, double dt)
+static void add_figures(struct cgroup_row *g, unsigned *max_unknown,
+			const struct row *r, double dt)
 {
 	for (int c = 0; c < NCAT; c++) {
 		const struct cat_figure *f = &r->d[c];
@@ -157,8 +161,8 @@ static void add_figures(struct cgroup_row *g, const struct row *r, double dt)
 		/* the longest wait is known only if every task's is */
 		bool waited = f->have_count ? f->count > 0 : f->pct > 0;
 		if (waited && !f->have_max)
-			g->max_unknown |= 1u << c;
-		if (g->max_unknown & (1u << c)) {
+			*max_unknown |= 1u << c;
+		if (*max_unknown & (1u << c)) {
 			s->have_max = false;
 		} else if (f->have_max && (!s->have_max || f->max_ms > s->max_ms)) {
 			s->have_max = true;
@@ -206,9 +210,13 @@ int cgt_build(struct cgtable *t, const struct row *rows, size_t n,
 
 	if (t->caprows < t->n) {
 		struct cgroup_row *p = realloc(t->rows, t->n * sizeof(*p));
-		if (!p)
+		if (p)
+			t->rows = p;
+		unsigned *u = realloc(t->max_unknown, t->n * sizeof(*u));
+		if (u)
+			t->max_unknown = u;
+		if (!p || !u)
 			return -1;
-		t->rows = p;
 		t->caprows = t->n;
 	}
 	size_t nr = 0;
@@ -216,6 +224,7 @@ int cgt_build(struct cgtable *t, const struct row *rows, size_t n,
 		struct cg *g = &t->cg[i];
 		if (within && !cg_path_within(g->path, within))
 			continue; /* an ancestor of the subtree asked for */
+		t->max_unknown[nr] = 0;
 		struct cgroup_row *r = &t->rows[nr++];
 		memset(r, 0, sizeof(*r));
 		r->path = g->path;
@@ -238,7 +247,8 @@ int cgt_build(struct cgtable *t, const struct row *rows, size_t n,
 			continue;
 		for (size_t j = 0; j < nr; j++)
 			if (cg_path_within(p, t->rows[j].path))
-				add_figures(&t->rows[j], row, dt);
+				add_figures(&t->rows[j], &t->max_unknown[j], row,
+					    dt);
 	}
 	*out = t->rows;
 	*nout = nr;

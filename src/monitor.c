@@ -82,11 +82,12 @@ static void waits_from_ticks(const struct monitor *m, struct task *k,
  * The same from a thread's record: it started ac_btime (whole seconds,
  * which the kernel may round up by one) on the wall clock.
  */
-static void waits_from_record(struct task *k, const struct ts_reading *r)
+static void waits_from_record(const struct monitor *m, struct task *k,
+			      const struct ts_reading *r)
 {
 	if (k->waits_from || !r->have_basic || !r->btime)
 		return;
-	double real_off = clock_seconds(CLOCK_REALTIME) - now_mono();
+	double real_off = ((double)m->clk.real_ns - (double)m->clk.mono_ns) / 1e9;
 	k->waits_from = (double)r->btime - 1.0 - real_off;
 }
 
@@ -417,13 +418,13 @@ static void mark_ended(struct task *k)
 }
 
 /* A task ended: keep its final record and retire it from the index. */
-static void take_final(struct tasktable *t, struct task *k,
-		       const struct ts_reading *r)
+static void take_final(const struct monitor *m, struct tasktable *t,
+		       struct task *k, const struct ts_reading *r)
 {
 	k->cur = *r;
 	k->have_cur = true;
-	k->cur_at = now_mono();
-	waits_from_record(k, r);
+	k->cur_at = (double)m->clk.mono_ns / 1e9; /* read as the record came */
+	waits_from_record(m, k, r);
 	mark_ended(k);
 	tt_retire(t, k);
 }
@@ -462,7 +463,7 @@ static struct task *end_life(struct monitor *m, struct tasktable *t, pid_t id,
 			k = add_task(m, t, id, tgid, 0, true);
 			if (k) {
 				k->born = life;
-				take_final(t, k, r);
+				take_final(m, t, k, r);
 			}
 			tt_attach(t, later);
 			return k;
@@ -475,7 +476,7 @@ static struct task *end_life(struct monitor *m, struct tasktable *t, pid_t id,
 			return NULL;
 		k->born = life;
 	}
-	take_final(t, k, r);
+	take_final(m, t, k, r);
 	return k;
 }
 
@@ -732,14 +733,19 @@ static bool vanished(struct task *k, void *arg)
 }
 
 /* Query every live task of table t; returns -1 with errno on failure. */
+/* Ask the source for the ids in m->ids, readings into table t. */
+static int ask(struct monitor *m, enum ts_kind kind, struct tasktable *t)
+{
+	if (!m->ts)
+		return ps_query(m->ps, kind, m->ids, m->nids, on_reading, t, NULL);
+	return ts_query(m->ts, kind, m->ids, m->nids, on_reading, t, NULL);
+}
+
 static int query(struct monitor *m, struct tasktable *t, bool threads)
 {
 	m->nids = 0;
 	tt_foreach(t, collect_live_id, m);
-	enum ts_kind kind = threads ? TS_KIND_PID : TS_KIND_TGID;
-	if (!m->ts)
-		return ps_query(m->ps, kind, m->ids, m->nids, on_reading, t, NULL);
-	return ts_query(m->ts, kind, m->ids, m->nids, on_reading, t, NULL);
+	return ask(m, threads ? TS_KIND_PID : TS_KIND_TGID, t);
 }
 
 static void rebase(struct task *k, void *arg)
@@ -842,13 +848,19 @@ static unsigned detect_kernel_cats(struct monitor *m)
 	return cats;
 }
 
+/* When the task's latest reading was taken at the latest (monotonic). */
+static double reading_at(const struct monitor *m, const struct task *k)
+{
+	return k->have_final ? k->cur_at : m->reading_end;
+}
+
 /* The age of the task at its latest reading, an upper bound; 0 unknown. */
 static double task_age(const struct monitor *m, const struct task *k)
 {
 	/* a thread's own record says how long it has lived */
 	if (k->cur.kind == TS_KIND_PID && k->cur.have_basic && k->cur.etime_us)
 		return (double)k->cur.etime_us / 1e6;
-	double at = k->have_final ? k->cur_at : m->reading_end;
+	double at = reading_at(m, k);
 	return k->waits_from > 0 && at > k->waits_from ? at - k->waits_from : 0;
 }
 
@@ -868,7 +880,7 @@ static void task_bounds(const struct monitor *m, const struct task *k,
 	b->cats = task_cats(m, k);
 	b->age = task_age(m, k);
 	b->thread = k->cur.kind == TS_KIND_PID || single_threaded(m, k);
-	double at = k->have_final ? k->cur_at : m->reading_end;
+	double at = reading_at(m, k);
 	for (int c = 0; c < NCAT; c++)
 		b->since[c] = k->wait_lo[c] > 0 && at > k->wait_lo[c] ?
 			      at - k->wait_lo[c] : 0;
@@ -1135,13 +1147,7 @@ static int requery(struct monitor *m)
 {
 	m->nids = 0;
 	tt_foreach(m->procs, collect_requery, m);
-	if (!m->nids)
-		return 0;
-	if (!m->ts)
-		return ps_query(m->ps, TS_KIND_TGID, m->ids, m->nids, on_reading,
-				m->procs, NULL);
-	return ts_query(m->ts, TS_KIND_TGID, m->ids, m->nids, on_reading,
-			m->procs, NULL);
+	return m->nids ? ask(m, TS_KIND_TGID, m->procs) : 0;
 }
 
 static int take_reading(struct monitor *m)

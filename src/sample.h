@@ -61,7 +61,6 @@ struct cgroup_row {
 	struct cat_figure d[NCAT]; /* summed over its processes and below */
 	double total_pct;
 	size_t nr_tasks;      /* processes in it and below */
-	unsigned max_unknown; /* bit c: a task's longest wait is unknown */
 };
 
 struct sample {
