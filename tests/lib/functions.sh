@@ -272,6 +272,28 @@ stop_stalltop() {
 	check_json "$TMP/$1.out"
 }
 
+# trace_stalltop NAME N ARGS...: stalltop -d 0.2 ARGS (batch JSON into
+# $TMP/NAME.out) under strace for N refreshes, its /proc directory reads
+# with time stamps into $TMP/NAME.trace; sets LOST to the events lost
+# meanwhile (each loss is repaired by one walk of /proc).
+trace_stalltop() {
+	local _t=$1 _n=$2 _st _strace _lost0 _lost1
+	shift 2
+	need_cmd strace
+	start_stalltop "$_t" -d 0.2 "$@"
+	_st=$ST_PID
+	bg_start "$_t-strace" strace -f -ttt -e trace=getdents64,getdents \
+		-o "$TMP/$_t.trace" -p "$_st"
+	_strace=$BG_PID
+	wait_for has_line "$TMP/$_t-strace.err" "Process $_st attached"
+	_lost0=$(tail -n 1 "$TMP/$_t.out" | jq .events_lost)
+	wait_more_lines "$TMP/$_t.out" "$_n"
+	bg_stop "$_strace"
+	stop_stalltop "$_t" "$_st"
+	_lost1=$(tail -n 1 "$TMP/$_t.out" | jq .events_lost)
+	LOST=$((_lost1 - _lost0))
+}
+
 # Every line of FILE is one JSON object with the contract's top level.
 check_json() {
 	jq -e 'has("interval") and has("events_lost") and (.tasks|type=="array")

@@ -15,21 +15,11 @@ need_cmd strace
 # trace NAME ARGS...: strace a stalltop started with ARGS over 5 refreshes;
 # sets CALLS to the number of getdents calls recorded.
 trace() {
-	local _t=$1 _st _strace _lost0 _lost1
+	local _t=$1
 	shift
-	start_stalltop "$_t" -d 0.2 "$@"
-	_st=$ST_PID
-	bg_start "$_t-strace" strace -f -e trace=getdents,getdents64 \
-		-o "$TMP/$_t.trace" -p "$_st"
-	_strace=$BG_PID
-	wait_for has_line "$TMP/$_t-strace.err" "Process $_st attached"
-	_lost0=$(tail -n 1 "$TMP/$_t.out" | jq .events_lost)
-	wait_more_lines "$TMP/$_t.out" 5
-	bg_stop "$_strace"
-	stop_stalltop "$_t" "$_st"
-	_lost1=$(tail -n 1 "$TMP/$_t.out" | jq .events_lost)
-	[ "$_lost1" -eq "$_lost0" ] ||
-		note "$_t: $((_lost1 - _lost0)) events lost while traced (a rescan may follow)"
+	trace_stalltop "$_t" 5 "$@"
+	[ "$LOST" -eq 0 ] ||
+		note "$_t: $LOST events lost while traced (a rescan may follow)"
 	CALLS=$(grep -c 'getdents' "$TMP/$_t.trace")
 	note "$_t ($*): $CALLS getdents calls in 5 refreshes"
 }

@@ -20,20 +20,9 @@ need_cmd strace
 # between two walks, in s, 99 when fewer than two) and LOST (events lost
 # meanwhile).
 trace() {
-	local _t=$1 _st _strace _lost0 _lost1
+	local _t=$1
 	shift
-	start_stalltop "$_t" -d 0.2 "$@"
-	_st=$ST_PID
-	bg_start "$_t-strace" strace -f -ttt -e trace=getdents64,getdents \
-		-o "$TMP/$_t.trace" -p "$_st"
-	_strace=$BG_PID
-	wait_for has_line "$TMP/$_t-strace.err" "Process $_st attached"
-	_lost0=$(tail -n 1 "$TMP/$_t.out" | jq .events_lost)
-	wait_more_lines "$TMP/$_t.out" 20
-	bg_stop "$_strace"
-	stop_stalltop "$_t" "$_st"
-	_lost1=$(tail -n 1 "$TMP/$_t.out" | jq .events_lost)
-	LOST=$((_lost1 - _lost0))
+	trace_stalltop "$_t" 20 "$@"
 	# the timestamp: the first field like 1763740000.123456
 	awk '/getdents/ {
 		for (i = 1; i <= NF; i++)
