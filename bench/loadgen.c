@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "numparse.h"
+#include "lib/numparse.h"
 
 /* Small stacks: 10,000 threads must not need 80 GB of address space. */
 #define STACK_BYTES (64 * 1024)
@@ -116,15 +116,15 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "p:t:w:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			if (parse_ulong(optarg, 1, 100000, &procs) < 0)
+			if (numparse_ulong(optarg, 1, 100000, &procs) < 0)
 				errx(2, "invalid process count: %s", optarg);
 			break;
 		case 't':
-			if (parse_ulong(optarg, 1, 1000000, &threads) < 0)
+			if (numparse_ulong(optarg, 1, 1000000, &threads) < 0)
 				errx(2, "invalid thread count: %s", optarg);
 			break;
 		case 'w':
-			if (parse_ulong(optarg, 0, 3600000, &wake_ms) < 0)
+			if (numparse_ulong(optarg, 0, 3600000, &wake_ms) < 0)
 				errx(2, "invalid wake period: %s", optarg);
 			break;
 		case 'h':

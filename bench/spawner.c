@@ -29,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "numparse.h"
+#include "lib/numparse.h"
 
 static bool use_vfork; /* share the address space: no page tables to copy */
 static unsigned long limit; /* stop after this many children (0: no limit) */
@@ -153,19 +153,19 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "r:d:n:j:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
-			if (parse_ulong(optarg, 0, 10000000, &rate) < 0)
+			if (numparse_ulong(optarg, 0, 10000000, &rate) < 0)
 				errx(2, "invalid rate: %s", optarg);
 			break;
 		case 'd':
-			if (parse_positive_double(optarg, 3600, &duration) < 0)
+			if (numparse_positive_double(optarg, 3600, &duration) < 0)
 				errx(2, "invalid duration: %s", optarg);
 			break;
 		case 'j':
-			if (parse_ulong(optarg, 1, 64, &jobs) < 0)
+			if (numparse_ulong(optarg, 1, 64, &jobs) < 0)
 				errx(2, "invalid job count: %s", optarg);
 			break;
 		case 'n':
-			if (parse_ulong(optarg, 1, 100000000, &limit) < 0)
+			if (numparse_ulong(optarg, 1, 100000000, &limit) < 0)
 				errx(2, "invalid count: %s", optarg);
 			break;
 		case 'v':

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tsfloor: the floor of the benchmark. Measures what the bare taskstats
- * round trips cost, through the same client stalltop uses (ts_query() of
+ * round trips cost, through the same client stalltop uses (taskstats_query() of
  * src/libstalltop.a): one query by TGID for every process of a set, and
  * one by PID for every thread of it. Nothing else happens between the two
  * getrusage() calls around a query, so no monitor can do the same work
@@ -26,8 +26,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "numparse.h"
-#include "taskstats.h"
+#include "lib/numparse.h"
+#include "kernel/taskstats.h"
 
 struct ids {
 	uint32_t *v;
@@ -138,14 +138,14 @@ static void measure(struct ts_client *c, enum ts_kind kind,
 		err(1, "calloc");
 
 	/* one untimed round: sockets warm, buffers allocated */
-	if (ts_query(c, kind, set->v, set->n, count_reading, &readings, NULL) < 0)
-		err(1, "ts_query");
+	if (taskstats_query(c, kind, set->v, set->n, count_reading, &readings, NULL) < 0)
+		err(1, "taskstats_query");
 	for (unsigned long i = 0; i < reps; i++) {
 		readings = 0;
 		double c0 = cpu_us(), w0 = wall_us();
-		if (ts_query(c, kind, set->v, set->n, count_reading, &readings,
+		if (taskstats_query(c, kind, set->v, set->n, count_reading, &readings,
 			     &vanished) < 0)
-			err(1, "ts_query");
+			err(1, "taskstats_query");
 		wall[i] = wall_us() - w0;
 		cpu[i] = cpu_us() - c0;
 	}
@@ -179,7 +179,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "r:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
-			if (parse_ulong(optarg, 1, 100000, &reps) < 0)
+			if (numparse_ulong(optarg, 1, 100000, &reps) < 0)
 				errx(2, "invalid repetition count: %s", optarg);
 			break;
 		case 'h':
@@ -196,7 +196,7 @@ int main(int argc, char **argv)
 	} else {
 		for (int i = optind; i < argc; i++) {
 			pid_t p;
-			if (parse_pid(argv[i], &p) < 0)
+			if (numparse_pid(argv[i], &p) < 0)
 				errx(2, "invalid process id: %s", argv[i]);
 			push(&procs, (uint32_t)p);
 		}
@@ -207,7 +207,7 @@ int main(int argc, char **argv)
 		errx(1, "no tasks to query");
 
 	enum ts_open_error e;
-	struct ts_client *cl = ts_open(&e);
+	struct ts_client *cl = taskstats_open(&e);
 	if (!cl) {
 		if (e == TS_ERR_PERM)
 			errx(1, "taskstats needs CAP_NET_ADMIN: run as root");
@@ -215,7 +215,7 @@ int main(int argc, char **argv)
 	}
 	measure(cl, TS_KIND_TGID, &procs, procs.n, threads.n, reps);
 	measure(cl, TS_KIND_PID, &threads, procs.n, threads.n, reps);
-	ts_close(cl);
+	taskstats_close(cl);
 	free(procs.v);
 	free(threads.v);
 	return 0;

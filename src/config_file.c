@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include "config_file.h"
-#include "output.h"
-#include "nls.h"
-#include "numparse.h"
-#include "select.h"
+#include "view/output.h"
+#include "lib/nls.h"
+#include "lib/numparse.h"
+#include "model/select.h"
 
 
 static const char *const metric_names[NMETRIC] = {
@@ -26,7 +26,7 @@ static const char *const metric_names[NMETRIC] = {
 	[METRIC_MAX] = "max",
 };
 
-int config_metric_by_name(const char *name)
+int config_file_metric_by_name(const char *name)
 {
 	for (int i = 0; i < NMETRIC; i++)
 		if (strcmp(metric_names[i], name) == 0)
@@ -34,12 +34,12 @@ int config_metric_by_name(const char *name)
 	return -1;
 }
 
-const char *config_metric_name(int metric)
+const char *config_file_metric_name(int metric)
 {
 	return metric >= 0 && metric < NMETRIC ? metric_names[metric] : "pct";
 }
 
-char *config_path(void)
+char *config_file_path(void)
 {
 	const char *base = getenv("XDG_CONFIG_HOME");
 	const char *sub = "";
@@ -119,18 +119,18 @@ static int apply(struct options *o, const struct setting *s, const char *v)
 		*(bool *)field = b;
 		return 0;
 	case T_DELAY:
-		if (parse_delay(v, &d) < 0)
+		if (numparse_delay(v, &d) < 0)
 			return -1;
 		*(double *)field = d;
 		return 0;
 	case T_SORT:
-		k = sort_key_by_name(v);
+		k = select_sort_key_by_name(v);
 		if (k < 0)
 			return -1;
 		*(int *)field = k;
 		return 0;
 	case T_METRIC:
-		k = config_metric_by_name(v);
+		k = config_file_metric_by_name(v);
 		if (k < 0)
 			return -1;
 		*(enum metric *)field = (enum metric)k;
@@ -215,12 +215,12 @@ static int load_stream(struct options *o, FILE *f, const char *path)
 	return skipped;
 }
 
-int config_load(struct options *o, const char *path_or_null)
+int config_file_load(struct options *o, const char *path_or_null)
 {
 	char *own = NULL;
 	const char *path = path_or_null;
 	if (!path) {
-		path = own = config_path();
+		path = own = config_file_path();
 		if (!path)
 			return 0;
 	}
@@ -247,7 +247,7 @@ int config_load(struct options *o, const char *path_or_null)
 	return skipped;
 }
 
-int config_load_text(struct options *o, const char *text, size_t len,
+int config_file_load_text(struct options *o, const char *text, size_t len,
 		     const char *name)
 {
 	if (len == 0)
@@ -287,7 +287,7 @@ static int make_dirs(const char *dir)
 static void format_delay(char *buf, size_t size, double d)
 {
 	/* a '.' whatever the locale: the file must read back anywhere */
-	if (!out_fixed(buf, size, d, 6))
+	if (!output_fixed(buf, size, d, 6))
 		snprintf(buf, size, "1");
 	char *end = buf + strlen(buf);
 	while (end > buf && end[-1] == '0')
@@ -317,18 +317,18 @@ static int write_settings(FILE *f, const struct options *o)
 			fprintf(f, "%s=%s\n", s->key, delay);
 			break;
 		case T_SORT:
-			fprintf(f, "%s=%s\n", s->key, sort_key_name(*(const int *)field));
+			fprintf(f, "%s=%s\n", s->key, select_sort_key_name(*(const int *)field));
 			break;
 		case T_METRIC:
 			fprintf(f, "%s=%s\n", s->key,
-				config_metric_name(*(const enum metric *)field));
+				config_file_metric_name(*(const enum metric *)field));
 			break;
 		}
 	}
 	return ferror(f) ? -1 : 0;
 }
 
-int config_save(const struct options *o, const char *path_or_null)
+int config_file_save(const struct options *o, const char *path_or_null)
 {
 	char *own = NULL, *dir = NULL, *tmp = NULL;
 	const char *path = path_or_null;
@@ -336,7 +336,7 @@ int config_save(const struct options *o, const char *path_or_null)
 	FILE *f = NULL;
 
 	if (!path) {
-		path = own = config_path();
+		path = own = config_file_path();
 		if (!path) {
 			errno = ENOENT;
 			return -1;

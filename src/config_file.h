@@ -11,33 +11,33 @@
 #include "options.h"
 
 /* The file's path (malloc'd), or NULL when there is no home directory. */
-char *config_path(void);
+char *config_file_path(void);
 
 /*
- * Apply the file (path, or config_path() when NULL) to o, skipping the
+ * Apply the file (path, or config_file_path() when NULL) to o, skipping the
  * settings whose SET_ bit o->set_mask has. Unknown and broken lines are
  * reported on stderr as file:line and skipped. Returns the number of
  * skipped lines (0 also when there is no file), or -1 when the file exists
  * but cannot be read (reported too). Never fatal.
  */
-int config_load(struct options *o, const char *path_or_null);
+int config_file_load(struct options *o, const char *path_or_null);
 
 /*
  * The same for the len bytes of text, a file's contents, reported on
  * stderr as name:line. Returns the number of skipped lines, or -1 when
  * the text cannot be read (no memory). For tests and fuzzing.
  */
-int config_load_text(struct options *o, const char *text, size_t len,
+int config_file_load_text(struct options *o, const char *text, size_t len,
 		     const char *name);
 
 /*
  * Write o's settings to the file (creating its directory, mode 0700).
  * Returns 0, or -1 with errno set; an existing file is then unchanged.
  */
-int config_save(const struct options *o, const char *path_or_null);
+int config_file_save(const struct options *o, const char *path_or_null);
 
 /* The file's names of the metrics: "pct", "avg", "rate", "max"; -1 unknown. */
-int config_metric_by_name(const char *name);
-const char *config_metric_name(int metric);
+int config_file_metric_by_name(const char *name);
+const char *config_file_metric_name(int metric);
 
 #endif

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "categories.h"
-#include "nls.h"
-#include "numparse.h"
+#include "model/categories.h"
+#include "lib/nls.h"
+#include "lib/numparse.h"
 #include "options.h"
 
 
@@ -139,7 +139,7 @@ static void add_pids(struct options *o, const char *arg)
 	for (char *tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		pid_t pid;
-		if (parse_pid(tok, &pid) < 0) {
+		if (numparse_pid(tok, &pid) < 0) {
 			bad(_("invalid process id '%s'"), tok); /* tok is in copy */
 		}
 		pid_t *n = realloc(o->pids, (o->npids + 1) * sizeof(*n));
@@ -160,7 +160,7 @@ static void set_user(struct options *o, const char *arg)
 	struct passwd *pw = getpwnam(arg);
 	if (pw) {
 		o->uid = pw->pw_uid;
-	} else if (parse_ulong(arg, 0, (uid_t)-2, &uid) == 0) {
+	} else if (numparse_ulong(arg, 0, (uid_t)-2, &uid) == 0) {
 		o->uid = (uid_t)uid;
 	} else {
 		bad(_("unknown user '%s'"), arg);
@@ -187,13 +187,13 @@ void options_parse(struct options *o, int argc, char **argv)
 			o->batch = true;
 			break;
 		case 'd':
-			if (parse_delay(optarg, &o->delay) < 0)
+			if (numparse_delay(optarg, &o->delay) < 0)
 				bad(_("invalid delay '%s': give seconds from 0.01 "
 				      "to 86400, e.g. 0.5"), optarg);
 			o->set_mask |= SET_DELAY;
 			break;
 		case 'n':
-			if (parse_ulong(optarg, 1, 1000000000UL, &n) < 0)
+			if (numparse_ulong(optarg, 1, 1000000000UL, &n) < 0)
 				bad(_("invalid number of iterations '%s'"), optarg);
 			o->iterations = n;
 			break;
@@ -208,7 +208,7 @@ void options_parse(struct options *o, int argc, char **argv)
 			o->set_mask |= SET_THREADS;
 			break;
 		case 's':
-			o->sel.sort = sort_key_by_name(optarg);
+			o->sel.sort = select_sort_key_by_name(optarg);
 			if (o->sel.sort < 0)
 				bad(_("unknown sort key '%s'"), optarg);
 			o->set_mask |= SET_SORT;
@@ -222,7 +222,7 @@ void options_parse(struct options *o, int argc, char **argv)
 			o->set_mask |= SET_ONLY_STALLED;
 			break;
 		case OPT_LIMIT:
-			if (parse_ulong(optarg, 1, 100000000UL, &n) < 0)
+			if (numparse_ulong(optarg, 1, 100000000UL, &n) < 0)
 				bad(_("invalid limit '%s'"), optarg);
 			o->sel.limit = n;
 			break;
@@ -261,7 +261,7 @@ void options_parse(struct options *o, int argc, char **argv)
 		case OPT_RESCAN:
 			if (strcmp(optarg, "0") == 0)
 				o->rescan = 0;
-			else if (parse_positive_double(optarg, 1e9, &o->rescan) < 0)
+			else if (numparse_positive_double(optarg, 1e9, &o->rescan) < 0)
 				bad(_("invalid rescan interval '%s'"), optarg);
 			break;
 		case OPT_CGROUPS:

@@ -14,19 +14,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgroup.h"
+#include "kernel/cgroup.h"
 #include "config_file.h"
-#include "delayacct.h"
-#include "evloop.h"
-#include "monitor.h"
-#include "nls.h"
+#include "kernel/delayacct.h"
+#include "lib/evloop.h"
+#include "live/monitor.h"
+#include "lib/nls.h"
 #include "options.h"
-#include "output.h"
-#include "privs.h"
-#include "psi_trigger.h"
-#include "record.h"
-#include "screen.h"
-#include "select.h"
+#include "view/output.h"
+#include "kernel/privs.h"
+#include "kernel/psi_trigger.h"
+#include "record/record.h"
+#include "view/screen.h"
+#include "model/select.h"
 
 struct batch {
 	struct options *o;
@@ -43,7 +43,7 @@ static void batch_tick(void *arg)
 	if (monitor_sample(b->m, &s) < 0) {
 		fprintf(stderr, _("%s: cannot take a sample: %s\n"), PACKAGE,
 			strerror(errno));
-		ev_quit(b->loop, 1);
+		evloop_quit(b->loop, 1);
 		return;
 	}
 	select_sample_rows(s.rows, &s.nrows, s.exited, &s.nexited, &b->o->sel,
@@ -51,13 +51,13 @@ static void batch_tick(void *arg)
 	if (s.cgroups)
 		select_cgroups(s.cgroups, s.ncgroups, &b->o->sel);
 	monitor_fill_status(b->m, s.rows, s.nrows);
-	out_write(stdout, &b->out, &s);
+	output_write(stdout, &b->out, &s);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		ev_quit(b->loop, errno == EPIPE ? 0 : 1);
+		evloop_quit(b->loop, errno == EPIPE ? 0 : 1);
 		return;
 	}
 	if (++b->done == b->o->iterations)
-		ev_quit(b->loop, 0);
+		evloop_quit(b->loop, 0);
 }
 
 /* A PSI trigger fired: a sample now, so the culprits are caught. */
@@ -75,10 +75,10 @@ struct recording {
 static void record_sample(const struct sample *s, void *arg)
 {
 	struct recording *r = arg;
-	if (rec_write(r->rec, s) < 0) {
+	if (record_write(r->rec, s) < 0) {
 		fprintf(stderr, _("%s: cannot write the recording: %s\n"),
 			PACKAGE, strerror(errno));
-		ev_quit(r->loop, 1);
+		evloop_quit(r->loop, 1);
 	}
 }
 
@@ -86,7 +86,7 @@ static void on_quit_signal(int signo, void *arg)
 {
 	struct evloop *loop = arg;
 	(void)signo;
-	ev_quit(loop, 0);
+	evloop_quit(loop, 0);
 }
 
 static void check_pids(const struct options *o)
@@ -104,12 +104,12 @@ static void check_pids(const struct options *o)
 static void check_cgroup(const struct options *o, char *norm, size_t size)
 {
 	char root[4096];
-	if (cg_find_root(root, sizeof(root)) < 0) {
+	if (cgroup_find_root(root, sizeof(root)) < 0) {
 		fprintf(stderr, _("%s: --cgroup: no cgroup v2 hierarchy is "
 				  "mounted\n"), PACKAGE);
 		exit(2);
 	}
-	if (cg_check_path(root, o->cgroup, norm, size) < 0) {
+	if (cgroup_check_path(root, o->cgroup, norm, size) < 0) {
 		fprintf(stderr, _("%s: --cgroup '%s': not a cgroup v2 directory "
 				  "below %s (%s)\n"),
 			PACKAGE, o->cgroup, root, strerror(errno));
@@ -192,17 +192,17 @@ int main(int argc, char **argv)
 	}
 	/* the settings file is for the screen; scripts see only their options */
 	if (!o.batch)
-		config_load(&o, NULL);
+		config_file_load(&o, NULL);
 	if (!o.replay)
 		check_delayacct(&o);
 
-	struct evloop *loop = ev_new();
+	struct evloop *loop = evloop_new();
 	if (!loop) {
 		fprintf(stderr, "%s: %s\n", PACKAGE, strerror(errno));
 		return 1;
 	}
 	static const int quit_signals[] = { SIGINT, SIGTERM };
-	ev_add_signals(loop, quit_signals, 2, on_quit_signal, loop);
+	evloop_add_signals(loop, quit_signals, 2, on_quit_signal, loop);
 
 	char cgroup[4096];
 	if (o.cgroup)
@@ -211,7 +211,7 @@ int main(int argc, char **argv)
 	struct recorder *rec = NULL;
 	if (o.record) {
 		char err[512];
-		rec = rec_open(o.record, err, sizeof(err));
+		rec = record_open(o.record, err, sizeof(err));
 		if (!rec) {
 			fprintf(stderr, "%s: --record '%s': %s\n", PACKAGE,
 				o.record, err);
@@ -236,9 +236,9 @@ int main(int argc, char **argv)
 	int code;
 	struct monitor *m = monitor_new(&mo, loop, &code);
 	if (!m) {
-		rec_close(rec);
+		record_close(rec);
 		free(triggers);
-		ev_free(loop);
+		evloop_free(loop);
 		options_free(&o);
 		return code;
 	}
@@ -257,20 +257,20 @@ int main(int argc, char **argv)
 			/* a recording is re-emitted at once, sample by sample */
 			code = 0;
 			while (!monitor_replay_done(m) &&
-			       !ev_quit_requested(loop, &code))
+			       !evloop_quit_requested(loop, &code))
 				batch_tick(&b);
 		} else {
-			ev_set_timer(loop, o.delay, batch_tick, &b);
-			code = ev_run(loop);
+			evloop_set_timer(loop, o.delay, batch_tick, &b);
+			code = evloop_run(loop);
 		}
 	} else {
 		code = screen_run(m, loop, &o);
 	}
 
 	monitor_free(m);
-	rec_close(rec);
+	record_close(rec);
 	free(triggers);
-	ev_free(loop);
+	evloop_free(loop);
 	options_free(&o);
 	return code;
 }

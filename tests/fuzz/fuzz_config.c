@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target: the settings file (config_load_text, the parser behind
- * config_load). Checks that whatever the text, the options stay valid
+ * Fuzz target: the settings file (config_file_load_text, the parser behind
+ * config_file_load). Checks that whatever the text, the options stay valid
  * (a delay in (0, 24 h], a known sort key and metric), that no more lines
  * are skipped than the text has, that settings the command line set are
  * left alone, and that NO_COLOR keeps the file from setting monochrome.
@@ -16,7 +16,7 @@
 #include "config_file.h"
 #include "fuzz.h"
 #include "options.h"
-#include "select.h"
+#include "model/select.h"
 
 #define ALL_SET (SET_DELAY | SET_SORT | SET_REVERSE | SET_ONLY_STALLED | \
 		 SET_CMDLINE | SET_THREADS | SET_ACCUMULATE | SET_MONOCHROME | \
@@ -35,7 +35,7 @@ static void check_valid(const struct options *o)
 {
 	FUZZ_CHECK(isfinite(o->delay) && o->delay > 0 &&
 		   o->delay <= 24.0 * 3600.0);
-	FUZZ_CHECK(sort_key_name(o->sel.sort) != NULL);
+	FUZZ_CHECK(select_sort_key_name(o->sel.sort) != NULL);
 	FUZZ_CHECK(o->sel.metric >= 0 && o->sel.metric < NMETRIC);
 	FUZZ_CHECK(o->pids == NULL && o->npids == 0);
 }
@@ -83,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		unsetenv("NO_COLOR");
 
 	defaults(&o, 0);
-	ret = config_load_text(&o, text, size, "fuzz");
+	ret = config_file_load_text(&o, text, size, "fuzz");
 	FUZZ_CHECK(ret >= 0 && ret <= lines);
 	check_valid(&o);
 	if (no_color)
@@ -92,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* everything set on the command line: nothing changes */
 	defaults(&o, ALL_SET);
 	before = o;
-	ret = config_load_text(&o, text, size, "fuzz");
+	ret = config_file_load_text(&o, text, size, "fuzz");
 	FUZZ_CHECK(ret >= 0 && ret <= lines);
 	FUZZ_CHECK(same(&o, &before));
 	return 0;

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fuzz target: the strict number parsers of the command line and the
- * settings file (parse_positive_double, parse_ulong, parse_pid) on the
- * input as a string (cut at its first NUL, as argv would be). parse_ulong
+ * settings file (numparse_positive_double, numparse_ulong, numparse_pid) on the
+ * input as a string (cut at its first NUL, as argv would be). numparse_ulong
  * is checked against a reference: it must accept exactly the non-empty
  * all-digit strings whose value fits and is in range, with that value.
- * parse_positive_double must accept exactly the strings of digits with at
+ * numparse_positive_double must accept exactly the strings of digits with at
  * most one point (and a digit) whose value is in (0, max], and give that
  * value to within 1e-12 relative (strtod, in the C locale here, is the
  * reference; the parser is not correctly rounded: "0.3" gives
@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "numparse.h"
+#include "lib/numparse.h"
 
 /* The reference: decimal digits only, non-empty, no overflow. */
 static bool ref_ulong(const char *s, unsigned long *out)
@@ -47,7 +47,7 @@ static void check_ulong(const char *s, unsigned long min, unsigned long max)
 {
 	unsigned long want = 0, got = 12345;
 	bool ok = ref_ulong(s, &want) && want >= min && want <= max;
-	int ret = parse_ulong(s, min, max, &got);
+	int ret = numparse_ulong(s, min, max, &got);
 
 	FUZZ_CHECK(ret == 0 || ret == -1);
 	FUZZ_CHECK((ret == 0) == ok);
@@ -80,7 +80,7 @@ static void check_double(const char *s, double max)
 	bool clear = plain && isfinite(ref) && ref >= SMALLEST &&
 		     ref <= max * (1 - TOLERANCE);
 	double got = -7.0;
-	int ret = parse_positive_double(s, max, &got);
+	int ret = numparse_positive_double(s, max, &got);
 
 	FUZZ_CHECK(ret == 0 || ret == -1);
 	if (clear)
@@ -110,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_ulong(s, 5, 5);
 
 	ok = ref_ulong(s, &v) && v >= 1 && v <= 4194304;
-	FUZZ_CHECK((parse_pid(s, &pid) == 0) == ok);
+	FUZZ_CHECK((numparse_pid(s, &pid) == 0) == ok);
 	FUZZ_CHECK(pid == (ok ? (pid_t)v : -5));
 	free(s);
 	return 0;

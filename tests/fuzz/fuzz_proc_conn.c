@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target: proc connector datagrams (pc_parse), the input being what
+ * Fuzz target: proc connector datagrams (proc_conn_parse), the input being what
  * one recv() returned. Checks that the count returned is the count
  * delivered, that a malformed datagram delivers nothing and tracks no
  * sequence number, that every event is one of the four kinds with a comm
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "proc_conn.h"
+#include "kernel/proc_conn.h"
 
 #define NR_CPUS 4
 
@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!buf)
 		abort();
 	memcpy(buf, data, size);
-	ret = pc_parse(buf, size, on_event, &s, last_seq, NR_CPUS, &lost);
+	ret = proc_conn_parse(buf, size, on_event, &s, last_seq, NR_CPUS, &lost);
 	FUZZ_CHECK(ret >= -1);
 	if (ret < 0) {
 		/* "a malformed datagram delivers nothing and tracks nothing" */
@@ -59,12 +59,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		FUZZ_CHECK(ret == s.n);
 	}
-	FUZZ_CHECK(pc_parse(buf, size, NULL, NULL, NULL, 0, NULL) == ret);
+	FUZZ_CHECK(proc_conn_parse(buf, size, NULL, NULL, NULL, 0, NULL) == ret);
 
 	/* the same datagram again: every number it holds was seen */
 	lost = 0;
 	memset(last_seq, 0, sizeof(last_seq));
-	pc_parse(buf, size, NULL, NULL, last_seq, NR_CPUS, &lost);
+	proc_conn_parse(buf, size, NULL, NULL, last_seq, NR_CPUS, &lost);
 	free(buf);
 	return 0;
 }

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "psi.h"
+#include "kernel/psi.h"
 
 static void check_lines(const struct psi_line line[NPSI_KIND], int found)
 {

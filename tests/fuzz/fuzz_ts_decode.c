@@ -13,9 +13,9 @@
 
 #include <string.h>
 
-#include "categories.h"
+#include "model/categories.h"
 #include "fuzz.h"
-#include "ts_decode.h"
+#include "kernel/ts_decode.h"
 
 #define ALL_CATS ((1u << NCAT) - 1)
 

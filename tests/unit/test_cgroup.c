@@ -3,7 +3,7 @@
  * cgroup v2: mountinfo of pure v2, hybrid (a real one), v1-only and
  * escaped mount points; /proc/PID/cgroup texts; path normalisation and
  * containment; pressure files of a fixture tree; the text output's cgroup
- * block. Then live: the real hierarchy's root, cg_check_path's errors,
+ * block. Then live: the real hierarchy's root, cgroup_check_path's errors,
  * and (as root) a child cgroup with a process moved into it. Without a
  * cgroup v2 hierarchy or root the live part cannot run: the test then
  * ends as skipped (77) and says why.
@@ -19,14 +19,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgroup.h"
-#include "output.h"
+#include "kernel/cgroup.h"
+#include "view/output.h"
 #include "unit.h"
 
 static int parse_fixture(const char *name, char *root, size_t size)
 {
 	char *text = unit_fixture(name, NULL);
-	int ret = cg_parse_mountinfo(text, root, size);
+	int ret = cgroup_parse_mountinfo(text, root, size);
 
 	free(text);
 	return ret;
@@ -57,16 +57,16 @@ static void test_mountinfo(void)
 	CHECK(parse_fixture("cgroup/mountinfo-v2", root, 14) == -1);
 
 	/* Broken lines: no separator, no type after it, nothing at all. */
-	CHECK(cg_parse_mountinfo("41 31 0:38 / /x rw cgroup2 cgroup2 rw\n",
+	CHECK(cgroup_parse_mountinfo("41 31 0:38 / /x rw cgroup2 cgroup2 rw\n",
 				 root, sizeof(root)) == -1);
-	CHECK(cg_parse_mountinfo("41 31 0:38 / /x rw -\n", root,
+	CHECK(cgroup_parse_mountinfo("41 31 0:38 / /x rw -\n", root,
 				 sizeof(root)) == -1);
-	CHECK(cg_parse_mountinfo("41 31 0:38 / /x rw - cgroup2x c rw\n", root,
+	CHECK(cgroup_parse_mountinfo("41 31 0:38 / /x rw - cgroup2x c rw\n", root,
 				 sizeof(root)) == -1);
-	CHECK(cg_parse_mountinfo("", root, sizeof(root)) == -1);
-	CHECK(cg_parse_mountinfo(NULL, root, sizeof(root)) == -1);
+	CHECK(cgroup_parse_mountinfo("", root, sizeof(root)) == -1);
+	CHECK(cgroup_parse_mountinfo(NULL, root, sizeof(root)) == -1);
 	/* Last line without a newline, a trailing backslash kept. */
-	CHECK(cg_parse_mountinfo("1 2 0:1 / / rw - ext4 x rw\n"
+	CHECK(cgroup_parse_mountinfo("1 2 0:1 / / rw - ext4 x rw\n"
 				 "41 31 0:38 / /cg\\04 rw - cgroup2 c rw",
 				 root, sizeof(root)) == 0);
 	CHECK_STR(root, "/cg\\04");
@@ -77,48 +77,48 @@ static void test_proc_cgroup(void)
 	char path[4096], *text;
 
 	text = unit_fixture("cgroup/proc-cgroup-v2", NULL);
-	CHECK(cg_parse_proc_cgroup(text, path, sizeof(path)) == 0);
+	CHECK(cgroup_parse_proc_cgroup(text, path, sizeof(path)) == 0);
 	CHECK_STR(path, "/user.slice/user-1000.slice/user@1000.service/"
 		  "app.slice/app-org.gnome.Terminal.slice/vte-spawn-1a2b.scope");
-	CHECK(cg_parse_proc_cgroup(text, path, 20) == -1);
+	CHECK(cgroup_parse_proc_cgroup(text, path, 20) == -1);
 	free(text);
 
 	text = unit_fixture("cgroup/proc-cgroup-hybrid", NULL);
-	CHECK(cg_parse_proc_cgroup(text, path, sizeof(path)) == 0);
+	CHECK(cgroup_parse_proc_cgroup(text, path, sizeof(path)) == 0);
 	CHECK_STR(path, "/system.slice/nginx.service");
 	free(text);
 
 	text = unit_fixture("cgroup/proc-cgroup-v1", NULL);
-	CHECK(cg_parse_proc_cgroup(text, path, sizeof(path)) == -1);
+	CHECK(cgroup_parse_proc_cgroup(text, path, sizeof(path)) == -1);
 	free(text);
 
 	/* This machine's hybrid shape: v1 lines, v2 at the root. */
-	CHECK(cg_parse_proc_cgroup("4:memory:/a/b\n1:cpu:/\n0::/\n", path,
+	CHECK(cgroup_parse_proc_cgroup("4:memory:/a/b\n1:cpu:/\n0::/\n", path,
 				   sizeof(path)) == 0);
 	CHECK_STR(path, "/");
 	/* A colon in a cgroup name; no newline at the end. */
-	CHECK(cg_parse_proc_cgroup("0::/a:b/c", path, sizeof(path)) == 0);
+	CHECK(cgroup_parse_proc_cgroup("0::/a:b/c", path, sizeof(path)) == 0);
 	CHECK_STR(path, "/a:b/c");
 	/* "10::" is not "0::"; a v2 line must hold an absolute path. */
-	CHECK(cg_parse_proc_cgroup("10::/x\n0::\n", path, sizeof(path)) == -1);
-	CHECK(cg_parse_proc_cgroup("", path, sizeof(path)) == -1);
+	CHECK(cgroup_parse_proc_cgroup("10::/x\n0::\n", path, sizeof(path)) == -1);
+	CHECK(cgroup_parse_proc_cgroup("", path, sizeof(path)) == -1);
 }
 
 static void test_within(void)
 {
-	CHECK(cg_path_within("/a", "/a"));
-	CHECK(cg_path_within("/a/b", "/a"));
-	CHECK(cg_path_within("/a/b/c", "/a/b"));
-	CHECK(!cg_path_within("/ab", "/a"));
-	CHECK(!cg_path_within("/a", "/a/b"));
-	CHECK(!cg_path_within("/b", "/a"));
-	CHECK(cg_path_within("/", "/"));
-	CHECK(cg_path_within("/anything/at/all", "/"));
-	CHECK(cg_path_within("/a/b", "/a/"));
-	CHECK(!cg_path_within("/a (deleted)", "/a"));
-	CHECK(!cg_path_within(NULL, "/"));
-	CHECK(!cg_path_within("/a", NULL));
-	CHECK(!cg_path_within("/a", ""));
+	CHECK(cgroup_path_within("/a", "/a"));
+	CHECK(cgroup_path_within("/a/b", "/a"));
+	CHECK(cgroup_path_within("/a/b/c", "/a/b"));
+	CHECK(!cgroup_path_within("/ab", "/a"));
+	CHECK(!cgroup_path_within("/a", "/a/b"));
+	CHECK(!cgroup_path_within("/b", "/a"));
+	CHECK(cgroup_path_within("/", "/"));
+	CHECK(cgroup_path_within("/anything/at/all", "/"));
+	CHECK(cgroup_path_within("/a/b", "/a/"));
+	CHECK(!cgroup_path_within("/a (deleted)", "/a"));
+	CHECK(!cgroup_path_within(NULL, "/"));
+	CHECK(!cgroup_path_within("/a", NULL));
+	CHECK(!cgroup_path_within("/a", ""));
 }
 
 static void test_read_psi(void)
@@ -127,7 +127,7 @@ static void test_read_psi(void)
 	const char *root = FIXTURES "/cgroup/tree";
 
 	/* The root of this machine: no irq.pressure. */
-	cg_read_psi(root, "/", &r);
+	cgroup_read_psi(root, "/", &r);
 	CHECK(r.when > 0);
 	CHECK(r.line[PSI_CPU][PSI_SOME].present);
 	CHECK_EQ_U(r.line[PSI_CPU][PSI_SOME].total_us, 1412951404);
@@ -139,7 +139,7 @@ static void test_read_psi(void)
 	CHECK(!r.line[PSI_IRQ][PSI_FULL].present);
 
 	/* A child with all four files; slashes tolerated. */
-	cg_read_psi(root, "load.slice/", &r);
+	cgroup_read_psi(root, "load.slice/", &r);
 	CHECK_EQ_U(r.line[PSI_CPU][PSI_SOME].total_us, 987654321);
 	CHECK(r.line[PSI_CPU][PSI_SOME].avg10 == 92.5);
 	CHECK_EQ_U(r.line[PSI_CPU][PSI_FULL].total_us, 4242);
@@ -148,50 +148,50 @@ static void test_read_psi(void)
 	CHECK(!r.line[PSI_IRQ][PSI_SOME].present);
 	CHECK(r.line[PSI_IRQ][PSI_FULL].present);
 	CHECK_EQ_U(r.line[PSI_IRQ][PSI_FULL].total_us, 77);
-	cg_read_psi(FIXTURES "/cgroup/tree/", "/load.slice", &r);
+	cgroup_read_psi(FIXTURES "/cgroup/tree/", "/load.slice", &r);
 	CHECK_EQ_U(r.line[PSI_IRQ][PSI_FULL].total_us, 77);
 
 	/* A cgroup that went away: everything absent. */
-	cg_read_psi(root, "/gone", &r);
+	cgroup_read_psi(root, "/gone", &r);
 	for (int i = 0; i < NPSI; i++)
 		for (int k = 0; k < NPSI_KIND; k++)
 			CHECK(!r.line[i][k].present);
 }
 
-/* cg_check_path's normalisation and errors that need no cgroup2. */
+/* cgroup_check_path's normalisation and errors that need no cgroup2. */
 static void test_check_offline(void)
 {
 	char norm[64];
 	const char *root = FIXTURES "/cgroup/tree";
 
 	errno = 0;
-	CHECK(cg_check_path(root, "/a/../b", norm, sizeof(norm)) == -1);
+	CHECK(cgroup_check_path(root, "/a/../b", norm, sizeof(norm)) == -1);
 	CHECK(errno == EINVAL);
 	errno = 0;
-	CHECK(cg_check_path(root, "..", norm, sizeof(norm)) == -1);
+	CHECK(cgroup_check_path(root, "..", norm, sizeof(norm)) == -1);
 	CHECK(errno == EINVAL);
 	errno = 0;
-	CHECK(cg_check_path(root, "", norm, sizeof(norm)) == -1);
+	CHECK(cgroup_check_path(root, "", norm, sizeof(norm)) == -1);
 	CHECK(errno == EINVAL);
 	/* "..." and "..x" are names, not the parent. */
 	errno = 0;
-	CHECK(cg_check_path(root, "/.../..x", norm, sizeof(norm)) == -1);
+	CHECK(cgroup_check_path(root, "/.../..x", norm, sizeof(norm)) == -1);
 	CHECK(errno == ENOENT);
 	CHECK_STR(norm, "/.../..x");
 	/* Exists and is a directory, but not on cgroup2. */
 	errno = 0;
-	CHECK(cg_check_path(root, "//./load.slice//", norm, sizeof(norm)) == -1);
+	CHECK(cgroup_check_path(root, "//./load.slice//", norm, sizeof(norm)) == -1);
 	CHECK(errno == EMEDIUMTYPE);
 	CHECK_STR(norm, "/load.slice");
 	errno = 0;
-	CHECK(cg_check_path(root, "load.slice/cpu.pressure", norm,
+	CHECK(cgroup_check_path(root, "load.slice/cpu.pressure", norm,
 			    sizeof(norm)) == -1);
 	CHECK(errno == ENOTDIR);
 	errno = 0;
-	CHECK(cg_check_path(root, "/load.slice", norm, 8) == -1);
+	CHECK(cgroup_check_path(root, "/load.slice", norm, 8) == -1);
 	CHECK(errno == ENAMETOOLONG);
 	errno = 0;
-	CHECK(cg_check_path(root, "/./", norm, sizeof(norm)) == -1);
+	CHECK(cgroup_check_path(root, "/./", norm, sizeof(norm)) == -1);
 	CHECK(errno == EMEDIUMTYPE);
 	CHECK_STR(norm, "/");
 }
@@ -273,37 +273,37 @@ static void test_live(void)
 	char root[4096], norm[4096], path[4096];
 	struct psi_reading r;
 
-	if (cg_find_root(root, sizeof(root)) < 0) {
+	if (cgroup_find_root(root, sizeof(root)) < 0) {
 		unit_skip("no cgroup v2 hierarchy is mounted here (none in "
 			  "/proc/self/mountinfo): the live checks cannot run");
 		return;
 	}
 	printf("cgroup2 root: %s\n", root);
-	CHECK(cg_check_path(root, "/", norm, sizeof(norm)) == 0);
+	CHECK(cgroup_check_path(root, "/", norm, sizeof(norm)) == 0);
 	CHECK_STR(norm, "/");
 	errno = 0;
-	CHECK(cg_check_path(root, "/stalltop-no-such-cgroup", norm,
+	CHECK(cgroup_check_path(root, "/stalltop-no-such-cgroup", norm,
 			    sizeof(norm)) == -1);
 	CHECK(errno == ENOENT);
 	errno = 0;
-	CHECK(cg_check_path(root, "/../..", norm, sizeof(norm)) == -1);
+	CHECK(cgroup_check_path(root, "/../..", norm, sizeof(norm)) == -1);
 	CHECK(errno == EINVAL);
 	errno = 0;
-	CHECK(cg_check_path(root, "/cgroup.procs", norm, sizeof(norm)) == -1);
+	CHECK(cgroup_check_path(root, "/cgroup.procs", norm, sizeof(norm)) == -1);
 	CHECK(errno == ENOTDIR);
 	/* The file system above the hierarchy is not cgroup2. */
 	errno = 0;
-	CHECK(cg_check_path("/", "/proc", norm, sizeof(norm)) == -1);
+	CHECK(cgroup_check_path("/", "/proc", norm, sizeof(norm)) == -1);
 	CHECK(errno == EMEDIUMTYPE);
 
 	/* Our own cgroup, as the kernel says it, exists. */
-	CHECK(cg_task_path(getpid(), path, sizeof(path)) == 0);
+	CHECK(cgroup_task_path(getpid(), path, sizeof(path)) == 0);
 	CHECK(path[0] == '/');
-	CHECK(cg_check_path(root, path, norm, sizeof(norm)) == 0);
-	CHECK(cg_task_path((pid_t)0x3fffffff, path, sizeof(path)) == -1);
+	CHECK(cgroup_check_path(root, path, norm, sizeof(norm)) == 0);
+	CHECK(cgroup_task_path((pid_t)0x3fffffff, path, sizeof(path)) == -1);
 
 	/* The root's pressure files (cgroup2 has them unless psi=0). */
-	cg_read_psi(root, "/", &r);
+	cgroup_read_psi(root, "/", &r);
 	if (access("/proc/pressure/cpu", F_OK) == 0)
 		CHECK(r.line[PSI_CPU][PSI_SOME].present);
 }
@@ -320,7 +320,7 @@ static void test_live_child(void)
 	FILE *f;
 	pid_t child;
 
-	if (cg_find_root(root, sizeof(root)) < 0)
+	if (cgroup_find_root(root, sizeof(root)) < 0)
 		return;
 	if (geteuid() != 0) {
 		unit_skip("not root: cannot create a cgroup for the child checks");
@@ -342,9 +342,9 @@ static void test_live_child(void)
 		return;
 	}
 	snprintf(messy, sizeof(messy), ".//%s/./", want + 1);
-	CHECK(cg_check_path(root, messy, norm, sizeof(norm)) == 0);
+	CHECK(cgroup_check_path(root, messy, norm, sizeof(norm)) == 0);
 	CHECK_STR(norm, want);
-	CHECK(cg_path_within(norm, "/"));
+	CHECK(cgroup_path_within(norm, "/"));
 
 	child = fork();
 	if (child < 0) {
@@ -361,9 +361,9 @@ static void test_live_child(void)
 		fprintf(f, "%ld\n", (long)child);
 		CHECK(fclose(f) == 0);
 	}
-	CHECK(cg_task_path(child, path, sizeof(path)) == 0);
+	CHECK(cgroup_task_path(child, path, sizeof(path)) == 0);
 	CHECK_STR(path, want);
-	cg_read_psi(root, path, &r);
+	cgroup_read_psi(root, path, &r);
 	CHECK(r.line[PSI_CPU][PSI_SOME].present);
 	CHECK(r.line[PSI_MEMORY][PSI_SOME].present);
 	CHECK(r.line[PSI_IO][PSI_FULL].present);

@@ -51,7 +51,7 @@ static char *read_all(const char *path)
 	return buf;
 }
 
-/* Run config_load with stderr going to a file; return what it printed. */
+/* Run config_file_load with stderr going to a file; return what it printed. */
 static int load_capture(struct options *o, const char *path, char **err)
 {
 	char errpath[256];
@@ -61,7 +61,7 @@ static int load_capture(struct options *o, const char *path, char **err)
 	int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	dup2(fd, 2);
 	close(fd);
-	int r = config_load(o, path);
+	int r = config_file_load(o, path);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -87,17 +87,17 @@ static size_t count_entries(const char *path)
 static void test_path(void)
 {
 	setenv("XDG_CONFIG_HOME", "/x/conf", 1);
-	char *p = config_path();
+	char *p = config_file_path();
 	CHECK_STR(p, "/x/conf/stalltop/stalltoprc");
 	free(p);
 	/* relative: ignored, as the XDG spec says */
 	setenv("XDG_CONFIG_HOME", "rel/conf", 1);
 	setenv("HOME", "/home/someone", 1);
-	p = config_path();
+	p = config_file_path();
 	CHECK_STR(p, "/home/someone/.config/stalltop/stalltoprc");
 	free(p);
 	unsetenv("XDG_CONFIG_HOME");
-	p = config_path();
+	p = config_file_path();
 	CHECK_STR(p, "/home/someone/.config/stalltop/stalltoprc");
 	free(p);
 }
@@ -121,7 +121,7 @@ static void test_round_trip(void)
 	o.accumulate = true;
 	o.monochrome = true;
 	unsetenv("NO_COLOR");
-	CHECK(config_save(&o, NULL) == 0);
+	CHECK(config_file_save(&o, NULL) == 0);
 
 	/* created with the right modes, no temporary file left behind */
 	struct stat st;
@@ -151,7 +151,7 @@ static void test_round_trip(void)
 	o.delay = 3;
 	o.sel.sort = SORT_PID;
 	chmod(path, 0644);
-	CHECK(config_save(&o, path) == 0);
+	CHECK(config_file_save(&o, path) == 0);
 	CHECK(stat(path, &st) == 0);
 	CHECK_EQ_U(st.st_mode & 07777, 0600);
 	CHECK_EQ_U(count_entries(sub), 1);
@@ -182,7 +182,7 @@ static void test_round_trip_opposite(void)
 	o.accumulate = false;
 	o.monochrome = false;
 	unsetenv("NO_COLOR");
-	CHECK(config_save(&o, path) == 0);
+	CHECK(config_file_save(&o, path) == 0);
 
 	defaults(&back);
 	back.delay = 0.25;
@@ -283,7 +283,7 @@ static void test_missing_and_failing(void)
 	snprintf(file, sizeof(file), "%s/plain", dir);
 	write_file(file, "keep\n");
 	snprintf(target, sizeof(target), "%s/sub/stalltoprc", file);
-	CHECK(config_save(&o, target) == -1);
+	CHECK(config_file_save(&o, target) == -1);
 	CHECK_STR(read_all(file), "keep\n");
 }
 
@@ -300,7 +300,7 @@ static void test_no_color_env(void)
 	CHECK(load_capture(&o, path, &err) == 0);
 	CHECK(o.monochrome);
 	/* and a colour choice made by NO_COLOR is not saved as a setting */
-	CHECK(config_save(&o, path) == 0);
+	CHECK(config_file_save(&o, path) == 0);
 	const char *text = read_all(path);
 	CHECK(text && !strstr(text, "monochrome"));
 	unsetenv("NO_COLOR");

@@ -8,7 +8,7 @@
 
 #include <math.h>
 
-#include "delta.h"
+#include "model/delta.h"
 #include "unit.h"
 
 static const unsigned ALL = (1u << NCAT) - 1;

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "escape.h"
+#include "lib/escape.h"
 #include "unit.h"
 
 static char *text(const char *in)

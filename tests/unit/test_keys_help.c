@@ -12,11 +12,11 @@
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 
-#include "categories.h"
-#include "columns.h"
-#include "help.h"
-#include "keys.h"
-#include "select.h"
+#include "model/categories.h"
+#include "model/columns.h"
+#include "view/help.h"
+#include "view/keys.h"
+#include "model/select.h"
 #include "unit.h"
 
 /* Is name one of the space-separated key names at the start of line? */

@@ -5,8 +5,8 @@
  */
 #include <config.h>
 
-#include "categories.h"
-#include "keys.h"
+#include "model/categories.h"
+#include "view/keys.h"
 #include "unit.h"
 
 /* The text of one section (".SH NAME" up to the next ".SH"). */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "output.h"
+#include "view/output.h"
 #include "unit.h"
 
 static struct row rows[1], exited[1];
@@ -82,7 +82,7 @@ static char *run(struct out_opts *o)
 
 	if (!f)
 		exit(99);
-	out_write(f, o, &sample);
+	output_write(f, o, &sample);
 	fclose(f);
 	return p;
 }
@@ -200,23 +200,23 @@ static void test_fixed(void)
 {
 	char buf[64];
 
-	CHECK(out_fixed(buf, sizeof(buf), 1.5, 3));
+	CHECK(output_fixed(buf, sizeof(buf), 1.5, 3));
 	CHECK_STR(buf, "1.500");
-	CHECK(out_fixed(buf, sizeof(buf), -0.0001, 3));
+	CHECK(output_fixed(buf, sizeof(buf), -0.0001, 3));
 	CHECK_STR(buf, "0.000");
-	CHECK(out_fixed(buf, sizeof(buf), -2.25, 1));
+	CHECK(output_fixed(buf, sizeof(buf), -2.25, 1));
 	CHECK_STR(buf, "-2.3");
-	CHECK(out_fixed(buf, sizeof(buf), 0.0625, 2));
+	CHECK(output_fixed(buf, sizeof(buf), 0.0625, 2));
 	CHECK_STR(buf, "0.06");
-	CHECK(out_fixed(buf, sizeof(buf), 1763740000.123, 3));
+	CHECK(output_fixed(buf, sizeof(buf), 1763740000.123, 3));
 	CHECK_STR(buf, "1763740000.123");
-	CHECK(out_fixed(buf, sizeof(buf), 42.7, 0));
+	CHECK(output_fixed(buf, sizeof(buf), 42.7, 0));
 	CHECK_STR(buf, "43");
-	CHECK(out_fixed(buf, sizeof(buf), 1e20, 3));
+	CHECK(output_fixed(buf, sizeof(buf), 1e20, 3));
 	CHECK_STR(buf, "100000000000000000000");
-	CHECK(!out_fixed(buf, sizeof(buf), NAN, 3));
+	CHECK(!output_fixed(buf, sizeof(buf), NAN, 3));
 	CHECK_STR(buf, "");
-	CHECK(!out_fixed(buf, sizeof(buf), -INFINITY, 3));
+	CHECK(!output_fixed(buf, sizeof(buf), -INFINITY, 3));
 }
 
 int main(void)

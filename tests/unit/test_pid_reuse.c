@@ -14,10 +14,10 @@
 
 #include <stdlib.h>
 
-#include "monitor_int.h"
-#include "proc_conn.h"
-#include "procinfo.h"
-#include "tasktable.h"
+#include "live/monitor_int.h"
+#include "kernel/proc_conn.h"
+#include "kernel/procinfo.h"
+#include "model/tasktable.h"
 #include "unit.h"
 
 #define PID 500
@@ -47,7 +47,7 @@ static void clocks_at(struct monitor *m, uint64_t ms)
 static struct monitor *monitor_fake(void)
 {
 	struct monitor *m = calloc(1, sizeof(*m));
-	m->procs = tt_new();
+	m->procs = tasktable_new();
 	m->delayacct = 1;
 	m->kernel_cats = (1u << NCAT) - 1;
 	return m;
@@ -55,7 +55,7 @@ static struct monitor *monitor_fake(void)
 
 static void monitor_fake_free(struct monitor *m)
 {
-	tt_free(m->procs);
+	tasktable_free(m->procs);
 	free(m);
 }
 
@@ -63,9 +63,9 @@ static void monitor_fake_free(struct monitor *m)
 static struct task *scan_a(struct monitor *m)
 {
 	struct pi_task a = { PID, PID,
-			     (unsigned long long)A_START * pi_hertz() / 1000 };
+			     (unsigned long long)A_START * procinfo_hertz() / 1000 };
 	monitor_on_scanned(m, &a, false);
-	struct task *k = tt_find(m->procs, PID);
+	struct task *k = tasktable_find(m->procs, PID);
 	CHECK(k != NULL);
 	if (!k)
 		exit(1);
@@ -115,7 +115,7 @@ static void collect(struct task *k, void *arg)
 static struct task *retired_with(struct monitor *m, uint64_t count)
 {
 	struct count_ctx c = { 0 };
-	tt_foreach_retired(m->procs, collect, &c);
+	tasktable_foreach_retired(m->procs, collect, &c);
 	for (size_t i = 0; i < c.n && i < 4; i++)
 		if (c.with[i] && c.with[i]->have_cur &&
 		    c.with[i]->cur.d[CAT_CPU].count == count)
@@ -134,11 +134,11 @@ static void fork_first(bool exit_event)
 	if (exit_event)
 		event(m, PC_EXIT, A_END);
 	event(m, PC_FORK, B_START);
-	struct task *b = tt_find(m->procs, PID);
+	struct task *b = tasktable_find(m->procs, PID);
 	CHECK(b && b != a);
 	CHECK(b && !b->exited && !b->have_cur);
 	/* A is retired as exited with what it had */
-	CHECK_EQ_U(tt_retired_count(m->procs), 1);
+	CHECK_EQ_U(tasktable_retired_count(m->procs), 1);
 	CHECK(a->exited && a->have_cur && !a->have_final);
 	CHECK_EQ_U(a->cur.d[CAT_CPU].count, A_READ);
 
@@ -148,16 +148,16 @@ static void fork_first(bool exit_event)
 	monitor_records_done(m);
 	CHECK(a->have_final);
 	CHECK_EQ_U(a->cur.d[CAT_CPU].count, A_FINAL);
-	CHECK(tt_find(m->procs, PID) == b);
+	CHECK(tasktable_find(m->procs, PID) == b);
 	CHECK(b && !b->exited && !b->have_cur);
-	CHECK_EQ_U(tt_retired_count(m->procs), 1);
+	CHECK_EQ_U(tasktable_retired_count(m->procs), 1);
 
 	/* B ends at 110.5 s: its record is B's own */
 	clocks_at(m, 110600);
 	record(m, B_START, 110500, B_FINAL);
 	monitor_records_done(m);
-	CHECK(tt_find(m->procs, PID) == NULL);
-	CHECK_EQ_U(tt_retired_count(m->procs), 2);
+	CHECK(tasktable_find(m->procs, PID) == NULL);
+	CHECK_EQ_U(tasktable_retired_count(m->procs), 2);
 	CHECK(retired_with(m, A_FINAL) == a);
 	CHECK(retired_with(m, B_FINAL) == b);
 	monitor_fake_free(m);
@@ -173,23 +173,23 @@ static void record_first(void)
 	clocks_at(m, A_END + 1);
 	record(m, A_START, A_END, A_FINAL);
 	monitor_records_done(m);
-	CHECK(tt_find(m->procs, PID) == NULL);
+	CHECK(tasktable_find(m->procs, PID) == NULL);
 	CHECK(a->have_final && a->exited);
 	CHECK_EQ_U(a->cur.d[CAT_CPU].count, A_FINAL);
 
 	clocks_at(m, B_START + 1);
 	event(m, PC_EXIT, A_END);
 	event(m, PC_FORK, B_START);
-	struct task *b = tt_find(m->procs, PID);
+	struct task *b = tasktable_find(m->procs, PID);
 	CHECK(b && b != a && !b->exited);
-	CHECK_EQ_U(tt_retired_count(m->procs), 1);
+	CHECK_EQ_U(tasktable_retired_count(m->procs), 1);
 
 	clocks_at(m, 110600);
 	record(m, B_START, 110500, B_FINAL);
 	monitor_records_done(m);
 	CHECK(retired_with(m, A_FINAL) == a);
 	CHECK(retired_with(m, B_FINAL) == b);
-	CHECK_EQ_U(tt_retired_count(m->procs), 2);
+	CHECK_EQ_U(tasktable_retired_count(m->procs), 2);
 	monitor_fake_free(m);
 }
 
@@ -219,7 +219,7 @@ static void new_record_before_its_fork(bool b_first)
 	CHECK_EQ_U(a->cur.d[CAT_CPU].count, A_FINAL);
 	struct task *b = retired_with(m, B_FINAL);
 	CHECK(b && b != a && b->have_final);
-	CHECK(tt_find(m->procs, PID) == NULL);
+	CHECK(tasktable_find(m->procs, PID) == NULL);
 
 	/* the connector's events of both lives come last */
 	clocks_at(m, 110021);
@@ -227,15 +227,15 @@ static void new_record_before_its_fork(bool b_first)
 	event(m, PC_FORK, B_START);
 	event(m, PC_EXIT, 110010);
 	/* B's life is over: its fork event makes no live entry */
-	CHECK(tt_find(m->procs, PID) == NULL);
-	CHECK_EQ_U(tt_retired_count(m->procs), 2);
+	CHECK(tasktable_find(m->procs, PID) == NULL);
+	CHECK_EQ_U(tasktable_retired_count(m->procs), 2);
 	CHECK(retired_with(m, A_FINAL) == a);
 	CHECK(retired_with(m, B_FINAL) == b);
 
 	/* a third life after them is a new entry again */
 	clocks_at(m, 120001);
 	event(m, PC_FORK, 120000);
-	struct task *c = tt_find(m->procs, PID);
+	struct task *c = tasktable_find(m->procs, PID);
 	CHECK(c && c != a && c != b && !c->exited);
 	monitor_fake_free(m);
 }
@@ -249,7 +249,7 @@ static void group_record(void)
 	clocks_at(m, B_START + 1);
 	event(m, PC_EXIT, A_END);
 	event(m, PC_FORK, B_START);
-	struct task *b = tt_find(m->procs, PID);
+	struct task *b = tasktable_find(m->procs, PID);
 
 	clocks_at(m, B_START + 2);
 	/* thread 501 of A, which began at 105 s, ended last */
@@ -266,7 +266,7 @@ static void group_record(void)
 	monitor_records_done(m);
 	CHECK(a->have_final && a->cur.kind == TS_KIND_TGID);
 	CHECK_EQ_U(a->cur.d[CAT_CPU].count, A_FINAL);
-	CHECK(tt_find(m->procs, PID) == b && !b->have_cur);
+	CHECK(tasktable_find(m->procs, PID) == b && !b->have_cur);
 	monitor_fake_free(m);
 }
 
@@ -284,21 +284,21 @@ static void scan_finds_new_start(void)
 	m->prev_boot = 110.004;
 	m->gen++;
 	struct pi_task b = { PID, PID,
-			     (unsigned long long)110000 * pi_hertz() / 1000 };
+			     (unsigned long long)110000 * procinfo_hertz() / 1000 };
 	monitor_on_scanned(m, &b, false);
-	struct task *k = tt_find(m->procs, PID);
+	struct task *k = tasktable_find(m->procs, PID);
 	CHECK(k && k != a);
 	/* A was read at the last reading: B began after it, from zero */
 	CHECK(k && k->have_prev && k->prev.d[CAT_CPU].count == 0);
 	/* A still shows its last interval, as exited, with what it had */
 	CHECK(a->exited && a->have_cur && a->have_prev);
 	CHECK_EQ_U(a->cur.d[CAT_CPU].count, A_READ);
-	CHECK_EQ_U(tt_retired_count(m->procs), 1);
+	CHECK_EQ_U(tasktable_retired_count(m->procs), 1);
 
 	/* the same start again: the same task */
 	monitor_on_scanned(m, &b, false);
-	CHECK(tt_find(m->procs, PID) == k);
-	CHECK_EQ_U(tt_retired_count(m->procs), 1);
+	CHECK(tasktable_find(m->procs, PID) == k);
+	CHECK_EQ_U(tasktable_retired_count(m->procs), 1);
 	monitor_fake_free(m);
 }
 
@@ -308,13 +308,13 @@ static void scan_before_fork(void)
 	struct monitor *m = monitor_fake();
 	clocks_at(m, B_START + 40);
 	struct pi_task b = { PID, PID,
-			     (unsigned long long)B_START * pi_hertz() / 1000 };
+			     (unsigned long long)B_START * procinfo_hertz() / 1000 };
 	monitor_on_scanned(m, &b, false);
-	struct task *k = tt_find(m->procs, PID);
+	struct task *k = tasktable_find(m->procs, PID);
 	event(m, PC_FORK, B_START);
-	CHECK(tt_find(m->procs, PID) == k);
+	CHECK(tasktable_find(m->procs, PID) == k);
 	CHECK(k && k->forked && !k->exited);
-	CHECK_EQ_U(tt_retired_count(m->procs), 0);
+	CHECK_EQ_U(tasktable_retired_count(m->procs), 0);
 	monitor_fake_free(m);
 }
 
@@ -328,16 +328,16 @@ static void close_lives(void)
 	struct monitor *m = monitor_fake();
 	clocks_at(m, 110001);
 	struct pi_task a = { PID, PID,
-			     (unsigned long long)110000 * pi_hertz() / 1000 };
+			     (unsigned long long)110000 * procinfo_hertz() / 1000 };
 	monitor_on_scanned(m, &a, false);
-	struct task *ka = tt_find(m->procs, PID);
+	struct task *ka = tasktable_find(m->procs, PID);
 	clocks_at(m, 110003);
 	event(m, PC_EXIT, 110001);
 	event(m, PC_FORK, 110002);
-	struct task *kb = tt_find(m->procs, PID);
+	struct task *kb = tasktable_find(m->procs, PID);
 	CHECK(kb && kb != ka && !kb->exited);
 	CHECK(ka && ka->exited);
-	CHECK_EQ_U(tt_retired_count(m->procs), 1);
+	CHECK_EQ_U(tasktable_retired_count(m->procs), 1);
 	monitor_fake_free(m);
 }
 

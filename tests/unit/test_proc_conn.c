@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * pc_parse() on saved proc connector datagrams (tests/fixtures/connector):
+ * proc_conn_parse() on saved proc connector datagrams (tests/fixtures/connector):
  * the decoded fields of captured and constructed events, per-CPU sequence
  * gap counting, and -1 (with nothing delivered) on broken input.
  */
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "proc_conn.h"
+#include "kernel/proc_conn.h"
 #include "unit.h"
 
 #define MAX_EVENTS 16
@@ -36,7 +36,7 @@ static int parse_fixture(const char *name, struct got *g, uint32_t *last_seq,
 	char *buf = unit_fixture(name, &len);
 
 	memset(g, 0, sizeof(*g));
-	int r = pc_parse(buf, len, collect, g, last_seq, nr_cpus, lost);
+	int r = proc_conn_parse(buf, len, collect, g, last_seq, nr_cpus, lost);
 	free(buf);
 	return r;
 }
@@ -170,7 +170,7 @@ static void test_constructed(void)
 	/* no callback: still counts */
 	size_t len;
 	char *buf = unit_fixture("connector/multi.bin", &len);
-	CHECK_EQ_U(pc_parse(buf, len, NULL, NULL, NULL, 0, NULL), 4);
+	CHECK_EQ_U(proc_conn_parse(buf, len, NULL, NULL, NULL, 0, NULL), 4);
 	free(buf);
 	CHECK_EQ_U(lost, 0);
 }
@@ -246,7 +246,7 @@ static void test_hostile(void)
 
 		int r = parse_fixture(bad[i], &g, last, 1, &lost);
 		if (r != -1)
-			fprintf(stderr, "%s: pc_parse gave %d\n", bad[i], r);
+			fprintf(stderr, "%s: proc_conn_parse gave %d\n", bad[i], r);
 		CHECK(r == -1);
 		CHECK_EQ_U(g.n, 0);             /* all or nothing */
 		CHECK_EQ_U(last[0], 0);         /* nothing tracked */
@@ -260,14 +260,14 @@ static void test_hostile(void)
 		char *copy = malloc(cut ? cut : 1);
 		memcpy(copy, good, cut);
 		struct got g = { 0 };
-		int r = pc_parse(copy, cut, collect, &g, NULL, 0, NULL);
+		int r = proc_conn_parse(copy, cut, collect, &g, NULL, 0, NULL);
 		CHECK(r == -1 || r == g.n);
 		free(copy);
 	}
 	free(good);
 
 	/* empty datagram: nothing, not an error */
-	CHECK_EQ_U(pc_parse("", 0, NULL, NULL, NULL, 0, NULL), 0);
+	CHECK_EQ_U(proc_conn_parse("", 0, NULL, NULL, NULL, 0, NULL), 0);
 }
 
 int main(void)

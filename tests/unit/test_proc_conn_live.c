@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "proc_conn.h"
+#include "kernel/proc_conn.h"
 #include "unit.h"
 
 #define WAIT_MS 10000
@@ -74,8 +74,8 @@ static bool drain_until(struct proc_conn *pc, bool (*done)(void *), void *arg,
 	uint64_t deadline = now_ns() + (uint64_t)WAIT_MS * 1000000u;
 
 	for (;;) {
-		if (pc_drain(pc, cb, arg, lost) < 0) {
-			perror("pc_drain");
+		if (proc_conn_drain(pc, cb, arg, lost) < 0) {
+			perror("proc_conn_drain");
 			return false;
 		}
 		if (done(arg))
@@ -83,7 +83,7 @@ static bool drain_until(struct proc_conn *pc, bool (*done)(void *), void *arg,
 		uint64_t t = now_ns();
 		if (t >= deadline)
 			return false;
-		struct pollfd pfd = { pc_fd(pc), POLLIN, 0 };
+		struct pollfd pfd = { proc_conn_fd(pc), POLLIN, 0 };
 		int ms = (int)((deadline - t) / 1000000u) + 1;
 		if (poll(&pfd, 1, ms) < 0 && errno != EINTR) {
 			perror("poll");
@@ -195,19 +195,19 @@ static pid_t spawn_and_reap(void)
 /* A buffer far too small for a burst: ENOBUFS is counted, then all goes on. */
 static void test_overflow(void)
 {
-	struct proc_conn *pc = pc_open();
+	struct proc_conn *pc = proc_conn_open();
 	CHECK(pc != NULL);
 	if (!pc)
 		return;
 
 	int tiny = 1;   /* the kernel rounds it up to its minimum */
-	CHECK(setsockopt(pc_fd(pc), SOL_SOCKET, SO_RCVBUF, &tiny,
+	CHECK(setsockopt(proc_conn_fd(pc), SOL_SOCKET, SO_RCVBUF, &tiny,
 			 sizeof(tiny)) == 0);
 	for (int i = 0; i < 200; i++)
 		spawn_and_reap();
 
 	uint64_t lost = 0;
-	int n = pc_drain(pc, NULL, NULL, &lost);
+	int n = proc_conn_drain(pc, NULL, NULL, &lost);
 	CHECK(n >= 0);
 	CHECK(lost >= 1);
 	printf("overflow: %d events read, %llu counted lost\n", n,
@@ -215,11 +215,11 @@ static void test_overflow(void)
 
 	/* with room again, the socket goes on working */
 	int room = 4 << 20;
-	CHECK(setsockopt(pc_fd(pc), SOL_SOCKET, SO_RCVBUF, &room,
+	CHECK(setsockopt(proc_conn_fd(pc), SOL_SOCKET, SO_RCVBUF, &room,
 			 sizeof(room)) == 0);
 	struct fork_seen f = { .pid = spawn_and_reap() };
 	CHECK(drain_until(pc, fork_seen, &f, watch_fork, &lost));
-	pc_close(pc);
+	proc_conn_close(pc);
 }
 
 /*
@@ -256,7 +256,7 @@ int main(void)
 {
 	/* it forks 200 children and counts events: not beside a live test */
 	unit_live_lock();
-	struct proc_conn *pc = pc_open();
+	struct proc_conn *pc = proc_conn_open();
 	if (!pc) {
 		int e = errno;
 		if (e == EPROTONOSUPPORT) {
@@ -270,20 +270,20 @@ int main(void)
 			       strerror(e));
 			return 77;
 		}
-		fprintf(stderr, "pc_open: %s\n", strerror(e));
+		fprintf(stderr, "proc_conn_open: %s\n", strerror(e));
 		return 1;
 	}
 
-	int fd = pc_fd(pc);
+	int fd = proc_conn_fd(pc);
 	CHECK(fd >= 0);
 	CHECK(fcntl(fd, F_GETFL) & O_NONBLOCK);
 	CHECK(fcntl(fd, F_GETFD) & FD_CLOEXEC);
-	printf("filtered: %s\n", pc_filtered(pc) ? "yes" : "no");
+	printf("filtered: %s\n", proc_conn_filtered(pc) ? "yes" : "no");
 	if (kernel_filters())
-		CHECK(pc_filtered(pc));
+		CHECK(proc_conn_filtered(pc));
 
 	test_events(pc);
-	pc_close(pc);
+	proc_conn_close(pc);
 
 	test_overflow();
 	return unit_done();

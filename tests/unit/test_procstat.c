@@ -5,7 +5,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
-#include "procstat.h"
+#include "kernel/procstat.h"
 #include "unit.h"
 
 static void on_reading(const struct ts_reading *r, void *arg)
@@ -80,13 +80,13 @@ static void two_lives(void)
 	snprintf(dir, sizeof(dir), "%s/4242/task/4243", root);
 	fake_task(dir, 5001, 1, 500, 300, 3);
 
-	struct procstat *ps = ps_new_at(root);
+	struct procstat *ps = procstat_new_at(root);
 	CHECK(ps != NULL);
 	if (!ps)
 		exit(99);
 	uint32_t id = 4242;
 	struct ts_reading a = { 0 }, b = { 0 };
-	CHECK(ps_query(ps, TS_KIND_TGID, &id, 1, on_reading, &a, NULL) == 0);
+	CHECK(procstat_query(ps, TS_KIND_TGID, &id, 1, on_reading, &a, NULL) == 0);
 	CHECK_EQ_U(a.d[CAT_CPU].total_ns, 1000);
 	CHECK_EQ_U(a.d[CAT_CPU].count, 10);
 	CHECK_EQ_U(a.run_ns, 1500);
@@ -94,7 +94,7 @@ static void two_lives(void)
 	/* the same life grows */
 	snprintf(dir, sizeof(dir), "%s/4242/task/4242", root);
 	fake_task(dir, 5000, 3, 1100, 800, 9);
-	CHECK(ps_query(ps, TS_KIND_TGID, &id, 1, on_reading, &b, NULL) == 0);
+	CHECK(procstat_query(ps, TS_KIND_TGID, &id, 1, on_reading, &b, NULL) == 0);
 	CHECK_EQ_U(b.d[CAT_CPU].total_ns, 1100);
 	CHECK_EQ_U(b.d[CAT_CPU].count, 12);
 
@@ -105,14 +105,14 @@ static void two_lives(void)
 	snprintf(dir, sizeof(dir), "%s/4242/task/4242", root);
 	fake_task(dir, 9000, 0, 40, 20, 2);
 	struct ts_reading c = { 0 };
-	CHECK(ps_query(ps, TS_KIND_TGID, &id, 1, on_reading, &c, NULL) == 0);
+	CHECK(procstat_query(ps, TS_KIND_TGID, &id, 1, on_reading, &c, NULL) == 0);
 	CHECK_EQ_U(c.d[CAT_CPU].total_ns, 20);
 	CHECK_EQ_U(c.d[CAT_CPU].count, 2);
 	CHECK_EQ_U(c.run_ns, 40);
 	CHECK_EQ_U(c.d[CAT_IO].total_ns, 0);
 	/* and it grows from there */
 	fake_task(dir, 9000, 0, 60, 25, 3);
-	CHECK(ps_query(ps, TS_KIND_TGID, &id, 1, on_reading, &c, NULL) == 0);
+	CHECK(procstat_query(ps, TS_KIND_TGID, &id, 1, on_reading, &c, NULL) == 0);
 	CHECK_EQ_U(c.d[CAT_CPU].total_ns, 25);
 	CHECK_EQ_U(c.d[CAT_CPU].count, 3);
 	/* a thread query reads below the root too */
@@ -120,10 +120,10 @@ static void two_lives(void)
 	fake_task(dir, 9000, 0, 60, 25, 3);
 	struct ts_reading t = { 0 };
 	size_t gone = 99;
-	CHECK(ps_query(ps, TS_KIND_PID, &id, 1, on_reading, &t, &gone) == 0);
+	CHECK(procstat_query(ps, TS_KIND_PID, &id, 1, on_reading, &t, &gone) == 0);
 	CHECK_EQ_U(gone, 0);
 	CHECK_EQ_U(t.d[CAT_CPU].total_ns, 25);
-	ps_free(ps);
+	procstat_free(ps);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)
 		exit(99);
@@ -132,18 +132,18 @@ static void two_lives(void)
 int main(void)
 {
 	uint64_t run, delay, count;
-	CHECK(ps_parse_schedstat("123 456 7\n", &run, &delay, &count) == 0);
+	CHECK(procstat_parse_schedstat("123 456 7\n", &run, &delay, &count) == 0);
 	CHECK_EQ_U(run, 123);
 	CHECK_EQ_U(delay, 456);
 	CHECK_EQ_U(count, 7);
-	CHECK(ps_parse_schedstat("18446744073709551615 0 0\n", &run, &delay,
+	CHECK(procstat_parse_schedstat("18446744073709551615 0 0\n", &run, &delay,
 				 &count) == 0);
 	CHECK_EQ_U(run, 18446744073709551615ULL);
-	CHECK(ps_parse_schedstat("18446744073709551616 0 0\n", &run, &delay,
+	CHECK(procstat_parse_schedstat("18446744073709551616 0 0\n", &run, &delay,
 				 &count) < 0);
-	CHECK(ps_parse_schedstat("1 2\n", &run, &delay, &count) < 0);
-	CHECK(ps_parse_schedstat("1 2 x\n", &run, &delay, &count) < 0);
-	CHECK(ps_parse_schedstat("", &run, &delay, &count) < 0);
+	CHECK(procstat_parse_schedstat("1 2\n", &run, &delay, &count) < 0);
+	CHECK(procstat_parse_schedstat("1 2 x\n", &run, &delay, &count) < 0);
+	CHECK(procstat_parse_schedstat("", &run, &delay, &count) < 0);
 
 	/* a real stat line, with a command holding ") (" and spaces */
 	const char *stat = "4242 (a) (b c) S 1 4242 4242 0 -1 4194560 100 0 0 0 "
@@ -151,23 +151,23 @@ int main(void)
 			   "18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 "
 			   "31 0 0 0 0 0 0 0 0 0 0\n";
 	unsigned long long start = 0, blkio = 0;
-	CHECK(ps_parse_stat(stat, &start, &blkio) == 0);
+	CHECK(procstat_parse_stat(stat, &start, &blkio) == 0);
 	CHECK_EQ_U(start, 987654);
 	CHECK_EQ_U(blkio, 31);
-	CHECK(ps_parse_stat("1 (x) S 1 2 3\n", &start, &blkio) < 0);
-	CHECK(ps_parse_stat("no parenthesis", &start, &blkio) < 0);
+	CHECK(procstat_parse_stat("1 (x) S 1 2 3\n", &start, &blkio) < 0);
+	CHECK(procstat_parse_stat("no parenthesis", &start, &blkio) < 0);
 
 	/*
 	 * live: this process and its threads, read twice (busy threads and
 	 * CPU readings: not beside a live test)
 	 */
 	unit_live_lock();
-	struct procstat *ps = ps_new();
+	struct procstat *ps = procstat_new();
 	uint32_t self = (uint32_t)getpid();
 	struct ts_reading a = { 0 }, b = { 0 }, e = { 0 };
 	size_t gone = 99;
 	burn();
-	CHECK(ps_query(ps, TS_KIND_TGID, &self, 1, on_reading, &a, &gone) == 0);
+	CHECK(procstat_query(ps, TS_KIND_TGID, &self, 1, on_reading, &a, &gone) == 0);
 	CHECK_EQ_U(gone, 0);
 	CHECK(a.have & (1u << CAT_CPU));
 	CHECK(a.no_count & (1u << CAT_IO));
@@ -180,7 +180,7 @@ int main(void)
 		pthread_create(&t[i], NULL, spin, NULL);
 	burn();
 	burn();
-	CHECK(ps_query(ps, TS_KIND_TGID, &self, 1, on_reading, &b, &gone) == 0);
+	CHECK(procstat_query(ps, TS_KIND_TGID, &self, 1, on_reading, &b, &gone) == 0);
 	/* at least the threads' burns (each some 10 ms or more) were counted */
 	CHECK(b.run_ns > a.run_ns + 10000000ULL);
 	CHECK(b.d[CAT_CPU].total_ns >= a.d[CAT_CPU].total_ns);
@@ -190,19 +190,19 @@ int main(void)
 		return 99;
 	for (int i = 0; i < 2; i++)
 		pthread_join(t[i], NULL);
-	CHECK(ps_query(ps, TS_KIND_TGID, &self, 1, on_reading, &e, &gone) == 0);
+	CHECK(procstat_query(ps, TS_KIND_TGID, &self, 1, on_reading, &e, &gone) == 0);
 	CHECK(e.run_ns >= b.run_ns);
 	CHECK(e.d[CAT_CPU].total_ns >= b.d[CAT_CPU].total_ns);
 	/* a thread query of the main thread */
 	struct ts_reading c = { 0 };
-	CHECK(ps_query(ps, TS_KIND_PID, &self, 1, on_reading, &c, &gone) == 0);
+	CHECK(procstat_query(ps, TS_KIND_PID, &self, 1, on_reading, &c, &gone) == 0);
 	CHECK_EQ_U(c.id, self);
 	CHECK(c.run_ns > 0);
 	/* a task that does not exist */
 	uint32_t none = 4194304;
-	CHECK(ps_query(ps, TS_KIND_TGID, &none, 1, on_reading, &c, &gone) == 0);
+	CHECK(procstat_query(ps, TS_KIND_TGID, &none, 1, on_reading, &c, &gone) == 0);
 	CHECK_EQ_U(gone, 1);
-	ps_free(ps);
+	procstat_free(ps);
 
 	two_lives();
 	return unit_done();

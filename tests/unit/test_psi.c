@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "psi.h"
+#include "kernel/psi.h"
 #include "unit.h"
 
 #define LINE_EQ(l, a10, a60, a300, tot) do { \

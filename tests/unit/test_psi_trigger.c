@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "psi_trigger.h"
+#include "kernel/psi_trigger.h"
 #include "unit.h"
 
 #define FORM "RESOURCE:some|full:STALL_MS/WINDOW_MS"

@@ -2,7 +2,7 @@
 /*
  * Record and replay: hand-built samples (absent categories and PSI, exited
  * and thread rows, ended threads, cgroups, a trigger, hostile names, -a
- * and -H) written with rec_write to plain and .gz files and read back
+ * and -H) written with record_write to plain and .gz files and read back
  * field by field and byte by byte; recordings older than the "threads"
  * and "accumulated" keys; what the monitor makes of replayed samples for
  * a view of processes and one of threads; then damaged files: torn,
@@ -22,10 +22,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "monitor.h"
-#include "output.h"
-#include "record.h"
-#include "replay.h"
+#include "live/monitor.h"
+#include "view/output.h"
+#include "record/record.h"
+#include "record/replay.h"
 #include "unit.h"
 
 static char dir[256];
@@ -167,7 +167,7 @@ static double as_written(double v, int decimals)
 {
 	char buf[64];
 
-	return out_fixed(buf, sizeof(buf), v, decimals) ? strtod(buf, NULL) : NAN;
+	return output_fixed(buf, sizeof(buf), v, decimals) ? strtod(buf, NULL) : NAN;
 }
 
 static int num_failures(const char *what, const char *field, double got,
@@ -477,21 +477,21 @@ static void round_trip(const char *name)
 	char *want1 = json_line(&s1), *want2 = json_line(&s2);
 
 	/* two sessions: s1 s2, then s1 again */
-	rec = rec_open(path, err, sizeof(err));
+	rec = record_open(path, err, sizeof(err));
 	CHECK(rec != NULL);
 	if (!rec) {
 		fprintf(stderr, "%s: %s\n", path, err);
 		return;
 	}
-	CHECK(rec_write(rec, &s1) == 0);
-	CHECK(rec_write(rec, &s2) == 0);
-	CHECK(rec_close(rec) == 0);
-	rec = rec_open(path, err, sizeof(err));
+	CHECK(record_write(rec, &s1) == 0);
+	CHECK(record_write(rec, &s2) == 0);
+	CHECK(record_close(rec) == 0);
+	rec = record_open(path, err, sizeof(err));
 	CHECK(rec != NULL);
 	s1.time += 1000;
-	CHECK(rec && rec_write(rec, &s1) == 0);
+	CHECK(rec && record_write(rec, &s1) == 0);
 	s1.time -= 1000;
-	CHECK(rec_close(rec) == 0);
+	CHECK(record_close(rec) == 0);
 
 	rp = open_ok(path, 3, NULL);
 	if (!rp)
@@ -678,9 +678,9 @@ static void fixtures(void)
 
 	/* a header and nothing else */
 	const char *only = tmp_path("header-only.ndjson");
-	struct recorder *rec = rec_open(only, err, sizeof(err));
+	struct recorder *rec = record_open(only, err, sizeof(err));
 	CHECK(rec != NULL);
-	rec_close(rec);
+	record_close(rec);
 	rp = open_ok(only, 0, NULL);
 	if (rp) {
 		CHECK(replay_get(rp, 0, &s) == -1);
@@ -700,14 +700,14 @@ static void gz_damage(void)
 	struct replay *rp;
 	FILE *f;
 
-	/* no gzip trailer (killed before rec_close): every line is there */
+	/* no gzip trailer (killed before record_close): every line is there */
 	f = fopen(bad, "wb");
 	CHECK(f && fwrite(gz, 1, len - 8, f) == len - 8);
 	fclose(f);
 	rp = open_ok(bad, 3, "not closed");
 	replay_close(rp);
 	/* ...and cannot be appended to */
-	CHECK(rec_open(bad, err, sizeof(err)) == NULL);
+	CHECK(record_open(bad, err, sizeof(err)) == NULL);
 	CHECK(strstr(err, "not closed cleanly") != NULL);
 
 	/* cut in the middle of the data */
@@ -729,7 +729,7 @@ static void gz_damage(void)
 	free(gz);
 }
 
-/* A recorder killed without rec_close: what it flushed can be replayed. */
+/* A recorder killed without record_close: what it flushed can be replayed. */
 static void killed(const char *name)
 {
 	const char *p = tmp_path(name);
@@ -739,11 +739,11 @@ static void killed(const char *name)
 	if (pid < 0)
 		exit(99);
 	if (pid == 0) {
-		struct recorder *rec = rec_open(p, err, sizeof(err));
+		struct recorder *rec = record_open(p, err, sizeof(err));
 
-		if (!rec || rec_write(rec, &s1) < 0 || rec_write(rec, &s2) < 0)
+		if (!rec || record_write(rec, &s1) < 0 || record_write(rec, &s2) < 0)
 			_exit(1);
-		_exit(0); /* no rec_close: as if killed */
+		_exit(0); /* no record_close: as if killed */
 	}
 	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
 	      WEXITSTATUS(status) == 0);
@@ -769,9 +769,9 @@ static void thread_mode(void)
 	t.rows = trows;
 	t.nrows = 3;
 	t.threads = true;
-	rec = rec_open(p, err, sizeof(err));
-	CHECK(rec && rec_write(rec, &t) == 0);
-	rec_close(rec);
+	rec = record_open(p, err, sizeof(err));
+	CHECK(rec && record_write(rec, &t) == 0);
+	record_close(rec);
 	rp = open_ok(p, 1, NULL);
 	if (rp) {
 		CHECK(replay_get(rp, 0, &got) == 0);
@@ -788,15 +788,15 @@ static void thread_mode(void)
 	 * tgid): threads all the same, and the other way round the key wins
 	 * over the rows too.
 	 */
-	rec = rec_open(p, err, sizeof(err));
+	rec = record_open(p, err, sizeof(err));
 	t.rows = trows;
 	t.nrows = 1;
-	CHECK(rec && rec_write(rec, &t) == 0);
+	CHECK(rec && record_write(rec, &t) == 0);
 	t.rows = &trows[1];
 	t.threads = false;
 	t.accumulated = true;
-	CHECK(rec && rec_write(rec, &t) == 0);
-	rec_close(rec);
+	CHECK(rec && record_write(rec, &t) == 0);
+	record_close(rec);
 	rp = open_ok(p, 2, NULL);
 	if (rp) {
 		CHECK(replay_get(rp, 0, &got) == 0);
@@ -831,9 +831,9 @@ static void thread_mode(void)
 	t = s2;
 	t.rows = rows;
 	t.nrows = 3;  /* threads 4, unknown, 1 */
-	rec = rec_open(p, err, sizeof(err));
-	CHECK(rec && rec_write(rec, &t) == 0);
-	rec_close(rec);
+	rec = record_open(p, err, sizeof(err));
+	CHECK(rec && record_write(rec, &t) == 0);
+	record_close(rec);
 	rp = open_ok(p, 1, NULL);
 	if (rp) {
 		CHECK(replay_get(rp, 0, &got) == 0);
@@ -899,10 +899,10 @@ static void replay_views(void)
 	h.accumulated = true;
 	old.rows = rows;
 	old.nrows = 3;
-	rec = rec_open(p, err, sizeof(err));
-	CHECK(rec && rec_write(rec, &h) == 0 && rec_write(rec, &proc) == 0 &&
-	      rec_write(rec, &old) == 0);
-	rec_close(rec);
+	rec = record_open(p, err, sizeof(err));
+	CHECK(rec && record_write(rec, &h) == 0 && record_write(rec, &proc) == 0 &&
+	      record_write(rec, &old) == 0);
+	record_close(rec);
 
 	m = monitor_new(&(struct monitor_opts){ .replay = p }, NULL, &code);
 	CHECK(m != NULL);
@@ -925,7 +925,7 @@ static void replay_views(void)
 	unlink(p);
 }
 
-/* What rec_open does with what is already there. */
+/* What record_open does with what is already there. */
 static void append_checks(void)
 {
 	const char *p = tmp_path("not-rec.txt");
@@ -936,14 +936,14 @@ static void append_checks(void)
 
 	copy_fixture("recording/not-recording.txt", p);
 	before = (size_t)file_size(p);
-	CHECK(rec_open(p, err, sizeof(err)) == NULL);
+	CHECK(record_open(p, err, sizeof(err)) == NULL);
 	CHECK(strstr(err, "not a stalltop recording") != NULL);
 	after = (size_t)file_size(p);
 	CHECK_EQ_U(after, before); /* untouched */
 
 	p = tmp_path("future.ndjson");
 	copy_fixture("recording/future.ndjson", p);
-	CHECK(rec_open(p, err, sizeof(err)) == NULL);
+	CHECK(record_open(p, err, sizeof(err)) == NULL);
 	CHECK(strstr(err, "999") && strstr(err, "version 1"));
 
 	/* compressed data under a plain name, and the other way round */
@@ -953,13 +953,13 @@ static void append_checks(void)
 	CHECK(f && fwrite(text, 1, before, f) == before);
 	fclose(f);
 	free(text);
-	CHECK(rec_open(p, err, sizeof(err)) == NULL);
+	CHECK(record_open(p, err, sizeof(err)) == NULL);
 	CHECK(strstr(err, "is compressed") != NULL);
 	rp = open_ok(p, 3, NULL); /* reading goes by content, not name */
 	replay_close(rp);
 	p = tmp_path("plain.ndjson.gz");
 	copy_fixture("recording/good.ndjson", p);
-	CHECK(rec_open(p, err, sizeof(err)) == NULL);
+	CHECK(record_open(p, err, sizeof(err)) == NULL);
 	CHECK(strstr(err, "not compressed") != NULL);
 	rp = open_ok(p, 3, NULL);
 	replay_close(rp);
@@ -967,28 +967,28 @@ static void append_checks(void)
 	/* torn: the fragment is ended, a new session follows */
 	p = tmp_path("torn.ndjson");
 	copy_fixture("recording/torn.ndjson", p);
-	rec = rec_open(p, err, sizeof(err));
+	rec = record_open(p, err, sizeof(err));
 	CHECK(rec != NULL);
-	CHECK(rec && rec_write(rec, &s2) == 0);
-	CHECK(rec_close(rec) == 0);
+	CHECK(rec && record_write(rec, &s2) == 0);
+	CHECK(record_close(rec) == 0);
 	rp = open_ok(p, 3, "line 4 is torn");
 	replay_close(rp);
 
 	/* mode 0644 (before the umask) for a new file */
 	mode_t old = umask(022);
 	p = tmp_path("mode.ndjson");
-	rec = rec_open(p, err, sizeof(err));
-	rec_close(rec);
+	rec = record_open(p, err, sizeof(err));
+	record_close(rec);
 	umask(old);
 	struct stat st;
 	CHECK(stat(p, &st) == 0 && (st.st_mode & 0777) == 0644);
 
 	/* a full disk: said when the header cannot be written */
-	CHECK(rec_open("/dev/full", err, sizeof(err)) == NULL);
+	CHECK(record_open("/dev/full", err, sizeof(err)) == NULL);
 	CHECK(strstr(err, "cannot write to /dev/full") != NULL);
 
 	/* a directory cannot be recorded to */
-	CHECK(rec_open(dir, err, sizeof(err)) == NULL);
+	CHECK(record_open(dir, err, sizeof(err)) == NULL);
 	CHECK(strstr(err, "cannot open") != NULL);
 }
 

@@ -21,8 +21,8 @@
 #include <wchar.h>
 
 #include "options.h"
-#include "screen_int.h"
-#include "textwidth.h"
+#include "view/screen_int.h"
+#include "lib/textwidth.h"
 #include "unit.h"
 
 static struct screen s;
@@ -136,7 +136,7 @@ static void load_sample(void)
 		}
 	CHECK(snapshot_copy(&s.snap, &smp) == 0);
 	s.have_sample = true;
-	header_history_push(&s, &smp.psi);
+	screen_header_history_push(&s, &smp.psi);
 	screen_rebuild_view(&s);
 }
 
@@ -264,7 +264,7 @@ static void test_wide(void)
 				continue;
 			char prefix[4096];
 			snprintf(prefix, sizeof(prefix), "%.*s", (int)(at - l), l);
-			CHECK(text_width(prefix) == s.col_x[COL_COMMAND]);
+			CHECK(textwidth_width(prefix) == s.col_x[COL_COMMAND]);
 		}
 	}
 }
@@ -283,31 +283,31 @@ static void test_cells(void)
 	if (!busy || !noirq)
 		return;
 	s.sel.metric = METRIC_PCT;
-	table_cell(&s, busy, COL_CAT + CAT_CPU, buf, sizeof(buf));
+	screen_table_cell(&s, busy, COL_CAT + CAT_CPU, buf, sizeof(buf));
 	CHECK_STR(buf, "60.0");
 	s.sel.metric = METRIC_AVG;
-	table_cell(&s, busy, COL_CAT + CAT_CPU, buf, sizeof(buf));
+	screen_table_cell(&s, busy, COL_CAT + CAT_CPU, buf, sizeof(buf));
 	CHECK_STR(buf, "5.00");
 	s.sel.metric = METRIC_RATE;
-	table_cell(&s, busy, COL_CAT + CAT_CPU, buf, sizeof(buf));
+	screen_table_cell(&s, busy, COL_CAT + CAT_CPU, buf, sizeof(buf));
 	CHECK_STR(buf, "120.0");
 	s.sel.metric = METRIC_MAX;
-	table_cell(&s, busy, COL_CAT + CAT_CPU, buf, sizeof(buf));
+	screen_table_cell(&s, busy, COL_CAT + CAT_CPU, buf, sizeof(buf));
 	CHECK_STR(buf, "10.5");
-	table_cell(&s, busy, COL_CAT + CAT_IO, buf, sizeof(buf));
+	screen_table_cell(&s, busy, COL_CAT + CAT_IO, buf, sizeof(buf));
 	CHECK_STR(buf, "11.5");
-	table_cell(&s, noirq, COL_CAT + CAT_CPU, buf, sizeof(buf));
+	screen_table_cell(&s, noirq, COL_CAT + CAT_CPU, buf, sizeof(buf));
 	CHECK_STR(buf, "40.5");
-	table_cell(&s, noirq, COL_CAT + CAT_IRQ, buf, sizeof(buf));
+	screen_table_cell(&s, noirq, COL_CAT + CAT_IRQ, buf, sizeof(buf));
 	CHECK_STR(buf, "-");
 	s.sel.metric = METRIC_AVG;
-	table_cell(&s, busy, COL_CAT + CAT_IO, buf, sizeof(buf));
+	screen_table_cell(&s, busy, COL_CAT + CAT_IO, buf, sizeof(buf));
 	CHECK_STR(buf, "-"); /* no events: no average */
 	s.sel.metric = METRIC_PCT;
-	table_cell(&s, busy, COL_STATE, buf, sizeof(buf));
+	screen_table_cell(&s, busy, COL_STATE, buf, sizeof(buf));
 	CHECK_STR(buf, "S");
 	s.cmdline = true;
-	table_cell(&s, busy, COL_COMMAND, buf, sizeof(buf));
+	screen_table_cell(&s, busy, COL_COMMAND, buf, sizeof(buf));
 	CHECK_STR(buf, "[busy]");
 	s.cmdline = false;
 }
@@ -570,7 +570,7 @@ static void test_metrics(void)
 		s.sel.reverse = false;
 		screen_rebuild_view(&s);
 		size(50, 160);
-		CHECK(find_line(metric_label((enum metric)m)) == 1);
+		CHECK(find_line(screen_table_metric_label((enum metric)m)) == 1);
 		int hy = find_line("COMMAND");
 		CHECK(hy > 0 && s.nview == 3);
 		if (hy <= 0 || s.nview != 3)
@@ -584,7 +584,7 @@ static void test_metrics(void)
 			for (int c = 0; c < NCAT; c++) {
 				char want[32];
 				bool ms = m == METRIC_AVG || m == METRIC_MAX;
-				table_fmt_num(want, sizeof(want),
+				screen_table_fmt_num(want, sizeof(want),
 					      metric_value(i, c, (enum metric)m),
 					      column_get(COL_CAT + c)->width, ms);
 				const char *got = cell_at(hy + 1 + k, COL_CAT + c);
@@ -741,16 +741,16 @@ static void test_cgroups(void)
 	CHECK_STR(tree(), "- /|  - a|      y|      x|    b");
 	CHECK(s.ncgv == 5 && s.cg_cur == 0);
 	char buf[64];
-	cgview_cell(&s, &s.cgv[0], CGCOL_CPU_P, buf, sizeof(buf));
+	screen_cgroup_cell(&s, &s.cgv[0], CGCOL_CPU_P, buf, sizeof(buf));
 	CHECK_STR(buf, "60.0");
-	cgview_cell(&s, &s.cgv[0], CGCOL_CPU_10, buf, sizeof(buf));
+	screen_cgroup_cell(&s, &s.cgv[0], CGCOL_CPU_10, buf, sizeof(buf));
 	CHECK_STR(buf, "30.0");
-	cgview_cell(&s, &s.cgv[0], CGCOL_CAT + CAT_IRQ, buf, sizeof(buf));
+	screen_cgroup_cell(&s, &s.cgv[0], CGCOL_CAT + CAT_IRQ, buf, sizeof(buf));
 	CHECK_STR(buf, "-");
-	cgview_cell(&s, &s.cgv[0], CGCOL_NR, buf, sizeof(buf));
+	screen_cgroup_cell(&s, &s.cgv[0], CGCOL_NR, buf, sizeof(buf));
 	CHECK_STR(buf, "5");
 	s.sel.metric = METRIC_RATE;
-	cgview_cell(&s, &s.cgv[0], CGCOL_CAT + CAT_CPU, buf, sizeof(buf));
+	screen_cgroup_cell(&s, &s.cgv[0], CGCOL_CAT + CAT_CPU, buf, sizeof(buf));
 	CHECK_STR(buf, "50.0");
 	s.sel.metric = METRIC_PCT;
 
@@ -765,7 +765,7 @@ static void test_cgroups(void)
 	input_key(&s, '<');
 	CHECK(s.cg_sort == CGCOL_TOTAL);
 	/* sorted by the cgroups' own cpu pressure */
-	cgview_set_sort(&s, CGCOL_CPU_P, false);
+	screen_cgroup_set_sort(&s, CGCOL_CPU_P, false);
 	screen_draw(&s);
 	CHECK_STR(tree(), "- /|    b|  - a|      y|      x");
 	CHECK(find_line("sort CPU.P%") == 1);
@@ -881,7 +881,7 @@ static void test_trigger(void)
 	const char *at = strstr(l, "TRIGGER memory some 150ms/2s");
 	CHECK(at != NULL);
 	if (at) {
-		int x = text_width(l) - text_width(at);
+		int x = textwidth_width(l) - textwidth_width(at);
 		attr_t a = mvinch(0, x) & A_ATTRIBUTES;
 		CHECK((a & (A_BOLD | A_UNDERLINE)) == (A_BOLD | A_UNDERLINE));
 		CHECK(!(a & A_REVERSE));

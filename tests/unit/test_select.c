@@ -2,8 +2,8 @@
 /* Sorting and filtering of rows; parsing of numbers from the user. */
 #include <config.h>
 
-#include "numparse.h"
-#include "select.h"
+#include "lib/numparse.h"
+#include "model/select.h"
 #include "unit.h"
 
 static struct row mk(pid_t pid, const char *comm, double cpu, double io,
@@ -88,14 +88,14 @@ static void test_filter(void)
 static void test_keys(void)
 {
 	for (int c = 0; c < NCAT; c++)
-		CHECK(sort_key_by_name(categories[c].key) == c);
-	CHECK(sort_key_by_name("total") == SORT_TOTAL);
-	CHECK(sort_key_by_name("cpu_pct") == SORT_CPU_PCT);
-	CHECK(sort_key_by_name("pid") == SORT_PID);
-	CHECK(sort_key_by_name("comm") == SORT_COMM);
-	CHECK(sort_key_by_name("bogus") == -1);
+		CHECK(select_sort_key_by_name(categories[c].key) == c);
+	CHECK(select_sort_key_by_name("total") == SORT_TOTAL);
+	CHECK(select_sort_key_by_name("cpu_pct") == SORT_CPU_PCT);
+	CHECK(select_sort_key_by_name("pid") == SORT_PID);
+	CHECK(select_sort_key_by_name("comm") == SORT_COMM);
+	CHECK(select_sort_key_by_name("bogus") == -1);
 	for (int k = 0; k < NSORT; k++)
-		CHECK(sort_key_by_name(sort_key_name(k)) == k);
+		CHECK(select_sort_key_by_name(select_sort_key_name(k)) == k);
 }
 
 static void test_numbers(void)
@@ -103,21 +103,21 @@ static void test_numbers(void)
 	double d;
 	unsigned long u;
 	pid_t p;
-	CHECK(parse_positive_double("0.5", 10, &d) == 0 && d == 0.5);
-	CHECK(parse_positive_double("2", 10, &d) == 0 && d == 2);
-	CHECK(parse_positive_double(".25", 10, &d) == 0 && d == 0.25);
+	CHECK(numparse_positive_double("0.5", 10, &d) == 0 && d == 0.5);
+	CHECK(numparse_positive_double("2", 10, &d) == 0 && d == 2);
+	CHECK(numparse_positive_double(".25", 10, &d) == 0 && d == 0.25);
 	const char *bad_d[] = { "", "0", "0.0", "-1", "0.5x", " 1", "1e3", "inf",
 				"nan", "0x10", "1..2", ".", "11" };
 	for (size_t i = 0; i < sizeof(bad_d) / sizeof(bad_d[0]); i++)
-		CHECK(parse_positive_double(bad_d[i], 10, &d) < 0);
-	CHECK(parse_ulong("42", 1, 100, &u) == 0 && u == 42);
+		CHECK(numparse_positive_double(bad_d[i], 10, &d) < 0);
+	CHECK(numparse_ulong("42", 1, 100, &u) == 0 && u == 42);
 	const char *bad_u[] = { "", "0", "-1", "+1", "101", "4x", " 4",
 				"99999999999999999999999" };
 	for (size_t i = 0; i < sizeof(bad_u) / sizeof(bad_u[0]); i++)
-		CHECK(parse_ulong(bad_u[i], 1, 100, &u) < 0);
-	CHECK(parse_pid("1", &p) == 0 && p == 1);
-	CHECK(parse_pid("0", &p) < 0);
-	CHECK(parse_pid("4194305", &p) < 0);
+		CHECK(numparse_ulong(bad_u[i], 1, 100, &u) < 0);
+	CHECK(numparse_pid("1", &p) == 0 && p == 1);
+	CHECK(numparse_pid("0", &p) < 0);
+	CHECK(numparse_pid("4194305", &p) < 0);
 }
 
 /* --limit N: N rows per sample, live and exited together, best first. */

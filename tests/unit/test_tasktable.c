@@ -2,7 +2,7 @@
 /* The task table: lookup, pid reuse by start time, growth, removal. */
 #include <config.h>
 
-#include "tasktable.h"
+#include "model/tasktable.h"
 #include "unit.h"
 
 static bool odd(struct task *k, void *arg)
@@ -33,162 +33,162 @@ static const uint64_t S = 1000000000ULL;
 static void test_spans(void)
 {
 	/* /proc: start 1000 ticks at 100 Hz is [10 s, 10.01 s) */
-	struct tt_span p = tt_span_ticks(1000, 100);
+	struct tt_span p = tasktable_span_ticks(1000, 100);
 	CHECK_EQ_U(p.lo, 10 * S);
 	CHECK_EQ_U(p.hi, 10 * S + 10000000 - 1);
-	CHECK_EQ_U(tt_span_ticks(0, 100).hi, 0); /* unknown */
-	CHECK(tt_order(p, tt_span_ticks(1001, 100)) == TT_BEFORE);
-	CHECK(tt_order(tt_span_ticks(1001, 100), p) == TT_AFTER);
-	CHECK(tt_order(p, tt_span_ticks(1000, 100)) == TT_SAME);
-	CHECK(tt_order(p, (struct tt_span){ 0, 0 }) == TT_SAME);
+	CHECK_EQ_U(tasktable_span_ticks(0, 100).hi, 0); /* unknown */
+	CHECK(tasktable_order(p, tasktable_span_ticks(1001, 100)) == TT_BEFORE);
+	CHECK(tasktable_order(tasktable_span_ticks(1001, 100), p) == TT_AFTER);
+	CHECK(tasktable_order(p, tasktable_span_ticks(1000, 100)) == TT_SAME);
+	CHECK(tasktable_order(p, (struct tt_span){ 0, 0 }) == TT_SAME);
 
 	/* a fork event: monotonic time, the boot clock 3 s ahead */
 	struct tt_clocks now = { .mono_ns = 50 * S, .boot_ns = 53 * S,
 				 .real_ns = 1700000053 * S };
-	struct tt_span f = tt_span_fork(7 * S + 5000000, &now);
+	struct tt_span f = tasktable_span_fork(7 * S + 5000000, &now);
 	CHECK_EQ_U(f.hi, 10 * S + 5000000);
 	CHECK(f.lo < 10 * S);
-	CHECK(tt_order(p, f) == TT_SAME);
-	CHECK(tt_order(tt_span_ticks(900, 100), f) == TT_BEFORE);
+	CHECK(tasktable_order(p, f) == TT_SAME);
+	CHECK(tasktable_order(tasktable_span_ticks(900, 100), f) == TT_BEFORE);
 
 	/* an exit record read at 53 s: it lived 43 s, began in second 10 */
 	struct ts_reading r = { .kind = TS_KIND_PID, .have_basic = true,
 				.btime = 1700000010, .etime_us = 43 * 1000000 };
-	struct tt_span e = tt_span_exit(&r, &now);
+	struct tt_span e = tasktable_span_exit(&r, &now);
 	CHECK_EQ_U(e.hi, 10 * S);
 	CHECK(e.lo >= 8 * S && e.lo < 9 * S);
-	CHECK(tt_order(p, e) == TT_SAME);
+	CHECK(tasktable_order(p, e) == TT_SAME);
 	/* read 40 s late: the start second still bounds it from above */
 	now.boot_ns += 40 * S;
 	now.mono_ns += 40 * S;
 	now.real_ns += 40 * S;
-	e = tt_span_exit(&r, &now);
+	e = tasktable_span_exit(&r, &now);
 	CHECK(e.hi > 11 * S && e.hi < 12 * S);
-	CHECK(tt_order(tt_span_ticks(1500, 100), e) == TT_AFTER);
+	CHECK(tasktable_order(tasktable_span_ticks(1500, 100), e) == TT_AFTER);
 	/* the wall clock was set since: only the elapsed time bounds it */
 	now.real_ns += 3600 * S;
-	e = tt_span_exit(&r, &now);
+	e = tasktable_span_exit(&r, &now);
 	CHECK_EQ_U(e.lo, 0);
 	CHECK_EQ_U(e.hi, 50 * S);
 	/* a process record carries no start: unknown */
 	r.kind = TS_KIND_TGID;
-	CHECK_EQ_U(tt_span_exit(&r, &now).hi, 0);
+	CHECK_EQ_U(tasktable_span_exit(&r, &now).hi, 0);
 	/* a lifetime longer than the machine is up: unknown */
 	r.kind = TS_KIND_PID;
 	r.etime_us = 1000 * 1000000ULL;
-	CHECK_EQ_U(tt_span_exit(&r, &now).hi, 0);
+	CHECK_EQ_U(tasktable_span_exit(&r, &now).hi, 0);
 
 	/* a task's span: its /proc start where known, else what events said */
 	struct task k = { .born = f };
-	CHECK(tt_task_span(&k, 100).hi == f.hi);
+	CHECK(tasktable_task_span(&k, 100).hi == f.hi);
 	k.start = 1000;
-	CHECK(tt_task_span(&k, 100).hi == p.hi);
+	CHECK(tasktable_task_span(&k, 100).hi == p.hi);
 }
 
 int main(void)
 {
-	struct tasktable *t = tt_new();
+	struct tasktable *t = tasktable_new();
 	bool created;
-	struct task *k = tt_get(t, 100, 5000, &created);
+	struct task *k = tasktable_get(t, 100, 5000, &created);
 	CHECK(k && created);
 	k->have_prev = true;
 	k->prev.d[CAT_CPU].total_ns = 123;
-	task_set_details(k, "old", "old --flag", "root");
+	tasktable_set_details(k, "old", "old --flag", "root");
 
 	/* same id, same start: the same task */
-	struct task *again = tt_get(t, 100, 5000, &created);
+	struct task *again = tasktable_get(t, 100, 5000, &created);
 	CHECK(again == k && !created);
 	/* unknown start (from a fork event) matches too */
-	again = tt_get(t, 100, 0, &created);
+	again = tasktable_get(t, 100, 0, &created);
 	CHECK(again == k && !created);
 
 	/* same id, other start: the pid was reused, a new task with no past */
-	struct task *reused = tt_get(t, 100, 9000, &created);
+	struct task *reused = tasktable_get(t, 100, 9000, &created);
 	CHECK(reused && created);
 	CHECK(!reused->have_prev);
 	CHECK(reused->comm == NULL);
-	CHECK(tt_count(t) == 1);
-	CHECK(tt_find(t, 100) == reused);
+	CHECK(tasktable_count(t) == 1);
+	CHECK(tasktable_find(t, 100) == reused);
 
 	/* many tasks: the table grows and finds them all */
 	for (pid_t id = 1; id <= 20000; id++)
 		if (id != 100)
-			tt_get(t, id, (unsigned long long)id, &created);
-	CHECK_EQ_U(tt_count(t), 20000);
+			tasktable_get(t, id, (unsigned long long)id, &created);
+	CHECK_EQ_U(tasktable_count(t), 20000);
 	int missing = 0;
 	for (pid_t id = 1; id <= 20000; id++)
-		missing += tt_find(t, id) == NULL;
+		missing += tasktable_find(t, id) == NULL;
 	CHECK_EQ_U(missing, 0);
-	CHECK(tt_find(t, 20001) == NULL);
+	CHECK(tasktable_find(t, 20001) == NULL);
 
-	tt_remove_if(t, odd, NULL);
-	CHECK_EQ_U(tt_count(t), 10000);
+	tasktable_remove_if(t, odd, NULL);
+	CHECK_EQ_U(tasktable_count(t), 10000);
 	size_t n = 0;
-	tt_foreach(t, count, &n);
+	tasktable_foreach(t, count, &n);
 	CHECK_EQ_U(n, 10000);
-	CHECK(tt_find(t, 3) == NULL);
-	CHECK(tt_find(t, 4) != NULL);
-	tt_remove(t, 4);
-	CHECK(tt_find(t, 4) == NULL);
-	CHECK_EQ_U(tt_count(t), 9999);
+	CHECK(tasktable_find(t, 3) == NULL);
+	CHECK(tasktable_find(t, 4) != NULL);
+	tasktable_remove(t, 4);
+	CHECK(tasktable_find(t, 4) == NULL);
+	CHECK_EQ_U(tasktable_count(t), 9999);
 
-	task_set_details(tt_find(t, 6), "a", NULL, NULL);
-	task_set_details(tt_find(t, 6), "b", "b c", NULL);
-	CHECK_STR(tt_find(t, 6)->comm, "b");
-	CHECK_STR(tt_find(t, 6)->cmdline, "b c");
+	tasktable_set_details(tasktable_find(t, 6), "a", NULL, NULL);
+	tasktable_set_details(tasktable_find(t, 6), "b", "b c", NULL);
+	CHECK_STR(tasktable_find(t, 6)->comm, "b");
+	CHECK_STR(tasktable_find(t, 6)->cmdline, "b c");
 	/* retiring: out of the index at once, kept until freed or trimmed */
-	struct task *r6 = tt_find(t, 6);
-	tt_retire(t, r6);
-	CHECK(tt_find(t, 6) == NULL);
-	CHECK_EQ_U(tt_retired_count(t), 1);
-	struct task *fresh = tt_get(t, 6, 0, &created);
+	struct task *r6 = tasktable_find(t, 6);
+	tasktable_retire(t, r6);
+	CHECK(tasktable_find(t, 6) == NULL);
+	CHECK_EQ_U(tasktable_retired_count(t), 1);
+	struct task *fresh = tasktable_get(t, 6, 0, &created);
 	CHECK(fresh && created && fresh != r6);
 	for (pid_t id = 8; id <= 20; id += 2)
-		tt_retire(t, tt_find(t, id));
-	CHECK_EQ_U(tt_retired_count(t), 8);
-	CHECK_EQ_U(tt_trim_retired(t, 3), 5);
-	CHECK_EQ_U(tt_retired_count(t), 3);
+		tasktable_retire(t, tasktable_find(t, id));
+	CHECK_EQ_U(tasktable_retired_count(t), 8);
+	CHECK_EQ_U(tasktable_trim_retired(t, 3), 5);
+	CHECK_EQ_U(tasktable_retired_count(t), 3);
 	size_t seen = 0;
-	tt_foreach_retired(t, count, &seen);
+	tasktable_foreach_retired(t, count, &seen);
 	CHECK_EQ_U(seen, 3);
-	tt_free(t);
+	tasktable_free(t);
 
 	/* the retired ones by id: the oldest that fits comes first */
-	t = tt_new();
+	t = tasktable_new();
 	struct task *lives[3];
 	for (int i = 0; i < 3; i++) {
-		lives[i] = tt_get(t, 42, 1000 + (unsigned long long)i, &created);
-		tt_retire(t, lives[i]);
+		lives[i] = tasktable_get(t, 42, 1000 + (unsigned long long)i, &created);
+		tasktable_retire(t, lives[i]);
 	}
-	struct task *live = tt_get(t, 42, 2000, &created);
+	struct task *live = tasktable_get(t, 42, 2000, &created);
 	CHECK(created);
-	CHECK(tt_find_retired(t, 42, NULL, NULL) == lives[0]);
-	CHECK(tt_find_retired(t, 42, not_first, lives[0]) == lives[1]);
-	CHECK(tt_find_retired(t, 43, NULL, NULL) == NULL);
+	CHECK(tasktable_find_retired(t, 42, NULL, NULL) == lives[0]);
+	CHECK(tasktable_find_retired(t, 42, not_first, lives[0]) == lives[1]);
+	CHECK(tasktable_find_retired(t, 43, NULL, NULL) == NULL);
 	/* many retired: the index grows and still finds them */
 	for (pid_t id = 1000; id < 6000; id++)
-		tt_retire(t, tt_get(t, id, 1, &created));
-	CHECK(tt_find_retired(t, 42, NULL, NULL) == lives[0]);
-	CHECK(tt_find_retired(t, 5999, NULL, NULL) != NULL);
+		tasktable_retire(t, tasktable_get(t, id, 1, &created));
+	CHECK(tasktable_find_retired(t, 42, NULL, NULL) == lives[0]);
+	CHECK(tasktable_find_retired(t, 5999, NULL, NULL) != NULL);
 	/* trimming and freeing take them out of the index */
-	tt_free_retired_if(t, is_task, lives[0]);
-	CHECK(tt_find_retired(t, 42, NULL, NULL) == lives[1]);
-	CHECK_EQ_U(tt_trim_retired(t, 100), 4902);
-	CHECK(tt_find_retired(t, 42, NULL, NULL) == NULL);
-	CHECK(tt_find_retired(t, 1000, NULL, NULL) == NULL);
-	CHECK(tt_find_retired(t, 5999, NULL, NULL) != NULL);
-	tt_free_retired(t);
-	CHECK(tt_find_retired(t, 5999, NULL, NULL) == NULL);
+	tasktable_free_retired_if(t, is_task, lives[0]);
+	CHECK(tasktable_find_retired(t, 42, NULL, NULL) == lives[1]);
+	CHECK_EQ_U(tasktable_trim_retired(t, 100), 4902);
+	CHECK(tasktable_find_retired(t, 42, NULL, NULL) == NULL);
+	CHECK(tasktable_find_retired(t, 1000, NULL, NULL) == NULL);
+	CHECK(tasktable_find_retired(t, 5999, NULL, NULL) != NULL);
+	tasktable_free_retired(t);
+	CHECK(tasktable_find_retired(t, 5999, NULL, NULL) == NULL);
 	/* detached, the id is free for another entry; attached, it is back */
-	tt_detach(t, live);
-	CHECK(tt_find(t, 42) == NULL);
-	struct task *other = tt_get(t, 42, 3000, &created);
+	tasktable_detach(t, live);
+	CHECK(tasktable_find(t, 42) == NULL);
+	struct task *other = tasktable_get(t, 42, 3000, &created);
 	CHECK(created && other != live);
-	tt_retire(t, other);
-	tt_attach(t, live);
-	CHECK(tt_find(t, 42) == live);
-	CHECK(tt_find_retired(t, 42, NULL, NULL) == other);
-	tt_free(t);
+	tasktable_retire(t, other);
+	tasktable_attach(t, live);
+	CHECK(tasktable_find(t, 42) == live);
+	CHECK(tasktable_find_retired(t, 42, NULL, NULL) == other);
+	tasktable_free(t);
 
 	test_spans();
 	return unit_done();

@@ -15,7 +15,7 @@
 
 #include <linux/netlink.h>
 
-#include "ts_decode.h"
+#include "kernel/ts_decode.h"
 #include "unit.h"
 
 #define MAX_RECORDS 4

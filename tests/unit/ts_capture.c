@@ -9,7 +9,7 @@
  *   ts_capture exit       the exit record of a process whose second thread
  *                         ended first: it holds AGGR_PID and AGGR_TGID
  *
- * This talks libmnl directly (not src/taskstats.c) because the point is
+ * This talks libmnl directly (not src/kernel/taskstats.c) because the point is
  * the bytes, not the decoded reading.
  */
 #include <config.h>
@@ -27,7 +27,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 
-#include "ts_decode.h"
+#include "kernel/ts_decode.h"
 
 static char buf[65536];
 

@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cgroup v2. The hierarchy is wherever mountinfo says a "cgroup2" file
+ * system is mounted (/sys/fs/cgroup on pure v2, /sys/fs/cgroup/unified on
+ * hybrid systems); a task's place in it is the "0::" line of
+ * /proc/PID/cgroup (v1 lines are ignored); a cgroup's pressure files have
+ * the format of /proc/pressure and are parsed by psi_parse.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include "kernel/cgroup.h"
+
+/* statfs f_type of the cgroup2 file system (linux/magic.h). */
+#define CG2_MAGIC 0x63677270UL
+
+/* Read a whole file into a malloc'd NUL-terminated buffer, or NULL. */
+static char *slurp(const char *path)
+{
+	size_t cap = 4096, len = 0;
+	char *buf = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		ssize_t n;
+
+		if (!buf || len + 1 >= cap) {
+			char *p;
+
+			if (buf)
+				cap *= 2;
+			p = realloc(buf, cap);
+			if (!p)
+				break;
+			buf = p;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		if (n == 0) {
+			buf[len] = '\0';
+			close(fd);
+			return buf;
+		}
+		len += (size_t)n;
+	}
+	free(buf);
+	close(fd);
+	return NULL;
+}
+
+/* The next space-separated field of a line [*p, end), or false. */
+static bool field(const char **p, const char *end, const char **start,
+		  size_t *len)
+{
+	const char *s = *p;
+
+	while (s < end && *s == ' ')
+		s++;
+	if (s == end)
+		return false;
+	*start = s;
+	while (s < end && *s != ' ')
+		s++;
+	*len = (size_t)(s - *start);
+	*p = s;
+	return true;
+}
+
+static bool is_octal(char c)
+{
+	return c >= '0' && c <= '7';
+}
+
+/*
+ * A mountinfo path with the kernel's \ooo escapes (space, tab, newline,
+ * backslash) decoded into out. False when it does not fit.
+ */
+static bool unescape(const char *s, size_t len, char *out, size_t size)
+{
+	size_t o = 0;
+
+	if (size == 0)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+
+		if (c == '\\' && i + 3 < len && is_octal(s[i + 1]) &&
+		    is_octal(s[i + 2]) && is_octal(s[i + 3])) {
+			c = (char)(((s[i + 1] - '0') << 6) |
+				   ((s[i + 2] - '0') << 3) | (s[i + 3] - '0'));
+			i += 3;
+		}
+		if (o + 1 >= size)
+			return false;
+		out[o++] = c;
+	}
+	out[o] = '\0';
+	return true;
+}
+
+/*
+ * One mountinfo line:
+ *   36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw
+ * ID, parent, dev, root, mount point, options, optional fields ending in
+ * a lone "-", then the file system type. 1 when it is cgroup2 (the mount
+ * point is in root), -1 when it is but root is too small, else 0.
+ */
+static int cgroup2_line(const char *p, const char *end, char *root,
+			size_t size)
+{
+	const char *s, *mnt = NULL;
+	size_t n, mntlen = 0;
+
+	for (int i = 0; i < 6; i++) {
+		if (!field(&p, end, &s, &n))
+			return 0;
+		if (i == 4) {
+			mnt = s;
+			mntlen = n;
+		}
+	}
+	for (;;) {
+		if (!field(&p, end, &s, &n))
+			return 0;
+		if (n == 1 && *s == '-')
+			break;
+	}
+	if (!field(&p, end, &s, &n))
+		return 0;
+	if (n != 7 || memcmp(s, "cgroup2", 7) != 0)
+		return 0;
+	return unescape(mnt, mntlen, root, size) ? 1 : -1;
+}
+
+int cgroup_parse_mountinfo(const char *text, char *root, size_t size)
+{
+	while (text && *text) {
+		const char *nl = strchr(text, '\n');
+		const char *end = nl ? nl : text + strlen(text);
+
+		int found = cgroup2_line(text, end, root, size);
+
+		if (found)
+			return found > 0 ? 0 : -1;
+		text = nl ? nl + 1 : end;
+	}
+	return -1;
+}
+
+int cgroup_find_root(char *root, size_t size)
+{
+	char *text = slurp("/proc/self/mountinfo");
+	int ret;
+
+	if (!text)
+		return -1;
+	ret = cgroup_parse_mountinfo(text, root, size);
+	free(text);
+	return ret;
+}
+
+/*
+ * Lines are "ID:CONTROLLERS:PATH"; v2 is "0::PATH". The kernel appends
+ * " (deleted)" for a removed cgroup (a zombie's): kept, so such a path
+ * matches no live cgroup.
+ */
+int cgroup_parse_proc_cgroup(const char *text, char *path, size_t size)
+{
+	while (text && *text) {
+		const char *nl = strchr(text, '\n');
+		const char *end = nl ? nl : text + strlen(text);
+		size_t n = (size_t)(end - text);
+
+		if (n > 3 && memcmp(text, "0::", 3) == 0 && text[3] == '/') {
+			if (n - 3 >= size)
+				return -1;
+			memcpy(path, text + 3, n - 3);
+			path[n - 3] = '\0';
+			return 0;
+		}
+		text = nl ? nl + 1 : end;
+	}
+	return -1;
+}
+
+int cgroup_task_path(pid_t pid, char *path, size_t size)
+{
+	char file[64], *text;
+	int ret;
+
+	snprintf(file, sizeof(file), "/proc/%ld/cgroup", (long)pid);
+	text = slurp(file);
+	if (!text)
+		return -1;
+	ret = cgroup_parse_proc_cgroup(text, path, size);
+	free(text);
+	return ret;
+}
+
+/* root + path without a doubled slash at the join; false if too long. */
+static bool join(char *out, size_t size, const char *root, const char *path,
+		 const char *file)
+{
+	size_t rl = strlen(root);
+	int len;
+
+	while (rl > 1 && root[rl - 1] == '/')
+		rl--;
+	if (rl == 1 && root[0] == '/')
+		rl = 0;
+	while (*path == '/')
+		path++;
+	len = snprintf(out, size, "%.*s/%s%s%s", (int)rl, root, path,
+		       *path && file ? "/" : "", file ? file : "");
+	return len >= 0 && (size_t)len < size;
+}
+
+void cgroup_read_psi(const char *root, const char *path, struct psi_reading *out)
+{
+	char dir[4096];
+
+	/* a path too long to join names no file: every line stays absent */
+	psi_read_dir(join(dir, sizeof(dir), root, path, NULL) ? dir : NULL,
+		     ".pressure", out);
+}
+
+/*
+ * "a//b/./c/" -> "/a/b/c"; "" and "/" -> "/". A ".." component is an
+ * error (EINVAL): the path names a cgroup, not a way out of the tree.
+ */
+static int normalise(const char *path, char *norm, size_t size)
+{
+	size_t o = 0;
+	const char *p = path;
+
+	if (size < 2) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	while (*p) {
+		const char *s;
+		size_t n;
+
+		while (*p == '/')
+			p++;
+		s = p;
+		while (*p && *p != '/')
+			p++;
+		n = (size_t)(p - s);
+		if (n == 0 || (n == 1 && s[0] == '.'))
+			continue;
+		if (n == 2 && s[0] == '.' && s[1] == '.') {
+			errno = EINVAL;
+			return -1;
+		}
+		if (o + 1 + n + 1 > size) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		norm[o++] = '/';
+		memcpy(norm + o, s, n);
+		o += n;
+	}
+	if (o == 0)
+		norm[o++] = '/';
+	norm[o] = '\0';
+	return 0;
+}
+
+/*
+ * errno on failure: EINVAL (empty, or a ".." component), ENAMETOOLONG,
+ * ENOENT and the like from stat, ENOTDIR (not a directory), EMEDIUMTYPE
+ * (not on the cgroup2 file system). norm holds the normalised path as
+ * soon as it could be made, for the caller's message.
+ */
+int cgroup_check_path(const char *root, const char *path, char *norm, size_t size)
+{
+	char full[4096];
+	struct stat st;
+	struct statfs sfs;
+
+	if (!root || !path || !*path || !norm) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (normalise(path, norm, size) < 0)
+		return -1;
+	if (!join(full, sizeof(full), root, norm, NULL)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (stat(full, &st) < 0)
+		return -1;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return -1;
+	}
+	if (statfs(full, &sfs) < 0)
+		return -1;
+	if ((unsigned long)sfs.f_type != CG2_MAGIC) {
+		errno = EMEDIUMTYPE;
+		return -1;
+	}
+	return 0;
+}
+
+int cgroup_path_within(const char *path, const char *prefix)
+{
+	size_t n;
+
+	if (!path || !prefix || !*prefix)
+		return 0;
+	n = strlen(prefix);
+	if (strncmp(path, prefix, n) != 0)
+		return 0;
+	return path[n] == '\0' || path[n] == '/' || prefix[n - 1] == '/';
+}

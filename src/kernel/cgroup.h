@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cgroup v2: where the hierarchy is mounted (pure /sys/fs/cgroup or the
+ * hybrid /sys/fs/cgroup/unified, read from mountinfo, never guessed),
+ * which cgroup a task is in, and a cgroup's own pressure files.
+ */
+#ifndef STALLTOP_CGROUP_H
+#define STALLTOP_CGROUP_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "kernel/psi.h"
+
+/*
+ * The mount point of the cgroup2 file system in a mountinfo text (the
+ * first "cgroup2" entry). Returns 0, or -1 when there is none.
+ */
+int cgroup_parse_mountinfo(const char *text, char *root, size_t size);
+
+/* The same for this system (/proc/self/mountinfo). */
+int cgroup_find_root(char *root, size_t size);
+
+/*
+ * The v2 path ("/system.slice/x.service") in the text of /proc/PID/cgroup
+ * (the "0::" line). Returns 0, or -1 when the task has no v2 cgroup.
+ */
+int cgroup_parse_proc_cgroup(const char *text, char *path, size_t size);
+
+/* The v2 path of a task; 0 or -1 (task gone, or no v2 line). */
+int cgroup_task_path(pid_t pid, char *path, size_t size);
+
+/*
+ * Read a cgroup's cpu/memory/io/irq.pressure (below root + path) into out,
+ * as psi_read does for /proc/pressure; missing files stay absent.
+ */
+void cgroup_read_psi(const char *root, const char *path, struct psi_reading *out);
+
+/*
+ * Check a user-given cgroup path: it must exist below root as a directory
+ * of the v2 hierarchy. Normalises it into norm ("/a/b", no trailing or
+ * doubled slashes, no "." or ".."). Returns 0, or -1 with errno set.
+ */
+int cgroup_check_path(const char *root, const char *path, char *norm, size_t size);
+
+/* Is path equal to prefix or below it ("/a" covers "/a/b", not "/ab")? */
+int cgroup_path_within(const char *path, const char *prefix);
+
+#endif

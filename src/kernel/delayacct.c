@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The kernel.task_delayacct sysctl: off by default since Linux 5.14, absent
+ * when delay accounting is not built in.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kernel/delayacct.h"
+
+/* When delayacct_enable() wrote the switch: between these times. */
+static double switched_lo, switched_hi;
+
+static double mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+bool delayacct_switched(double *lo, double *hi)
+{
+	*lo = switched_lo;
+	*hi = switched_hi;
+	return switched_hi > 0;
+}
+
+int delayacct_state(void)
+{
+	char buf[16];
+	ssize_t n;
+	int fd;
+
+	fd = open(DELAYACCT_SYSCTL, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	do
+		n = read(fd, buf, sizeof(buf) - 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n <= 0 || buf[0] < '0' || buf[0] > '9')
+		return -1;
+	/* The kernel writes "0\n" or "1\n"; any other number means on. */
+	for (ssize_t i = 0; i < n && buf[i] >= '0' && buf[i] <= '9'; i++)
+		if (buf[i] != '0')
+			return 1;
+	return 0;
+}
+
+int delayacct_enable(void)
+{
+	ssize_t n;
+	int fd, saved;
+
+	if (delayacct_state() == 1)
+		return 0;
+	fd = open(DELAYACCT_SYSCTL, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	double lo = mono();
+	do
+		n = write(fd, "1\n", 2);
+	while (n < 0 && errno == EINTR);
+	saved = errno;
+	double hi = mono();
+	close(fd);
+	if (n != 2) {
+		errno = n < 0 ? saved : EIO;
+		return -1;
+	}
+	switched_lo = lo;
+	switched_hi = hi;
+	return 0;
+}

@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Process details through libproc2. Three item lists, one per use, so
+ * that each read opens only the /proc files it needs.
+ */
+#include <config.h>
+
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <libproc2/pids.h>
+
+#include "kernel/procinfo.h"
+
+/* libproc2 takes at most this many ids per select call. */
+#define PI_SELECT_MAX 250
+
+struct user_entry {
+	uid_t uid;
+	char *name;
+};
+
+struct procinfo {
+	char comm[64];
+	char *cmdline;
+	size_t cmdline_cap;
+	struct user_entry *users;
+	size_t nusers;
+	struct pids_info *scan;
+	struct pids_info *full;
+	struct pids_info *brief;
+};
+
+enum scan_rel { S_PID, S_TGID, S_START };
+static enum pids_item scan_items[] = { PIDS_ID_PID, PIDS_ID_TGID, PIDS_TICS_BEGAN };
+
+/*
+ * The details: the full list has all these items, the brief one those
+ * before D_EUID. Names and command lines are read raw, not through
+ * libproc2, which replaces control bytes with '?': the views must see the
+ * real bytes to show them escaped (and JSON to carry them).
+ */
+enum details_rel { D_PID, D_TGID, D_PPID, D_START, D_STATE, D_NLWP, D_EUID,
+		   D_EUSER };
+static enum pids_item details_items[] = {
+	PIDS_ID_PID, PIDS_ID_TGID, PIDS_ID_PPID, PIDS_TICS_BEGAN, PIDS_STATE,
+	PIDS_NLWP, PIDS_ID_EUID, PIDS_ID_EUSER
+};
+
+/* The longest command line kept; longer ones are cut. */
+#define CMDLINE_MAX 65536
+
+#define NITEMS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+struct procinfo *procinfo_new(void)
+{
+	struct procinfo *pi = calloc(1, sizeof(*pi));
+	if (!pi)
+		return NULL;
+	if (procps_pids_new(&pi->scan, scan_items, NITEMS(scan_items)) < 0 ||
+	    procps_pids_new(&pi->full, details_items,
+			    NITEMS(details_items)) < 0 ||
+	    procps_pids_new(&pi->brief, details_items, D_EUID) < 0) {
+		procinfo_free(pi);
+		return NULL;
+	}
+	return pi;
+}
+
+void procinfo_free(struct procinfo *pi)
+{
+	if (!pi)
+		return;
+	if (pi->scan)
+		procps_pids_unref(&pi->scan);
+	if (pi->full)
+		procps_pids_unref(&pi->full);
+	if (pi->brief)
+		procps_pids_unref(&pi->brief);
+	free(pi->cmdline);
+	for (size_t i = 0; i < pi->nusers; i++)
+		free(pi->users[i].name);
+	free(pi->users);
+	free(pi);
+}
+
+static void emit_tasks(struct pids_fetch *f, pi_task_cb cb, void *arg)
+{
+	for (int i = 0; i < f->counts->total; i++) {
+		struct pids_stack *s = f->stacks[i];
+		struct pi_task t = {
+			.pid = PIDS_VAL(S_PID, s_int, s, NULL),
+			.tgid = PIDS_VAL(S_TGID, s_int, s, NULL),
+			.start = PIDS_VAL(S_START, ull_int, s, NULL),
+		};
+		cb(&t, arg);
+	}
+}
+
+int procinfo_scan(struct procinfo *pi, bool threads, pi_task_cb cb, void *arg)
+{
+	struct pids_fetch *f = procps_pids_reap(pi->scan,
+		threads ? PIDS_FETCH_THREADS_TOO : PIDS_FETCH_TASKS_ONLY);
+	if (!f)
+		return -1;
+	emit_tasks(f, cb, arg);
+	return f->counts->total;
+}
+
+/*
+ * libproc2 selects at most PI_SELECT_MAX ids per call: walk them in chunks
+ * and hand each fetch to emit.
+ */
+static int select_chunks(struct pids_info *info, const pid_t *ids, size_t n,
+			 enum pids_select_type which,
+			 void (*emit)(struct pids_fetch *, void *), void *ctx)
+{
+	int total = 0;
+	for (size_t at = 0; at < n; at += PI_SELECT_MAX) {
+		unsigned sel[PI_SELECT_MAX];
+		size_t k = n - at < PI_SELECT_MAX ? n - at : PI_SELECT_MAX;
+		for (size_t i = 0; i < k; i++)
+			sel[i] = (unsigned)ids[at + i];
+		struct pids_fetch *f = procps_pids_select(info, sel, (int)k, which);
+		if (!f)
+			return -1;
+		emit(f, ctx);
+		total += f->counts->total;
+	}
+	return total;
+}
+
+struct emit_ctx {
+	struct procinfo *pi;
+	pi_task_cb task_cb;
+	pi_details_cb details_cb;
+	bool full;
+	void *arg;
+};
+
+static void emit_tasks_chunk(struct pids_fetch *f, void *ctx)
+{
+	struct emit_ctx *c = ctx;
+	emit_tasks(f, c->task_cb, c->arg);
+}
+
+int procinfo_threads(struct procinfo *pi, const pid_t *tgids, size_t n,
+	       pi_task_cb cb, void *arg)
+{
+	struct emit_ctx c = { .task_cb = cb, .arg = arg };
+	return select_chunks(pi->scan, tgids, n, PIDS_SELECT_PID_THREADS,
+			     emit_tasks_chunk, &c);
+}
+
+/* Read a small /proc file of pid; returns the length or -1. */
+static ssize_t read_proc(pid_t pid, const char *name, char *buf, size_t size)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t n = 0;
+	ssize_t got;
+	while (n < size && (got = read(fd, buf + n, size - n)) > 0)
+		n += (size_t)got;
+	close(fd);
+	return (ssize_t)n;
+}
+
+const char *procinfo_comm(struct procinfo *pi, pid_t pid)
+{
+	ssize_t n = read_proc(pid, "comm", pi->comm, sizeof(pi->comm) - 1);
+	if (n < 0)
+		return NULL;
+	if (n > 0 && pi->comm[n - 1] == '\n')
+		n--;
+	pi->comm[n] = '\0';
+	return pi->comm;
+}
+
+const char *procinfo_cmdline(struct procinfo *pi, pid_t pid)
+{
+	if (!pi->cmdline) {
+		pi->cmdline_cap = CMDLINE_MAX;
+		pi->cmdline = malloc(pi->cmdline_cap + 1);
+		if (!pi->cmdline)
+			return NULL;
+	}
+	ssize_t n = read_proc(pid, "cmdline", pi->cmdline, pi->cmdline_cap);
+	if (n < 0)
+		return NULL;
+	/* arguments are NUL-separated: join them with spaces */
+	while (n > 0 && pi->cmdline[n - 1] == '\0')
+		n--;
+	for (ssize_t i = 0; i < n; i++)
+		if (pi->cmdline[i] == '\0')
+			pi->cmdline[i] = ' ';
+	pi->cmdline[n] = '\0';
+	return pi->cmdline;
+}
+
+static void emit_details(struct procinfo *pi, struct pids_fetch *f, bool full,
+			 pi_details_cb cb, void *arg)
+{
+	for (int i = 0; i < f->counts->total; i++) {
+		struct pids_stack *s = f->stacks[i];
+		struct procinfo_details d = {
+			.pid = PIDS_VAL(D_PID, s_int, s, NULL),
+			.tgid = PIDS_VAL(D_TGID, s_int, s, NULL),
+			.ppid = PIDS_VAL(D_PPID, s_int, s, NULL),
+			.start = PIDS_VAL(D_START, ull_int, s, NULL),
+			.state = PIDS_VAL(D_STATE, s_ch, s, NULL),
+			.threads = PIDS_VAL(D_NLWP, s_int, s, NULL),
+			.uid = (uid_t)-1,
+		};
+		if (full) {
+			d.uid = PIDS_VAL(D_EUID, u_int, s, NULL);
+			d.user = PIDS_VAL(D_EUSER, str, s, NULL);
+			d.comm = procinfo_comm(pi, d.pid);
+			d.cmdline = procinfo_cmdline(pi, d.pid);
+			if (!d.comm)
+				continue; /* ended meanwhile */
+			if (!d.cmdline)
+				d.cmdline = "";
+		}
+		cb(&d, arg);
+	}
+}
+
+static void emit_details_chunk(struct pids_fetch *f, void *ctx)
+{
+	struct emit_ctx *c = ctx;
+	emit_details(c->pi, f, c->full, c->details_cb, c->arg);
+}
+
+int procinfo_details(struct procinfo *pi, const pid_t *ids, size_t n, bool full,
+	       pi_details_cb cb, void *arg)
+{
+	struct emit_ctx c = { .pi = pi, .details_cb = cb, .full = full,
+			      .arg = arg };
+	return select_chunks(full ? pi->full : pi->brief, ids, n,
+			     PIDS_SELECT_PID, emit_details_chunk, &c);
+}
+
+long procinfo_hertz(void)
+{
+	static long hz;
+	if (!hz) {
+		hz = sysconf(_SC_CLK_TCK);
+		if (hz <= 0)
+			hz = 100;
+	}
+	return hz;
+}
+
+const char *procinfo_user_name(struct procinfo *pi, uid_t uid)
+{
+	for (size_t i = 0; i < pi->nusers; i++)
+		if (pi->users[i].uid == uid)
+			return pi->users[i].name;
+	char buf[32];
+	const char *name = buf;
+	struct passwd *pw = getpwuid(uid);
+	if (pw)
+		name = pw->pw_name;
+	else
+		snprintf(buf, sizeof(buf), "%u", (unsigned)uid);
+	struct user_entry *n = realloc(pi->users,
+				       (pi->nusers + 1) * sizeof(*n));
+	char *copy = strdup(name);
+	if (!n || !copy) {
+		free(copy);
+		if (n)
+			pi->users = n;
+		return "?";
+	}
+	pi->users = n;
+	pi->users[pi->nusers].uid = uid;
+	pi->users[pi->nusers].name = copy;
+	return pi->users[pi->nusers++].name;
+}
+
+long procinfo_system_threads(void)
+{
+	char buf[128];
+	int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* "0.00 0.01 0.05 1/345 6789": the number after the slash */
+	char *slash = strchr(buf, '/');
+	if (!slash)
+		return -1;
+	char *end;
+	long v = strtol(slash + 1, &end, 10);
+	return end == slash + 1 ? -1 : v;
+}
+
+char procinfo_thread_state(pid_t tgid, pid_t tid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)tgid,
+		 (int)tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return '\0';
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return '\0';
+	buf[n] = '\0';
+	/* "TID (comm) S ...": the comm may hold ") " itself */
+	char *paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' && paren[2] ? paren[2] : '\0';
+}
+
+/* The inode of the initial pid namespace (PROC_PID_INIT_INO). */
+#define PID_NS_INIT_INO 0xEFFFFFFCu
+
+bool procinfo_in_initial_pid_ns(void)
+{
+	struct stat st;
+	if (stat("/proc/self/ns/pid", &st) < 0)
+		return true;
+	return st.st_ino == PID_NS_INIT_INO;
+}
+
+/* Look for option in a configuration file read through zlib (plain too). */
+static int config_lookup(const char *path, const char *option)
+{
+	gzFile f = gzopen(path, "rb");
+	if (!f)
+		return -1;
+	char line[512];
+	size_t len = strlen(option);
+	int found = 0;
+	while (gzgets(f, line, sizeof(line))) {
+		if (strncmp(line, option, len) == 0 && line[len] == '=') {
+			found = line[len + 1] == 'y' || line[len + 1] == 'm';
+			break;
+		}
+	}
+	gzclose(f);
+	return found;
+}
+
+int procinfo_kernel_config(const char *option)
+{
+	int v = config_lookup("/proc/config.gz", option);
+	if (v >= 0)
+		return v;
+	struct utsname u;
+	char path[sizeof(u.release) + 32];
+	if (uname(&u) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+	return config_lookup(path, option);
+}

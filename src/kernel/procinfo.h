@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Process details through libproc2: the task list (for the initial scan
+ * and resynchronisation), names, command lines, users, state, parent and
+ * thread counts. Callers cache what does not change.
+ */
+#ifndef STALLTOP_PROCINFO_H
+#define STALLTOP_PROCINFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct procinfo;
+
+struct pi_task {
+	pid_t pid;                /* thread id (== tgid for a process) */
+	pid_t tgid;
+	unsigned long long start; /* start time, clock ticks since boot */
+};
+
+struct procinfo_details {
+	pid_t pid, tgid, ppid;
+	unsigned long long start;
+	const char *comm;        /* valid during the callback */
+	const char *cmdline;     /* "" for kernel threads */
+	const char *user;
+	uid_t uid;
+	char state;
+	int threads;
+};
+
+typedef void (*pi_task_cb)(const struct pi_task *t, void *arg);
+typedef void (*pi_details_cb)(const struct procinfo_details *d, void *arg);
+
+struct procinfo *procinfo_new(void);
+void procinfo_free(struct procinfo *pi);
+
+/* Walk /proc: every process, or with threads every thread too. */
+int procinfo_scan(struct procinfo *pi, bool threads, pi_task_cb cb, void *arg);
+
+/* The threads of some processes. */
+int procinfo_threads(struct procinfo *pi, const pid_t *tgids, size_t n,
+	       pi_task_cb cb, void *arg);
+
+/*
+ * Details of these ids (thread ids or tgids). full=false reads only what
+ * changes (state, parent, thread count); comm, cmdline and user are then
+ * NULL. Ids that vanished are skipped.
+ */
+int procinfo_details(struct procinfo *pi, const pid_t *ids, size_t n, bool full,
+	       pi_details_cb cb, void *arg);
+
+/*
+ * The raw name (/proc/PID/comm) and command line (arguments joined by
+ * spaces) of a task, control bytes and all; NULL if it ended. Valid until
+ * the next call.
+ */
+const char *procinfo_comm(struct procinfo *pi, pid_t pid);
+const char *procinfo_cmdline(struct procinfo *pi, pid_t pid);
+
+/*
+ * A thread's state letter from /proc/TGID/task/TID/stat, or '\0'. (Read
+ * through /proc/TID instead, the kernel adds up the CPU time of the whole
+ * thread group for every thread: quadratic in a large process.)
+ */
+char procinfo_thread_state(pid_t tgid, pid_t tid);
+
+/* Threads in the whole system (the kernel's count in /proc/loadavg). */
+long procinfo_system_threads(void);
+
+/* Clock ticks per second (for start times). */
+long procinfo_hertz(void);
+
+/*
+ * Whether we run in the initial pid namespace (where /proc shows every
+ * process of the machine). True when it cannot be told.
+ */
+bool procinfo_in_initial_pid_ns(void);
+
+/*
+ * A boolean option of the running kernel's configuration, from
+ * /proc/config.gz or /boot/config-RELEASE: 1 set (y or m), 0 not set,
+ * -1 when no configuration can be read.
+ */
+int procinfo_kernel_config(const char *option);
+
+/* The name of a user, or the uid as digits; cached. Never NULL. */
+const char *procinfo_user_name(struct procinfo *pi, uid_t uid);
+
+#endif

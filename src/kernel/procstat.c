@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The unprivileged source: delays from /proc when taskstats is out of reach. */
+#include <config.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernel/procinfo.h"
+#include "kernel/procstat.h"
+#include "model/tasktable.h"
+
+struct procstat {
+	int procfd;                 /* the /proc directory */
+	struct tasktable *threads;  /* last raw values per thread and start */
+	struct tasktable *procs;    /* running totals per process and start */
+	uint64_t gen;
+};
+
+struct procstat *procstat_new(void)
+{
+	return procstat_new_at("/proc");
+}
+
+struct procstat *procstat_new_at(const char *proc)
+{
+	struct procstat *ps = calloc(1, sizeof(*ps));
+	if (!ps)
+		return NULL;
+	ps->procfd = open(proc, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ps->threads = tasktable_new();
+	ps->procs = tasktable_new();
+	if (ps->procfd < 0 || !ps->threads || !ps->procs) {
+		procstat_free(ps);
+		return NULL;
+	}
+	return ps;
+}
+
+void procstat_free(struct procstat *ps)
+{
+	if (!ps)
+		return;
+	if (ps->procfd >= 0)
+		close(ps->procfd);
+	tasktable_free(ps->threads);
+	tasktable_free(ps->procs);
+	free(ps);
+}
+
+static int parse_u64(const char **p, uint64_t *out)
+{
+	const char *s = *p;
+	while (*s == ' ')
+		s++;
+	if (*s < '0' || *s > '9')
+		return -1;
+	uint64_t v = 0;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		uint64_t digit = (uint64_t)(*s - '0');
+		if (v > (UINT64_MAX - digit) / 10)
+			return -1;
+		v = v * 10 + digit;
+	}
+	*p = s;
+	*out = v;
+	return 0;
+}
+
+int procstat_parse_schedstat(const char *text, uint64_t *run_ns, uint64_t *delay_ns,
+		       uint64_t *count)
+{
+	const char *p = text;
+	if (parse_u64(&p, run_ns) < 0 || parse_u64(&p, delay_ns) < 0 ||
+	    parse_u64(&p, count) < 0)
+		return -1;
+	while (*p == ' ')
+		p++;
+	return *p == '\n' || *p == '\0' ? 0 : -1;
+}
+
+int procstat_parse_stat(const char *text, unsigned long long *start,
+		  unsigned long long *blkio_ticks)
+{
+	/* the command may hold ") ": the fields start after the last ')' */
+	const char *p = strrchr(text, ')');
+	if (!p || p[1] != ' ')
+		return -1;
+	p += 2;
+	/* p is at field 3 (state); start is field 22, blkio field 42 */
+	int field = 3;
+	uint64_t v;
+	bool have_start = false;
+	while (*p && *p != '\n') {
+		if (field == 22 || field == 42) {
+			if (parse_u64(&p, &v) < 0)
+				return -1;
+			if (field == 22) {
+				*start = v;
+				have_start = true;
+			} else {
+				*blkio_ticks = v;
+				return have_start ? 0 : -1;
+			}
+		} else {
+			while (*p && *p != ' ' && *p != '\n')
+				p++;
+		}
+		if (*p == ' ')
+			p++;
+		field++;
+	}
+	return -1;
+}
+
+static ssize_t read_small(int dirfd, const char *path, char *buf, size_t size)
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+struct raw {
+	bool have_cpu;
+	uint64_t run, delay, count;
+	bool have_io;
+	unsigned long long start, blkio;
+};
+
+/* Read one task's files below dirfd (/proc/PID or /proc/PID/task/TID). */
+static int read_raw(int dirfd, struct raw *r)
+{
+	char buf[1024];
+	memset(r, 0, sizeof(*r));
+	if (read_small(dirfd, "stat", buf, sizeof(buf)) < 0)
+		return -1;
+	if (procstat_parse_stat(buf, &r->start, &r->blkio) == 0)
+		r->have_io = true;
+	if (read_small(dirfd, "schedstat", buf, sizeof(buf)) >= 0 &&
+	    procstat_parse_schedstat(buf, &r->run, &r->delay, &r->count) == 0)
+		r->have_cpu = true;
+	return 0;
+}
+
+static void to_reading(const struct raw *w, struct ts_reading *r)
+{
+	long hz = procinfo_hertz();
+	if (w->have_cpu) {
+		r->have |= 1u << CAT_CPU;
+		r->d[CAT_CPU].count += w->count;
+		r->d[CAT_CPU].total_ns += w->delay;
+		r->run_ns += w->run;
+	}
+	if (w->have_io) {
+		r->have |= 1u << CAT_IO;
+		r->no_count |= 1u << CAT_IO;
+		r->d[CAT_IO].total_ns += w->blkio * (1000000000ULL / (uint64_t)hz);
+	}
+}
+
+static int query_thread(struct procstat *ps, uint32_t tid,
+			struct ts_reading *r)
+{
+	char path[32];
+	snprintf(path, sizeof(path), "%u", tid);
+	int dirfd = openat(ps->procfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return -1;
+	struct raw w;
+	int rc = read_raw(dirfd, &w);
+	close(dirfd);
+	if (rc < 0)
+		return -1;
+	to_reading(&w, r);
+	return 0;
+}
+
+static uint64_t grow(uint64_t prev, uint64_t cur)
+{
+	return cur >= prev ? cur - prev : 0;
+}
+
+/*
+ * Add one thread's growth since the last reading to its process's
+ * running totals acc. A thread seen for the first time adds all it has
+ * when the process is known (it started since), nothing otherwise (the
+ * totals start from the threads' sum).
+ */
+static void add_thread(struct procstat *ps, struct ts_reading *acc, bool known,
+		       pid_t tgid, pid_t tid, const struct raw *w)
+{
+	bool tnew;
+	struct task *t = tasktable_get(ps->threads, tid, w->start, &tnew);
+	if (!t)
+		return;
+	t->tgid = tgid;
+	t->seen = ps->gen;
+	struct ts_reading now = { 0 };
+	to_reading(w, &now);
+	const struct ts_reading *base = &t->prev;
+	struct ts_reading zero = { 0 };
+	if (tnew)
+		base = known ? &zero : &now;
+	acc->have |= now.have;
+	acc->no_count |= now.no_count;
+	acc->run_ns += grow(base->run_ns, now.run_ns);
+	for (int c = 0; c < NCAT; c++) {
+		acc->d[c].count += grow(base->d[c].count, now.d[c].count);
+		acc->d[c].total_ns += grow(base->d[c].total_ns, now.d[c].total_ns);
+	}
+	if (tnew && !known) {
+		/* the first reading: totals start from the sum */
+		acc->run_ns += now.run_ns;
+		for (int c = 0; c < NCAT; c++) {
+			acc->d[c].count += now.d[c].count;
+			acc->d[c].total_ns += now.d[c].total_ns;
+		}
+	}
+	t->prev = now;
+}
+
+/*
+ * A process: its running totals, kept per pid and start time (the main
+ * thread's), so that a new process with the pid of one that ended starts
+ * from its own threads and never continues the old one's totals.
+ */
+static int query_process(struct procstat *ps, uint32_t tgid,
+			 struct ts_reading *out)
+{
+	char path[32];
+	snprintf(path, sizeof(path), "%u/task", tgid);
+	int taskfd = openat(ps->procfd, path, O_RDONLY | O_DIRECTORY |
+			    O_CLOEXEC);
+	if (taskfd < 0)
+		return -1;
+	/* the main thread first: its start is the process's */
+	struct raw lead;
+	bool have_lead = false;
+	snprintf(path, sizeof(path), "%u", tgid);
+	int fd = openat(taskfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		have_lead = read_raw(fd, &lead) == 0;
+		close(fd);
+	}
+	DIR *d = fdopendir(taskfd);
+	if (!d) {
+		close(taskfd);
+		return -1;
+	}
+	bool created;
+	struct task *p = tasktable_get(ps->procs, (pid_t)tgid,
+				have_lead ? lead.start : 0, &created);
+	if (!p) {
+		closedir(d);
+		return -1;
+	}
+	bool known = !created;
+	struct ts_reading *acc = &p->cur;
+	if (have_lead)
+		add_thread(ps, acc, known, (pid_t)tgid, (pid_t)tgid, &lead);
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		pid_t tid = (pid_t)atoi(e->d_name);
+		if (have_lead && tid == (pid_t)tgid)
+			continue;
+		fd = openat(taskfd, e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		struct raw w;
+		int rc = read_raw(fd, &w);
+		close(fd);
+		if (rc < 0)
+			continue;
+		add_thread(ps, acc, known, (pid_t)tgid, tid, &w);
+	}
+	closedir(d);
+	p->seen = ps->gen;
+	*out = *acc;
+	return 0;
+}
+
+static bool stale(struct task *k, void *arg)
+{
+	return k->seen != *(uint64_t *)arg;
+}
+
+int procstat_query(struct procstat *ps, enum ts_kind kind, const uint32_t *ids,
+	     size_t n, ts_reading_cb cb, void *arg, size_t *vanished)
+{
+	size_t gone = 0;
+	ps->gen++;
+	for (size_t i = 0; i < n; i++) {
+		struct ts_reading r = { 0 };
+		int rc = kind == TS_KIND_TGID ? query_process(ps, ids[i], &r)
+					      : query_thread(ps, ids[i], &r);
+		if (rc < 0) {
+			gone++;
+			continue;
+		}
+		r.kind = kind;
+		r.id = ids[i];
+		cb(&r, arg);
+	}
+	if (kind == TS_KIND_TGID) {
+		/* forget threads and processes that were not asked for or ended */
+		tasktable_remove_if(ps->threads, stale, &ps->gen);
+		tasktable_remove_if(ps->procs, stale, &ps->gen);
+	}
+	if (vanished)
+		*vanished = gone;
+	return 0;
+}

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Escaping of process-controlled strings. The input is walked one unit at
+ * a time -- a valid UTF-8 character or a single invalid byte -- and every
+ * unit is kept or replaced as a whole, so no character and no escape is
+ * ever split. Nothing here depends on the locale.
+ *
+ * The text form is reversible: \\ is a backslash, \n \t \e and \xHH stand
+ * for exactly those bytes.
+ */
+#include <config.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "lib/escape.h"
+
+/* Longest replacement of one unit: a 4-byte character as \xHH\xHH\xHH\xHH. */
+#define UNIT_MAX 16
+
+/*
+ * Length (1-4) of the valid UTF-8 sequence at s and its code point, or 0
+ * when s[0] does not start one: a stray continuation byte, an overlong
+ * form, a surrogate, a value above U+10FFFF or a truncated sequence. s is
+ * NUL-terminated; the NUL is not a continuation byte, so the lookahead
+ * stops there.
+ */
+static int utf8_next(const unsigned char *s, uint32_t *cp)
+{
+	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
+	uint32_t v;
+	int n;
+
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c < 0xc2)
+		return 0;
+	if (c < 0xe0) {
+		n = 2;
+		v = c & 0x1f;
+	} else if (c < 0xf0) {
+		n = 3;
+		v = c & 0x0f;
+		if (c == 0xe0)
+			lo = 0xa0;      /* overlong */
+		else if (c == 0xed)
+			hi = 0x9f;      /* surrogates */
+	} else if (c < 0xf5) {
+		n = 4;
+		v = c & 0x07;
+		if (c == 0xf0)
+			lo = 0x90;      /* overlong */
+		else if (c == 0xf4)
+			hi = 0x8f;      /* above U+10FFFF */
+	} else {
+		return 0;
+	}
+	for (int i = 1; i < n; i++) {
+		if (s[i] < lo || s[i] > hi)
+			return 0;
+		v = v << 6 | (s[i] & 0x3f);
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	*cp = v;
+	return n;
+}
+
+/*
+ * Characters a terminal must not get raw: C0 controls, DEL, C1 controls,
+ * the line and paragraph separators, and the bidirectional embedding,
+ * override and isolate controls that reorder the text after them.
+ */
+static bool text_unsafe(uint32_t cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ||
+	       cp == 0x2028 || cp == 0x2029 ||
+	       (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
+static size_t hex_byte(char *out, unsigned char b)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	out[0] = '\\';
+	out[1] = 'x';
+	out[2] = hex[b >> 4];
+	out[3] = hex[b & 0xf];
+	return 4;
+}
+
+/*
+ * The text form of the unit at s into u (at most UNIT_MAX bytes, not
+ * terminated); *used gets the number of input bytes it stands for.
+ */
+static size_t text_unit(const unsigned char *s, char *u, size_t *used)
+{
+	uint32_t cp;
+	int n = utf8_next(s, &cp);
+
+	if (n == 0) {
+		*used = 1;
+		return hex_byte(u, s[0]);
+	}
+	*used = (size_t)n;
+	switch (cp) {
+	case '\\':
+		memcpy(u, "\\\\", 2);
+		return 2;
+	case '\n':
+		memcpy(u, "\\n", 2);
+		return 2;
+	case '\t':
+		memcpy(u, "\\t", 2);
+		return 2;
+	case 0x1b:
+		memcpy(u, "\\e", 2);
+		return 2;
+	}
+	if (text_unsafe(cp)) {
+		size_t k = 0;
+		for (int i = 0; i < n; i++)
+			k += hex_byte(u + k, s[i]);
+		return k;
+	}
+	memcpy(u, s, (size_t)n);
+	return (size_t)n;
+}
+
+size_t escape_text(const char *in, char *out, size_t size)
+{
+	const unsigned char *s = (const unsigned char *)in;
+	size_t len = 0;
+
+	if (size == 0)
+		return 0;
+	while (s && *s) {
+		char u[UNIT_MAX];
+		size_t used, k = text_unit(s, u, &used);
+
+		if (k > size - 1 - len)
+			break;
+		memcpy(out + len, u, k);
+		len += k;
+		s += used;
+	}
+	out[len] = '\0';
+	return len;
+}
+
+/*
+ * JSON may carry most of these raw, but a JSON line often ends up on a
+ * terminal (jq, less): controls, DEL, C1 and U+2028/9 go out as \uXXXX.
+ */
+void escape_json(FILE *f, const char *in)
+{
+	const unsigned char *s = (const unsigned char *)in, *run;
+
+	if (!in) {
+		fputs("null", f);
+		return;
+	}
+	putc('"', f);
+	run = s;
+	while (*s) {
+		uint32_t cp;
+		int n = utf8_next(s, &cp);
+		const char *rep = NULL;
+		char ubuf[8];
+
+		if (n == 0) {
+			rep = "\xef\xbf\xbd";     /* U+FFFD */
+			n = 1;
+		} else if (cp == '"') {
+			rep = "\\\"";
+		} else if (cp == '\\') {
+			rep = "\\\\";
+		} else if (cp == '\b') {
+			rep = "\\b";
+		} else if (cp == '\f') {
+			rep = "\\f";
+		} else if (cp == '\n') {
+			rep = "\\n";
+		} else if (cp == '\r') {
+			rep = "\\r";
+		} else if (cp == '\t') {
+			rep = "\\t";
+		} else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ||
+			   cp == 0x2028 || cp == 0x2029) {
+			snprintf(ubuf, sizeof(ubuf), "\\u%04x", (unsigned)cp);
+			rep = ubuf;
+		}
+		if (rep) {
+			fwrite(run, 1, (size_t)(s - run), f);
+			fputs(rep, f);
+			s += n;
+			run = s;
+		} else {
+			s += n;
+		}
+	}
+	fwrite(run, 1, (size_t)(s - run), f);
+	putc('"', f);
+}
+
+/*
+ * The field is first put in text form, which leaves no CR, LF or other
+ * control byte; it is then quoted when it holds a comma or a quote or
+ * starts or ends with a space. NULL and "" give an empty field.
+ */
+void escape_csv(FILE *f, const char *in)
+{
+	const unsigned char *s = (const unsigned char *)in;
+	size_t len = in ? strlen(in) : 0;
+	bool quote;
+
+	if (len == 0)
+		return;
+	quote = strpbrk(in, ",\"") || in[0] == ' ' || in[len - 1] == ' ';
+	if (quote)
+		putc('"', f);
+	while (*s) {
+		char u[UNIT_MAX];
+		size_t used, k = text_unit(s, u, &used);
+
+		if (k == 1 && u[0] == '"')
+			fputs("\"\"", f);
+		else
+			fwrite(u, 1, k, f);
+		s += used;
+	}
+	if (quote)
+		putc('"', f);
+}

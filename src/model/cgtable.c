@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The cgroup table: per-cgroup sums of task rows and per-cgroup PSI. */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/cgroup.h"
+#include "model/cgtable.h"
+
+struct cg {
+	char *path;
+	struct psi_reading prev;   /* its pressure at the previous build */
+	bool have_prev;
+	unsigned long gen;         /* last build that used it */
+};
+
+struct cgtable {
+	char *root;
+	struct cg *cg;             /* sorted by path */
+	size_t n, cap;
+	struct cgroup_row *rows;
+	unsigned *max_unknown;     /* per row, bit c: a task's longest wait
+				      of category c is unknown */
+	size_t caprows;
+	unsigned long gen;
+};
+
+struct cgtable *cgtable_new(const char *root)
+{
+	struct cgtable *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->root = strdup(root);
+	if (!t->root) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void cgtable_free(struct cgtable *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		free(t->cg[i].path);
+	free(t->cg);
+	free(t->rows);
+	free(t->max_unknown);
+	free(t->root);
+	free(t);
+}
+
+/* Binary search; *at is where it is or would go. */
+static struct cg *find(struct cgtable *t, const char *path, size_t *at)
+{
+	size_t lo = 0, hi = t->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(t->cg[mid].path, path);
+		if (c == 0) {
+			*at = mid;
+			return &t->cg[mid];
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*at = lo;
+	return NULL;
+}
+
+static struct cg *get(struct cgtable *t, const char *path)
+{
+	size_t at;
+	struct cg *g = find(t, path, &at);
+	if (g)
+		return g;
+	if (t->n == t->cap) {
+		size_t nc = t->cap ? t->cap * 2 : 64;
+		struct cg *p = realloc(t->cg, nc * sizeof(*p));
+		if (!p)
+			return NULL;
+		t->cg = p;
+		t->cap = nc;
+	}
+	char *copy = strdup(path);
+	if (!copy)
+		return NULL;
+	memmove(&t->cg[at + 1], &t->cg[at], (t->n - at) * sizeof(*t->cg));
+	t->n++;
+	g = &t->cg[at];
+	memset(g, 0, sizeof(*g));
+	g->path = copy;
+	return g;
+}
+
+/* Mark path and every ancestor as used in this build. */
+static int use_with_ancestors(struct cgtable *t, const char *path)
+{
+	char buf[4096];
+	size_t len = strlen(path);
+	if (len >= sizeof(buf))
+		return 0;
+	memcpy(buf, path, len + 1);
+	for (;;) {
+		struct cg *g = get(t, buf);
+		if (!g)
+			return -1;
+		g->gen = t->gen;
+		char *slash = strrchr(buf, '/');
+		if (!slash || slash == buf) {
+			if (strcmp(buf, "/") != 0) {
+				buf[0] = '/';
+				buf[1] = '\0';
+				continue;
+			}
+			return 0;
+		}
+		*slash = '\0';
+	}
+}
+
+static int depth_of(const char *path)
+{
+	if (strcmp(path, "/") == 0)
+		return 0;
+	int d = 0;
+	for (; *path; path++)
+		d += *path == '/';
+	return d;
+}
+
+static void add_figures(struct cgroup_row *g, unsigned *max_unknown,
+			const struct row *r, double dt)
+{
+	for (int c = 0; c < NCAT; c++) {
+		const struct cat_figure *f = &r->d[c];
+		struct cat_figure *s = &g->d[c];
+		if (!f->avail)
+			continue;
+		/* the average is rebuilt from summed delay over summed events */
+		double delay_ms = f->pct / 100.0 * dt * 1000.0;
+		double prev_delay = s->have_avg || s->count ?
+			s->avg_ms * (double)s->count : 0;
+		if (!s->avail) {
+			s->avail = true;
+			s->have_count = true;
+		}
+		s->pct += f->pct;
+		if (f->have_count)
+			s->count += f->count;
+		else
+			s->have_count = false;
+		if (s->have_count && s->count)
+			s->avg_ms = (prev_delay + (f->have_count ? delay_ms : 0)) /
+				    (double)s->count;
+		s->have_avg = s->have_count && s->count > 0;
+		/* the longest wait is known only if every task's is */
+		bool waited = f->have_count ? f->count > 0 : f->pct > 0;
+		if (waited && !f->have_max)
+			*max_unknown |= 1u << c;
+		if (*max_unknown & (1u << c)) {
+			s->have_max = false;
+		} else if (f->have_max && (!s->have_max || f->max_ms > s->max_ms)) {
+			s->have_max = true;
+			s->max_ms = f->max_ms;
+		}
+	}
+	g->total_pct += r->total_pct;
+	g->nr_tasks++;
+}
+
+/* The live rows and the rows that ended, as one list. */
+struct row_sets {
+	const struct row *rows[2];
+	size_t n[2];
+};
+
+static const struct row *row_at(const struct row_sets *rs, size_t i)
+{
+	return i < rs->n[0] ? &rs->rows[0][i] : &rs->rows[1][i - rs->n[0]];
+}
+
+int cgtable_build(struct cgtable *t, const struct row *rows, size_t n,
+	      const struct row *exited, size_t nexited, double dt,
+	      const char *within, struct cgroup_row **out, size_t *nout)
+{
+	const struct row_sets rs = { { rows, exited }, { n, exited ? nexited : 0 } };
+	size_t all = rs.n[0] + rs.n[1];
+	t->gen++;
+	for (size_t i = 0; i < all; i++) {
+		const char *p = row_at(&rs, i)->cgroup;
+		if (!p || (within && !cgroup_path_within(p, within)))
+			continue;
+		if (use_with_ancestors(t, p) < 0)
+			return -1;
+	}
+	/* forget cgroups nobody is in any more */
+	size_t kept = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->cg[i].gen == t->gen)
+			t->cg[kept++] = t->cg[i];
+		else
+			free(t->cg[i].path);
+	}
+	t->n = kept;
+
+	if (t->caprows < t->n) {
+		struct cgroup_row *p = realloc(t->rows, t->n * sizeof(*p));
+		if (p)
+			t->rows = p;
+		unsigned *u = realloc(t->max_unknown, t->n * sizeof(*u));
+		if (u)
+			t->max_unknown = u;
+		if (!p || !u)
+			return -1;
+		t->caprows = t->n;
+	}
+	size_t nr = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		struct cg *g = &t->cg[i];
+		if (within && !cgroup_path_within(g->path, within))
+			continue; /* an ancestor of the subtree asked for */
+		t->max_unknown[nr] = 0;
+		struct cgroup_row *r = &t->rows[nr++];
+		memset(r, 0, sizeof(*r));
+		r->path = g->path;
+		r->depth = depth_of(g->path);
+		struct psi_reading now;
+		cgroup_read_psi(t->root, g->path, &now);
+		r->have_psi = false;
+		for (int k = 0; k < NPSI; k++)
+			for (int j = 0; j < NPSI_KIND; j++)
+				r->have_psi |= now.line[k][j].present;
+		psi_interval(g->have_prev ? &g->prev : NULL, &now, &r->psi);
+		g->prev = now;
+		g->have_prev = true;
+	}
+	/* sum every row into its cgroup and each ancestor */
+	for (size_t i = 0; i < all; i++) {
+		const struct row *row = row_at(&rs, i);
+		const char *p = row->cgroup;
+		if (!p || (within && !cgroup_path_within(p, within)))
+			continue;
+		for (size_t j = 0; j < nr; j++)
+			if (cgroup_path_within(p, t->rows[j].path))
+				add_figures(&t->rows[j], &t->max_unknown[j], row,
+					    dt);
+	}
+	*out = t->rows;
+	*nout = nr;
+	return 0;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The cgroup table: task rows summed into one row per cgroup (and per
+ * ancestor: a cgroup's figures cover everything below it), next to each
+ * cgroup's own pressure over the same interval.
+ */
+#ifndef STALLTOP_CGVIEW_H
+#define STALLTOP_CGVIEW_H
+
+#include <stddef.h>
+
+#include "model/sample.h"
+
+struct cgtable;
+
+/* root: the v2 mount point ("/sys/fs/cgroup" or ".../unified"). */
+struct cgtable *cgtable_new(const char *root);
+void cgtable_free(struct cgtable *t);
+
+/*
+ * Build the cgroup rows of one interval from task rows and the rows of
+ * tasks that ended in it (each with its row->cgroup; rows without are
+ * left out; exited may be NULL) over dt seconds. Only cgroups within
+ * `within` (NULL: all) are kept. The result stays valid until the next
+ * call. Returns 0, or -1 when out of memory.
+ */
+int cgtable_build(struct cgtable *t, const struct row *rows, size_t n,
+	      const struct row *exited, size_t nexited, double dt,
+	      const char *within, struct cgroup_row **out, size_t *nout);
+
+#endif

@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Interval maths: two cumulative readings → checked per-interval figures. */
+#include <config.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "model/delta.h"
+
+unsigned long long delta_count(unsigned long long prev, unsigned long long cur,
+			       int is_32bit)
+{
+	if (is_32bit)
+		return (uint32_t)(cur - prev);
+	return cur >= prev ? cur - prev : 0;
+}
+
+unsigned delta_cats(unsigned kernel_cats, bool acct_on, double acct_hi,
+		    double born)
+{
+	bool measured = acct_hi == -INFINITY || (born > 0 && born > acct_hi);
+	if (!acct_on || !measured)
+		kernel_cats &= 1u << CAT_CPU;
+	return kernel_cats;
+}
+
+static bool reading_empty(const struct ts_reading *r)
+{
+	if (r->run_ns)
+		return false;
+	for (int c = 0; c < NCAT; c++)
+		if (r->d[c].count || r->d[c].total_ns)
+			return false;
+	return true;
+}
+
+bool delta_zombie_reply(const struct ts_reading *prev,
+			const struct ts_reading *cur)
+{
+	return reading_empty(cur) && !reading_empty(prev);
+}
+
+/*
+ * The longest a wait of a task of that age can be, in ns: the age, plus
+ * 1 % and 2 ms for the clocks (the kernel times waits with the scheduler's
+ * clock, we time the task's age with ours).
+ */
+static double longest_wait_ns(double age)
+{
+	return (age * 1.01 + 0.002) * 1e9;
+}
+
+/* Can the kernel's movement in one category be true? */
+static bool possible(const struct delta_bounds *b, int c, uint64_t dtotal,
+		     bool have_count, uint64_t dcount, bool max_rose,
+		     uint64_t max_ns)
+{
+	/*
+	 * Every wait the kernel counts lasted at least a nanosecond (it adds
+	 * one only then); a run-queue wait (cpu) may last none, and an IRQ
+	 * is counted as it is. More events than nanoseconds: a count that
+	 * went backwards, read as a wrap of its 32 bits.
+	 */
+	if (have_count && c != CAT_CPU && c != CAT_IRQ && dcount > dtotal)
+		return false;
+	double lim = b->age > 0 ? longest_wait_ns(b->age) : 0;
+	if (b->thread) {
+		/*
+		 * One thread is in at most one wait of a kind at a time: the
+		 * waits of the window follow its previous one, which ended
+		 * within since[c], and began after it was born.
+		 */
+		double span = b->since[c] > 0 ? longest_wait_ns(b->since[c]) : 0;
+		if (lim > 0 && (span <= 0 || lim < span))
+			span = lim;
+		if (span > 0 && ((double)dtotal > span ||
+				 (max_rose && (double)max_ns > span)))
+			return false;
+	}
+	if (lim <= 0)
+		return true; /* nothing more to bound it with */
+	if (!have_count)
+		return true;
+	double waits = (double)dcount;
+	if (c == CAT_CPU) {
+		/* a run-queue wait cut by migration: one part per thread */
+		int parts = b->thread ? 1 : b->threads;
+		if (parts <= 0)
+			return true;
+		waits += parts;
+	}
+	return (double)dtotal <= waits * lim;
+}
+
+int delta_interval(const struct ts_reading *prev, const struct ts_reading *cur,
+		   const struct delta_bounds *b, struct delta *out)
+{
+	static const struct ts_reading zero;
+	int dropped = 0;
+
+	if (!prev)
+		prev = &zero;
+	memset(out, 0, sizeof(*out));
+	if (cur->run_ns >= prev->run_ns) {
+		out->have_run = true;
+		out->run_ns = cur->run_ns - prev->run_ns;
+	}
+	for (int c = 0; c < NCAT; c++) {
+		unsigned bit = 1u << c;
+		const struct ts_delay *x = &prev->d[c], *y = &cur->d[c];
+		struct delta_cat *o = &out->d[c];
+		if (!(cur->have & b->cats & bit))
+			continue;
+		/* the kernel saturates to 0 on overflow: no figure */
+		if (y->total_ns < x->total_ns) {
+			o->flags = DELTA_DROPPED;
+			dropped++;
+			continue;
+		}
+		uint64_t dtotal = y->total_ns - x->total_ns;
+		bool have_count = !(cur->no_count & bit);
+		uint64_t dcount = have_count ?
+			delta_count(x->count, y->count,
+				    categories[c].count_is_32bit) : 0;
+		bool waited = have_count ? dcount > 0 : dtotal > 0;
+		/* a lifetime max that rose was set by a wait of this window */
+		bool max_rose = (cur->have_max & bit) && waited &&
+			y->max_ns > ((prev->have_max & bit) ? x->max_ns : 0);
+		if (!possible(b, c, dtotal, have_count, dcount, max_rose,
+			      y->max_ns)) {
+			o->flags = DELTA_DROPPED;
+			dropped++;
+			continue;
+		}
+		o->flags = DELTA_AVAIL | (have_count ? DELTA_COUNT : 0);
+		o->count = dcount;
+		o->total_ns = dtotal;
+		if (!waited)
+			continue;
+		/*
+		 * Only a thread's own record holds its maximum (a process
+		 * record carries one live thread's): the window's longest
+		 * wait is known when that maximum rose, or (version 17) its
+		 * time stamp falls in the window, or when exactly one wait
+		 * ended (its length is the whole delay; not for cpu, whose
+		 * delay may hold parts of unfinished waits).
+		 */
+		if (b->thread && max_rose) {
+			o->flags |= DELTA_MAX | DELTA_LIFETIME;
+			o->max_ns = y->max_ns;
+		} else if (b->thread && (cur->have_max_at & bit) &&
+			   b->to > 0 && y->max_at > b->from &&
+			   y->max_at <= b->to) {
+			o->flags |= DELTA_MAX | DELTA_LIFETIME;
+			o->max_ns = y->max_ns;
+		} else if (have_count && dcount == 1 && c != CAT_CPU) {
+			o->flags |= DELTA_MAX;
+			o->max_ns = dtotal;
+		}
+	}
+	return dropped;
+}
+
+static void accumulate_max(struct delta_cat *a, const struct delta_cat *v)
+{
+	bool v_waited = (v->flags & DELTA_COUNT) ? v->count > 0 : v->total_ns > 0;
+	if (!v_waited)
+		return;
+	if (v->flags & DELTA_LIFETIME) {
+		/* the longest of the life so far: of the window too */
+		a->flags |= DELTA_MAX | DELTA_LIFETIME;
+		a->max_ns = v->max_ns;
+	} else if (a->flags & DELTA_LIFETIME) {
+		/* the lifetime max did not rise: no wait was longer */
+		if ((v->flags & DELTA_MAX) && v->max_ns > a->max_ns)
+			a->max_ns = v->max_ns;
+	} else if ((a->flags & DELTA_MAX) && (v->flags & DELTA_MAX)) {
+		if (v->max_ns > a->max_ns)
+			a->max_ns = v->max_ns;
+	} else {
+		a->flags &= ~DELTA_MAX;
+	}
+}
+
+void delta_accumulate(struct delta *acc, bool first, const struct delta *iv)
+{
+	if (first) {
+		*acc = *iv;
+		return;
+	}
+	acc->have_run = acc->have_run && iv->have_run;
+	acc->run_ns += iv->run_ns;
+	for (int c = 0; c < NCAT; c++) {
+		struct delta_cat *a = &acc->d[c];
+		const struct delta_cat *v = &iv->d[c];
+		if (a->flags & DELTA_DROPPED)
+			continue;
+		if (v->flags & DELTA_DROPPED) {
+			a->flags = DELTA_DROPPED;
+			continue;
+		}
+		if (!(a->flags & DELTA_AVAIL) || !(v->flags & DELTA_AVAIL)) {
+			a->flags = 0;
+			continue;
+		}
+		bool a_waited = (a->flags & DELTA_COUNT) ? a->count > 0
+							 : a->total_ns > 0;
+		if (!a_waited) {
+			/* nothing yet: the window's max is this interval's */
+			unsigned keep = a->flags & DELTA_COUNT;
+			a->flags = (v->flags & ~DELTA_COUNT) | keep;
+			a->max_ns = v->max_ns;
+		} else {
+			accumulate_max(a, v);
+		}
+		a->total_ns += v->total_ns;
+		a->count += v->count;
+		if (!(v->flags & DELTA_COUNT))
+			a->flags &= ~DELTA_COUNT;
+	}
+}
+
+double delta_total(const struct cat_figure d[NCAT])
+{
+	double total = 0, sleep = 0;
+	for (int c = 0; c < NCAT; c++) {
+		if (!d[c].avail)
+			continue;
+		if (c == CAT_CPU || c == CAT_IRQ)
+			total += d[c].pct;
+		else if (d[c].pct > sleep)
+			sleep = d[c].pct;
+	}
+	return total + sleep;
+}
+
+void delta_figures(const struct delta *iv, double dt, struct row *row)
+{
+	row->have_cpu_pct = dt > 0 && iv->have_run;
+	row->cpu_pct = row->have_cpu_pct ?
+		(double)iv->run_ns / (dt * 1e9) * 100.0 : 0;
+	for (int c = 0; c < NCAT; c++) {
+		const struct delta_cat *v = &iv->d[c];
+		struct cat_figure *f = &row->d[c];
+		memset(f, 0, sizeof(*f));
+		if (v->flags & DELTA_DROPPED) {
+			f->dropped = true;
+			continue;
+		}
+		if (!(v->flags & DELTA_AVAIL) || dt <= 0)
+			continue;
+		f->avail = true;
+		f->have_count = v->flags & DELTA_COUNT;
+		f->count = v->count;
+		f->pct = (double)v->total_ns / (dt * 1e9) * 100.0;
+		if (f->have_count && f->count) {
+			f->have_avg = true;
+			f->avg_ms = (double)v->total_ns / (double)f->count / 1e6;
+		}
+		if (v->flags & DELTA_MAX) {
+			f->have_max = true;
+			f->max_ms = (double)v->max_ns / 1e6;
+		}
+	}
+	row->total_pct = delta_total(row->d);
+}
+
+int delta_row(const struct ts_reading *prev, const struct ts_reading *cur,
+	      double dt, const struct delta_bounds *b, struct row *row)
+{
+	struct delta iv;
+	int dropped = delta_interval(prev, cur, b, &iv);
+	delta_figures(&iv, dt, row);
+	return dropped;
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Interval maths: two cumulative taskstats readings of one task become
+ * what the task did in one interval, checked against what is physically
+ * possible, and then the figures of one row. Pure functions, no state.
+ *
+ * The kernel's counters can lie (a wait whose start stamp is 0 counts the
+ * machine's uptime; a wait caught by the delay accounting switch counts
+ * from a stale stamp). A figure that cannot be true is dropped: never
+ * shown, sorted on or summed, and counted. The rule (delta_interval)
+ * only drops what no real schedule can produce:
+ *   - one thread waits in one category at most once at a time, so what
+ *     a thread waited in an interval cannot exceed its age, nor the
+ *     time since the start of the last interval in which it ended a
+ *     wait of that kind (its waits follow one another);
+ *   - every wait that ends adds one event (cpu excepted: a run-queue
+ *     wait may be cut in parts when the task migrates, one unfinished
+ *     part per thread), and no wait is longer than the task has
+ *     existed: Δdelay ≤ (Δcount [+ threads for cpu]) × age;
+ *   - a lifetime maximum that rose in the interval belongs to a wait of
+ *     the interval, and cannot exceed the age either;
+ *   - every counted wait lasted at least a nanosecond (but cpu's and
+ *     irq's): more events than nanoseconds of delay is a count that went
+ *     backwards;
+ *   - a total that went backwards is no figure at all.
+ * A long wait that ends in an interval legitimately exceeds 100 % of
+ * that interval: it passes, since it is shorter than the task's age.
+ */
+#ifndef STALLTOP_DELTA_H
+#define STALLTOP_DELTA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/sample.h"
+#include "kernel/ts_decode.h"
+
+/* What is known about the task and the window, to bound its figures. */
+struct delta_bounds {
+	unsigned cats;   /* categories (bit 1 << c) with true figures */
+	double age;      /* upper bound of the task's age at the later
+			    reading, seconds; 0 when unknown (no check) */
+	bool thread;     /* the readings are one thread's (PID records, or a
+			    process that had one thread all along) */
+	double since[NCAT]; /* a thread: every wait of category c counted in
+			    the window began within the last since[c]
+			    seconds (after the end of its previous wait);
+			    0 when unknown (its age bounds it) */
+	int threads;     /* a process's threads, for the cpu rule; 0 unknown */
+	double from, to; /* the window in CLOCK_REALTIME seconds (for the
+			    kernel's max time stamps, version 17); 0: none */
+};
+
+enum delta_flags {
+	DELTA_AVAIL = 1u << 0,    /* a true figure */
+	DELTA_COUNT = 1u << 1,    /* the event count is known */
+	DELTA_MAX = 1u << 2,      /* max_ns is the longest wait of the window */
+	DELTA_LIFETIME = 1u << 3, /* ... and the longest of the task's life */
+	DELTA_DROPPED = 1u << 4,  /* the kernel's figure cannot be true */
+};
+
+/* What one task did in one window. */
+struct delta {
+	bool have_run;
+	uint64_t run_ns;          /* time on a CPU */
+	struct delta_cat {
+		unsigned flags;   /* enum delta_flags */
+		uint64_t count;
+		uint64_t total_ns;
+		uint64_t max_ns;
+	} d[NCAT];
+};
+
+/*
+ * What happened between prev and cur (prev NULL: the task started after
+ * the previous reading and is counted from zero). Returns the number of
+ * categories dropped as impossible.
+ */
+int delta_interval(const struct ts_reading *prev, const struct ts_reading *cur,
+		   const struct delta_bounds *b, struct delta *out);
+
+/*
+ * Add one interval to an accumulated window (-a); acc starts zeroed with
+ * first true. A category dropped once stays dropped (the window holds an
+ * impossible wait); one the kernel stopped giving stays absent.
+ */
+void delta_accumulate(struct delta *acc, bool first, const struct delta *iv);
+
+/*
+ * The figures of row over dt seconds: pct, count, avg, max, cpu_pct and
+ * total_pct (see delta_total).
+ */
+void delta_figures(const struct delta *iv, double dt, struct row *row);
+
+/*
+ * TOTAL: the kernel nests waits (a swap-in's IO is also block IO,
+ * thrashing sits inside swap-in or IO, reclaim and compaction may wait
+ * on IO, a copy-on-write fault may reclaim), so a plain sum counts one
+ * wait twice. A task waiting for a CPU or losing it to an IRQ is not
+ * asleep, so those two are apart from the rest: total = cpu + irq + the
+ * largest of the other six. It never counts a wait twice (it may leave
+ * out sleeps of two kinds that did not overlap).
+ */
+double delta_total(const struct cat_figure d[NCAT]);
+
+/* The fill of delta_interval + delta_figures, for one interval. */
+int delta_row(const struct ts_reading *prev, const struct ts_reading *cur,
+	      double dt, const struct delta_bounds *b, struct row *row);
+
+/*
+ * The categories with true figures for a task born (CLOCK_MONOTONIC
+ * seconds, 0 unknown) when delay accounting is on (acct_on) and came on
+ * at the latest at acct_hi (-INFINITY: before stalltop started, taken as
+ * measured from the start). The scheduler always times run-queue waits;
+ * the others only while delay accounting is on, and a task that was alive
+ * when it came on may have been inside a wait whose start was never
+ * stamped: its figures are unknown for good.
+ */
+unsigned delta_cats(unsigned kernel_cats, bool acct_on, double acct_hi,
+		    double born);
+
+/*
+ * A process whose threads all ended but that is not yet reaped answers a
+ * query with zeros: it did nothing more, it did not forget. True when cur
+ * is such an answer to a task whose previous reading held figures.
+ */
+bool delta_zombie_reply(const struct ts_reading *prev,
+			const struct ts_reading *cur);
+
+/* Count difference; the kernel keeps non-cpu counts in 32 bits. */
+unsigned long long delta_count(unsigned long long prev, unsigned long long cur,
+			       int is_32bit);
+
+#endif

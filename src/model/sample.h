@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A sample: what every view consumes. Plain data, no kernel handles; a
+ * recording could fill it as well as the live sources do.
+ */
+#ifndef STALLTOP_SAMPLE_H
+#define STALLTOP_SAMPLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "model/categories.h"
+#include "kernel/psi.h"
+
+/* One category's figures for one row over one interval. */
+struct cat_figure {
+	bool avail;       /* false: no true figure (shown -/null) */
+	double pct;       /* Δdelay / Δwall × 100 */
+	uint64_t count;   /* events in the interval */
+	bool have_avg;    /* false when count is 0 or unknown */
+	double avg_ms;    /* Δdelay / Δcount */
+	bool have_max;    /* the interval's longest wait is known */
+	double max_ms;    /* longest single wait that ended in the interval */
+	bool have_count;  /* false: the source gives no event count */
+	bool dropped;     /* the kernel's figure cannot be true (see
+			     delta.h): not shown, sorted on or summed */
+};
+
+enum row_flags {
+	ROW_EXITED = 1u << 0, /* ended during this interval */
+	ROW_NEW = 1u << 1,    /* first seen in this interval */
+};
+
+struct row {
+	pid_t pid;            /* thread id in thread rows, else the tgid */
+	pid_t tgid;
+	pid_t ppid;           /* 0 when unknown */
+	const char *comm;     /* raw; views escape */
+	const char *cmdline;  /* raw, arguments joined by spaces; may be "" */
+	uid_t uid;            /* (uid_t)-1 when unknown */
+	const char *user;     /* name, or the numeric uid as text */
+	const char *cgroup;   /* v2 path ("/system.slice/x.service"), or NULL */
+	char state;           /* '\0' when unknown */
+	int threads;          /* -1 when unknown */
+	bool have_cpu_pct;
+	double cpu_pct;       /* CPU use, % of one CPU */
+	struct cat_figure d[NCAT];
+	double total_pct;     /* cpu + irq + the largest other (delta_total) */
+	unsigned flags;       /* enum row_flags */
+	double age;           /* seconds since first seen (for highlighting) */
+};
+
+/* One cgroup (v2) and everything below it. */
+struct cgroup_row {
+	const char *path;     /* from the v2 root: "/", "/system.slice", ... */
+	int depth;            /* 0 for "/" */
+	bool have_psi;        /* its *.pressure files could be read */
+	struct psi_sample psi;
+	struct cat_figure d[NCAT]; /* summed over its processes and below */
+	double total_pct;
+	size_t nr_tasks;      /* processes in it and below */
+};
+
+struct sample {
+	double time;          /* wall clock at the end of the interval */
+	double interval;      /* seconds the figures cover */
+	bool delayacct;       /* kernel.task_delayacct is on */
+	bool delayacct_known; /* the sysctl could be read */
+	unsigned ts_version;  /* struct taskstats version, 0 if none */
+	uint64_t events_lost; /* notifications lost since start */
+	uint64_t exit_records_lost; /* of those, exit records */
+	size_t dropped;       /* figures dropped as impossible in this sample */
+	bool threads;         /* rows are threads (-H) */
+	bool accumulated;     /* figures cover the time since start (-a) */
+	struct psi_sample psi;
+	struct row *rows;
+	size_t nrows;
+	struct row *exited;
+	size_t nexited;
+	const char *trigger;  /* the PSI trigger that took this sample, or NULL */
+	struct cgroup_row *cgroups; /* when cgroups are collected, else NULL */
+	size_t ncgroups;
+	struct row *thread_rows;    /* a recording's thread rows (else NULL) */
+	size_t nthread_rows;
+	struct row *thread_exited;  /* ...and its threads that ended in the */
+	size_t nthread_exited;      /* interval (else NULL) */
+	size_t nprocs;        /* processes known */
+	size_t nthreads;      /* threads known, 0 if not counted */
+};
+
+#endif

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Filtering and sorting of sample rows: shared by batch mode and screen. */
+#ifndef STALLTOP_SELECT_H
+#define STALLTOP_SELECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "model/sample.h"
+
+/* Sort keys: 0..NCAT-1 are the categories, then these. */
+enum sort_key {
+	SORT_TOTAL = NCAT,
+	SORT_CPU_PCT,
+	SORT_PID,
+	SORT_COMM,
+	NSORT
+};
+
+/* What a delay column shows (and what sorting by it compares). */
+enum metric { METRIC_PCT, METRIC_AVG, METRIC_RATE, METRIC_MAX, NMETRIC };
+
+struct select_opts {
+	int sort;              /* enum sort_key or a category */
+	bool reverse;          /* flip the default direction */
+	enum metric metric;
+	bool only_stalled;     /* drop rows whose total_pct is 0 */
+	const pid_t *pids;     /* keep only these tgids (NULL: all) */
+	size_t npids;
+	bool have_uid;
+	uid_t uid;             /* keep only this user's */
+	const char *name;      /* keep only comm/cmdline containing this */
+	size_t limit;          /* 0: no limit */
+};
+
+/* "cpu".."irq", "total", "cpu_pct", "pid", "comm" → key, or -1. */
+int select_sort_key_by_name(const char *name);
+const char *select_sort_key_name(int key);
+
+/*
+ * Order of two figures, descending (negative when a comes first). An
+ * absent figure (NAN) sorts below every present one: callers that
+ * reverse the order leave such pairs alone.
+ */
+int select_cmp_num(double a, double b);
+
+/* Value a metric gives for one category of a row (NAN when absent). */
+double select_row_metric(const struct row *r, int cat, enum metric m, double interval);
+
+/*
+ * Filter rows in place (kept rows first, order otherwise undefined), sort
+ * them and apply the limit. Returns the number kept.
+ */
+size_t select_rows(struct row *rows, size_t n, const struct select_opts *o,
+		   double interval);
+
+/*
+ * The same for a sample's live rows and the rows that exited in it: each
+ * list filtered and sorted, and the limit applied to both together (the
+ * first rows of the two in sort order). Sets *n and *nexited.
+ */
+void select_sample_rows(struct row *rows, size_t *n, struct row *exited,
+			size_t *nexited, const struct select_opts *o,
+			double interval);
+
+/*
+ * Sort cgroup rows by the same key (a category, total; pid and comm keep
+ * the tree order, by path). Returns n.
+ */
+size_t select_cgroups(struct cgroup_row *rows, size_t n,
+		      const struct select_opts *o);
+
+#endif

@@ -1,0 +1,451 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The task table: a chained hash table keyed by task id, and the retired
+ * tasks in the order they ended, indexed by id too.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/tasktable.h"
+
+/* How much before its fork event a task may have been stamped as started. */
+#define FORK_SLACK_NS 100000000ULL
+/* ac_btime is within a second of the start; the clocks move a little. */
+#define BTIME_SLACK_NS 1050000000LL
+
+struct tasktable {
+	struct task **bucket;
+	size_t nbucket;   /* power of two */
+	size_t count;
+	struct task **retired;
+	size_t nretired, capretired;
+	struct task **rbucket;      /* the retired ones by id */
+	size_t nrbucket;            /* power of two */
+};
+
+static size_t hash_slot(size_t n, pid_t id)
+{
+	uint32_t h = (uint32_t)id * 2654435761u;
+	return h & (n - 1);
+}
+
+static size_t slot(const struct tasktable *t, pid_t id)
+{
+	return hash_slot(t->nbucket, id);
+}
+
+struct tasktable *tasktable_new(void)
+{
+	struct tasktable *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->nbucket = 1024;
+	t->bucket = calloc(t->nbucket, sizeof(*t->bucket));
+	t->nrbucket = 256;
+	t->rbucket = calloc(t->nrbucket, sizeof(*t->rbucket));
+	if (!t->bucket || !t->rbucket) {
+		free(t->bucket);
+		free(t->rbucket);
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static void task_free(struct task *k)
+{
+	free(k->comm);
+	free(k->cmdline);
+	free(k->user);
+	free(k->cgroup);
+	free(k);
+}
+
+void tasktable_free(struct tasktable *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nbucket; i++) {
+		struct task *k = t->bucket[i];
+		while (k) {
+			struct task *n = k->hnext;
+			task_free(k);
+			k = n;
+		}
+	}
+	tasktable_free_retired(t);
+	free(t->retired);
+	free(t->rbucket);
+	free(t->bucket);
+	free(t);
+}
+
+size_t tasktable_count(const struct tasktable *t)
+{
+	return t->count;
+}
+
+struct task *tasktable_find(const struct tasktable *t, pid_t id)
+{
+	for (struct task *k = t->bucket[slot(t, id)]; k; k = k->hnext)
+		if (k->id == id)
+			return k;
+	return NULL;
+}
+
+static void grow(struct tasktable *t)
+{
+	size_t n = t->nbucket * 2;
+	struct task **b = calloc(n, sizeof(*b));
+	if (!b)
+		return; /* keep working with longer chains */
+	struct task **old = t->bucket;
+	size_t oldn = t->nbucket;
+	t->bucket = b;
+	t->nbucket = n;
+	for (size_t i = 0; i < oldn; i++) {
+		struct task *k = old[i];
+		while (k) {
+			struct task *next = k->hnext;
+			size_t s = slot(t, k->id);
+			k->hnext = b[s];
+			b[s] = k;
+			k = next;
+		}
+	}
+	free(old);
+}
+
+void tasktable_remove(struct tasktable *t, pid_t id)
+{
+	struct task **pp = &t->bucket[slot(t, id)];
+	for (; *pp; pp = &(*pp)->hnext) {
+		if ((*pp)->id == id) {
+			struct task *k = *pp;
+			*pp = k->hnext;
+			task_free(k);
+			t->count--;
+			return;
+		}
+	}
+}
+
+struct task *tasktable_get(struct tasktable *t, pid_t id, unsigned long long start,
+		    bool *created)
+{
+	struct task *k = tasktable_find(t, id);
+	*created = false;
+	if (k && (k->start == start || !start || !k->start)) {
+		if (!k->start)
+			k->start = start;
+		return k;
+	}
+	if (k)
+		tasktable_remove(t, id); /* the id was reused: a new task */
+	if (t->count >= t->nbucket)
+		grow(t);
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return NULL;
+	k->id = id;
+	k->start = start;
+	k->uid = (uid_t)-1;
+	k->threads = -1;
+	size_t s = slot(t, id);
+	k->hnext = t->bucket[s];
+	t->bucket[s] = k;
+	t->count++;
+	*created = true;
+	return k;
+}
+
+void tasktable_foreach(struct tasktable *t, void (*fn)(struct task *, void *),
+		void *arg)
+{
+	for (size_t i = 0; i < t->nbucket; i++)
+		for (struct task *k = t->bucket[i]; k; k = k->hnext)
+			fn(k, arg);
+}
+
+/* Unlink every task pred picks; retire it, or free it. */
+static void unlink_if(struct tasktable *t, bool (*pred)(struct task *, void *),
+		      void *arg, bool retire);
+
+void tasktable_remove_if(struct tasktable *t, bool (*pred)(struct task *, void *),
+		  void *arg)
+{
+	unlink_if(t, pred, arg, false);
+}
+
+/* Index the retired tasks by id in twice as many slots (if memory allows). */
+static void grow_retired_index(struct tasktable *t)
+{
+	size_t n = t->nrbucket * 2;
+	struct task **b = calloc(n, sizeof(*b));
+	if (!b)
+		return; /* keep working with longer chains */
+	free(t->rbucket);
+	t->rbucket = b;
+	t->nrbucket = n;
+	/* oldest first, each in front: every chain runs newest first */
+	for (size_t i = 0; i < t->nretired; i++) {
+		struct task *k = t->retired[i];
+		size_t s = hash_slot(n, k->id);
+		k->rnext = b[s];
+		b[s] = k;
+	}
+}
+
+static int push_retired(struct tasktable *t, struct task *k)
+{
+	if (t->nretired == t->capretired) {
+		size_t n = t->capretired ? t->capretired * 2 : 64;
+		struct task **p = realloc(t->retired, n * sizeof(*p));
+		if (!p)
+			return -1;
+		t->retired = p;
+		t->capretired = n;
+	}
+	t->retired[t->nretired++] = k;
+	if (t->nretired > t->nrbucket) {
+		grow_retired_index(t); /* indexes k as well */
+		if (t->nretired <= t->nrbucket)
+			return 0;
+	}
+	size_t s = hash_slot(t->nrbucket, k->id);
+	k->rnext = t->rbucket[s];
+	t->rbucket[s] = k;
+	return 0;
+}
+
+static void unindex_retired(struct tasktable *t, struct task *k)
+{
+	struct task **pp = &t->rbucket[hash_slot(t->nrbucket, k->id)];
+	for (; *pp; pp = &(*pp)->rnext) {
+		if (*pp == k) {
+			*pp = k->rnext;
+			k->rnext = NULL;
+			return;
+		}
+	}
+}
+
+void tasktable_retire(struct tasktable *t, struct task *k)
+{
+	struct task **pp = &t->bucket[slot(t, k->id)];
+	for (; *pp; pp = &(*pp)->hnext) {
+		if (*pp == k) {
+			*pp = k->hnext;
+			k->hnext = NULL;
+			t->count--;
+			if (push_retired(t, k) < 0)
+				task_free(k); /* out of memory: lose the row */
+			return;
+		}
+	}
+}
+
+void tasktable_retire_if(struct tasktable *t, bool (*pred)(struct task *, void *),
+		  void *arg)
+{
+	unlink_if(t, pred, arg, true);
+}
+
+static void unlink_if(struct tasktable *t, bool (*pred)(struct task *, void *),
+		      void *arg, bool retire)
+{
+	for (size_t i = 0; i < t->nbucket; i++) {
+		struct task **pp = &t->bucket[i];
+		while (*pp) {
+			struct task *k = *pp;
+			if (!pred(k, arg)) {
+				pp = &k->hnext;
+				continue;
+			}
+			*pp = k->hnext;
+			k->hnext = NULL;
+			t->count--;
+			if (!retire || push_retired(t, k) < 0)
+				task_free(k);
+		}
+	}
+}
+
+size_t tasktable_retired_count(const struct tasktable *t)
+{
+	return t->nretired;
+}
+
+void tasktable_foreach_retired(struct tasktable *t,
+			void (*fn)(struct task *, void *), void *arg)
+{
+	for (size_t i = 0; i < t->nretired; i++)
+		fn(t->retired[i], arg);
+}
+
+void tasktable_free_retired(struct tasktable *t)
+{
+	for (size_t i = 0; i < t->nretired; i++)
+		task_free(t->retired[i]);
+	t->nretired = 0;
+	memset(t->rbucket, 0, t->nrbucket * sizeof(*t->rbucket));
+}
+
+size_t tasktable_trim_retired(struct tasktable *t, size_t max)
+{
+	if (t->nretired <= max)
+		return 0;
+	size_t drop = t->nretired - max;
+	for (size_t i = 0; i < drop; i++) {
+		unindex_retired(t, t->retired[i]);
+		task_free(t->retired[i]);
+	}
+	memmove(t->retired, t->retired + drop, max * sizeof(*t->retired));
+	t->nretired = max;
+	return drop;
+}
+
+void tasktable_free_retired_if(struct tasktable *t,
+			bool (*pred)(struct task *, void *), void *arg)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < t->nretired; i++) {
+		if (pred(t->retired[i], arg)) {
+			unindex_retired(t, t->retired[i]);
+			task_free(t->retired[i]);
+		} else {
+			t->retired[kept++] = t->retired[i];
+		}
+	}
+	t->nretired = kept;
+}
+
+struct task *tasktable_find_retired(const struct tasktable *t, pid_t id,
+			     bool (*pred)(struct task *, void *), void *arg)
+{
+	struct task *oldest = NULL;
+	for (struct task *k = t->rbucket[hash_slot(t->nrbucket, id)]; k;
+	     k = k->rnext)
+		if (k->id == id && (!pred || pred(k, arg)))
+			oldest = k; /* the chain runs newest first */
+	return oldest;
+}
+
+void tasktable_detach(struct tasktable *t, struct task *k)
+{
+	struct task **pp = &t->bucket[slot(t, k->id)];
+	for (; *pp; pp = &(*pp)->hnext) {
+		if (*pp == k) {
+			*pp = k->hnext;
+			k->hnext = NULL;
+			t->count--;
+			return;
+		}
+	}
+}
+
+void tasktable_attach(struct tasktable *t, struct task *k)
+{
+	size_t s = slot(t, k->id);
+	k->hnext = t->bucket[s];
+	t->bucket[s] = k;
+	t->count++;
+}
+
+static void replace(char **dst, const char *src)
+{
+	if (!src)
+		return;
+	if (*dst && strcmp(*dst, src) == 0)
+		return;
+	char *n = strdup(src);
+	if (!n)
+		return;
+	free(*dst);
+	*dst = n;
+}
+
+void tasktable_set_details(struct task *k, const char *comm, const char *cmdline,
+		      const char *user)
+{
+	replace(&k->comm, comm);
+	replace(&k->cmdline, cmdline);
+	replace(&k->user, user);
+}
+
+struct tt_span tasktable_span_ticks(unsigned long long ticks, long hz)
+{
+	struct tt_span s = { 0, 0 };
+	if (!ticks || hz <= 0)
+		return s;
+	uint64_t tick = 1000000000ULL / (uint64_t)hz;
+	s.lo = (uint64_t)ticks * tick;
+	s.hi = s.lo + tick - 1;
+	return s;
+}
+
+uint64_t tasktable_boot_ns(uint64_t mono_ns, const struct tt_clocks *now)
+{
+	/* the two clocks part only while the machine sleeps */
+	uint64_t asleep = now->boot_ns > now->mono_ns ?
+			  now->boot_ns - now->mono_ns : 0;
+	return mono_ns + asleep;
+}
+
+struct tt_span tasktable_span_fork(uint64_t event_ns, const struct tt_clocks *now)
+{
+	struct tt_span s = { 0, 0 };
+	if (!event_ns)
+		return s;
+	s.hi = tasktable_boot_ns(event_ns, now);
+	s.lo = s.hi > FORK_SLACK_NS ? s.hi - FORK_SLACK_NS : 0;
+	return s;
+}
+
+struct tt_span tasktable_span_exit(const struct ts_reading *r,
+			    const struct tt_clocks *now)
+{
+	struct tt_span s = { 0, 0 };
+	if (r->kind != TS_KIND_PID || !r->have_basic)
+		return s;
+	/* it ended before now, etime after it began */
+	uint64_t lived = r->etime_us * 1000;
+	if (r->etime_us > UINT64_MAX / 1000 || lived >= now->boot_ns)
+		return s; /* longer than the machine is up: no figure */
+	s.hi = now->boot_ns - lived;
+	if (!r->btime)
+		return s;
+	/* the start second, moved from the wall clock to the boot clock */
+	int64_t wall_minus_boot = (int64_t)now->real_ns - (int64_t)now->boot_ns;
+	if (r->btime > (uint64_t)INT64_MAX / 1000000000ULL)
+		return s;
+	int64_t at = (int64_t)r->btime * 1000000000LL - wall_minus_boot;
+	int64_t lo = at - BTIME_SLACK_NS, hi = at + BTIME_SLACK_NS;
+	if (hi <= 0 || (lo > 0 && (uint64_t)lo > s.hi))
+		return s; /* the wall clock was set since: only the bound */
+	if (lo > 0)
+		s.lo = (uint64_t)lo;
+	if ((uint64_t)hi < s.hi)
+		s.hi = (uint64_t)hi;
+	return s;
+}
+
+struct tt_span tasktable_task_span(const struct task *k, long hz)
+{
+	if (k->start)
+		return tasktable_span_ticks(k->start, hz);
+	return k->born;
+}
+
+enum tasktable_order tasktable_order(struct tt_span a, struct tt_span b)
+{
+	if (!a.hi || !b.hi)
+		return TT_SAME;
+	if (a.hi < b.lo)
+		return TT_BEFORE;
+	if (a.lo > b.hi)
+		return TT_AFTER;
+	return TT_SAME;
+}

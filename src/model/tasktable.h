@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The task table: one entry per live task (process or thread), keyed by
+ * id and start time, holding its cached details and last readings.
+ * A reused id with another start time is a new task, never a delta
+ * against the old one.
+ */
+#ifndef STALLTOP_TASKTABLE_H
+#define STALLTOP_TASKTABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "model/delta.h"
+#include "model/sample.h"
+#include "kernel/ts_decode.h"
+
+/*
+ * When a life began, on the boot clock (CLOCK_BOOTTIME) in nanoseconds:
+ * some time in [lo, hi]. hi == 0: nothing is known. /proc tells the start
+ * to a clock tick; a fork event comes just after it; an exit record's
+ * elapsed time and start second bound it.
+ */
+struct tt_span {
+	uint64_t lo, hi;
+};
+
+/* One life against another of the same id. */
+enum tasktable_order {
+	TT_SAME,    /* may be one life: the spans meet, or one is unknown */
+	TT_BEFORE,  /* it began before the other could have: an earlier life */
+	TT_AFTER,   /* it began after the other could have: a later life */
+};
+
+/* The clocks, read together. */
+struct tt_clocks {
+	uint64_t mono_ns, boot_ns, real_ns;
+};
+
+struct task {
+	pid_t id;                  /* tgid (process table) or tid */
+	pid_t tgid;
+	unsigned long long start;  /* clock ticks since boot; 0 unknown */
+	double first_seen;         /* monotonic seconds */
+
+	/* cached details (libproc2); NULL until read */
+	char *comm, *cmdline, *user;
+	char *cgroup;              /* v2 path, when cgroups are in use */
+	uid_t uid;
+	pid_t ppid;
+	char state;
+	int threads;
+	bool details_stale;        /* exec or comm change: read again */
+
+	/*
+	 * The earliest moment it can have begun to wait, CLOCK_MONOTONIC
+	 * seconds: its fork event (a child runs only after the kernel
+	 * announced it), or its start time in ticks. Bounds its figures
+	 * (delta.h) and tells whether delay accounting saw its whole life.
+	 * 0 when unknown.
+	 */
+	double waits_from;
+	/*
+	 * Per category, CLOCK_MONOTONIC seconds: its latest wait ended after
+	 * this moment (the start of the reading before the one that counted
+	 * it); its next waits began later. 0 before any.
+	 */
+	double wait_lo[NCAT];
+	bool multi;                /* a process that had several threads */
+	uint64_t lost_at_add;      /* notifications lost when it was added */
+
+	/* readings */
+	struct ts_reading prev;    /* at the previous sample */
+	double prev_at;            /* CLOCK_MONOTONIC when its query began;
+				      0: counted from zero */
+	bool have_prev;
+	struct ts_reading cur;     /* this sample's, or the final one */
+	bool have_cur;
+	double cur_at;             /* CLOCK_MONOTONIC when a final came */
+	bool requery;              /* a thread ended during the query */
+	struct delta acc;          /* accumulated mode: the window so far */
+	bool have_acc;
+	uint64_t acc_round;        /* the reading last added to acc */
+	uint64_t row_round;        /* process rows: the reading of row_at */
+	size_t row_at;             /* its row in this sample's rows */
+
+	/* life */
+	bool exited;               /* ended; shown once, then removed */
+	bool have_final;           /* cur holds the kernel's exit record */
+	uint64_t seen;             /* generation of the last scan that saw it */
+	uint64_t queried;          /* generation of the last query that asked */
+	bool shown;                /* retired and already in a sample */
+
+	/* which life of the id it is (start is 0 until /proc tells it) */
+	struct tt_span born;       /* when events say it began */
+	bool forked;               /* its fork event has been seen */
+	bool exit_seen;            /* the connector has told its exit */
+	bool answered;             /* a query has answered for it */
+
+	struct task *hnext;
+	struct task *rnext;        /* retired tasks of the same slot */
+};
+
+struct tasktable;
+
+struct tasktable *tasktable_new(void);
+void tasktable_free(struct tasktable *t);
+
+size_t tasktable_count(const struct tasktable *t);
+struct task *tasktable_find(const struct tasktable *t, pid_t id);
+
+/*
+ * The entry for (id, start): an existing one when start matches (or either
+ * is unknown), else a fresh entry replacing a stale one with that id.
+ * *created says which. NULL on allocation failure.
+ */
+struct task *tasktable_get(struct tasktable *t, pid_t id, unsigned long long start,
+		    bool *created);
+
+void tasktable_remove(struct tasktable *t, pid_t id);
+
+/* Call fn for every task; fn may not add or remove. */
+void tasktable_foreach(struct tasktable *t, void (*fn)(struct task *, void *),
+		void *arg);
+
+/* Remove every task for which pred returns true. */
+void tasktable_remove_if(struct tasktable *t, bool (*pred)(struct task *, void *),
+		  void *arg);
+
+/*
+ * Retire a task that ended: it leaves the index (so a new task may take
+ * its id at once) but is kept, with its final figures, until
+ * tasktable_free_retired(). Never call during tasktable_foreach.
+ */
+void tasktable_retire(struct tasktable *t, struct task *k);
+
+/* Retire every live task for which pred returns true. */
+void tasktable_retire_if(struct tasktable *t, bool (*pred)(struct task *, void *),
+		  void *arg);
+
+size_t tasktable_retired_count(const struct tasktable *t);
+void tasktable_foreach_retired(struct tasktable *t,
+			void (*fn)(struct task *, void *), void *arg);
+void tasktable_free_retired(struct tasktable *t);
+/* Keep at most max retired tasks, dropping the oldest; returns how many went. */
+size_t tasktable_trim_retired(struct tasktable *t, size_t max);
+/* Free the retired tasks for which pred returns true. */
+void tasktable_free_retired_if(struct tasktable *t,
+			bool (*pred)(struct task *, void *), void *arg);
+
+/*
+ * The oldest retired task with this id for which pred (may be NULL)
+ * returns true, or NULL.
+ */
+struct task *tasktable_find_retired(const struct tasktable *t, pid_t id,
+			     bool (*pred)(struct task *, void *), void *arg);
+
+/*
+ * Take a live task out of the index without retiring it, and put it back.
+ * Between the two another entry may hold its id.
+ */
+void tasktable_detach(struct tasktable *t, struct task *k);
+void tasktable_attach(struct tasktable *t, struct task *k);
+
+void tasktable_set_details(struct task *k, const char *comm, const char *cmdline,
+		      const char *user);
+
+/* ---- lives: one id, several tasks one after another ---- */
+
+/* A /proc start time (clock ticks since boot) as a span. */
+struct tt_span tasktable_span_ticks(unsigned long long ticks, long hz);
+
+/*
+ * A CLOCK_MONOTONIC time (an event's, in ns) on the boot clock, as the
+ * clocks stand now (a sleep of the machine since moves it later).
+ */
+uint64_t tasktable_boot_ns(uint64_t mono_ns, const struct tt_clocks *now);
+
+/* A fork event's time (CLOCK_MONOTONIC, ns): the child began just before. */
+struct tt_span tasktable_span_fork(uint64_t event_ns, const struct tt_clocks *now);
+
+/*
+ * When the task of an exit record (a thread's own, kind TS_KIND_PID)
+ * began, the record read at now: at most its elapsed time before now,
+ * and within a second of its start second (ac_btime). Unknown for a
+ * process record, which carries neither.
+ */
+struct tt_span tasktable_span_exit(const struct ts_reading *r,
+			    const struct tt_clocks *now);
+
+/* A task's span: its /proc start where known, else what events said. */
+struct tt_span tasktable_task_span(const struct task *k, long hz);
+
+/* Life a against life b. */
+enum tasktable_order tasktable_order(struct tt_span a, struct tt_span b);
+
+#endif

@@ -1,0 +1,1228 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Replay: index a recording in one quick pass (headers parsed, sample
+ * lines only checked for shape), then parse one line per replay_get()
+ * with json-c into a struct sample whose rows and strings live in the
+ * parsed JSON until the next call. The format is in record.h; what cannot
+ * be read back is listed in replay.h.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <json.h>
+
+#include "lib/all_io.h"
+#include "lib/nls.h"
+#include "record/record.h"
+#include "record/replay.h"
+
+/* Nesting of a sample is 5 levels (cgroups[].psi.cpu.some); be generous. */
+#define JSON_DEPTH 16
+
+struct entry {
+	off_t off;        /* of the line in the (inflated) stream */
+	size_t len;       /* without its "\n" */
+	double time;      /* NAN when the sample has none */
+	size_t line;      /* line number in the file, from 1 */
+	size_t session;
+	bool bad;         /* found corrupt by replay_get */
+};
+
+struct session {
+	struct rec_header h;  /* strings point to the copies below */
+	char *program, *hostname, *kernel;
+};
+
+/* What went wrong, kept as counts; the text is made from them. */
+struct damage {
+	size_t corrupt, first_corrupt;  /* lines that do not parse, skipped */
+	size_t torn, first_torn;        /* ends of sessions cut by a crash */
+	bool torn_last;                 /* the last line is torn */
+	bool not_closed;                /* a compressed stream cut short */
+	char stop[512];                 /* where reading stopped, or "" */
+};
+
+struct replay {
+	int fd;                 /* the file, or the inflated copy */
+	struct entry *idx;
+	size_t n, cap;
+	struct session *sess;
+	size_t nsess;
+	struct damage dmg;
+	char *problem;
+	json_tokener *tok;
+	locale_t c_locale;      /* for the numbers read without json-c */
+	/* the current sample */
+	json_object *cur;
+	char *buf;
+	size_t bufcap;
+	struct row *rows, *exited, *trows, *texited;
+	size_t caprows, capexited, captrows, captexited;
+	struct cgroup_row *cgroups;
+	size_t capcg;
+};
+
+/* --- reading JSON values --- */
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v;
+}
+
+static bool is_num(json_object *v)
+{
+	return json_object_is_type(v, json_type_double) ||
+	       json_object_is_type(v, json_type_int);
+}
+
+/* A number, or NAN for null (out_json's not-finite) or anything else. */
+static double num(json_object *v)
+{
+	return is_num(v) ? json_object_get_double(v) : NAN;
+}
+
+/* A number when there is one: the have_ flags. */
+static bool opt_num(json_object *v, double *out)
+{
+	if (!is_num(v)) {
+		*out = 0;
+		return false;
+	}
+	*out = json_object_get_double(v);
+	return true;
+}
+
+static bool opt_u64(json_object *v, uint64_t *out)
+{
+	*out = 0;
+	if (!json_object_is_type(v, json_type_int))
+		return false;
+	*out = json_object_get_uint64(v);
+	return true;
+}
+
+static long long int_or(json_object *v, long long dflt)
+{
+	if (!json_object_is_type(v, json_type_int))
+		return dflt;
+	return (long long)json_object_get_int64(v);
+}
+
+static const char *str(json_object *v)
+{
+	return json_object_is_type(v, json_type_string) ?
+	       json_object_get_string(v) : NULL;
+}
+
+static pid_t pid_of(json_object *v)
+{
+	long long x = int_or(v, 0);
+
+	return x < 0 || x > INT_MAX ? 0 : (pid_t)x;
+}
+
+/* --- JSON to struct sample --- */
+
+static void psi_from(json_object *o, struct psi_sample *p)
+{
+	memset(p, 0, sizeof(*p));
+	for (int r = 0; r < NPSI; r++) {
+		json_object *res = get(o, psi_res_name[r]);
+
+		for (int k = 0; k < NPSI_KIND; k++) {
+			json_object *v = get(res, psi_kind_name[k]);
+			struct psi_stat *st = &p->s[r][k];
+
+			if (!json_object_is_type(v, json_type_object))
+				continue;
+			st->present = true;
+			st->avg10 = num(get(v, "avg10"));
+			st->avg60 = num(get(v, "avg60"));
+			st->avg300 = num(get(v, "avg300"));
+			opt_u64(get(v, "total_us"), &st->total_us);
+			st->have_pct = opt_num(get(v, "pct"), &st->pct);
+		}
+	}
+}
+
+static void delay_from(json_object *o, struct cat_figure d[NCAT])
+{
+	for (int c = 0; c < NCAT; c++) {
+		json_object *v = get(o, categories[c].key);
+		struct cat_figure *f = &d[c];
+
+		memset(f, 0, sizeof(*f));
+		if (!json_object_is_type(v, json_type_object))
+			continue;
+		f->avail = true;
+		f->pct = num(get(v, "pct"));
+		f->have_count = opt_u64(get(v, "count"), &f->count);
+		f->have_avg = opt_num(get(v, "avg_ms"), &f->avg_ms);
+		f->have_max = opt_num(get(v, "max_ms"), &f->max_ms);
+	}
+}
+
+/* "dropped": ["io", ...]: those figures were dropped as impossible. */
+static void dropped_from(json_object *a, struct cat_figure d[NCAT])
+{
+	if (!json_object_is_type(a, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		const char *key = str(json_object_array_get_idx(a, i));
+		int c = key ? categories_by_key(key) : -1;
+		if (c >= 0 && !d[c].avail)
+			d[c].dropped = true;
+	}
+}
+
+static void row_from(json_object *o, struct row *r, unsigned flags)
+{
+	const char *state = str(get(o, "state"));
+	long long threads = int_or(get(o, "threads"), -1);
+
+	memset(r, 0, sizeof(*r));
+	r->pid = pid_of(get(o, "pid"));
+	r->tgid = pid_of(get(o, "tgid"));
+	r->ppid = pid_of(get(o, "ppid"));
+	r->comm = str(get(o, "comm"));
+	r->cmdline = str(get(o, "cmdline"));
+	r->uid = (uid_t)-1;
+	r->user = str(get(o, "user"));
+	r->cgroup = str(get(o, "cgroup"));
+	r->state = state ? state[0] : '\0';
+	r->threads = threads < -1 || threads > INT_MAX ? -1 : (int)threads;
+	r->have_cpu_pct = opt_num(get(o, "cpu_pct"), &r->cpu_pct);
+	delay_from(get(o, "delay"), r->d);
+	dropped_from(get(o, "dropped"), r->d);
+	r->total_pct = num(get(o, "total_pct"));
+	r->flags = flags;
+	if (r->state == 'X')
+		r->flags |= ROW_EXITED;
+}
+
+/* Room for n elements (at least one, so that [] is not NULL). */
+static bool grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	if (n == 0)
+		n = 1;
+	if (n <= *cap)
+		return true;
+	if (n > SIZE_MAX / size)
+		return false;
+	void *q = realloc(*p, n * size);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = n;
+	return true;
+}
+
+/* The rows of array a into *buf; false when memory ran out. */
+static bool rows_from(json_object *a, struct row **buf, size_t *cap,
+		      size_t *n, unsigned flags)
+{
+	size_t len = json_object_is_type(a, json_type_array) ?
+		     json_object_array_length(a) : 0;
+
+	if (!grow((void **)buf, cap, len, sizeof(**buf)))
+		return false;
+	for (size_t i = 0; i < len; i++)
+		row_from(json_object_array_get_idx(a, i), &(*buf)[i], flags);
+	*n = len;
+	return true;
+}
+
+/* "/" is 0, "/a" 1, "/a/b" 2. */
+static int path_depth(const char *path)
+{
+	int depth = 0;
+
+	for (const char *p = path; p && *p; p++)
+		if (*p == '/' && p[1] && p[1] != '/')
+			depth++;
+	return depth;
+}
+
+static bool cgroups_from(struct replay *rp, json_object *a, size_t *n)
+{
+	size_t len = json_object_array_length(a);
+
+	if (!grow((void **)&rp->cgroups, &rp->capcg, len, sizeof(*rp->cgroups)))
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+		json_object *psi = get(o, "psi");
+		struct cgroup_row *g = &rp->cgroups[i];
+		long long nr = int_or(get(o, "nr_tasks"), 0);
+
+		memset(g, 0, sizeof(*g));
+		g->path = str(get(o, "path"));
+		g->depth = path_depth(g->path);
+		g->have_psi = json_object_is_type(psi, json_type_object);
+		if (g->have_psi)
+			psi_from(psi, &g->psi);
+		delay_from(get(o, "delay"), g->d);
+		g->total_pct = num(get(o, "total_pct"));
+		g->nr_tasks = nr < 0 ? 0 : (size_t)nr;
+	}
+	*n = len;
+	return true;
+}
+
+static int sample_from(struct replay *rp, json_object *o, struct sample *s)
+{
+	json_object *v, *cg, *tt, *te;
+	bool mode_known;
+
+	memset(s, 0, sizeof(*s));
+	s->time = num(get(o, "time"));
+	s->interval = num(get(o, "interval"));
+	v = get(o, "delayacct");
+	s->delayacct_known = json_object_is_type(v, json_type_boolean);
+	s->delayacct = s->delayacct_known && json_object_get_boolean(v);
+	long long ver = int_or(get(o, "taskstats_version"), 0);
+	s->ts_version = ver < 0 || ver > UINT_MAX ? 0 : (unsigned)ver;
+	opt_u64(get(o, "events_lost"), &s->events_lost);
+	opt_u64(get(o, "exit_records_lost"), &s->exit_records_lost);
+	uint64_t dropped = 0;
+	opt_u64(get(o, "figures_dropped"), &dropped);
+	s->dropped = (size_t)dropped;
+	psi_from(get(o, "psi"), &s->psi);
+	if (!rows_from(get(o, "tasks"), &rp->rows, &rp->caprows, &s->nrows, 0) ||
+	    !rows_from(get(o, "exited"), &rp->exited, &rp->capexited,
+		       &s->nexited, ROW_EXITED))
+		return -1;
+	s->rows = s->nrows ? rp->rows : NULL;
+	s->exited = s->nexited ? rp->exited : NULL;
+	s->trigger = str(get(o, "trigger"));
+	cg = get(o, "cgroups");
+	if (json_object_is_type(cg, json_type_array)) {
+		if (!cgroups_from(rp, cg, &s->ncgroups))
+			return -1;
+		s->cgroups = rp->cgroups;
+	}
+	tt = get(o, "thread_tasks");
+	if (json_object_is_type(tt, json_type_array)) {
+		if (!rows_from(tt, &rp->trows, &rp->captrows,
+			       &s->nthread_rows, 0))
+			return -1;
+		s->thread_rows = rp->trows;
+	}
+	te = get(o, "thread_exited");
+	if (json_object_is_type(te, json_type_array)) {
+		if (!rows_from(te, &rp->texited, &rp->captexited,
+			       &s->nthread_exited, ROW_EXITED))
+			return -1;
+		s->thread_exited = rp->texited;
+	}
+	/* recordings older than these keys: per interval, and see below */
+	v = get(o, "accumulated");
+	s->accumulated = json_object_is_type(v, json_type_boolean) &&
+			 json_object_get_boolean(v);
+	v = get(o, "threads");
+	mode_known = json_object_is_type(v, json_type_boolean);
+	s->threads = mode_known && json_object_get_boolean(v);
+
+	/* what the contract does not say, as far as the rows tell it */
+	size_t procs = 0, threads = 0;
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct row *r = &s->rows[i];
+
+		/*
+		 * A recording older than the "threads" key: guess threads
+		 * from a row that is not its process's main thread (so the
+		 * rows of a -H recording of single-threaded processes read
+		 * as processes there).
+		 */
+		if (!mode_known && r->pid != r->tgid)
+			s->threads = true;
+		if (r->pid == r->tgid)
+			procs++;
+		if (r->threads > 0)
+			threads += (size_t)r->threads;
+	}
+	s->nprocs = procs;
+	if (s->threads)
+		s->nthreads = s->nrows;
+	else if (s->thread_rows)
+		s->nthreads = s->nthread_rows;
+	else
+		s->nthreads = threads;
+	return 0;
+}
+
+/* --- parsing and classifying lines --- */
+
+/* One line (without "\n") as JSON: an object and nothing after it. */
+static json_object *parse_line(json_tokener *tok, const char *s, size_t len)
+{
+	json_object *o;
+
+	if (len > INT_MAX)
+		return NULL;
+	json_tokener_reset(tok);
+	o = json_tokener_parse_ex(tok, s, (int)len);
+	if (!o)
+		return NULL;
+	for (size_t i = json_tokener_get_parse_end(tok); i < len; i++) {
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r') {
+			json_object_put(o);
+			return NULL;
+		}
+	}
+	if (!json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_tokener *new_tokener(void)
+{
+	json_tokener *tok = json_tokener_new_ex(JSON_DEPTH);
+
+	if (tok)
+		json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
+				       JSON_TOKENER_VALIDATE_UTF8);
+	return tok;
+}
+
+/* The format version of a header object, 0 when it is not one. */
+static int header_version(json_object *o)
+{
+	json_object *v = get(o, REC_MAGIC_KEY);
+	long long ver;
+
+	if (!json_object_is_type(v, json_type_int))
+		return 0;
+	ver = (long long)json_object_get_int64(v);
+	if (ver < 1)
+		return 0;
+	return ver > INT_MAX ? INT_MAX : (int)ver;
+}
+
+int replay_header_version(const char *line, size_t len)
+{
+	json_tokener *tok = new_tokener();
+	json_object *o;
+	int ver = 0;
+
+	if (!tok)
+		return 0;
+	o = parse_line(tok, line, len);
+	if (o)
+		ver = header_version(o);
+	json_object_put(o);
+	json_tokener_free(tok);
+	return ver;
+}
+
+static bool is_sample(json_object *o)
+{
+	json_object *t = get(o, "time");
+
+	return (is_num(t) || json_object_is_type(t, json_type_null)) &&
+	       json_object_is_type(get(o, "tasks"), json_type_array);
+}
+
+static bool blank(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			return false;
+	return true;
+}
+
+static char *dup_str(json_object *v)
+{
+	const char *s = str(v);
+
+	return s ? strdup(s) : NULL;
+}
+
+static bool add_session(struct replay *rp, json_object *o)
+{
+	struct session *ss = realloc(rp->sess, (rp->nsess + 1) * sizeof(*ss));
+	long long hz, ncpu;
+
+	if (!ss)
+		return false;
+	rp->sess = ss;
+	ss = &rp->sess[rp->nsess++];
+	memset(ss, 0, sizeof(*ss));
+	ss->program = dup_str(get(o, "program"));
+	ss->hostname = dup_str(get(o, "hostname"));
+	ss->kernel = dup_str(get(o, "kernel"));
+	hz = int_or(get(o, "hz"), 0);
+	ncpu = int_or(get(o, "ncpu"), 0);
+	ss->h = (struct rec_header){
+		.version = header_version(o),
+		.program = ss->program,
+		.started = num(get(o, "started")),
+		.hostname = ss->hostname,
+		.kernel = ss->kernel,
+		.hz = hz < 0 || hz > LONG_MAX ? 0 : (long)hz,
+		.ncpu = ncpu < 0 || ncpu > LONG_MAX ? 0 : (long)ncpu,
+	};
+	return true;
+}
+
+/* Add "; " and a formatted note to the text being built. */
+static void add_note(char **text, const char *fmt, ...)
+{
+	char buf[600];
+	va_list ap;
+	size_t old = *text ? strlen(*text) : 0;
+	char *p;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	p = realloc(*text, old + strlen(buf) + 3);
+	if (!p)
+		return;
+	if (old)
+		strcpy(p + old, "; ");
+	strcpy(p + (old ? old + 2 : 0), buf);
+	*text = p;
+}
+
+/* The problem text from the counts. */
+static void make_problem(struct replay *rp)
+{
+	const struct damage *d = &rp->dmg;
+	char *text = NULL;
+
+	if (d->corrupt == 1)
+		add_note(&text, _("line %zu is corrupt and was skipped"),
+			 d->first_corrupt);
+	else if (d->corrupt)
+		add_note(&text, ngettext("%zu corrupt line was skipped (the "
+					 "first is line %zu)",
+					 "%zu corrupt lines were skipped (the "
+					 "first is line %zu)", d->corrupt),
+			 d->corrupt, d->first_corrupt);
+	if (d->torn == 1)
+		add_note(&text, _("line %zu is torn (the recording was "
+				  "interrupted there) and was ignored"),
+			 d->first_torn);
+	else if (d->torn)
+		add_note(&text, ngettext("%zu torn line (the recording was "
+					 "interrupted; the first is line %zu) "
+					 "was ignored",
+					 "%zu torn lines (the recording was "
+					 "interrupted; the first is line %zu) "
+					 "were ignored", d->torn),
+			 d->torn, d->first_torn);
+	if (*d->stop)
+		add_note(&text, "%s", d->stop);
+	if (d->torn_last)
+		add_note(&text, "%s", _("the last record is torn (incomplete) "
+					"and was ignored"));
+	if (d->not_closed)
+		add_note(&text, "%s", _("the compressed recording was not "
+					"closed (stalltop was interrupted or is "
+					"still recording); every complete "
+					"record was replayed"));
+	free(rp->problem);
+	rp->problem = text;
+}
+
+/* --- the scan of replay_open --- */
+
+/*
+ * Opening must be quick for a recording of hours, and json-c builds every
+ * object of a line (some 70 us a row), so the scan parses only headers in
+ * full. A sample line is checked for its shape: "{" ... "}", no raw
+ * control byte (JSON escapes them all; one means damage), "time" first
+ * as out_json writes it, and a "tasks" array. Anything else is parsed in
+ * full. replay_get() parses every line it returns and skips what then
+ * fails.
+ */
+
+enum kind { K_BLANK, K_BAD, K_HEADER, K_SAMPLE };
+
+struct scan {
+	struct replay *rp;
+	const char *path;
+	char *err;
+	size_t errsize;
+	size_t line_no;        /* of the last line handled */
+	bool have_header;
+	size_t pending;        /* a bad line not yet judged, or 0 */
+	bool stop;             /* reading went as far as it may */
+	bool fail;             /* replay_open fails with err */
+};
+
+static bool has_prefix(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && memcmp(s, prefix, n) == 0;
+}
+
+/*
+ * The number after {"time": when it is one (or null) and is followed by
+ * "," or "}": the fast path of the scan.
+ */
+static bool quick_time(struct replay *rp, const char *s, size_t len,
+		       double *time)
+{
+	static const char key[] = "{\"time\":";
+	char num[64];
+	size_t i = sizeof(key) - 1, n = 0;
+	char *end;
+
+	if (!has_prefix(s, len, key))
+		return false;
+	if (has_prefix(s + i, len - i, "null")) {
+		*time = NAN;
+		i += 4;
+		return i < len && (s[i] == ',' || s[i] == '}');
+	}
+	while (i < len && n < sizeof(num) - 1 && s[i] &&
+	       strchr("+-.0123456789eE", s[i]))
+		num[n++] = s[i++];
+	num[n] = '\0';
+	if (!n || i >= len || (s[i] != ',' && s[i] != '}') ||
+	    rp->c_locale == (locale_t)0)
+		return false;
+	*time = strtod_l(num, &end, rp->c_locale);
+	return *end == '\0';
+}
+
+static bool has_control(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 && s[i] != '\t' && s[i] != '\r')
+			return true;
+	return false;
+}
+
+static enum kind classify(struct replay *rp, const char *s, size_t len,
+			  json_object **obj, double *time)
+{
+	static const char tasks[] = ",\"tasks\":[";
+	json_object *o;
+
+	*obj = NULL;
+	if (blank(s, len))
+		return K_BLANK;
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' ||
+		       s[len - 1] == '\r'))
+		len--;
+	if (len < 2 || s[0] != '{' || s[len - 1] != '}' || has_control(s, len))
+		return K_BAD;
+	if (!has_prefix(s, len, "{\"" REC_MAGIC_KEY "\":") &&
+	    quick_time(rp, s, len, time) &&
+	    memmem(s, len, tasks, sizeof(tasks) - 1))
+		return K_SAMPLE;
+	/* a header, or a line another writer laid out: parse it */
+	o = parse_line(rp->tok, s, len);
+	if (!o)
+		return K_BAD;
+	if (header_version(o)) {
+		*obj = o;
+		return K_HEADER;
+	}
+	if (is_sample(o)) {
+		*time = num(get(o, "time"));
+		json_object_put(o);
+		return K_SAMPLE;
+	}
+	json_object_put(o);
+	return K_BAD;
+}
+
+static void oom(struct scan *sc)
+{
+	snprintf(sc->err, sc->errsize, "%s: %s", sc->path, strerror(ENOMEM));
+	sc->fail = sc->stop = true;
+}
+
+/* The first header decides whether this is a recording we can read. */
+static void first_header(struct scan *sc, enum kind k, json_object *o)
+{
+	int ver = k == K_HEADER ? header_version(o) : 0;
+
+	sc->stop = true;
+	sc->fail = true;
+	if (ver == 0) {
+		snprintf(sc->err, sc->errsize, _("%s is not a stalltop recording "
+			 "(its first line is not a recording header)"),
+			 sc->path);
+	} else if (ver > REC_FORMAT_VERSION) {
+		snprintf(sc->err, sc->errsize, _("%s is a recording of format "
+			 "version %d, but this stalltop reads versions up to "
+			 "%d: use a newer stalltop"),
+			 sc->path, ver, REC_FORMAT_VERSION);
+	} else if (!add_session(sc->rp, o)) {
+		oom(sc);
+	} else {
+		sc->have_header = true;
+		sc->stop = sc->fail = false;
+	}
+}
+
+static void count_corrupt(struct damage *d, size_t line_no)
+{
+	if (!d->corrupt++ || line_no < d->first_corrupt)
+		d->first_corrupt = line_no;
+}
+
+static void line(struct scan *sc, off_t off, const char *s, size_t len)
+{
+	struct replay *rp = sc->rp;
+	struct damage *d = &rp->dmg;
+	json_object *o;
+	double time = NAN;
+	enum kind k = classify(rp, s, len, &o, &time);
+
+	sc->line_no++;
+	if (k == K_BLANK)
+		goto out;
+	if (!sc->have_header) {
+		first_header(sc, k, o);
+		goto out;
+	}
+	if (sc->pending) {
+		/* not the last line: torn before a new session, or corrupt */
+		if (k == K_HEADER) {
+			if (!d->torn++)
+				d->first_torn = sc->pending;
+		} else {
+			count_corrupt(d, sc->pending);
+		}
+		sc->pending = 0;
+	}
+	switch (k) {
+	case K_HEADER: {
+		int ver = header_version(o);
+
+		if (ver > REC_FORMAT_VERSION) {
+			size_t n = rp->n;
+
+			snprintf(d->stop, sizeof(d->stop),
+				 ngettext("line %zu starts a session of format "
+					  "version %d, newer than this stalltop "
+					  "reads (%d): replayed the %zu sample "
+					  "before it",
+					  "line %zu starts a session of format "
+					  "version %d, newer than this stalltop "
+					  "reads (%d): replayed the %zu samples "
+					  "before it", n),
+				 sc->line_no, ver, REC_FORMAT_VERSION, n);
+			sc->stop = true;
+		} else if (!add_session(rp, o)) {
+			oom(sc);
+		}
+		break;
+	}
+	case K_SAMPLE:
+		if (rp->n == rp->cap) {
+			size_t cap = rp->cap ? rp->cap * 2 : 256;
+			struct entry *e = realloc(rp->idx, cap * sizeof(*e));
+
+			if (!e) {
+				oom(sc);
+				break;
+			}
+			rp->idx = e;
+			rp->cap = cap;
+		}
+		rp->idx[rp->n++] = (struct entry){ off, len, time, sc->line_no,
+						   rp->nsess - 1, false };
+		break;
+	case K_BAD:
+		sc->pending = sc->line_no;
+		break;
+	case K_BLANK:
+		break;
+	}
+out:
+	json_object_put(o);
+}
+
+/* The end of the stream: a last line without "\n", and zlib's verdict. */
+static void finish(struct scan *sc, const char *s, size_t len, int zerr)
+{
+	struct replay *rp = sc->rp;
+	struct damage *d = &rp->dmg;
+	bool fragment = len && !blank(s, len);
+
+	if (!sc->have_header && !sc->fail) {
+		/* no complete first line: a lone header without "\n" will do */
+		json_object *o = NULL;
+		double time;
+		enum kind k = fragment ? classify(rp, s, len, &o, &time) : K_BLANK;
+
+		if (k == K_BLANK && zerr == Z_OK) {
+			snprintf(sc->err, sc->errsize, _("%s is empty: it holds "
+				 "no stalltop recording"), sc->path);
+			sc->fail = true;
+		} else if (k == K_BLANK) {
+			snprintf(sc->err, sc->errsize, _("cannot read %s: the "
+				 "compressed data is damaged"), sc->path);
+			sc->fail = true;
+		} else {
+			first_header(sc, k, o);
+		}
+		json_object_put(o);
+		return;
+	}
+	if (sc->fail)
+		return;
+	if (!sc->stop && zerr != Z_OK && zerr != Z_BUF_ERROR) {
+		size_t n = rp->n;
+
+		snprintf(d->stop, sizeof(d->stop),
+			 ngettext("the compressed data is damaged after line "
+				  "%zu: replayed the %zu sample before it",
+				  "the compressed data is damaged after line "
+				  "%zu: replayed the %zu samples before it", n),
+			 sc->line_no, n);
+		if (sc->pending)
+			count_corrupt(d, sc->pending);
+	} else if (!sc->stop) {
+		/* the last line, with or without "\n", is torn if it is bad */
+		if (sc->pending && fragment)
+			count_corrupt(d, sc->pending);
+		d->torn_last = sc->pending || fragment;
+		d->not_closed = !d->torn_last && zerr == Z_BUF_ERROR;
+	}
+	make_problem(rp);
+}
+
+/* An unlinked file for the inflated text, in $TMPDIR or /tmp. */
+static int temp_fd(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR &&
+			errno != EINVAL))
+		return fd;
+	if ((size_t)snprintf(path, sizeof(path), "%s/stalltop-replay.XXXXXX",
+			     dir) >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(path);
+	return fd;
+}
+
+/* Append len bytes to the line being gathered. */
+static bool gather(char **buf, size_t *len, size_t *cap, const char *s,
+		   size_t n)
+{
+	if (n == 0)
+		return true;
+	if (*len + n > *cap) {
+		size_t c = *cap ? *cap : 4096;
+
+		while (c < *len + n)
+			c *= 2;
+		char *p = realloc(*buf, c);
+		if (!p)
+			return false;
+		*buf = p;
+		*cap = c;
+	}
+	memcpy(*buf + *len, s, n);
+	*len += n;
+	return true;
+}
+
+/*
+ * The file's text, inflated when it starts with the gzip magic. zlib's
+ * own inflate rather than gzread: gzread drops what it inflated in a call
+ * that then meets damage, and skips junk after a gzip member in silence.
+ * Concatenated members (one per recording session) are read in turn.
+ */
+struct zin {
+	int fd;
+	bool compressed;
+	bool started;     /* the first bytes were looked at */
+	bool in_member;   /* inside a gzip member (not between two) */
+	bool done;
+	int zerr;         /* Z_OK; Z_BUF_ERROR cut short; Z_DATA_ERROR damaged;
+			     Z_ERRNO read error (errno) */
+	z_stream zs;
+	bool zs_init;
+	unsigned char in[65536];
+};
+
+/* More input; false at the end of the file (or an error, in zerr). */
+static bool zin_fill(struct zin *z)
+{
+	ssize_t n;
+
+	if (z->zs.avail_in) /* keep what is left, at the start */
+		memmove(z->in, z->zs.next_in, z->zs.avail_in);
+	do
+		n = read(z->fd, z->in + z->zs.avail_in,
+			 sizeof(z->in) - z->zs.avail_in);
+	while (n < 0 && errno == EINTR);
+	z->zs.next_in = z->in;
+	if (n < 0) {
+		z->zerr = Z_ERRNO;
+		return false;
+	}
+	z->zs.avail_in += (uInt)n;
+	return n > 0;
+}
+
+/* Up to size bytes of text into out; 0 at the end (see zerr). */
+static size_t zin_read(struct zin *z, char *out, size_t size)
+{
+	if (z->done)
+		return 0;
+	if (!z->started) {
+		z->started = true;
+		while (z->zs.avail_in < 2 && zin_fill(z))
+			;
+		z->compressed = z->zs.avail_in >= 2 && z->in[0] == 0x1f &&
+				z->in[1] == 0x8b;
+		if (z->compressed) {
+			if (inflateInit2(&z->zs, 15 + 16) != Z_OK) {
+				z->zerr = Z_MEM_ERROR;
+				z->done = true;
+				return 0;
+			}
+			z->zs_init = true;
+			z->in_member = true;
+		}
+	}
+	if (!z->compressed) {
+		size_t n;
+
+		if (!z->zs.avail_in && !zin_fill(z)) {
+			z->done = true;
+			return 0;
+		}
+		n = z->zs.avail_in < size ? z->zs.avail_in : size;
+		memcpy(out, z->zs.next_in, n);
+		z->zs.next_in += n;
+		z->zs.avail_in -= (uInt)n;
+		return n;
+	}
+	z->zs.next_out = (unsigned char *)out;
+	z->zs.avail_out = size > UINT_MAX ? UINT_MAX : (uInt)size;
+	while (z->zs.avail_out) {
+		int ret;
+
+		if (!z->in_member) {
+			/* between members: another one, the end, or junk */
+			while (z->zs.avail_in < 2 && zin_fill(z))
+				;
+			if (z->zs.avail_in == 0 && z->zerr == Z_OK) {
+				z->done = true;
+				break;
+			}
+			if (z->zs.avail_in < 2 || z->zs.next_in[0] != 0x1f ||
+			    z->zs.next_in[1] != 0x8b) {
+				if (z->zerr == Z_OK)
+					z->zerr = Z_DATA_ERROR;
+				z->done = true;
+				break;
+			}
+			inflateReset(&z->zs);
+			z->in_member = true;
+		}
+		if (!z->zs.avail_in && !zin_fill(z)) {
+			if (z->zerr == Z_OK)
+				z->zerr = Z_BUF_ERROR; /* cut short */
+			z->done = true;
+			break;
+		}
+		ret = inflate(&z->zs, Z_NO_FLUSH);
+		if (ret == Z_STREAM_END) {
+			z->in_member = false;
+		} else if (ret != Z_OK && ret != Z_BUF_ERROR) {
+			z->zerr = ret == Z_MEM_ERROR ? Z_MEM_ERROR : Z_DATA_ERROR;
+			z->done = true;
+			break;
+		}
+	}
+	/* what was inflated before an error is good: hand it out first */
+	return size - z->zs.avail_out;
+}
+
+/*
+ * Read the file's text, copying it to a temporary file when it is
+ * compressed, and hand every line to line(). Leaves rp->fd open on
+ * whichever file the offsets refer to. Takes fd.
+ */
+static void scan_file(struct scan *sc, int fd)
+{
+	enum { CHUNK = 65536 };
+	struct replay *rp = sc->rp;
+	struct zin *z = calloc(1, sizeof(*z));
+	char *chunk = malloc(CHUNK), *lbuf = NULL;
+	size_t llen = 0, lcap = 0, n;
+	off_t pos = 0, lstart = 0;
+	bool first = true;
+
+	if (!z || !chunk) {
+		free(z);
+		free(chunk);
+		close(fd);
+		oom(sc);
+		return;
+	}
+	z->fd = fd;
+	z->zerr = Z_OK;
+	while (!sc->stop && (n = zin_read(z, chunk, CHUNK)) > 0) {
+		if (first) {
+			first = false;
+			if (z->compressed) {
+				/* the offsets will be those of the copy */
+				rp->fd = temp_fd();
+				if (rp->fd < 0) {
+					snprintf(sc->err, sc->errsize,
+						 _("cannot create a temporary "
+						   "file to inflate %s: %s"),
+						 sc->path, strerror(errno));
+					sc->fail = true;
+					break;
+				}
+			}
+		}
+		if (z->compressed && write_all(rp->fd, chunk, n) < 0) {
+			snprintf(sc->err, sc->errsize, _("cannot inflate %s into "
+				 "a temporary file: %s"), sc->path,
+				 strerror(errno));
+			sc->fail = true;
+			break;
+		}
+		for (size_t i = 0; i < n && !sc->stop;) {
+			char *nl = memchr(chunk + i, '\n', n - i);
+			size_t take = nl ? (size_t)(nl - (chunk + i)) : n - i;
+
+			if (llen == 0)
+				lstart = pos + (off_t)i;
+			if (!gather(&lbuf, &llen, &lcap, chunk + i, take)) {
+				oom(sc);
+				break;
+			}
+			i += take;
+			if (nl) {
+				line(sc, lstart, lbuf ? lbuf : "", llen);
+				llen = 0;
+				i++;
+			}
+		}
+		pos += (off_t)n;
+	}
+	if (!sc->fail) {
+		if (z->zerr == Z_ERRNO) {
+			snprintf(sc->err, sc->errsize, _("cannot read %s: %s"),
+				 sc->path, strerror(errno));
+			sc->fail = true;
+		} else if (z->zerr == Z_MEM_ERROR) {
+			oom(sc);
+		} else {
+			finish(sc, lbuf ? lbuf : "", sc->stop ? 0 : llen,
+			       sc->stop ? Z_OK : z->zerr);
+		}
+	}
+	if (rp->fd < 0)
+		rp->fd = fd; /* offsets are those of the file itself */
+	else
+		close(fd);
+	if (z->zs_init)
+		inflateEnd(&z->zs);
+	free(lbuf);
+	free(chunk);
+	free(z);
+}
+
+struct replay *replay_open(const char *path, char *err, size_t errsize)
+{
+	struct replay *rp = calloc(1, sizeof(*rp));
+	struct scan sc = { .rp = rp, .path = path, .err = err,
+			   .errsize = errsize };
+	struct stat st;
+	int fd;
+
+	if (!rp) {
+		snprintf(err, errsize, "%s: %s", path, strerror(ENOMEM));
+		return NULL;
+	}
+	rp->fd = -1;
+	rp->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	rp->tok = new_tokener();
+	if (!rp->tok) {
+		snprintf(err, errsize, "%s: %s", path, strerror(ENOMEM));
+		free(rp);
+		return NULL;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		snprintf(err, errsize, _("cannot open %s: %s"), path,
+			 strerror(errno));
+		replay_close(rp);
+		return NULL;
+	}
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errsize, _("cannot open %s: %s"), path,
+			 strerror(EISDIR));
+		close(fd);
+		replay_close(rp);
+		return NULL;
+	}
+	scan_file(&sc, fd);
+	if (sc.fail) {
+		replay_close(rp);
+		return NULL;
+	}
+	return rp;
+}
+
+size_t replay_count(const struct replay *rp)
+{
+	return rp->n;
+}
+
+/* pread all of len bytes. */
+static int read_at(int fd, char *buf, size_t len, off_t off)
+{
+	while (len) {
+		ssize_t n = pread(fd, buf, len, off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0) {
+			errno = EIO; /* the file shrank */
+			return -1;
+		}
+		buf += n;
+		len -= (size_t)n;
+		off += n;
+	}
+	return 0;
+}
+
+int replay_get(struct replay *rp, size_t index, struct sample *out)
+{
+	const struct entry *e;
+	json_object *o;
+
+	memset(out, 0, sizeof(*out));
+	if (index >= rp->n) {
+		errno = EINVAL;
+		return -1;
+	}
+	e = &rp->idx[index];
+	if (!grow((void **)&rp->buf, &rp->bufcap, e->len, 1)) {
+		errno = ENOMEM;
+		return -1;
+	}
+	if (read_at(rp->fd, rp->buf, e->len, e->off) < 0)
+		return -1;
+	o = parse_line(rp->tok, rp->buf, e->len);
+	if (!o || !is_sample(o)) {
+		/* damage the scan could not see: skipped, and said so */
+		json_object_put(o);
+		if (!rp->idx[index].bad) {
+			rp->idx[index].bad = true;
+			count_corrupt(&rp->dmg, e->line);
+			make_problem(rp);
+		}
+		errno = EBADMSG;
+		return -1;
+	}
+	json_object_put(rp->cur);
+	rp->cur = o;
+	if (sample_from(rp, o, out) < 0) {
+		memset(out, 0, sizeof(*out));
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+size_t replay_find_time(const struct replay *rp, double epoch)
+{
+	size_t best = 0;
+	bool found = false;
+
+	/* linear: times may step back where a session follows a clock change */
+	for (size_t i = 0; i < rp->n; i++) {
+		double t = rp->idx[i].time;
+
+		if (!(t <= epoch))
+			continue;
+		if (!found || t >= rp->idx[best].time) {
+			best = i;
+			found = true;
+		}
+	}
+	return best;
+}
+
+const struct rec_header *replay_header(const struct replay *rp, size_t index)
+{
+	if (index < rp->n)
+		return &rp->sess[rp->idx[index].session].h;
+	return rp->nsess ? &rp->sess[rp->nsess - 1].h : NULL;
+}
+
+const char *replay_problem(const struct replay *rp)
+{
+	return rp->problem;
+}
+
+void replay_close(struct replay *rp)
+{
+	if (!rp)
+		return;
+	if (rp->fd >= 0)
+		close(rp->fd);
+	for (size_t i = 0; i < rp->nsess; i++) {
+		free(rp->sess[i].program);
+		free(rp->sess[i].hostname);
+		free(rp->sess[i].kernel);
+	}
+	free(rp->sess);
+	free(rp->idx);
+	free(rp->problem);
+	json_object_put(rp->cur);
+	if (rp->tok)
+		json_tokener_free(rp->tok);
+	if (rp->c_locale != (locale_t)0)
+		freelocale(rp->c_locale);
+	free(rp->buf);
+	free(rp->rows);
+	free(rp->exited);
+	free(rp->trows);
+	free(rp->texited);
+	free(rp->cgroups);
+	free(rp);
+}

@@ -1,0 +1,460 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The screen's cgroup view (key g): the sample's cgroups as a tree, each
+ * cgroup below its parent and siblings ordered by the sort column, with
+ * folding; the columns that fit, the selection that follows a cgroup by
+ * its path across refreshes. Enter (screen_input.c) zooms into the
+ * processes of the selected cgroup.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/cgroup.h"
+#include "lib/nls.h"
+#include "view/screen_int.h"
+
+/* PATH keeps at least this many cells before columns are dropped. */
+#define PATH_MIN 16
+#define NONE ((size_t)-1)
+
+/* ---- figures ---- */
+
+static double psi_value(const struct cgroup_row *g, int res, bool avg10)
+{
+	const struct psi_stat *st = &g->psi.s[res][PSI_SOME];
+	if (!g->have_psi || !st->present)
+		return NAN;
+	if (avg10)
+		return st->avg10;
+	return st->have_pct ? st->pct : NAN;
+}
+
+static double cg_value(const struct screen *s, const struct cgroup_row *g,
+		       int col)
+{
+	switch (col) {
+	case CGCOL_CPU_P:
+		return psi_value(g, PSI_CPU, false);
+	case CGCOL_CPU_10:
+		return psi_value(g, PSI_CPU, true);
+	case CGCOL_MEM_P:
+		return psi_value(g, PSI_MEMORY, false);
+	case CGCOL_MEM_10:
+		return psi_value(g, PSI_MEMORY, true);
+	case CGCOL_IO_P:
+		return psi_value(g, PSI_IO, false);
+	case CGCOL_IO_10:
+		return psi_value(g, PSI_IO, true);
+	case CGCOL_TOTAL:
+		return g->total_pct;
+	case CGCOL_NR:
+		return (double)g->nr_tasks;
+	case CGCOL_PATH:
+		return NAN;
+	}
+	/* a delay column: the metric works on a cgroup as on a task */
+	struct row r;
+	memset(&r, 0, sizeof(r));
+	memcpy(r.d, g->d, sizeof(r.d));
+	return select_row_metric(&r, col - CGCOL_CAT, s->sel.metric, s->snap.s.interval);
+}
+
+/* The last part of a path ("/a/b" → "b"); "/" stays "/". */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+/* The parent of a path into buf; false for "/" (and paths without '/'). */
+static bool parent_path(const char *path, char *buf, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash || !strcmp(path, "/"))
+		return false;
+	size_t len = slash == path ? 1 : (size_t)(slash - path);
+	if (len >= size)
+		return false;
+	memcpy(buf, path, len);
+	buf[len] = '\0';
+	return true;
+}
+
+/* ---- order ---- */
+
+/* qsort has no context argument: the sort runs with these. */
+static const struct screen *cmp_screen;
+static const struct cgroup_row *cmp_rows;
+
+/* By the sort column, then by path; absent figures last either way. */
+static int cmp_sorted(const void *pa, const void *pb)
+{
+	const struct cgroup_row *a = &cmp_rows[*(const size_t *)pa];
+	const struct cgroup_row *b = &cmp_rows[*(const size_t *)pb];
+	const struct screen *s = cmp_screen;
+	int r;
+	if (s->cg_sort == CGCOL_PATH) {
+		r = strcmp(a->path, b->path);
+		return s->cg_reverse ? -r : r;
+	}
+	double va = cg_value(s, a, s->cg_sort), vb = cg_value(s, b, s->cg_sort);
+	r = select_cmp_num(va, vb);
+	if (s->cg_reverse && !isnan(va) && !isnan(vb))
+		r = -r;
+	return r ? r : strcmp(a->path, b->path);
+}
+
+static int cmp_path(const void *pa, const void *pb)
+{
+	return strcmp(cmp_rows[*(const size_t *)pa].path,
+		      cmp_rows[*(const size_t *)pb].path);
+}
+
+/* The index of the cgroup with this path, by binary search, or NONE. */
+static size_t find_path(const size_t *bypath, size_t n, const char *path)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(cmp_rows[bypath[mid]].path, path);
+		if (c == 0)
+			return bypath[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NONE;
+}
+
+static bool is_folded(const struct screen *s, const char *path)
+{
+	for (size_t i = 0; i < s->nfolded; i++)
+		if (!strcmp(s->folded[i], path))
+			return true;
+	return false;
+}
+
+struct tree {
+	size_t *first, *next; /* children lists, in sorted order */
+};
+
+static void emit(struct screen *s, const struct tree *t, size_t i, int depth)
+{
+	const struct cgroup_row *g = &s->snap.s.cgroups[i];
+	if (s->sel.only_stalled && !(g->total_pct > 0))
+		return; /* its children add up to no more than it */
+	if (s->ncgv == s->cgv_cap)
+		return; /* cannot happen: the array holds every cgroup */
+	struct cg_line *l = &s->cgv[s->ncgv++];
+	l->cg = g;
+	l->depth = depth;
+	l->kids = t->first[i] != NONE;
+	l->folded = l->kids && is_folded(s, g->path);
+	if (l->folded)
+		return;
+	for (size_t c = t->first[i]; c != NONE; c = t->next[c])
+		emit(s, t, c, depth + 1);
+}
+
+/* Put the selection on cg_cur_path, or the nearest shown ancestor. */
+static void follow(struct screen *s)
+{
+	if (!s->ncgv) {
+		s->cg_cur = 0;
+		return;
+	}
+	size_t best = NONE;
+	if (s->cg_cur_path) {
+		int depth = -1;
+		for (size_t i = 0; i < s->ncgv; i++) {
+			const char *p = s->cgv[i].cg->path;
+			if (!strcmp(p, s->cg_cur_path)) {
+				best = i;
+				break;
+			}
+			if (cgroup_path_within(s->cg_cur_path, p) &&
+			    s->cgv[i].depth > depth) {
+				best = i;
+				depth = s->cgv[i].depth;
+			}
+		}
+	}
+	if (best != NONE)
+		s->cg_cur = best;
+	else if (s->cg_cur >= s->ncgv)
+		s->cg_cur = s->ncgv - 1;
+	screen_cgroup_select(s, s->cg_cur);
+}
+
+void screen_cgroup_rebuild(struct screen *s)
+{
+	const struct sample *smp = &s->snap.s;
+	size_t n = s->have_sample && smp->cgroups ? smp->ncgroups : 0;
+	s->ncgv = 0;
+	if (n > s->cgv_cap) {
+		struct cg_line *v = realloc(s->cgv, n * sizeof(*v));
+		if (!v) {
+			screen_message(s, true, "%s", strerror(ENOMEM));
+			return;
+		}
+		s->cgv = v;
+		s->cgv_cap = n;
+	}
+	size_t *mem = n ? malloc(4 * n * sizeof(*mem)) : NULL;
+	if (n && !mem) {
+		screen_message(s, true, "%s", strerror(ENOMEM));
+		return;
+	}
+	size_t *bypath = mem, *order = mem + n;
+	struct tree t = { mem + 2 * n, mem + 3 * n };
+	cmp_screen = s;
+	cmp_rows = smp->cgroups;
+	for (size_t i = 0; i < n; i++) {
+		bypath[i] = order[i] = i;
+		t.first[i] = t.next[i] = NONE;
+	}
+	if (n) {
+		qsort(bypath, n, sizeof(*bypath), cmp_path);
+		qsort(order, n, sizeof(*order), cmp_sorted);
+	}
+
+	/* children lists in sorted order: prepend, walking backwards */
+	size_t roots = NONE;
+	for (size_t k = n; k-- > 0;) {
+		size_t i = order[k], p = NONE;
+		char parent[4096];
+		const char *path = smp->cgroups[i].path;
+		/* the nearest ancestor that is in the sample */
+		while (path && parent_path(path, parent, sizeof(parent))) {
+			p = find_path(bypath, n, parent);
+			if (p != NONE)
+				break;
+			path = parent;
+		}
+		size_t *head = p == NONE ? &roots : &t.first[p];
+		t.next[i] = *head;
+		*head = i;
+	}
+	for (size_t i = roots; i != NONE; i = t.next[i])
+		emit(s, &t, i, 0);
+	free(mem);
+	follow(s);
+}
+
+const struct cg_line *screen_cgroup_current(const struct screen *s)
+{
+	return s->cg_cur < s->ncgv ? &s->cgv[s->cg_cur] : NULL;
+}
+
+void screen_cgroup_select(struct screen *s, size_t i)
+{
+	if (!s->ncgv)
+		return;
+	if (i >= s->ncgv)
+		i = s->ncgv - 1;
+	s->cg_cur = i;
+	const char *path = s->cgv[i].cg->path;
+	if (s->cg_cur_path && !strcmp(s->cg_cur_path, path))
+		return;
+	char *copy = strdup(path);
+	if (!copy)
+		return;
+	free(s->cg_cur_path);
+	s->cg_cur_path = copy;
+}
+
+void screen_cgroup_move_by(struct screen *s, long d)
+{
+	if (!s->ncgv)
+		return;
+	long i = (long)s->cg_cur + d;
+	screen_cgroup_select(s, i < 0 ? 0 : (size_t)i);
+}
+
+void screen_cgroup_fold(struct screen *s, bool fold)
+{
+	const struct cg_line *l = screen_cgroup_current(s);
+	if (!l)
+		return;
+	const char *path = l->cg->path;
+	if (fold && l->kids && !l->folded) {
+		char *copy = strdup(path);
+		char **more = copy ? realloc(s->folded, (s->nfolded + 1) *
+					     sizeof(*more)) : NULL;
+		if (!more) {
+			free(copy);
+			screen_message(s, true, "%s", strerror(ENOMEM));
+			return;
+		}
+		s->folded = more;
+		s->folded[s->nfolded++] = copy;
+	} else if (fold) {
+		/* a leaf or folded already: up to the parent */
+		for (size_t i = s->cg_cur; i-- > 0;)
+			if (s->cgv[i].depth < l->depth) {
+				screen_cgroup_select(s, i);
+				break;
+			}
+		return;
+	} else if (l->folded) {
+		for (size_t i = 0; i < s->nfolded; i++)
+			if (!strcmp(s->folded[i], path)) {
+				free(s->folded[i]);
+				s->folded[i] = s->folded[--s->nfolded];
+				break;
+			}
+	} else {
+		return;
+	}
+	screen_cgroup_rebuild(s);
+}
+
+void screen_cgroup_set_sort(struct screen *s, int col, bool toggle)
+{
+	if (col < 0 || col >= NCGCOL)
+		return;
+	if (col == s->cg_sort)
+		s->cg_reverse = toggle ? !s->cg_reverse : s->cg_reverse;
+	else
+		s->cg_reverse = false;
+	s->cg_sort = col;
+	screen_cgroup_rebuild(s);
+}
+
+bool screen_cgroup_find(struct screen *s, const char *text, size_t from)
+{
+	if (!text || !*text)
+		return false;
+	for (size_t k = 0; k < s->ncgv; k++) {
+		size_t i = (from + k) % s->ncgv;
+		if (strcasestr(s->cgv[i].cg->path, text)) {
+			screen_cgroup_select(s, i);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* ---- drawing ---- */
+
+void screen_cgroup_cell(const struct screen *s, const struct cg_line *l, int col,
+		 char *buf, size_t size)
+{
+	if (col == CGCOL_PATH) {
+		const char *mark = !l->kids ? "  " : l->folded ? "+ " : "- ";
+		const char *name = l->depth ? base_name(l->cg->path) : l->cg->path;
+		snprintf(buf, size, "%*s%s%s", 2 * l->depth, "", mark, name);
+		return;
+	}
+	if (col == CGCOL_NR) {
+		snprintf(buf, size, "%zu", l->cg->nr_tasks);
+		return;
+	}
+	double v = cg_value(s, l->cg, col);
+	if (isnan(v)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	bool ms = col >= CGCOL_CAT && col < CGCOL_TOTAL &&
+		  (s->sel.metric == METRIC_AVG || s->sel.metric == METRIC_MAX);
+	screen_table_fmt_num(buf, size, v, cgcolumn_get(col)->width, ms);
+}
+
+static attr_t cg_role(const struct screen *s, const struct cg_line *l, int col)
+{
+	if (col == CGCOL_PATH || col == CGCOL_NR)
+		return A_NORMAL;
+	double v = cg_value(s, l->cg, col);
+	bool delay = col >= CGCOL_CAT && col < CGCOL_TOTAL;
+	return screen_table_figure_role(s, v, delay ? s->sel.metric : METRIC_PCT);
+}
+
+/* The largest figure of a column in the view (0 when none). */
+static double column_max(const struct screen *s, int col)
+{
+	double max = 0;
+	for (size_t i = 0; i < s->ncgv; i++) {
+		double v = cg_value(s, s->cgv[i].cg, col);
+		if (!isnan(v) && v > max)
+			max = v;
+	}
+	return max;
+}
+
+/* The header of a column; PATH tells how many columns did not fit. */
+static void title(const struct screen *s, int col, char *text, size_t size)
+{
+	const char *h = cgcolumn_get(col)->header;
+	if (col == CGCOL_PATH && s->cg_hidden)
+		snprintf(text, size, _("%s (+%d hidden)"), h, s->cg_hidden);
+	else
+		snprintf(text, size, "%s", h);
+}
+
+/*
+ * The view's columns: when they do not fit, the delay category with the
+ * smallest figures goes first (the sorted column stays), then the avg10
+ * columns and NR.
+ */
+static struct col_layout columns(struct screen *s)
+{
+	static const int last_resort[] = {
+		CGCOL_IO_10, CGCOL_MEM_10, CGCOL_CPU_10, CGCOL_NR,
+	};
+	return (struct col_layout){
+		.get = cgcolumn_get, .n = NCGCOL, .cat = CGCOL_CAT,
+		.flex = CGCOL_PATH, .flex_min = PATH_MIN, .sorted = s->cg_sort,
+		.last = last_resort,
+		.nlast = sizeof(last_resort) / sizeof(last_resort[0]),
+		.max = column_max, .title = title,
+		.shown = s->cg_shown, .x = s->cg_x, .w = s->cg_w,
+		.hidden = &s->cg_hidden,
+	};
+}
+
+static void line(struct screen *s, const struct col_layout *cols, int y,
+		 const struct cg_line *l, bool selected)
+{
+	attr_t base = selected ? s->attr[R_SELECTED] : A_NORMAL;
+	screen_draw_fill(y, 0, COLS, base);
+	for (int i = 0; i < NCGCOL; i++) {
+		if (!s->cg_shown[i])
+			continue;
+		char buf[4096];
+		screen_cgroup_cell(s, l, i, buf, sizeof(buf));
+		screen_draw_table_cell(s, cols, y, i, buf, i == CGCOL_PATH,
+				selected ? base : cg_role(s, l, i));
+	}
+}
+
+void screen_cgroup_draw(struct screen *s, int y, int h)
+{
+	struct col_layout cols = columns(s);
+	if (!screen_draw_table_begin(s, &cols, y, h))
+		return;
+	if (!s->ncgv) {
+		screen_draw_table_empty(s, !s->have_sample || s->collecting
+				 ? _("waiting for the first sample...")
+				 : s->sel.only_stalled
+				 ? _("no cgroup stalled (o shows them all)")
+				 : _("no cgroup in this sample"));
+		return;
+	}
+	size_t rows = (size_t)s->rows_h;
+	s->cg_top = screen_draw_table_top(s->cg_top, s->cg_cur, s->ncgv, rows);
+	for (size_t i = 0; i < rows && s->cg_top + i < s->ncgv; i++) {
+		size_t k = s->cg_top + i;
+		line(s, &cols, s->rows_y + (int)i, &s->cgv[k], k == s->cg_cur);
+	}
+}
+
+int screen_cgroup_column_at(const struct screen *s, int x)
+{
+	return screen_draw_column_at(NCGCOL, s->cg_shown, s->cg_x, s->cg_w, x);
+}

@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The screen's header: time, interval, counts and modes; the delay
+ * accounting state (a banner when off); monitor notices; PSI per resource
+ * with a sparkline of its history, or one compact line when narrow.
+ */
+#include <config.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "model/columns.h"
+#include "lib/escape.h"
+#include "live/monitor.h"
+#include "lib/nls.h"
+#include "view/screen_int.h"
+#include "lib/textwidth.h"
+
+/* Room the wide PSI block needs (else one compact line). */
+#define PSI_WIDE_COLS 80
+#define PSI_WIDE_LINES 24
+#define PSI_NAME_W 8
+#define PSI_NUM_W 7
+#define SPARK_MIN 8
+#define MAX_NOTICES 2
+
+void screen_header_history_push(struct screen *s, const struct psi_sample *psi)
+{
+	for (int r = 0; r < NPSI; r++) {
+		const struct psi_stat *st = &psi->s[r][PSI_SOME];
+		if (!st->present)
+			st = &psi->s[r][PSI_FULL];
+		s->hist[r][s->hist_head] =
+			st->present && st->have_pct ? st->pct : NAN;
+	}
+	s->hist_head = (s->hist_head + 1) % PSI_HISTORY;
+	if (s->hist_len < PSI_HISTORY)
+		s->hist_len++;
+}
+
+/*
+ * Draw text at (y, *x) and move *x past it plus a gap. What does not fit
+ * before the right edge is cut. Returns false once the line is full.
+ */
+static bool piece(struct screen *s, int y, int *x, const char *text,
+		  attr_t attr)
+{
+	int room = COLS - *x;
+	if (room <= 0)
+		return false;
+	int w = textwidth_width(text);
+	move(y, *x);
+	screen_draw_text(s, text, false, w < room ? w : room, false, attr);
+	*x += w + 2;
+	return *x < COLS;
+}
+
+static attr_t pct_role(const struct screen *s, double pct)
+{
+	if (pct >= 40)
+		return s->attr[R_SEVERE];
+	if (pct >= 10)
+		return s->attr[R_WARN];
+	return A_NORMAL;
+}
+
+/* REPLAY, the position in the recording, the sample's date, playback. */
+static void replay_pieces(struct screen *s, int y, int *x)
+{
+	const struct sample *smp = &s->snap.s;
+	char buf[128];
+	if (s->rp_have)
+		snprintf(buf, sizeof(buf), _("REPLAY %zu/%zu"), s->rp_index + 1,
+			 s->rp_count);
+	else
+		snprintf(buf, sizeof(buf), "%s", _("REPLAY"));
+	piece(s, y, x, buf, s->attr[R_TITLE] | A_BOLD);
+	if (s->have_sample) {
+		time_t t = (time_t)smp->time;
+		struct tm tm;
+		if (localtime_r(&t, &tm)) {
+			strftime(buf, sizeof(buf), "%Y-%m-%d", &tm);
+			piece(s, y, x, buf, s->attr[R_TITLE]);
+		}
+	}
+	if (s->rp_paused)
+		piece(s, y, x, _("[paused]"), s->attr[R_TITLE] | A_BOLD);
+	else if (s->rp_done)
+		piece(s, y, x, _("[end]"), s->attr[R_TITLE] | A_BOLD);
+}
+
+static void title_line(struct screen *s, int y)
+{
+	const struct sample *smp = &s->snap.s;
+	char clock[32] = "--:--:--", buf[256];
+	bool narrow = COLS < 100;
+	int x = 0;
+
+	screen_draw_fill(y, 0, COLS, s->attr[R_TITLE]);
+	if (s->have_sample) {
+		time_t t = (time_t)smp->time;
+		struct tm tm;
+		if (localtime_r(&t, &tm))
+			strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+	}
+	snprintf(buf, sizeof(buf), " %s %s", PACKAGE, clock);
+	piece(s, y, &x, buf, s->attr[R_TITLE] | A_BOLD);
+	if (s->have_sample && smp->trigger) {
+		char label[128];
+		escape_text(smp->trigger, label, sizeof(label));
+		snprintf(buf, sizeof(buf), _("TRIGGER %s"), label);
+		piece(s, y, &x, buf, s->attr[R_TRIGGER]);
+	}
+	if (s->replay)
+		replay_pieces(s, y, &x);
+
+	if (s->have_sample)
+		snprintf(buf, sizeof(buf), narrow ? _("%.3gs") : _("interval %.3gs"),
+			 smp->interval);
+	else
+		snprintf(buf, sizeof(buf), narrow ? _("every %.3gs") :
+			 _("refresh every %.3gs"), s->delay);
+	piece(s, y, &x, buf, s->attr[R_TITLE]);
+
+	if (s->have_sample) {
+		if (smp->nthreads)
+			snprintf(buf, sizeof(buf), narrow ? _("%zu proc %zu thr") :
+				 _("%zu processes, %zu threads"), smp->nprocs,
+				 smp->nthreads);
+		else
+			snprintf(buf, sizeof(buf), narrow ? _("%zu proc") :
+				 _("%zu processes"), smp->nprocs);
+		piece(s, y, &x, buf, s->attr[R_TITLE]);
+	}
+	if (s->cgview) {
+		snprintf(buf, sizeof(buf), _("[cgroups: %zu]"),
+			 s->have_sample ? s->snap.s.ncgroups : (size_t)0);
+		piece(s, y, &x, buf, s->attr[R_TITLE] | A_BOLD);
+	} else if (s->zoom) {
+		char path[256];
+		escape_text(s->zoom, path, sizeof(path));
+		snprintf(buf, sizeof(buf), _("cgroup %s"), path);
+		piece(s, y, &x, buf, s->attr[R_TITLE] | A_BOLD);
+	}
+	if (s->cgview) {
+		/* the process view's modes are not what is shown */
+	} else if (s->drill_tgid) {
+		char name[64];
+		escape_text(s->drill_name, name, sizeof(name));
+		snprintf(buf, sizeof(buf), _("threads of %d (%s)"),
+			 (int)s->drill_tgid, name);
+		piece(s, y, &x, buf, s->attr[R_TITLE] | A_BOLD);
+	} else if (s->threads_all ||
+		   (s->replay && s->have_sample && smp->threads)) {
+		/* a recording of threads shows threads in either view */
+		piece(s, y, &x, _("[threads]"), s->attr[R_TITLE] | A_BOLD);
+	}
+	/* a replay shows what the recording was taken with */
+	if (s->replay ? s->have_sample && smp->accumulated : s->accumulate)
+		piece(s, y, &x, _("[since start]"), s->attr[R_TITLE] | A_BOLD);
+	if (s->frozen)
+		piece(s, y, &x, _("[FROZEN]"), s->attr[R_TITLE] | A_BOLD);
+	if (!s->have_sample || s->collecting)
+		piece(s, y, &x, _("collecting..."), s->attr[R_TITLE]);
+}
+
+static const char *sort_label(const struct screen *s, char *buf, size_t size)
+{
+	if (s->cgview) {
+		const struct column *c = cgcolumn_get(s->cg_sort);
+		bool up = (s->cg_sort == CGCOL_PATH) != s->cg_reverse;
+		const char *arrow = s->utf8 ? (up ? "\u25b2" : "\u25bc")
+					    : (up ? "^" : "v");
+		snprintf(buf, size, _("sort %s%s"), c ? c->header : "?", arrow);
+		return buf;
+	}
+	const struct column *c = column_get(column_by_sort(s->sel.sort));
+	const char *arrow = s->utf8 ? (s->sel.reverse ? "\u25b2" : "\u25bc")
+				    : (s->sel.reverse ? "^" : "v");
+	/* pid and comm sort ascending by default */
+	if (s->sel.sort == SORT_PID || s->sel.sort == SORT_COMM)
+		arrow = s->utf8 ? (s->sel.reverse ? "\u25bc" : "\u25b2")
+				: (s->sel.reverse ? "v" : "^");
+	snprintf(buf, size, _("sort %s%s"), c ? c->header : "?", arrow);
+	return buf;
+}
+
+/* Delay accounting off: a line nobody can miss. */
+static bool delayacct_banner(struct screen *s, int y)
+{
+	const struct sample *smp = &s->snap.s;
+	if (!s->have_sample || !smp->delayacct_known || smp->delayacct)
+		return false;
+	char key[32];
+	keys_name(keys_for_action(ACT_DELAYACCT, 0), key, sizeof(key));
+	char buf[256];
+	if (COLS >= 100)
+		snprintf(buf, sizeof(buf),
+			 _(" Delay accounting is OFF (kernel.task_delayacct=0): only "
+			   "CPU delay is measured; %s turns it on."), key);
+	else
+		snprintf(buf, sizeof(buf),
+			 _(" Delay accounting OFF: CPU only. %s turns it on."), key);
+	screen_draw_fill(y, 0, COLS, s->attr[R_BANNER]);
+	move(y, 0);
+	screen_draw_text(s, buf, false, COLS, false, s->attr[R_BANNER]);
+	return true;
+}
+
+static void status_line(struct screen *s, int y)
+{
+	const struct sample *smp = &s->snap.s;
+	char buf[256];
+	int x = 1;
+
+	bool narrow = COLS < 100;
+
+	if (s->have_sample) {
+		if (!smp->delayacct_known)
+			piece(s, y, &x, _("delayacct unknown"), s->attr[R_WARN]);
+		else if (smp->delayacct && smp->ts_version && !narrow)
+			snprintf(buf, sizeof(buf), _("delayacct on (taskstats v%u)"),
+				 smp->ts_version),
+			piece(s, y, &x, buf, A_NORMAL);
+		else if (smp->delayacct)
+			piece(s, y, &x, _("delayacct on"), A_NORMAL);
+		if (smp->events_lost) {
+			snprintf(buf, sizeof(buf), _("%llu events lost"),
+				 (unsigned long long)smp->events_lost);
+			piece(s, y, &x, buf, s->attr[R_SEVERE]);
+		}
+		if (smp->dropped) {
+			snprintf(buf, sizeof(buf),
+				 ngettext("%lu impossible figure dropped (!)",
+					  "%lu impossible figures dropped (!)",
+					  smp->dropped),
+				 (unsigned long)smp->dropped);
+			piece(s, y, &x, buf, s->attr[R_WARN]);
+		}
+	}
+	piece(s, y, &x, sort_label(s, buf, sizeof(buf)), A_BOLD);
+	if (narrow)
+		snprintf(buf, sizeof(buf), "%s", screen_table_metric_label(s->sel.metric));
+	else
+		snprintf(buf, sizeof(buf), _("showing %s"),
+			 screen_table_metric_label(s->sel.metric));
+	piece(s, y, &x, buf, A_NORMAL);
+	if (s->sel.only_stalled)
+		piece(s, y, &x, _("only stalled"), s->attr[R_WARN]);
+	if (s->name && *s->name) {
+		char esc[128];
+		escape_text(s->name, esc, sizeof(esc));
+		snprintf(buf, sizeof(buf), _("filter \"%s\""), esc);
+		piece(s, y, &x, buf, s->attr[R_WARN]);
+	}
+	if (s->sel.have_uid) {
+		snprintf(buf, sizeof(buf), _("user %s"), s->user_label);
+		piece(s, y, &x, buf, s->attr[R_WARN]);
+	}
+	if (s->npids) {
+		int n = snprintf(buf, sizeof(buf), "%s", _("pids"));
+		for (size_t i = 0; i < s->npids && n < (int)sizeof(buf) - 16; i++)
+			n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s%d",
+				      i ? "," : " ", (int)s->pids[i]);
+		piece(s, y, &x, buf, s->attr[R_WARN]);
+	}
+	const struct cg_line *l = s->cgview ? screen_cgroup_current(s) : NULL;
+	if (l) {
+		char path[200];
+		escape_text(l->cg->path, path, sizeof(path));
+		snprintf(buf, sizeof(buf), _("at %s"), path);
+		piece(s, y, &x, buf, A_BOLD);
+	}
+}
+
+static int notices(struct screen *s, int y, int max)
+{
+	const char *const *n = s->m ? monitor_notices(s->m) : NULL;
+	int used = 0;
+	for (; n && *n && used < max; n++, used++) {
+		move(y + used, 1);
+		screen_draw_text(s, *n, false, COLS - 1, false, s->attr[R_NOTICE]);
+	}
+	return used;
+}
+
+static void num_cell(struct screen *s, bool ok, double v, const char *fmt,
+		     attr_t attr)
+{
+	char buf[32];
+	if (ok)
+		snprintf(buf, sizeof(buf), fmt, v);
+	else
+		snprintf(buf, sizeof(buf), "-");
+	screen_draw_text(s, buf, false, PSI_NUM_W, true, ok ? attr : s->attr[R_LOW]);
+}
+
+static void psi_kind_cells(struct screen *s, const struct psi_stat *st)
+{
+	num_cell(s, st->present && st->have_pct, st->pct, "%.1f",
+		 pct_role(s, st->pct));
+	num_cell(s, st->present, st->avg10, "%.2f", A_NORMAL);
+	num_cell(s, st->present, st->avg60, "%.2f", A_NORMAL);
+	num_cell(s, st->present, st->avg300, "%.2f", A_NORMAL);
+}
+
+static void sparkline(struct screen *s, int r, int cols)
+{
+	static const char *const blocks[] = {
+		"\u2581", "\u2582", "\u2583", "\u2584",
+		"\u2585", "\u2586", "\u2587", "\u2588",
+	};
+	static const char ascii[] = "_.-:=+*#";
+	int n = (int)s->hist_len < cols ? (int)s->hist_len : cols;
+	double max = 5.0;
+	for (int i = 0; i < n; i++) {
+		size_t at = (s->hist_head + PSI_HISTORY - (size_t)n + (size_t)i) %
+			    PSI_HISTORY;
+		if (!isnan(s->hist[r][at]) && s->hist[r][at] > max)
+			max = s->hist[r][at];
+	}
+	for (int i = 0; i < n; i++) {
+		size_t at = (s->hist_head + PSI_HISTORY - (size_t)n + (size_t)i) %
+			    PSI_HISTORY;
+		double v = s->hist[r][at];
+		if (isnan(v)) {
+			addch(' ');
+			continue;
+		}
+		int level = v <= 0 ? 0 : 1 + (int)(v / max * 6.999);
+		if (level > 7)
+			level = 7;
+		attrset(v <= 0 ? s->attr[R_LOW] : s->attr[R_SPARK]);
+		if (s->utf8)
+			addstr(blocks[level]);
+		else
+			addch((chtype)ascii[level]);
+		attrset(A_NORMAL);
+	}
+}
+
+static bool psi_any(const struct screen *s)
+{
+	for (int r = 0; r < NPSI; r++)
+		for (int k = 0; k < NPSI_KIND; k++)
+			if (s->snap.s.psi.s[r][k].present)
+				return true;
+	return false;
+}
+
+static int psi_wide(struct screen *s, int y)
+{
+	static const char *const heads[] = {
+		"some%", "avg10", "avg60", "avg300",
+		"full%", "avg10", "avg60", "avg300",
+	};
+	move(y, 0);
+	screen_draw_text(s, "PSI", false, PSI_NAME_W, false, A_BOLD);
+	for (int i = 0; i < 8; i++) {
+		if (i == 4)
+			addstr("  ");
+		screen_draw_text(s, heads[i], false, PSI_NUM_W, true, A_BOLD);
+	}
+	int spark_x = PSI_NAME_W + 8 * PSI_NUM_W + 4;
+	int spark_w = COLS - spark_x;
+	if (spark_w >= SPARK_MIN) {
+		move(y, spark_x);
+		screen_draw_text(s, _("history"), false, spark_w, false, A_BOLD);
+	}
+	for (int r = 0; r < NPSI; r++) {
+		move(y + 1 + r, 0);
+		screen_draw_text(s, psi_res_name[r], false, PSI_NAME_W, false, A_NORMAL);
+		psi_kind_cells(s, &s->snap.s.psi.s[r][PSI_SOME]);
+		addstr("  ");
+		psi_kind_cells(s, &s->snap.s.psi.s[r][PSI_FULL]);
+		if (spark_w >= SPARK_MIN) {
+			move(y + 1 + r, spark_x);
+			sparkline(s, r, spark_w - 1);
+		}
+	}
+	return 1 + NPSI;
+}
+
+static void psi_compact(struct screen *s, int y)
+{
+	static const char *const short_name[NPSI] = { "cpu", "mem", "io", "irq" };
+	int x = 0;
+	piece(s, y, &x, _("PSI some/full%"), A_BOLD);
+	for (int r = 0; r < NPSI; r++) {
+		char some[16] = "-", full[16] = "-", buf[64];
+		const struct psi_stat *a = &s->snap.s.psi.s[r][PSI_SOME];
+		const struct psi_stat *b = &s->snap.s.psi.s[r][PSI_FULL];
+		if (a->present && a->have_pct)
+			snprintf(some, sizeof(some), "%.1f", a->pct);
+		if (b->present && b->have_pct)
+			snprintf(full, sizeof(full), "%.1f", b->pct);
+		snprintf(buf, sizeof(buf), "%s %s/%s", short_name[r], some, full);
+		double worst = a->present && a->have_pct ? a->pct : 0;
+		if (b->present && b->have_pct && b->pct > worst)
+			worst = b->pct;
+		if (!piece(s, y, &x, buf, pct_role(s, worst)))
+			break;
+	}
+}
+
+int screen_header_draw(struct screen *s, int y)
+{
+	bool wide = COLS >= PSI_WIDE_COLS && LINES >= PSI_WIDE_LINES;
+
+	title_line(s, y++);
+	if (delayacct_banner(s, y))
+		y++;
+	status_line(s, y++);
+	y += notices(s, y, LINES >= PSI_WIDE_LINES ? MAX_NOTICES :
+			   LINES >= 15 ? 1 : 0);
+	if (s->have_sample && !psi_any(s)) {
+		move(y++, 0);
+		screen_draw_text(s, _("PSI not available (/proc/pressure missing)"), false,
+			  COLS, false, s->attr[R_NOTICE]);
+	} else if (wide) {
+		y += psi_wide(s, y);
+	} else {
+		psi_compact(s, y++);
+	}
+	return y;
+}

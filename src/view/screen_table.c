@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The screen's task table: which columns fit, their headers (the sorted
+ * one marked, clickable), and one line per row with severity colours,
+ * dimmed exited tasks, highlighted new ones and the selection bar.
+ */
+#include <config.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/nls.h"
+#include "view/screen_int.h"
+#include "lib/textwidth.h"
+
+/* COMMAND keeps at least this many cells before columns are dropped. */
+#define COMMAND_MIN 12
+
+const char *screen_table_metric_label(enum metric m)
+{
+	switch (m) {
+	case METRIC_AVG:
+		return _("avg ms/event");
+	case METRIC_RATE:
+		return _("events/s");
+	case METRIC_MAX:
+		return _("max ms in interval");
+	default:
+		/* xgettext:no-c-format */
+		return _("% of interval");
+	}
+}
+
+void screen_table_fmt_num(char *buf, size_t size, double v, int width, bool ms)
+{
+	int decimals = ms && v < 10 ? 2 : 1;
+	if (v >= 1000)
+		decimals = 0;
+	snprintf(buf, size, "%.*f", decimals, v);
+	if ((int)strlen(buf) <= width)
+		return;
+	static const char suffix[] = "kMGT";
+	for (int i = 0; i < 4; i++) {
+		v /= 1000;
+		snprintf(buf, size, "%.0f%c", v, suffix[i]);
+		if ((int)strlen(buf) <= width)
+			return;
+	}
+}
+
+static double cell_value(const struct screen *s, const struct row *r, int col)
+{
+	if (col == COL_CPU_PCT)
+		return r->have_cpu_pct ? r->cpu_pct : NAN;
+	if (col == COL_TOTAL)
+		return r->total_pct;
+	return select_row_metric(r, col - COL_CAT, s->sel.metric, s->snap.s.interval);
+}
+
+void screen_table_cell(const struct screen *s, const struct row *r, int col,
+		char *buf, size_t size)
+{
+	const struct column *c = column_get(col);
+	double v;
+
+	switch (col) {
+	case COL_PID:
+		snprintf(buf, size, "%d", (int)r->pid);
+		return;
+	case COL_USER:
+		if (r->user && *r->user)
+			snprintf(buf, size, "%s", r->user);
+		else if (r->uid != (uid_t)-1)
+			snprintf(buf, size, "%u", (unsigned)r->uid);
+		else
+			snprintf(buf, size, "-");
+		return;
+	case COL_STATE:
+		snprintf(buf, size, "%c", r->state ? r->state : '-');
+		return;
+	case COL_COMMAND:
+		if (s->cmdline && r->cmdline && *r->cmdline)
+			snprintf(buf, size, "%s", r->cmdline);
+		else if (s->cmdline)
+			snprintf(buf, size, "[%s]", r->comm ? r->comm : "");
+		else
+			snprintf(buf, size, "%s", r->comm ? r->comm : "");
+		return;
+	}
+	if (col >= COL_CAT && col < COL_TOTAL && r->d[col - COL_CAT].dropped) {
+		/* the kernel's figure cannot be true (see the help) */
+		snprintf(buf, size, "!");
+		return;
+	}
+	v = cell_value(s, r, col);
+	if (isnan(v)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	bool ms = col >= COL_CAT && col < COL_TOTAL &&
+		  (s->sel.metric == METRIC_AVG || s->sel.metric == METRIC_MAX);
+	screen_table_fmt_num(buf, size, v, c->width, ms);
+}
+
+/* How a figure looks: the size of a stall decides. */
+static attr_t cell_role(const struct screen *s, const struct row *r, int col)
+{
+	if (col < COL_CPU_PCT || col == COL_COMMAND)
+		return A_NORMAL;
+	if (col >= COL_CAT && col < COL_TOTAL && r->d[col - COL_CAT].dropped)
+		return s->attr[R_WARN];
+	double v = cell_value(s, r, col);
+	if (isnan(v) || v <= 0)
+		return s->attr[R_LOW];
+	if (col == COL_CPU_PCT)
+		return A_NORMAL;
+	return screen_table_figure_role(s, v, col == COL_TOTAL ? METRIC_PCT
+							: s->sel.metric);
+}
+
+attr_t screen_table_figure_role(const struct screen *s, double v, enum metric m)
+{
+	if (isnan(v) || v <= 0)
+		return s->attr[R_LOW];
+	double warn = 10, severe = 50;
+	if (m == METRIC_RATE)
+		return A_NORMAL;
+	if (m == METRIC_AVG || m == METRIC_MAX)
+		warn = 10, severe = 100;
+	if (v >= severe)
+		return s->attr[R_SEVERE];
+	if (v >= warn)
+		return s->attr[R_WARN];
+	return A_NORMAL;
+}
+
+/* The largest figure of a column in the view (0 when none). */
+static double column_max(const struct screen *s, int col)
+{
+	double max = 0;
+	for (size_t i = 0; i < s->nview; i++) {
+		double v = cell_value(s, &s->view[i], col);
+		if (!isnan(v) && v > max)
+			max = v;
+	}
+	return max;
+}
+
+/* The header of a column; COMMAND tells how many columns did not fit. */
+static void title(const struct screen *s, int col, char *text, size_t size)
+{
+	const char *h = column_get(col)->header;
+	if (col == COL_COMMAND && s->cmdline)
+		h = _("COMMAND LINE");
+	if (col != COL_COMMAND || !s->cols_hidden) {
+		snprintf(text, size, "%s", h);
+		return;
+	}
+	snprintf(text, size, _("%s (%d columns hidden, widen the terminal)"), h,
+		 s->cols_hidden);
+	if (textwidth_width(text) > s->col_w[col])
+		snprintf(text, size, _("%s (+%d hidden)"), h, s->cols_hidden);
+	if (textwidth_width(text) > s->col_w[col])
+		snprintf(text, size, "%s +%d", h, s->cols_hidden);
+}
+
+/*
+ * The table's columns: when they do not fit, the category with the
+ * smallest figures goes first (the sorted one stays), then USER, S and
+ * CPU%.
+ */
+static struct col_layout columns(struct screen *s)
+{
+	static const int last_resort[] = { COL_USER, COL_STATE, COL_CPU_PCT };
+	return (struct col_layout){
+		.get = column_get, .n = NCOL, .cat = COL_CAT,
+		.flex = COL_COMMAND, .flex_min = COMMAND_MIN,
+		.sorted = column_by_sort(s->sel.sort),
+		.last = last_resort,
+		.nlast = sizeof(last_resort) / sizeof(last_resort[0]),
+		.max = column_max, .title = title,
+		.shown = s->col_shown, .x = s->col_x, .w = s->col_w,
+		.hidden = &s->cols_hidden,
+	};
+}
+
+static void row_line(struct screen *s, const struct col_layout *l, int y,
+		     const struct row *r, bool selected)
+{
+	attr_t base = A_NORMAL;
+	bool exited = r->flags & ROW_EXITED, fresh = r->flags & ROW_NEW;
+	if (selected)
+		base = s->attr[R_SELECTED];
+	else if (exited)
+		base = s->attr[R_EXITED];
+	screen_draw_fill(y, 0, COLS, base);
+	for (int i = 0; i < NCOL; i++) {
+		if (!s->col_shown[i])
+			continue;
+		char buf[4096];
+		screen_table_cell(s, r, i, buf, sizeof(buf));
+		attr_t a = base;
+		if (!selected && !exited) {
+			if (fresh && (i == COL_PID || i == COL_COMMAND))
+				a = s->attr[R_NEW];
+			else
+				a = cell_role(s, r, i);
+		}
+		bool raw = i == COL_COMMAND || i == COL_USER;
+		screen_draw_table_cell(s, l, y, i, buf, raw, a);
+	}
+}
+
+/* Why the table is empty. */
+static void empty_text(const struct screen *s, char *buf, size_t size)
+{
+	const struct sample *smp = &s->snap.s;
+	bool thread_rows = s->drill_tgid || s->threads_all;
+	if (!s->have_sample || s->collecting)
+		snprintf(buf, size, "%s", _("waiting for the first sample..."));
+	else if (s->replay && thread_rows && !smp->threads)
+		snprintf(buf, size, "%s",
+			 _("this recording holds no thread rows: only its "
+			   "processes can be shown"));
+	else if (s->replay && s->drill_tgid && !smp->nrows && !smp->nexited)
+		snprintf(buf, size, _("no thread of process %d is recorded in "
+				      "this sample"), (int)s->drill_tgid);
+	else if (s->zoom && !s->drill_tgid && !smp->nrows && !smp->nexited)
+		snprintf(buf, size, "%s", _("no task in this sample"));
+	else if (s->zoom && !s->drill_tgid)
+		snprintf(buf, size, "%s",
+			 _("no task of this cgroup matches (Esc goes back to "
+			   "the cgroups)"));
+	else
+		snprintf(buf, size, "%s",
+			 _("no task matches (keys \\ u p o change the filters)"));
+}
+
+void screen_table_draw(struct screen *s, int y, int h)
+{
+	struct col_layout l = columns(s);
+	if (!screen_draw_table_begin(s, &l, y, h))
+		return;
+	if (!s->nview) {
+		char text[256];
+		empty_text(s, text, sizeof(text));
+		screen_draw_table_empty(s, text);
+		return;
+	}
+	size_t rows = (size_t)s->rows_h;
+	s->top = screen_draw_table_top(s->top, s->cur, s->nview, rows);
+	for (size_t i = 0; i < rows && s->top + i < s->nview; i++) {
+		size_t k = s->top + i;
+		row_line(s, &l, s->rows_y + (int)i, &s->view[k], k == s->cur);
+	}
+}
+
+int screen_table_sort_at(const struct screen *s, int x)
+{
+	int i = screen_draw_column_at(NCOL, s->col_shown, s->col_x, s->col_w, x);
+	return i < 0 ? -1 : column_get(i)->sort;
+}
