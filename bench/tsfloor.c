@@ -26,8 +26,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "lib/numparse.h"
 #include "kernel/taskstats.h"
+#include "lib/numparse.h"
 
 struct ids {
 	uint32_t *v;

@@ -13,10 +13,11 @@
 #include <unistd.h>
 
 #include "config_file.h"
-#include "view/output.h"
 #include "lib/nls.h"
+#include "lib/numfmt.h"
 #include "lib/numparse.h"
 #include "model/select.h"
+#include "view/output.h"
 
 
 static const char *const metric_names[NMETRIC] = {
@@ -287,7 +288,7 @@ static int make_dirs(const char *dir)
 static void format_delay(char *buf, size_t size, double d)
 {
 	/* a '.' whatever the locale: the file must read back anywhere */
-	if (!output_fixed(buf, size, d, 6))
+	if (!numfmt_fixed(buf, size, d, 6))
 		snprintf(buf, size, "1");
 	char *end = buf + strlen(buf);
 	while (end > buf && end[-1] == '0')

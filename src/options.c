@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/categories.h"
 #include "lib/nls.h"
 #include "lib/numparse.h"
+#include "model/categories.h"
 #include "options.h"
 
 

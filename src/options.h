@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "view/output.h"
 #include "model/select.h"
+#include "view/output.h"
 
 struct options {
 	bool batch;              /* -b */

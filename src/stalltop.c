@@ -14,19 +14,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kernel/cgroup.h"
 #include "config_file.h"
+#include "kernel/cgroup.h"
 #include "kernel/delayacct.h"
-#include "lib/evloop.h"
-#include "live/monitor.h"
-#include "lib/nls.h"
-#include "options.h"
-#include "view/output.h"
 #include "kernel/privs.h"
 #include "kernel/psi_trigger.h"
-#include "record/record.h"
-#include "view/screen.h"
+#include "lib/evloop.h"
+#include "lib/nls.h"
+#include "live/monitor.h"
 #include "model/select.h"
+#include "options.h"
+#include "record/record.h"
+#include "view/output.h"
+#include "view/screen.h"
 
 struct batch {
 	struct options *o;

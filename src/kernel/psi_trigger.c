@@ -20,9 +20,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kernel/psi_trigger.h"
 #include "lib/escape.h"
 #include "lib/nls.h"
-#include "kernel/psi_trigger.h"
 
 enum {
 	WINDOW_MIN_MS = 500,

@@ -17,9 +17,9 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
-#include "model/categories.h"
 #include "kernel/ts_decode.h"
 #include "kernel/ts_layout.h"
+#include "model/categories.h"
 
 /* Where the non-category fields sit in each layout. */
 struct basic_offsets {

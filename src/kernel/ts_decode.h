@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/categories.h"
 #include "kernel/ts_layout.h"
+#include "model/categories.h"
 
 /* The newest struct taskstats version whose layout we know. */
 #define TS_KNOWN_VERSION 17

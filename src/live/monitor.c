@@ -23,19 +23,19 @@
 #include <unistd.h>
 
 #include "kernel/cgroup.h"
-#include "model/cgtable.h"
 #include "kernel/delayacct.h"
-#include "model/delta.h"
-#include "lib/evloop.h"
-#include "live/monitor.h"
-#include "live/monitor_int.h"
-#include "lib/nls.h"
 #include "kernel/proc_conn.h"
 #include "kernel/procinfo.h"
 #include "kernel/procstat.h"
-#include "record/replay.h"
 #include "kernel/taskstats.h"
+#include "lib/evloop.h"
+#include "lib/nls.h"
+#include "live/monitor.h"
+#include "live/monitor_int.h"
+#include "model/cgtable.h"
+#include "model/delta.h"
 #include "model/tasktable.h"
+#include "record/replay.h"
 
 /*
  * One exit-record socket per CPU up to this many CPUs (their records are

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "live/monitor.h"
 #include "kernel/psi.h"
+#include "live/monitor.h"
 #include "model/tasktable.h"
 
 #define MAX_LISTENERS 64

@@ -4,9 +4,9 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "model/categories.h"
-#include "lib/nls.h"
 #include "kernel/ts_layout.h"
+#include "lib/nls.h"
+#include "model/categories.h"
 
 #define TS(f) offsetof(struct ts_layout, f)
 #define TS15(f) offsetof(struct ts_layout_v15, f)

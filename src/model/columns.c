@@ -2,8 +2,8 @@
 /* The screen's table columns, categories taken from categories[]. */
 #include <config.h>
 
-#include "model/columns.h"
 #include "lib/nls.h"
+#include "model/columns.h"
 #include "model/select.h"
 
 #define NUM_WIDTH 8

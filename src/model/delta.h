@@ -32,8 +32,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model/sample.h"
 #include "kernel/ts_decode.h"
+#include "model/sample.h"
 
 /* What is known about the task and the window, to bound its figures. */
 struct delta_bounds {

@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "model/categories.h"
 #include "kernel/psi.h"
+#include "model/categories.h"
 
 /* One category's figures for one row over one interval. */
 struct cat_figure {

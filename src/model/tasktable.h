@@ -13,9 +13,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "kernel/ts_decode.h"
 #include "model/delta.h"
 #include "model/sample.h"
-#include "kernel/ts_decode.h"
 
 /*
  * When a life began, on the boot clock (CLOCK_BOOTTIME) in nanoseconds:

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "kernel/cgroup.h"
-#include "live/monitor_int.h"
 #include "lib/nls.h"
+#include "live/monitor_int.h"
 #include "record/replay.h"
 
 int monitor_replay_open(struct monitor *m, const char *path, int *exit_code)

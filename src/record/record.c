@@ -22,7 +22,8 @@
 #include "lib/all_io.h"
 #include "lib/escape.h"
 #include "lib/nls.h"
-#include "view/output.h"
+#include "lib/numfmt.h"
+#include "record/json_write.h"
 #include "record/record.h"
 #include "record/replay.h"
 
@@ -89,7 +90,7 @@ static void header_json(FILE *f)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	fprintf(f, "{\"%s\":%d,\"program\":", REC_MAGIC_KEY, REC_FORMAT_VERSION);
 	escape_json(f, PACKAGE_NAME " " PACKAGE_VERSION);
-	output_fixed(num, sizeof(num), (double)ts.tv_sec + ts.tv_nsec / 1e9, 3);
+	numfmt_fixed(num, sizeof(num), (double)ts.tv_sec + ts.tv_nsec / 1e9, 3);
 	fprintf(f, ",\"started\":%s,\"hostname\":", num);
 	if (gethostname(host, sizeof(host)) == 0) {
 		host[sizeof(host) - 1] = '\0';
@@ -330,7 +331,7 @@ int record_write(struct recorder *rec, const struct sample *s)
 
 	if (!mem)
 		return -1;
-	out_json(mem, s);
+	json_write_sample(mem, s);
 	if (fclose(mem) != 0) {
 		free(line);
 		errno = ENOMEM;

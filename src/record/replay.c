@@ -26,11 +26,9 @@
 
 #include "lib/all_io.h"
 #include "lib/nls.h"
+#include "record/json_read.h"
 #include "record/record.h"
 #include "record/replay.h"
-
-/* Nesting of a sample is 5 levels (cgroups[].psi.cpu.some); be generous. */
-#define JSON_DEPTH 16
 
 struct entry {
 	off_t off;        /* of the line in the (inflated) stream */
@@ -69,378 +67,26 @@ struct replay {
 	json_object *cur;
 	char *buf;
 	size_t bufcap;
-	struct row *rows, *exited, *trows, *texited;
-	size_t caprows, capexited, captrows, captexited;
-	struct cgroup_row *cgroups;
-	size_t capcg;
+	struct json_read dec;
 };
 
-/* --- reading JSON values --- */
-
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
-
-static bool is_num(json_object *v)
-{
-	return json_object_is_type(v, json_type_double) ||
-	       json_object_is_type(v, json_type_int);
-}
-
-/* A number, or NAN for null (out_json's not-finite) or anything else. */
-static double num(json_object *v)
-{
-	return is_num(v) ? json_object_get_double(v) : NAN;
-}
-
-/* A number when there is one: the have_ flags. */
-static bool opt_num(json_object *v, double *out)
-{
-	if (!is_num(v)) {
-		*out = 0;
-		return false;
-	}
-	*out = json_object_get_double(v);
-	return true;
-}
-
-static bool opt_u64(json_object *v, uint64_t *out)
-{
-	*out = 0;
-	if (!json_object_is_type(v, json_type_int))
-		return false;
-	*out = json_object_get_uint64(v);
-	return true;
-}
-
-static long long int_or(json_object *v, long long dflt)
-{
-	if (!json_object_is_type(v, json_type_int))
-		return dflt;
-	return (long long)json_object_get_int64(v);
-}
-
-static const char *str(json_object *v)
-{
-	return json_object_is_type(v, json_type_string) ?
-	       json_object_get_string(v) : NULL;
-}
-
-static pid_t pid_of(json_object *v)
-{
-	long long x = int_or(v, 0);
-
-	return x < 0 || x > INT_MAX ? 0 : (pid_t)x;
-}
-
-/* --- JSON to struct sample --- */
-
-static void psi_from(json_object *o, struct psi_sample *p)
-{
-	memset(p, 0, sizeof(*p));
-	for (int r = 0; r < NPSI; r++) {
-		json_object *res = get(o, psi_res_name[r]);
-
-		for (int k = 0; k < NPSI_KIND; k++) {
-			json_object *v = get(res, psi_kind_name[k]);
-			struct psi_stat *st = &p->s[r][k];
-
-			if (!json_object_is_type(v, json_type_object))
-				continue;
-			st->present = true;
-			st->avg10 = num(get(v, "avg10"));
-			st->avg60 = num(get(v, "avg60"));
-			st->avg300 = num(get(v, "avg300"));
-			opt_u64(get(v, "total_us"), &st->total_us);
-			st->have_pct = opt_num(get(v, "pct"), &st->pct);
-		}
-	}
-}
-
-static void delay_from(json_object *o, struct cat_figure d[NCAT])
-{
-	for (int c = 0; c < NCAT; c++) {
-		json_object *v = get(o, categories[c].key);
-		struct cat_figure *f = &d[c];
-
-		memset(f, 0, sizeof(*f));
-		if (!json_object_is_type(v, json_type_object))
-			continue;
-		f->avail = true;
-		f->pct = num(get(v, "pct"));
-		f->have_count = opt_u64(get(v, "count"), &f->count);
-		f->have_avg = opt_num(get(v, "avg_ms"), &f->avg_ms);
-		f->have_max = opt_num(get(v, "max_ms"), &f->max_ms);
-	}
-}
-
-/* "dropped": ["io", ...]: those figures were dropped as impossible. */
-static void dropped_from(json_object *a, struct cat_figure d[NCAT])
-{
-	if (!json_object_is_type(a, json_type_array))
-		return;
-	for (size_t i = 0; i < json_object_array_length(a); i++) {
-		const char *key = str(json_object_array_get_idx(a, i));
-		int c = key ? categories_by_key(key) : -1;
-		if (c >= 0 && !d[c].avail)
-			d[c].dropped = true;
-	}
-}
-
-static void row_from(json_object *o, struct row *r, unsigned flags)
-{
-	const char *state = str(get(o, "state"));
-	long long threads = int_or(get(o, "threads"), -1);
-
-	memset(r, 0, sizeof(*r));
-	r->pid = pid_of(get(o, "pid"));
-	r->tgid = pid_of(get(o, "tgid"));
-	r->ppid = pid_of(get(o, "ppid"));
-	r->comm = str(get(o, "comm"));
-	r->cmdline = str(get(o, "cmdline"));
-	r->uid = (uid_t)-1;
-	r->user = str(get(o, "user"));
-	r->cgroup = str(get(o, "cgroup"));
-	r->state = state ? state[0] : '\0';
-	r->threads = threads < -1 || threads > INT_MAX ? -1 : (int)threads;
-	r->have_cpu_pct = opt_num(get(o, "cpu_pct"), &r->cpu_pct);
-	delay_from(get(o, "delay"), r->d);
-	dropped_from(get(o, "dropped"), r->d);
-	r->total_pct = num(get(o, "total_pct"));
-	r->flags = flags;
-	if (r->state == 'X')
-		r->flags |= ROW_EXITED;
-}
-
-/* Room for n elements (at least one, so that [] is not NULL). */
-static bool grow(void **p, size_t *cap, size_t n, size_t size)
-{
-	if (n == 0)
-		n = 1;
-	if (n <= *cap)
-		return true;
-	if (n > SIZE_MAX / size)
-		return false;
-	void *q = realloc(*p, n * size);
-	if (!q)
-		return false;
-	*p = q;
-	*cap = n;
-	return true;
-}
-
-/* The rows of array a into *buf; false when memory ran out. */
-static bool rows_from(json_object *a, struct row **buf, size_t *cap,
-		      size_t *n, unsigned flags)
-{
-	size_t len = json_object_is_type(a, json_type_array) ?
-		     json_object_array_length(a) : 0;
-
-	if (!grow((void **)buf, cap, len, sizeof(**buf)))
-		return false;
-	for (size_t i = 0; i < len; i++)
-		row_from(json_object_array_get_idx(a, i), &(*buf)[i], flags);
-	*n = len;
-	return true;
-}
-
-/* "/" is 0, "/a" 1, "/a/b" 2. */
-static int path_depth(const char *path)
-{
-	int depth = 0;
-
-	for (const char *p = path; p && *p; p++)
-		if (*p == '/' && p[1] && p[1] != '/')
-			depth++;
-	return depth;
-}
-
-static bool cgroups_from(struct replay *rp, json_object *a, size_t *n)
-{
-	size_t len = json_object_array_length(a);
-
-	if (!grow((void **)&rp->cgroups, &rp->capcg, len, sizeof(*rp->cgroups)))
-		return false;
-	for (size_t i = 0; i < len; i++) {
-		json_object *o = json_object_array_get_idx(a, i);
-		json_object *psi = get(o, "psi");
-		struct cgroup_row *g = &rp->cgroups[i];
-		long long nr = int_or(get(o, "nr_tasks"), 0);
-
-		memset(g, 0, sizeof(*g));
-		g->path = str(get(o, "path"));
-		g->depth = path_depth(g->path);
-		g->have_psi = json_object_is_type(psi, json_type_object);
-		if (g->have_psi)
-			psi_from(psi, &g->psi);
-		delay_from(get(o, "delay"), g->d);
-		g->total_pct = num(get(o, "total_pct"));
-		g->nr_tasks = nr < 0 ? 0 : (size_t)nr;
-	}
-	*n = len;
-	return true;
-}
-
-static int sample_from(struct replay *rp, json_object *o, struct sample *s)
-{
-	json_object *v, *cg, *tt, *te;
-	bool mode_known;
-
-	memset(s, 0, sizeof(*s));
-	s->time = num(get(o, "time"));
-	s->interval = num(get(o, "interval"));
-	v = get(o, "delayacct");
-	s->delayacct_known = json_object_is_type(v, json_type_boolean);
-	s->delayacct = s->delayacct_known && json_object_get_boolean(v);
-	long long ver = int_or(get(o, "taskstats_version"), 0);
-	s->ts_version = ver < 0 || ver > UINT_MAX ? 0 : (unsigned)ver;
-	opt_u64(get(o, "events_lost"), &s->events_lost);
-	opt_u64(get(o, "exit_records_lost"), &s->exit_records_lost);
-	uint64_t dropped = 0;
-	opt_u64(get(o, "figures_dropped"), &dropped);
-	s->dropped = (size_t)dropped;
-	psi_from(get(o, "psi"), &s->psi);
-	if (!rows_from(get(o, "tasks"), &rp->rows, &rp->caprows, &s->nrows, 0) ||
-	    !rows_from(get(o, "exited"), &rp->exited, &rp->capexited,
-		       &s->nexited, ROW_EXITED))
-		return -1;
-	s->rows = s->nrows ? rp->rows : NULL;
-	s->exited = s->nexited ? rp->exited : NULL;
-	s->trigger = str(get(o, "trigger"));
-	cg = get(o, "cgroups");
-	if (json_object_is_type(cg, json_type_array)) {
-		if (!cgroups_from(rp, cg, &s->ncgroups))
-			return -1;
-		s->cgroups = rp->cgroups;
-	}
-	tt = get(o, "thread_tasks");
-	if (json_object_is_type(tt, json_type_array)) {
-		if (!rows_from(tt, &rp->trows, &rp->captrows,
-			       &s->nthread_rows, 0))
-			return -1;
-		s->thread_rows = rp->trows;
-	}
-	te = get(o, "thread_exited");
-	if (json_object_is_type(te, json_type_array)) {
-		if (!rows_from(te, &rp->texited, &rp->captexited,
-			       &s->nthread_exited, ROW_EXITED))
-			return -1;
-		s->thread_exited = rp->texited;
-	}
-	/* recordings older than these keys: per interval, and see below */
-	v = get(o, "accumulated");
-	s->accumulated = json_object_is_type(v, json_type_boolean) &&
-			 json_object_get_boolean(v);
-	v = get(o, "threads");
-	mode_known = json_object_is_type(v, json_type_boolean);
-	s->threads = mode_known && json_object_get_boolean(v);
-
-	/* what the contract does not say, as far as the rows tell it */
-	size_t procs = 0, threads = 0;
-	for (size_t i = 0; i < s->nrows; i++) {
-		const struct row *r = &s->rows[i];
-
-		/*
-		 * A recording older than the "threads" key: guess threads
-		 * from a row that is not its process's main thread (so the
-		 * rows of a -H recording of single-threaded processes read
-		 * as processes there).
-		 */
-		if (!mode_known && r->pid != r->tgid)
-			s->threads = true;
-		if (r->pid == r->tgid)
-			procs++;
-		if (r->threads > 0)
-			threads += (size_t)r->threads;
-	}
-	s->nprocs = procs;
-	if (s->threads)
-		s->nthreads = s->nrows;
-	else if (s->thread_rows)
-		s->nthreads = s->nthread_rows;
-	else
-		s->nthreads = threads;
-	return 0;
-}
-
 /* --- parsing and classifying lines --- */
-
-/* One line (without "\n") as JSON: an object and nothing after it. */
-static json_object *parse_line(json_tokener *tok, const char *s, size_t len)
-{
-	json_object *o;
-
-	if (len > INT_MAX)
-		return NULL;
-	json_tokener_reset(tok);
-	o = json_tokener_parse_ex(tok, s, (int)len);
-	if (!o)
-		return NULL;
-	for (size_t i = json_tokener_get_parse_end(tok); i < len; i++) {
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r') {
-			json_object_put(o);
-			return NULL;
-		}
-	}
-	if (!json_object_is_type(o, json_type_object)) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
-}
-
-static json_tokener *new_tokener(void)
-{
-	json_tokener *tok = json_tokener_new_ex(JSON_DEPTH);
-
-	if (tok)
-		json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
-				       JSON_TOKENER_VALIDATE_UTF8);
-	return tok;
-}
-
-/* The format version of a header object, 0 when it is not one. */
-static int header_version(json_object *o)
-{
-	json_object *v = get(o, REC_MAGIC_KEY);
-	long long ver;
-
-	if (!json_object_is_type(v, json_type_int))
-		return 0;
-	ver = (long long)json_object_get_int64(v);
-	if (ver < 1)
-		return 0;
-	return ver > INT_MAX ? INT_MAX : (int)ver;
-}
-
 int replay_header_version(const char *line, size_t len)
 {
-	json_tokener *tok = new_tokener();
+	json_tokener *tok = json_read_tokener();
 	json_object *o;
 	int ver = 0;
 
 	if (!tok)
 		return 0;
-	o = parse_line(tok, line, len);
+	o = json_read_line(tok, line, len);
 	if (o)
-		ver = header_version(o);
+		ver = json_read_header_version(o);
 	json_object_put(o);
 	json_tokener_free(tok);
 	return ver;
 }
 
-static bool is_sample(json_object *o)
-{
-	json_object *t = get(o, "time");
-
-	return (is_num(t) || json_object_is_type(t, json_type_null)) &&
-	       json_object_is_type(get(o, "tasks"), json_type_array);
-}
 
 static bool blank(const char *s, size_t len)
 {
@@ -452,7 +98,7 @@ static bool blank(const char *s, size_t len)
 
 static char *dup_str(json_object *v)
 {
-	const char *s = str(v);
+	const char *s = json_read_str(v);
 
 	return s ? strdup(s) : NULL;
 }
@@ -467,15 +113,15 @@ static bool add_session(struct replay *rp, json_object *o)
 	rp->sess = ss;
 	ss = &rp->sess[rp->nsess++];
 	memset(ss, 0, sizeof(*ss));
-	ss->program = dup_str(get(o, "program"));
-	ss->hostname = dup_str(get(o, "hostname"));
-	ss->kernel = dup_str(get(o, "kernel"));
-	hz = int_or(get(o, "hz"), 0);
-	ncpu = int_or(get(o, "ncpu"), 0);
+	ss->program = dup_str(json_read_get(o, "program"));
+	ss->hostname = dup_str(json_read_get(o, "hostname"));
+	ss->kernel = dup_str(json_read_get(o, "kernel"));
+	hz = json_read_int_or(json_read_get(o, "hz"), 0);
+	ncpu = json_read_int_or(json_read_get(o, "ncpu"), 0);
 	ss->h = (struct rec_header){
-		.version = header_version(o),
+		.version = json_read_header_version(o),
 		.program = ss->program,
-		.started = num(get(o, "started")),
+		.started = json_read_num(json_read_get(o, "started")),
 		.hostname = ss->hostname,
 		.kernel = ss->kernel,
 		.hz = hz < 0 || hz > LONG_MAX ? 0 : (long)hz,
@@ -635,15 +281,15 @@ static enum kind classify(struct replay *rp, const char *s, size_t len,
 	    memmem(s, len, tasks, sizeof(tasks) - 1))
 		return K_SAMPLE;
 	/* a header, or a line another writer laid out: parse it */
-	o = parse_line(rp->tok, s, len);
+	o = json_read_line(rp->tok, s, len);
 	if (!o)
 		return K_BAD;
-	if (header_version(o)) {
+	if (json_read_header_version(o)) {
 		*obj = o;
 		return K_HEADER;
 	}
-	if (is_sample(o)) {
-		*time = num(get(o, "time"));
+	if (json_read_is_sample(o)) {
+		*time = json_read_num(json_read_get(o, "time"));
 		json_object_put(o);
 		return K_SAMPLE;
 	}
@@ -660,7 +306,7 @@ static void oom(struct scan *sc)
 /* The first header decides whether this is a recording we can read. */
 static void first_header(struct scan *sc, enum kind k, json_object *o)
 {
-	int ver = k == K_HEADER ? header_version(o) : 0;
+	int ver = k == K_HEADER ? json_read_header_version(o) : 0;
 
 	sc->stop = true;
 	sc->fail = true;
@@ -714,7 +360,7 @@ static void line(struct scan *sc, off_t off, const char *s, size_t len)
 	}
 	switch (k) {
 	case K_HEADER: {
-		int ver = header_version(o);
+		int ver = json_read_header_version(o);
 
 		if (ver > REC_FORMAT_VERSION) {
 			size_t n = rp->n;
@@ -1074,7 +720,7 @@ struct replay *replay_open(const char *path, char *err, size_t errsize)
 	}
 	rp->fd = -1;
 	rp->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-	rp->tok = new_tokener();
+	rp->tok = json_read_tokener();
 	if (!rp->tok) {
 		snprintf(err, errsize, "%s: %s", path, strerror(ENOMEM));
 		free(rp);
@@ -1140,14 +786,20 @@ int replay_get(struct replay *rp, size_t index, struct sample *out)
 		return -1;
 	}
 	e = &rp->idx[index];
-	if (!grow((void **)&rp->buf, &rp->bufcap, e->len, 1)) {
-		errno = ENOMEM;
-		return -1;
+	if (e->len + 1 > rp->bufcap) {
+		char *b = realloc(rp->buf, e->len + 1);
+
+		if (!b) {
+			errno = ENOMEM;
+			return -1;
+		}
+		rp->buf = b;
+		rp->bufcap = e->len + 1;
 	}
 	if (read_at(rp->fd, rp->buf, e->len, e->off) < 0)
 		return -1;
-	o = parse_line(rp->tok, rp->buf, e->len);
-	if (!o || !is_sample(o)) {
+	o = json_read_line(rp->tok, rp->buf, e->len);
+	if (!o || !json_read_is_sample(o)) {
 		/* damage the scan could not see: skipped, and said so */
 		json_object_put(o);
 		if (!rp->idx[index].bad) {
@@ -1160,7 +812,7 @@ int replay_get(struct replay *rp, size_t index, struct sample *out)
 	}
 	json_object_put(rp->cur);
 	rp->cur = o;
-	if (sample_from(rp, o, out) < 0) {
+	if (json_read_sample(&rp->dec, o, out) < 0) {
 		memset(out, 0, sizeof(*out));
 		errno = ENOMEM;
 		return -1;
@@ -1219,10 +871,6 @@ void replay_close(struct replay *rp)
 	if (rp->c_locale != (locale_t)0)
 		freelocale(rp->c_locale);
 	free(rp->buf);
-	free(rp->rows);
-	free(rp->exited);
-	free(rp->trows);
-	free(rp->texited);
-	free(rp->cgroups);
+	json_read_free(&rp->dec);
 	free(rp);
 }

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/nls.h"
+#include "lib/textwidth.h"
 #include "model/categories.h"
 #include "model/columns.h"
 #include "view/help.h"
 #include "view/keys.h"
-#include "lib/nls.h"
-#include "lib/textwidth.h"
 
 #define KEY_COL 18
 

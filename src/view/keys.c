@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/categories.h"
-#include "view/keys.h"
 #include "lib/nls.h"
+#include "model/categories.h"
 #include "model/select.h"
+#include "view/keys.h"
 
 #define CTRL(c) ((c) & 0x1f)
 #define ESC 27

@@ -16,8 +16,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "model/categories.h"
 #include "lib/escape.h"
+#include "lib/numfmt.h"
+#include "model/categories.h"
 #include "view/output.h"
 
 static void header(FILE *f)
@@ -37,7 +38,7 @@ static void num(FILE *f, bool have, double v, int decimals)
 	char buf[64];
 
 	putc(',', f);
-	if (have && output_fixed(buf, sizeof(buf), v, decimals))
+	if (have && numfmt_fixed(buf, sizeof(buf), v, decimals))
 		fputs(buf, f);
 }
 
@@ -107,7 +108,7 @@ void out_csv(FILE *f, struct out_opts *o, const struct sample *s)
 		header(f);
 		o->header_done = true;
 	}
-	output_fixed(time, sizeof(time), s->time, 3);
+	numfmt_fixed(time, sizeof(time), s->time, 3);
 	for (size_t i = 0; i < s->nrows; i++)
 		row(f, o, time, &s->rows[i], false);
 	for (size_t i = 0; i < s->nexited; i++)

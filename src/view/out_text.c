@@ -44,9 +44,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "model/categories.h"
 #include "lib/escape.h"
 #include "lib/nls.h"
+#include "model/categories.h"
 #include "view/output.h"
 
 enum { W_PID = 7, W_USER = 8, W_PCT = 6, W_PSI_NAME = 8, W_NR = 6 };

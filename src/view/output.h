@@ -21,12 +21,5 @@ void output_write(FILE *f, struct out_opts *o, const struct sample *s);
 
 void out_text(FILE *f, const struct out_opts *o, const struct sample *s);
 void out_csv(FILE *f, struct out_opts *o, const struct sample *s);
-void out_json(FILE *f, const struct sample *s);
-
-/*
- * For the writers: v with a fixed number of decimals (0-6) and a '.'
- * whatever LC_NUMERIC says. Returns false, leaving "", when v is not finite.
- */
-bool output_fixed(char *buf, size_t size, double v, int decimals);
 
 #endif

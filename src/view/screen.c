@@ -18,12 +18,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kernel/cgroup.h"
 #include "config_file.h"
+#include "kernel/cgroup.h"
 #include "lib/escape.h"
 #include "lib/evloop.h"
-#include "live/monitor.h"
 #include "lib/nls.h"
+#include "live/monitor.h"
 #include "options.h"
 #include "view/screen.h"
 #include "view/screen_int.h"

@@ -11,8 +11,8 @@
 
 #include "lib/escape.h"
 #include "lib/nls.h"
-#include "view/screen_int.h"
 #include "lib/textwidth.h"
+#include "view/screen_int.h"
 
 void screen_draw_text(struct screen *s, const char *text, bool raw, int cols,
 	       bool right, attr_t attr)

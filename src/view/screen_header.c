@@ -11,12 +11,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "model/columns.h"
 #include "lib/escape.h"
-#include "live/monitor.h"
 #include "lib/nls.h"
-#include "view/screen_int.h"
 #include "lib/textwidth.h"
+#include "live/monitor.h"
+#include "model/columns.h"
+#include "view/screen_int.h"
 
 /* Room the wide PSI block needs (else one compact line). */
 #define PSI_WIDE_COLS 80

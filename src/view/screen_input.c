@@ -17,12 +17,12 @@
 #include "config_file.h"
 #include "kernel/delayacct.h"
 #include "lib/escape.h"
-#include "live/monitor.h"
 #include "lib/nls.h"
 #include "lib/numparse.h"
+#include "lib/textwidth.h"
+#include "live/monitor.h"
 #include "options.h"
 #include "view/screen_int.h"
-#include "lib/textwidth.h"
 
 #define ESC 27
 #define WHEEL_STEP 3

@@ -13,12 +13,12 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "model/columns.h"
-#include "view/help.h"
-#include "view/keys.h"
 #include "kernel/psi.h"
+#include "model/columns.h"
 #include "model/select.h"
 #include "model/snapshot.h"
+#include "view/help.h"
+#include "view/keys.h"
 
 struct monitor;
 struct evloop;

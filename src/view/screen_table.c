@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "lib/nls.h"
-#include "view/screen_int.h"
 #include "lib/textwidth.h"
+#include "view/screen_int.h"
 
 /* COMMAND keeps at least this many cells before columns are dropped. */
 #define COMMAND_MIN 12

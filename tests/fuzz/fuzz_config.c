@@ -15,8 +15,8 @@
 
 #include "config_file.h"
 #include "fuzz.h"
-#include "options.h"
 #include "model/select.h"
+#include "options.h"
 
 #define ALL_SET (SET_DELAY | SET_SORT | SET_REVERSE | SET_ONLY_STALLED | \
 		 SET_CMDLINE | SET_THREADS | SET_ACCUMULATE | SET_MONOCHROME | \

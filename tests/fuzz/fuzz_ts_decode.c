@@ -13,9 +13,9 @@
 
 #include <string.h>
 
-#include "model/categories.h"
 #include "fuzz.h"
 #include "kernel/ts_decode.h"
+#include "model/categories.h"
 
 #define ALL_CATS ((1u << NCAT) - 1)
 

@@ -20,8 +20,8 @@
 #include <unistd.h>
 
 #include "kernel/cgroup.h"
-#include "view/output.h"
 #include "unit.h"
+#include "view/output.h"
 
 static int parse_fixture(const char *name, char *root, size_t size)
 {

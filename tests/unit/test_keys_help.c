@@ -14,10 +14,10 @@
 
 #include "model/categories.h"
 #include "model/columns.h"
-#include "view/help.h"
-#include "view/keys.h"
 #include "model/select.h"
 #include "unit.h"
+#include "view/help.h"
+#include "view/keys.h"
 
 /* Is name one of the space-separated key names at the start of line? */
 static bool line_lists_key(const char *line, const char *name)

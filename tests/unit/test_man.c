@@ -6,8 +6,8 @@
 #include <config.h>
 
 #include "model/categories.h"
-#include "view/keys.h"
 #include "unit.h"
+#include "view/keys.h"
 
 /* The text of one section (".SH NAME" up to the next ".SH"). */
 static char *section(const char *man, const char *name)

@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "view/output.h"
+#include "lib/numfmt.h"
 #include "unit.h"
+#include "view/output.h"
 
 static struct row rows[1], exited[1];
 static struct sample sample;
@@ -200,23 +201,23 @@ static void test_fixed(void)
 {
 	char buf[64];
 
-	CHECK(output_fixed(buf, sizeof(buf), 1.5, 3));
+	CHECK(numfmt_fixed(buf, sizeof(buf), 1.5, 3));
 	CHECK_STR(buf, "1.500");
-	CHECK(output_fixed(buf, sizeof(buf), -0.0001, 3));
+	CHECK(numfmt_fixed(buf, sizeof(buf), -0.0001, 3));
 	CHECK_STR(buf, "0.000");
-	CHECK(output_fixed(buf, sizeof(buf), -2.25, 1));
+	CHECK(numfmt_fixed(buf, sizeof(buf), -2.25, 1));
 	CHECK_STR(buf, "-2.3");
-	CHECK(output_fixed(buf, sizeof(buf), 0.0625, 2));
+	CHECK(numfmt_fixed(buf, sizeof(buf), 0.0625, 2));
 	CHECK_STR(buf, "0.06");
-	CHECK(output_fixed(buf, sizeof(buf), 1763740000.123, 3));
+	CHECK(numfmt_fixed(buf, sizeof(buf), 1763740000.123, 3));
 	CHECK_STR(buf, "1763740000.123");
-	CHECK(output_fixed(buf, sizeof(buf), 42.7, 0));
+	CHECK(numfmt_fixed(buf, sizeof(buf), 42.7, 0));
 	CHECK_STR(buf, "43");
-	CHECK(output_fixed(buf, sizeof(buf), 1e20, 3));
+	CHECK(numfmt_fixed(buf, sizeof(buf), 1e20, 3));
 	CHECK_STR(buf, "100000000000000000000");
-	CHECK(!output_fixed(buf, sizeof(buf), NAN, 3));
+	CHECK(!numfmt_fixed(buf, sizeof(buf), NAN, 3));
 	CHECK_STR(buf, "");
-	CHECK(!output_fixed(buf, sizeof(buf), -INFINITY, 3));
+	CHECK(!numfmt_fixed(buf, sizeof(buf), -INFINITY, 3));
 }
 
 int main(void)

@@ -14,9 +14,9 @@
 
 #include <stdlib.h>
 
-#include "live/monitor_int.h"
 #include "kernel/proc_conn.h"
 #include "kernel/procinfo.h"
+#include "live/monitor_int.h"
 #include "model/tasktable.h"
 #include "unit.h"
 

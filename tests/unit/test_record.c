@@ -22,8 +22,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/numfmt.h"
 #include "live/monitor.h"
-#include "view/output.h"
+#include "record/json_write.h"
 #include "record/record.h"
 #include "record/replay.h"
 #include "unit.h"
@@ -167,7 +168,7 @@ static double as_written(double v, int decimals)
 {
 	char buf[64];
 
-	return output_fixed(buf, sizeof(buf), v, decimals) ? strtod(buf, NULL) : NAN;
+	return numfmt_fixed(buf, sizeof(buf), v, decimals) ? strtod(buf, NULL) : NAN;
 }
 
 static int num_failures(const char *what, const char *field, double got,
@@ -356,7 +357,7 @@ static char *json_line(const struct sample *s)
 
 	if (!f)
 		exit(99);
-	out_json(f, s);
+	json_write_sample(f, s);
 	fclose(f);
 	return p;
 }

@@ -20,10 +20,10 @@
 #include <time.h>
 #include <wchar.h>
 
-#include "options.h"
-#include "view/screen_int.h"
 #include "lib/textwidth.h"
+#include "options.h"
 #include "unit.h"
+#include "view/screen_int.h"
 
 static struct screen s;
 static struct options opts;

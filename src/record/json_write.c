@@ -11,16 +11,17 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "model/categories.h"
 #include "lib/escape.h"
-#include "view/output.h"
+#include "lib/numfmt.h"
+#include "model/categories.h"
+#include "record/json_write.h"
 
 /* A number with fixed decimals, or null when it is not finite. */
 static void num(FILE *f, double v, int decimals)
 {
 	char buf[64];
 
-	fputs(output_fixed(buf, sizeof(buf), v, decimals) ? buf : "null", f);
+	fputs(numfmt_fixed(buf, sizeof(buf), v, decimals) ? buf : "null", f);
 }
 
 static void num_or_null(FILE *f, bool have, double v, int decimals)
@@ -180,7 +181,7 @@ static void cgroups_json(FILE *f, const struct cgroup_row *g, size_t n)
 	putc(']', f);
 }
 
-void out_json(FILE *f, const struct sample *s)
+void json_write_sample(FILE *f, const struct sample *s)
 {
 	fputs("{\"time\":", f);
 	num(f, s->time, 3);

@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Reading the JSON sample format (json_write.c writes it; record.h and the
+ * manual page describe it): one line into a json-c object, a sample
+ * object into struct sample. What the JSON does not carry is listed in
+ * replay.h.
+ */
+#include <config.h>
+
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/categories.h"
+#include "record/json_read.h"
+#include "record/record.h"
+
+/* Nesting of a sample is 5 levels (cgroups[].psi.cpu.some); be generous. */
+#define JSON_DEPTH 16
+
+/* --- reading JSON values --- */
+
+json_object *json_read_get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v;
+}
+
+bool json_read_is_num(json_object *v)
+{
+	return json_object_is_type(v, json_type_double) ||
+	       json_object_is_type(v, json_type_int);
+}
+
+/* A number, or NAN for null (out_json's not-finite) or anything else. */
+double json_read_num(json_object *v)
+{
+	return json_read_is_num(v) ? json_object_get_double(v) : NAN;
+}
+
+/* A number when there is one: the have_ flags. */
+static bool opt_num(json_object *v, double *out)
+{
+	if (!json_read_is_num(v)) {
+		*out = 0;
+		return false;
+	}
+	*out = json_object_get_double(v);
+	return true;
+}
+
+static bool opt_u64(json_object *v, uint64_t *out)
+{
+	*out = 0;
+	if (!json_object_is_type(v, json_type_int))
+		return false;
+	*out = json_object_get_uint64(v);
+	return true;
+}
+
+long long json_read_int_or(json_object *v, long long dflt)
+{
+	if (!json_object_is_type(v, json_type_int))
+		return dflt;
+	return (long long)json_object_get_int64(v);
+}
+
+const char *json_read_str(json_object *v)
+{
+	return json_object_is_type(v, json_type_string) ?
+	       json_object_get_string(v) : NULL;
+}
+
+static pid_t pid_of(json_object *v)
+{
+	long long x = json_read_int_or(v, 0);
+
+	return x < 0 || x > INT_MAX ? 0 : (pid_t)x;
+}
+
+/* --- JSON to struct sample --- */
+
+static void psi_from(json_object *o, struct psi_sample *p)
+{
+	memset(p, 0, sizeof(*p));
+	for (int r = 0; r < NPSI; r++) {
+		json_object *res = json_read_get(o, psi_res_name[r]);
+
+		for (int k = 0; k < NPSI_KIND; k++) {
+			json_object *v = json_read_get(res, psi_kind_name[k]);
+			struct psi_stat *st = &p->s[r][k];
+
+			if (!json_object_is_type(v, json_type_object))
+				continue;
+			st->present = true;
+			st->avg10 = json_read_num(json_read_get(v, "avg10"));
+			st->avg60 = json_read_num(json_read_get(v, "avg60"));
+			st->avg300 = json_read_num(json_read_get(v, "avg300"));
+			opt_u64(json_read_get(v, "total_us"), &st->total_us);
+			st->have_pct = opt_num(json_read_get(v, "pct"), &st->pct);
+		}
+	}
+}
+
+static void delay_from(json_object *o, struct cat_figure d[NCAT])
+{
+	for (int c = 0; c < NCAT; c++) {
+		json_object *v = json_read_get(o, categories[c].key);
+		struct cat_figure *f = &d[c];
+
+		memset(f, 0, sizeof(*f));
+		if (!json_object_is_type(v, json_type_object))
+			continue;
+		f->avail = true;
+		f->pct = json_read_num(json_read_get(v, "pct"));
+		f->have_count = opt_u64(json_read_get(v, "count"), &f->count);
+		f->have_avg = opt_num(json_read_get(v, "avg_ms"), &f->avg_ms);
+		f->have_max = opt_num(json_read_get(v, "max_ms"), &f->max_ms);
+	}
+}
+
+/* "dropped": ["io", ...]: those figures were dropped as impossible. */
+static void dropped_from(json_object *a, struct cat_figure d[NCAT])
+{
+	if (!json_object_is_type(a, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		const char *key = json_read_str(json_object_array_get_idx(a, i));
+		int c = key ? categories_by_key(key) : -1;
+		if (c >= 0 && !d[c].avail)
+			d[c].dropped = true;
+	}
+}
+
+static void row_from(json_object *o, struct row *r, unsigned flags)
+{
+	const char *state = json_read_str(json_read_get(o, "state"));
+	long long threads = json_read_int_or(json_read_get(o, "threads"), -1);
+
+	memset(r, 0, sizeof(*r));
+	r->pid = pid_of(json_read_get(o, "pid"));
+	r->tgid = pid_of(json_read_get(o, "tgid"));
+	r->ppid = pid_of(json_read_get(o, "ppid"));
+	r->comm = json_read_str(json_read_get(o, "comm"));
+	r->cmdline = json_read_str(json_read_get(o, "cmdline"));
+	r->uid = (uid_t)-1;
+	r->user = json_read_str(json_read_get(o, "user"));
+	r->cgroup = json_read_str(json_read_get(o, "cgroup"));
+	r->state = state ? state[0] : '\0';
+	r->threads = threads < -1 || threads > INT_MAX ? -1 : (int)threads;
+	r->have_cpu_pct = opt_num(json_read_get(o, "cpu_pct"), &r->cpu_pct);
+	delay_from(json_read_get(o, "delay"), r->d);
+	dropped_from(json_read_get(o, "dropped"), r->d);
+	r->total_pct = json_read_num(json_read_get(o, "total_pct"));
+	r->flags = flags;
+	if (r->state == 'X')
+		r->flags |= ROW_EXITED;
+}
+
+/* Room for n elements (at least one, so that [] is not NULL). */
+static bool grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	if (n == 0)
+		n = 1;
+	if (n <= *cap)
+		return true;
+	if (n > SIZE_MAX / size)
+		return false;
+	void *q = realloc(*p, n * size);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = n;
+	return true;
+}
+
+/* The rows of array a into *buf; false when memory ran out. */
+static bool rows_from(json_object *a, struct row **buf, size_t *cap,
+		      size_t *n, unsigned flags)
+{
+	size_t len = json_object_is_type(a, json_type_array) ?
+		     json_object_array_length(a) : 0;
+
+	if (!grow((void **)buf, cap, len, sizeof(**buf)))
+		return false;
+	for (size_t i = 0; i < len; i++)
+		row_from(json_object_array_get_idx(a, i), &(*buf)[i], flags);
+	*n = len;
+	return true;
+}
+
+/* "/" is 0, "/a" 1, "/a/b" 2. */
+static int path_depth(const char *path)
+{
+	int depth = 0;
+
+	for (const char *p = path; p && *p; p++)
+		if (*p == '/' && p[1] && p[1] != '/')
+			depth++;
+	return depth;
+}
+
+static bool cgroups_from(struct json_read *rp, json_object *a, size_t *n)
+{
+	size_t len = json_object_array_length(a);
+
+	if (!grow((void **)&rp->cgroups, &rp->capcg, len, sizeof(*rp->cgroups)))
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+		json_object *psi = json_read_get(o, "psi");
+		struct cgroup_row *g = &rp->cgroups[i];
+		long long nr = json_read_int_or(json_read_get(o, "nr_tasks"), 0);
+
+		memset(g, 0, sizeof(*g));
+		g->path = json_read_str(json_read_get(o, "path"));
+		g->depth = path_depth(g->path);
+		g->have_psi = json_object_is_type(psi, json_type_object);
+		if (g->have_psi)
+			psi_from(psi, &g->psi);
+		delay_from(json_read_get(o, "delay"), g->d);
+		g->total_pct = json_read_num(json_read_get(o, "total_pct"));
+		g->nr_tasks = nr < 0 ? 0 : (size_t)nr;
+	}
+	*n = len;
+	return true;
+}
+
+int json_read_sample(struct json_read *rp, json_object *o, struct sample *s)
+{
+	json_object *v, *cg, *tt, *te;
+	bool mode_known;
+
+	memset(s, 0, sizeof(*s));
+	s->time = json_read_num(json_read_get(o, "time"));
+	s->interval = json_read_num(json_read_get(o, "interval"));
+	v = json_read_get(o, "delayacct");
+	s->delayacct_known = json_object_is_type(v, json_type_boolean);
+	s->delayacct = s->delayacct_known && json_object_get_boolean(v);
+	long long ver = json_read_int_or(json_read_get(o, "taskstats_version"), 0);
+	s->ts_version = ver < 0 || ver > UINT_MAX ? 0 : (unsigned)ver;
+	opt_u64(json_read_get(o, "events_lost"), &s->events_lost);
+	opt_u64(json_read_get(o, "exit_records_lost"), &s->exit_records_lost);
+	uint64_t dropped = 0;
+	opt_u64(json_read_get(o, "figures_dropped"), &dropped);
+	s->dropped = (size_t)dropped;
+	psi_from(json_read_get(o, "psi"), &s->psi);
+	if (!rows_from(json_read_get(o, "tasks"), &rp->rows, &rp->caprows, &s->nrows, 0) ||
+	    !rows_from(json_read_get(o, "exited"), &rp->exited, &rp->capexited,
+		       &s->nexited, ROW_EXITED))
+		return -1;
+	s->rows = s->nrows ? rp->rows : NULL;
+	s->exited = s->nexited ? rp->exited : NULL;
+	s->trigger = json_read_str(json_read_get(o, "trigger"));
+	cg = json_read_get(o, "cgroups");
+	if (json_object_is_type(cg, json_type_array)) {
+		if (!cgroups_from(rp, cg, &s->ncgroups))
+			return -1;
+		s->cgroups = rp->cgroups;
+	}
+	tt = json_read_get(o, "thread_tasks");
+	if (json_object_is_type(tt, json_type_array)) {
+		if (!rows_from(tt, &rp->trows, &rp->captrows,
+			       &s->nthread_rows, 0))
+			return -1;
+		s->thread_rows = rp->trows;
+	}
+	te = json_read_get(o, "thread_exited");
+	if (json_object_is_type(te, json_type_array)) {
+		if (!rows_from(te, &rp->texited, &rp->captexited,
+			       &s->nthread_exited, ROW_EXITED))
+			return -1;
+		s->thread_exited = rp->texited;
+	}
+	/* recordings older than these keys: per interval, and see below */
+	v = json_read_get(o, "accumulated");
+	s->accumulated = json_object_is_type(v, json_type_boolean) &&
+			 json_object_get_boolean(v);
+	v = json_read_get(o, "threads");
+	mode_known = json_object_is_type(v, json_type_boolean);
+	s->threads = mode_known && json_object_get_boolean(v);
+
+	/* what the contract does not say, as far as the rows tell it */
+	size_t procs = 0, threads = 0;
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct row *r = &s->rows[i];
+
+		/*
+		 * A recording older than the "threads" key: guess threads
+		 * from a row that is not its process's main thread (so the
+		 * rows of a -H recording of single-threaded processes read
+		 * as processes there).
+		 */
+		if (!mode_known && r->pid != r->tgid)
+			s->threads = true;
+		if (r->pid == r->tgid)
+			procs++;
+		if (r->threads > 0)
+			threads += (size_t)r->threads;
+	}
+	s->nprocs = procs;
+	if (s->threads)
+		s->nthreads = s->nrows;
+	else if (s->thread_rows)
+		s->nthreads = s->nthread_rows;
+	else
+		s->nthreads = threads;
+	return 0;
+}
+
+
+/* One line (without "\n") as JSON: an object and nothing after it. */
+json_object *json_read_line(json_tokener *tok, const char *s, size_t len)
+{
+	json_object *o;
+
+	if (len > INT_MAX)
+		return NULL;
+	json_tokener_reset(tok);
+	o = json_tokener_parse_ex(tok, s, (int)len);
+	if (!o)
+		return NULL;
+	for (size_t i = json_tokener_get_parse_end(tok); i < len; i++) {
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r') {
+			json_object_put(o);
+			return NULL;
+		}
+	}
+	if (!json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+json_tokener *json_read_tokener(void)
+{
+	json_tokener *tok = json_tokener_new_ex(JSON_DEPTH);
+
+	if (tok)
+		json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
+				       JSON_TOKENER_VALIDATE_UTF8);
+	return tok;
+}
+
+/* The format version of a header object, 0 when it is not one. */
+int json_read_header_version(json_object *o)
+{
+	json_object *v = json_read_get(o, REC_MAGIC_KEY);
+	long long ver;
+
+	if (!json_object_is_type(v, json_type_int))
+		return 0;
+	ver = (long long)json_object_get_int64(v);
+	if (ver < 1)
+		return 0;
+	return ver > INT_MAX ? INT_MAX : (int)ver;
+}
+
+bool json_read_is_sample(json_object *o)
+{
+	json_object *t = json_read_get(o, "time");
+
+	return (json_read_is_num(t) || json_object_is_type(t, json_type_null)) &&
+	       json_object_is_type(json_read_get(o, "tasks"), json_type_array);
+}
+
+void json_read_free(struct json_read *rp)
+{
+	free(rp->rows);
+	free(rp->exited);
+	free(rp->trows);
+	free(rp->texited);
+	free(rp->cgroups);
+	memset(rp, 0, sizeof(*rp));
+}

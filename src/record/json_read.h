@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Reading the JSON sample format back: the recording's lines and
+ * `stalltop -b --json` output (json_write.h writes them).
+ */
+#ifndef STALLTOP_JSON_READ_H
+#define STALLTOP_JSON_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <json.h>
+
+#include "model/sample.h"
+
+/* The memory a decoded sample's rows live in, reused from one to the next. */
+struct json_read {
+	struct row *rows, *exited, *trows, *texited;
+	size_t caprows, capexited, captrows, captexited;
+	struct cgroup_row *cgroups;
+	size_t capcg;
+};
+
+/* A tokener for json_read_line() (strict, UTF-8 checked); NULL: no memory. */
+json_tokener *json_read_tokener(void);
+
+/* One line (without "\n") as a JSON object and nothing after it, or NULL. */
+json_object *json_read_line(json_tokener *tok, const char *s, size_t len);
+
+/* The recording format version of a header object, 0 when it is not one. */
+int json_read_header_version(json_object *o);
+
+/* Whether o has the shape of a sample ("time" and a "tasks" array). */
+bool json_read_is_sample(json_object *o);
+
+/*
+ * Fill s from the sample object o. Rows and strings point into o and
+ * into rp's memory: valid until o is put or rp is used again. Returns 0,
+ * or -1 when memory ran out.
+ */
+int json_read_sample(struct json_read *rp, json_object *o, struct sample *s);
+
+void json_read_free(struct json_read *rp);
+
+/* Values of an object: NULL, NAN or dflt when absent or of another type. */
+json_object *json_read_get(json_object *o, const char *key);
+bool json_read_is_num(json_object *v);
+double json_read_num(json_object *v);
+long long json_read_int_or(json_object *v, long long dflt);
+const char *json_read_str(json_object *v);
+
+#endif
