@@ -11,6 +11,7 @@
 #include "lib/textwidth.h"
 #include "model/categories.h"
 #include "model/columns.h"
+#include "view/actions.h"
 #include "view/help.h"
 #include "view/keys.h"
 
@@ -96,7 +97,7 @@ static int keys_part(struct help_text *h)
 			add_name(names, sizeof(names), keys_name(t[j].key, name,
 								 sizeof(name)));
 		char text[256];
-		if (t[i].action == ACT_SORT) {
+		if (t[i].action == actions_sort_by) {
 			const struct column *c = column_get(column_by_sort(t[i].arg));
 			snprintf(text, sizeof(text), _(t[i].help),
 				 c ? c->header : "?");

@@ -1,123 +1,72 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The screen's key map: dispatch and help both read this one table. */
+/*
+ * The screen's key map: the areas' rows (actions_*.c) joined into one
+ * table, one binding per key, that dispatch and help both read.
+ */
 #include <config.h>
 
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/nls.h"
 #include "model/categories.h"
-#include "model/select.h"
+#include "view/actions.h"
 #include "view/keys.h"
 
-#define CTRL(c) ((c) & 0x1f)
-#define ESC 27
-#define DEL 127
+/* More bindings than this is a mistake in a table: raise it. */
+#define KEYS_MAX 128
 
-/* The placeholder row that expands into one binding per category. */
-#define CATEGORY_SHORTCUTS -2
-
-#define DRILL_HELP N_("show the threads of the selected process (in the " \
-			   "cgroup view: the processes of the selected cgroup)")
-#define BACK_HELP N_("back: from the threads to the processes, from a " \
-			  "cgroup's processes to the cgroups")
-#define FOLD_HELP N_("fold the selected cgroup (on a folded one: go to " \
-			  "its parent)")
-
-static const struct key_binding fixed[] = {
-	{ KEY_UP, ACT_UP, 0, KS_MOVE, N_("move the selection up") },
-	{ KEY_DOWN, ACT_DOWN, 0, KS_MOVE, N_("move the selection down") },
-	{ KEY_PPAGE, ACT_PAGE_UP, 0, KS_MOVE, N_("one page up") },
-	{ KEY_NPAGE, ACT_PAGE_DOWN, 0, KS_MOVE, N_("one page down") },
-	{ KEY_HOME, ACT_HOME, 0, KS_MOVE,
-	  N_("first row (the selection then stays at the top)") },
-	{ KEY_END, ACT_END, 0, KS_MOVE, N_("last row") },
-	{ '\n', ACT_DRILL, 0, KS_MOVE, DRILL_HELP },
-	{ '\r', ACT_DRILL, 0, KS_MOVE, DRILL_HELP },
-	{ KEY_ENTER, ACT_DRILL, 0, KS_MOVE, DRILL_HELP },
-	{ ESC, ACT_BACK, 0, KS_MOVE, BACK_HELP },
-	{ KEY_BACKSPACE, ACT_BACK, 0, KS_MOVE, BACK_HELP },
-	{ DEL, ACT_BACK, 0, KS_MOVE, BACK_HELP },
-	{ CTRL('h'), ACT_BACK, 0, KS_MOVE, BACK_HELP },
-	{ 'H', ACT_THREADS, 0, KS_MOVE, N_("one row per thread, for all processes (on/off)") },
-
-	{ '<', ACT_SORT_LEFT, 0, KS_SORT, N_("sort by the column to the left") },
-	{ '>', ACT_SORT_RIGHT, 0, KS_SORT, N_("sort by the column to the right") },
-	{ 'r', ACT_REVERSE, 0, KS_SORT, N_("reverse the sort order") },
-	{ CATEGORY_SHORTCUTS, ACT_SORT, 0, KS_SORT, N_("sort by %s") },
-	{ 'D', ACT_SORT, SORT_TOTAL, KS_SORT, N_("sort by %s") },
-	{ 'P', ACT_SORT, SORT_CPU_PCT, KS_SORT, N_("sort by %s") },
-	{ 'N', ACT_SORT, SORT_PID, KS_SORT, N_("sort by %s") },
-	{ 'm', ACT_METRIC, 0, KS_SORT,
-	/* xgettext:no-c-format */
-	  N_("delay columns: % of interval, avg ms per event, events/s, max ms") },
-
-	{ '/', ACT_SEARCH, 0, KS_FILTER,
-	  N_("search by name, in the cgroup view by path (selects the first "
-	     "match)") },
-	{ 'n', ACT_SEARCH_NEXT, 0, KS_FILTER, N_("next match of the search") },
-	{ '\\', ACT_FILTER, 0, KS_FILTER,
-	  N_("show only names or command lines containing a text") },
-	{ 'u', ACT_USER, 0, KS_FILTER, N_("show only one user's tasks") },
-	{ 'p', ACT_PIDS, 0, KS_FILTER, N_("show only some process ids") },
-	{ 'o', ACT_ONLY_STALLED, 0, KS_FILTER,
-	  N_("show only tasks (and cgroups) that stalled (on/off)") },
-
-	{ 'g', ACT_CGROUPS, 0, KS_CGROUP,
-	  N_("the cgroup view: a tree of cgroups with their pressure (on/off)") },
-	{ KEY_LEFT, ACT_FOLD, 0, KS_CGROUP, FOLD_HELP },
-	{ '-', ACT_FOLD, 0, KS_CGROUP, FOLD_HELP },
-	{ KEY_RIGHT, ACT_UNFOLD, 0, KS_CGROUP, N_("unfold the selected cgroup") },
-	{ '+', ACT_UNFOLD, 0, KS_CGROUP, N_("unfold the selected cgroup") },
-
-	{ 't', ACT_STEP_FORWARD, 0, KS_REPLAY, N_("the next sample") },
-	{ 'T', ACT_STEP_BACK, 0, KS_REPLAY, N_("the previous sample") },
-	{ 'j', ACT_JUMP, 0, KS_REPLAY,
-	  N_("jump to a time (HH:MM[:SS] or seconds since the epoch)") },
-
-	{ 'c', ACT_CMDLINE, 0, KS_CONTROL, N_("show the command line or the name") },
-	{ 'a', ACT_ACCUMULATE, 0, KS_CONTROL,
-	  N_("figures since start instead of per interval (on/off)") },
-	{ ' ', ACT_FREEZE, 0, KS_CONTROL,
-	  N_("freeze the display (collection goes on); replaying: pause or "
-	     "resume playback") },
-	{ 'd', ACT_DELAY, 0, KS_CONTROL,
-	  N_("change the refresh interval (seconds; replaying: the time each "
-	     "sample stays)") },
-	{ 'E', ACT_DELAYACCT, 0, KS_CONTROL,
-	  N_("turn on kernel delay accounting (asks first)") },
-	{ 'W', ACT_SAVE, 0, KS_CONTROL, N_("save the current settings") },
-	{ CTRL('l'), ACT_REDRAW, 0, KS_CONTROL, N_("redraw the screen") },
-	{ 'h', ACT_HELP, 0, KS_CONTROL, N_("this help") },
-	{ '?', ACT_HELP, 0, KS_CONTROL, N_("this help") },
-	{ KEY_F(1), ACT_HELP, 0, KS_CONTROL, N_("this help") },
-	{ 'q', ACT_QUIT, 0, KS_CONTROL, N_("quit") },
-	{ KEY_F(10), ACT_QUIT, 0, KS_CONTROL, N_("quit") },
+/* The areas in the help's order. */
+static const struct {
+	enum key_section section;
+	const struct key_def *rows;
+} parts[] = {
+	{ KS_MOVE, actions_move_keys },
+	{ KS_SORT, actions_sort_keys },
+	{ KS_FILTER, actions_filter_keys },
+	{ KS_CGROUP, actions_cgroup_keys },
+	{ KS_REPLAY, actions_replay_keys },
+	{ KS_CONTROL, actions_control_keys },
 };
 
-#define NFIXED (sizeof(fixed) / sizeof(fixed[0]))
-
-static struct key_binding table[NFIXED - 1 + NCAT];
+static struct key_binding table[KEYS_MAX];
 static size_t ntable;
+
+static void bind(int key, const struct key_def *d, int arg,
+		 enum key_section section)
+{
+	if (ntable == KEYS_MAX) {
+		fprintf(stderr, "%s: more than %d key bindings\n", PACKAGE,
+			KEYS_MAX);
+		abort();
+	}
+	table[ntable++] = (struct key_binding){
+		.key = key, .action = d->action, .arg = arg,
+		.section = section, .help = d->help,
+	};
+}
+
+static void bind_row(const struct key_def *d, enum key_section section)
+{
+	for (size_t k = 0; k < KEYS_PER_ACTION && d->keys[k]; k++) {
+		if (d->keys[k] != KEYS_CATEGORY_SHORTCUTS) {
+			bind(d->keys[k], d, d->arg, section);
+			continue;
+		}
+		for (int c = 0; c < NCAT; c++)
+			bind(categories[c].sort_shortcut, d, c, section);
+	}
+}
 
 const struct key_binding *keys_table(size_t *n)
 {
-	if (!ntable) {
-		for (size_t i = 0; i < NFIXED; i++) {
-			if (fixed[i].key != CATEGORY_SHORTCUTS) {
-				table[ntable++] = fixed[i];
-				continue;
-			}
-			for (int c = 0; c < NCAT; c++) {
-				table[ntable] = fixed[i];
-				table[ntable].key = categories[c].sort_shortcut;
-				table[ntable].arg = c;
-				ntable++;
-			}
-		}
-	}
+	if (!ntable)
+		for (size_t p = 0; p < sizeof(parts) / sizeof(parts[0]); p++)
+			for (const struct key_def *d = parts[p].rows; d->action; d++)
+				bind_row(d, parts[p].section);
 	*n = ntable;
 	return table;
 }
@@ -132,7 +81,7 @@ const struct key_binding *keys_lookup(int key)
 	return NULL;
 }
 
-int keys_for_action(enum action a, int arg)
+int keys_for_action(key_action_fn *a, int arg)
 {
 	size_t n;
 	const struct key_binding *t = keys_table(&n);
@@ -153,9 +102,9 @@ const char *keys_name(int key, char *buf, size_t size)
 		{ KEY_PPAGE, N_("PgUp") }, { KEY_NPAGE, N_("PgDn") },
 		{ KEY_HOME, N_("Home") }, { KEY_END, N_("End") },
 		{ '\n', N_("Enter") }, { '\r', N_("Enter") },
-		{ KEY_ENTER, N_("Enter") }, { ESC, N_("Esc") },
-		{ KEY_BACKSPACE, N_("Backspace") }, { DEL, N_("Backspace") },
-		{ CTRL('h'), N_("Backspace") }, { ' ', N_("Space") },
+		{ KEY_ENTER, N_("Enter") }, { KEYS_ESC, N_("Esc") },
+		{ KEY_BACKSPACE, N_("Backspace") }, { KEYS_DEL, N_("Backspace") },
+		{ KEYS_CTRL('h'), N_("Backspace") }, { ' ', N_("Space") },
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (names[i].key == key) {
@@ -164,7 +113,7 @@ const char *keys_name(int key, char *buf, size_t size)
 		}
 	if (key >= KEY_F(1) && key <= KEY_F(63))
 		snprintf(buf, size, "F%d", key - KEY_F0);
-	else if (key > ' ' && key < DEL)
+	else if (key > ' ' && key < KEYS_DEL)
 		snprintf(buf, size, "%c", key);
 	else if (key >= 0 && key < ' ')
 		snprintf(buf, size, "Ctrl-%c", key + '@');

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The screen's key map: one table of (key, action, help text) that drives
- * both the dispatch and the help screen, so the help lists every bound key.
+ * The screen's key map. Each area of the screen (actions_*.c) lists its
+ * actions as rows of (keys, function, help); this file joins them into
+ * one table that drives both the dispatch and the help screen, so the
+ * help lists every bound key. Adding a key is a row and a function in
+ * the area's file.
  */
 #ifndef STALLTOP_KEYS_H
 #define STALLTOP_KEYS_H
@@ -9,45 +12,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum action {
-	ACT_NONE,
-	ACT_QUIT,
-	ACT_HELP,
-	ACT_UP,
-	ACT_DOWN,
-	ACT_PAGE_UP,
-	ACT_PAGE_DOWN,
-	ACT_HOME,
-	ACT_END,
-	ACT_DRILL,          /* Enter: threads of the selected process */
-	ACT_BACK,           /* leave the thread view */
-	ACT_THREADS,        /* all-threads mode */
-	ACT_SORT_LEFT,
-	ACT_SORT_RIGHT,
-	ACT_REVERSE,
-	ACT_SORT,           /* arg: enum sort_key or category */
-	ACT_METRIC,
-	ACT_SEARCH,
-	ACT_SEARCH_NEXT,
-	ACT_FILTER,
-	ACT_USER,
-	ACT_ONLY_STALLED,
-	ACT_PIDS,
-	ACT_CMDLINE,
-	ACT_ACCUMULATE,
-	ACT_FREEZE,
-	ACT_DELAY,
-	ACT_DELAYACCT,      /* turn kernel.task_delayacct on (asks first) */
-	ACT_SAVE,
-	ACT_REDRAW,
-	ACT_CGROUPS,        /* the cgroup view (on/off) */
-	ACT_FOLD,           /* cgroup view: hide the selected cgroup's children */
-	ACT_UNFOLD,         /* cgroup view: show them again */
-	ACT_STEP_FORWARD,   /* replay: the next sample */
-	ACT_STEP_BACK,      /* replay: the previous sample */
-	ACT_JUMP,           /* replay: the sample at a time (asks for it) */
-};
+struct screen;
 
+/*
+ * What a key does. arg is the row's (the sort key of a sort shortcut).
+ * The whole screen is drawn again after every key, so an action returns
+ * nothing.
+ */
+typedef void key_action_fn(struct screen *s, int arg);
+
+/* The help screen's sections, in their order; each has its area's rows. */
 enum key_section {
 	KS_MOVE,
 	KS_SORT,
@@ -58,19 +32,41 @@ enum key_section {
 	NKS
 };
 
-struct key_binding {
-	int key;            /* curses key code or character */
-	enum action action;
-	int arg;            /* ACT_SORT: the sort key */
-	enum key_section section;
+/* Key codes the curses KEY_ names leave out. */
+#define KEYS_CTRL(c) ((c) & 0x1f)
+#define KEYS_ESC 27
+#define KEYS_DEL 127
+
+/* Keys of one row; 0 ends the list. */
+#define KEYS_PER_ACTION 4
+
+/* In a row's keys: one binding per category, its sort shortcut. */
+#define KEYS_CATEGORY_SHORTCUTS -2
+
+/* One row of an area's table; a row with no action ends the table. */
+struct key_def {
+	int keys[KEYS_PER_ACTION];
+	key_action_fn *action;
+	int arg;
 	/*
-	 * N_() text; consecutive bindings with the same text share one help
-	 * line. For ACT_SORT it is a format taking the column's name.
+	 * N_() text, one help line for all the row's keys. For
+	 * KEYS_CATEGORY_SHORTCUTS (and the other sort keys) it is a format
+	 * taking the column's name.
 	 */
 	const char *help;
 };
 
-/* The whole table (category shortcuts come from categories[]). */
+/* One bound key: the rows spelled out, one per key. */
+struct key_binding {
+	int key;            /* curses key code or character */
+	key_action_fn *action;
+	int arg;
+	enum key_section section;
+	/* consecutive bindings with the same text share one help line */
+	const char *help;
+};
+
+/* The whole table, the sections in order. */
 const struct key_binding *keys_table(size_t *n);
 
 /* The binding for a key, or NULL. */
@@ -80,7 +76,7 @@ const struct key_binding *keys_lookup(int key);
 const char *keys_name(int key, char *buf, size_t size);
 
 /* The first key bound to an action (with that arg), or -1. */
-int keys_for_action(enum action a, int arg);
+int keys_for_action(key_action_fn *a, int arg);
 
 /* true when no key is bound twice (a unit test guards this). */
 bool keys_unique(void);

@@ -436,9 +436,9 @@ static void on_tty(int fd, unsigned revents, void *arg)
 		if (ch == KEY_RESIZE)
 			continue;
 		if (ch == KEY_MOUSE)
-			input_mouse(s);
+			screen_input_mouse(s);
 		else
-			input_key(s, ch);
+			screen_input_key(s, ch);
 	}
 	/* a terminal that hung up reads as nothing, forever */
 	if (!any && ((revents & (POLLHUP | POLLERR | POLLNVAL)) ||
@@ -466,7 +466,7 @@ void screen_draw(struct screen *s)
 			screen_cgroup_draw(s, y, LINES - 1 - y);
 		else
 			screen_table_draw(s, y, LINES - 1 - y);
-		input_draw_bottom(s, LINES - 1);
+		screen_input_draw_bottom(s, LINES - 1);
 	}
 	refresh();
 }

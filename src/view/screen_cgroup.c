@@ -3,7 +3,7 @@
  * The screen's cgroup view (key g): the sample's cgroups as a tree, each
  * cgroup below its parent and siblings ordered by the sort column, with
  * folding; the columns that fit, the selection that follows a cgroup by
- * its path across refreshes. Enter (screen_input.c) zooms into the
+ * its path across refreshes. Enter (actions_move.c) zooms into the
  * processes of the selected cgroup.
  */
 #include <config.h>

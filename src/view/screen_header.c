@@ -16,6 +16,7 @@
 #include "lib/textwidth.h"
 #include "live/monitor.h"
 #include "model/columns.h"
+#include "view/actions.h"
 #include "view/screen_int.h"
 
 /* Room the wide PSI block needs (else one compact line). */
@@ -194,7 +195,7 @@ static bool delayacct_banner(struct screen *s, int y)
 	if (!s->have_sample || !smp->delayacct_known || smp->delayacct)
 		return false;
 	char key[32];
-	keys_name(keys_for_action(ACT_DELAYACCT, 0), key, sizeof(key));
+	keys_name(keys_for_action(actions_control_delayacct, 0), key, sizeof(key));
 	char buf[256];
 	if (COLS >= 100)
 		snprintf(buf, sizeof(buf),

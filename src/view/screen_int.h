@@ -23,6 +23,7 @@
 struct monitor;
 struct evloop;
 struct options;
+struct screen;
 
 /* Smallest terminal that gets the real screen. */
 #define SCREEN_MIN_COLS 60
@@ -40,6 +41,20 @@ enum prompt_kind {
 	PROMPT_DELAY,
 	PROMPT_CONFIRM,     /* y/n: turn delay accounting on */
 	PROMPT_JUMP,        /* replay: a time to jump to */
+};
+
+/* What a prompt is for: its owner's part (prompt.c edits the line). */
+struct prompt_ops {
+	enum prompt_kind kind;
+	const char *label;  /* N_() */
+	/* the text after each keystroke (NULL: only Enter counts) */
+	void (*changed)(struct screen *s, const char *text);
+	void (*accept)(struct screen *s, const char *text);
+	void (*cancel)(struct screen *s);       /* Esc; may be NULL */
+	/* a yes/no question instead of a line: any key answers it */
+	void (*answer)(struct screen *s, bool yes);
+	/* may be NULL; false shows that the text typed matches nothing */
+	bool (*hit)(const struct screen *s, const char *text);
 };
 
 /* What a piece of the screen means; mapped to colours or attributes. */
@@ -107,6 +122,7 @@ struct screen {
 
 	/* the bottom line: a prompt, a message, or the key hints */
 	enum prompt_kind prompt;
+	const struct prompt_ops *prompt_ops;
 	char input[256];
 	size_t input_len;
 	pid_t prompt_back_pid;   /* selection before a search */
@@ -213,11 +229,19 @@ int screen_cgroup_column_at(const struct screen *s, int x);
 void screen_cgroup_cell(const struct screen *s, const struct cg_line *l, int col,
 		 char *buf, size_t size);
 
-/* screen_input.c */
-void input_key(struct screen *s, int key);
-void input_mouse(struct screen *s);
-void input_draw_bottom(struct screen *s, int y);
-bool row_matches(const struct screen *s, const struct row *r, const char *text);
+/* screen_input.c: keys and the mouse to actions; the bottom line */
+void screen_input_key(struct screen *s, int key);
+void screen_input_mouse(struct screen *s);
+void screen_input_draw_bottom(struct screen *s, int y);
+
+/* prompt.c: the line typed at the bottom (search, filters, jump...) */
+/* Open a prompt with initial text (NULL: empty). */
+void prompt_start(struct screen *s, const struct prompt_ops *ops,
+		  const char *initial);
+/* A key while a prompt is open: edit the line, accept or cancel it. */
+void prompt_key(struct screen *s, int key);
+/* The label, the line and the cursor at line y. */
+void prompt_draw(struct screen *s, int y);
 
 /* screen_draw.c: small helpers shared by the drawing parts */
 /* Print text (escaped first when raw) at most cols cells, padded to cols. */

@@ -16,6 +16,7 @@
 #include "model/columns.h"
 #include "model/select.h"
 #include "unit.h"
+#include "view/actions.h"
 #include "view/help.h"
 #include "view/keys.h"
 
@@ -67,12 +68,14 @@ static void test_table(void)
 	/* the keys that were kept free for them: replay stepping, cgroups */
 	static const struct {
 		int key;
-		enum action a;
+		key_action_fn *a;
 	} reserved[] = {
-		{ 't', ACT_STEP_FORWARD }, { 'T', ACT_STEP_BACK },
-		{ 'j', ACT_JUMP }, { 'g', ACT_CGROUPS },
-		{ KEY_LEFT, ACT_FOLD }, { '-', ACT_FOLD },
-		{ KEY_RIGHT, ACT_UNFOLD }, { '+', ACT_UNFOLD },
+		{ 't', actions_replay_step_forward },
+		{ 'T', actions_replay_step_back },
+		{ 'j', actions_replay_jump }, { 'g', actions_cgroup_view },
+		{ KEY_LEFT, actions_cgroup_fold }, { '-', actions_cgroup_fold },
+		{ KEY_RIGHT, actions_cgroup_unfold },
+		{ '+', actions_cgroup_unfold },
 	};
 	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++) {
 		const struct key_binding *b = keys_lookup(reserved[i].key);
@@ -81,7 +84,7 @@ static void test_table(void)
 
 	for (int c = 0; c < NCAT; c++) {
 		const struct key_binding *b = keys_lookup(categories[c].sort_shortcut);
-		CHECK(b && b->action == ACT_SORT && b->arg == c);
+		CHECK(b && b->action == actions_sort_by && b->arg == c);
 	}
 	for (size_t i = 0; i < n; i++) {
 		CHECK(t[i].help && *t[i].help);
@@ -91,28 +94,38 @@ static void test_table(void)
 	/* what the issue asks for */
 	static const struct {
 		int key;
-		enum action a;
+		key_action_fn *a;
 	} want[] = {
-		{ '<', ACT_SORT_LEFT }, { '>', ACT_SORT_RIGHT }, { 'r', ACT_REVERSE },
-		{ KEY_UP, ACT_UP }, { KEY_DOWN, ACT_DOWN }, { KEY_PPAGE, ACT_PAGE_UP },
-		{ KEY_NPAGE, ACT_PAGE_DOWN }, { KEY_HOME, ACT_HOME },
-		{ KEY_END, ACT_END }, { '\r', ACT_DRILL }, { '\n', ACT_DRILL },
-		{ 27, ACT_BACK }, { KEY_BACKSPACE, ACT_BACK }, { 'H', ACT_THREADS },
-		{ '/', ACT_SEARCH }, { '\\', ACT_FILTER }, { 'u', ACT_USER },
-		{ 'o', ACT_ONLY_STALLED }, { 'p', ACT_PIDS }, { 'd', ACT_DELAY },
-		{ ' ', ACT_FREEZE }, { 'a', ACT_ACCUMULATE }, { 'c', ACT_CMDLINE },
-		{ 'h', ACT_HELP }, { '?', ACT_HELP }, { KEY_F(1), ACT_HELP },
-		{ 'q', ACT_QUIT }, { KEY_F(10), ACT_QUIT }, { 'W', ACT_SAVE },
-		{ 'm', ACT_METRIC },
+		{ '<', actions_sort_left }, { '>', actions_sort_right },
+		{ 'r', actions_sort_reverse }, { KEY_UP, actions_move_up },
+		{ KEY_DOWN, actions_move_down },
+		{ KEY_PPAGE, actions_move_page_up },
+		{ KEY_NPAGE, actions_move_page_down },
+		{ KEY_HOME, actions_move_home }, { KEY_END, actions_move_end },
+		{ '\r', actions_move_drill }, { '\n', actions_move_drill },
+		{ 27, actions_move_back },
+		{ KEY_BACKSPACE, actions_move_back },
+		{ 'H', actions_move_threads }, { '/', actions_filter_search },
+		{ '\\', actions_filter_name }, { 'u', actions_filter_user },
+		{ 'o', actions_filter_only_stalled },
+		{ 'p', actions_filter_pids }, { 'd', actions_control_delay },
+		{ ' ', actions_control_freeze },
+		{ 'a', actions_control_accumulate },
+		{ 'c', actions_control_cmdline },
+		{ 'h', actions_control_help }, { '?', actions_control_help },
+		{ KEY_F(1), actions_control_help },
+		{ 'q', actions_control_quit },
+		{ KEY_F(10), actions_control_quit },
+		{ 'W', actions_control_save }, { 'm', actions_sort_metric },
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		const struct key_binding *b = keys_lookup(want[i].key);
 		CHECK(b && b->action == want[i].a);
 	}
 	const struct key_binding *b = keys_lookup('P');
-	CHECK(b && b->action == ACT_SORT && b->arg == SORT_CPU_PCT);
+	CHECK(b && b->action == actions_sort_by && b->arg == SORT_CPU_PCT);
 	b = keys_lookup('N');
-	CHECK(b && b->action == ACT_SORT && b->arg == SORT_PID);
+	CHECK(b && b->action == actions_sort_by && b->arg == SORT_PID);
 }
 
 static void test_names(void)

@@ -317,114 +317,114 @@ static void test_keys(void)
 	size(50, 160);
 	int hy = find_line("COMMAND");
 	/* I sorts by IO */
-	input_key(&s, 'I');
+	screen_input_key(&s, 'I');
 	screen_draw(&s);
 	CHECK(s.sel.sort == CAT_IO);
 	CHECK(opts.sel.sort == CAT_IO);
 	CHECK(s.view[0].pid == 200);
 	/* r reverses, < and > walk the columns */
-	input_key(&s, 'r');
+	screen_input_key(&s, 'r');
 	CHECK(s.sel.reverse);
-	input_key(&s, '>');
+	screen_input_key(&s, '>');
 	CHECK(s.sel.sort == CAT_SWAP && !s.sel.reverse);
-	input_key(&s, '<');
-	input_key(&s, '<');
+	screen_input_key(&s, '<');
+	screen_input_key(&s, '<');
 	CHECK(s.sel.sort == CAT_CPU);
 	/* the selection follows the task across a re-sort */
-	input_key(&s, KEY_DOWN);
+	screen_input_key(&s, KEY_DOWN);
 	pid_t chosen = s.cur_pid;
-	input_key(&s, 'N');
+	screen_input_key(&s, 'N');
 	screen_draw(&s);
 	CHECK(s.cur_pid == chosen && s.view[s.cur].pid == chosen);
 	/* / searches incrementally and selects the match */
-	input_key(&s, '/');
-	input_key(&s, 'f');
-	input_key(&s, 'r');
+	screen_input_key(&s, '/');
+	screen_input_key(&s, 'f');
+	screen_input_key(&s, 'r');
 	CHECK(s.view[s.cur].pid == 500);
-	input_key(&s, '\r');
+	screen_input_key(&s, '\r');
 	CHECK(s.prompt == PROMPT_NONE && s.view[s.cur].pid == 500);
 	/* Esc cancels a search and puts the selection back */
-	input_key(&s, '/');
-	input_key(&s, 'g');
-	input_key(&s, 'o');
+	screen_input_key(&s, '/');
+	screen_input_key(&s, 'g');
+	screen_input_key(&s, 'o');
 	CHECK(s.view[s.cur].pid == 700);
-	input_key(&s, 27);
+	screen_input_key(&s, 27);
 	CHECK(s.view[s.cur].pid == 500);
 	/* \ filters */
-	input_key(&s, '\\');
-	input_key(&s, 'o');
-	input_key(&s, 'n');
-	input_key(&s, 'g');
-	input_key(&s, '\r');
+	screen_input_key(&s, '\\');
+	screen_input_key(&s, 'o');
+	screen_input_key(&s, 'n');
+	screen_input_key(&s, 'g');
+	screen_input_key(&s, '\r');
 	CHECK(s.nview == 1 && s.view[0].pid == 600);
-	input_key(&s, '\\');
+	screen_input_key(&s, '\\');
 	for (int i = 0; i < 4; i++)
-		input_key(&s, KEY_BACKSPACE);
-	input_key(&s, '\r');
+		screen_input_key(&s, KEY_BACKSPACE);
+	screen_input_key(&s, '\r');
 	CHECK(s.nview == 7);
 	/* o: only stalled */
-	input_key(&s, 'o');
+	screen_input_key(&s, 'o');
 	CHECK(s.nview == 4);
-	input_key(&s, 'o');
+	screen_input_key(&s, 'o');
 	/* p: pid filter, junk refused */
-	input_key(&s, 'p');
+	screen_input_key(&s, 'p');
 	for (const char *p = "100,300"; *p; p++)
-		input_key(&s, *p);
-	input_key(&s, '\r');
+		screen_input_key(&s, *p);
+	screen_input_key(&s, '\r');
 	CHECK(s.nview == 2);
-	input_key(&s, 'p');
+	screen_input_key(&s, 'p');
 	for (int i = 0; i < 10; i++)
-		input_key(&s, KEY_BACKSPACE);
-	input_key(&s, 'x');
-	input_key(&s, '\r');
+		screen_input_key(&s, KEY_BACKSPACE);
+	screen_input_key(&s, 'x');
+	screen_input_key(&s, '\r');
 	CHECK(s.msg_error && s.nview == 2);
-	input_key(&s, 'p');
+	screen_input_key(&s, 'p');
 	for (int i = 0; i < 10; i++)
-		input_key(&s, KEY_BACKSPACE);
-	input_key(&s, '\r');
+		screen_input_key(&s, KEY_BACKSPACE);
+	screen_input_key(&s, '\r');
 	CHECK(s.nview == 7);
 	/* m cycles the metric */
-	input_key(&s, 'm');
+	screen_input_key(&s, 'm');
 	CHECK(s.sel.metric == METRIC_AVG && opts.sel.metric == METRIC_AVG);
-	input_key(&s, 'm');
-	input_key(&s, 'm');
-	input_key(&s, 'm');
+	screen_input_key(&s, 'm');
+	screen_input_key(&s, 'm');
+	screen_input_key(&s, 'm');
 	CHECK(s.sel.metric == METRIC_PCT);
 	/* c switches to the command line */
-	input_key(&s, 'c');
+	screen_input_key(&s, 'c');
 	screen_draw(&s);
 	CHECK(find_line("/usr/bin/longcmd --with") > hy);
 	CHECK(find_line("COMMAND LINE") == hy);
-	input_key(&s, 'c');
+	screen_input_key(&s, 'c');
 	/* space freezes */
-	input_key(&s, ' ');
+	screen_input_key(&s, ' ');
 	CHECK(s.frozen);
 	screen_draw(&s);
 	CHECK(find_line("FROZEN") == 0);
-	input_key(&s, ' ');
+	screen_input_key(&s, ' ');
 	/* unknown keys say so */
-	input_key(&s, 'z');
+	screen_input_key(&s, 'z');
 	CHECK(s.msg_error);
 	/* the replay keys say what they are for */
-	input_key(&s, 't');
+	screen_input_key(&s, 't');
 	CHECK(s.msg_error && strstr(s.msg, "--replay"));
 	/* h opens the help, q closes it, Space in the help scrolls */
-	input_key(&s, 'h');
+	screen_input_key(&s, 'h');
 	CHECK(s.help);
 	screen_draw(&s);
 	CHECK(find_line("Help") == 0);
 	CHECK(find_line("sort by IO") > 0);
-	input_key(&s, 'q');
+	screen_input_key(&s, 'q');
 	CHECK(!s.help);
 	/* an interval is checked like -d */
-	input_key(&s, 'd');
+	screen_input_key(&s, 'd');
 	for (int i = 0; i < 5; i++)
-		input_key(&s, KEY_BACKSPACE);
-	input_key(&s, '0');
-	input_key(&s, '\r');
+		screen_input_key(&s, KEY_BACKSPACE);
+	screen_input_key(&s, '0');
+	screen_input_key(&s, '\r');
 	CHECK(s.msg_error && s.delay == 1.0);
-	input_key(&s, 'N');
-	input_key(&s, 'D');
+	screen_input_key(&s, 'N');
+	screen_input_key(&s, 'D');
 	CHECK(s.sel.sort == SORT_TOTAL);
 }
 
@@ -611,11 +611,11 @@ static void test_banner(void)
 	size(50, 160);
 	CHECK(find_line("Delay accounting is OFF") == 1);
 	CHECK(find_line("; E turns it on") == 1);
-	input_key(&s, 'E');
+	screen_input_key(&s, 'E');
 	CHECK(s.prompt == PROMPT_CONFIRM);
 	screen_draw(&s);
 	CHECK(find_line("[y/N]") == LINES - 1);
-	input_key(&s, 'n');
+	screen_input_key(&s, 'n');
 	CHECK(s.prompt == PROMPT_NONE && !s.msg_error);
 	s.snap.s.delayacct = true;
 }
@@ -719,10 +719,10 @@ static void test_cgroups(void)
 
 	/* without --cgroups there is nothing to show: say how to get it */
 	opts.cgroups = false;
-	input_key(&s, 'g');
+	screen_input_key(&s, 'g');
 	CHECK(!s.cgview && s.msg_error && strstr(s.msg, "--cgroups"));
 	opts.cgroups = true;
-	input_key(&s, 'g');
+	screen_input_key(&s, 'g');
 	CHECK(s.cgview && !s.msg_error);
 	screen_draw(&s);
 	int hy = find_line("PATH");
@@ -755,14 +755,14 @@ static void test_cgroups(void)
 	s.sel.metric = METRIC_PCT;
 
 	/* r reverses the siblings, the tree keeps its shape */
-	input_key(&s, 'r');
+	screen_input_key(&s, 'r');
 	screen_draw(&s);
 	CHECK_STR(tree(), "- /|    b|  - a|      x|      y");
-	input_key(&s, 'r');
+	screen_input_key(&s, 'r');
 	/* < and > walk the cgroup columns: NR then TOTAL */
-	input_key(&s, '>');
+	screen_input_key(&s, '>');
 	CHECK(s.cg_sort == CGCOL_NR);
-	input_key(&s, '<');
+	screen_input_key(&s, '<');
 	CHECK(s.cg_sort == CGCOL_TOTAL);
 	/* sorted by the cgroups' own cpu pressure */
 	screen_cgroup_set_sort(&s, CGCOL_CPU_P, false);
@@ -770,58 +770,58 @@ static void test_cgroups(void)
 	CHECK_STR(tree(), "- /|    b|  - a|      y|      x");
 	CHECK(find_line("sort CPU.P%") == 1);
 	/* a process sort key with no cgroup column says so */
-	input_key(&s, 'P');
+	screen_input_key(&s, 'P');
 	CHECK(s.msg_error && s.cg_sort == CGCOL_CPU_P);
 	/* a category shortcut sorts by that column */
-	input_key(&s, 'C');
+	screen_input_key(&s, 'C');
 	CHECK(s.cg_sort == CGCOL_CAT + CAT_CPU && s.sel.sort == SORT_TOTAL);
-	input_key(&s, 'D');
+	screen_input_key(&s, 'D');
 	CHECK(s.cg_sort == CGCOL_TOTAL);
 
 	/* fold /a with Left, unfold with Right; - and + do the same */
-	input_key(&s, KEY_DOWN);
+	screen_input_key(&s, KEY_DOWN);
 	CHECK(s.cg_cur == 1 && !strcmp(s.cg_cur_path, "/a"));
-	input_key(&s, KEY_LEFT);
+	screen_input_key(&s, KEY_LEFT);
 	screen_draw(&s);
 	CHECK_STR(tree(), "- /|  + a|    b");
 	CHECK(s.cg_cur == 1 && !strcmp(s.cg_cur_path, "/a"));
 	CHECK(find_line("at /a") == 1);
-	input_key(&s, KEY_RIGHT);
+	screen_input_key(&s, KEY_RIGHT);
 	screen_draw(&s);
 	CHECK_STR(tree(), "- /|  - a|      y|      x|    b");
-	input_key(&s, '-');
+	screen_input_key(&s, '-');
 	CHECK(s.ncgv == 3);
-	input_key(&s, '+');
+	screen_input_key(&s, '+');
 	CHECK(s.ncgv == 5);
 	/* Left on a leaf goes up to its parent */
-	input_key(&s, KEY_DOWN);
+	screen_input_key(&s, KEY_DOWN);
 	CHECK(!strcmp(s.cg_cur_path, "/a/y"));
-	input_key(&s, KEY_LEFT);
+	screen_input_key(&s, KEY_LEFT);
 	CHECK(!strcmp(s.cg_cur_path, "/a") && s.ncgv == 5);
 	/* the fold and the selection survive a refresh */
-	input_key(&s, KEY_LEFT);
+	screen_input_key(&s, KEY_LEFT);
 	load_cgroup_sample(NULL);
 	screen_draw(&s);
 	CHECK_STR(tree(), "- /|  + a|    b");
 	CHECK(!strcmp(s.cg_cur_path, "/a"));
-	input_key(&s, KEY_RIGHT);
+	screen_input_key(&s, KEY_RIGHT);
 
 	/* / searches the paths */
-	input_key(&s, '/');
-	input_key(&s, 'b');
+	screen_input_key(&s, '/');
+	screen_input_key(&s, 'b');
 	CHECK(!strcmp(s.cg_cur_path, "/b"));
-	input_key(&s, 27);
+	screen_input_key(&s, 27);
 	CHECK(!strcmp(s.cg_cur_path, "/a"));
 
 	/* o hides the cgroups that did not stall */
 	s.snap.s.cgroups[0].total_pct = 0; /* /a/x */
-	input_key(&s, 'o');
+	screen_input_key(&s, 'o');
 	CHECK(s.ncgv == 4);
-	input_key(&s, 'o');
+	screen_input_key(&s, 'o');
 	CHECK(s.ncgv == 5);
 
 	/* Enter: the processes of /a and below (not /ab, not /b) */
-	input_key(&s, '\r');
+	screen_input_key(&s, '\r');
 	CHECK(!s.cgview && s.zoom && !strcmp(s.zoom, "/a"));
 	screen_draw(&s);
 	CHECK(find_line("cgroup /a") == 0);
@@ -840,21 +840,21 @@ static void test_cgroups(void)
 	load_cgroup_sample(NULL);
 	CHECK(s.nview == 3);
 	/* Esc: back to the cgroups, on the one we were in */
-	input_key(&s, 27);
+	screen_input_key(&s, 27);
 	CHECK(s.cgview && !s.zoom && !strcmp(s.cg_cur_path, "/a"));
 	/* g leaves the view, Enter on /b zooms into one task */
-	input_key(&s, KEY_END);
+	screen_input_key(&s, KEY_END);
 	CHECK(!strcmp(s.cg_cur_path, "/b"));
-	input_key(&s, KEY_ENTER);
+	screen_input_key(&s, KEY_ENTER);
 	CHECK(s.nview == 1 && s.view[0].pid == 1002);
 	/* g from a zoom goes back to the tree as well */
-	input_key(&s, 'g');
+	screen_input_key(&s, 'g');
 	CHECK(s.cgview && !s.zoom && !strcmp(s.cg_cur_path, "/b"));
-	input_key(&s, 'g');
+	screen_input_key(&s, 'g');
 	CHECK(!s.cgview && s.nview == 5);
 
 	/* narrow: columns give way, PATH stays */
-	input_key(&s, 'g');
+	screen_input_key(&s, 'g');
 	size(15, 60);
 	CHECK(s.cg_hidden > 0 && s.cg_shown[CGCOL_PATH] &&
 	      s.cg_shown[CGCOL_TOTAL]);
@@ -865,7 +865,7 @@ static void test_cgroups(void)
 	CHECK(s.cg_x[CGCOL_PATH] + s.cg_w[CGCOL_PATH] == COLS);
 	size(50, 160);
 	CHECK(s.cg_hidden == 0);
-	input_key(&s, 'g');
+	screen_input_key(&s, 'g');
 	s.msg[0] = '\0';
 }
 
@@ -922,12 +922,12 @@ static void test_replay(void)
 		fprintf(stderr, "header: %s\nwanted: %s\n", line_at(0), when);
 	CHECK(find_line("[paused]") < 0);
 	/* Space pauses instead of freezing */
-	input_key(&s, ' ');
+	screen_input_key(&s, ' ');
 	CHECK(s.rp_paused && !s.frozen);
 	screen_draw(&s);
 	CHECK(find_line("REPLAY 3/5  ") == 0 && find_line("[paused]") == 0);
 	CHECK(find_line("FROZEN") < 0);
-	input_key(&s, ' ');
+	screen_input_key(&s, ' ');
 	CHECK(!s.rp_paused);
 	s.rp_done = true;
 	screen_draw(&s);
@@ -939,46 +939,46 @@ static void test_replay(void)
 	CHECK(strstr(line_at(LINES - 1), "t next") &&
 	      strstr(line_at(LINES - 1), "j jump"));
 	/* t and T do not complain in a replay */
-	input_key(&s, 't');
+	screen_input_key(&s, 't');
 	CHECK(!s.msg_error);
-	input_key(&s, 'T');
+	screen_input_key(&s, 'T');
 	CHECK(!s.msg_error);
 	/* j asks for a time, starting from the sample's own */
-	input_key(&s, 'j');
+	screen_input_key(&s, 'j');
 	CHECK(s.prompt == PROMPT_JUMP);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
 	CHECK_STR(s.input, when);
 	for (int i = 0; i < 10; i++)
-		input_key(&s, KEY_BACKSPACE);
+		screen_input_key(&s, KEY_BACKSPACE);
 	for (const char *p = "25:00"; *p; p++)
-		input_key(&s, *p);
-	input_key(&s, '\r');
+		screen_input_key(&s, *p);
+	screen_input_key(&s, '\r');
 	CHECK(s.msg_error && strstr(s.msg, "25:00"));
-	input_key(&s, 'j');
-	input_key(&s, 21);
+	screen_input_key(&s, 'j');
+	screen_input_key(&s, 21);
 	for (const char *p = "12:3"; *p; p++)
-		input_key(&s, *p);
-	input_key(&s, '\r');
+		screen_input_key(&s, *p);
+	screen_input_key(&s, '\r');
 	CHECK(s.msg_error);
-	input_key(&s, 'j');
-	input_key(&s, 21);
+	screen_input_key(&s, 'j');
+	screen_input_key(&s, 21);
 	for (const char *p = "12:30:05"; *p; p++)
-		input_key(&s, *p);
-	input_key(&s, '\r');
+		screen_input_key(&s, *p);
+	screen_input_key(&s, '\r');
 	CHECK(!s.msg_error);
-	input_key(&s, 'j');
-	input_key(&s, 21);
+	screen_input_key(&s, 'j');
+	screen_input_key(&s, 21);
 	for (const char *p = "1763740000.5"; *p; p++)
-		input_key(&s, *p);
-	input_key(&s, '\r');
+		screen_input_key(&s, *p);
+	screen_input_key(&s, '\r');
 	CHECK(!s.msg_error);
 	/* a recording without thread rows: Enter says so */
 	CHECK(s.snap.s.thread_rows == NULL);
-	input_key(&s, KEY_HOME);
-	input_key(&s, '\r');
+	screen_input_key(&s, KEY_HOME);
+	screen_input_key(&s, '\r');
 	CHECK(s.msg_error && strstr(s.msg, "thread") && s.drill_tgid == 0);
 	/* a figure the replay cannot change */
-	input_key(&s, 'a');
+	screen_input_key(&s, 'a');
 	CHECK(s.msg_error && !s.accumulate);
 	/* the header says how the sample was recorded, not what was asked */
 	s.msg[0] = '\0';

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Keys of display and control: command lines, accumulated figures,
+ * freeze (pause in a replay), the refresh interval, turning on delay
+ * accounting, saving the settings, redraw, help and quit.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config_file.h"
+#include "kernel/delayacct.h"
+#include "lib/escape.h"
+#include "lib/nls.h"
+#include "lib/numparse.h"
+#include "live/monitor.h"
+#include "options.h"
+#include "view/actions.h"
+#include "view/screen_int.h"
+
+void actions_control_sync_options(struct screen *s)
+{
+	struct options *o = s->o;
+	o->delay = s->delay;
+	o->sel.sort = s->sel.sort;
+	o->sel.reverse = s->sel.reverse;
+	o->sel.metric = s->sel.metric;
+	o->sel.only_stalled = s->sel.only_stalled;
+	o->cmdline = s->cmdline;
+	o->threads = s->threads_all;
+	o->accumulate = s->accumulate;
+}
+
+void actions_control_cmdline(struct screen *s, int arg)
+{
+	(void)arg;
+	s->cmdline = !s->cmdline;
+	actions_control_sync_options(s);
+}
+
+void actions_control_accumulate(struct screen *s, int arg)
+{
+	(void)arg;
+	if (s->replay) {
+		screen_message(s, true, _("a recording holds its intervals "
+					  "as they were recorded"));
+		return;
+	}
+	s->accumulate = !s->accumulate;
+	monitor_set_accumulate(s->m, s->accumulate);
+	actions_control_sync_options(s);
+	s->frozen = false;
+	screen_resample_soon(s);
+	screen_message(s, false, s->accumulate
+		       ? _("figures since start") : _("figures per interval"));
+}
+
+void actions_control_freeze(struct screen *s, int arg)
+{
+	(void)arg;
+	if (!s->replay) {
+		s->frozen = !s->frozen;
+		return;
+	}
+	s->rp_paused = !s->rp_paused;
+	if (s->m)
+		monitor_replay_pause(s->m, s->rp_paused);
+	screen_message(s, false, s->rp_paused ? _("playback paused")
+					      : _("playback goes on"));
+}
+
+static void set_delay(struct screen *s, const char *text)
+{
+	double d;
+	if (numparse_delay(text, &d) < 0) {
+		char esc[64];
+		escape_text(text, esc, sizeof(esc));
+		screen_message(s, true,
+			       _("invalid interval '%s': give seconds from 0.01 "
+				 "to 86400, e.g. 0.5"), esc);
+		return;
+	}
+	screen_set_delay(s, d);
+	actions_control_sync_options(s);
+	screen_message(s, false, _("refresh every %g s"), d);
+}
+
+static const struct prompt_ops delay_prompt = {
+	.kind = PROMPT_DELAY,
+	.label = N_("Refresh interval in seconds: "),
+	.accept = set_delay,
+};
+
+void actions_control_delay(struct screen *s, int arg)
+{
+	(void)arg;
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%g", s->delay);
+	prompt_start(s, &delay_prompt, buf);
+}
+
+static void enable_delayacct(struct screen *s, bool yes)
+{
+	if (!yes) {
+		screen_message(s, false, _("delay accounting left off"));
+		return;
+	}
+	if (delayacct_enable() < 0) {
+		int e = errno;
+		if (e == EACCES || e == EPERM)
+			screen_message(s, true, _("cannot turn on delay accounting: "
+						  "%s (run as root)"), strerror(e));
+		else
+			screen_message(s, true, _("cannot turn on delay accounting: %s"),
+				       strerror(e));
+		return;
+	}
+	screen_message(s, false, _("delay accounting is on; tasks started before "
+				   "only have CPU figures"));
+	screen_resample_soon(s);
+}
+
+static const struct prompt_ops delayacct_prompt = {
+	.kind = PROMPT_CONFIRM,
+	.label = N_("Turn on delay accounting (sysctl kernel.task_delayacct=1)? "
+		    "[y/N] "),
+	.answer = enable_delayacct,
+};
+
+void actions_control_delayacct(struct screen *s, int arg)
+{
+	(void)arg;
+	if (s->replay)
+		screen_message(s, true, _("a replay does not measure: "
+					  "delay accounting is the "
+					  "recorded system's"));
+	else if (s->have_sample && s->snap.s.delayacct)
+		screen_message(s, false, _("delay accounting is already on"));
+	else
+		prompt_start(s, &delayacct_prompt, NULL);
+}
+
+void actions_control_save(struct screen *s, int arg)
+{
+	(void)arg;
+	char *path = config_file_path();
+	actions_control_sync_options(s);
+	if (config_file_save(s->o, path) < 0)
+		screen_message(s, true, _("cannot save the settings to %s: %s"),
+			       path ? path : "?", strerror(errno));
+	else
+		screen_message(s, false, _("settings saved to %s"), path);
+	free(path);
+}
+
+void actions_control_redraw(struct screen *s, int arg)
+{
+	(void)s;
+	(void)arg;
+	clearok(curscr, TRUE);
+}
+
+void actions_control_help(struct screen *s, int arg)
+{
+	(void)arg;
+	s->help = true;
+	s->help_top = 0;
+}
+
+void actions_control_quit(struct screen *s, int arg)
+{
+	(void)arg;
+	screen_quit(s, 0);
+}
+
+const struct key_def actions_control_keys[] = {
+	{ { 'c' }, actions_control_cmdline, 0,
+	  N_("show the command line or the name") },
+	{ { 'a' }, actions_control_accumulate, 0,
+	  N_("figures since start instead of per interval (on/off)") },
+	{ { ' ' }, actions_control_freeze, 0,
+	  N_("freeze the display (collection goes on); replaying: pause or "
+	     "resume playback") },
+	{ { 'd' }, actions_control_delay, 0,
+	  N_("change the refresh interval (seconds; replaying: the time each "
+	     "sample stays)") },
+	{ { 'E' }, actions_control_delayacct, 0,
+	  N_("turn on kernel delay accounting (asks first)") },
+	{ { 'W' }, actions_control_save, 0, N_("save the current settings") },
+	{ { KEYS_CTRL('l') }, actions_control_redraw, 0,
+	  N_("redraw the screen") },
+	{ { 'h', '?', KEY_F(1) }, actions_control_help, 0, N_("this help") },
+	{ { 'q', KEY_F(10) }, actions_control_quit, 0, N_("quit") },
+	{ { 0 }, NULL, 0, NULL },
+};
