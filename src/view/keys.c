@@ -9,7 +9,6 @@
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "lib/nls.h"
 #include "model/categories.h"
