@@ -34,8 +34,8 @@
 #include "live/monitor_int.h"
 #include "model/cgtable.h"
 #include "model/delta.h"
+#include "model/producer.h"
 #include "model/tasktable.h"
-#include "record/replay.h"
 
 /*
  * One exit-record socket per CPU up to this many CPUs (their records are
@@ -91,23 +91,12 @@ static void waits_from_record(const struct monitor *m, struct task *k,
 	k->waits_from = (double)r->btime - 1.0 - real_off;
 }
 
-void monitor_notice(struct monitor *m, const char *text)
+static struct monitor *of(struct producer *p)
 {
-	for (int i = 0; i < m->nnotices; i++)
-		if (strcmp(m->notices[i], text) == 0)
-			return;
-	if (m->nnotices < MAX_NOTICES) {
-		char *copy = strdup(text);
-		if (copy)
-			m->notices[m->nnotices++] = copy;
-	}
-	m->notices[m->nnotices] = NULL;
+	return (struct monitor *)p;
 }
 
-const char *const *monitor_notices(const struct monitor *m)
-{
-	return (const char *const *)m->notices;
-}
+static const struct producer_ops monitor_ops;
 
 static struct tasktable *active(struct monitor *m)
 {
@@ -591,28 +580,15 @@ static void on_trigger_fd(int fd, unsigned revents, void *arg)
 			/* the kernel dropped it: stop watching */
 			if (m->loop)
 				evloop_del_fd(m->loop, fd);
-			monitor_notice(m, _("a PSI trigger stopped working"));
+			producer_notice(&m->p, _("a PSI trigger stopped working"));
 			return;
 		}
 		if (!fired)
 			return;
 		m->fired = t->label;
-		if (m->trigger_cb)
-			m->trigger_cb(m->trigger_arg);
+		if (m->p.trigger_cb)
+			m->p.trigger_cb(m->p.trigger_arg);
 	}
-}
-
-void monitor_on_sample(struct monitor *m,
-		       void (*cb)(const struct sample *, void *), void *arg)
-{
-	m->sample_cb = cb;
-	m->sample_arg = arg;
-}
-
-void monitor_on_trigger(struct monitor *m, void (*cb)(void *), void *arg)
-{
-	m->trigger_cb = cb;
-	m->trigger_arg = arg;
 }
 
 /* ---- sources ---- */
@@ -661,7 +637,7 @@ static void open_listeners(struct monitor *m)
 		enum ts_open_error err;
 		struct ts_listener *l = taskstats_listen(mask, &err);
 		if (!l) {
-			monitor_notice(m, _("exit records unavailable: tasks that end "
+			producer_notice(&m->p, _("exit records unavailable: tasks that end "
 				    "between refreshes lose their last figures"));
 			return;
 		}
@@ -761,21 +737,6 @@ static void rebase(struct task *k, void *arg)
 
 /* ---- samples ---- */
 
-struct row *monitor_push_row(struct row **v, size_t *n, size_t *cap)
-{
-	if (*n == *cap) {
-		size_t nc = *cap ? *cap * 2 : 256;
-		struct row *p = realloc(*v, nc * sizeof(*p));
-		if (!p)
-			return NULL;
-		*v = p;
-		*cap = nc;
-	}
-	struct row *r = &(*v)[(*n)++];
-	memset(r, 0, sizeof(*r));
-	return r;
-}
-
 struct build_ctx {
 	struct monitor *m;
 	double now;
@@ -840,7 +801,7 @@ static unsigned detect_kernel_cats(struct monitor *m)
 		return cats & ~(1u << CAT_IRQ);
 	int irqtime = procinfo_kernel_config("CONFIG_IRQ_TIME_ACCOUNTING");
 	if (irqtime < 0)
-		monitor_notice(m, _("irq delay unknown: without PSI and without "
+		producer_notice(&m->p, _("irq delay unknown: without PSI and without "
 				    "the kernel's configuration, stalltop cannot "
 				    "tell whether this kernel collects it"));
 	if (irqtime != 1)
@@ -939,14 +900,14 @@ static void build_row(struct task *k, void *arg)
 	if (c->recording) {
 		/* ended threads apart, as a view of threads shows them */
 		if (k->exited && !m->o.accumulate)
-			r = monitor_push_row(&m->texited, &m->ntexited,
+			r = producer_push_row(&m->texited, &m->ntexited,
 					     &m->captexited);
 		else
-			r = monitor_push_row(&m->trows, &m->ntrows, &m->captrows);
+			r = producer_push_row(&m->trows, &m->ntrows, &m->captrows);
 	} else if (k->exited && !m->o.accumulate) {
-		r = monitor_push_row(&m->exited, &m->nexited, &m->capexited);
+		r = producer_push_row(&m->exited, &m->nexited, &m->capexited);
 	} else {
-		r = monitor_push_row(&m->rows, &m->nrows, &m->caprows);
+		r = producer_push_row(&m->rows, &m->nrows, &m->caprows);
 	}
 	if (!r)
 		return;
@@ -1063,10 +1024,10 @@ static void refresh_details(struct monitor *m, struct tasktable *t)
 	procinfo_details(m->pi, m->pidbuf, m->npidbuf, true, on_details, &c);
 }
 
-void monitor_fill_status(struct monitor *m, struct row *rows, size_t n)
+static void monitor_fill_status(struct monitor *m, struct row *rows, size_t n)
 {
-	if (m->rp || m->status_filled)
-		return; /* replayed, or read for the recording already */
+	if (m->status_filled)
+		return; /* read for the recording already */
 	struct tasktable *t = active(m);
 	if (m->o.threads) {
 		/* threads: only the state changes, read per thread */
@@ -1271,10 +1232,8 @@ static size_t count_threads(struct monitor *m)
 	return n;
 }
 
-int monitor_sample(struct monitor *m, struct sample *out)
+static int monitor_sample(struct monitor *m, struct sample *out)
 {
-	if (m->rp)
-		return monitor_replay_sample(m, out);
 	m->status_filled = false;
 
 	/* the previous sample's exited rows are no longer referenced */
@@ -1360,14 +1319,14 @@ int monitor_sample(struct monitor *m, struct sample *out)
 	}
 	out->trigger = m->fired;
 	m->fired = NULL;
-	if (m->sample_cb) {
+	if (m->p.sample_cb) {
 		/*
 		 * A recording keeps what views show: the state of every row,
 		 * read once, so that a view of this sample shows the same.
 		 */
 		monitor_fill_status(m, out->rows, out->nrows);
 		m->status_filled = true;
-		m->sample_cb(out, m->sample_arg);
+		m->p.sample_cb(out, m->p.sample_arg);
 	}
 
 	m->psi_prev = psi;
@@ -1381,7 +1340,7 @@ static void push_cgroup_row(struct task *k, void *arg)
 {
 	struct monitor *m = arg;
 	struct row *r;
-	if (k->cgroup && (r = monitor_push_row(&m->rows, &m->nrows, &m->caprows)))
+	if (k->cgroup && (r = producer_push_row(&m->rows, &m->nrows, &m->caprows)))
 		r->cgroup = k->cgroup;
 }
 
@@ -1451,12 +1410,12 @@ static int use_procstat(struct monitor *m, enum ts_open_error why)
 			 _("taskstats failed (%s): cpu and io delay only, "
 			   "from /proc"), strerror(errno));
 	}
-	monitor_notice(m, text);
+	producer_notice(&m->p, text);
 	return 0;
 }
 
-struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
-			    int *exit_code)
+struct producer *monitor_new(const struct monitor_opts *o, struct evloop *loop,
+			     int *exit_code)
 {
 	struct monitor *m = calloc(1, sizeof(*m));
 	*exit_code = 1;
@@ -1464,15 +1423,9 @@ struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 		fprintf(stderr, "%s: %s\n", PACKAGE, strerror(ENOMEM));
 		return NULL;
 	}
+	m->p.ops = &monitor_ops;
 	m->o = *o;
 	m->loop = loop;
-	if (o->replay) {
-		if (monitor_replay_open(m, o->replay, exit_code) < 0) {
-			monitor_free(m);
-			return NULL;
-		}
-		return m;
-	}
 	m->rescan_every = o->rescan;
 	m->delayacct = -2; /* first reading: tasks already running count */
 	m->kernel_cats = detect_kernel_cats(m);
@@ -1483,29 +1436,29 @@ struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 	m->ts = taskstats_open(&err);
 	if (!m->ts && use_procstat(m, err) < 0) {
 		fprintf(stderr, "%s: %s\n", PACKAGE, strerror(ENOMEM));
-		monitor_free(m);
+		producer_free(&m->p);
 		return NULL;
 	}
 	m->pi = procinfo_new();
 	m->procs = tasktable_new();
 	if (!m->pi || !m->procs) {
 		fprintf(stderr, _("%s: cannot read process details\n"), PACKAGE);
-		monitor_free(m);
+		producer_free(&m->p);
 		return NULL;
 	}
 	if ((o->threads || o->record_threads) && !(m->threads = tasktable_new())) {
-		monitor_free(m);
+		producer_free(&m->p);
 		return NULL;
 	}
 	if (o->cgroups || o->cgroup_within) {
 		if (cgroup_find_root(m->cg_root, sizeof(m->cg_root)) < 0) {
 			fprintf(stderr, _("%s: no cgroup v2 hierarchy is mounted\n"),
 				PACKAGE);
-			monitor_free(m);
+			producer_free(&m->p);
 			return NULL;
 		}
 		if (!(m->cgt = cgtable_new(m->cg_root))) {
-			monitor_free(m);
+			producer_free(&m->p);
 			return NULL;
 		}
 	}
@@ -1514,7 +1467,7 @@ struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 		if (psi_trigger_arm(&o->triggers[i], "/proc/pressure", err,
 				    sizeof(err)) < 0) {
 			fprintf(stderr, "%s: %s\n", PACKAGE, err);
-			monitor_free(m);
+			producer_free(&m->p);
 			return NULL;
 		}
 		if (loop)
@@ -1523,12 +1476,12 @@ struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 
 	m->pc = o->no_events ? NULL : proc_conn_open();
 	if (o->no_events) {
-		monitor_notice(m, _("scanning /proc at every refresh (--no-events)"));
+		producer_notice(&m->p, _("scanning /proc at every refresh (--no-events)"));
 	} else if (m->pc) {
 		if (loop)
 			evloop_add_fd(loop, proc_conn_fd(m->pc), POLLIN, drain_pc, m);
 	} else {
-		monitor_notice(m, _("fork/exit notifications unavailable: scanning "
+		producer_notice(&m->p, _("fork/exit notifications unavailable: scanning "
 			    "/proc at every refresh"));
 	}
 	if (!o->no_events)
@@ -1543,19 +1496,18 @@ struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 	if (rc < 0) {
 		fprintf(stderr, _("%s: cannot read task figures: %s\n"), PACKAGE,
 			strerror(errno));
-		monitor_free(m);
+		producer_free(&m->p);
 		return NULL;
 	}
 	/* accumulated figures cover the time since the baseline reading */
 	m->start_time = m->prev_time;
 	*exit_code = 0;
-	return m;
+	return &m->p;
 }
 
-void monitor_free(struct monitor *m)
+static void monitor_free(struct producer *p)
 {
-	if (!m)
-		return;
+	struct monitor *m = of(p);
 	close_listeners(m);
 	if (m->pc) {
 		if (m->loop)
@@ -1568,13 +1520,10 @@ void monitor_free(struct monitor *m)
 		psi_trigger_close(&m->o.triggers[i]);
 	}
 	cgtable_free(m->cgt);
-	replay_close(m->rp);
 	free(m->trows);
 	free(m->texited);
 	taskstats_close(m->ts);
 	procstat_free(m->ps);
-	for (int i = 0; i < m->nnotices; i++)
-		free(m->notices[i]);
 	procinfo_free(m->pi);
 	tasktable_free(m->procs);
 	tasktable_free(m->threads);
@@ -1585,13 +1534,11 @@ void monitor_free(struct monitor *m)
 	free(m);
 }
 
-void monitor_set_threads(struct monitor *m, bool threads, pid_t only_tgid)
+static void monitor_set_threads(struct producer *p, bool threads,
+				pid_t only_tgid)
 {
-	if (m->rp) {
-		m->o.threads = threads;
-		m->o.only_tgid = threads ? only_tgid : 0;
-		return;
-	}
+	struct monitor *m = of(p);
+
 	if (m->threads) {
 		tasktable_free(m->threads);
 		m->threads = NULL;
@@ -1610,9 +1557,11 @@ static void forget_window(struct task *k, void *arg)
 	k->have_acc = false;
 }
 
-int monitor_set_cgroups(struct monitor *m, bool on)
+static int monitor_set_cgroups(struct producer *p, bool on)
 {
-	if (m->rp || !on || m->cgt) {
+	struct monitor *m = of(p);
+
+	if (!on || m->cgt) {
 		m->o.cgroups = on;
 		return 0;
 	}
@@ -1631,10 +1580,10 @@ int monitor_set_cgroups(struct monitor *m, bool on)
 	return 0;
 }
 
-void monitor_set_accumulate(struct monitor *m, bool accumulate)
+static void monitor_set_accumulate(struct producer *p, bool accumulate)
 {
-	if (m->rp)
-		return; /* a recording holds intervals as they were */
+	struct monitor *m = of(p);
+
 	m->o.accumulate = accumulate;
 	/* figures since now: the next readings become the base */
 	tasktable_foreach(m->procs, forget_window, NULL);
@@ -1643,3 +1592,22 @@ void monitor_set_accumulate(struct monitor *m, bool accumulate)
 	baseline(m);
 	m->start_time = m->prev_time;
 }
+
+static int sample_op(struct producer *p, struct sample *out)
+{
+	return monitor_sample(of(p), out);
+}
+
+static void fill_status_op(struct producer *p, struct row *rows, size_t n)
+{
+	monitor_fill_status(of(p), rows, n);
+}
+
+static const struct producer_ops monitor_ops = {
+	.sample = sample_op,
+	.fill_status = fill_status_op,
+	.set_threads = monitor_set_threads,
+	.set_accumulate = monitor_set_accumulate,
+	.set_cgroups = monitor_set_cgroups,
+	.free = monitor_free,
+};

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The monitor's insides, shared by monitor.c (the live system) and
- * monitor_replay.c (a recording). Nothing outside the monitor includes it.
+ * The live monitor's insides, shared by its parts. Nothing outside the
+ * monitor includes it (but the unit tests of its handlers).
  */
 #ifndef STALLTOP_MONITOR_INT_H
 #define STALLTOP_MONITOR_INT_H
@@ -12,10 +12,10 @@
 
 #include "kernel/psi.h"
 #include "live/monitor.h"
+#include "model/producer.h"
 #include "model/tasktable.h"
 
 #define MAX_LISTENERS 64
-#define MAX_NOTICES 8
 
 struct cgtable;
 struct pc_event;
@@ -23,12 +23,12 @@ struct pi_task;
 struct proc_conn;
 struct procinfo;
 struct procstat;
-struct replay;
 struct ts_client;
 struct ts_listener;
 struct ts_reading;
 
 struct monitor {
+	struct producer p;          /* first: the monitor is a producer */
 	struct monitor_opts o;
 	struct evloop *loop;
 	struct ts_client *ts;       /* NULL: readings come from /proc */
@@ -75,11 +75,6 @@ struct monitor {
 
 	struct psi_reading psi_prev;
 
-	struct replay *rp;          /* replaying: the recording */
-	size_t rp_next;             /* sample monitor_sample() hands out next */
-	size_t rp_shown;            /* the one handed out last */
-	bool rp_started, rp_paused, rp_done;
-
 	char cg_root[4096];         /* cgroup v2 mount, "" when not in use */
 	struct cgtable *cgt;
 	struct row *trows;          /* thread rows kept for a recording */
@@ -87,10 +82,6 @@ struct monitor {
 	struct row *texited;        /* ...and its threads that ended */
 	size_t ntexited, captexited;
 	bool status_filled;         /* this sample's rows have their state */
-	void (*sample_cb)(const struct sample *, void *);
-	void *sample_arg;
-	void (*trigger_cb)(void *);
-	void *trigger_arg;
 	const char *fired;          /* label of the trigger that fired */
 
 	struct row *rows;
@@ -101,16 +92,7 @@ struct monitor {
 	size_t nids, capids;
 	pid_t *pidbuf;
 	size_t npidbuf, cappidbuf;
-
-	char *notices[MAX_NOTICES + 1];
-	int nnotices;
 };
-
-/* Add a notice for the user (copied; duplicates are dropped). */
-void monitor_notice(struct monitor *m, const char *text);
-
-/* Append a zeroed row to a growing array; NULL when out of memory. */
-struct row *monitor_push_row(struct row **v, size_t *n, size_t *cap);
 
 /*
  * The handlers of notifications, and of a scan's finds (monitor.c), open to
@@ -122,10 +104,5 @@ void monitor_on_exit_record(struct monitor *m, const struct ts_reading *r);
 void monitor_records_done(struct monitor *m);
 void monitor_on_scanned(struct monitor *m, const struct pi_task *t,
 			bool threads);
-
-/* monitor_replay.c: open o->replay into m; 0, or -1 with *exit_code set. */
-int monitor_replay_open(struct monitor *m, const char *path, int *exit_code);
-/* monitor_replay.c: the next recorded sample, shaped for the view. */
-int monitor_replay_sample(struct monitor *m, struct sample *out);
 
 #endif

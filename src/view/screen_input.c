@@ -20,7 +20,7 @@
 #include "lib/nls.h"
 #include "lib/numparse.h"
 #include "lib/textwidth.h"
-#include "live/monitor.h"
+#include "model/producer.h"
 #include "options.h"
 #include "view/screen_int.h"
 
@@ -148,7 +148,7 @@ static void jump(struct screen *s, const char *text)
 		return;
 	}
 	if (s->m)
-		monitor_replay_jump(s->m, when);
+		producer_jump(s->m, when);
 	screen_sample_now(s);
 	char clock[32] = "?";
 	time_t t = (time_t)s->snap.s.time;
@@ -657,7 +657,7 @@ static void do_action(struct screen *s, const struct key_binding *b)
 			break;
 		}
 		s->accumulate = !s->accumulate;
-		monitor_set_accumulate(s->m, s->accumulate);
+		producer_set_accumulate(s->m, s->accumulate);
 		sync_options(s);
 		s->frozen = false;
 		screen_resample_soon(s);
@@ -671,7 +671,7 @@ static void do_action(struct screen *s, const struct key_binding *b)
 		}
 		s->rp_paused = !s->rp_paused;
 		if (s->m)
-			monitor_replay_pause(s->m, s->rp_paused);
+			producer_pause(s->m, s->rp_paused);
 		screen_message(s, false, s->rp_paused ? _("playback paused")
 						      : _("playback goes on"));
 		break;
@@ -722,8 +722,8 @@ static void do_action(struct screen *s, const struct key_binding *b)
 			break;
 		}
 		if (s->m)
-			monitor_replay_step(s->m,
-					    b->action == ACT_STEP_FORWARD ? 1 : -1);
+			producer_step(s->m,
+				      b->action == ACT_STEP_FORWARD ? 1 : -1);
 		screen_sample_now(s);
 		break;
 	case ACT_JUMP: {
