@@ -22,15 +22,17 @@
 #include "lib/evloop.h"
 #include "lib/nls.h"
 #include "live/monitor.h"
+#include "model/producer.h"
 #include "model/select.h"
 #include "options.h"
+#include "record/player.h"
 #include "record/record.h"
 #include "view/output.h"
 #include "view/screen.h"
 
 struct batch {
 	struct options *o;
-	struct monitor *m;
+	struct producer *m;
 	struct evloop *loop;
 	struct out_opts out;
 	unsigned long done;
@@ -40,7 +42,7 @@ static void batch_tick(void *arg)
 {
 	struct batch *b = arg;
 	struct sample s;
-	if (monitor_sample(b->m, &s) < 0) {
+	if (producer_sample(b->m, &s) < 0) {
 		fprintf(stderr, _("%s: cannot take a sample: %s\n"), PACKAGE,
 			strerror(errno));
 		evloop_quit(b->loop, 1);
@@ -50,7 +52,7 @@ static void batch_tick(void *arg)
 			   s.interval);
 	if (s.cgroups)
 		select_cgroups(s.cgroups, s.ncgroups, &b->o->sel);
-	monitor_fill_status(b->m, s.rows, s.nrows);
+	producer_fill_status(b->m, s.rows, s.nrows);
 	output_write(stdout, &b->out, &s);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		evloop_quit(b->loop, errno == EPIPE ? 0 : 1);
@@ -229,12 +231,13 @@ int main(int argc, char **argv)
 		.cgroups = o.cgroups,
 		.cgroup_within = o.cgroup ? cgroup : NULL,
 		.record_threads = rec != NULL,
-		.replay = o.replay,
 		.triggers = triggers,
 		.ntriggers = o.ntriggers,
 	};
 	int code;
-	struct monitor *m = monitor_new(&mo, loop, &code);
+	struct producer *m = o.replay ?
+		player_open(o.replay, o.threads, mo.cgroup_within, &code) :
+		monitor_new(&mo, loop, &code);
 	if (!m) {
 		record_close(rec);
 		free(triggers);
@@ -245,18 +248,18 @@ int main(int argc, char **argv)
 
 	struct recording recording = { rec, loop };
 	if (rec)
-		monitor_on_sample(m, record_sample, &recording);
+		producer_on_sample(m, record_sample, &recording);
 	if (o.batch) {
-		const char *const *n = monitor_notices(m);
+		const char *const *n = producer_notices(m);
 		for (; *n; n++)
 			fprintf(stderr, "%s: %s\n", PACKAGE, *n);
 		struct batch b = { &o, m, loop, { o.format, o.cmdline, false },
 				   0 };
-		monitor_on_trigger(m, batch_trigger, &b);
-		if (monitor_is_replay(m)) {
+		producer_on_trigger(m, batch_trigger, &b);
+		if (producer_finite(m)) {
 			/* a recording is re-emitted at once, sample by sample */
 			code = 0;
-			while (!monitor_replay_done(m) &&
+			while (!producer_done(m) &&
 			       !evloop_quit_requested(loop, &code))
 				batch_tick(&b);
 		} else {
@@ -267,7 +270,7 @@ int main(int argc, char **argv)
 		code = screen_run(m, loop, &o);
 	}
 
-	monitor_free(m);
+	producer_free(m);
 	record_close(rec);
 	free(triggers);
 	evloop_free(loop);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The monitor's insides, shared by monitor.c (the live system) and
- * monitor_replay.c (a recording). Nothing outside the monitor includes it.
+ * The live monitor's insides, shared by its parts. Nothing outside the
+ * monitor includes it (but the unit tests of its handlers).
  */
 #ifndef STALLTOP_MONITOR_INT_H
 #define STALLTOP_MONITOR_INT_H
@@ -9,13 +9,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "kernel/psi.h"
+#include "kernel/taskstats.h"
 #include "live/monitor.h"
+#include "model/producer.h"
 #include "model/tasktable.h"
 
 #define MAX_LISTENERS 64
-#define MAX_NOTICES 8
 
 struct cgtable;
 struct pc_event;
@@ -23,12 +25,12 @@ struct pi_task;
 struct proc_conn;
 struct procinfo;
 struct procstat;
-struct replay;
 struct ts_client;
 struct ts_listener;
 struct ts_reading;
 
 struct monitor {
+	struct producer p;          /* first: the monitor is a producer */
 	struct monitor_opts o;
 	struct evloop *loop;
 	struct ts_client *ts;       /* NULL: readings come from /proc */
@@ -75,11 +77,6 @@ struct monitor {
 
 	struct psi_reading psi_prev;
 
-	struct replay *rp;          /* replaying: the recording */
-	size_t rp_next;             /* sample monitor_sample() hands out next */
-	size_t rp_shown;            /* the one handed out last */
-	bool rp_started, rp_paused, rp_done;
-
 	char cg_root[4096];         /* cgroup v2 mount, "" when not in use */
 	struct cgtable *cgt;
 	struct row *trows;          /* thread rows kept for a recording */
@@ -87,10 +84,6 @@ struct monitor {
 	struct row *texited;        /* ...and its threads that ended */
 	size_t ntexited, captexited;
 	bool status_filled;         /* this sample's rows have their state */
-	void (*sample_cb)(const struct sample *, void *);
-	void *sample_arg;
-	void (*trigger_cb)(void *);
-	void *trigger_arg;
 	const char *fired;          /* label of the trigger that fired */
 
 	struct row *rows;
@@ -101,31 +94,93 @@ struct monitor {
 	size_t nids, capids;
 	pid_t *pidbuf;
 	size_t npidbuf, cappidbuf;
-
-	char *notices[MAX_NOTICES + 1];
-	int nnotices;
 };
 
-/* Add a notice for the user (copied; duplicates are dropped). */
-void monitor_notice(struct monitor *m, const char *text);
+/* Clocks, in seconds. */
+static inline double monitor_clock(clockid_t id)
+{
+	struct timespec ts;
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
-/* Append a zeroed row to a growing array; NULL when out of memory. */
-struct row *monitor_push_row(struct row **v, size_t *n, size_t *cap);
+static inline double monitor_now(void)
+{
+	return monitor_clock(CLOCK_MONOTONIC);
+}
+
+/* The clocks now, for placing lives (see struct tt_span). */
+static inline void monitor_read_clocks(struct tt_clocks *c)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	c->mono_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	c->boot_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	c->real_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* tasks.c: the lives in the task tables */
+struct tasktable *tasks_active(struct monitor *m);
+bool tasks_wanted_process(const struct monitor *m, pid_t tgid);
+bool tasks_wanted_thread(const struct monitor *m, pid_t tgid);
+struct tt_span tasks_span(const struct task *k);
+/* A task entered the table; from_zero: it started after the last reading. */
+struct task *tasks_add(struct monitor *m, struct tasktable *t, pid_t id,
+		       pid_t tgid, unsigned long long start, bool from_zero);
+/* An earlier life of k's id has ended: a later one holds the id now. */
+void tasks_retire_earlier(struct tasktable *t, struct task *k);
+/* The earliest moment k can have begun to wait, from its start in ticks. */
+void tasks_waits_from_ticks(const struct monitor *m, struct task *k,
+			    unsigned long long ticks);
 
 /*
- * The handlers of notifications, and of a scan's finds (monitor.c), open to
- * the unit tests: m->clk holds the clocks of when the notification was
- * read. monitor_records_done() ends one drain of the exit-record sockets.
+ * events.c: the proc connector and the exit-record sockets. The handlers
+ * are open to the unit tests: m->clk holds the clocks of when the
+ * notification was read; events_records_done() ends one drain of the
+ * exit-record sockets.
  */
-void monitor_on_event(struct monitor *m, const struct pc_event *ev);
-void monitor_on_exit_record(struct monitor *m, const struct ts_reading *r);
-void monitor_records_done(struct monitor *m);
-void monitor_on_scanned(struct monitor *m, const struct pi_task *t,
-			bool threads);
+void events_open(struct monitor *m);
+void events_close(struct monitor *m);
+/* Take in what the sockets hold now. */
+void events_drain(struct monitor *m);
+void events_on_event(struct monitor *m, const struct pc_event *ev);
+void events_on_exit_record(struct monitor *m, const struct ts_reading *r);
+void events_records_done(struct monitor *m);
 
-/* monitor_replay.c: open o->replay into m; 0, or -1 with *exit_code set. */
-int monitor_replay_open(struct monitor *m, const char *path, int *exit_code);
-/* monitor_replay.c: the next recorded sample, shaped for the view. */
-int monitor_replay_sample(struct monitor *m, struct sample *out);
+/* readings.c: queries, the /proc fallback, scans */
+/* Read every task's figures (and scan, where due); -1 with errno. */
+int readings_take(struct monitor *m);
+/* The latest readings become the base of the next interval. */
+void readings_rebase(struct monitor *m);
+/* Taskstats is out of reach (why): read what /proc has; -1: no memory. */
+int readings_use_procstat(struct monitor *m, enum ts_open_error why);
+/* A scan of /proc found t (open to the unit tests). */
+void readings_on_scanned(struct monitor *m, const struct pi_task *t,
+			 bool threads);
+
+/* rows.c: rows from the tasks */
+/* The previous sample's rows are no longer referenced: start anew. */
+void rows_forget(struct monitor *m);
+/* The rows of the interval that ended at now, dt long. */
+void rows_build(struct monitor *m, double now, double dt);
+/* Hand out the thread rows kept for a recording. */
+void rows_thread_rows(struct monitor *m, struct sample *out);
+/* Names and users for tasks of t new or changed since the last sample. */
+void rows_refresh_details(struct monitor *m, struct tasktable *t);
+/* The state of the rows a view is about to show. */
+void rows_fill_status(struct monitor *m, struct row *rows, size_t n);
+size_t rows_count_threads(struct monitor *m);
+
+/* cgsum.c: the sums per cgroup */
+bool cgsum_used(const struct monitor *m);
+/* Find the v2 hierarchy; -1 with errno (ENOENT: none is mounted). */
+int cgsum_open(struct monitor *m);
+void cgsum_update(struct monitor *m, struct task *k);
+void cgsum_update_all(struct monitor *m);
+void cgsum_inherit(struct monitor *m, struct task *k, pid_t parent);
+void cgsum_prime(struct monitor *m);
+void cgsum_build(struct monitor *m, struct sample *out);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Recording: one session header, then one out_json line per sample, each
- * written with a single write(2) (or gzwrite and a sync flush) so that a
+ * written with a single write(2) (or, compressed, flushed: gzio.c) so that a
  * crash leaves at most a torn last line. The format is in record.h.
  */
 #include <config.h>
@@ -23,6 +23,7 @@
 #include "lib/escape.h"
 #include "lib/nls.h"
 #include "lib/numfmt.h"
+#include "record/gzio.h"
 #include "record/json_write.h"
 #include "record/record.h"
 #include "record/replay.h"
@@ -32,7 +33,7 @@
 
 struct recorder {
 	int fd;      /* plain file, or -1 */
-	gzFile gz;   /* compressed file (owns its fd), or NULL */
+	struct gzio_writer *gz; /* compressed file (owns its fd), or NULL */
 	bool broken; /* a write failed: a line may be cut short */
 };
 
@@ -41,16 +42,6 @@ static bool is_gz_name(const char *path)
 	size_t n = strlen(path);
 
 	return n > 3 && strcmp(path + n - 3, ".gz") == 0;
-}
-
-/* errno for a zlib failure: the system's when zlib saw one, else EIO. */
-static void gz_errno(gzFile gz)
-{
-	int zerr = Z_OK;
-
-	gzerror(gz, &zerr);
-	if (zerr != Z_ERRNO)
-		errno = EIO;
 }
 
 static int put_line(struct recorder *rec, const char *buf, size_t len)
@@ -62,22 +53,7 @@ static int put_line(struct recorder *rec, const char *buf, size_t len)
 		rec->broken = write_all(rec->fd, buf, len) < 0;
 		return rec->broken ? -1 : 0;
 	}
-	while (len) {
-		unsigned chunk = len > UINT_MAX / 2 ? UINT_MAX / 2 : (unsigned)len;
-		int n = gzwrite(rec->gz, buf, chunk);
-
-		if (n <= 0) {
-			gz_errno(rec->gz);
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	if (gzflush(rec->gz, Z_SYNC_FLUSH) != Z_OK) {
-		gz_errno(rec->gz);
-		return -1;
-	}
-	return 0;
+	return gzio_write(rec->gz, buf, len);
 }
 
 static void header_json(FILE *f)
@@ -287,8 +263,7 @@ struct recorder *record_open(const char *path, char *err, size_t errsize)
 	}
 	mem = NULL;
 	if (gz) {
-		/* level 3: most of level 6's gain at a fraction of its CPU */
-		rec->gz = gzdopen(fd, "ab3");
+		rec->gz = gzio_writer_open(fd);
 		if (!rec->gz) {
 			snprintf(err, errsize, "%s: %s", path, strerror(ENOMEM));
 			goto fail;
@@ -314,7 +289,7 @@ fail:
 		close(fd);
 	if (rec) {
 		if (rec->gz)
-			gzclose(rec->gz);
+			gzio_writer_close(rec->gz);
 		else if (rec->fd >= 0)
 			close(rec->fd);
 		free(rec);
@@ -349,13 +324,8 @@ int record_close(struct recorder *rec)
 	if (!rec)
 		return 0;
 	if (rec->gz) {
-		int z = gzclose(rec->gz);
-
-		if (z != Z_OK) {
-			if (z != Z_ERRNO)
-				errno = EIO;
+		if (gzio_writer_close(rec->gz) < 0)
 			ret = -1;
-		}
 	} else if (close(rec->fd) < 0) {
 		ret = -1;
 	}

@@ -16,7 +16,7 @@
 #include "lib/escape.h"
 #include "lib/nls.h"
 #include "lib/numparse.h"
-#include "live/monitor.h"
+#include "model/producer.h"
 #include "options.h"
 #include "view/actions.h"
 #include "view/screen_int.h"
@@ -50,7 +50,7 @@ void actions_control_accumulate(struct screen *s, int arg)
 		return;
 	}
 	s->accumulate = !s->accumulate;
-	monitor_set_accumulate(s->m, s->accumulate);
+	producer_set_accumulate(s->m, s->accumulate);
 	actions_control_sync_options(s);
 	s->frozen = false;
 	screen_resample_soon(s);
@@ -67,7 +67,7 @@ void actions_control_freeze(struct screen *s, int arg)
 	}
 	s->rp_paused = !s->rp_paused;
 	if (s->m)
-		monitor_replay_pause(s->m, s->rp_paused);
+		producer_pause(s->m, s->rp_paused);
 	screen_message(s, false, s->rp_paused ? _("playback paused")
 					      : _("playback goes on"));
 }

@@ -12,7 +12,7 @@
 #include "lib/escape.h"
 #include "lib/nls.h"
 #include "lib/numparse.h"
-#include "live/monitor.h"
+#include "model/producer.h"
 #include "view/actions.h"
 #include "view/screen_int.h"
 
@@ -32,7 +32,7 @@ void actions_replay_step_forward(struct screen *s, int arg)
 	if (not_replay(s))
 		return;
 	if (s->m)
-		monitor_replay_step(s->m, 1);
+		producer_step(s->m, 1);
 	screen_sample_now(s);
 }
 
@@ -42,7 +42,7 @@ void actions_replay_step_back(struct screen *s, int arg)
 	if (not_replay(s))
 		return;
 	if (s->m)
-		monitor_replay_step(s->m, -1);
+		producer_step(s->m, -1);
 	screen_sample_now(s);
 }
 
@@ -118,7 +118,7 @@ static void jump(struct screen *s, const char *text)
 		return;
 	}
 	if (s->m)
-		monitor_replay_jump(s->m, when);
+		producer_jump(s->m, when);
 	screen_sample_now(s);
 	char clock[32] = "?";
 	time_t t = (time_t)s->snap.s.time;

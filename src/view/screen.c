@@ -23,7 +23,7 @@
 #include "lib/escape.h"
 #include "lib/evloop.h"
 #include "lib/nls.h"
-#include "live/monitor.h"
+#include "model/producer.h"
 #include "options.h"
 #include "view/screen.h"
 #include "view/screen_int.h"
@@ -216,7 +216,7 @@ void screen_set_threads(struct screen *s, bool all, pid_t tgid,
 	s->threads_all = all;
 	s->drill_tgid = tgid;
 	snprintf(s->drill_name, sizeof(s->drill_name), "%s", name ? name : "");
-	monitor_set_threads(s->m, all || tgid, tgid);
+	producer_set_threads(s->m, all || tgid, tgid);
 	/* the rows on display are of the other kind now: wait for new ones */
 	s->snap.s.nrows = 0;
 	s->snap.s.nexited = 0;
@@ -237,7 +237,7 @@ void screen_refetch(struct screen *s)
 		return;
 	}
 	/* the same recorded sample again, seen the new way */
-	monitor_replay_step(s->m, 0);
+	producer_step(s->m, 0);
 	screen_sample_now(s);
 }
 
@@ -266,7 +266,7 @@ void screen_set_cgview(struct screen *s, bool on)
 					 "--cgroups for the cgroup view"));
 			return;
 		}
-		if (monitor_set_cgroups(s->m, true) < 0) {
+		if (producer_set_cgroups(s->m, true) < 0) {
 			screen_message(s, true, _("no cgroup view: %s"),
 				       errno == ENOENT ?
 				       _("no cgroup v2 hierarchy is mounted") :
@@ -274,7 +274,7 @@ void screen_set_cgview(struct screen *s, bool on)
 			return;
 		}
 		s->o->cgroups = true;
-		if (!monitor_is_replay(s->m))
+		if (!producer_seekable(s->m))
 			screen_resample_soon(s);
 	}
 	if (on && s->drill_tgid)
@@ -307,7 +307,7 @@ static void fill_visible(struct screen *s)
 	if (top >= s->nview)
 		top = 0;
 	size_t n = s->nview - top < h ? s->nview - top : h;
-	monitor_fill_status(s->m, s->view + top, n);
+	producer_fill_status(s->m, s->view + top, n);
 	for (size_t i = top; i < top + n; i++) {
 		const struct row *v = &s->view[i];
 		for (size_t k = 0; k < s->snap.s.nrows; k++) {
@@ -325,16 +325,16 @@ static void fill_visible(struct screen *s)
 /* Where a replay stands, for the header. */
 static void replay_state(struct screen *s)
 {
-	s->rp_have = monitor_replay_position(s->m, &s->rp_index, &s->rp_count);
-	s->rp_paused = monitor_replay_paused(s->m);
-	s->rp_done = monitor_replay_done(s->m);
+	s->rp_have = producer_position(s->m, &s->rp_index, &s->rp_count);
+	s->rp_paused = producer_paused(s->m);
+	s->rp_done = producer_done(s->m);
 }
 
 static void take_sample(struct screen *s)
 {
 	struct sample smp;
 
-	if (monitor_sample(s->m, &smp) < 0) {
+	if (producer_sample(s->m, &smp) < 0) {
 		screen_message(s, true, _("taking a sample failed: %s"),
 			       strerror(errno));
 		screen_draw(s);
@@ -500,7 +500,7 @@ static int setup_terminal(struct screen *s)
 	return 0;
 }
 
-static void screen_init(struct screen *s, struct monitor *m,
+static void screen_init(struct screen *s, struct producer *m,
 			struct evloop *loop, struct options *o)
 {
 	memset(s, 0, sizeof(*s));
@@ -528,7 +528,7 @@ static void screen_init(struct screen *s, struct monitor *m,
 	s->mono = o->monochrome || (nc && *nc);
 	s->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	s->table_y = -1;
-	s->replay = m && monitor_is_replay(m);
+	s->replay = m && producer_seekable(m);
 	s->cgview = o->cgroups;
 	s->cg_sort = cgcolumn_by_sort(o->sel.sort);
 	if (s->cg_sort < 0)
@@ -557,7 +557,7 @@ static void screen_fini(struct screen *s)
 	free(s->zoom);
 }
 
-int screen_run(struct monitor *m, struct evloop *loop, struct options *o)
+int screen_run(struct producer *m, struct evloop *loop, struct options *o)
 {
 	static const int sigs[] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP };
 	struct screen s;
@@ -582,14 +582,14 @@ int screen_run(struct monitor *m, struct evloop *loop, struct options *o)
 		screen_fini(&s);
 		return 1;
 	}
-	monitor_on_trigger(m, on_trigger, &s);
+	producer_on_trigger(m, on_trigger, &s);
 	if (s.replay)
 		screen_sample_now(&s); /* a recording needs no baseline */
 	else
 		screen_resample_soon(&s);
 	screen_draw(&s);
 	int code = evloop_run(loop);
-	monitor_on_trigger(m, NULL, NULL);
+	producer_on_trigger(m, NULL, NULL);
 	evloop_del_fd(loop, STDIN_FILENO);
 	evloop_set_timer(loop, s.delay, NULL, NULL);
 	restore_terminal();

@@ -3,7 +3,7 @@
 #ifndef STALLTOP_SCREEN_H
 #define STALLTOP_SCREEN_H
 
-struct monitor;
+struct producer;
 struct evloop;
 struct options;
 
@@ -14,6 +14,6 @@ struct options;
  * every way out, including exit() and fatal signals. Returns the exit
  * code: 0, or 1 when stdin/stdout is not a terminal or curses fails.
  */
-int screen_run(struct monitor *m, struct evloop *loop, struct options *o);
+int screen_run(struct producer *m, struct evloop *loop, struct options *o);
 
 #endif

@@ -14,7 +14,7 @@
 #include "lib/escape.h"
 #include "lib/nls.h"
 #include "lib/textwidth.h"
-#include "live/monitor.h"
+#include "model/producer.h"
 #include "model/columns.h"
 #include "view/actions.h"
 #include "view/screen_int.h"
@@ -278,7 +278,7 @@ static void status_line(struct screen *s, int y)
 
 static int notices(struct screen *s, int y, int max)
 {
-	const char *const *n = s->m ? monitor_notices(s->m) : NULL;
+	const char *const *n = s->m ? producer_notices(s->m) : NULL;
 	int used = 0;
 	for (; n && *n && used < max; n++, used++) {
 		move(y + used, 1);

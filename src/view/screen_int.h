@@ -2,7 +2,7 @@
 /*
  * The interactive screen's shared state, seen by its parts: the manager
  * (screen.c), header, table, input and help drawing. Nothing here reads
- * the kernel: the rows come from struct sample through the monitor API.
+ * the kernel: the rows come from struct sample through the producer API.
  */
 #ifndef STALLTOP_SCREEN_INT_H
 #define STALLTOP_SCREEN_INT_H
@@ -20,7 +20,7 @@
 #include "view/help.h"
 #include "view/keys.h"
 
-struct monitor;
+struct producer;
 struct evloop;
 struct options;
 struct screen;
@@ -84,7 +84,7 @@ struct cg_line {
 };
 
 struct screen {
-	struct monitor *m;
+	struct producer *m;
 	struct evloop *loop;
 	struct options *o;
 
@@ -164,7 +164,7 @@ struct screen {
 	bool cg_shown[NCGCOL];
 	int cg_hidden;
 
-	/* replaying a recording (monitor_is_replay) */
+	/* the producer moves in time: a recording (producer_seekable) */
 	bool replay;
 	bool rp_have;       /* the position below is known */
 	size_t rp_index, rp_count;

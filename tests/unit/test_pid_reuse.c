@@ -64,7 +64,7 @@ static struct task *scan_a(struct monitor *m)
 {
 	struct pi_task a = { PID, PID,
 			     (unsigned long long)A_START * procinfo_hertz() / 1000 };
-	monitor_on_scanned(m, &a, false);
+	readings_on_scanned(m, &a, false);
 	struct task *k = tasktable_find(m->procs, PID);
 	CHECK(k != NULL);
 	if (!k)
@@ -79,7 +79,7 @@ static void event(struct monitor *m, enum pc_type type, uint64_t ms)
 {
 	struct pc_event ev = { .type = type, .pid = PID, .tgid = PID,
 			       .timestamp_ns = (ms - SLEPT_MS) * MS };
-	monitor_on_event(m, &ev);
+	events_on_event(m, &ev);
 }
 
 /* The exit record of a single-threaded process, as the kernel fills it. */
@@ -95,7 +95,7 @@ static void record(struct monitor *m, uint64_t start_ms, uint64_t end_ms,
 	r.etime_us = (end_ms - start_ms) * 1000;
 	r.have = 1u << CAT_CPU;
 	r.d[CAT_CPU].count = cpu_count;
-	monitor_on_exit_record(m, &r);
+	events_on_exit_record(m, &r);
 }
 
 struct count_ctx {
@@ -145,7 +145,7 @@ static void fork_first(bool exit_event)
 	/* then A's exit record: A's, not B's */
 	clocks_at(m, B_START + 2);
 	record(m, A_START, A_END, A_FINAL);
-	monitor_records_done(m);
+	events_records_done(m);
 	CHECK(a->have_final);
 	CHECK_EQ_U(a->cur.d[CAT_CPU].count, A_FINAL);
 	CHECK(tasktable_find(m->procs, PID) == b);
@@ -155,7 +155,7 @@ static void fork_first(bool exit_event)
 	/* B ends at 110.5 s: its record is B's own */
 	clocks_at(m, 110600);
 	record(m, B_START, 110500, B_FINAL);
-	monitor_records_done(m);
+	events_records_done(m);
 	CHECK(tasktable_find(m->procs, PID) == NULL);
 	CHECK_EQ_U(tasktable_retired_count(m->procs), 2);
 	CHECK(retired_with(m, A_FINAL) == a);
@@ -172,7 +172,7 @@ static void record_first(void)
 
 	clocks_at(m, A_END + 1);
 	record(m, A_START, A_END, A_FINAL);
-	monitor_records_done(m);
+	events_records_done(m);
 	CHECK(tasktable_find(m->procs, PID) == NULL);
 	CHECK(a->have_final && a->exited);
 	CHECK_EQ_U(a->cur.d[CAT_CPU].count, A_FINAL);
@@ -186,7 +186,7 @@ static void record_first(void)
 
 	clocks_at(m, 110600);
 	record(m, B_START, 110500, B_FINAL);
-	monitor_records_done(m);
+	events_records_done(m);
 	CHECK(retired_with(m, A_FINAL) == a);
 	CHECK(retired_with(m, B_FINAL) == b);
 	CHECK_EQ_U(tasktable_retired_count(m->procs), 2);
@@ -214,7 +214,7 @@ static void new_record_before_its_fork(bool b_first)
 		record(m, A_START, A_END, A_FINAL);
 		record(m, B_START, 110010, B_FINAL);
 	}
-	monitor_records_done(m);
+	events_records_done(m);
 	CHECK(a->have_final);
 	CHECK_EQ_U(a->cur.d[CAT_CPU].count, A_FINAL);
 	struct task *b = retired_with(m, B_FINAL);
@@ -259,11 +259,11 @@ static void group_record(void)
 	r.btime = EPOCH + 110 - 5;
 	r.etime_us = 5000000;
 	r.d[CAT_CPU].count = 3;
-	monitor_on_exit_record(m, &r);
+	events_on_exit_record(m, &r);
 	struct ts_reading g = { .kind = TS_KIND_TGID, .id = PID, .version = 16 };
 	g.d[CAT_CPU].count = A_FINAL;
-	monitor_on_exit_record(m, &g);
-	monitor_records_done(m);
+	events_on_exit_record(m, &g);
+	events_records_done(m);
 	CHECK(a->have_final && a->cur.kind == TS_KIND_TGID);
 	CHECK_EQ_U(a->cur.d[CAT_CPU].count, A_FINAL);
 	CHECK(tasktable_find(m->procs, PID) == b && !b->have_cur);
@@ -285,7 +285,7 @@ static void scan_finds_new_start(void)
 	m->gen++;
 	struct pi_task b = { PID, PID,
 			     (unsigned long long)110000 * procinfo_hertz() / 1000 };
-	monitor_on_scanned(m, &b, false);
+	readings_on_scanned(m, &b, false);
 	struct task *k = tasktable_find(m->procs, PID);
 	CHECK(k && k != a);
 	/* A was read at the last reading: B began after it, from zero */
@@ -296,7 +296,7 @@ static void scan_finds_new_start(void)
 	CHECK_EQ_U(tasktable_retired_count(m->procs), 1);
 
 	/* the same start again: the same task */
-	monitor_on_scanned(m, &b, false);
+	readings_on_scanned(m, &b, false);
 	CHECK(tasktable_find(m->procs, PID) == k);
 	CHECK_EQ_U(tasktable_retired_count(m->procs), 1);
 	monitor_fake_free(m);
@@ -309,7 +309,7 @@ static void scan_before_fork(void)
 	clocks_at(m, B_START + 40);
 	struct pi_task b = { PID, PID,
 			     (unsigned long long)B_START * procinfo_hertz() / 1000 };
-	monitor_on_scanned(m, &b, false);
+	readings_on_scanned(m, &b, false);
 	struct task *k = tasktable_find(m->procs, PID);
 	event(m, PC_FORK, B_START);
 	CHECK(tasktable_find(m->procs, PID) == k);
@@ -329,7 +329,7 @@ static void close_lives(void)
 	clocks_at(m, 110001);
 	struct pi_task a = { PID, PID,
 			     (unsigned long long)110000 * procinfo_hertz() / 1000 };
-	monitor_on_scanned(m, &a, false);
+	readings_on_scanned(m, &a, false);
 	struct task *ka = tasktable_find(m->procs, PID);
 	clocks_at(m, 110003);
 	event(m, PC_EXIT, 110001);

@@ -23,8 +23,9 @@
 #include <unistd.h>
 
 #include "lib/numfmt.h"
-#include "live/monitor.h"
+#include "model/producer.h"
 #include "record/json_write.h"
+#include "record/player.h"
 #include "record/record.h"
 #include "record/replay.h"
 #include "unit.h"
@@ -859,15 +860,15 @@ static const char *pids(const struct row *r, size_t n)
 }
 
 /* One sample through the monitor, and the view it gives; -a or not. */
-static bool view(struct monitor *m, long step, bool threads, pid_t tgid,
+static bool view(struct producer *m, long step, bool threads, pid_t tgid,
 		 const char *want_rows, const char *want_exited,
 		 bool want_threads)
 {
 	struct sample got;
 
-	monitor_set_threads(m, threads, tgid);
-	monitor_replay_step(m, step);
-	CHECK(monitor_sample(m, &got) == 0);
+	producer_set_threads(m, threads, tgid);
+	producer_step(m, step);
+	CHECK(producer_sample(m, &got) == 0);
 	CHECK_STR(pids(got.rows, got.nrows), want_rows);
 	CHECK_STR(pids(got.exited, got.nexited), want_exited);
 	CHECK(got.threads == want_threads);
@@ -889,7 +890,7 @@ static void replay_views(void)
 	struct row hrows[3] = { trows[0], trows[1], rows[2] };
 	struct sample h = s2, proc = s1, old = s2;
 	struct recorder *rec;
-	struct monitor *m;
+	struct producer *m;
 	int code;
 
 	h.rows = hrows;       /* 1234 and its thread 1235; 99, single-threaded */
@@ -905,7 +906,7 @@ static void replay_views(void)
 	      record_write(rec, &old) == 0);
 	record_close(rec);
 
-	m = monitor_new(&(struct monitor_opts){ .replay = p }, NULL, &code);
+	m = player_open(p, false, NULL, &code);
 	CHECK(m != NULL);
 	if (!m)
 		return;
@@ -922,7 +923,7 @@ static void replay_views(void)
 	/* no thread rows recorded: none for a view of threads */
 	CHECK(!view(m, 1, true, 0, "", "", false));
 	view(m, 0, false, 0, "1234 4321 99", "", false);
-	monitor_free(m);
+	producer_free(m);
 	unlink(p);
 }
 

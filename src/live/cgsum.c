@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The monitor's sums per cgroup: where each process is (tasks can be
+ * moved at any time, and a child that ended early is where its parent
+ * is), and the cgroup rows of a sample (model/cgtable.c does the sums).
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/cgroup.h"
+#include "live/monitor_int.h"
+#include "model/cgtable.h"
+#include "model/producer.h"
+#include "model/tasktable.h"
+
+bool cgsum_used(const struct monitor *m)
+{
+	return m->cg_root[0] != '\0';
+}
+
+/* Where a process is now (tasks can be moved at any time). */
+void cgsum_update(struct monitor *m, struct task *k)
+{
+	char path[4096];
+	if (!cgsum_used(m) || k->exited)
+		return;
+	if (cgroup_task_path(k->id, path, sizeof(path)) < 0)
+		return;
+	if (k->cgroup && strcmp(k->cgroup, path) == 0)
+		return;
+	char *copy = strdup(path);
+	if (!copy)
+		return;
+	free(k->cgroup);
+	k->cgroup = copy;
+}
+
+static void update_cgroup_cb(struct task *k, void *arg)
+{
+	cgsum_update(arg, k);
+}
+
+/* A child that ended before its cgroup was read is where its parent is. */
+void cgsum_inherit(struct monitor *m, struct task *k, pid_t parent)
+{
+	struct task *p;
+	if (!cgsum_used(m) || k->cgroup || !(p = tasktable_find(m->procs, parent)) ||
+	    !p->cgroup)
+		return;
+	k->cgroup = strdup(p->cgroup);
+}
+
+static void push_cgroup_row(struct task *k, void *arg)
+{
+	struct monitor *m = arg;
+	struct row *r;
+	if (k->cgroup && (r = producer_push_row(&m->rows, &m->nrows, &m->caprows)))
+		r->cgroup = k->cgroup;
+}
+
+/* Read every cgroup's pressure once, so the first interval has a share. */
+void cgsum_prime(struct monitor *m)
+{
+	struct cgroup_row *rows;
+	size_t n;
+	m->nrows = 0;
+	tasktable_foreach(m->procs, push_cgroup_row, m);
+	cgtable_build(m->cgt, m->rows, m->nrows, NULL, 0, 0, m->o.cgroup_within,
+		  &rows, &n);
+	m->nrows = 0;
+}
+
+void cgsum_update_all(struct monitor *m)
+{
+	tasktable_foreach(m->procs, update_cgroup_cb, m);
+}
+
+int cgsum_open(struct monitor *m)
+{
+	if (cgroup_find_root(m->cg_root, sizeof(m->cg_root)) < 0) {
+		m->cg_root[0] = '\0';
+		errno = ENOENT;
+		return -1;
+	}
+	if (!(m->cgt = cgtable_new(m->cg_root))) {
+		m->cg_root[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+void cgsum_build(struct monitor *m, struct sample *out)
+{
+	static struct cgroup_row none;
+	if (cgtable_build(m->cgt, m->rows, m->nrows, m->exited, m->nexited,
+			  out->interval, m->o.cgroup_within, &out->cgroups,
+			  &out->ncgroups) < 0 || !out->cgroups) {
+		out->cgroups = &none;
+		out->ncgroups = 0;
+	}
+}

@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The monitor's readings: one query of every task's figures per sample
+ * (taskstats, or /proc where taskstats is out of reach), the scans of
+ * /proc that (re)synchronise membership, and the readings becoming the
+ * base of the next interval.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernel/procinfo.h"
+#include "kernel/procstat.h"
+#include "kernel/taskstats.h"
+#include "lib/nls.h"
+#include "live/monitor_int.h"
+#include "model/delta.h"
+#include "model/producer.h"
+#include "model/tasktable.h"
+
+/* A scan found task st: the life of its entry, or a new one. */
+static void scanned(struct monitor *m, struct tasktable *t,
+		    const struct pi_task *st, bool from_zero)
+{
+	struct task *k = tasktable_find(t, st->pid);
+	if (k) {
+		enum tasktable_order o = tasktable_order(tasks_span(k),
+					   tasktable_span_ticks(st->start, procinfo_hertz()));
+		/*
+		 * Only a start /proc told is sure; one events told may be off
+		 * by a suspend of the machine.
+		 */
+		if (o == TT_BEFORE || (o == TT_AFTER && k->start)) {
+			/* answered at the last reading: the new life began since */
+			if (o == TT_BEFORE && k->answered)
+				from_zero = true;
+			tasks_retire_earlier(t, k);
+		}
+	}
+	k = tasks_add(m, t, st->pid, st->tgid, st->start, from_zero);
+	if (k && !k->exited)
+		k->seen = m->gen;
+}
+
+void readings_on_scanned(struct monitor *m, const struct pi_task *t,
+			 bool threads)
+{
+	bool from_zero = m->prev_time > 0 &&
+		(double)t->start / (double)procinfo_hertz() > m->prev_boot;
+	if (t->pid == t->tgid && tasks_wanted_process(m, t->tgid))
+		scanned(m, m->procs, t, from_zero);
+	if (threads && m->threads && tasks_wanted_thread(m, t->tgid))
+		scanned(m, m->threads, t, from_zero);
+}
+
+struct scan_ctx {
+	struct monitor *m;
+	bool threads;
+};
+
+static void on_scanned(const struct pi_task *t, void *arg)
+{
+	struct scan_ctx *c = arg;
+	readings_on_scanned(c->m, t, c->threads);
+}
+
+static bool unseen(struct task *k, void *arg)
+{
+	struct monitor *m = arg;
+	if (k->seen == m->gen)
+		return false;
+	k->exited = true; /* gone without a notification reaching us */
+	return true;
+}
+
+/* Walk /proc once to (re)synchronise membership. */
+static void rescan(struct monitor *m)
+{
+	struct scan_ctx c = { m, m->threads != NULL };
+	m->gen++;
+	if (m->threads && m->o.only_tgid) {
+		pid_t one = m->o.only_tgid;
+		struct scan_ctx pc = { m, false };
+		procinfo_scan(m->pi, false, on_scanned, &pc);
+		procinfo_threads(m->pi, &one, 1, on_scanned, &c);
+	} else {
+		procinfo_scan(m->pi, c.threads, on_scanned, &c);
+	}
+	tasktable_retire_if(m->procs, unseen, m);
+	if (m->threads)
+		tasktable_retire_if(m->threads, unseen, m);
+	m->need_rescan = false;
+	m->last_rescan = monitor_now();
+}
+
+static void on_reading(const struct ts_reading *r, void *arg)
+{
+	struct tasktable *t = arg;
+	struct task *k = tasktable_find(t, (pid_t)r->id);
+	if (!k || k->have_final)
+		return;
+	/* a zombie's zeros: it did nothing more, it did not forget */
+	if (k->have_prev && delta_zombie_reply(&k->prev, r)) {
+		k->cur = k->prev;
+		k->have_cur = true;
+		return;
+	}
+	k->cur = *r;
+	k->have_cur = true;
+	k->answered = true;
+}
+
+static int push_id(struct monitor *m, uint32_t id)
+{
+	if (m->nids == m->capids) {
+		size_t n = m->capids ? m->capids * 2 : 1024;
+		uint32_t *p = realloc(m->ids, n * sizeof(*p));
+		if (!p)
+			return -1;
+		m->ids = p;
+		m->capids = n;
+	}
+	m->ids[m->nids++] = id;
+	return 0;
+}
+
+static void collect_live_id(struct task *k, void *arg)
+{
+	struct monitor *m = arg;
+	k->queried = m->round;
+	push_id(m, (uint32_t)k->id);
+}
+
+/* Asked for and not answered: it ended without a record reaching us. */
+static bool vanished(struct task *k, void *arg)
+{
+	struct monitor *m = arg;
+	if (k->queried != m->round || k->have_cur)
+		return false;
+	k->exited = true;
+	return true;
+}
+
+/* Ask the source for the ids in m->ids, readings into table t. */
+static int ask(struct monitor *m, enum ts_kind kind, struct tasktable *t)
+{
+	if (!m->ts)
+		return procstat_query(m->ps, kind, m->ids, m->nids, on_reading, t, NULL);
+	return taskstats_query(m->ts, kind, m->ids, m->nids, on_reading, t, NULL);
+}
+
+/* Query every live task of table t; returns -1 with errno on failure. */
+static int query(struct monitor *m, struct tasktable *t, bool threads)
+{
+	m->nids = 0;
+	tasktable_foreach(t, collect_live_id, m);
+	return ask(m, threads ? TS_KIND_PID : TS_KIND_TGID, t);
+}
+
+/* The latest reading becomes the base of the next interval. */
+static void rebase(struct task *k, void *arg)
+{
+	const struct monitor *m = arg;
+	if (k->have_cur) {
+		k->prev = k->cur;
+		k->prev_at = m->query_start;
+		k->have_prev = true;
+		k->have_cur = false;
+	}
+}
+
+static void collect_requery(struct task *k, void *arg)
+{
+	struct monitor *m = arg;
+	if (!k->requery)
+		return;
+	k->requery = false;
+	if (!k->exited && k->queried == m->round)
+		push_id(m, (uint32_t)k->id);
+}
+
+/*
+ * Processes that lost a thread while they were queried may have counted
+ * it twice (ended and alive) for a moment: ask them once more.
+ */
+static int requery(struct monitor *m)
+{
+	m->nids = 0;
+	tasktable_foreach(m->procs, collect_requery, m);
+	return m->nids ? ask(m, TS_KIND_TGID, m->procs) : 0;
+}
+
+int readings_take(struct monitor *m)
+{
+	double now = monitor_now();
+	monitor_read_clocks(&m->clk);
+	if (m->rescan_every > 0 && now - m->last_rescan >= m->rescan_every)
+		m->need_rescan = true;
+	events_drain(m);
+	if (m->need_rescan || !m->pc)
+		rescan(m);
+	m->round++;
+	/* processes, unless rows are threads; threads, when kept at all */
+	double t0 = monitor_now();
+	m->query_start = t0;
+	m->reading_boot = monitor_clock(CLOCK_BOOTTIME);
+	if (!m->o.threads && query(m, m->procs, false) < 0)
+		return -1;
+	if (m->threads && query(m, m->threads, true) < 0)
+		return -1;
+	/* the readings were taken across the queries: date them midway */
+	m->reading_end = monitor_now();
+	m->reading_time = (t0 + m->reading_end) / 2;
+	m->reading_real = monitor_clock(CLOCK_REALTIME) -
+			  (m->reading_end - m->reading_time);
+	/*
+	 * Exit records that arrived while we queried belong to this interval;
+	 * a task that ended is in the socket before its id stops answering.
+	 */
+	events_drain(m);
+	if (!m->o.threads && requery(m) < 0)
+		return -1;
+	if (!m->o.threads)
+		tasktable_retire_if(m->procs, vanished, m);
+	if (m->threads)
+		tasktable_retire_if(m->threads, vanished, m);
+	return 0;
+}
+
+/*
+ * Taskstats is out of reach: read cpu and io delay from /proc instead and
+ * say what is missing and how to get it.
+ */
+int readings_use_procstat(struct monitor *m, enum ts_open_error why)
+{
+	taskstats_close(m->ts);
+	m->ts = NULL;
+	m->ps = procstat_new();
+	if (!m->ps)
+		return -1;
+	m->kernel_cats &= (1u << CAT_CPU) | (1u << CAT_IO);
+	char text[PATH_MAX + 256];
+	if (why == TS_ERR_PERM) {
+		char exe[PATH_MAX];
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n <= 0)
+			n = (ssize_t)strlen(strcpy(exe, PACKAGE));
+		exe[n] = '\0';
+		snprintf(text, sizeof(text),
+			 _("no CAP_NET_ADMIN: cpu and io delay only, from /proc; "
+			   "the other categories need it: run as root or "
+			   "'setcap cap_net_admin+ep %s'"), exe);
+	} else if (why == TS_ERR_NOFAMILY) {
+		snprintf(text, sizeof(text), "%s",
+			 _("this kernel has no taskstats (CONFIG_TASKSTATS): "
+			   "cpu and io delay only, from /proc"));
+	} else {
+		snprintf(text, sizeof(text),
+			 _("taskstats failed (%s): cpu and io delay only, "
+			   "from /proc"), strerror(errno));
+	}
+	producer_notice(&m->p, text);
+	return 0;
+}
+
+void readings_rebase(struct monitor *m)
+{
+	tasktable_foreach(m->procs, rebase, m);
+	if (m->threads)
+		tasktable_foreach(m->threads, rebase, m);
+}

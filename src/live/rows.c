@@ -1,0 +1,452 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The monitor's rows: what each task did in the interval, checked and
+ * made into struct row (with its name, user and cgroup), the details read
+ * for new tasks, and the state read for the rows a view shows.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/cgroup.h"
+#include "kernel/procinfo.h"
+#include "kernel/taskstats.h"
+#include "live/monitor_int.h"
+#include "model/delta.h"
+#include "model/producer.h"
+#include "model/tasktable.h"
+
+/* exited tasks kept for accumulated mode (-a), newest first */
+#define MAX_RETIRED 10000
+
+struct build_ctx {
+	struct monitor *m;
+	double now;
+	double dt;
+	bool recording;   /* rows for sample.thread_rows */
+};
+
+static void fill_identity(struct monitor *m, struct task *k, struct row *r,
+			  double now)
+{
+	r->pid = k->id;
+	r->tgid = k->tgid;
+	r->ppid = k->ppid;
+	r->state = k->state;
+	r->threads = m->o.threads ? -1 : k->threads;
+	r->uid = k->uid;
+	/* a thread's own record names it (process records leave it blank) */
+	if (k->have_cur && k->cur.kind == TS_KIND_PID && k->cur.have_basic) {
+		if (!k->comm && k->cur.comm[0])
+			tasktable_set_details(k, k->cur.comm, NULL, NULL);
+		if (k->uid == (uid_t)-1) {
+			k->uid = k->cur.uid;
+			r->uid = k->uid;
+		}
+		if (!k->ppid)
+			r->ppid = (pid_t)k->cur.ppid;
+	}
+	if (!k->user && k->uid != (uid_t)-1)
+		tasktable_set_details(k, NULL, NULL, procinfo_user_name(m->pi, k->uid));
+	if (cgsum_used(m)) {
+		struct task *p = k->id == k->tgid && !m->o.threads ? k :
+				 tasktable_find(m->procs, k->tgid);
+		r->cgroup = p ? p->cgroup : k->cgroup;
+	}
+	r->comm = k->comm ? k->comm : "";
+	r->cmdline = k->cmdline ? k->cmdline : "";
+	r->user = k->user ? k->user : "";
+	r->age = now - k->first_seen;
+	if (k->first_seen > m->prev_time)
+		r->flags |= ROW_NEW;
+}
+
+/* The categories with true figures for this task (delta_cats). */
+static unsigned task_cats(const struct monitor *m, const struct task *k)
+{
+	return delta_cats(m->kernel_cats, m->delayacct == 1, m->acct_hi,
+			  k->waits_from);
+}
+
+/* When the task's latest reading was taken at the latest (monotonic). */
+static double reading_at(const struct monitor *m, const struct task *k)
+{
+	return k->have_final ? k->cur_at : m->reading_end;
+}
+
+/* The age of the task at its latest reading, an upper bound; 0 unknown. */
+static double task_age(const struct monitor *m, const struct task *k)
+{
+	/* a thread's own record says how long it has lived */
+	if (k->cur.kind == TS_KIND_PID && k->cur.have_basic && k->cur.etime_us)
+		return (double)k->cur.etime_us / 1e6;
+	double at = reading_at(m, k);
+	return k->waits_from > 0 && at > k->waits_from ? at - k->waits_from : 0;
+}
+
+/*
+ * A process that had one thread all along while watched: every thread it
+ * makes is announced, and none was (nor was any announcement lost).
+ */
+static bool single_threaded(const struct monitor *m, const struct task *k)
+{
+	return m->pc && !k->multi && k->lost_at_add == m->lost + m->exit_lost &&
+	       (k->forked || k->threads == 1);
+}
+
+static void task_bounds(const struct monitor *m, const struct task *k,
+			struct delta_bounds *b)
+{
+	b->cats = task_cats(m, k);
+	b->age = task_age(m, k);
+	b->thread = k->cur.kind == TS_KIND_PID || single_threaded(m, k);
+	double at = reading_at(m, k);
+	for (int c = 0; c < NCAT; c++)
+		b->since[c] = k->wait_lo[c] > 0 && at > k->wait_lo[c] ?
+			      at - k->wait_lo[c] : 0;
+	b->threads = k->threads > 0 ? k->threads : 0;
+	b->from = m->prev_real;
+	b->to = m->reading_real;
+}
+
+/*
+ * What the task did in this interval, checked (delta.h); in accumulated
+ * mode added to its window once. Returns false when there is nothing.
+ */
+static bool task_interval(struct monitor *m, struct task *k, struct delta *iv)
+{
+	bool fresh = k->have_cur && k->have_prev;
+	/*
+	 * The window keeps what it had when nothing new came: vanished, a
+	 * baseline only, added already, or an ended task shown again.
+	 */
+	if (m->o.accumulate && k->have_acc &&
+	    (!fresh || k->acc_round == m->round || (k->exited && k->shown))) {
+		*iv = k->acc;
+		return true;
+	}
+	if (!fresh)
+		return false;
+	struct delta_bounds b;
+	task_bounds(m, k, &b);
+	delta_interval(&k->prev, &k->cur, &b, iv);
+	/* a wait counted now ended after the previous reading began */
+	double ended_after = k->prev_at > k->waits_from ? k->prev_at
+							 : k->waits_from;
+	for (int c = 0; c < NCAT; c++) {
+		const struct delta_cat *d = &iv->d[c];
+		if ((d->flags & DELTA_AVAIL) &&
+		    ((d->flags & DELTA_COUNT) ? d->count > 0 : d->total_ns > 0))
+			k->wait_lo[c] = ended_after;
+	}
+	if (m->o.accumulate) {
+		delta_accumulate(&k->acc, !k->have_acc, iv);
+		k->have_acc = true;
+		k->acc_round = m->round;
+		*iv = k->acc;
+	}
+	return true;
+}
+
+static void build_row(struct task *k, void *arg)
+{
+	struct build_ctx *c = arg;
+	struct monitor *m = c->m;
+	struct delta iv;
+	if (!task_interval(m, k, &iv))
+		return;
+	struct row *r;
+	if (c->recording) {
+		/* ended threads apart, as a view of threads shows them */
+		if (k->exited && !m->o.accumulate)
+			r = producer_push_row(&m->texited, &m->ntexited,
+					      &m->captexited);
+		else
+			r = producer_push_row(&m->trows, &m->ntrows,
+					      &m->captrows);
+	} else if (k->exited && !m->o.accumulate) {
+		r = producer_push_row(&m->exited, &m->nexited, &m->capexited);
+	} else {
+		r = producer_push_row(&m->rows, &m->nrows, &m->caprows);
+	}
+	if (!r)
+		return;
+	fill_identity(m, k, r, c->now);
+	if (m->o.cgroup_within &&
+	    (!r->cgroup || !cgroup_path_within(r->cgroup, m->o.cgroup_within))) {
+		/* outside the subtree asked for: take the row back */
+		if (c->recording && k->exited && !m->o.accumulate)
+			m->ntexited--;
+		else if (c->recording)
+			m->ntrows--;
+		else if (k->exited && !m->o.accumulate)
+			m->nexited--;
+		else
+			m->nrows--;
+		return;
+	}
+	if (k->exited) {
+		r->flags |= ROW_EXITED;
+		r->state = 'X';
+	}
+	delta_figures(&iv, m->o.accumulate ? c->now - m->start_time : c->dt, r);
+	if (c->recording)
+		return;
+	/* the figures of the window dropped as impossible */
+	for (int i = 0; i < NCAT; i++)
+		m->dropped += r->d[i].dropped;
+	if (!m->o.threads && !(k->exited && !m->o.accumulate)) {
+		/* a live process row: where its threads' maxima can go */
+		k->row_round = m->round;
+		k->row_at = (size_t)(r - m->rows);
+	}
+}
+
+static void collect_need_details(struct task *k, void *arg)
+{
+	struct monitor *m = arg;
+	if (k->exited)
+		return;
+	if (!k->comm || !k->cmdline || k->details_stale) {
+		if (m->npidbuf == m->cappidbuf) {
+			size_t n = m->cappidbuf ? m->cappidbuf * 2 : 256;
+			pid_t *p = realloc(m->pidbuf, n * sizeof(*p));
+			if (!p)
+				return;
+			m->pidbuf = p;
+			m->cappidbuf = n;
+		}
+		m->pidbuf[m->npidbuf++] = k->id;
+	}
+}
+
+struct details_ctx {
+	struct monitor *m;
+	struct tasktable *t;
+};
+
+static void on_details(const struct procinfo_details *d, void *arg)
+{
+	struct details_ctx *c = arg;
+	struct task *k = tasktable_find(c->t, d->pid);
+	if (!k)
+		return;
+	if (d->start && tasktable_order(tasks_span(k), tasktable_span_ticks(d->start,
+							    procinfo_hertz())) != TT_SAME)
+		return; /* another task now has this id */
+	k->start = d->start;
+	tasks_waits_from_ticks(c->m, k, d->start);
+	k->ppid = d->ppid;
+	k->state = d->state;
+	k->threads = d->threads;
+	if (d->threads > 1)
+		k->multi = true;
+	if (d->comm) {
+		k->uid = d->uid;
+		tasktable_set_details(k, d->comm, d->cmdline ? d->cmdline : "",
+				 d->user);
+		k->details_stale = false;
+	}
+}
+
+/*
+ * Thread rows: the name from the thread's own taskstats record (or raw
+ * from /proc where readings come from /proc), the command line and user
+ * from its process. No per-thread libproc2 read.
+ */
+static void thread_identity(struct task *k, void *arg)
+{
+	struct monitor *m = arg;
+	if (k->have_cur && k->cur.kind == TS_KIND_PID && k->cur.have_basic &&
+	    k->cur.comm[0]) {
+		tasktable_set_details(k, k->cur.comm, NULL, NULL);
+	} else if (!k->comm || k->details_stale) {
+		const char *comm = procinfo_comm(m->pi, k->id);
+		if (comm)
+			tasktable_set_details(k, comm, NULL, NULL);
+	}
+	k->details_stale = false;
+	struct task *p = tasktable_find(m->procs, k->tgid);
+	if (p && p->cmdline) {
+		tasktable_set_details(k, NULL, p->cmdline, p->user);
+		k->uid = p->uid;
+	}
+}
+
+/* Names and users for tasks new or changed since the last sample. */
+void rows_refresh_details(struct monitor *m, struct tasktable *t)
+{
+	m->npidbuf = 0;
+	tasktable_foreach(t, collect_need_details, m);
+	if (!m->npidbuf)
+		return;
+	struct details_ctx c = { m, t };
+	procinfo_details(m->pi, m->pidbuf, m->npidbuf, true, on_details, &c);
+}
+
+void rows_fill_status(struct monitor *m, struct row *rows, size_t n)
+{
+	if (m->status_filled)
+		return; /* read for the recording already */
+	struct tasktable *t = tasks_active(m);
+	if (m->o.threads) {
+		/* threads: only the state changes, read per thread */
+		for (size_t i = 0; i < n; i++)
+			if (!(rows[i].flags & ROW_EXITED))
+				rows[i].state = procinfo_thread_state(rows[i].tgid,
+								rows[i].pid);
+		return;
+	}
+	m->npidbuf = 0;
+	if (m->cappidbuf < n) {
+		pid_t *p = realloc(m->pidbuf, n * sizeof(*p));
+		if (!p)
+			return;
+		m->pidbuf = p;
+		m->cappidbuf = n;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!(rows[i].flags & ROW_EXITED))
+			m->pidbuf[m->npidbuf++] = rows[i].pid;
+	struct details_ctx c = { m, t };
+	procinfo_details(m->pi, m->pidbuf, m->npidbuf, false, on_details, &c);
+	for (size_t i = 0; i < n; i++) {
+		if (rows[i].flags & ROW_EXITED)
+			continue;
+		struct task *k = tasktable_find(t, rows[i].pid);
+		if (!k)
+			continue;
+		rows[i].state = k->state;
+		rows[i].ppid = k->ppid;
+		if (!m->o.threads)
+			rows[i].threads = k->threads;
+	}
+}
+
+static bool was_shown(struct task *k, void *arg)
+{
+	(void)arg;
+	return k->shown;
+}
+
+static void mark_shown(struct task *k, void *arg)
+{
+	(void)arg;
+	k->shown = true;
+}
+
+/*
+ * A process's longest wait is its threads' (its own record carries just
+ * one live thread's): known where every wait of the window is in a thread
+ * row whose longest wait is known.
+ */
+static void max_from_threads(struct monitor *m)
+{
+	struct span { uint64_t count; double max; bool unknown; } *sp;
+	if (!m->nrows || !(sp = calloc(m->nrows * NCAT, sizeof(*sp))))
+		return;
+	for (size_t i = 0; i < m->ntrows + m->ntexited; i++) {
+		const struct row *t = i < m->ntrows ? &m->trows[i]
+						     : &m->texited[i - m->ntrows];
+		struct task *p = tasktable_find(m->procs, t->tgid);
+		if (!p || p->row_round != m->round || p->row_at >= m->nrows)
+			continue;
+		for (int c = 0; c < NCAT; c++) {
+			const struct cat_figure *f = &t->d[c];
+			struct span *s = &sp[p->row_at * NCAT + c];
+			if (!f->avail || !f->have_count) {
+				s->unknown = true;
+			} else if (f->count) {
+				s->count += f->count;
+				s->unknown |= !f->have_max;
+				if (f->max_ms > s->max)
+					s->max = f->max_ms;
+			}
+		}
+	}
+	for (size_t i = 0; i < m->nrows; i++) {
+		for (int c = 0; c < NCAT; c++) {
+			struct cat_figure *f = &m->rows[i].d[c];
+			const struct span *s = &sp[i * NCAT + c];
+			if (!f->avail || !f->have_count || !f->count ||
+			    s->unknown || s->count != f->count)
+				continue;
+			f->have_max = true;
+			f->max_ms = s->max;
+		}
+	}
+	free(sp);
+}
+
+static void add_threads(struct task *k, void *arg)
+{
+	size_t *n = arg;
+	if (k->threads > 0)
+		*n += (size_t)k->threads;
+}
+
+/*
+ * Threads known, in the scope of the processes: the kernel's count of the
+ * whole machine, unless stalltop sees only a pid namespace's processes,
+ * or only some processes; then theirs.
+ */
+size_t rows_count_threads(struct monitor *m)
+{
+	size_t n = 0;
+	long nsys;
+	if (m->o.threads)
+		return tasktable_count(m->threads);
+	if (!m->o.npids && !m->own_pidns && (nsys = procinfo_system_threads()) > 0)
+		return (size_t)nsys;
+	tasktable_foreach(m->procs, add_threads, &n);
+	return n;
+}
+
+void rows_forget(struct monitor *m)
+{
+	m->status_filled = false;
+	if (m->o.accumulate) {
+		/* ended tasks stay in the window, up to a limit */
+		tasktable_trim_retired(m->procs, MAX_RETIRED);
+		if (m->threads)
+			tasktable_trim_retired(m->threads, MAX_RETIRED);
+	} else {
+		tasktable_free_retired_if(m->procs, was_shown, NULL);
+		if (m->threads)
+			tasktable_free_retired_if(m->threads, was_shown, NULL);
+	}
+	m->nrows = m->nexited = 0;
+	m->dropped = 0;
+}
+
+void rows_build(struct monitor *m, double now, double dt)
+{
+	struct tasktable *t = tasks_active(m);
+	rows_refresh_details(m, m->procs);
+	if (m->threads)
+		tasktable_foreach(m->threads, thread_identity, m);
+	if (cgsum_used(m))
+		cgsum_update_all(m);
+	struct build_ctx c = { m, now, dt, false };
+	tasktable_foreach(t, build_row, &c);
+	tasktable_foreach_retired(t, build_row, &c);
+	tasktable_foreach_retired(t, mark_shown, NULL);
+	m->ntrows = m->ntexited = 0;
+	if (m->o.record_threads && !m->o.threads) {
+		struct build_ctx tc = { m, now, dt, true };
+		tasktable_foreach(m->threads, build_row, &tc);
+		tasktable_foreach_retired(m->threads, build_row, &tc);
+		tasktable_foreach_retired(m->threads, mark_shown, NULL);
+		max_from_threads(m);
+	}
+}
+
+void rows_thread_rows(struct monitor *m, struct sample *out)
+{
+	static struct row none;
+	out->thread_rows = m->trows ? m->trows : &none;
+	out->nthread_rows = m->ntrows;
+	out->thread_exited = m->texited ? m->texited : &none;
+	out->nthread_exited = m->ntexited;
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The lives in the monitor's task tables: which tasks are wanted, a task
+ * entering a table, an earlier life of an id retired when a later one
+ * holds it, and the earliest moment a task can have begun to wait.
+ */
+#include <config.h>
+
+#include <string.h>
+
+#include "kernel/procinfo.h"
+#include "live/monitor_int.h"
+#include "model/tasktable.h"
+
+/*
+ * The earliest moment a task can have begun to wait (task.waits_from):
+ * from /proc's start time in boot ticks, a lower bound of its start.
+ */
+void tasks_waits_from_ticks(const struct monitor *m, struct task *k,
+			    unsigned long long ticks)
+{
+	if (!ticks)
+		return;
+	/* the two clocks part only while the machine sleeps */
+	double asleep = m->clk.boot_ns > m->clk.mono_ns ?
+		(double)(m->clk.boot_ns - m->clk.mono_ns) / 1e9 : 0;
+	double at = (double)ticks / (double)procinfo_hertz() - asleep;
+	if (at > k->waits_from)
+		k->waits_from = at;
+}
+
+struct tasktable *tasks_active(struct monitor *m)
+{
+	return m->o.threads ? m->threads : m->procs;
+}
+
+bool tasks_wanted_process(const struct monitor *m, pid_t tgid)
+{
+	if (!m->o.npids)
+		return true;
+	for (size_t i = 0; i < m->o.npids; i++)
+		if (m->o.pids[i] == tgid)
+			return true;
+	return false;
+}
+
+bool tasks_wanted_thread(const struct monitor *m, pid_t tgid)
+{
+	if (m->o.only_tgid)
+		return tgid == m->o.only_tgid;
+	return tasks_wanted_process(m, tgid);
+}
+
+struct tt_span tasks_span(const struct task *k)
+{
+	return tasktable_task_span(k, procinfo_hertz());
+}
+
+/* A task entered the table; from_zero: it started after the last reading. */
+struct task *tasks_add(struct monitor *m, struct tasktable *t, pid_t id,
+		       pid_t tgid, unsigned long long start, bool from_zero)
+{
+	bool created;
+	struct task *k = tasktable_get(t, id, start, &created);
+	if (!k)
+		return NULL;
+	if (created) {
+		k->tgid = tgid;
+		if (t == m->procs)
+			cgsum_update(m, k);
+		k->first_seen = monitor_now();
+		k->seen = m->gen;
+		k->lost_at_add = m->lost + m->exit_lost;
+		if (from_zero) {
+			/* counted from zero: the previous reading is all zeros */
+			memset(&k->prev, 0, sizeof(k->prev));
+			k->have_prev = true;
+		}
+	}
+	tasks_waits_from_ticks(m, k, start);
+	return k;
+}
+
+/*
+ * An earlier life of this id has ended: a later one holds the id now.
+ * Retire it as exited with what it had at its last reading; its exit
+ * record, should one still come, replaces that.
+ */
+void tasks_retire_earlier(struct tasktable *t, struct task *k)
+{
+	if (!k->have_cur && k->answered && k->have_prev) {
+		k->cur = k->prev;
+		k->have_cur = true;
+	}
+	k->exited = true;
+	tasktable_retire(t, k);
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The producer interface's dispatch: each helper calls the producer's own
+ * operation, or answers for one that it does not have. Also what every
+ * producer shares: the callbacks, the notices, growing a row array.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/producer.h"
+
+int producer_sample(struct producer *p, struct sample *out)
+{
+	return p->ops->sample(p, out);
+}
+
+void producer_fill_status(struct producer *p, struct row *rows, size_t n)
+{
+	if (p->ops->fill_status)
+		p->ops->fill_status(p, rows, n);
+}
+
+void producer_set_threads(struct producer *p, bool threads, pid_t only_tgid)
+{
+	p->ops->set_threads(p, threads, only_tgid);
+}
+
+int producer_set_accumulate(struct producer *p, bool accumulate)
+{
+	if (!p->ops->set_accumulate) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	p->ops->set_accumulate(p, accumulate);
+	return 0;
+}
+
+int producer_set_cgroups(struct producer *p, bool on)
+{
+	return p->ops->set_cgroups(p, on);
+}
+
+void producer_on_trigger(struct producer *p, void (*cb)(void *), void *arg)
+{
+	p->trigger_cb = cb;
+	p->trigger_arg = arg;
+}
+
+void producer_on_sample(struct producer *p,
+			void (*cb)(const struct sample *, void *), void *arg)
+{
+	p->sample_cb = cb;
+	p->sample_arg = arg;
+}
+
+bool producer_seekable(const struct producer *p)
+{
+	return p->ops->step != NULL;
+}
+
+bool producer_finite(const struct producer *p)
+{
+	return p->ops->done != NULL;
+}
+
+void producer_step(struct producer *p, long delta)
+{
+	if (p->ops->step)
+		p->ops->step(p, delta);
+}
+
+void producer_jump(struct producer *p, double epoch)
+{
+	if (p->ops->jump)
+		p->ops->jump(p, epoch);
+}
+
+void producer_pause(struct producer *p, bool pause)
+{
+	if (p->ops->pause)
+		p->ops->pause(p, pause);
+}
+
+bool producer_paused(const struct producer *p)
+{
+	return p->ops->paused && p->ops->paused(p);
+}
+
+bool producer_position(const struct producer *p, size_t *index,
+		       size_t *count)
+{
+	return p->ops->position && p->ops->position(p, index, count);
+}
+
+bool producer_done(const struct producer *p)
+{
+	return p->ops->done && p->ops->done(p);
+}
+
+const char *const *producer_notices(const struct producer *p)
+{
+	return (const char *const *)p->notices;
+}
+
+void producer_notice(struct producer *p, const char *text)
+{
+	for (int i = 0; i < p->nnotices; i++)
+		if (strcmp(p->notices[i], text) == 0)
+			return;
+	if (p->nnotices < PRODUCER_MAX_NOTICES) {
+		char *copy = strdup(text);
+		if (copy)
+			p->notices[p->nnotices++] = copy;
+	}
+	p->notices[p->nnotices] = NULL;
+}
+
+struct row *producer_push_row(struct row **v, size_t *n, size_t *cap)
+{
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 256;
+		struct row *r = realloc(*v, nc * sizeof(*r));
+		if (!r)
+			return NULL;
+		*v = r;
+		*cap = nc;
+	}
+	struct row *r = &(*v)[(*n)++];
+	memset(r, 0, sizeof(*r));
+	return r;
+}
+
+/* Free what every producer has, then the producer's own. */
+void producer_free(struct producer *p)
+{
+	if (!p)
+		return;
+	for (int i = 0; i < p->nnotices; i++)
+		free(p->notices[i]);
+	p->ops->free(p);
+}

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A producer of samples: what views read from. The live monitor
+ * (live/monitor.c) and the player of a recording (record/player.c) each
+ * fill in a table of operations; views call the producer_*() helpers and
+ * never learn which one they have, only what it can do: an operation a
+ * producer does not have is NULL in its table, and its helper answers
+ * "not supported" (or does nothing). The model is ncdu's dir_output and
+ * below's Store.
+ */
+#ifndef STALLTOP_PRODUCER_H
+#define STALLTOP_PRODUCER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "model/sample.h"
+
+#define PRODUCER_MAX_NOTICES 8
+
+struct producer;
+
+struct producer_ops {
+	/*
+	 * Close the interval since the previous sample (or the baseline)
+	 * and fill out. The sample and what it points to stay valid until
+	 * the next call or free. Returns 0, or -1 with errno set.
+	 */
+	int (*sample)(struct producer *p, struct sample *out);
+	/*
+	 * Read what changes every interval (state, parent, thread count)
+	 * for the rows a view is about to show. NULL: the rows have it.
+	 */
+	void (*fill_status)(struct producer *p, struct row *rows, size_t n);
+	/* Rows of threads (of one process: only_tgid) or of processes. */
+	void (*set_threads)(struct producer *p, bool threads, pid_t only_tgid);
+	/* Figures since now instead of per interval. NULL: as produced. */
+	void (*set_accumulate)(struct producer *p, bool accumulate);
+	/* Sum rows per cgroup; 0, or -1 with errno (ENOENT: no v2). */
+	int (*set_cgroups)(struct producer *p, bool on);
+
+	/*
+	 * Moving in time, which only a stored stream of samples can do
+	 * (NULL where samples come as time passes).
+	 */
+	/* The sample delta steps from the one handed out last (0: again). */
+	void (*step)(struct producer *p, long delta);
+	/* The sample at or just before a wall-clock time. */
+	void (*jump)(struct producer *p, double epoch);
+	/* Paused: every sample() hands out the same sample again. */
+	void (*pause)(struct producer *p, bool pause);
+	bool (*paused)(const struct producer *p);
+	/* The sample handed out last (0-based) and how many there are. */
+	bool (*position)(const struct producer *p, size_t *index,
+			 size_t *count);
+	/* The last sample was handed out: the stream has an end. */
+	bool (*done)(const struct producer *p);
+
+	void (*free)(struct producer *p);
+};
+
+/*
+ * What every producer has: its operations, the callbacks views set, and
+ * notices for the user. Implementations put it first in their own struct.
+ */
+struct producer {
+	const struct producer_ops *ops;
+	void (*trigger_cb)(void *);
+	void *trigger_arg;
+	void (*sample_cb)(const struct sample *, void *);
+	void *sample_arg;
+	char *notices[PRODUCER_MAX_NOTICES + 1];
+	int nnotices;
+};
+
+int producer_sample(struct producer *p, struct sample *out);
+void producer_fill_status(struct producer *p, struct row *rows, size_t n);
+void producer_set_threads(struct producer *p, bool threads, pid_t only_tgid);
+/* Returns 0, or -1 with errno ENOTSUP where figures come as produced. */
+int producer_set_accumulate(struct producer *p, bool accumulate);
+int producer_set_cgroups(struct producer *p, bool on);
+
+/*
+ * Call cb when a PSI trigger fires (the next sample then carries its
+ * label in sample.trigger): views take a sample at once.
+ */
+void producer_on_trigger(struct producer *p, void (*cb)(void *), void *arg);
+/*
+ * Call cb with every sample the producer hands out, before any view
+ * filters it (a recording keeps everything).
+ */
+void producer_on_sample(struct producer *p,
+			void (*cb)(const struct sample *, void *), void *arg);
+
+/* Can the producer move in time (step, jump, pause)? */
+bool producer_seekable(const struct producer *p);
+/* Does its stream of samples end (then taken as fast as wanted)? */
+bool producer_finite(const struct producer *p);
+void producer_step(struct producer *p, long delta);
+void producer_jump(struct producer *p, double epoch);
+void producer_pause(struct producer *p, bool pause);
+bool producer_paused(const struct producer *p);
+/* false where the producer has no position. */
+bool producer_position(const struct producer *p, size_t *index,
+		       size_t *count);
+/* true once the last sample of a finite stream was handed out. */
+bool producer_done(const struct producer *p);
+
+/* Notices for the user (fallbacks, missing features); NULL-terminated. */
+const char *const *producer_notices(const struct producer *p);
+/* For producers: add a notice (copied; duplicates are dropped). */
+void producer_notice(struct producer *p, const char *text);
+
+/* For producers: append a zeroed row to a growing array; NULL: no memory. */
+struct row *producer_push_row(struct row **v, size_t *n, size_t *cap);
+
+void producer_free(struct producer *p);
+
+#endif

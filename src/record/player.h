@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The player: a producer (model/producer.h) that hands out the samples of
+ * a recording, one per call (the last one again at the end, or the same
+ * one while paused), shaped as the view asks: process or thread rows, one
+ * process's threads, a cgroup subtree. It can step, jump and pause.
+ */
+#ifndef STALLTOP_PLAYER_H
+#define STALLTOP_PLAYER_H
+
+#include <stdbool.h>
+
+struct producer;
+
+/*
+ * Open the recording at path. threads: start with thread rows;
+ * cgroup_within: only rows of tasks in this v2 subtree (normalised), or
+ * NULL. On failure returns NULL, prints one message on stderr and sets
+ * *exit_code (2).
+ */
+struct producer *player_open(const char *path, bool threads,
+			     const char *cgroup_within, int *exit_code);
+
+#endif
