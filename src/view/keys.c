@@ -9,7 +9,7 @@
 
 #include "lib/nls.h"
 #include "model/categories.h"
-#include "model/select.h"
+#include "model/fields.h"
 #include "view/keys.h"
 
 #define CTRL(c) ((c) & 0x1f)
@@ -47,9 +47,9 @@ static const struct key_binding fixed[] = {
 	{ '>', ACT_SORT_RIGHT, 0, KS_SORT, N_("sort by the column to the right") },
 	{ 'r', ACT_REVERSE, 0, KS_SORT, N_("reverse the sort order") },
 	{ CATEGORY_SHORTCUTS, ACT_SORT, 0, KS_SORT, N_("sort by %s") },
-	{ 'D', ACT_SORT, SORT_TOTAL, KS_SORT, N_("sort by %s") },
-	{ 'P', ACT_SORT, SORT_CPU_PCT, KS_SORT, N_("sort by %s") },
-	{ 'N', ACT_SORT, SORT_PID, KS_SORT, N_("sort by %s") },
+	{ 'D', ACT_SORT, FIELD_TOTAL, KS_SORT, N_("sort by %s") },
+	{ 'P', ACT_SORT, FIELD_CPU_PCT, KS_SORT, N_("sort by %s") },
+	{ 'N', ACT_SORT, FIELD_PID, KS_SORT, N_("sort by %s") },
 	{ 'm', ACT_METRIC, 0, KS_SORT,
 	/* xgettext:no-c-format */
 	  N_("delay columns: % of interval, avg ms per event, events/s, max ms") },
@@ -113,7 +113,7 @@ const struct key_binding *keys_table(size_t *n)
 			for (int c = 0; c < NCAT; c++) {
 				table[ntable] = fixed[i];
 				table[ntable].key = categories[c].sort_shortcut;
-				table[ntable].arg = c;
+				table[ntable].arg = FIELD_CAT + c;
 				ntable++;
 			}
 		}

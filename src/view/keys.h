@@ -25,7 +25,7 @@ enum action {
 	ACT_SORT_LEFT,
 	ACT_SORT_RIGHT,
 	ACT_REVERSE,
-	ACT_SORT,           /* arg: enum sort_key or category */
+	ACT_SORT,           /* arg: the field to sort by */
 	ACT_METRIC,
 	ACT_SEARCH,
 	ACT_SEARCH_NEXT,

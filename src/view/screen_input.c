@@ -585,10 +585,14 @@ static void do_action(struct screen *s, const struct key_binding *b)
 	case ACT_SORT_LEFT:
 	case ACT_SORT_RIGHT: {
 		int dir = b->action == ACT_SORT_LEFT ? -1 : 1;
-		if (s->cgview && s->cg_sort + dir >= 0 && s->cg_sort + dir < NCGCOL)
-			screen_cgroup_set_sort(s, s->cg_sort + dir, false);
+		int next = s->cgview
+			? fields_step(FIELD_LAYOUT_CGROUPS, s->cg_sort, dir, 0)
+			: fields_step(FIELD_LAYOUT_TASKS, s->sel.sort, dir,
+				      FIELD_SORT);
+		if (s->cgview && next != s->cg_sort)
+			screen_cgroup_set_sort(s, next, false);
 		else if (!s->cgview)
-			set_sort(s, column_sort_step(s->sel.sort, dir), false);
+			set_sort(s, next, false);
 		break;
 	}
 	case ACT_REVERSE:
@@ -603,12 +607,12 @@ static void do_action(struct screen *s, const struct key_binding *b)
 	case ACT_SORT:
 		if (!s->cgview)
 			set_sort(s, b->arg, false);
-		else if (cgcolumn_by_sort(b->arg) >= 0)
-			screen_cgroup_set_sort(s, cgcolumn_by_sort(b->arg), false);
+		else if (fields_in_layout(FIELD_LAYOUT_CGROUPS, b->arg))
+			screen_cgroup_set_sort(s, b->arg, false);
 		else
 			screen_message(s, true, _("the cgroup view has no %s column; "
 						  "< and > walk its columns"),
-				       column_get(column_by_sort(b->arg))->header);
+				       fields_get(b->arg)->header);
 		break;
 	case ACT_METRIC:
 		s->sel.metric = (enum metric)((s->sel.metric + 1) % NMETRIC);
