@@ -3,9 +3,9 @@
  * Batch CSV (RFC 4180 quoting, LF line ends): one header line per run,
  * then one line per row, live rows first, then the rows that exited in
  * the interval (exited = 1). The columns are the fields table's CSV
- * layout after "time", each under its key. Absent figures are empty fields. command is
- * comm, or with -c the command line ([comm] when it is empty), in the
- * text form of escape_text so a record never spans lines.
+ * layout after "time", each under its key. Absent figures are empty
+ * fields. command is comm, or with -c the command line ([comm] when it is
+ * empty), in the text form of escape_text so a record never spans lines.
  *
  * The delay columns are named delay_<key>_<figure>, the JSON path
  * delay.<key>.<figure> flattened: "cpu_pct" is already the CPU use of the
