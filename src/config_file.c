@@ -16,6 +16,7 @@
 #include "lib/nls.h"
 #include "lib/numfmt.h"
 #include "lib/numparse.h"
+#include "model/fields.h"
 #include "model/select.h"
 #include "view/output.h"
 
@@ -125,7 +126,7 @@ static int apply(struct options *o, const struct setting *s, const char *v)
 		*(double *)field = d;
 		return 0;
 	case T_SORT:
-		k = select_sort_key_by_name(v);
+		k = fields_sort_by_name(v);
 		if (k < 0)
 			return -1;
 		*(int *)field = k;
@@ -318,7 +319,7 @@ static int write_settings(FILE *f, const struct options *o)
 			fprintf(f, "%s=%s\n", s->key, delay);
 			break;
 		case T_SORT:
-			fprintf(f, "%s=%s\n", s->key, select_sort_key_name(*(const int *)field));
+			fprintf(f, "%s=%s\n", s->key, fields_sort_name(*(const int *)field));
 			break;
 		case T_METRIC:
 			fprintf(f, "%s=%s\n", s->key,

@@ -13,6 +13,7 @@
 #include "lib/nls.h"
 #include "lib/numparse.h"
 #include "model/categories.h"
+#include "model/fields.h"
 #include "options.h"
 
 
@@ -173,7 +174,7 @@ void options_parse(struct options *o, int argc, char **argv)
 	memset(o, 0, sizeof(*o));
 	o->delay = 1.0;
 	o->rescan = 300;
-	o->sel.sort = SORT_TOTAL;
+	o->sel.sort = FIELD_TOTAL;
 	o->format = OUT_TEXT;
 	o->monochrome = getenv("NO_COLOR") && *getenv("NO_COLOR");
 
@@ -208,7 +209,7 @@ void options_parse(struct options *o, int argc, char **argv)
 			o->set_mask |= SET_THREADS;
 			break;
 		case 's':
-			o->sel.sort = select_sort_key_by_name(optarg);
+			o->sel.sort = fields_sort_by_name(optarg);
 			if (o->sel.sort < 0)
 				bad(_("unknown sort key '%s'"), optarg);
 			o->set_mask |= SET_SORT;

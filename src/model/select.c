@@ -8,33 +8,6 @@
 
 #include "model/select.h"
 
-static const char *const extra_keys[] = {
-	[SORT_TOTAL - NCAT] = "total",
-	[SORT_CPU_PCT - NCAT] = "cpu_pct",
-	[SORT_PID - NCAT] = "pid",
-	[SORT_COMM - NCAT] = "comm",
-};
-
-int select_sort_key_by_name(const char *name)
-{
-	int c = categories_by_key(name);
-	if (c >= 0)
-		return c;
-	for (int k = SORT_TOTAL; k < NSORT; k++)
-		if (strcmp(extra_keys[k - NCAT], name) == 0)
-			return k;
-	return -1;
-}
-
-const char *select_sort_key_name(int key)
-{
-	if (key >= 0 && key < NCAT)
-		return categories[key].key;
-	if (key >= SORT_TOTAL && key < NSORT)
-		return extra_keys[key - NCAT];
-	return "?";
-}
-
 double select_row_metric(const struct row *r, int cat, enum metric m, double interval)
 {
 	const struct cat_figure *f = &r->d[cat];
@@ -94,26 +67,22 @@ static int cmp_rows(const void *pa, const void *pb)
 {
 	const struct row *a = pa, *b = pb;
 	const struct select_opts *o = cmp_opts;
-	int r = 0;
-	if (o->sort < NCAT) {
-		r = select_cmp_num(
-			select_row_metric(a, o->sort, o->metric, cmp_interval),
-			select_row_metric(b, o->sort, o->metric, cmp_interval));
-	} else if (o->sort == SORT_TOTAL) {
-		r = select_cmp_num(a->total_pct, b->total_pct);
-	} else if (o->sort == SORT_CPU_PCT) {
-		r = select_cmp_num(a->have_cpu_pct ? a->cpu_pct : NAN,
-				   b->have_cpu_pct ? b->cpu_pct : NAN);
-	} else if (o->sort == SORT_PID) {
-		r = (a->pid > b->pid) - (a->pid < b->pid); /* ascending */
-	} else if (o->sort == SORT_COMM) {
-		r = strcmp(a->comm ? a->comm : "", b->comm ? b->comm : "");
+	int cat = fields_cat(o->sort);
+	bool absent_involved = false;
+	int r;
+
+	if (cat >= 0) {
+		double va = select_row_metric(a, cat, o->metric, cmp_interval);
+		double vb = select_row_metric(b, cat, o->metric, cmp_interval);
+		r = select_cmp_num(va, vb);
+		absent_involved = r != 0 && (isnan(va) || isnan(vb));
+	} else {
+		struct field_ctx ctx = { .fmt = FIELD_FMT_SORT };
+		struct field_value va, vb;
+		fields_row_value(o->sort, a, &ctx, &va);
+		fields_row_value(o->sort, b, &ctx, &vb);
+		r = fields_compare(o->sort, &va, &vb);
 	}
-	bool absent_involved = o->sort < SORT_PID && r != 0 &&
-		(o->sort < NCAT
-		 ? isnan(select_row_metric(a, o->sort, o->metric, cmp_interval)) ||
-		   isnan(select_row_metric(b, o->sort, o->metric, cmp_interval))
-		 : false);
 	if (o->reverse && !absent_involved)
 		r = -r;
 	if (r == 0)
@@ -172,13 +141,21 @@ static int cmp_cgroups(const void *pa, const void *pb)
 {
 	const struct cgroup_row *a = pa, *b = pb;
 	const struct select_opts *o = cmp_opts;
-	int r = 0;
-	if (o->sort < NCAT) {
-		const struct cat_figure *fa = &a->d[o->sort], *fb = &b->d[o->sort];
+	int cat = fields_cat(o->sort);
+	int r;
+
+	if (cat >= 0) {
+		const struct cat_figure *fa = &a->d[cat], *fb = &b->d[cat];
 		r = select_cmp_num(fa->avail ? fa->pct : NAN,
 				   fb->avail ? fb->pct : NAN);
-	} else if (o->sort == SORT_TOTAL || o->sort == SORT_CPU_PCT) {
-		r = select_cmp_num(a->total_pct, b->total_pct);
+	} else {
+		struct field_ctx ctx = { .fmt = FIELD_FMT_SORT };
+		struct field_value va, vb;
+		fields_cg_value(o->sort, a, &ctx, &va);
+		fields_cg_value(o->sort, b, &ctx, &vb);
+		/* a field cgroups lack (pid, comm) keeps the order by path */
+		r = fields_get(o->sort)->cg_get ? fields_compare(o->sort, &va, &vb)
+						: 0;
 	}
 	if (o->reverse)
 		r = -r;

@@ -7,22 +7,11 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "model/fields.h"
 #include "model/sample.h"
 
-/* Sort keys: 0..NCAT-1 are the categories, then these. */
-enum sort_key {
-	SORT_TOTAL = NCAT,
-	SORT_CPU_PCT,
-	SORT_PID,
-	SORT_COMM,
-	NSORT
-};
-
-/* What a delay column shows (and what sorting by it compares). */
-enum metric { METRIC_PCT, METRIC_AVG, METRIC_RATE, METRIC_MAX, NMETRIC };
-
 struct select_opts {
-	int sort;              /* enum sort_key or a category */
+	int sort;              /* enum field_id with FIELD_SORT */
 	bool reverse;          /* flip the default direction */
 	enum metric metric;
 	bool only_stalled;     /* drop rows whose total_pct is 0 */
@@ -33,10 +22,6 @@ struct select_opts {
 	const char *name;      /* keep only comm/cmdline containing this */
 	size_t limit;          /* 0: no limit */
 };
-
-/* "cpu".."irq", "total", "cpu_pct", "pid", "comm" → key, or -1. */
-int select_sort_key_by_name(const char *name);
-const char *select_sort_key_name(int key);
 
 /*
  * Order of two figures, descending (negative when a comes first). An
@@ -65,8 +50,8 @@ void select_sample_rows(struct row *rows, size_t *n, struct row *exited,
 			double interval);
 
 /*
- * Sort cgroup rows by the same key (a category, total; pid and comm keep
- * the tree order, by path). Returns n.
+ * Sort cgroup rows by the same key (a category, total; fields without a
+ * cgroup value keep the tree order, by path). Returns n.
  */
 size_t select_cgroups(struct cgroup_row *rows, size_t n,
 		      const struct select_opts *o);

@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "model/categories.h"
+#include "model/fields.h"
+#include "record/json_keys.h"
 #include "record/json_read.h"
 #include "record/record.h"
 
@@ -77,13 +79,6 @@ const char *json_read_str(json_object *v)
 	       json_object_get_string(v) : NULL;
 }
 
-static pid_t pid_of(json_object *v)
-{
-	long long x = json_read_int_or(v, 0);
-
-	return x < 0 || x > INT_MAX ? 0 : (pid_t)x;
-}
-
 /* --- JSON to struct sample --- */
 
 static void psi_from(json_object *o, struct psi_sample *p)
@@ -99,11 +94,11 @@ static void psi_from(json_object *o, struct psi_sample *p)
 			if (!json_object_is_type(v, json_type_object))
 				continue;
 			st->present = true;
-			st->avg10 = json_read_num(json_read_get(v, "avg10"));
-			st->avg60 = json_read_num(json_read_get(v, "avg60"));
-			st->avg300 = json_read_num(json_read_get(v, "avg300"));
-			opt_u64(json_read_get(v, "total_us"), &st->total_us);
-			st->have_pct = opt_num(json_read_get(v, "pct"), &st->pct);
+			st->avg10 = json_read_num(json_read_get(v, JSON_KEY_AVG10));
+			st->avg60 = json_read_num(json_read_get(v, JSON_KEY_AVG60));
+			st->avg300 = json_read_num(json_read_get(v, JSON_KEY_AVG300));
+			opt_u64(json_read_get(v, JSON_KEY_TOTAL_US), &st->total_us);
+			st->have_pct = opt_num(json_read_get(v, JSON_KEY_PCT), &st->pct);
 		}
 	}
 }
@@ -118,49 +113,76 @@ static void delay_from(json_object *o, struct cat_figure d[NCAT])
 		if (!json_object_is_type(v, json_type_object))
 			continue;
 		f->avail = true;
-		f->pct = json_read_num(json_read_get(v, "pct"));
-		f->have_count = opt_u64(json_read_get(v, "count"), &f->count);
-		f->have_avg = opt_num(json_read_get(v, "avg_ms"), &f->avg_ms);
-		f->have_max = opt_num(json_read_get(v, "max_ms"), &f->max_ms);
+		f->pct = json_read_num(json_read_get(v, JSON_KEY_PCT));
+		f->have_count = opt_u64(json_read_get(v, JSON_KEY_COUNT), &f->count);
+		f->have_avg = opt_num(json_read_get(v, JSON_KEY_AVG_MS), &f->avg_ms);
+		f->have_max = opt_num(json_read_get(v, JSON_KEY_MAX_MS), &f->max_ms);
 	}
 }
 
 /* "dropped": ["io", ...]: those figures were dropped as impossible. */
 static void dropped_from(json_object *a, struct cat_figure d[NCAT])
 {
+	memset(d, 0, NCAT * sizeof(*d));
 	if (!json_object_is_type(a, json_type_array))
 		return;
 	for (size_t i = 0; i < json_object_array_length(a); i++) {
 		const char *key = json_read_str(json_object_array_get_idx(a, i));
 		int c = key ? categories_by_key(key) : -1;
-		if (c >= 0 && !d[c].avail)
+		if (c >= 0)
 			d[c].dropped = true;
 	}
 }
 
+/* The value of a field of type t in v (absent when of another type). */
+static void value_from(json_object *v, enum field_type t,
+		       struct cat_figure d[NCAT], struct field_value *out)
+{
+	memset(out, 0, sizeof(*out));
+	switch (t) {
+	case FIELD_INT:
+		out->have = json_object_is_type(v, json_type_int);
+		out->i = out->have ? (long long)json_object_get_int64(v) : 0;
+		break;
+	case FIELD_NUM:
+		out->have = opt_num(v, &out->num);
+		break;
+	case FIELD_STR:
+		out->str = json_read_str(v);
+		out->have = out->str != NULL;
+		break;
+	case FIELD_FIGURES:
+		delay_from(v, d);
+		out->have = true;
+		out->d = d;
+		break;
+	case FIELD_SET:
+		dropped_from(v, d);
+		out->have = true;
+		out->d = d;
+		break;
+	}
+}
+
+/* A task row: the fields of the JSON layout, each through its setter. */
 static void row_from(json_object *o, struct row *r, unsigned flags)
 {
-	const char *state = json_read_str(json_read_get(o, "state"));
-	long long threads = json_read_int_or(json_read_get(o, "threads"), -1);
+	const int *ids;
+	int n;
 
-	memset(r, 0, sizeof(*r));
-	r->pid = pid_of(json_read_get(o, "pid"));
-	r->tgid = pid_of(json_read_get(o, "tgid"));
-	r->ppid = pid_of(json_read_get(o, "ppid"));
-	r->comm = json_read_str(json_read_get(o, "comm"));
-	r->cmdline = json_read_str(json_read_get(o, "cmdline"));
-	r->uid = (uid_t)-1;
-	r->user = json_read_str(json_read_get(o, "user"));
-	r->cgroup = json_read_str(json_read_get(o, "cgroup"));
-	r->state = state ? state[0] : '\0';
-	r->threads = threads < -1 || threads > INT_MAX ? -1 : (int)threads;
-	r->have_cpu_pct = opt_num(json_read_get(o, "cpu_pct"), &r->cpu_pct);
-	delay_from(json_read_get(o, "delay"), r->d);
-	dropped_from(json_read_get(o, "dropped"), r->d);
-	r->total_pct = json_read_num(json_read_get(o, "total_pct"));
+	fields_row_init(r);
 	r->flags = flags;
-	if (r->state == 'X')
-		r->flags |= ROW_EXITED;
+	ids = fields_layout(FIELD_LAYOUT_JSON, &n);
+	for (int i = 0; i < n; i++) {
+		const struct field *f = fields_get(ids[i]);
+		struct cat_figure d[NCAT];
+		struct field_value v;
+
+		if (!f->set)
+			continue;
+		value_from(json_read_get(o, f->key), f->type, d, &v);
+		f->set(f, r, &v);
+	}
 }
 
 /* Room for n elements (at least one, so that [] is not NULL). */
@@ -214,18 +236,18 @@ static bool cgroups_from(struct json_read *rp, json_object *a, size_t *n)
 		return false;
 	for (size_t i = 0; i < len; i++) {
 		json_object *o = json_object_array_get_idx(a, i);
-		json_object *psi = json_read_get(o, "psi");
+		json_object *psi = json_read_get(o, JSON_KEY_PSI);
 		struct cgroup_row *g = &rp->cgroups[i];
-		long long nr = json_read_int_or(json_read_get(o, "nr_tasks"), 0);
+		long long nr = json_read_int_or(json_read_get(o, JSON_KEY_NR_TASKS), 0);
 
 		memset(g, 0, sizeof(*g));
-		g->path = json_read_str(json_read_get(o, "path"));
+		g->path = json_read_str(json_read_get(o, JSON_KEY_PATH));
 		g->depth = path_depth(g->path);
 		g->have_psi = json_object_is_type(psi, json_type_object);
 		if (g->have_psi)
 			psi_from(psi, &g->psi);
-		delay_from(json_read_get(o, "delay"), g->d);
-		g->total_pct = json_read_num(json_read_get(o, "total_pct"));
+		delay_from(json_read_get(o, fields_get(FIELD_DELAY)->key), g->d);
+		g->total_pct = json_read_num(json_read_get(o, fields_get(FIELD_TOTAL)->key));
 		g->nr_tasks = nr < 0 ? 0 : (size_t)nr;
 	}
 	*n = len;
@@ -238,40 +260,40 @@ int json_read_sample(struct json_read *rp, json_object *o, struct sample *s)
 	bool mode_known;
 
 	memset(s, 0, sizeof(*s));
-	s->time = json_read_num(json_read_get(o, "time"));
-	s->interval = json_read_num(json_read_get(o, "interval"));
-	v = json_read_get(o, "delayacct");
+	s->time = json_read_num(json_read_get(o, JSON_KEY_TIME));
+	s->interval = json_read_num(json_read_get(o, JSON_KEY_INTERVAL));
+	v = json_read_get(o, JSON_KEY_DELAYACCT);
 	s->delayacct_known = json_object_is_type(v, json_type_boolean);
 	s->delayacct = s->delayacct_known && json_object_get_boolean(v);
-	long long ver = json_read_int_or(json_read_get(o, "taskstats_version"), 0);
+	long long ver = json_read_int_or(json_read_get(o, JSON_KEY_TASKSTATS_VERSION), 0);
 	s->ts_version = ver < 0 || ver > UINT_MAX ? 0 : (unsigned)ver;
-	opt_u64(json_read_get(o, "events_lost"), &s->events_lost);
-	opt_u64(json_read_get(o, "exit_records_lost"), &s->exit_records_lost);
+	opt_u64(json_read_get(o, JSON_KEY_EVENTS_LOST), &s->events_lost);
+	opt_u64(json_read_get(o, JSON_KEY_EXIT_RECORDS_LOST), &s->exit_records_lost);
 	uint64_t dropped = 0;
-	opt_u64(json_read_get(o, "figures_dropped"), &dropped);
+	opt_u64(json_read_get(o, JSON_KEY_FIGURES_DROPPED), &dropped);
 	s->dropped = (size_t)dropped;
-	psi_from(json_read_get(o, "psi"), &s->psi);
-	if (!rows_from(json_read_get(o, "tasks"), &rp->rows, &rp->caprows, &s->nrows, 0) ||
-	    !rows_from(json_read_get(o, "exited"), &rp->exited, &rp->capexited,
+	psi_from(json_read_get(o, JSON_KEY_PSI), &s->psi);
+	if (!rows_from(json_read_get(o, JSON_KEY_TASKS), &rp->rows, &rp->caprows, &s->nrows, 0) ||
+	    !rows_from(json_read_get(o, JSON_KEY_EXITED), &rp->exited, &rp->capexited,
 		       &s->nexited, ROW_EXITED))
 		return -1;
 	s->rows = s->nrows ? rp->rows : NULL;
 	s->exited = s->nexited ? rp->exited : NULL;
-	s->trigger = json_read_str(json_read_get(o, "trigger"));
-	cg = json_read_get(o, "cgroups");
+	s->trigger = json_read_str(json_read_get(o, JSON_KEY_TRIGGER));
+	cg = json_read_get(o, JSON_KEY_CGROUPS);
 	if (json_object_is_type(cg, json_type_array)) {
 		if (!cgroups_from(rp, cg, &s->ncgroups))
 			return -1;
 		s->cgroups = rp->cgroups;
 	}
-	tt = json_read_get(o, "thread_tasks");
+	tt = json_read_get(o, JSON_KEY_THREAD_TASKS);
 	if (json_object_is_type(tt, json_type_array)) {
 		if (!rows_from(tt, &rp->trows, &rp->captrows,
 			       &s->nthread_rows, 0))
 			return -1;
 		s->thread_rows = rp->trows;
 	}
-	te = json_read_get(o, "thread_exited");
+	te = json_read_get(o, JSON_KEY_THREAD_EXITED);
 	if (json_object_is_type(te, json_type_array)) {
 		if (!rows_from(te, &rp->texited, &rp->captexited,
 			       &s->nthread_exited, ROW_EXITED))
@@ -279,10 +301,10 @@ int json_read_sample(struct json_read *rp, json_object *o, struct sample *s)
 		s->thread_exited = rp->texited;
 	}
 	/* recordings older than these keys: per interval, and see below */
-	v = json_read_get(o, "accumulated");
+	v = json_read_get(o, JSON_KEY_ACCUMULATED);
 	s->accumulated = json_object_is_type(v, json_type_boolean) &&
 			 json_object_get_boolean(v);
-	v = json_read_get(o, "threads");
+	v = json_read_get(o, JSON_KEY_THREADS);
 	mode_known = json_object_is_type(v, json_type_boolean);
 	s->threads = mode_known && json_object_get_boolean(v);
 
@@ -365,10 +387,10 @@ int json_read_header_version(json_object *o)
 
 bool json_read_is_sample(json_object *o)
 {
-	json_object *t = json_read_get(o, "time");
+	json_object *t = json_read_get(o, JSON_KEY_TIME);
 
 	return (json_read_is_num(t) || json_object_is_type(t, json_type_null)) &&
-	       json_object_is_type(json_read_get(o, "tasks"), json_type_array);
+	       json_object_is_type(json_read_get(o, JSON_KEY_TASKS), json_type_array);
 }
 
 void json_read_free(struct json_read *rp)

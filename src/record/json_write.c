@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Batch JSON: one object per sample on one line (NDJSON), the contract of
- * DESIGN.md ("Output contract"). Key names and order are an interface;
- * the delay keys come from the categories table. Absent figures are null,
- * never a made-up 0; numbers never print as nan or inf.
+ * DESIGN.md ("Output contract"). Key names and order are an interface:
+ * a task row's keys and their order come from the fields table, the delay
+ * keys from the categories table, the others from json_keys.h. Absent
+ * figures are null, never a made-up 0; numbers never print as nan or inf.
  */
 #include <config.h>
 
@@ -14,6 +15,8 @@
 #include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "model/categories.h"
+#include "model/fields.h"
+#include "record/json_keys.h"
 #include "record/json_write.h"
 
 /* A number with fixed decimals, or null when it is not finite. */
@@ -32,19 +35,26 @@ static void num_or_null(FILE *f, bool have, double v, int decimals)
 		fputs("null", f);
 }
 
+/* "key": after a comma unless it is the object's first. */
+static void key(FILE *f, bool first, const char *k)
+{
+	fprintf(f, "%s\"%s\":", first ? "" : ",", k);
+}
+
 static void psi_stat_json(FILE *f, const struct psi_stat *st)
 {
 	if (!st->present) {
 		fputs("null", f);
 		return;
 	}
-	fputs("{\"avg10\":", f);
+	fputs("{\"" JSON_KEY_AVG10 "\":", f);
 	num(f, st->avg10, 2);
-	fputs(",\"avg60\":", f);
+	fputs(",\"" JSON_KEY_AVG60 "\":", f);
 	num(f, st->avg60, 2);
-	fputs(",\"avg300\":", f);
+	fputs(",\"" JSON_KEY_AVG300 "\":", f);
 	num(f, st->avg300, 2);
-	fprintf(f, ",\"total_us\":%" PRIu64 ",\"pct\":", st->total_us);
+	fprintf(f, ",\"" JSON_KEY_TOTAL_US "\":%" PRIu64 ",\"" JSON_KEY_PCT "\":",
+		st->total_us);
 	num_or_null(f, st->have_pct, st->pct, 3);
 	putc('}', f);
 }
@@ -55,14 +65,14 @@ static void psi_json(FILE *f, const struct psi_sample *p)
 	for (int r = 0; r < NPSI; r++) {
 		const struct psi_stat *st = p->s[r];
 
-		fprintf(f, "%s\"%s\":", r ? "," : "", psi_res_name[r]);
+		key(f, r == 0, psi_res_name[r]);
 		if (!st[PSI_SOME].present && !st[PSI_FULL].present) {
 			fputs("null", f);
 			continue;
 		}
 		putc('{', f);
 		for (int k = 0; k < NPSI_KIND; k++) {
-			fprintf(f, "%s\"%s\":", k ? "," : "", psi_kind_name[k]);
+			key(f, k == 0, psi_kind_name[k]);
 			psi_stat_json(f, &st[k]);
 		}
 		putc('}', f);
@@ -76,19 +86,28 @@ static void figure_json(FILE *f, const struct cat_figure *d)
 		fputs("null", f);
 		return;
 	}
-	fputs("{\"pct\":", f);
+	fputs("{\"" JSON_KEY_PCT "\":", f);
 	num(f, d->pct, 3);
 	if (d->have_count)
-		fprintf(f, ",\"count\":%" PRIu64 ",\"avg_ms\":", d->count);
+		fprintf(f, ",\"" JSON_KEY_COUNT "\":%" PRIu64 ",\""
+			JSON_KEY_AVG_MS "\":", d->count);
 	else
-		fputs(",\"count\":null,\"avg_ms\":", f);
+		fputs(",\"" JSON_KEY_COUNT "\":null,\"" JSON_KEY_AVG_MS "\":", f);
 	num_or_null(f, d->have_avg, d->avg_ms, 3);
-	fputs(",\"max_ms\":", f);
+	fputs(",\"" JSON_KEY_MAX_MS "\":", f);
 	num_or_null(f, d->have_max, d->max_ms, 3);
 	putc('}', f);
 }
 
-static void delay_json(FILE *f, const struct cat_figure *d);
+static void delay_json(FILE *f, const struct cat_figure *d)
+{
+	putc('{', f);
+	for (int c = 0; c < NCAT; c++) {
+		key(f, c == 0, categories[c].key);
+		figure_json(f, &d[c]);
+	}
+	putc('}', f);
+}
 
 /* The keys of the categories whose figures were dropped as impossible. */
 static void dropped_json(FILE *f, const struct cat_figure *d)
@@ -105,35 +124,53 @@ static void dropped_json(FILE *f, const struct cat_figure *d)
 	putc(']', f);
 }
 
+/* A field's value: null when absent. */
+static void value_json(FILE *f, const struct field *fd,
+		       const struct field_value *v)
+{
+	if (!v->have) {
+		fputs("null", f);
+		return;
+	}
+	switch (fd->type) {
+	case FIELD_INT:
+		fprintf(f, "%lld", v->i);
+		break;
+	case FIELD_NUM:
+		num(f, v->num, 3);
+		break;
+	case FIELD_STR:
+		escape_json(f, v->str);
+		break;
+	case FIELD_FIGURES:
+		delay_json(f, v->d);
+		break;
+	case FIELD_SET:
+		dropped_json(f, v->d);
+		break;
+	}
+}
+
+/* A task row: the fields of the JSON layout, in its order. */
 static void row_json(FILE *f, const struct row *r)
 {
-	char state[2] = { r->state, '\0' };
+	static const struct field_ctx ctx = { .fmt = FIELD_FMT_JSON };
+	const int *ids;
+	int n;
+	bool first = true;
 
-	fprintf(f, "{\"pid\":%ld,\"tgid\":%ld,\"ppid\":%ld,\"comm\":",
-		(long)r->pid, (long)r->tgid, (long)r->ppid);
-	escape_json(f, r->comm);
-	fputs(",\"cmdline\":", f);
-	escape_json(f, r->cmdline);
-	fputs(",\"user\":", f);
-	escape_json(f, r->user);
-	fputs(",\"state\":", f);
-	escape_json(f, r->state ? state : NULL);
-	fputs(",\"threads\":", f);
-	if (r->threads >= 0)
-		fprintf(f, "%d", r->threads);
-	else
-		fputs("null", f);
-	fputs(",\"cpu_pct\":", f);
-	num_or_null(f, r->have_cpu_pct, r->cpu_pct, 3);
-	fputs(",\"delay\":", f);
-	delay_json(f, r->d);
-	fputs(",\"dropped\":", f);
-	dropped_json(f, r->d);
-	fputs(",\"total_pct\":", f);
-	num(f, r->total_pct, 3);
-	if (r->cgroup) {
-		fputs(",\"cgroup\":", f);
-		escape_json(f, r->cgroup);
+	ids = fields_layout(FIELD_LAYOUT_JSON, &n);
+	putc('{', f);
+	for (int i = 0; i < n; i++) {
+		const struct field *fd = fields_get(ids[i]);
+		struct field_value v;
+
+		fields_row_value(ids[i], r, &ctx, &v);
+		if (!v.have && (fd->flags & FIELD_OPTIONAL))
+			continue;
+		key(f, first, fd->key);
+		value_json(f, fd, &v);
+		first = false;
 	}
 	putc('}', f);
 }
@@ -149,76 +186,82 @@ static void rows_json(FILE *f, const struct row *rows, size_t n)
 	putc(']', f);
 }
 
-static void delay_json(FILE *f, const struct cat_figure *d)
-{
-	putc('{', f);
-	for (int c = 0; c < NCAT; c++) {
-		fprintf(f, "%s\"%s\":", c ? "," : "", categories[c].key);
-		figure_json(f, &d[c]);
-	}
-	putc('}', f);
-}
-
 static void cgroups_json(FILE *f, const struct cgroup_row *g, size_t n)
 {
 	putc('[', f);
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			putc(',', f);
-		fputs("{\"path\":", f);
+		putc('{', f);
+		key(f, true, JSON_KEY_PATH);
 		escape_json(f, g[i].path);
-		fputs(",\"psi\":", f);
+		key(f, false, JSON_KEY_PSI);
 		if (g[i].have_psi)
 			psi_json(f, &g[i].psi);
 		else
 			fputs("null", f);
-		fputs(",\"delay\":", f);
+		key(f, false, fields_get(FIELD_DELAY)->key);
 		delay_json(f, g[i].d);
-		fputs(",\"total_pct\":", f);
+		key(f, false, fields_get(FIELD_TOTAL)->key);
 		num(f, g[i].total_pct, 3);
-		fprintf(f, ",\"nr_tasks\":%zu}", g[i].nr_tasks);
+		key(f, false, JSON_KEY_NR_TASKS);
+		fprintf(f, "%zu}", g[i].nr_tasks);
 	}
 	putc(']', f);
 }
 
+static void bool_json(FILE *f, bool known, bool b)
+{
+	fputs(!known ? "null" : b ? "true" : "false", f);
+}
+
+/* A list of rows under its key, when there is one. */
+static void rows_key(FILE *f, const char *k, const struct row *rows, size_t n)
+{
+	if (!rows)
+		return;
+	key(f, false, k);
+	rows_json(f, rows, n);
+}
+
 void json_write_sample(FILE *f, const struct sample *s)
 {
-	fputs("{\"time\":", f);
+	fputs("{\"" JSON_KEY_TIME "\":", f);
 	num(f, s->time, 3);
-	fputs(",\"interval\":", f);
+	key(f, false, JSON_KEY_INTERVAL);
 	num(f, s->interval, 3);
-	fprintf(f, ",\"accumulated\":%s,\"threads\":%s",
-		s->accumulated ? "true" : "false", s->threads ? "true" : "false");
-	fputs(",\"delayacct\":", f);
-	fputs(!s->delayacct_known ? "null" : s->delayacct ? "true" : "false", f);
-	fputs(",\"taskstats_version\":", f);
+	key(f, false, JSON_KEY_ACCUMULATED);
+	bool_json(f, true, s->accumulated);
+	key(f, false, JSON_KEY_THREADS);
+	bool_json(f, true, s->threads);
+	key(f, false, JSON_KEY_DELAYACCT);
+	bool_json(f, s->delayacct_known, s->delayacct);
+	key(f, false, JSON_KEY_TASKSTATS_VERSION);
 	if (s->ts_version)
 		fprintf(f, "%u", s->ts_version);
 	else
 		fputs("null", f);
-	fprintf(f, ",\"events_lost\":%" PRIu64 ",\"exit_records_lost\":%" PRIu64
-		",\"figures_dropped\":%zu,\"psi\":", s->events_lost,
-		s->exit_records_lost, s->dropped);
+	key(f, false, JSON_KEY_EVENTS_LOST);
+	fprintf(f, "%" PRIu64, s->events_lost);
+	key(f, false, JSON_KEY_EXIT_RECORDS_LOST);
+	fprintf(f, "%" PRIu64, s->exit_records_lost);
+	key(f, false, JSON_KEY_FIGURES_DROPPED);
+	fprintf(f, "%zu", s->dropped);
+	key(f, false, JSON_KEY_PSI);
 	psi_json(f, &s->psi);
-	fputs(",\"tasks\":", f);
+	key(f, false, JSON_KEY_TASKS);
 	rows_json(f, s->rows, s->nrows);
-	fputs(",\"exited\":", f);
+	key(f, false, JSON_KEY_EXITED);
 	rows_json(f, s->exited, s->nexited);
 	if (s->trigger) {
-		fputs(",\"trigger\":", f);
+		key(f, false, JSON_KEY_TRIGGER);
 		escape_json(f, s->trigger);
 	}
 	if (s->cgroups) {
-		fputs(",\"cgroups\":", f);
+		key(f, false, JSON_KEY_CGROUPS);
 		cgroups_json(f, s->cgroups, s->ncgroups);
 	}
-	if (s->thread_rows) {
-		fputs(",\"thread_tasks\":", f);
-		rows_json(f, s->thread_rows, s->nthread_rows);
-	}
-	if (s->thread_exited) {
-		fputs(",\"thread_exited\":", f);
-		rows_json(f, s->thread_exited, s->nthread_exited);
-	}
+	rows_key(f, JSON_KEY_THREAD_TASKS, s->thread_rows, s->nthread_rows);
+	rows_key(f, JSON_KEY_THREAD_EXITED, s->thread_exited, s->nthread_exited);
 	fputs("}\n", f);
 }

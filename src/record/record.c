@@ -64,24 +64,24 @@ static void header_json(FILE *f)
 	long hz = sysconf(_SC_CLK_TCK), ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	fprintf(f, "{\"%s\":%d,\"program\":", REC_MAGIC_KEY, REC_FORMAT_VERSION);
+	fprintf(f, "{\"%s\":%d,\"" JSON_KEY_PROGRAM "\":", REC_MAGIC_KEY, REC_FORMAT_VERSION);
 	escape_json(f, PACKAGE_NAME " " PACKAGE_VERSION);
 	numfmt_fixed(num, sizeof(num), (double)ts.tv_sec + ts.tv_nsec / 1e9, 3);
-	fprintf(f, ",\"started\":%s,\"hostname\":", num);
+	fprintf(f, ",\"" JSON_KEY_STARTED "\":%s,\"" JSON_KEY_HOSTNAME "\":", num);
 	if (gethostname(host, sizeof(host)) == 0) {
 		host[sizeof(host) - 1] = '\0';
 		escape_json(f, host);
 	} else {
 		fputs("null", f);
 	}
-	fputs(",\"kernel\":", f);
+	fputs(",\"" JSON_KEY_KERNEL "\":", f);
 	escape_json(f, uname(&u) == 0 ? u.release : NULL);
-	fputs(",\"hz\":", f);
+	fputs(",\"" JSON_KEY_HZ "\":", f);
 	if (hz > 0)
 		fprintf(f, "%ld", hz);
 	else
 		fputs("null", f);
-	fputs(",\"ncpu\":", f);
+	fputs(",\"" JSON_KEY_NCPU "\":", f);
 	if (ncpu > 0)
 		fprintf(f, "%ld", ncpu);
 	else

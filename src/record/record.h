@@ -59,12 +59,13 @@
 #include <stddef.h>
 
 #include "model/sample.h"
+#include "record/json_keys.h"
 
 /* The version this stalltop writes, and the newest it reads. */
 #define REC_FORMAT_VERSION 1
 
 /* The header's first key: what tells a recording from other JSON. */
-#define REC_MAGIC_KEY "stalltop_recording"
+#define REC_MAGIC_KEY JSON_KEY_RECORDING
 
 struct recorder;
 

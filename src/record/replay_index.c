@@ -27,6 +27,7 @@
 #include "lib/all_io.h"
 #include "lib/nls.h"
 #include "record/gzio.h"
+#include "record/json_keys.h"
 #include "record/json_read.h"
 #include "record/record.h"
 #include "record/replay.h"
@@ -58,15 +59,15 @@ static bool add_session(struct replay *rp, json_object *o)
 	rp->sess = ss;
 	ss = &rp->sess[rp->nsess++];
 	memset(ss, 0, sizeof(*ss));
-	ss->program = dup_str(json_read_get(o, "program"));
-	ss->hostname = dup_str(json_read_get(o, "hostname"));
-	ss->kernel = dup_str(json_read_get(o, "kernel"));
-	hz = json_read_int_or(json_read_get(o, "hz"), 0);
-	ncpu = json_read_int_or(json_read_get(o, "ncpu"), 0);
+	ss->program = dup_str(json_read_get(o, JSON_KEY_PROGRAM));
+	ss->hostname = dup_str(json_read_get(o, JSON_KEY_HOSTNAME));
+	ss->kernel = dup_str(json_read_get(o, JSON_KEY_KERNEL));
+	hz = json_read_int_or(json_read_get(o, JSON_KEY_HZ), 0);
+	ncpu = json_read_int_or(json_read_get(o, JSON_KEY_NCPU), 0);
 	ss->h = (struct rec_header){
 		.version = json_read_header_version(o),
 		.program = ss->program,
-		.started = json_read_num(json_read_get(o, "started")),
+		.started = json_read_num(json_read_get(o, JSON_KEY_STARTED)),
 		.hostname = ss->hostname,
 		.kernel = ss->kernel,
 		.hz = hz < 0 || hz > LONG_MAX ? 0 : (long)hz,
@@ -175,7 +176,7 @@ static bool has_prefix(const char *s, size_t len, const char *prefix)
 static bool quick_time(struct replay *rp, const char *s, size_t len,
 		       double *time)
 {
-	static const char key[] = "{\"time\":";
+	static const char key[] = "{\"" JSON_KEY_TIME "\":";
 	char num[64];
 	size_t i = sizeof(key) - 1, n = 0;
 	char *end;
@@ -209,7 +210,7 @@ static bool has_control(const char *s, size_t len)
 static enum kind classify(struct replay *rp, const char *s, size_t len,
 			  json_object **obj, double *time)
 {
-	static const char tasks[] = ",\"tasks\":[";
+	static const char tasks[] = ",\"" JSON_KEY_TASKS "\":[";
 	json_object *o;
 
 	*obj = NULL;
@@ -233,7 +234,7 @@ static enum kind classify(struct replay *rp, const char *s, size_t len,
 		return K_HEADER;
 	}
 	if (json_read_is_sample(o)) {
-		*time = json_read_num(json_read_get(o, "time"));
+		*time = json_read_num(json_read_get(o, JSON_KEY_TIME));
 		json_object_put(o);
 		return K_SAMPLE;
 	}

@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include "lib/nls.h"
+#include "model/fields.h"
 #include "view/actions.h"
 #include "view/screen_int.h"
 
@@ -24,10 +25,14 @@ void actions_sort_set(struct screen *s, int key, bool toggle)
 /* < and >: the next sortable column that way. */
 static void step(struct screen *s, int dir)
 {
-	if (s->cgview && s->cg_sort + dir >= 0 && s->cg_sort + dir < NCGCOL)
-		screen_cgroup_set_sort(s, s->cg_sort + dir, false);
+	int next = s->cgview
+		? fields_step(FIELD_LAYOUT_CGROUPS, s->cg_sort, dir, 0)
+		: fields_step(FIELD_LAYOUT_TASKS, s->sel.sort, dir, FIELD_SORT);
+
+	if (s->cgview && next != s->cg_sort)
+		screen_cgroup_set_sort(s, next, false);
 	else if (!s->cgview)
-		actions_sort_set(s, column_sort_step(s->sel.sort, dir), false);
+		actions_sort_set(s, next, false);
 }
 
 void actions_sort_left(struct screen *s, int arg)
@@ -58,12 +63,12 @@ void actions_sort_by(struct screen *s, int key)
 {
 	if (!s->cgview)
 		actions_sort_set(s, key, false);
-	else if (cgcolumn_by_sort(key) >= 0)
-		screen_cgroup_set_sort(s, cgcolumn_by_sort(key), false);
+	else if (fields_in_layout(FIELD_LAYOUT_CGROUPS, key))
+		screen_cgroup_set_sort(s, key, false);
 	else
 		screen_message(s, true, _("the cgroup view has no %s column; "
 					  "< and > walk its columns"),
-			       column_get(column_by_sort(key))->header);
+			       fields_get(key)->header);
 }
 
 void actions_sort_metric(struct screen *s, int arg)
@@ -81,9 +86,9 @@ const struct key_def actions_sort_keys[] = {
 	{ { '>' }, actions_sort_right, 0, N_("sort by the column to the right") },
 	{ { 'r' }, actions_sort_reverse, 0, N_("reverse the sort order") },
 	{ { KEYS_CATEGORY_SHORTCUTS }, actions_sort_by, 0, N_("sort by %s") },
-	{ { 'D' }, actions_sort_by, SORT_TOTAL, N_("sort by %s") },
-	{ { 'P' }, actions_sort_by, SORT_CPU_PCT, N_("sort by %s") },
-	{ { 'N' }, actions_sort_by, SORT_PID, N_("sort by %s") },
+	{ { 'D' }, actions_sort_by, FIELD_TOTAL, N_("sort by %s") },
+	{ { 'P' }, actions_sort_by, FIELD_CPU_PCT, N_("sort by %s") },
+	{ { 'N' }, actions_sort_by, FIELD_PID, N_("sort by %s") },
 	{ { 'm' }, actions_sort_metric, 0,
 	/* xgettext:no-c-format */
 	  N_("delay columns: % of interval, avg ms per event, events/s, max ms") },

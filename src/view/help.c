@@ -10,7 +10,7 @@
 #include "lib/nls.h"
 #include "lib/textwidth.h"
 #include "model/categories.h"
-#include "model/columns.h"
+#include "model/fields.h"
 #include "view/actions.h"
 #include "view/help.h"
 #include "view/keys.h"
@@ -98,7 +98,7 @@ static int keys_part(struct help_text *h)
 								 sizeof(name)));
 		char text[256];
 		if (t[i].action == actions_sort_by) {
-			const struct column *c = column_get(column_by_sort(t[i].arg));
+			const struct field *c = fields_get(t[i].arg);
 			snprintf(text, sizeof(text), _(t[i].help),
 				 c ? c->header : "?");
 		} else {
@@ -115,8 +115,10 @@ static int columns_part(struct help_text *h)
 {
 	if (add(h, false, "%s", "") < 0 || add(h, true, "%s", _("Columns")) < 0)
 		return -1;
-	for (int i = 0; i < NCOL; i++) {
-		const struct column *c = column_get(i);
+	int n;
+	const int *ids = fields_layout(FIELD_LAYOUT_TASKS, &n);
+	for (int i = 0; i < n; i++) {
+		const struct field *c = fields_get(ids[i]);
 		if (add_entry(h, c->header, KEY_COL, _(c->help)) < 0)
 			return -1;
 	}
@@ -128,21 +130,26 @@ static int cgcolumns_part(struct help_text *h)
 	if (add(h, false, "%s", "") < 0 ||
 	    add(h, true, "%s", _("Columns of the cgroup view (g)")) < 0)
 		return -1;
-	for (int i = 0; i < NCGCOL; i++) {
-		if (i == CGCOL_CAT) {
+	int n;
+	const int *ids = fields_layout(FIELD_LAYOUT_CGROUPS, &n);
+	for (int i = 0; i < n; i++) {
+		int cat = fields_cat(ids[i]);
+		if (cat > 0)
+			continue;
+		if (cat == 0) {
 			char names[64];
 			snprintf(names, sizeof(names), "%s..%s",
-				 cgcolumn_get(CGCOL_CAT)->header,
-				 cgcolumn_get(CGCOL_CAT + NCAT - 1)->header);
+				 fields_get(FIELD_CAT)->header,
+				 fields_get(FIELD_CAT + NCAT - 1)->header);
 			if (add_entry(h, names, KEY_COL,
 				      _("the delay columns, summed over the "
 					"cgroup's processes and below")) < 0)
 				return -1;
-			i = CGCOL_TOTAL - 1;
 			continue;
 		}
-		const struct column *c = cgcolumn_get(i);
-		if (add_entry(h, c->header, KEY_COL, _(c->help)) < 0)
+		const struct field *c = fields_get(ids[i]);
+		const char *help = c->cg_help ? c->cg_help : c->help;
+		if (add_entry(h, c->header, KEY_COL, _(help)) < 0)
 			return -1;
 	}
 	return 0;

@@ -12,6 +12,7 @@
 
 #include "lib/nls.h"
 #include "model/categories.h"
+#include "model/fields.h"
 #include "view/actions.h"
 #include "view/keys.h"
 
@@ -56,7 +57,8 @@ static void bind_row(const struct key_def *d, enum key_section section)
 			continue;
 		}
 		for (int c = 0; c < NCAT; c++)
-			bind(categories[c].sort_shortcut, d, c, section);
+			bind(categories[c].sort_shortcut, d, FIELD_CAT + c,
+			     section);
 	}
 }
 

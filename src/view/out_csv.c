@@ -2,9 +2,10 @@
 /*
  * Batch CSV (RFC 4180 quoting, LF line ends): one header line per run,
  * then one line per row, live rows first, then the rows that exited in
- * the interval (exited = 1). Absent figures are empty fields. command is
- * comm, or with -c the command line ([comm] when it is empty), in the
- * text form of escape_text so a record never spans lines.
+ * the interval (exited = 1). The columns are the fields table's CSV
+ * layout after "time", each under its key. Absent figures are empty
+ * fields. command is comm, or with -c the command line ([comm] when it is
+ * empty), in the text form of escape_text so a record never spans lines.
  *
  * The delay columns are named delay_<key>_<figure>, the JSON path
  * delay.<key>.<figure> flattened: "cpu_pct" is already the CPU use of the
@@ -19,17 +20,35 @@
 #include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "model/categories.h"
+#include "model/fields.h"
+#include "record/json_keys.h"
 #include "view/output.h"
+
+/* The figures of a category, in the order of the JSON object. */
+static const char *const figure_key[] = {
+	JSON_KEY_PCT, JSON_KEY_COUNT, JSON_KEY_AVG_MS, JSON_KEY_MAX_MS,
+};
 
 static void header(FILE *f)
 {
-	static const char *const fig[] = { "pct", "count", "avg_ms", "max_ms" };
+	const int *ids;
+	int n;
 
-	fputs("time,pid,tgid,ppid,user,state,threads,cpu_pct", f);
-	for (int c = 0; c < NCAT; c++)
-		for (size_t i = 0; i < sizeof(fig) / sizeof(fig[0]); i++)
-			fprintf(f, ",delay_%s_%s", categories[c].key, fig[i]);
-	fputs(",total_pct,dropped,exited,command\n", f);
+	fputs(JSON_KEY_TIME, f);
+	ids = fields_layout(FIELD_LAYOUT_CSV, &n);
+	for (int i = 0; i < n; i++) {
+		const struct field *fd = fields_get(ids[i]);
+
+		if (fd->type != FIELD_FIGURES) {
+			fprintf(f, ",%s", fd->key);
+			continue;
+		}
+		for (int c = 0; c < NCAT; c++)
+			for (size_t k = 0; k < sizeof(figure_key) / sizeof(figure_key[0]); k++)
+				fprintf(f, ",%s_%s_%s", fd->key, categories[c].key,
+					figure_key[k]);
+	}
+	putc('\n', f);
 }
 
 /* ",value" or "," when absent. */
@@ -42,46 +61,9 @@ static void num(FILE *f, bool have, double v, int decimals)
 		fputs(buf, f);
 }
 
-static void command(FILE *f, const struct out_opts *o, const struct row *r)
+static void figures(FILE *f, const struct cat_figure *d)
 {
-	const char *comm = r->comm ? r->comm : "";
-
-	if (!o->cmdline) {
-		escape_csv(f, comm);
-	} else if (r->cmdline && r->cmdline[0]) {
-		escape_csv(f, r->cmdline);
-	} else {
-		/* No command line (kernel thread, zombie): [comm], as ps does. */
-		size_t n = 0;
-		char buf[64];
-
-		while (comm[n] && n < sizeof(buf) - 3)
-			n++;
-		snprintf(buf, sizeof(buf), "[%.*s]", (int)n, comm);
-		escape_csv(f, buf);
-	}
-}
-
-static void row(FILE *f, const struct out_opts *o, const char *time,
-		const struct row *r, bool exited)
-{
-	char state[2] = { r->state, '\0' };
-
-	fprintf(f, "%s,%ld,%ld,%ld,", time, (long)r->pid, (long)r->tgid,
-		(long)r->ppid);
-	if (r->user)
-		escape_csv(f, r->user);
-	else if (r->uid != (uid_t)-1)
-		fprintf(f, "%lu", (unsigned long)r->uid);
-	putc(',', f);
-	escape_csv(f, state);
-	putc(',', f);
-	if (r->threads >= 0)
-		fprintf(f, "%d", r->threads);
-	num(f, r->have_cpu_pct, r->cpu_pct, 3);
-	for (int c = 0; c < NCAT; c++) {
-		const struct cat_figure *d = &r->d[c];
-
+	for (int c = 0; c < NCAT; c++, d++) {
 		num(f, d->avail, d->pct, 3);
 		putc(',', f);
 		if (d->avail && d->have_count)
@@ -89,14 +71,77 @@ static void row(FILE *f, const struct out_opts *o, const char *time,
 		num(f, d->avail && d->have_avg, d->avg_ms, 3);
 		num(f, d->avail && d->have_max, d->max_ms, 3);
 	}
-	num(f, true, r->total_pct, 3);
-	/* the categories dropped as impossible, space-separated keys */
+}
+
+/* The categories dropped as impossible: their keys, space-separated. */
+static void dropped(FILE *f, const struct cat_figure *d)
+{
 	putc(',', f);
 	for (int c = 0, n = 0; c < NCAT; c++)
-		if (r->d[c].dropped)
+		if (d[c].dropped)
 			fprintf(f, "%s%s", n++ ? " " : "", categories[c].key);
-	fprintf(f, ",%d,", exited || (r->flags & ROW_EXITED) ? 1 : 0);
-	command(f, o, r);
+}
+
+static void str(FILE *f, const struct field_value *v)
+{
+	char buf[64];
+	size_t n = 0;
+
+	putc(',', f);
+	if (!v->brackets) {
+		escape_csv(f, v->str);
+		return;
+	}
+	while (v->str[n] && n < sizeof(buf) - 3)
+		n++;
+	snprintf(buf, sizeof(buf), "[%.*s]", (int)n, v->str);
+	escape_csv(f, buf);
+}
+
+static void value(FILE *f, const struct field *fd, const struct field_value *v)
+{
+	switch (fd->type) {
+	case FIELD_INT:
+		if (v->have)
+			fprintf(f, ",%lld", v->i);
+		else
+			putc(',', f);
+		break;
+	case FIELD_NUM:
+		num(f, v->have, v->num, 3);
+		break;
+	case FIELD_STR:
+		if (v->have)
+			str(f, v);
+		else
+			putc(',', f);
+		break;
+	case FIELD_FIGURES:
+		figures(f, v->d);
+		break;
+	case FIELD_SET:
+		dropped(f, v->d);
+		break;
+	}
+}
+
+static void row(FILE *f, const struct out_opts *o, const char *time,
+		const struct row *r, bool exited)
+{
+	struct field_ctx ctx = {
+		.fmt = FIELD_FMT_CSV, .cmdline = o->cmdline, .exited = exited,
+	};
+	const int *ids;
+	int n;
+
+	fputs(time, f);
+	ids = fields_layout(FIELD_LAYOUT_CSV, &n);
+	for (int i = 0; i < n; i++) {
+		struct field_value v;
+
+		fields_row_value(ids[i], r, &ctx, &v);
+		value(f, fields_get(ids[i]), &v);
+	}
 	putc('\n', f);
 }
 

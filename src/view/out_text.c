@@ -47,9 +47,10 @@
 #include "lib/escape.h"
 #include "lib/nls.h"
 #include "model/categories.h"
+#include "model/fields.h"
 #include "view/output.h"
 
-enum { W_PID = 7, W_USER = 8, W_PCT = 6, W_PSI_NAME = 8, W_NR = 6 };
+enum { W_PCT = 6, W_PSI_NAME = 8 };
 
 /* Characters (code points) in escaped, hence valid UTF-8, text. */
 static int cells(const char *s)
@@ -90,13 +91,6 @@ static void fig(FILE *f, bool have, double v, int decimals, int width)
 		strcpy(buf, "-");
 	putc(' ', f);
 	right(f, buf, width);
-}
-
-static int cat_width(int c)
-{
-	int w = (int)strlen(categories[c].header);
-
-	return w > W_PCT ? w : W_PCT;
 }
 
 static void status_line(FILE *f, const struct sample *s)
@@ -189,111 +183,7 @@ static void psi_block(FILE *f, const struct psi_sample *p)
 	}
 }
 
-/* The cgroup block's pressure columns: the "some" lines of these files. */
-static const enum psi_res cg_res[] = { PSI_CPU, PSI_MEMORY, PSI_IO };
-enum { NCG_RES = sizeof(cg_res) / sizeof(cg_res[0]) };
-
-static int cg_res_width(int i)
-{
-	int w = (int)strlen(psi_res_name[cg_res[i]]);
-
-	return w > W_PCT ? w : W_PCT;
-}
-
-/* The headers of the delay categories and TOTAL, each after a space. */
-static void delay_headers(FILE *f)
-{
-	for (int c = 0; c < NCAT; c++) {
-		putc(' ', f);
-		right(f, categories[c].header, cat_width(c));
-	}
-	putc(' ', f);
-	right(f, _("TOTAL"), W_PCT);
-}
-
-static void cgroup_header(FILE *f)
-{
-	/* xgettext:no-c-format */
-	fprintf(f, "%s\n", _("Cgroups (PSI some%, avg10):"));
-	for (int i = 0; i < NCG_RES; i++) {
-		if (i)
-			putc(' ', f);
-		right(f, psi_res_name[cg_res[i]], cg_res_width(i));
-		putc(' ', f);
-		right(f, "avg10", W_PCT);
-	}
-	delay_headers(f);
-	putc(' ', f);
-	right(f, _("NR"), W_NR);
-	putc(' ', f);
-	fputs(_("PATH"), f);
-	putc('\n', f);
-}
-
-static void cgroup_text(FILE *f, const struct cgroup_row *g, char **buf,
-			size_t *cap)
-{
-	const char *path = g->path ? g->path : "";
-	size_t need = strlen(path) * 4 + 1;
-
-	for (int i = 0; i < NCG_RES; i++) {
-		const struct psi_stat *st = &g->psi.s[cg_res[i]][PSI_SOME];
-		bool have = g->have_psi && st->present;
-
-		if (i)
-			putc(' ', f);
-		/* fig() writes a space of its own before the figure. */
-		fig(f, have && st->have_pct, st->pct, 1, cg_res_width(i) - 1);
-		fig(f, have, st->avg10, 2, W_PCT);
-	}
-	for (int c = 0; c < NCAT; c++)
-		fig(f, g->d[c].avail, g->d[c].pct, 1, cat_width(c));
-	fig(f, true, g->total_pct, 1, W_PCT);
-	fprintf(f, " %*zu ", W_NR, g->nr_tasks);
-	pad(f, 2 * (g->depth > 0 ? g->depth : 0));
-	if (need > *cap) {
-		char *p = realloc(*buf, need);
-
-		if (!p) {
-			fputs("?\n", f);
-			return;
-		}
-		*buf = p;
-		*cap = need;
-	}
-	escape_text(path, *buf, need);
-	fputs(*buf, f);
-	putc('\n', f);
-}
-
-static void cgroup_block(FILE *f, const struct sample *s)
-{
-	char *buf = NULL;
-	size_t cap = 0;
-
-	cgroup_header(f);
-	for (size_t i = 0; i < s->ncgroups; i++)
-		cgroup_text(f, &s->cgroups[i], &buf, &cap);
-	putc('\n', f);
-	free(buf);
-}
-
-static void table_header(FILE *f, const struct sample *s)
-{
-	right(f, s->threads ? _("TID") : _("PID"), W_PID);
-	putc(' ', f);
-	left(f, _("USER"), W_USER);
-	putc(' ', f);
-	fputs(_("S"), f);
-	putc(' ', f);
-	right(f, _("CPU%"), W_PCT);
-	delay_headers(f);
-	putc(' ', f);
-	fputs(_("COMMAND"), f);
-	putc('\n', f);
-}
-
-/* A growable scratch buffer for escaped command lines. */
+/* A growable scratch buffer for escaped text. */
 struct scratch {
 	char *p;
 	size_t cap;
@@ -314,77 +204,147 @@ static char *scratch_get(struct scratch *b, size_t need)
 	return b->p ? b->p : empty;
 }
 
-static void command(FILE *f, const struct out_opts *o, const struct row *r,
-		    struct scratch *b)
+/* The header line of a layout: each field's batch header in its width. */
+static void header_line(FILE *f, enum field_layout l, bool threads)
 {
-	const char *comm = r->comm ? r->comm : "";
-	bool brackets = o && o->cmdline && !(r->cmdline && r->cmdline[0]);
-	const char *cmd = o && o->cmdline && !brackets ? r->cmdline : comm;
+	const int *ids;
+	int n;
+
+	ids = fields_layout(l, &n);
+	for (int i = 0; i < n; i++) {
+		const struct field *fd = fields_get(ids[i]);
+		const char *h = fd->bheader;
+
+		if (i)
+			putc(' ', f);
+		/* thread rows show thread ids */
+		if (threads && ids[i] == FIELD_PID)
+			h = N_("TID");
+		if (!(fd->flags & FIELD_KERNEL))
+			h = _(h);
+		if (fd->flags & FIELD_LEFT)
+			left(f, h, fd->bwidth);
+		else
+			right(f, h, fd->bwidth);
+	}
+	putc('\n', f);
+}
+
+/*
+ * Text a process controls, escaped; cut at a character or escape and
+ * marked when wider than the field, as top does.
+ */
+static void raw_text(FILE *f, const struct field *fd, const struct field_value *v,
+		     struct scratch *b)
+{
 	/* Every byte escapes to at most four; brackets and NUL on top. */
-	size_t need = strlen(cmd) * 4 + 3;
+	size_t need = strlen(v->str) * 4 + 3;
 	char *buf = scratch_get(b, need);
 
 	if (!buf) {
 		fputs("?", f);
 		return;
 	}
-	/* No command line (kernel thread, zombie): [comm], as ps does. */
-	if (brackets)
+	pad(f, v->indent);
+	escape_text(v->str, buf, need);
+	if (fd->bwidth && cells(buf) > fd->bwidth) {
+		size_t n = escape_text(v->str, buf, (size_t)fd->bwidth);
+		buf[n] = '+';
+		buf[n + 1] = '\0';
+	}
+	if (v->brackets)
 		putc('[', f);
-	escape_text(cmd, buf, need);
 	fputs(buf, f);
-	if (brackets)
+	if (v->brackets)
 		putc(']', f);
+	if (fd->flags & FIELD_LEFT)
+		pad(f, fd->bwidth - cells(buf));
 }
 
-static void user(FILE *f, const struct row *r)
+/* One field of a row in its width, after a space unless it is the first. */
+static void cell(FILE *f, const struct field *fd, const struct field_value *v,
+		 const struct cat_figure *d, bool first, struct scratch *b)
 {
 	char buf[64];
+	bool have = v->have;
+	double num = v->num;
 
-	if (r->user) {
-		escape_text(r->user, buf, sizeof(buf));
-		if (cells(buf) > W_USER) {
-			/* Cut at a character or escape and mark it, as top does. */
-			size_t n = escape_text(r->user, buf, W_USER);
-			buf[n] = '+';
-			buf[n + 1] = '\0';
+	if (!first)
+		putc(' ', f);
+	if (d) {
+		/* a delay column: its percentage, ! when the kernel's is false */
+		const struct cat_figure *cf = &d[fd->arg];
+
+		if (cf->dropped) {
+			right(f, "!", fd->bwidth);
+			return;
 		}
-	} else if (r->uid != (uid_t)-1) {
-		snprintf(buf, sizeof(buf), "%lu", (unsigned long)r->uid);
-	} else {
-		strcpy(buf, "-");
+		have = cf->avail;
+		num = cf->pct;
 	}
-	left(f, buf, W_USER);
+	if (have && fd->type == FIELD_STR && (fd->flags & FIELD_RAW)) {
+		raw_text(f, fd, v, b);
+		return;
+	}
+	if (!have || (fd->type == FIELD_NUM && !isfinite(num)))
+		strcpy(buf, "-");
+	else if (fd->type == FIELD_NUM)
+		snprintf(buf, sizeof(buf), "%.*f", fd->decimals, num);
+	else if (fd->type == FIELD_INT)
+		snprintf(buf, sizeof(buf), "%lld", v->i);
+	else
+		snprintf(buf, sizeof(buf), "%s", v->str);
+	if (fd->flags & FIELD_LEFT)
+		left(f, buf, fd->bwidth);
+	else
+		right(f, buf, fd->bwidth);
 }
 
-static char state(const struct row *r, bool exited)
+static void cgroup_text(FILE *f, const struct cgroup_row *g, struct scratch *b)
 {
-	if (exited)
-		return 'X';
-	if (!r->state)
-		return '-';
-	return r->state > ' ' && r->state < 0x7f ? r->state : '?';
+	static const struct field_ctx ctx = { .fmt = FIELD_FMT_TEXT };
+	const int *ids;
+	int n;
+
+	ids = fields_layout(FIELD_LAYOUT_CGROUPS, &n);
+	for (int i = 0; i < n; i++) {
+		const struct field *fd = fields_get(ids[i]);
+		struct field_value v;
+
+		fields_cg_value(ids[i], g, &ctx, &v);
+		cell(f, fd, &v, fields_cat(ids[i]) >= 0 ? g->d : NULL, i == 0, b);
+	}
+	putc('\n', f);
+}
+
+static void cgroup_block(FILE *f, const struct sample *s, struct scratch *b)
+{
+	/* xgettext:no-c-format */
+	fprintf(f, "%s\n", _("Cgroups (PSI some%, avg10):"));
+	header_line(f, FIELD_LAYOUT_CGROUPS, false);
+	for (size_t i = 0; i < s->ncgroups; i++)
+		cgroup_text(f, &s->cgroups[i], b);
+	putc('\n', f);
 }
 
 static void row_text(FILE *f, const struct out_opts *o, const struct row *r,
 		     bool exited, struct scratch *b)
 {
-	fprintf(f, "%*ld ", W_PID, (long)r->pid);
-	user(f, r);
-	fprintf(f, " %c", state(r, exited));
-	fig(f, r->have_cpu_pct, r->cpu_pct, 1, W_PCT);
-	for (int c = 0; c < NCAT; c++) {
-		if (r->d[c].dropped) {
-			/* the kernel's figure cannot be true */
-			putc(' ', f);
-			right(f, "!", cat_width(c));
-		} else {
-			fig(f, r->d[c].avail, r->d[c].pct, 1, cat_width(c));
-		}
+	struct field_ctx ctx = {
+		.fmt = FIELD_FMT_TEXT, .cmdline = o && o->cmdline,
+		.exited = exited,
+	};
+	const int *ids;
+	int n;
+
+	ids = fields_layout(FIELD_LAYOUT_TASKS, &n);
+	for (int i = 0; i < n; i++) {
+		const struct field *fd = fields_get(ids[i]);
+		struct field_value v;
+
+		fields_row_value(ids[i], r, &ctx, &v);
+		cell(f, fd, &v, fields_cat(ids[i]) >= 0 ? r->d : NULL, i == 0, b);
 	}
-	fig(f, true, r->total_pct, 1, W_PCT);
-	putc(' ', f);
-	command(f, o, r, b);
 	putc('\n', f);
 }
 
@@ -396,8 +356,8 @@ void out_text(FILE *f, const struct out_opts *o, const struct sample *s)
 	psi_block(f, &s->psi);
 	putc('\n', f);
 	if (s->cgroups)
-		cgroup_block(f, s);
-	table_header(f, s);
+		cgroup_block(f, s, &b);
+	header_line(f, FIELD_LAYOUT_TASKS, s->threads);
 	for (size_t i = 0; i < s->nrows; i++)
 		row_text(f, o, &s->rows[i], (s->rows[i].flags & ROW_EXITED) != 0, &b);
 	if (s->nexited) {

@@ -530,9 +530,8 @@ static void screen_init(struct screen *s, struct producer *m,
 	s->table_y = -1;
 	s->replay = m && producer_seekable(m);
 	s->cgview = o->cgroups;
-	s->cg_sort = cgcolumn_by_sort(o->sel.sort);
-	if (s->cg_sort < 0)
-		s->cg_sort = CGCOL_TOTAL;
+	s->cg_sort = fields_in_layout(FIELD_LAYOUT_CGROUPS, o->sel.sort)
+		      ? o->sel.sort : FIELD_TOTAL;
 	char *path = config_file_path();
 	if (help_build(&s->help_text, path) < 0)
 		memset(&s->help_text, 0, sizeof(s->help_text));

@@ -24,44 +24,23 @@
 
 /* ---- figures ---- */
 
-static double psi_value(const struct cgroup_row *g, int res, bool avg10)
+/* A cgroup's value of a field, as the screen takes it. */
+static void cg_field(const struct screen *s, const struct cgroup_row *g,
+		     int col, struct field_value *v)
 {
-	const struct psi_stat *st = &g->psi.s[res][PSI_SOME];
-	if (!g->have_psi || !st->present)
-		return NAN;
-	if (avg10)
-		return st->avg10;
-	return st->have_pct ? st->pct : NAN;
+	struct field_ctx ctx = screen_table_ctx(s);
+	fields_cg_value(col, g, &ctx, v);
 }
 
+/* A figure of a cgroup, or NAN (absent, or not a number). */
 static double cg_value(const struct screen *s, const struct cgroup_row *g,
 		       int col)
 {
-	switch (col) {
-	case CGCOL_CPU_P:
-		return psi_value(g, PSI_CPU, false);
-	case CGCOL_CPU_10:
-		return psi_value(g, PSI_CPU, true);
-	case CGCOL_MEM_P:
-		return psi_value(g, PSI_MEMORY, false);
-	case CGCOL_MEM_10:
-		return psi_value(g, PSI_MEMORY, true);
-	case CGCOL_IO_P:
-		return psi_value(g, PSI_IO, false);
-	case CGCOL_IO_10:
-		return psi_value(g, PSI_IO, true);
-	case CGCOL_TOTAL:
-		return g->total_pct;
-	case CGCOL_NR:
-		return (double)g->nr_tasks;
-	case CGCOL_PATH:
+	struct field_value v;
+	cg_field(s, g, col, &v);
+	if (!v.have || fields_get(col)->type == FIELD_STR)
 		return NAN;
-	}
-	/* a delay column: the metric works on a cgroup as on a task */
-	struct row r;
-	memset(&r, 0, sizeof(r));
-	memcpy(r.d, g->d, sizeof(r.d));
-	return select_row_metric(&r, col - CGCOL_CAT, s->sel.metric, s->snap.s.interval);
+	return v.num;
 }
 
 /* The last part of a path ("/a/b" → "b"); "/" stays "/". */
@@ -97,14 +76,12 @@ static int cmp_sorted(const void *pa, const void *pb)
 	const struct cgroup_row *a = &cmp_rows[*(const size_t *)pa];
 	const struct cgroup_row *b = &cmp_rows[*(const size_t *)pb];
 	const struct screen *s = cmp_screen;
-	int r;
-	if (s->cg_sort == CGCOL_PATH) {
-		r = strcmp(a->path, b->path);
-		return s->cg_reverse ? -r : r;
-	}
-	double va = cg_value(s, a, s->cg_sort), vb = cg_value(s, b, s->cg_sort);
-	r = select_cmp_num(va, vb);
-	if (s->cg_reverse && !isnan(va) && !isnan(vb))
+	struct field_value va, vb;
+	cg_field(s, a, s->cg_sort, &va);
+	cg_field(s, b, s->cg_sort, &vb);
+	int r = fields_compare(s->cg_sort, &va, &vb);
+	if (s->cg_reverse && fields_value_present(&va) &&
+	    fields_value_present(&vb))
 		r = -r;
 	return r ? r : strcmp(a->path, b->path);
 }
@@ -317,7 +294,7 @@ void screen_cgroup_fold(struct screen *s, bool fold)
 
 void screen_cgroup_set_sort(struct screen *s, int col, bool toggle)
 {
-	if (col < 0 || col >= NCGCOL)
+	if (!fields_in_layout(FIELD_LAYOUT_CGROUPS, col))
 		return;
 	if (col == s->cg_sort)
 		s->cg_reverse = toggle ? !s->cg_reverse : s->cg_reverse;
@@ -346,33 +323,26 @@ bool screen_cgroup_find(struct screen *s, const char *text, size_t from)
 void screen_cgroup_cell(const struct screen *s, const struct cg_line *l, int col,
 		 char *buf, size_t size)
 {
-	if (col == CGCOL_PATH) {
+	const struct field *f = fields_get(col);
+	if (!f->width) {
+		/* the flexible column is the tree */
 		const char *mark = !l->kids ? "  " : l->folded ? "+ " : "- ";
 		const char *name = l->depth ? base_name(l->cg->path) : l->cg->path;
 		snprintf(buf, size, "%*s%s%s", 2 * l->depth, "", mark, name);
 		return;
 	}
-	if (col == CGCOL_NR) {
-		snprintf(buf, size, "%zu", l->cg->nr_tasks);
-		return;
-	}
-	double v = cg_value(s, l->cg, col);
-	if (isnan(v)) {
-		snprintf(buf, size, "-");
-		return;
-	}
-	bool ms = col >= CGCOL_CAT && col < CGCOL_TOTAL &&
+	struct field_value v;
+	cg_field(s, l->cg, col, &v);
+	bool ms = fields_cat(col) >= 0 &&
 		  (s->sel.metric == METRIC_AVG || s->sel.metric == METRIC_MAX);
-	screen_table_fmt_num(buf, size, v, cgcolumn_get(col)->width, ms);
+	screen_table_format(f, &v, ms, buf, size);
 }
 
 static attr_t cg_role(const struct screen *s, const struct cg_line *l, int col)
 {
-	if (col == CGCOL_PATH || col == CGCOL_NR)
-		return A_NORMAL;
-	double v = cg_value(s, l->cg, col);
-	bool delay = col >= CGCOL_CAT && col < CGCOL_TOTAL;
-	return screen_table_figure_role(s, v, delay ? s->sel.metric : METRIC_PCT);
+	struct field_value v;
+	cg_field(s, l->cg, col, &v);
+	return screen_table_value_role(s, col, &v);
 }
 
 /* The largest figure of a column in the view (0 when none). */
@@ -390,8 +360,8 @@ static double column_max(const struct screen *s, int col)
 /* The header of a column; PATH tells how many columns did not fit. */
 static void title(const struct screen *s, int col, char *text, size_t size)
 {
-	const char *h = cgcolumn_get(col)->header;
-	if (col == CGCOL_PATH && s->cg_hidden)
+	const char *h = fields_get(col)->header;
+	if (!fields_get(col)->width && s->cg_hidden)
 		snprintf(text, size, _("%s (+%d hidden)"), h, s->cg_hidden);
 	else
 		snprintf(text, size, "%s", h);
@@ -405,17 +375,18 @@ static void title(const struct screen *s, int col, char *text, size_t size)
 static struct col_layout columns(struct screen *s)
 {
 	static const int last_resort[] = {
-		CGCOL_IO_10, CGCOL_MEM_10, CGCOL_CPU_10, CGCOL_NR,
+		FIELD_CG_IO_10, FIELD_CG_MEM_10, FIELD_CG_CPU_10, FIELD_CG_NR,
 	};
-	return (struct col_layout){
-		.get = cgcolumn_get, .n = NCGCOL, .cat = CGCOL_CAT,
-		.flex = CGCOL_PATH, .flex_min = PATH_MIN, .sorted = s->cg_sort,
+	struct col_layout l = {
+		.flex_min = PATH_MIN, .sorted = s->cg_sort,
 		.last = last_resort,
 		.nlast = sizeof(last_resort) / sizeof(last_resort[0]),
 		.max = column_max, .title = title,
 		.shown = s->cg_shown, .x = s->cg_x, .w = s->cg_w,
 		.hidden = &s->cg_hidden,
 	};
+	l.ids = fields_layout(FIELD_LAYOUT_CGROUPS, &l.n);
+	return l;
 }
 
 static void line(struct screen *s, const struct col_layout *cols, int y,
@@ -423,13 +394,15 @@ static void line(struct screen *s, const struct col_layout *cols, int y,
 {
 	attr_t base = selected ? s->attr[R_SELECTED] : A_NORMAL;
 	screen_draw_fill(y, 0, COLS, base);
-	for (int i = 0; i < NCGCOL; i++) {
+	for (int k = 0; k < cols->n; k++) {
+		int i = cols->ids[k];
 		if (!s->cg_shown[i])
 			continue;
 		char buf[4096];
 		screen_cgroup_cell(s, l, i, buf, sizeof(buf));
-		screen_draw_table_cell(s, cols, y, i, buf, i == CGCOL_PATH,
-				selected ? base : cg_role(s, l, i));
+		screen_draw_table_cell(s, cols, y, i, buf,
+				       fields_get(i)->flags & FIELD_RAW,
+				       selected ? base : cg_role(s, l, i));
 	}
 }
 
@@ -456,5 +429,5 @@ void screen_cgroup_draw(struct screen *s, int y, int h)
 
 int screen_cgroup_column_at(const struct screen *s, int x)
 {
-	return screen_draw_column_at(NCGCOL, s->cg_shown, s->cg_x, s->cg_w, x);
+	return screen_draw_column_at(NFIELD, s->cg_shown, s->cg_x, s->cg_w, x);
 }

@@ -60,9 +60,11 @@ void screen_draw_fill(int y, int x, int cols, attr_t attr)
 static int needed_width(const struct col_layout *l)
 {
 	int w = l->flex_min;
-	for (int i = 0; i < l->n; i++)
-		if (l->shown[i] && i != l->flex)
-			w += l->get(i)->width + 1;
+	for (int i = 0; i < l->n; i++) {
+		int width = fields_get(l->ids[i])->width;
+		if (l->shown[l->ids[i]] && width)
+			w += width + 1;
+	}
 	return w;
 }
 
@@ -77,32 +79,35 @@ static void drop(const struct col_layout *l, int col)
 static void fit(const struct screen *s, const struct col_layout *l)
 {
 	double max[NCAT];
+	for (int id = 0; id < NFIELD; id++)
+		l->shown[id] = false;
 	for (int i = 0; i < l->n; i++)
-		l->shown[i] = true;
+		l->shown[l->ids[i]] = true;
 	*l->hidden = 0;
 	if (needed_width(l) > COLS)
 		for (int c = 0; c < NCAT; c++)
-			max[c] = l->max(s, l->cat + c);
+			max[c] = l->max(s, FIELD_CAT + c);
 	while (needed_width(l) > COLS) {
 		int least = -1;
 		for (int c = NCAT - 1; c >= 0; c--)
-			if (l->shown[l->cat + c] && l->cat + c != l->sorted &&
+			if (l->shown[FIELD_CAT + c] && FIELD_CAT + c != l->sorted &&
 			    (least < 0 || max[c] < max[least]))
 				least = c;
 		if (least < 0)
 			break;
-		drop(l, l->cat + least);
+		drop(l, FIELD_CAT + least);
 	}
 	for (size_t i = 0; i < l->nlast && needed_width(l) > COLS; i++)
 		drop(l, l->last[i]);
 
 	int x = 0;
 	for (int i = 0; i < l->n; i++) {
-		if (!l->shown[i])
+		int id = l->ids[i], width = fields_get(id)->width;
+		if (!l->shown[id])
 			continue;
-		l->x[i] = x;
-		l->w[i] = i == l->flex ? COLS - x : l->get(i)->width;
-		x += l->w[i] + 1;
+		l->x[id] = x;
+		l->w[id] = width ? width : COLS - x;
+		x += l->w[id] + 1;
 	}
 }
 
@@ -110,17 +115,19 @@ static void header_row(struct screen *s, const struct col_layout *l, int y)
 {
 	screen_draw_fill(y, 0, COLS, s->attr[R_TITLE]);
 	for (int i = 0; i < l->n; i++) {
-		if (!l->shown[i])
+		int id = l->ids[i];
+		const struct field *f = fields_get(id);
+		if (!l->shown[id])
 			continue;
 		char text[64];
-		l->title(s, i, text, sizeof(text));
-		int w = l->w[i];
-		if (i == l->flex && textwidth_width(text) < w)
+		l->title(s, id, text, sizeof(text));
+		int w = l->w[id];
+		if (!f->width && textwidth_width(text) < w)
 			w = textwidth_width(text);
-		move(y, l->x[i]);
-		screen_draw_text(s, text, false, w, !l->get(i)->left,
-			  i == l->sorted ? s->attr[R_SORTED]
-					 : s->attr[R_TITLE] | A_BOLD);
+		move(y, l->x[id]);
+		screen_draw_text(s, text, false, w, !(f->flags & FIELD_LEFT),
+			  id == l->sorted ? s->attr[R_SORTED]
+					  : s->attr[R_TITLE] | A_BOLD);
 	}
 }
 
@@ -143,7 +150,8 @@ void screen_draw_table_cell(struct screen *s, const struct col_layout *l, int y,
 		     int col, const char *text, bool raw, attr_t attr)
 {
 	move(y, l->x[col]);
-	screen_draw_text(s, text, raw, l->w[col], !l->get(col)->left, attr);
+	screen_draw_text(s, text, raw, l->w[col],
+			 !(fields_get(col)->flags & FIELD_LEFT), attr);
 }
 
 void screen_draw_table_empty(struct screen *s, const char *text)

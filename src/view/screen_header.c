@@ -14,8 +14,8 @@
 #include "lib/escape.h"
 #include "lib/nls.h"
 #include "lib/textwidth.h"
+#include "model/fields.h"
 #include "model/producer.h"
-#include "model/columns.h"
 #include "view/actions.h"
 #include "view/screen_int.h"
 
@@ -170,18 +170,18 @@ static void title_line(struct screen *s, int y)
 static const char *sort_label(const struct screen *s, char *buf, size_t size)
 {
 	if (s->cgview) {
-		const struct column *c = cgcolumn_get(s->cg_sort);
-		bool up = (s->cg_sort == CGCOL_PATH) != s->cg_reverse;
+		const struct field *c = fields_get(s->cg_sort);
+		bool up = fields_ascending(s->cg_sort) != s->cg_reverse;
 		const char *arrow = s->utf8 ? (up ? "\u25b2" : "\u25bc")
 					    : (up ? "^" : "v");
 		snprintf(buf, size, _("sort %s%s"), c ? c->header : "?", arrow);
 		return buf;
 	}
-	const struct column *c = column_get(column_by_sort(s->sel.sort));
+	const struct field *c = fields_get(s->sel.sort);
 	const char *arrow = s->utf8 ? (s->sel.reverse ? "\u25b2" : "\u25bc")
 				    : (s->sel.reverse ? "^" : "v");
 	/* pid and comm sort ascending by default */
-	if (s->sel.sort == SORT_PID || s->sel.sort == SORT_COMM)
+	if (fields_ascending(s->sel.sort))
 		arrow = s->utf8 ? (s->sel.reverse ? "\u25bc" : "\u25b2")
 				: (s->sel.reverse ? "v" : "^");
 	snprintf(buf, size, _("sort %s%s"), c ? c->header : "?", arrow);

@@ -14,7 +14,7 @@
 #include <sys/types.h>
 
 #include "kernel/psi.h"
-#include "model/columns.h"
+#include "model/fields.h"
 #include "model/select.h"
 #include "model/snapshot.h"
 #include "view/help.h"
@@ -145,8 +145,8 @@ struct screen {
 	/* layout of the last draw, for mouse clicks and paging */
 	int table_y;        /* line of the column headers, -1 if none */
 	int rows_y, rows_h; /* first row line and how many fit */
-	int col_x[NCOL], col_w[NCOL];
-	bool col_shown[NCOL];
+	int col_x[NFIELD], col_w[NFIELD];  /* by field id */
+	bool col_shown[NFIELD];
 	int cols_hidden;
 
 	/* the cgroup view (g): the tree in display order, its selection */
@@ -155,13 +155,13 @@ struct screen {
 	size_t ncgv, cgv_cap;
 	size_t cg_cur, cg_top;
 	char *cg_cur_path;  /* the selected cgroup, followed across refreshes */
-	int cg_sort;        /* enum cgcol_id */
+	int cg_sort;        /* a field of FIELD_LAYOUT_CGROUPS */
 	bool cg_reverse;
 	char **folded;      /* paths of the folded cgroups */
 	size_t nfolded;
 	char *zoom;         /* Enter on a cgroup: only its processes (or NULL) */
-	int cg_x[NCGCOL], cg_w[NCGCOL];
-	bool cg_shown[NCGCOL];
+	int cg_x[NFIELD], cg_w[NFIELD];    /* by field id */
+	bool cg_shown[NFIELD];
 	int cg_hidden;
 
 	/* the producer moves in time: a recording (producer_seekable) */
@@ -204,8 +204,16 @@ const char *screen_table_metric_label(enum metric m);
 void screen_table_fmt_num(char *buf, size_t size, double v, int width, bool ms);
 /* How a figure looks under a metric: the size of a stall decides. */
 attr_t screen_table_figure_role(const struct screen *s, double v, enum metric m);
+/* The context the screen's values are taken in. */
+struct field_ctx screen_table_ctx(const struct screen *s);
+/* A field's value as a cell's text (ms: a delay metric in ms). */
+void screen_table_format(const struct field *f, const struct field_value *v,
+			 bool ms, char *buf, size_t size);
+/* How a field's value looks: dimmed when zero, coloured by size. */
+attr_t screen_table_value_role(const struct screen *s, int id,
+			       const struct field_value *v);
 void screen_table_draw(struct screen *s, int y, int h);
-/* Sort key of the column header at screen column x, or -1. */
+/* Sort key (field) of the column header at screen column x, or -1. */
 int screen_table_sort_at(const struct screen *s, int x);
 /* Formatted text of one cell, for drawing and tests. */
 void screen_table_cell(const struct screen *s, const struct row *r, int col,
@@ -254,11 +262,9 @@ void screen_draw_fill(int y, int x, int cols, attr_t attr);
  * (s->col_*) and the cgroup view (s->cg_*) each describe theirs.
  */
 struct col_layout {
-	const struct column *(*get)(int id);
-	int n;              /* columns */
-	int cat;            /* the column of the first delay category */
-	int flex;           /* the column that takes the rest of the line */
-	int flex_min;       /* cells it keeps before columns are dropped */
+	const int *ids;     /* the view's fields in order (fields_layout) */
+	int n;
+	int flex_min;       /* cells the flexible column (width 0) keeps */
 	int sorted;         /* the sort column: marked and never dropped */
 	const int *last;    /* dropped after the categories, in this order */
 	size_t nlast;
@@ -266,7 +272,7 @@ struct col_layout {
 	double (*max)(const struct screen *s, int col);
 	/* The header text of a column. */
 	void (*title)(const struct screen *s, int col, char *buf, size_t size);
-	/* where the last draw put them */
+	/* where the last draw put them, by field id (NFIELD each) */
 	bool *shown;
 	int *x, *w;
 	int *hidden;

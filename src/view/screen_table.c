@@ -49,74 +49,94 @@ void screen_table_fmt_num(char *buf, size_t size, double v, int width, bool ms)
 	}
 }
 
+struct field_ctx screen_table_ctx(const struct screen *s)
+{
+	return (struct field_ctx){
+		.fmt = FIELD_FMT_SCREEN, .cmdline = s->cmdline,
+		.metric = s->sel.metric, .interval = s->snap.s.interval,
+	};
+}
+
+/* A figure, or NAN when the value is absent or no number. */
+static double figure(const struct field *f, const struct field_value *v)
+{
+	if (f->type != FIELD_NUM && f->type != FIELD_INT)
+		return NAN;
+	return v->have ? v->num : NAN;
+}
+
 static double cell_value(const struct screen *s, const struct row *r, int col)
 {
-	if (col == COL_CPU_PCT)
-		return r->have_cpu_pct ? r->cpu_pct : NAN;
-	if (col == COL_TOTAL)
-		return r->total_pct;
-	return select_row_metric(r, col - COL_CAT, s->sel.metric, s->snap.s.interval);
+	struct field_ctx ctx = screen_table_ctx(s);
+	struct field_value v;
+	fields_row_value(col, r, &ctx, &v);
+	return figure(fields_get(col), &v);
+}
+
+void screen_table_format(const struct field *f, const struct field_value *v,
+			 bool ms, char *buf, size_t size)
+{
+	double x = figure(f, v);
+	if (!v->have || (f->type == FIELD_NUM && isnan(x)))
+		snprintf(buf, size, "-");
+	else if (f->type == FIELD_NUM)
+		screen_table_fmt_num(buf, size, x, f->width, ms);
+	else if (f->type == FIELD_INT)
+		snprintf(buf, size, "%lld", v->i);
+	else if (v->brackets)
+		snprintf(buf, size, "[%s]", v->str);
+	else
+		snprintf(buf, size, "%s", v->str);
+}
+
+/* A delay column in ms (avg, max) shows more decimals. */
+static bool in_ms(const struct screen *s, int col)
+{
+	return fields_cat(col) >= 0 &&
+	       (s->sel.metric == METRIC_AVG || s->sel.metric == METRIC_MAX);
 }
 
 void screen_table_cell(const struct screen *s, const struct row *r, int col,
 		char *buf, size_t size)
 {
-	const struct column *c = column_get(col);
-	double v;
+	struct field_ctx ctx = screen_table_ctx(s);
+	struct field_value v;
+	int cat = fields_cat(col);
 
-	switch (col) {
-	case COL_PID:
-		snprintf(buf, size, "%d", (int)r->pid);
-		return;
-	case COL_USER:
-		if (r->user && *r->user)
-			snprintf(buf, size, "%s", r->user);
-		else if (r->uid != (uid_t)-1)
-			snprintf(buf, size, "%u", (unsigned)r->uid);
-		else
-			snprintf(buf, size, "-");
-		return;
-	case COL_STATE:
-		snprintf(buf, size, "%c", r->state ? r->state : '-');
-		return;
-	case COL_COMMAND:
-		if (s->cmdline && r->cmdline && *r->cmdline)
-			snprintf(buf, size, "%s", r->cmdline);
-		else if (s->cmdline)
-			snprintf(buf, size, "[%s]", r->comm ? r->comm : "");
-		else
-			snprintf(buf, size, "%s", r->comm ? r->comm : "");
-		return;
-	}
-	if (col >= COL_CAT && col < COL_TOTAL && r->d[col - COL_CAT].dropped) {
+	if (cat >= 0 && r->d[cat].dropped) {
 		/* the kernel's figure cannot be true (see the help) */
 		snprintf(buf, size, "!");
 		return;
 	}
-	v = cell_value(s, r, col);
-	if (isnan(v)) {
-		snprintf(buf, size, "-");
-		return;
-	}
-	bool ms = col >= COL_CAT && col < COL_TOTAL &&
-		  (s->sel.metric == METRIC_AVG || s->sel.metric == METRIC_MAX);
-	screen_table_fmt_num(buf, size, v, c->width, ms);
+	fields_row_value(col, r, &ctx, &v);
+	screen_table_format(fields_get(col), &v, in_ms(s, col), buf, size);
+}
+
+attr_t screen_table_value_role(const struct screen *s, int id,
+			       const struct field_value *v)
+{
+	const struct field *f = fields_get(id);
+	if (f->type != FIELD_NUM)
+		return A_NORMAL;
+	double x = figure(f, v);
+	if (isnan(x) || x <= 0)
+		return s->attr[R_LOW];
+	if (!(f->flags & FIELD_STALL))
+		return A_NORMAL;
+	return screen_table_figure_role(s, x, fields_cat(id) >= 0 ? s->sel.metric
+								 : METRIC_PCT);
 }
 
 /* How a figure looks: the size of a stall decides. */
 static attr_t cell_role(const struct screen *s, const struct row *r, int col)
 {
-	if (col < COL_CPU_PCT || col == COL_COMMAND)
-		return A_NORMAL;
-	if (col >= COL_CAT && col < COL_TOTAL && r->d[col - COL_CAT].dropped)
+	int cat = fields_cat(col);
+	if (cat >= 0 && r->d[cat].dropped)
 		return s->attr[R_WARN];
-	double v = cell_value(s, r, col);
-	if (isnan(v) || v <= 0)
-		return s->attr[R_LOW];
-	if (col == COL_CPU_PCT)
-		return A_NORMAL;
-	return screen_table_figure_role(s, v, col == COL_TOTAL ? METRIC_PCT
-							: s->sel.metric);
+	struct field_ctx ctx = screen_table_ctx(s);
+	struct field_value v;
+	fields_row_value(col, r, &ctx, &v);
+	return screen_table_value_role(s, col, &v);
 }
 
 attr_t screen_table_figure_role(const struct screen *s, double v, enum metric m)
@@ -150,10 +170,11 @@ static double column_max(const struct screen *s, int col)
 /* The header of a column; COMMAND tells how many columns did not fit. */
 static void title(const struct screen *s, int col, char *text, size_t size)
 {
-	const char *h = column_get(col)->header;
-	if (col == COL_COMMAND && s->cmdline)
+	const char *h = fields_get(col)->header;
+	bool flex = !fields_get(col)->width;   /* the command */
+	if (flex && s->cmdline)
 		h = _("COMMAND LINE");
-	if (col != COL_COMMAND || !s->cols_hidden) {
+	if (!flex || !s->cols_hidden) {
 		snprintf(text, size, "%s", h);
 		return;
 	}
@@ -172,17 +193,17 @@ static void title(const struct screen *s, int col, char *text, size_t size)
  */
 static struct col_layout columns(struct screen *s)
 {
-	static const int last_resort[] = { COL_USER, COL_STATE, COL_CPU_PCT };
-	return (struct col_layout){
-		.get = column_get, .n = NCOL, .cat = COL_CAT,
-		.flex = COL_COMMAND, .flex_min = COMMAND_MIN,
-		.sorted = column_by_sort(s->sel.sort),
+	static const int last_resort[] = { FIELD_USER, FIELD_STATE, FIELD_CPU_PCT };
+	struct col_layout l = {
+		.flex_min = COMMAND_MIN, .sorted = s->sel.sort,
 		.last = last_resort,
 		.nlast = sizeof(last_resort) / sizeof(last_resort[0]),
 		.max = column_max, .title = title,
 		.shown = s->col_shown, .x = s->col_x, .w = s->col_w,
 		.hidden = &s->cols_hidden,
 	};
+	l.ids = fields_layout(FIELD_LAYOUT_TASKS, &l.n);
+	return l;
 }
 
 static void row_line(struct screen *s, const struct col_layout *l, int y,
@@ -195,20 +216,21 @@ static void row_line(struct screen *s, const struct col_layout *l, int y,
 	else if (exited)
 		base = s->attr[R_EXITED];
 	screen_draw_fill(y, 0, COLS, base);
-	for (int i = 0; i < NCOL; i++) {
+	for (int k = 0; k < l->n; k++) {
+		int i = l->ids[k];
+		unsigned flags = fields_get(i)->flags;
 		if (!s->col_shown[i])
 			continue;
 		char buf[4096];
 		screen_table_cell(s, r, i, buf, sizeof(buf));
 		attr_t a = base;
 		if (!selected && !exited) {
-			if (fresh && (i == COL_PID || i == COL_COMMAND))
+			if (fresh && (flags & FIELD_IDENT))
 				a = s->attr[R_NEW];
 			else
 				a = cell_role(s, r, i);
 		}
-		bool raw = i == COL_COMMAND || i == COL_USER;
-		screen_draw_table_cell(s, l, y, i, buf, raw, a);
+		screen_draw_table_cell(s, l, y, i, buf, flags & FIELD_RAW, a);
 	}
 }
 
@@ -258,6 +280,6 @@ void screen_table_draw(struct screen *s, int y, int h)
 
 int screen_table_sort_at(const struct screen *s, int x)
 {
-	int i = screen_draw_column_at(NCOL, s->col_shown, s->col_x, s->col_w, x);
-	return i < 0 ? -1 : column_get(i)->sort;
+	int i = screen_draw_column_at(NFIELD, s->col_shown, s->col_x, s->col_w, x);
+	return i >= 0 && (fields_get(i)->flags & FIELD_SORT) ? i : -1;
 }

@@ -26,7 +26,7 @@ static void defaults(struct options *o, unsigned set_mask)
 {
 	memset(o, 0, sizeof(*o));
 	o->delay = 1.5;
-	o->sel.sort = SORT_TOTAL;
+	o->sel.sort = FIELD_TOTAL;
 	o->sel.metric = METRIC_AVG;
 	o->set_mask = set_mask;
 }
@@ -35,7 +35,7 @@ static void check_valid(const struct options *o)
 {
 	FUZZ_CHECK(isfinite(o->delay) && o->delay > 0 &&
 		   o->delay <= 24.0 * 3600.0);
-	FUZZ_CHECK(select_sort_key_name(o->sel.sort) != NULL);
+	FUZZ_CHECK(fields_sort_name(o->sel.sort) != NULL);
 	FUZZ_CHECK(o->sel.metric >= 0 && o->sel.metric < NMETRIC);
 	FUZZ_CHECK(o->pids == NULL && o->npids == 0);
 }

@@ -24,7 +24,7 @@ static void defaults(struct options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->delay = 1.0;
-	o->sel.sort = SORT_TOTAL;
+	o->sel.sort = FIELD_TOTAL;
 	o->sel.metric = METRIC_PCT;
 }
 
@@ -149,7 +149,7 @@ static void test_round_trip(void)
 
 	/* saving again replaces the file in one step, still 0600 */
 	o.delay = 3;
-	o.sel.sort = SORT_PID;
+	o.sel.sort = FIELD_PID;
 	chmod(path, 0644);
 	CHECK(config_file_save(&o, path) == 0);
 	CHECK(stat(path, &st) == 0);
@@ -173,7 +173,7 @@ static void test_round_trip_opposite(void)
 	struct options o, back;
 	defaults(&o);
 	o.delay = 7.5;
-	o.sel.sort = SORT_COMM;
+	o.sel.sort = FIELD_COMM;
 	o.sel.reverse = false;
 	o.sel.metric = METRIC_RATE;
 	o.sel.only_stalled = false;
@@ -198,7 +198,7 @@ static void test_round_trip_opposite(void)
 	CHECK(load_capture(&back, path, &err) == 0);
 	CHECK_STR(err, "");
 	CHECK_NEAR(back.delay, 7.5, 1e-9);
-	CHECK(back.sel.sort == SORT_COMM);
+	CHECK(back.sel.sort == FIELD_COMM);
 	CHECK(!back.sel.reverse);
 	CHECK(back.sel.metric == METRIC_RATE);
 	CHECK(!back.sel.only_stalled);
@@ -220,7 +220,7 @@ static void test_command_line_wins(void)
 	char *err;
 	CHECK(load_capture(&o, path, &err) == 0);
 	CHECK_NEAR(o.delay, 2, 1e-9);
-	CHECK(o.sel.sort == SORT_TOTAL);
+	CHECK(o.sel.sort == FIELD_TOTAL);
 	CHECK(o.sel.reverse);
 	CHECK(o.cmdline);
 }
@@ -247,7 +247,7 @@ static void test_broken_lines(void)
 	int r = load_capture(&o, path, &err);
 	CHECK(r == 6);
 	CHECK_NEAR(o.delay, 0.5, 1e-9);
-	CHECK(o.sel.sort == SORT_TOTAL);
+	CHECK(o.sel.sort == FIELD_TOTAL);
 	CHECK(!o.sel.reverse);
 	CHECK(o.sel.metric == METRIC_AVG);
 	CHECK(o.sel.only_stalled);

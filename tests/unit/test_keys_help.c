@@ -13,7 +13,7 @@
 #include <curses.h>
 
 #include "model/categories.h"
-#include "model/columns.h"
+#include "model/fields.h"
 #include "model/select.h"
 #include "unit.h"
 #include "view/actions.h"
@@ -70,12 +70,10 @@ static void test_table(void)
 		int key;
 		key_action_fn *a;
 	} reserved[] = {
-		{ 't', actions_replay_step_forward },
-		{ 'T', actions_replay_step_back },
+		{ 't', actions_replay_step_forward }, { 'T', actions_replay_step_back },
 		{ 'j', actions_replay_jump }, { 'g', actions_cgroup_view },
 		{ KEY_LEFT, actions_cgroup_fold }, { '-', actions_cgroup_fold },
-		{ KEY_RIGHT, actions_cgroup_unfold },
-		{ '+', actions_cgroup_unfold },
+		{ KEY_RIGHT, actions_cgroup_unfold }, { '+', actions_cgroup_unfold },
 	};
 	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++) {
 		const struct key_binding *b = keys_lookup(reserved[i].key);
@@ -96,36 +94,26 @@ static void test_table(void)
 		int key;
 		key_action_fn *a;
 	} want[] = {
-		{ '<', actions_sort_left }, { '>', actions_sort_right },
-		{ 'r', actions_sort_reverse }, { KEY_UP, actions_move_up },
-		{ KEY_DOWN, actions_move_down },
-		{ KEY_PPAGE, actions_move_page_up },
-		{ KEY_NPAGE, actions_move_page_down },
-		{ KEY_HOME, actions_move_home }, { KEY_END, actions_move_end },
-		{ '\r', actions_move_drill }, { '\n', actions_move_drill },
-		{ 27, actions_move_back },
-		{ KEY_BACKSPACE, actions_move_back },
-		{ 'H', actions_move_threads }, { '/', actions_filter_search },
-		{ '\\', actions_filter_name }, { 'u', actions_filter_user },
-		{ 'o', actions_filter_only_stalled },
-		{ 'p', actions_filter_pids }, { 'd', actions_control_delay },
-		{ ' ', actions_control_freeze },
-		{ 'a', actions_control_accumulate },
-		{ 'c', actions_control_cmdline },
-		{ 'h', actions_control_help }, { '?', actions_control_help },
-		{ KEY_F(1), actions_control_help },
-		{ 'q', actions_control_quit },
-		{ KEY_F(10), actions_control_quit },
-		{ 'W', actions_control_save }, { 'm', actions_sort_metric },
+		{ '<', actions_sort_left }, { '>', actions_sort_right }, { 'r', actions_sort_reverse },
+		{ KEY_UP, actions_move_up }, { KEY_DOWN, actions_move_down }, { KEY_PPAGE, actions_move_page_up },
+		{ KEY_NPAGE, actions_move_page_down }, { KEY_HOME, actions_move_home },
+		{ KEY_END, actions_move_end }, { '\r', actions_move_drill }, { '\n', actions_move_drill },
+		{ 27, actions_move_back }, { KEY_BACKSPACE, actions_move_back }, { 'H', actions_move_threads },
+		{ '/', actions_filter_search }, { '\\', actions_filter_name }, { 'u', actions_filter_user },
+		{ 'o', actions_filter_only_stalled }, { 'p', actions_filter_pids }, { 'd', actions_control_delay },
+		{ ' ', actions_control_freeze }, { 'a', actions_control_accumulate }, { 'c', actions_control_cmdline },
+		{ 'h', actions_control_help }, { '?', actions_control_help }, { KEY_F(1), actions_control_help },
+		{ 'q', actions_control_quit }, { KEY_F(10), actions_control_quit }, { 'W', actions_control_save },
+		{ 'm', actions_sort_metric },
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		const struct key_binding *b = keys_lookup(want[i].key);
 		CHECK(b && b->action == want[i].a);
 	}
 	const struct key_binding *b = keys_lookup('P');
-	CHECK(b && b->action == actions_sort_by && b->arg == SORT_CPU_PCT);
+	CHECK(b && b->action == actions_sort_by && b->arg == FIELD_CPU_PCT);
 	b = keys_lookup('N');
-	CHECK(b && b->action == actions_sort_by && b->arg == SORT_PID);
+	CHECK(b && b->action == actions_sort_by && b->arg == FIELD_PID);
 }
 
 static void test_names(void)
@@ -159,8 +147,10 @@ static void test_help(void)
 	/* a key that is not bound is not in the help */
 	CHECK(!help_lists_key(&h, "z"));
 
-	for (int c = 0; c < NCOL; c++) {
-		const struct column *col = column_get(c);
+	int nf;
+	const int *ids = fields_layout(FIELD_LAYOUT_TASKS, &nf);
+	for (int c = 0; c < nf; c++) {
+		const struct field *col = fields_get(ids[c]);
 		CHECK(help_has_line_with(&h, col->header, col->help));
 	}
 	for (int c = 0; c < NCAT; c++) {
@@ -174,11 +164,13 @@ static void test_help(void)
 				strstr(h.lines[i], categories[c].header);
 		CHECK(found);
 	}
-	for (int c = 0; c < NCGCOL; c++) {
-		const struct column *col = cgcolumn_get(c);
-		if (c >= CGCOL_CAT && c < CGCOL_TOTAL)
+	ids = fields_layout(FIELD_LAYOUT_CGROUPS, &nf);
+	for (int c = 0; c < nf; c++) {
+		const struct field *col = fields_get(ids[c]);
+		if (fields_cat(ids[c]) >= 0)
 			continue; /* the delay columns, listed above */
-		CHECK(help_has_line_with(&h, col->header, col->help));
+		CHECK(help_has_line_with(&h, col->header,
+					 col->cg_help ? col->cg_help : col->help));
 	}
 	CHECK(help_has_line_with(&h, "CPU..IRQ", NULL));
 	CHECK(help_has_line_with(&h, "The cgroup view", NULL));
@@ -191,29 +183,33 @@ static void test_help(void)
 static void test_columns(void)
 {
 	/* < and > walk the sortable columns in screen order */
-	CHECK(column_sort_step(SORT_PID, 1) == SORT_CPU_PCT);
-	CHECK(column_sort_step(SORT_CPU_PCT, 1) == CAT_CPU);
-	CHECK(column_sort_step(CAT_IRQ, 1) == SORT_TOTAL);
-	CHECK(column_sort_step(SORT_TOTAL, 1) == SORT_COMM);
-	CHECK(column_sort_step(SORT_COMM, 1) == SORT_COMM);
-	CHECK(column_sort_step(SORT_PID, -1) == SORT_PID);
-	CHECK(column_sort_step(CAT_CPU, -1) == SORT_CPU_PCT);
-	for (int k = 0; k < NSORT; k++)
-		CHECK(column_by_sort(k) >= 0);
-	CHECK(column_get(COL_CAT + CAT_IO)->header == categories[CAT_IO].header);
+	enum field_layout t = FIELD_LAYOUT_TASKS;
+	CHECK(fields_step(t, FIELD_PID, 1, FIELD_SORT) == FIELD_CPU_PCT);
+	CHECK(fields_step(t, FIELD_CPU_PCT, 1, FIELD_SORT) == FIELD_CAT + CAT_CPU);
+	CHECK(fields_step(t, FIELD_CAT + CAT_IRQ, 1, FIELD_SORT) == FIELD_TOTAL);
+	CHECK(fields_step(t, FIELD_TOTAL, 1, FIELD_SORT) == FIELD_COMM);
+	CHECK(fields_step(t, FIELD_COMM, 1, FIELD_SORT) == FIELD_COMM);
+	CHECK(fields_step(t, FIELD_PID, -1, FIELD_SORT) == FIELD_PID);
+	CHECK(fields_step(t, FIELD_CAT + CAT_CPU, -1, FIELD_SORT) == FIELD_CPU_PCT);
+	for (int k = 0; k < NFIELD; k++)
+		if (fields_get(k)->flags & FIELD_SORT)
+			CHECK(fields_in_layout(t, k));
+	CHECK(fields_get(FIELD_CAT + CAT_IO)->header == categories[CAT_IO].header);
 
 	/* the cgroup view: every column has a header and help, one of each */
-	for (int c = 0; c < NCGCOL; c++) {
-		const struct column *col = cgcolumn_get(c);
+	int n;
+	const int *cg = fields_layout(FIELD_LAYOUT_CGROUPS, &n);
+	for (int c = 0; c < n; c++) {
+		const struct field *col = fields_get(cg[c]);
 		CHECK(col && col->header && *col->header && col->help);
-		for (int d = c + 1; d < NCGCOL; d++)
-			CHECK(strcmp(col->header, cgcolumn_get(d)->header) != 0);
+		for (int d = c + 1; d < n; d++)
+			CHECK(strcmp(col->header, fields_get(cg[d])->header) != 0);
 	}
-	CHECK(cgcolumn_get(CGCOL_CAT + CAT_IO)->header == categories[CAT_IO].header);
-	CHECK(cgcolumn_by_sort(CAT_IO) == CGCOL_CAT + CAT_IO);
-	CHECK(cgcolumn_by_sort(SORT_TOTAL) == CGCOL_TOTAL);
-	CHECK(cgcolumn_by_sort(SORT_PID) == -1);
-	CHECK(cgcolumn_get(NCGCOL) == NULL && cgcolumn_get(-1) == NULL);
+	CHECK(fields_get(FIELD_CAT + CAT_IO)->header == categories[CAT_IO].header);
+	CHECK(fields_in_layout(FIELD_LAYOUT_CGROUPS, FIELD_CAT + CAT_IO));
+	CHECK(fields_in_layout(FIELD_LAYOUT_CGROUPS, FIELD_TOTAL));
+	CHECK(!fields_in_layout(FIELD_LAYOUT_CGROUPS, FIELD_PID));
+	CHECK(fields_get(NFIELD) == NULL && fields_get(-1) == NULL);
 }
 
 int main(void)

@@ -176,21 +176,23 @@ static const char *cell_at(int y, int col)
  */
 static int check_layout(int hy)
 {
-	int x = 0, hidden = 0;
-	for (int i = 0; i < NCOL; i++) {
+	int x = 0, hidden = 0, n;
+	const int *ids = fields_layout(FIELD_LAYOUT_TASKS, &n);
+	for (int k = 0; k < n; k++) {
+		int i = ids[k];
 		if (!s.col_shown[i]) {
 			hidden++;
 			continue;
 		}
 		CHECK(s.col_x[i] == x);
 		const char *title = cell_at(hy, i);
-		if (i == COL_COMMAND)
+		if (i == FIELD_COMM)
 			CHECK(strncmp(title, "COMMAND", 7) == 0);
 		else
-			CHECK_STR(title, column_get(i)->header);
+			CHECK_STR(title, fields_get(i)->header);
 		x += s.col_w[i] + 1;
 	}
-	CHECK(s.col_shown[COL_COMMAND]);
+	CHECK(s.col_shown[FIELD_COMM]);
 	CHECK(x - 1 == COLS);
 	CHECK(hidden == s.cols_hidden);
 	const char *command = strstr(line_at(hy), "COMMAND");
@@ -219,8 +221,10 @@ static void test_wide(void)
 	CHECK(hy > psi);
 	const char *head = line_at(hy);
 	const char *prev = head;
-	for (int c = 0; c < NCOL; c++) {
-		const char *at = strstr(prev, column_get(c)->header);
+	int ncol;
+	const int *cols = fields_layout(FIELD_LAYOUT_TASKS, &ncol);
+	for (int c = 0; c < ncol; c++) {
+		const char *at = strstr(prev, fields_get(cols[c])->header);
 		CHECK(at != NULL);
 		if (at)
 			prev = at;
@@ -240,7 +244,7 @@ static void test_wide(void)
 	if (y > hy) {
 		char row[4096], cell[16];
 		snprintf(row, sizeof(row), "%s", line_at(y));
-		int x = s.col_x[COL_CAT + CAT_IRQ], w = s.col_w[COL_CAT + CAT_IRQ];
+		int x = s.col_x[FIELD_CAT + CAT_IRQ], w = s.col_w[FIELD_CAT + CAT_IRQ];
 		snprintf(cell, sizeof(cell), "%.*s", w, row + x);
 		CHECK_STR(cell, "       -");
 	}
@@ -255,7 +259,7 @@ static void test_wide(void)
 		for (size_t k = 0; k < s.nview; k++) {
 			char pid[16];
 			snprintf(pid, sizeof(pid), " %d ", (int)s.view[k].pid);
-			if (strncmp(l + s.col_w[COL_PID] - strlen(pid) + 1, pid,
+			if (strncmp(l + s.col_w[FIELD_PID] - strlen(pid) + 1, pid,
 				    strlen(pid)) != 0)
 				continue;
 			const char *name = s.view[k].comm;
@@ -264,7 +268,7 @@ static void test_wide(void)
 				continue;
 			char prefix[4096];
 			snprintf(prefix, sizeof(prefix), "%.*s", (int)(at - l), l);
-			CHECK(textwidth_width(prefix) == s.col_x[COL_COMMAND]);
+			CHECK(textwidth_width(prefix) == s.col_x[FIELD_COMM]);
 		}
 	}
 }
@@ -283,31 +287,31 @@ static void test_cells(void)
 	if (!busy || !noirq)
 		return;
 	s.sel.metric = METRIC_PCT;
-	screen_table_cell(&s, busy, COL_CAT + CAT_CPU, buf, sizeof(buf));
+	screen_table_cell(&s, busy, FIELD_CAT + CAT_CPU, buf, sizeof(buf));
 	CHECK_STR(buf, "60.0");
 	s.sel.metric = METRIC_AVG;
-	screen_table_cell(&s, busy, COL_CAT + CAT_CPU, buf, sizeof(buf));
+	screen_table_cell(&s, busy, FIELD_CAT + CAT_CPU, buf, sizeof(buf));
 	CHECK_STR(buf, "5.00");
 	s.sel.metric = METRIC_RATE;
-	screen_table_cell(&s, busy, COL_CAT + CAT_CPU, buf, sizeof(buf));
+	screen_table_cell(&s, busy, FIELD_CAT + CAT_CPU, buf, sizeof(buf));
 	CHECK_STR(buf, "120.0");
 	s.sel.metric = METRIC_MAX;
-	screen_table_cell(&s, busy, COL_CAT + CAT_CPU, buf, sizeof(buf));
+	screen_table_cell(&s, busy, FIELD_CAT + CAT_CPU, buf, sizeof(buf));
 	CHECK_STR(buf, "10.5");
-	screen_table_cell(&s, busy, COL_CAT + CAT_IO, buf, sizeof(buf));
+	screen_table_cell(&s, busy, FIELD_CAT + CAT_IO, buf, sizeof(buf));
 	CHECK_STR(buf, "11.5");
-	screen_table_cell(&s, noirq, COL_CAT + CAT_CPU, buf, sizeof(buf));
+	screen_table_cell(&s, noirq, FIELD_CAT + CAT_CPU, buf, sizeof(buf));
 	CHECK_STR(buf, "40.5");
-	screen_table_cell(&s, noirq, COL_CAT + CAT_IRQ, buf, sizeof(buf));
+	screen_table_cell(&s, noirq, FIELD_CAT + CAT_IRQ, buf, sizeof(buf));
 	CHECK_STR(buf, "-");
 	s.sel.metric = METRIC_AVG;
-	screen_table_cell(&s, busy, COL_CAT + CAT_IO, buf, sizeof(buf));
+	screen_table_cell(&s, busy, FIELD_CAT + CAT_IO, buf, sizeof(buf));
 	CHECK_STR(buf, "-"); /* no events: no average */
 	s.sel.metric = METRIC_PCT;
-	screen_table_cell(&s, busy, COL_STATE, buf, sizeof(buf));
+	screen_table_cell(&s, busy, FIELD_STATE, buf, sizeof(buf));
 	CHECK_STR(buf, "S");
 	s.cmdline = true;
-	screen_table_cell(&s, busy, COL_COMMAND, buf, sizeof(buf));
+	screen_table_cell(&s, busy, FIELD_COMM, buf, sizeof(buf));
 	CHECK_STR(buf, "[busy]");
 	s.cmdline = false;
 }
@@ -425,7 +429,7 @@ static void test_keys(void)
 	CHECK(s.msg_error && s.delay == 1.0);
 	screen_input_key(&s, 'N');
 	screen_input_key(&s, 'D');
-	CHECK(s.sel.sort == SORT_TOTAL);
+	CHECK(s.sel.sort == FIELD_TOTAL);
 }
 
 /*
@@ -442,12 +446,12 @@ static void test_narrow(void)
 	if (hy <= 0)
 		return;
 	CHECK(check_layout(hy) == NCAT - 1);
-	for (int c = COL_PID; c < COL_CAT; c++)
+	for (int c = FIELD_PID; c < FIELD_TOTAL; c++)
 		CHECK(s.col_shown[c]);
-	CHECK(s.col_shown[COL_TOTAL]);
+	CHECK(s.col_shown[FIELD_TOTAL]);
 	/* by TOTAL: CPU stays, the category with the largest figure (60) */
 	for (int c = 0; c < NCAT; c++)
-		CHECK(s.col_shown[COL_CAT + c] == (c == CAT_CPU));
+		CHECK(s.col_shown[FIELD_CAT + c] == (c == CAT_CPU));
 	static const char head[] =
 		"    PID USER     S   CPU%      CPU    TOTAL COMMAND +7";
 	CHECK(strncmp(line_at(hy), head, strlen(head)) == 0);
@@ -455,8 +459,8 @@ static void test_narrow(void)
 	int y = find_line("busy");
 	CHECK(y > hy);
 	if (y > hy) {
-		CHECK_STR(cell_at(y, COL_CAT + CAT_CPU), "60.0");
-		CHECK_STR(cell_at(y, COL_TOTAL), "60.0");
+		CHECK_STR(cell_at(y, FIELD_CAT + CAT_CPU), "60.0");
+		CHECK_STR(cell_at(y, FIELD_TOTAL), "60.0");
 	}
 	/* sorted by SWAP (5, the smallest figure shown): SWAP stays instead */
 	s.sel.sort = CAT_SWAP;
@@ -464,10 +468,10 @@ static void test_narrow(void)
 	size(15, 60);
 	CHECK(check_layout(hy) == NCAT - 1);
 	for (int c = 0; c < NCAT; c++)
-		CHECK(s.col_shown[COL_CAT + c] == (c == CAT_SWAP));
+		CHECK(s.col_shown[FIELD_CAT + c] == (c == CAT_SWAP));
 	CHECK(s.nview > 0 && s.view[0].pid == 300);
-	CHECK_STR(cell_at(hy + 1, COL_CAT + CAT_SWAP), "5.0");
-	s.sel.sort = SORT_TOTAL;
+	CHECK_STR(cell_at(hy + 1, FIELD_CAT + CAT_SWAP), "5.0");
+	s.sel.sort = FIELD_TOTAL;
 	screen_rebuild_view(&s);
 	/*
 	 * by max, the last category has the largest figures (77.5 ms, the
@@ -477,7 +481,7 @@ static void test_narrow(void)
 	size(15, 60);
 	CHECK(check_layout(hy) == NCAT - 1);
 	for (int c = 0; c < NCAT; c++)
-		CHECK(s.col_shown[COL_CAT + c] == (c == CAT_IRQ));
+		CHECK(s.col_shown[FIELD_CAT + c] == (c == CAT_IRQ));
 	s.sel.metric = METRIC_PCT;
 
 	size(8, 40);
@@ -580,14 +584,14 @@ static void test_metrics(void)
 			int i = (int)(s.view[k].pid - mrow[0].pid);
 			char pid[16];
 			snprintf(pid, sizeof(pid), "%d", (int)s.view[k].pid);
-			CHECK_STR(cell_at(hy + 1 + k, COL_PID), pid);
+			CHECK_STR(cell_at(hy + 1 + k, FIELD_PID), pid);
 			for (int c = 0; c < NCAT; c++) {
 				char want[32];
 				bool ms = m == METRIC_AVG || m == METRIC_MAX;
 				screen_table_fmt_num(want, sizeof(want),
 					      metric_value(i, c, (enum metric)m),
-					      column_get(COL_CAT + c)->width, ms);
-				const char *got = cell_at(hy + 1 + k, COL_CAT + c);
+					      fields_get(FIELD_CAT + c)->width, ms);
+				const char *got = cell_at(hy + 1 + k, FIELD_CAT + c);
 				CHECK_STR(got, want);
 				if (strcmp(got, want) != 0)
 					fprintf(stderr, "metric %d, pid %s, %s\n", m,
@@ -599,7 +603,7 @@ static void test_metrics(void)
 		for (int k = 0; k < 3 && s.nview == 3; k++)
 			CHECK(s.view[k].pid == order[m][2 - k]);
 	}
-	s.sel.sort = SORT_TOTAL;
+	s.sel.sort = FIELD_TOTAL;
 	s.sel.reverse = false;
 	s.sel.metric = METRIC_PCT;
 	load_sample();
@@ -697,10 +701,10 @@ static const char *tree(void)
 		return "(no header)";
 	for (int y = hy + 1; y < LINES - 1; y++) {
 		const char *l = line_at(y);
-		if ((int)strlen(l) <= s.cg_x[CGCOL_PATH])
+		if ((int)strlen(l) <= s.cg_x[FIELD_CG_PATH])
 			break;
 		char cell[128];
-		snprintf(cell, sizeof(cell), "%s", l + s.cg_x[CGCOL_PATH]);
+		snprintf(cell, sizeof(cell), "%s", l + s.cg_x[FIELD_CG_PATH]);
 		for (char *e = cell + strlen(cell); e > cell && e[-1] == ' ';)
 			*--e = '\0';
 		if (!*cell)
@@ -729,8 +733,10 @@ static void test_cgroups(void)
 	CHECK(hy > 0);
 	const char *head = hy > 0 ? line_at(hy) : "";
 	const char *prev = head;
-	for (int c = 0; c < NCGCOL; c++) {
-		const char *at = strstr(prev, cgcolumn_get(c)->header);
+	int ncol;
+	const int *cols = fields_layout(FIELD_LAYOUT_CGROUPS, &ncol);
+	for (int c = 0; c < ncol; c++) {
+		const char *at = strstr(prev, fields_get(cols[c])->header);
 		CHECK(at != NULL);
 		if (at)
 			prev = at;
@@ -741,16 +747,16 @@ static void test_cgroups(void)
 	CHECK_STR(tree(), "- /|  - a|      y|      x|    b");
 	CHECK(s.ncgv == 5 && s.cg_cur == 0);
 	char buf[64];
-	screen_cgroup_cell(&s, &s.cgv[0], CGCOL_CPU_P, buf, sizeof(buf));
+	screen_cgroup_cell(&s, &s.cgv[0], FIELD_CG_CPU_P, buf, sizeof(buf));
 	CHECK_STR(buf, "60.0");
-	screen_cgroup_cell(&s, &s.cgv[0], CGCOL_CPU_10, buf, sizeof(buf));
+	screen_cgroup_cell(&s, &s.cgv[0], FIELD_CG_CPU_10, buf, sizeof(buf));
 	CHECK_STR(buf, "30.0");
-	screen_cgroup_cell(&s, &s.cgv[0], CGCOL_CAT + CAT_IRQ, buf, sizeof(buf));
+	screen_cgroup_cell(&s, &s.cgv[0], FIELD_CAT + CAT_IRQ, buf, sizeof(buf));
 	CHECK_STR(buf, "-");
-	screen_cgroup_cell(&s, &s.cgv[0], CGCOL_NR, buf, sizeof(buf));
+	screen_cgroup_cell(&s, &s.cgv[0], FIELD_CG_NR, buf, sizeof(buf));
 	CHECK_STR(buf, "5");
 	s.sel.metric = METRIC_RATE;
-	screen_cgroup_cell(&s, &s.cgv[0], CGCOL_CAT + CAT_CPU, buf, sizeof(buf));
+	screen_cgroup_cell(&s, &s.cgv[0], FIELD_CAT + CAT_CPU, buf, sizeof(buf));
 	CHECK_STR(buf, "50.0");
 	s.sel.metric = METRIC_PCT;
 
@@ -761,22 +767,22 @@ static void test_cgroups(void)
 	screen_input_key(&s, 'r');
 	/* < and > walk the cgroup columns: NR then TOTAL */
 	screen_input_key(&s, '>');
-	CHECK(s.cg_sort == CGCOL_NR);
+	CHECK(s.cg_sort == FIELD_CG_NR);
 	screen_input_key(&s, '<');
-	CHECK(s.cg_sort == CGCOL_TOTAL);
+	CHECK(s.cg_sort == FIELD_TOTAL);
 	/* sorted by the cgroups' own cpu pressure */
-	screen_cgroup_set_sort(&s, CGCOL_CPU_P, false);
+	screen_cgroup_set_sort(&s, FIELD_CG_CPU_P, false);
 	screen_draw(&s);
 	CHECK_STR(tree(), "- /|    b|  - a|      y|      x");
 	CHECK(find_line("sort CPU.P%") == 1);
 	/* a process sort key with no cgroup column says so */
 	screen_input_key(&s, 'P');
-	CHECK(s.msg_error && s.cg_sort == CGCOL_CPU_P);
+	CHECK(s.msg_error && s.cg_sort == FIELD_CG_CPU_P);
 	/* a category shortcut sorts by that column */
 	screen_input_key(&s, 'C');
-	CHECK(s.cg_sort == CGCOL_CAT + CAT_CPU && s.sel.sort == SORT_TOTAL);
+	CHECK(s.cg_sort == FIELD_CAT + CAT_CPU && s.sel.sort == FIELD_TOTAL);
 	screen_input_key(&s, 'D');
-	CHECK(s.cg_sort == CGCOL_TOTAL);
+	CHECK(s.cg_sort == FIELD_TOTAL);
 
 	/* fold /a with Left, unfold with Right; - and + do the same */
 	screen_input_key(&s, KEY_DOWN);
@@ -856,13 +862,14 @@ static void test_cgroups(void)
 	/* narrow: columns give way, PATH stays */
 	screen_input_key(&s, 'g');
 	size(15, 60);
-	CHECK(s.cg_hidden > 0 && s.cg_shown[CGCOL_PATH] &&
-	      s.cg_shown[CGCOL_TOTAL]);
-	int cg_hidden = 0;
-	for (int c = 0; c < NCGCOL; c++)
-		cg_hidden += !s.cg_shown[c];
+	CHECK(s.cg_hidden > 0 && s.cg_shown[FIELD_CG_PATH] &&
+	      s.cg_shown[FIELD_TOTAL]);
+	int cg_hidden = 0, ncg;
+	const int *cg = fields_layout(FIELD_LAYOUT_CGROUPS, &ncg);
+	for (int c = 0; c < ncg; c++)
+		cg_hidden += !s.cg_shown[cg[c]];
 	CHECK(cg_hidden == s.cg_hidden);
-	CHECK(s.cg_x[CGCOL_PATH] + s.cg_w[CGCOL_PATH] == COLS);
+	CHECK(s.cg_x[FIELD_CG_PATH] + s.cg_w[FIELD_CG_PATH] == COLS);
 	size(50, 160);
 	CHECK(s.cg_hidden == 0);
 	screen_input_key(&s, 'g');
@@ -1015,13 +1022,13 @@ int main(void)
 	}
 	memset(&opts, 0, sizeof(opts));
 	opts.delay = 1.0;
-	opts.sel.sort = SORT_TOTAL;
+	opts.sel.sort = FIELD_TOTAL;
 	s.o = &opts;
 	s.sel = opts.sel;
 	s.delay = 1.0;
 	s.utf8 = utf8;
 	s.table_y = -1;
-	s.cg_sort = CGCOL_TOTAL;
+	s.cg_sort = FIELD_TOTAL;
 	help_build(&s.help_text, "/nowhere/stalltoprc");
 
 	load_sample();

@@ -45,18 +45,18 @@ static void test_sort(void)
 	CHECK_EQ_U(rows[2].pid, 10);
 	CHECK_EQ_U(rows[3].pid, 30); /* absent still last */
 
-	o = (struct select_opts){ .sort = SORT_TOTAL };
+	o = (struct select_opts){ .sort = FIELD_TOTAL };
 	select_rows(rows, 4, &o, 1.0);
 	CHECK_EQ_U(rows[0].pid, 10);
 	CHECK_EQ_U(rows[1].pid, 20);
-	o = (struct select_opts){ .sort = SORT_PID };
+	o = (struct select_opts){ .sort = FIELD_PID };
 	select_rows(rows, 4, &o, 1.0);
 	CHECK_EQ_U(rows[0].pid, 10);
 	CHECK_EQ_U(rows[3].pid, 40);
 	o.reverse = true;
 	select_rows(rows, 4, &o, 1.0);
 	CHECK_EQ_U(rows[0].pid, 40);
-	o = (struct select_opts){ .sort = SORT_COMM, .limit = 2 };
+	o = (struct select_opts){ .sort = FIELD_COMM, .limit = 2 };
 	n = select_rows(rows, 4, &o, 1.0);
 	CHECK_EQ_U(n, 2);
 	CHECK_STR(rows[0].comm, "a");
@@ -71,31 +71,32 @@ static void test_filter(void)
 		mk(30, "gamma", 5, 0, false, 1000),
 		mk(40, "alphabet", 0, 10, true, 1000),
 	};
-	struct select_opts o = { .sort = SORT_PID, .only_stalled = true };
+	struct select_opts o = { .sort = FIELD_PID, .only_stalled = true };
 	CHECK_EQ_U(select_rows(rows, 4, &o, 1.0), 3);
-	o = (struct select_opts){ .sort = SORT_PID, .have_uid = true, .uid = 1000 };
+	o = (struct select_opts){ .sort = FIELD_PID, .have_uid = true, .uid = 1000 };
 	CHECK_EQ_U(select_rows(rows, 4, &o, 1.0), 2);
 	CHECK_EQ_U(rows[0].pid, 30);
 	pid_t pids[] = { 20, 40 };
-	o = (struct select_opts){ .sort = SORT_PID, .pids = pids, .npids = 2 };
+	o = (struct select_opts){ .sort = FIELD_PID, .pids = pids, .npids = 2 };
 	CHECK_EQ_U(select_rows(rows, 4, &o, 1.0), 2);
 	CHECK_EQ_U(rows[0].pid, 20);
 	CHECK_EQ_U(rows[1].pid, 40);
-	o = (struct select_opts){ .sort = SORT_PID, .name = "alpha" };
+	o = (struct select_opts){ .sort = FIELD_PID, .name = "alpha" };
 	CHECK_EQ_U(select_rows(rows, 4, &o, 1.0), 2);
 }
 
 static void test_keys(void)
 {
 	for (int c = 0; c < NCAT; c++)
-		CHECK(select_sort_key_by_name(categories[c].key) == c);
-	CHECK(select_sort_key_by_name("total") == SORT_TOTAL);
-	CHECK(select_sort_key_by_name("cpu_pct") == SORT_CPU_PCT);
-	CHECK(select_sort_key_by_name("pid") == SORT_PID);
-	CHECK(select_sort_key_by_name("comm") == SORT_COMM);
-	CHECK(select_sort_key_by_name("bogus") == -1);
-	for (int k = 0; k < NSORT; k++)
-		CHECK(select_sort_key_by_name(select_sort_key_name(k)) == k);
+		CHECK(fields_sort_by_name(categories[c].key) == FIELD_CAT + c);
+	CHECK(fields_sort_by_name("total") == FIELD_TOTAL);
+	CHECK(fields_sort_by_name("cpu_pct") == FIELD_CPU_PCT);
+	CHECK(fields_sort_by_name("pid") == FIELD_PID);
+	CHECK(fields_sort_by_name("comm") == FIELD_COMM);
+	CHECK(fields_sort_by_name("bogus") == -1);
+	for (int k = 0; k < NFIELD; k++)
+		if (fields_get(k)->flags & FIELD_SORT)
+			CHECK(fields_sort_by_name(fields_sort_name(k)) == k);
 }
 
 static void test_numbers(void)
@@ -126,7 +127,7 @@ static void test_sample_limit(void)
 	struct row live[] = { mk(1, "a", 10, 0, true, 0), mk(2, "b", 50, 0, true, 0),
 			      mk(3, "c", 1, 0, true, 0) };
 	struct row ended[] = { mk(4, "d", 5, 0, true, 0), mk(5, "e", 30, 0, true, 0) };
-	struct select_opts o = { .sort = SORT_TOTAL, .limit = 3 };
+	struct select_opts o = { .sort = FIELD_TOTAL, .limit = 3 };
 	size_t n = 3, ne = 2;
 	select_sample_rows(live, &n, ended, &ne, &o, 1.0);
 	CHECK_EQ_U(n, 2);

@@ -1,0 +1,671 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The fields table: every field of a task row and of a cgroup row that is
+ * not a delay category, with its getters, setter and compare, and the
+ * layouts of the views and formats. The delay categories come from
+ * categories[] (ids FIELD_CAT + c).
+ */
+#include <config.h>
+
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "lib/nls.h"
+#include "model/fields.h"
+#include "model/select.h"
+
+#define NUM_WIDTH 8   /* screen cells of a delay figure */
+#define BATCH_PCT 6   /* batch text cells of a percentage */
+
+/* ---- compares ---- */
+
+static double as_num(const struct field_value *v)
+{
+	return v->have && !v->str && !v->d ? v->num : NAN;
+}
+
+bool fields_value_present(const struct field_value *v)
+{
+	return v->have && (v->str || v->d || !isnan(v->num));
+}
+
+/* Figures, descending; absent ones last. */
+static int cmp_desc(const struct field_value *a, const struct field_value *b)
+{
+	return select_cmp_num(as_num(a), as_num(b));
+}
+
+/* Numbers as ids, ascending. */
+static int cmp_asc(const struct field_value *a, const struct field_value *b)
+{
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+static int cmp_str(const struct field_value *a, const struct field_value *b)
+{
+	return strcmp(a->str ? a->str : "", b->str ? b->str : "");
+}
+
+/* ---- task rows: getters and setters ---- */
+
+static void set_int(struct field_value *v, long long i)
+{
+	v->have = true;
+	v->i = i;
+	v->num = (double)i;
+}
+
+static void set_num(struct field_value *v, bool have, double num)
+{
+	v->have = have;
+	v->num = num;
+}
+
+static void set_str(struct field_value *v, const char *s)
+{
+	v->have = s != NULL;
+	v->str = s;
+}
+
+/* pid, tgid, ppid: f->arg is the member's offset in struct row. */
+static void get_pid(const struct field *f, const struct row *r,
+		    const struct field_ctx *c, struct field_value *v)
+{
+	(void)c;
+	set_int(v, *(const pid_t *)((const char *)r + f->arg));
+}
+
+static void put_pid(const struct field *f, struct row *r,
+		    const struct field_value *v)
+{
+	bool ok = v->have && v->i >= 0 && v->i <= INT_MAX;
+
+	*(pid_t *)((char *)r + f->arg) = ok ? (pid_t)v->i : 0;
+}
+
+/* The name, or the numeric uid where the format shows one. */
+static void get_user(const struct field *f, const struct row *r,
+		     const struct field_ctx *c, struct field_value *v)
+{
+	(void)f;
+	if (r->user && (*r->user || c->fmt != FIELD_FMT_SCREEN))
+		set_str(v, r->user);
+	else if (r->uid != (uid_t)-1 && c->fmt != FIELD_FMT_JSON)
+		set_int(v, (long long)r->uid);
+}
+
+static void put_user(const struct field *f, struct row *r,
+		     const struct field_value *v)
+{
+	(void)f;
+	r->user = v->have ? v->str : NULL;
+}
+
+/* Batch text shows X for an ended task and ? for an odd byte. */
+static void get_state(const struct field *f, const struct row *r,
+		      const struct field_ctx *c, struct field_value *v)
+{
+	char st = r->state;
+
+	(void)f;
+	if (c->fmt == FIELD_FMT_TEXT && c->exited)
+		st = 'X';
+	if (!st)
+		return;
+	if (c->fmt == FIELD_FMT_TEXT && (st <= ' ' || st >= 0x7f))
+		st = '?';
+	v->small[0] = st;
+	v->small[1] = '\0';
+	set_str(v, v->small);
+}
+
+static void put_state(const struct field *f, struct row *r,
+		      const struct field_value *v)
+{
+	(void)f;
+	r->state = v->have ? v->str[0] : '\0';
+	if (r->state == 'X')
+		r->flags |= ROW_EXITED;
+}
+
+static void get_threads(const struct field *f, const struct row *r,
+			const struct field_ctx *c, struct field_value *v)
+{
+	(void)f, (void)c;
+	if (r->threads >= 0)
+		set_int(v, r->threads);
+}
+
+static void put_threads(const struct field *f, struct row *r,
+			const struct field_value *v)
+{
+	(void)f;
+	r->threads = v->have && v->i >= -1 && v->i <= INT_MAX ? (int)v->i : -1;
+}
+
+static void get_cpu_pct(const struct field *f, const struct row *r,
+			const struct field_ctx *c, struct field_value *v)
+{
+	(void)f, (void)c;
+	set_num(v, r->have_cpu_pct, r->cpu_pct);
+}
+
+static void put_cpu_pct(const struct field *f, struct row *r,
+			const struct field_value *v)
+{
+	(void)f;
+	r->have_cpu_pct = v->have;
+	r->cpu_pct = v->have ? v->num : 0;
+}
+
+static void get_total(const struct field *f, const struct row *r,
+		      const struct field_ctx *c, struct field_value *v)
+{
+	(void)f, (void)c;
+	set_num(v, true, r->total_pct);
+}
+
+static void put_total(const struct field *f, struct row *r,
+		      const struct field_value *v)
+{
+	(void)f;
+	r->total_pct = v->have ? v->num : NAN;
+}
+
+/* A delay column: what the metric makes of the category's figures. */
+static void get_cat(const struct field *f, const struct row *r,
+		    const struct field_ctx *c, struct field_value *v)
+{
+	double x = select_row_metric(r, f->arg, c->metric, c->interval);
+
+	set_num(v, !isnan(x), x);
+}
+
+static void get_delay(const struct field *f, const struct row *r,
+		      const struct field_ctx *c, struct field_value *v)
+{
+	(void)f, (void)c;
+	v->have = true;
+	v->d = r->d;
+}
+
+static void put_delay(const struct field *f, struct row *r,
+		      const struct field_value *v)
+{
+	(void)f;
+	if (v->have)
+		memcpy(r->d, v->d, sizeof(r->d));
+}
+
+/* Dropped marks only a figure that is absent (the delay comes first). */
+static void put_dropped(const struct field *f, struct row *r,
+			const struct field_value *v)
+{
+	(void)f;
+	for (int c = 0; v->have && c < NCAT; c++)
+		if (v->d[c].dropped && !r->d[c].avail)
+			r->d[c].dropped = true;
+}
+
+static void get_exited(const struct field *f, const struct row *r,
+		       const struct field_ctx *c, struct field_value *v)
+{
+	(void)f;
+	set_int(v, c->exited || (r->flags & ROW_EXITED) ? 1 : 0);
+}
+
+/* comm, or with the command line on that ([comm] when it is empty). */
+static void get_comm(const struct field *f, const struct row *r,
+		     const struct field_ctx *c, struct field_value *v)
+{
+	(void)f;
+	if (c->cmdline && r->cmdline && *r->cmdline) {
+		set_str(v, r->cmdline);
+		return;
+	}
+	/* No command line (kernel thread, zombie): [comm], as ps does. */
+	v->brackets = c->cmdline;
+	if (c->fmt == FIELD_FMT_JSON)
+		set_str(v, r->comm);
+	else
+		set_str(v, r->comm ? r->comm : "");
+}
+
+static void put_comm(const struct field *f, struct row *r,
+		     const struct field_value *v)
+{
+	(void)f;
+	r->comm = v->have ? v->str : NULL;
+}
+
+static void get_cmdline(const struct field *f, const struct row *r,
+			const struct field_ctx *c, struct field_value *v)
+{
+	(void)f, (void)c;
+	set_str(v, r->cmdline);
+}
+
+static void put_cmdline(const struct field *f, struct row *r,
+			const struct field_value *v)
+{
+	(void)f;
+	r->cmdline = v->have ? v->str : NULL;
+}
+
+static void get_cgroup(const struct field *f, const struct row *r,
+		       const struct field_ctx *c, struct field_value *v)
+{
+	(void)f, (void)c;
+	set_str(v, r->cgroup);
+}
+
+static void put_cgroup(const struct field *f, struct row *r,
+		       const struct field_value *v)
+{
+	(void)f;
+	r->cgroup = v->have ? v->str : NULL;
+}
+
+/* ---- cgroup rows ---- */
+
+/* The cgroup's own pressure: some, share of the interval (f->arg). */
+static void cg_psi_pct(const struct field *f, const struct cgroup_row *g,
+		       const struct field_ctx *c, struct field_value *v)
+{
+	const struct psi_stat *st = &g->psi.s[f->arg][PSI_SOME];
+
+	(void)c;
+	set_num(v, g->have_psi && st->present && st->have_pct, st->pct);
+}
+
+static void cg_psi_avg10(const struct field *f, const struct cgroup_row *g,
+			 const struct field_ctx *c, struct field_value *v)
+{
+	const struct psi_stat *st = &g->psi.s[f->arg][PSI_SOME];
+
+	(void)c;
+	set_num(v, g->have_psi && st->present, st->avg10);
+}
+
+static void cg_cat(const struct field *f, const struct cgroup_row *g,
+		   const struct field_ctx *c, struct field_value *v)
+{
+	/* the metric works on a cgroup as on a task */
+	struct row r;
+
+	memset(&r, 0, sizeof(r));
+	memcpy(r.d, g->d, sizeof(r.d));
+	get_cat(f, &r, c, v);
+}
+
+/*
+ * TOTAL; also what sorting cgroups by CPU% compares (a cgroup has no CPU
+ * use of its own).
+ */
+static void cg_total(const struct field *f, const struct cgroup_row *g,
+		     const struct field_ctx *c, struct field_value *v)
+{
+	(void)f, (void)c;
+	set_num(v, true, g->total_pct);
+}
+
+static void cg_nr(const struct field *f, const struct cgroup_row *g,
+		  const struct field_ctx *c, struct field_value *v)
+{
+	(void)f, (void)c;
+	set_int(v, (long long)g->nr_tasks);
+}
+
+/* The path; batch text indents it by depth. */
+static void cg_path(const struct field *f, const struct cgroup_row *g,
+		    const struct field_ctx *c, struct field_value *v)
+{
+	(void)f;
+	set_str(v, g->path ? g->path : "");
+	if (c->fmt == FIELD_FMT_TEXT)
+		v->indent = 2 * (g->depth > 0 ? g->depth : 0);
+}
+
+/* ---- the table ---- */
+
+#define TASK (FIELD_TASK)
+#define CG (FIELD_CGROUP_ROW)
+
+static const struct field table[NFIELD] = {
+	[FIELD_PID] = {
+		.header = "PID", .bheader = N_("PID"), .key = "pid",
+		.help = N_("process id (thread id in thread rows)"),
+		.type = FIELD_INT, .width = 7, .bwidth = 7,
+		.flags = TASK | FIELD_SORT | FIELD_IDENT,
+		.arg = offsetof(struct row, pid),
+		.cmp = cmp_asc, .get = get_pid, .set = put_pid,
+	},
+	[FIELD_USER] = {
+		.header = "USER", .bheader = N_("USER"), .key = "user",
+		.help = N_("owner of the task"),
+		.type = FIELD_STR, .width = 8, .bwidth = 8,
+		.flags = TASK | FIELD_LEFT | FIELD_RAW,
+		.cmp = cmp_str, .get = get_user, .set = put_user,
+	},
+	[FIELD_STATE] = {
+		.header = "S", .bheader = N_("S"), .key = "state",
+		.help = N_("state: R running, S sleeping, D uninterruptible, "
+			   "Z zombie..."),
+		.type = FIELD_STR, .width = 1, .bwidth = 1,
+		.flags = TASK | FIELD_LEFT,
+		.cmp = cmp_str, .get = get_state, .set = put_state,
+	},
+	[FIELD_CPU_PCT] = {
+		.header = "CPU%", .bheader = N_("CPU%"), .key = "cpu_pct",
+		/* xgettext:no-c-format */
+		.help = N_("CPU use, % of one CPU"),
+		.type = FIELD_NUM, .width = 6, .bwidth = BATCH_PCT, .decimals = 1,
+		.flags = TASK | CG | FIELD_SORT,
+		.cmp = cmp_desc, .get = get_cpu_pct, .cg_get = cg_total,
+		.set = put_cpu_pct,
+	},
+	[FIELD_TOTAL] = {
+		.header = "TOTAL", .bheader = N_("TOTAL"), .key = "total_pct",
+		.sort_name = "total",
+		/* xgettext:no-c-format */
+		.help = N_("CPU + IRQ + the largest other delay column, % of the "
+			   "interval (nested waits count once)"),
+		.cg_help = N_("TOTAL summed over the cgroup's tasks and below"),
+		.type = FIELD_NUM, .width = NUM_WIDTH, .bwidth = BATCH_PCT,
+		.decimals = 1, .flags = TASK | CG | FIELD_SORT | FIELD_STALL,
+		.cmp = cmp_desc, .get = get_total, .cg_get = cg_total,
+		.set = put_total,
+	},
+	[FIELD_COMM] = {
+		.header = "COMMAND", .bheader = N_("COMMAND"), .key = "comm",
+		.help = N_("process or thread name, or the command line (c)"),
+		.type = FIELD_STR,
+		.flags = TASK | FIELD_LEFT | FIELD_SORT | FIELD_RAW | FIELD_IDENT,
+		.cmp = cmp_str, .get = get_comm, .set = put_comm,
+	},
+
+	/* fields of the batch formats only: no header, no help */
+	[FIELD_TGID] = {
+		.key = "tgid", .type = FIELD_INT, .flags = TASK,
+		.arg = offsetof(struct row, tgid),
+		.cmp = cmp_asc, .get = get_pid, .set = put_pid,
+	},
+	[FIELD_PPID] = {
+		.key = "ppid", .type = FIELD_INT, .flags = TASK,
+		.arg = offsetof(struct row, ppid),
+		.cmp = cmp_asc, .get = get_pid, .set = put_pid,
+	},
+	[FIELD_THREADS] = {
+		.key = "threads", .type = FIELD_INT, .flags = TASK,
+		.cmp = cmp_desc, .get = get_threads, .set = put_threads,
+	},
+	[FIELD_CMDLINE] = {
+		.key = "cmdline", .type = FIELD_STR,
+		.flags = TASK | FIELD_LEFT | FIELD_RAW,
+		.cmp = cmp_str, .get = get_cmdline, .set = put_cmdline,
+	},
+	[FIELD_DELAY] = {
+		.key = "delay", .type = FIELD_FIGURES, .flags = TASK,
+		.get = get_delay, .set = put_delay,
+	},
+	[FIELD_DROPPED] = {
+		.key = "dropped", .type = FIELD_SET, .flags = TASK,
+		.get = get_delay, .set = put_dropped,
+	},
+	[FIELD_EXITED] = {
+		.key = "exited", .type = FIELD_INT, .flags = TASK,
+		.cmp = cmp_desc, .get = get_exited,
+	},
+	[FIELD_COMMAND] = {
+		.key = "command", .type = FIELD_STR,
+		.flags = TASK | FIELD_LEFT | FIELD_RAW,
+		.cmp = cmp_str, .get = get_comm,
+	},
+	[FIELD_CGROUP] = {
+		.key = "cgroup", .type = FIELD_STR,
+		.flags = TASK | FIELD_LEFT | FIELD_RAW | FIELD_OPTIONAL,
+		.cmp = cmp_str, .get = get_cgroup, .set = put_cgroup,
+	},
+
+	/* the cgroup view: batch text heads them with the kernel's names */
+	[FIELD_CG_CPU_P] = {
+		.header = "CPU.P%", .bheader = "cpu",
+		/* xgettext:no-c-format */
+		.help = N_("the cgroup's cpu pressure: some, % of the interval"),
+		.type = FIELD_NUM, .width = 6, .bwidth = 6, .decimals = 1,
+		.flags = CG | FIELD_STALL | FIELD_KERNEL, .arg = PSI_CPU,
+		.cmp = cmp_desc, .cg_get = cg_psi_pct,
+	},
+	[FIELD_CG_CPU_10] = {
+		.header = "CPU.10", .bheader = "avg10",
+		.help = N_("the cgroup's cpu pressure: some, avg10"),
+		.type = FIELD_NUM, .width = 6, .bwidth = 6, .decimals = 2,
+		.flags = CG | FIELD_STALL | FIELD_KERNEL, .arg = PSI_CPU,
+		.cmp = cmp_desc, .cg_get = cg_psi_avg10,
+	},
+	[FIELD_CG_MEM_P] = {
+		.header = "MEM.P%", .bheader = "memory",
+		/* xgettext:no-c-format */
+		.help = N_("the cgroup's memory pressure: some, % of the interval"),
+		.type = FIELD_NUM, .width = 6, .bwidth = 6, .decimals = 1,
+		.flags = CG | FIELD_STALL | FIELD_KERNEL, .arg = PSI_MEMORY,
+		.cmp = cmp_desc, .cg_get = cg_psi_pct,
+	},
+	[FIELD_CG_MEM_10] = {
+		.header = "MEM.10", .bheader = "avg10",
+		.help = N_("the cgroup's memory pressure: some, avg10"),
+		.type = FIELD_NUM, .width = 6, .bwidth = 6, .decimals = 2,
+		.flags = CG | FIELD_STALL | FIELD_KERNEL, .arg = PSI_MEMORY,
+		.cmp = cmp_desc, .cg_get = cg_psi_avg10,
+	},
+	[FIELD_CG_IO_P] = {
+		.header = "IO.P%", .bheader = "io",
+		/* xgettext:no-c-format */
+		.help = N_("the cgroup's io pressure: some, % of the interval"),
+		.type = FIELD_NUM, .width = 6, .bwidth = 6, .decimals = 1,
+		.flags = CG | FIELD_STALL | FIELD_KERNEL, .arg = PSI_IO,
+		.cmp = cmp_desc, .cg_get = cg_psi_pct,
+	},
+	[FIELD_CG_IO_10] = {
+		.header = "IO.10", .bheader = "avg10",
+		.help = N_("the cgroup's io pressure: some, avg10"),
+		.type = FIELD_NUM, .width = 6, .bwidth = 6, .decimals = 2,
+		.flags = CG | FIELD_STALL | FIELD_KERNEL, .arg = PSI_IO,
+		.cmp = cmp_desc, .cg_get = cg_psi_avg10,
+	},
+	[FIELD_CG_NR] = {
+		.header = "NR", .bheader = N_("NR"),
+		.help = N_("tasks in the cgroup and below"),
+		.type = FIELD_INT, .width = 5, .bwidth = 6, .flags = CG,
+		.cmp = cmp_desc, .cg_get = cg_nr,
+	},
+	[FIELD_CG_PATH] = {
+		.header = "PATH", .bheader = N_("PATH"),
+		.help = N_("the cgroup, indented below its parent; + folded, "
+			   "- unfolded"),
+		.type = FIELD_STR, .flags = CG | FIELD_LEFT | FIELD_RAW,
+		.cmp = cmp_str, .cg_get = cg_path,
+	},
+};
+
+/* ---- the layouts; CATS stands for every category in order ---- */
+
+#define CATS (-1)
+
+static const int tasks_layout[] = {
+	FIELD_PID, FIELD_USER, FIELD_STATE, FIELD_CPU_PCT, CATS, FIELD_TOTAL,
+	FIELD_COMM,
+};
+static const int cgroups_layout[] = {
+	FIELD_CG_CPU_P, FIELD_CG_CPU_10, FIELD_CG_MEM_P, FIELD_CG_MEM_10,
+	FIELD_CG_IO_P, FIELD_CG_IO_10, CATS, FIELD_TOTAL, FIELD_CG_NR,
+	FIELD_CG_PATH,
+};
+static const int csv_layout[] = {
+	FIELD_PID, FIELD_TGID, FIELD_PPID, FIELD_USER, FIELD_STATE,
+	FIELD_THREADS, FIELD_CPU_PCT, FIELD_DELAY, FIELD_TOTAL, FIELD_DROPPED,
+	FIELD_EXITED, FIELD_COMMAND,
+};
+static const int json_layout[] = {
+	FIELD_PID, FIELD_TGID, FIELD_PPID, FIELD_COMM, FIELD_CMDLINE,
+	FIELD_USER, FIELD_STATE, FIELD_THREADS, FIELD_CPU_PCT, FIELD_DELAY,
+	FIELD_DROPPED, FIELD_TOTAL, FIELD_CGROUP,
+};
+
+#define LAYOUT(a) { a, sizeof(a) / sizeof(a[0]) }
+
+static const struct {
+	const int *ids;
+	size_t n;
+} layouts[NFIELD_LAYOUT] = {
+	[FIELD_LAYOUT_TASKS] = LAYOUT(tasks_layout),
+	[FIELD_LAYOUT_CGROUPS] = LAYOUT(cgroups_layout),
+	[FIELD_LAYOUT_CSV] = LAYOUT(csv_layout),
+	[FIELD_LAYOUT_JSON] = LAYOUT(json_layout),
+};
+
+const int *fields_layout(enum field_layout l, int *n)
+{
+	static int expanded[NFIELD_LAYOUT][NFIELD];
+	static int nexpanded[NFIELD_LAYOUT];
+
+	if (!nexpanded[l]) {
+		for (size_t i = 0; i < layouts[l].n; i++) {
+			int id = layouts[l].ids[i];
+
+			if (id != CATS) {
+				expanded[l][nexpanded[l]++] = id;
+				continue;
+			}
+			for (int c = 0; c < NCAT; c++)
+				expanded[l][nexpanded[l]++] = FIELD_CAT + c;
+		}
+	}
+	*n = nexpanded[l];
+	return expanded[l];
+}
+
+bool fields_in_layout(enum field_layout l, int id)
+{
+	int n;
+	const int *ids = fields_layout(l, &n);
+
+	for (int i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+int fields_step(enum field_layout l, int id, int dir, unsigned flags)
+{
+	int n, at = -1;
+	const int *ids = fields_layout(l, &n);
+
+	for (int i = 0; i < n && at < 0; i++)
+		if (ids[i] == id)
+			at = i;
+	if (at < 0)
+		return id;
+	for (int i = at + dir; i >= 0 && i < n; i += dir)
+		if ((fields_get(ids[i])->flags & flags) == flags)
+			return ids[i];
+	return id;
+}
+
+/* ---- lookups ---- */
+
+int fields_cat(int id)
+{
+	return id >= FIELD_CAT && id < FIELD_CAT + NCAT ? id - FIELD_CAT : -1;
+}
+
+const struct field *fields_get(int id)
+{
+	static struct field cats[NCAT];
+	int c = fields_cat(id);
+
+	if (id < 0 || id >= NFIELD)
+		return NULL;
+	if (c < 0)
+		return &table[id];
+	if (!cats[c].header) {
+		int w = (int)strlen(categories[c].header);
+
+		cats[c] = (struct field){
+			.header = categories[c].header,
+			.bheader = categories[c].header,
+			.key = categories[c].key, .help = categories[c].help,
+			.type = FIELD_NUM, .width = NUM_WIDTH,
+			.bwidth = w > BATCH_PCT ? w : BATCH_PCT, .decimals = 1,
+			.flags = TASK | CG | FIELD_SORT | FIELD_STALL |
+				 FIELD_KERNEL,
+			.arg = c, .cmp = cmp_desc, .get = get_cat,
+			.cg_get = cg_cat,
+		};
+	}
+	return &cats[c];
+}
+
+int fields_sort_by_name(const char *name)
+{
+	for (int id = 0; id < NFIELD; id++) {
+		const struct field *f = fields_get(id);
+
+		if ((f->flags & FIELD_SORT) && strcmp(fields_sort_name(id), name) == 0)
+			return id;
+	}
+	return -1;
+}
+
+const char *fields_sort_name(int id)
+{
+	const struct field *f = fields_get(id);
+
+	if (!f || !(f->flags & FIELD_SORT))
+		return "?";
+	return f->sort_name ? f->sort_name : f->key;
+}
+
+bool fields_ascending(int id)
+{
+	const struct field *f = fields_get(id);
+
+	return f && f->cmp != cmp_desc;
+}
+
+void fields_row_value(int id, const struct row *r, const struct field_ctx *c,
+		      struct field_value *v)
+{
+	const struct field *f = fields_get(id);
+
+	memset(v, 0, sizeof(*v));
+	if (f && f->get)
+		f->get(f, r, c, v);
+}
+
+void fields_cg_value(int id, const struct cgroup_row *g,
+		     const struct field_ctx *c, struct field_value *v)
+{
+	const struct field *f = fields_get(id);
+
+	memset(v, 0, sizeof(*v));
+	if (f && f->cg_get)
+		f->cg_get(f, g, c, v);
+}
+
+int fields_compare(int id, const struct field_value *a,
+		   const struct field_value *b)
+{
+	const struct field *f = fields_get(id);
+
+	return f && f->cmp ? f->cmp(a, b) : 0;
+}
+
+void fields_row_init(struct row *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->uid = (uid_t)-1;
+	r->threads = -1;
+}

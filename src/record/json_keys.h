@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The keys of the JSON sample format and of a recording's header line
+ * that are not a row's fields: the writer (json_write.c, record.c) and
+ * the readers (json_read.c, replay.c) take them from here, so each key is
+ * spelled once. A task row's keys come from the fields table (fields.c),
+ * the delay categories' from categories[], PSI's resource and kind names
+ * from psi.c. Literals, so that a reader can match "{\"time\":" as a
+ * prefix. The key names and their order are an interface (DESIGN.md).
+ */
+#ifndef STALLTOP_JSON_KEYS_H
+#define STALLTOP_JSON_KEYS_H
+
+/* a sample */
+#define JSON_KEY_TIME "time"
+#define JSON_KEY_INTERVAL "interval"
+#define JSON_KEY_ACCUMULATED "accumulated"
+#define JSON_KEY_THREADS "threads"
+#define JSON_KEY_DELAYACCT "delayacct"
+#define JSON_KEY_TASKSTATS_VERSION "taskstats_version"
+#define JSON_KEY_EVENTS_LOST "events_lost"
+#define JSON_KEY_EXIT_RECORDS_LOST "exit_records_lost"
+#define JSON_KEY_FIGURES_DROPPED "figures_dropped"
+#define JSON_KEY_PSI "psi"
+#define JSON_KEY_TASKS "tasks"
+#define JSON_KEY_EXITED "exited"
+#define JSON_KEY_TRIGGER "trigger"
+#define JSON_KEY_CGROUPS "cgroups"
+#define JSON_KEY_THREAD_TASKS "thread_tasks"
+#define JSON_KEY_THREAD_EXITED "thread_exited"
+
+/* a cgroup row (besides "psi", "delay" and "total_pct") */
+#define JSON_KEY_PATH "path"
+#define JSON_KEY_NR_TASKS "nr_tasks"
+
+/* one category's figures (CSV: delay_<category>_<figure>) */
+#define JSON_KEY_PCT "pct"
+#define JSON_KEY_COUNT "count"
+#define JSON_KEY_AVG_MS "avg_ms"
+#define JSON_KEY_MAX_MS "max_ms"
+
+/* one PSI line (and "pct") */
+#define JSON_KEY_AVG10 "avg10"
+#define JSON_KEY_AVG60 "avg60"
+#define JSON_KEY_AVG300 "avg300"
+#define JSON_KEY_TOTAL_US "total_us"
+
+/* a recording's header line: the first key is the format version */
+#define JSON_KEY_RECORDING "stalltop_recording"
+#define JSON_KEY_PROGRAM "program"
+#define JSON_KEY_STARTED "started"
+#define JSON_KEY_HOSTNAME "hostname"
+#define JSON_KEY_KERNEL "kernel"
+#define JSON_KEY_HZ "hz"
+#define JSON_KEY_NCPU "ncpu"
+
+#endif
