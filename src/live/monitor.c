@@ -12,6 +12,7 @@
  */
 #include <config.h>
 
+#include <err.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -658,8 +659,7 @@ static void open_listeners(struct monitor *m)
 			snprintf(mask, sizeof(mask), "%d", first);
 		else
 			snprintf(mask, sizeof(mask), "%d-%d", first, last);
-		enum ts_open_error err;
-		struct ts_listener *l = taskstats_listen(mask, &err);
+		struct ts_listener *l = taskstats_listen(mask);
 		if (!l) {
 			monitor_notice(m, _("exit records unavailable: tasks that end "
 				    "between refreshes lose their last figures"));
@@ -1420,10 +1420,11 @@ static int baseline(struct monitor *m)
 }
 
 /*
- * Taskstats is out of reach: read cpu and io delay from /proc instead and
- * say what is missing and how to get it.
+ * Taskstats is out of reach (why: EPERM, ENOENT for no family, or any
+ * other errno): read cpu and io delay from /proc instead and say what is
+ * missing and how to get it.
  */
-static int use_procstat(struct monitor *m, enum ts_open_error why)
+static int use_procstat(struct monitor *m, int why)
 {
 	taskstats_close(m->ts);
 	m->ts = NULL;
@@ -1432,7 +1433,7 @@ static int use_procstat(struct monitor *m, enum ts_open_error why)
 		return -1;
 	m->kernel_cats &= (1u << CAT_CPU) | (1u << CAT_IO);
 	char text[PATH_MAX + 256];
-	if (why == TS_ERR_PERM) {
+	if (why == EPERM) {
 		char exe[PATH_MAX];
 		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 		if (n <= 0)
@@ -1442,7 +1443,7 @@ static int use_procstat(struct monitor *m, enum ts_open_error why)
 			 _("no CAP_NET_ADMIN: cpu and io delay only, from /proc; "
 			   "the other categories need it: run as root or "
 			   "'setcap cap_net_admin+ep %s'"), exe);
-	} else if (why == TS_ERR_NOFAMILY) {
+	} else if (why == ENOENT) { /* no taskstats family */
 		snprintf(text, sizeof(text), "%s",
 			 _("this kernel has no taskstats (CONFIG_TASKSTATS): "
 			   "cpu and io delay only, from /proc"));
@@ -1461,16 +1462,20 @@ struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 	struct monitor *m = calloc(1, sizeof(*m));
 	*exit_code = 1;
 	if (!m) {
-		fprintf(stderr, "%s: %s\n", PACKAGE, strerror(ENOMEM));
+		warnx("%s", strerror(ENOMEM));
 		return NULL;
 	}
 	m->o = *o;
 	m->loop = loop;
 	if (o->replay) {
-		if (monitor_replay_open(m, o->replay, exit_code) < 0) {
+		char why[512];
+		if (monitor_replay_open(m, o->replay, why, sizeof(why)) < 0) {
+			warnx("--replay '%s': %s", o->replay, why);
+			*exit_code = 2;
 			monitor_free(m);
 			return NULL;
 		}
+		*exit_code = 0;
 		return m;
 	}
 	m->rescan_every = o->rescan;
@@ -1479,17 +1484,16 @@ struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 	m->own_pidns = !procinfo_in_initial_pid_ns();
 	update_delayacct(m);
 
-	enum ts_open_error err;
-	m->ts = taskstats_open(&err);
-	if (!m->ts && use_procstat(m, err) < 0) {
-		fprintf(stderr, "%s: %s\n", PACKAGE, strerror(ENOMEM));
+	m->ts = taskstats_open();
+	if (!m->ts && use_procstat(m, errno) < 0) {
+		warnx("%s", strerror(ENOMEM));
 		monitor_free(m);
 		return NULL;
 	}
 	m->pi = procinfo_new();
 	m->procs = tasktable_new();
 	if (!m->pi || !m->procs) {
-		fprintf(stderr, _("%s: cannot read process details\n"), PACKAGE);
+		warnx(_("cannot read process details"));
 		monitor_free(m);
 		return NULL;
 	}
@@ -1499,8 +1503,7 @@ struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 	}
 	if (o->cgroups || o->cgroup_within) {
 		if (cgroup_find_root(m->cg_root, sizeof(m->cg_root)) < 0) {
-			fprintf(stderr, _("%s: no cgroup v2 hierarchy is mounted\n"),
-				PACKAGE);
+			warnx(_("no cgroup v2 hierarchy is mounted"));
 			monitor_free(m);
 			return NULL;
 		}
@@ -1513,7 +1516,7 @@ struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 		char err[256];
 		if (psi_trigger_arm(&o->triggers[i], "/proc/pressure", err,
 				    sizeof(err)) < 0) {
-			fprintf(stderr, "%s: %s\n", PACKAGE, err);
+			warnx("%s", err);
 			monitor_free(m);
 			return NULL;
 		}
@@ -1537,12 +1540,11 @@ struct monitor *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 	int rc = baseline(m);
 	if (rc < 0 && m->ts) {
 		/* the family answers anyone; the queries need the capability */
-		if (use_procstat(m, errno == EPERM ? TS_ERR_PERM : TS_ERR_SYSTEM) == 0)
+		if (use_procstat(m, errno == EPERM ? EPERM : 0) == 0)
 			rc = baseline(m);
 	}
 	if (rc < 0) {
-		fprintf(stderr, _("%s: cannot read task figures: %s\n"), PACKAGE,
-			strerror(errno));
+		warn(_("cannot read task figures"));
 		monitor_free(m);
 		return NULL;
 	}

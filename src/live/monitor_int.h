@@ -123,8 +123,10 @@ void monitor_records_done(struct monitor *m);
 void monitor_on_scanned(struct monitor *m, const struct pi_task *t,
 			bool threads);
 
-/* monitor_replay.c: open o->replay into m; 0, or -1 with *exit_code set. */
-int monitor_replay_open(struct monitor *m, const char *path, int *exit_code);
+/* monitor_replay.c: open the recording at path into m; 0, or -1 with a
+ * translated message in err. */
+int monitor_replay_open(struct monitor *m, const char *path, char *err,
+			size_t errsize);
 /* monitor_replay.c: the next recorded sample, shaped for the view. */
 int monitor_replay_sample(struct monitor *m, struct sample *out);
 

@@ -15,22 +15,18 @@
 #include "live/monitor_int.h"
 #include "record/replay.h"
 
-int monitor_replay_open(struct monitor *m, const char *path, int *exit_code)
+int monitor_replay_open(struct monitor *m, const char *path, char *err,
+			size_t errsize)
 {
-	char err[512];
-	m->rp = replay_open(path, err, sizeof(err));
-	if (!m->rp) {
-		fprintf(stderr, "%s: --replay '%s': %s\n", PACKAGE, path, err);
-		*exit_code = 2;
+	m->rp = replay_open(path, err, errsize);
+	if (!m->rp)
 		return -1;
-	}
 	if (replay_problem(m->rp))
 		monitor_notice(m, replay_problem(m->rp));
 	if (!replay_count(m->rp)) {
 		monitor_notice(m, _("the recording holds no sample"));
 		m->rp_done = true;
 	}
-	*exit_code = 0;
 	return 0;
 }
 
