@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Batch JSON: one object per sample on one line (NDJSON), the contract of
- * DESIGN.md ("Output contract"). Key names and order are an interface;
+ * Batch JSON: one object per sample on one line (NDJSON), as the manual
+ * page's OUTPUT section shows it. Key names and order are an interface;
  * the delay keys come from the categories table. Absent figures are null,
  * never a made-up 0; numbers never print as nan or inf.
  */
