@@ -206,10 +206,9 @@ int main(int argc, char **argv)
 	if (!procs.n || !threads.n)
 		errx(1, "no tasks to query");
 
-	enum ts_open_error e;
-	struct ts_client *cl = taskstats_open(&e);
+	struct ts_client *cl = taskstats_open();
 	if (!cl) {
-		if (e == TS_ERR_PERM)
+		if (errno == EPERM)
 			errx(1, "taskstats needs CAP_NET_ADMIN: run as root");
 		err(1, "taskstats");
 	}

@@ -2,6 +2,7 @@
 /* The settings file: reading (lenient, never fatal) and atomic writing. */
 #include <config.h>
 
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
@@ -144,12 +145,14 @@ static int apply(struct options *o, const struct setting *s, const char *v)
 static void __attribute__((format(printf, 3, 4)))
 warn_line(const char *path, unsigned line, const char *fmt, ...)
 {
+	char *what;
 	va_list ap;
-	fprintf(stderr, "%s: %s:%u: ", PACKAGE, path, line);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&what, fmt, ap) < 0)
+		what = NULL;
 	va_end(ap);
-	fputc('\n', stderr);
+	warnx("%s:%u: %s", path, line, what ? what : fmt);
+	free(what);
 }
 
 static char *trim(char *s)
@@ -231,8 +234,7 @@ int config_file_load(struct options *o, const char *path_or_null)
 		int e = errno;
 		int ret = 0;
 		if (e != ENOENT && e != ENOTDIR) {
-			fprintf(stderr, _("%s: cannot read %s: %s\n"), PACKAGE, path,
-				strerror(e));
+			warn(_("cannot read %s"), path);
 			ret = -1;
 		}
 		free(own);
@@ -240,8 +242,7 @@ int config_file_load(struct options *o, const char *path_or_null)
 	}
 	int skipped = load_stream(o, f, path);
 	if (ferror(f)) {
-		fprintf(stderr, _("%s: cannot read %s: %s\n"), PACKAGE, path,
-			strerror(errno));
+		warn(_("cannot read %s"), path);
 		skipped = -1;
 	}
 	fclose(f);

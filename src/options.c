@@ -2,6 +2,7 @@
 /* Command-line parsing: strict, one clear line and exit 2 on bad input. */
 #include <config.h>
 
+#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <pwd.h>
@@ -119,15 +120,18 @@ static void __attribute__((noreturn)) usage(void)
 	exit(0);
 }
 
+/* One line naming what is wrong, a pointer to --help, status 2. */
 static void __attribute__((noreturn, format(printf, 1, 2))) bad(const char *fmt, ...)
 {
+	char *what;
 	va_list ap;
-	fprintf(stderr, "%s: ", PACKAGE);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&what, fmt, ap) < 0)
+		what = NULL;
 	va_end(ap);
-	fprintf(stderr, _(" (try '%s --help')\n"), PACKAGE);
-	exit(2);
+	if (!what)
+		err(2, NULL);
+	errx(2, _("%s (try '%s --help')"), what, program_invocation_short_name);
 }
 
 static void add_pids(struct options *o, const char *arg)

@@ -6,6 +6,7 @@
  */
 #include <config.h>
 
+#include <err.h>
 #include <errno.h>
 #include <locale.h>
 #include <signal.h>
@@ -43,8 +44,7 @@ static void batch_tick(void *arg)
 	struct batch *b = arg;
 	struct sample s;
 	if (producer_sample(b->m, &s) < 0) {
-		fprintf(stderr, _("%s: cannot take a sample: %s\n"), PACKAGE,
-			strerror(errno));
+		warn(_("cannot take a sample"));
 		evloop_quit(b->loop, 1);
 		return;
 	}
@@ -78,8 +78,7 @@ static void record_sample(const struct sample *s, void *arg)
 {
 	struct recording *r = arg;
 	if (record_write(r->rec, s) < 0) {
-		fprintf(stderr, _("%s: cannot write the recording: %s\n"),
-			PACKAGE, strerror(errno));
+		warn(_("cannot write the recording"));
 		evloop_quit(r->loop, 1);
 	}
 }
@@ -94,11 +93,8 @@ static void on_quit_signal(int signo, void *arg)
 static void check_pids(const struct options *o)
 {
 	for (size_t i = 0; i < o->npids; i++) {
-		if (kill(o->pids[i], 0) < 0 && errno == ESRCH) {
-			fprintf(stderr, _("%s: no process with id %d\n"), PACKAGE,
-				(int)o->pids[i]);
-			exit(2);
-		}
+		if (kill(o->pids[i], 0) < 0 && errno == ESRCH)
+			errx(2, _("no process with id %d"), (int)o->pids[i]);
 	}
 }
 
@@ -106,17 +102,11 @@ static void check_pids(const struct options *o)
 static void check_cgroup(const struct options *o, char *norm, size_t size)
 {
 	char root[4096];
-	if (cgroup_find_root(root, sizeof(root)) < 0) {
-		fprintf(stderr, _("%s: --cgroup: no cgroup v2 hierarchy is "
-				  "mounted\n"), PACKAGE);
-		exit(2);
-	}
-	if (cgroup_check_path(root, o->cgroup, norm, size) < 0) {
-		fprintf(stderr, _("%s: --cgroup '%s': not a cgroup v2 directory "
-				  "below %s (%s)\n"),
-			PACKAGE, o->cgroup, root, strerror(errno));
-		exit(2);
-	}
+	if (cgroup_find_root(root, sizeof(root)) < 0)
+		errx(2, _("--cgroup: no cgroup v2 hierarchy is mounted"));
+	if (cgroup_check_path(root, o->cgroup, norm, size) < 0)
+		errx(2, _("--cgroup '%s': not a cgroup v2 directory below %s "
+			  "(%s)"), o->cgroup, root, strerror(errno));
 }
 
 static struct psi_trigger *parse_triggers(const struct options *o)
@@ -124,18 +114,13 @@ static struct psi_trigger *parse_triggers(const struct options *o)
 	if (!o->ntriggers)
 		return NULL;
 	struct psi_trigger *t = calloc(o->ntriggers, sizeof(*t));
-	if (!t) {
-		fprintf(stderr, "%s: %s\n", PACKAGE, strerror(ENOMEM));
-		exit(1);
-	}
+	if (!t)
+		err(1, NULL);
 	for (size_t i = 0; i < o->ntriggers; i++) {
-		char err[256];
-		if (psi_trigger_parse(o->triggers[i], &t[i], err,
-				      sizeof(err)) < 0) {
-			fprintf(stderr, "%s: --trigger '%s': %s\n", PACKAGE,
-				o->triggers[i], err);
-			exit(2);
-		}
+		char why[256];
+		if (psi_trigger_parse(o->triggers[i], &t[i], why,
+				      sizeof(why)) < 0)
+			errx(2, "--trigger '%s': %s", o->triggers[i], why);
 	}
 	return t;
 }
@@ -143,27 +128,23 @@ static struct psi_trigger *parse_triggers(const struct options *o)
 static void check_delayacct(const struct options *o)
 {
 	if (o->enable_delayacct && delayacct_state() != 1) {
-		if (delayacct_enable() < 0) {
-			fprintf(stderr, _("%s: cannot turn on delay accounting "
-					  "(%s): run as root\n"),
-				PACKAGE, strerror(errno));
-			exit(1);
-		}
-		fprintf(stderr, _("%s: delay accounting turned on; tasks started "
-				  "from now on have every category\n"), PACKAGE);
+		if (delayacct_enable() < 0)
+			errx(1, _("cannot turn on delay accounting (%s): run "
+				  "as root"), strerror(errno));
+		warnx(_("delay accounting turned on; tasks started from now "
+			"on have every category"));
 	}
 	int state = delayacct_state();
 	if (state == 0 && o->batch)
-		fprintf(stderr, _("%s: delay accounting is off "
-				  "(kernel.task_delayacct=0): only cpu delay "
-				  "is measured. Turn it on with --enable-delayacct "
-				  "or 'sysctl kernel.task_delayacct=1'; only tasks "
-				  "started after that have the other categories.\n"),
-			PACKAGE);
+		warnx(_("delay accounting is off (kernel.task_delayacct=0): "
+			"only cpu delay is measured. Turn it on with "
+			"--enable-delayacct or 'sysctl kernel.task_delayacct=1'; "
+			"only tasks started after that have the other "
+			"categories."));
 	else if (state < 0 && o->batch)
-		fprintf(stderr, _("%s: this kernel has no delay accounting "
-				  "(CONFIG_TASK_DELAY_ACCT is off): only cpu "
-				  "delay is measured\n"), PACKAGE);
+		warnx(_("this kernel has no delay accounting "
+			"(CONFIG_TASK_DELAY_ACCT is off): only cpu delay is "
+			"measured"));
 }
 
 int main(int argc, char **argv)
@@ -172,26 +153,16 @@ int main(int argc, char **argv)
 	bindtextdomain(PACKAGE, LOCALEDIR);
 	textdomain(PACKAGE);
 
-	if (privs_restrict() < 0) {
-		fprintf(stderr, _("%s: cannot drop capabilities: %s\n"), PACKAGE,
-			strerror(errno));
-		return 1;
-	}
+	if (privs_restrict() < 0)
+		err(1, _("cannot drop capabilities"));
 	struct options o;
 	options_parse(&o, argc, argv);
-	if (o.replay && o.record) {
-		fprintf(stderr, _("%s: --record and --replay do not go together\n"),
-			PACKAGE);
-		return 2;
-	}
+	if (o.replay && o.record)
+		errx(2, _("--record and --replay do not go together"));
 	if (!o.replay)
 		check_pids(&o); /* a recording's processes are long gone */
-	if (!o.batch && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))) {
-		fprintf(stderr, _("%s: not a terminal: use -b for batch output\n"),
-			PACKAGE);
-		options_free(&o);
-		return 2;
-	}
+	if (!o.batch && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
+		errx(2, _("not a terminal: use -b for batch output"));
 	/* the settings file is for the screen; scripts see only their options */
 	if (!o.batch)
 		config_file_load(&o, NULL);
@@ -199,10 +170,8 @@ int main(int argc, char **argv)
 		check_delayacct(&o);
 
 	struct evloop *loop = evloop_new();
-	if (!loop) {
-		fprintf(stderr, "%s: %s\n", PACKAGE, strerror(errno));
-		return 1;
-	}
+	if (!loop)
+		err(1, NULL);
 	static const int quit_signals[] = { SIGINT, SIGTERM };
 	evloop_add_signals(loop, quit_signals, 2, on_quit_signal, loop);
 
@@ -212,13 +181,10 @@ int main(int argc, char **argv)
 	struct psi_trigger *triggers = parse_triggers(&o);
 	struct recorder *rec = NULL;
 	if (o.record) {
-		char err[512];
-		rec = record_open(o.record, err, sizeof(err));
-		if (!rec) {
-			fprintf(stderr, "%s: --record '%s': %s\n", PACKAGE,
-				o.record, err);
-			return 1;
-		}
+		char why[512];
+		rec = record_open(o.record, why, sizeof(why));
+		if (!rec)
+			errx(1, "--record '%s': %s", o.record, why);
 	}
 
 	struct monitor_opts mo = {
@@ -234,10 +200,14 @@ int main(int argc, char **argv)
 		.triggers = triggers,
 		.ntriggers = o.ntriggers,
 	};
-	int code;
+	int code = 2;
+	char err[512];
 	struct producer *m = o.replay ?
-		player_open(o.replay, o.threads, mo.cgroup_within, &code) :
+		player_open(o.replay, o.threads, mo.cgroup_within, err,
+			    sizeof(err)) :
 		monitor_new(&mo, loop, &code);
+	if (!m && o.replay)
+		warnx(_("--replay '%s': %s"), o.replay, err);
 	if (!m) {
 		record_close(rec);
 		free(triggers);
@@ -252,7 +222,7 @@ int main(int argc, char **argv)
 	if (o.batch) {
 		const char *const *n = producer_notices(m);
 		for (; *n; n++)
-			fprintf(stderr, "%s: %s\n", PACKAGE, *n);
+			warnx("%s", *n);
 		struct batch b = { &o, m, loop, { o.format, o.cmdline, false },
 				   0 };
 		producer_on_trigger(m, batch_trigger, &b);

@@ -173,14 +173,12 @@ static uint16_t resolve_family(struct mnl_socket *nl, uint32_t portid)
 
 /* A bound generic-netlink socket with the family resolved, or NULL. */
 static struct mnl_socket *open_socket(int rcvbuf, size_t *rcvbuf_got,
-				      uint32_t *portid, uint16_t *family,
-				      enum ts_open_error *err)
+				      uint32_t *portid, uint16_t *family)
 {
 	struct mnl_socket *nl = mnl_socket_open(NETLINK_GENERIC);
 	int one = 1, sndbuf = 4 * BATCH_LIMIT, saved;
 	size_t got;
 
-	*err = TS_ERR_SYSTEM;
 	if (!nl)
 		return NULL;
 	got = set_rcvbuf(mnl_socket_get_fd(nl), rcvbuf);
@@ -194,17 +192,11 @@ static struct mnl_socket *open_socket(int rcvbuf, size_t *rcvbuf_got,
 		goto fail;
 	*portid = mnl_socket_get_portid(nl);
 	*family = resolve_family(nl, *portid);
-	if (!*family) {
-		if (errno == ENOENT)
-			*err = TS_ERR_NOFAMILY;
-		goto fail;
-	}
-	*err = TS_OK;
+	if (!*family)
+		goto fail; /* ENOENT: no such family */
 	return nl;
 fail:
 	saved = errno;
-	if (saved == EPERM)
-		*err = TS_ERR_PERM;
 	mnl_socket_close(nl);
 	errno = saved;
 	return NULL;
@@ -226,18 +218,14 @@ static struct nlmsghdr *put_cmd(void *buf, uint16_t family, uint16_t flags,
 	return nlh;
 }
 
-struct ts_client *taskstats_open(enum ts_open_error *err)
+struct ts_client *taskstats_open(void)
 {
-	enum ts_open_error dummy;
 	struct ts_client *c = calloc(1, sizeof(*c));
 	size_t rcvbuf = 0;
 
-	if (!err)
-		err = &dummy;
-	*err = TS_ERR_SYSTEM;
 	if (!c)
 		return NULL;
-	c->nl = open_socket(QUERY_RCVBUF, &rcvbuf, &c->portid, &c->family, err);
+	c->nl = open_socket(QUERY_RCVBUF, &rcvbuf, &c->portid, &c->family);
 	if (!c->nl) {
 		int saved = errno;
 		free(c);
@@ -248,7 +236,6 @@ struct ts_client *taskstats_open(enum ts_open_error *err)
 	if (!c->batch) {
 		taskstats_close(c);
 		errno = ENOMEM;
-		*err = TS_ERR_SYSTEM;
 		return NULL;
 	}
 	c->seq = first_seq();
@@ -482,15 +469,11 @@ static int registration_error(struct ts_listener *l)
 	return -e->error;
 }
 
-struct ts_listener *taskstats_listen(const char *cpumask, enum ts_open_error *err)
+struct ts_listener *taskstats_listen(const char *cpumask)
 {
-	enum ts_open_error dummy;
 	struct ts_listener *l;
 	int fd, flags, error;
 
-	if (!err)
-		err = &dummy;
-	*err = TS_ERR_SYSTEM;
 	if (!cpumask || !*cpumask) {
 		errno = EINVAL;
 		return NULL;
@@ -502,25 +485,21 @@ struct ts_listener *taskstats_listen(const char *cpumask, enum ts_open_error *er
 	l->cpumask = strdup(cpumask);
 	if (!l->cpumask)
 		goto fail;
-	l->nl = open_socket(LISTEN_RCVBUF, NULL, &l->portid, &l->family, err);
+	l->nl = open_socket(LISTEN_RCVBUF, NULL, &l->portid, &l->family);
 	if (!l->nl)
 		goto fail;
-	*err = TS_ERR_SYSTEM;
 	l->seq = first_seq();
 	if (send_cpumask(l, TS_CMD_ATTR_REGISTER_CPUMASK) < 0)
 		goto fail;
 	error = registration_error(l);
 	if (error) {
 		errno = error;
-		if (error == EPERM)
-			*err = TS_ERR_PERM;
 		goto fail;
 	}
 	fd = mnl_socket_get_fd(l->nl);
 	flags = fcntl(fd, F_GETFL);
 	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
 		goto fail;
-	*err = TS_OK;
 	return l;
 fail:
 	error = errno;

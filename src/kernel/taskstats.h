@@ -14,15 +14,12 @@
 
 struct ts_client;
 
-enum ts_open_error {
-	TS_OK = 0,
-	TS_ERR_NOFAMILY,  /* no TASKSTATS family: kernel built without it */
-	TS_ERR_PERM,      /* EPERM: CAP_NET_ADMIN missing */
-	TS_ERR_SYSTEM,    /* anything else; errno is set */
-};
-
-/* Open a query socket and resolve the family. *err says why on NULL. */
-struct ts_client *taskstats_open(enum ts_open_error *err);
+/*
+ * Open a query socket and resolve the family. NULL with errno set on
+ * failure: ENOENT when the kernel has no TASKSTATS family (built without
+ * it), EPERM when CAP_NET_ADMIN is missing.
+ */
+struct ts_client *taskstats_open(void);
 void taskstats_close(struct ts_client *c);
 
 /* The struct version the kernel speaks (0 until a reply has been seen). */
@@ -47,7 +44,8 @@ int taskstats_query(struct ts_client *c, enum ts_kind kind, const uint32_t *ids,
  */
 struct ts_listener;
 
-struct ts_listener *taskstats_listen(const char *cpumask, enum ts_open_error *err);
+/* NULL with errno set (EPERM: CAP_NET_ADMIN missing) on failure. */
+struct ts_listener *taskstats_listen(const char *cpumask);
 int taskstats_listener_fd(const struct ts_listener *l);
 int taskstats_listener_drain(struct ts_listener *l, ts_reading_cb cb, void *arg,
 		      uint64_t *lost);

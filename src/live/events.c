@@ -366,8 +366,7 @@ static void open_listeners(struct monitor *m)
 			snprintf(mask, sizeof(mask), "%d", first);
 		else
 			snprintf(mask, sizeof(mask), "%d-%d", first, last);
-		enum ts_open_error err;
-		struct ts_listener *l = taskstats_listen(mask, &err);
+		struct ts_listener *l = taskstats_listen(mask);
 		if (!l) {
 			producer_notice(&m->p,
 					_("exit records unavailable: tasks that end "

@@ -20,6 +20,7 @@
  */
 #include <config.h>
 
+#include <err.h>
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
@@ -294,7 +295,7 @@ struct producer *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 	struct monitor *m = calloc(1, sizeof(*m));
 	*exit_code = 1;
 	if (!m) {
-		fprintf(stderr, "%s: %s\n", PACKAGE, strerror(ENOMEM));
+		warnx("%s", strerror(ENOMEM));
 		return NULL;
 	}
 	m->p.ops = &monitor_ops;
@@ -306,17 +307,16 @@ struct producer *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 	m->own_pidns = !procinfo_in_initial_pid_ns();
 	update_delayacct(m);
 
-	enum ts_open_error err;
-	m->ts = taskstats_open(&err);
-	if (!m->ts && readings_use_procstat(m, err) < 0) {
-		fprintf(stderr, "%s: %s\n", PACKAGE, strerror(ENOMEM));
+	m->ts = taskstats_open();
+	if (!m->ts && readings_use_procstat(m, errno) < 0) {
+		warnx("%s", strerror(ENOMEM));
 		producer_free(&m->p);
 		return NULL;
 	}
 	m->pi = procinfo_new();
 	m->procs = tasktable_new();
 	if (!m->pi || !m->procs) {
-		fprintf(stderr, _("%s: cannot read process details\n"), PACKAGE);
+		warnx(_("cannot read process details"));
 		producer_free(&m->p);
 		return NULL;
 	}
@@ -326,8 +326,9 @@ struct producer *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 	}
 	if ((o->cgroups || o->cgroup_within) && cgsum_open(m) < 0) {
 		if (errno == ENOENT)
-			fprintf(stderr, _("%s: no cgroup v2 hierarchy is mounted\n"),
-				PACKAGE);
+			warnx(_("no cgroup v2 hierarchy is mounted"));
+		else
+			warnx("%s", strerror(errno));
 		producer_free(&m->p);
 		return NULL;
 	}
@@ -335,7 +336,7 @@ struct producer *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 		char err[256];
 		if (psi_trigger_arm(&o->triggers[i], "/proc/pressure", err,
 				    sizeof(err)) < 0) {
-			fprintf(stderr, "%s: %s\n", PACKAGE, err);
+			warnx("%s", err);
 			producer_free(&m->p);
 			return NULL;
 		}
@@ -348,13 +349,11 @@ struct producer *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 	int rc = baseline(m);
 	if (rc < 0 && m->ts) {
 		/* the family answers anyone; the queries need the capability */
-		if (readings_use_procstat(m, errno == EPERM ? TS_ERR_PERM
-						     : TS_ERR_SYSTEM) == 0)
+		if (readings_use_procstat(m, errno == EPERM ? EPERM : 0) == 0)
 			rc = baseline(m);
 	}
 	if (rc < 0) {
-		fprintf(stderr, _("%s: cannot read task figures: %s\n"), PACKAGE,
-			strerror(errno));
+		warn(_("cannot read task figures"));
 		producer_free(&m->p);
 		return NULL;
 	}

@@ -154,8 +154,11 @@ void events_records_done(struct monitor *m);
 int readings_take(struct monitor *m);
 /* The latest readings become the base of the next interval. */
 void readings_rebase(struct monitor *m);
-/* Taskstats is out of reach (why): read what /proc has; -1: no memory. */
-int readings_use_procstat(struct monitor *m, enum ts_open_error why);
+/*
+ * Taskstats is out of reach (why: EPERM, ENOENT for no family, or another
+ * errno): read what /proc has; -1: no memory.
+ */
+int readings_use_procstat(struct monitor *m, int why);
 /* A scan of /proc found t (open to the unit tests). */
 void readings_on_scanned(struct monitor *m, const struct pi_task *t,
 			 bool threads);

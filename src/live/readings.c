@@ -236,7 +236,7 @@ int readings_take(struct monitor *m)
  * Taskstats is out of reach: read cpu and io delay from /proc instead and
  * say what is missing and how to get it.
  */
-int readings_use_procstat(struct monitor *m, enum ts_open_error why)
+int readings_use_procstat(struct monitor *m, int why)
 {
 	taskstats_close(m->ts);
 	m->ts = NULL;
@@ -245,7 +245,7 @@ int readings_use_procstat(struct monitor *m, enum ts_open_error why)
 		return -1;
 	m->kernel_cats &= (1u << CAT_CPU) | (1u << CAT_IO);
 	char text[PATH_MAX + 256];
-	if (why == TS_ERR_PERM) {
+	if (why == EPERM) {
 		char exe[PATH_MAX];
 		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 		if (n <= 0)
@@ -255,7 +255,7 @@ int readings_use_procstat(struct monitor *m, enum ts_open_error why)
 			 _("no CAP_NET_ADMIN: cpu and io delay only, from /proc; "
 			   "the other categories need it: run as root or "
 			   "'setcap cap_net_admin+ep %s'"), exe);
-	} else if (why == TS_ERR_NOFAMILY) {
+	} else if (why == ENOENT) /* no taskstats family */ {
 		snprintf(text, sizeof(text), "%s",
 			 _("this kernel has no taskstats (CONFIG_TASKSTATS): "
 			   "cpu and io delay only, from /proc"));

@@ -40,7 +40,7 @@ bool json_read_is_num(json_object *v)
 	       json_object_is_type(v, json_type_int);
 }
 
-/* A number, or NAN for null (out_json's not-finite) or anything else. */
+/* A number, or NAN for null (json_write.c's not-finite) or anything else. */
 double json_read_num(json_object *v)
 {
 	return json_read_is_num(v) ? json_object_get_double(v) : NAN;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Batch JSON: one object per sample on one line (NDJSON), the contract of
- * DESIGN.md ("Output contract"). Key names and order are an interface:
+ * Batch JSON: one object per sample on one line (NDJSON), as the manual
+ * page's OUTPUT section shows it. Key names and order are an interface:
  * a task row's keys and their order come from the fields table, the delay
  * keys from the categories table, the others from json_keys.h. Absent
  * figures are null, never a made-up 0; numbers never print as nan or inf.

@@ -216,22 +216,19 @@ static const struct producer_ops player_ops = {
 };
 
 struct producer *player_open(const char *path, bool threads,
-			     const char *cgroup_within, int *exit_code)
+			     const char *cgroup_within, char *err,
+			     size_t errsize)
 {
 	struct player *pl = calloc(1, sizeof(*pl));
-	char err[512];
-	*exit_code = 1;
 	if (!pl) {
-		fprintf(stderr, "%s: %s\n", PACKAGE, strerror(ENOMEM));
+		snprintf(err, errsize, "%s", strerror(ENOMEM));
 		return NULL;
 	}
 	pl->p.ops = &player_ops;
 	pl->threads = threads;
 	pl->cgroup_within = cgroup_within;
-	pl->rp = replay_open(path, err, sizeof(err));
+	pl->rp = replay_open(path, err, errsize);
 	if (!pl->rp) {
-		fprintf(stderr, "%s: --replay '%s': %s\n", PACKAGE, path, err);
-		*exit_code = 2;
 		producer_free(&pl->p);
 		return NULL;
 	}
@@ -241,6 +238,5 @@ struct producer *player_open(const char *path, bool threads,
 		producer_notice(&pl->p, _("the recording holds no sample"));
 		pl->done = true;
 	}
-	*exit_code = 0;
 	return &pl->p;
 }

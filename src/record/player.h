@@ -9,16 +9,17 @@
 #define STALLTOP_PLAYER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct producer;
 
 /*
  * Open the recording at path. threads: start with thread rows;
  * cgroup_within: only rows of tasks in this v2 subtree (normalised), or
- * NULL. On failure returns NULL, prints one message on stderr and sets
- * *exit_code (2).
+ * NULL. On failure returns NULL with a translated message in err.
  */
 struct producer *player_open(const char *path, bool threads,
-			     const char *cgroup_within, int *exit_code);
+			     const char *cgroup_within, char *err,
+			     size_t errsize);
 
 #endif

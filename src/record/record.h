@@ -4,7 +4,7 @@
  * read back in place of the kernel.
  *
  * The recording format (version REC_FORMAT_VERSION), also described in
- * the manual page (man/recording.inc):
+ * the manual page (RECORDING FORMAT):
  *
  * - Text, one JSON object per line, each line ended by "\n" (NDJSON), so
  *   `jq`, `grep` and `tail -f` work on it.
@@ -21,7 +21,7 @@
  *   header (the machine may have rebooted into another kernel).
  *
  * - Every other line is one sample, exactly as `stalltop -b --json` writes
- *   it (out_json, the contract of DESIGN.md): "time", "interval",
+ *   it (json_write.c; the manual page's OUTPUT): "time", "interval",
  *   "accumulated", "threads", "delayacct", "taskstats_version",
  *   "events_lost", "psi", "tasks", "exited", and when present "trigger",
  *   "cgroups", "thread_tasks" and "thread_exited" (the thread rows of the

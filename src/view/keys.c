@@ -5,6 +5,7 @@
  */
 #include <config.h>
 
+#include <err.h>
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <stdio.h>
@@ -39,8 +40,8 @@ static void bind(int key, const struct key_def *d, int arg,
 		 enum key_section section)
 {
 	if (ntable == KEYS_MAX) {
-		fprintf(stderr, "%s: more than %d key bindings\n", PACKAGE,
-			KEYS_MAX);
+		/* a mistake in the tables, not in the input */
+		warnx("more than %d key bindings", KEYS_MAX);
 		abort();
 	}
 	table[ntable++] = (struct key_binding){

@@ -6,6 +6,7 @@
  */
 #include <config.h>
 
+#include <err.h>
 #include <errno.h>
 #include <langinfo.h>
 #include <poll.h>
@@ -474,15 +475,14 @@ void screen_draw(struct screen *s)
 static int setup_terminal(struct screen *s)
 {
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, _("%s: the interactive screen needs a terminal; "
-				  "use -b for batch output\n"), PACKAGE);
+		warnx(_("the interactive screen needs a terminal; use -b for "
+			"batch output"));
 		return -1;
 	}
 	const char *term = getenv("TERM");
 	if (!newterm(term && *term ? term : NULL, stdout, stdin)) {
-		fprintf(stderr, _("%s: cannot use the terminal '%s'; "
-				  "use -b for batch output\n"), PACKAGE,
-			term ? term : "");
+		warnx(_("cannot use the terminal '%s'; use -b for batch output"),
+		      term ? term : "");
 		return -1;
 	}
 	curses_on = true;
@@ -564,8 +564,7 @@ int screen_run(struct producer *m, struct evloop *loop, struct options *o)
 	screen_init(&s, m, loop, o);
 	if (evloop_add_signals(loop, sigs, sizeof(sigs) / sizeof(sigs[0]), on_signal,
 			   &s) < 0) {
-		fprintf(stderr, _("%s: cannot watch signals: %s\n"), PACKAGE,
-			strerror(errno));
+		warn(_("cannot watch signals"));
 		screen_fini(&s);
 		return 1;
 	}
@@ -575,9 +574,10 @@ int screen_run(struct producer *m, struct evloop *loop, struct options *o)
 	}
 	if (evloop_set_timer(loop, s.delay, on_timer, &s) < 0 ||
 	    evloop_add_fd(loop, STDIN_FILENO, POLLIN, on_tty, &s) < 0) {
+		int e = errno; /* restoring the terminal may change it */
 		restore_terminal();
-		fprintf(stderr, _("%s: cannot set up the event loop: %s\n"), PACKAGE,
-			strerror(errno));
+		errno = e;
+		warn(_("cannot set up the event loop"));
 		screen_fini(&s);
 		return 1;
 	}

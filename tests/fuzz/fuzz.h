@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What every fuzz target shares: the libFuzzer entry point (built by
- * clang with -fsanitize=fuzzer for `make fuzz`, or linked with replay.c
- * for `make check`) and a check that holds in any build (not assert(),
- * which NDEBUG would remove).
+ * clang with -fsanitize=fuzzer for `make fuzz`, or linked with
+ * corpus_runner.c for `make check`) and a check that holds in any build
+ * (not assert(), which NDEBUG would remove).
  */
 #ifndef STALLTOP_FUZZ_H
 #define STALLTOP_FUZZ_H

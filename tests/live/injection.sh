@@ -8,7 +8,7 @@
 # title to "pwned", a newline that would forge an output line, invalid
 # UTF-8. Wherever stalltop shows them:
 #  - text output (-b, and -b -c for the command line): no raw ESC, BEL,
-#    LF-inside-a-row, 0xff or 0xfe byte; the escaped form of src/escape.h
+#    LF-inside-a-row, 0xff or 0xfe byte; the escaped form of src/lib/escape.h
 #    (\e, \x07, \n, \xff) on the process's own row;
 #  - CSV: one line per row plus the header (no line broken by the LF),
 #    Python's csv module reads it back with every record as wide as the

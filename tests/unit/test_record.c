@@ -162,9 +162,9 @@ static void build(void)
 	};
 }
 
-/* --- comparison: what out_json wrote, read back --- */
+/* --- comparison: what json_write wrote, read back --- */
 
-/* v as out_json writes it with that many decimals; NAN for null. */
+/* v as json_write writes it with that many decimals; NAN for null. */
 static double as_written(double v, int decimals)
 {
 	char buf[64];
@@ -545,7 +545,7 @@ static void round_trip(const char *name)
 	free(want2);
 }
 
-/* The plain file is the lines themselves: headers, then out_json's lines. */
+/* The plain file is the lines themselves: headers, then json_write's lines. */
 static void plain_layout(void)
 {
 	size_t len;

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Run a fuzz target over saved inputs without libFuzzer, so the targets
- * build with any compiler and the corpus is replayed by `make check`
- * (and under valgrind or the sanitizers).
+ * build with any compiler and the corpus is run by `make check` (and
+ * under valgrind or the sanitizers).
  *
- *   fuzz_<target>_replay [FILE|DIR]...
+ *   fuzz_<target>_corpus [FILE|DIR]...
  *
- * Without arguments the target's committed corpus (FUZZ_CORPUS) is used.
+ * Without arguments the target's committed corpus is used:
+ * FUZZ_CORPUS_DIR/<target>, the target's name taken from the program's.
  * Each file is passed in a buffer of exactly its size, so that an
  * over-read shows under valgrind and ASan. Files in a directory go in
  * name order; names starting with '.' are skipped. Exit 0 when every
@@ -27,7 +28,8 @@ static unsigned long ran;
 
 static void __attribute__((noreturn)) fail(const char *what, const char *path)
 {
-	fprintf(stderr, "replay: %s: %s: %s\n", what, path, strerror(errno));
+	fprintf(stderr, "corpus_runner: %s: %s: %s\n", what, path,
+		strerror(errno));
 	exit(99);
 }
 
@@ -94,22 +96,37 @@ static void run_path(const char *path)
 	free(names);
 }
 
+/* fuzz_<target>_corpus runs FUZZ_CORPUS_DIR/<target> */
+static void run_own_corpus(const char *argv0)
+{
+	static const char prefix[] = "fuzz_", suffix[] = "_corpus";
+	const char *name = strrchr(argv0, '/');
+	char dir[4096];
+
+	name = name ? name + 1 : argv0;
+	size_t len = strlen(name);
+	if (strncmp(name, prefix, sizeof(prefix) - 1) != 0 ||
+	    len <= sizeof(prefix) + sizeof(suffix) - 2 ||
+	    strcmp(name + len - (sizeof(suffix) - 1), suffix) != 0) {
+		fprintf(stderr, "usage: %s FILE|DIR...\n", argv0);
+		exit(2);
+	}
+	snprintf(dir, sizeof(dir), "%s/%.*s", FUZZ_CORPUS_DIR,
+		 (int)(len - (sizeof(prefix) - 1) - (sizeof(suffix) - 1)),
+		 name + sizeof(prefix) - 1);
+	run_path(dir);
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-#ifdef FUZZ_CORPUS
-		run_path(FUZZ_CORPUS);
-#else
-		fprintf(stderr, "usage: %s FILE|DIR...\n", argv[0]);
-		return 2;
-#endif
-	}
+	if (argc < 2)
+		run_own_corpus(argv[0]);
 	for (int i = 1; i < argc; i++)
 		run_path(argv[i]);
 	if (ran == 0) {
-		fprintf(stderr, "replay: no inputs\n");
+		fprintf(stderr, "corpus_runner: no inputs\n");
 		return 99;
 	}
-	printf("replay: %lu inputs ran\n", ran);
+	printf("corpus_runner: %lu inputs ran\n", ran);
 	return 0;
 }
