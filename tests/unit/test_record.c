@@ -891,7 +891,6 @@ static void replay_views(void)
 	struct sample h = s2, proc = s1, old = s2;
 	struct recorder *rec;
 	struct producer *m;
-	int code;
 
 	h.rows = hrows;       /* 1234 and its thread 1235; 99, single-threaded */
 	h.nrows = 3;
@@ -906,7 +905,7 @@ static void replay_views(void)
 	      record_write(rec, &old) == 0);
 	record_close(rec);
 
-	m = player_open(p, false, NULL, &code);
+	m = player_open(p, false, NULL, err, sizeof(err));
 	CHECK(m != NULL);
 	if (!m)
 		return;
