@@ -6,7 +6,8 @@
  * spelled once. A task row's keys come from the fields table (fields.c),
  * the delay categories' from categories[], PSI's resource and kind names
  * from psi.c. Literals, so that a reader can match "{\"time\":" as a
- * prefix. The key names and their order are an interface (DESIGN.md).
+ * prefix. The key names and their order are an interface: the manual
+ * page's OUTPUT section.
  */
 #ifndef STALLTOP_JSON_KEYS_H
 #define STALLTOP_JSON_KEYS_H

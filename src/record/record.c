@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Recording: one session header, then one out_json line per sample, each
+ * Recording: one session header, then one json_write line per sample, each
  * written with a single write(2) (or, compressed, flushed: gzio.c) so that a
  * crash leaves at most a torn last line. The format is in record.h.
  */

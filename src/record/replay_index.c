@@ -143,7 +143,7 @@ static void make_problem(struct replay *rp)
  * object of a line (some 70 us a row), so the scan parses only headers in
  * full. A sample line is checked for its shape: "{" ... "}", no raw
  * control byte (JSON escapes them all; one means damage), "time" first
- * as out_json writes it, and a "tasks" array. Anything else is parsed in
+ * as json_write.c writes it, and a "tasks" array. Anything else is parsed in
  * full. replay_get() parses every line it returns and skips what then
  * fails.
  */
