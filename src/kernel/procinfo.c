@@ -42,16 +42,24 @@ enum scan_rel { S_PID, S_TGID, S_START };
 static enum pids_item scan_items[] = { PIDS_ID_PID, PIDS_ID_TGID, PIDS_TICS_BEGAN };
 
 /*
- * The details: the full list has all these items, the brief one those
- * before D_EUID. Names and command lines are read raw, not through
- * libproc2, which replaces control bytes with '?': the views must see the
- * real bytes to show them escaped (and JSON to carry them).
+ * The details. The brief list has the items before D_EUID: the ids, the
+ * start and every member of struct task_info, so that both reads fill it
+ * whole; the full list adds the identity. Names and command lines are
+ * read raw, not through libproc2, which replaces control bytes with '?':
+ * the views must see the real bytes to show them escaped (and JSON to
+ * carry them).
  */
-enum details_rel { D_PID, D_TGID, D_PPID, D_START, D_STATE, D_NLWP, D_EUID,
-		   D_EUSER };
-static enum pids_item details_items[] = {
-	PIDS_ID_PID, PIDS_ID_TGID, PIDS_ID_PPID, PIDS_TICS_BEGAN, PIDS_STATE,
-	PIDS_NLWP, PIDS_ID_EUID, PIDS_ID_EUSER
+enum details_rel {
+	D_PID, D_TGID, D_START,
+	D_PPID, D_STATE, D_NLWP,        /* struct task_info */
+	D_EUID, D_EUSER,                /* the full read only */
+	NDETAILS
+};
+static enum pids_item details_items[NDETAILS] = {
+	[D_PID] = PIDS_ID_PID, [D_TGID] = PIDS_ID_TGID,
+	[D_START] = PIDS_TICS_BEGAN,
+	[D_PPID] = PIDS_ID_PPID, [D_STATE] = PIDS_STATE, [D_NLWP] = PIDS_NLWP,
+	[D_EUID] = PIDS_ID_EUID, [D_EUSER] = PIDS_ID_EUSER,
 };
 
 /* The longest command line kept; longer ones are cut. */
@@ -207,6 +215,14 @@ const char *procinfo_cmdline(struct procinfo *pi, pid_t pid)
 	return pi->cmdline;
 }
 
+/* The struct task_info of a task: items of both lists (before D_EUID). */
+static void read_info(struct pids_stack *s, struct task_info *info)
+{
+	info->ppid = PIDS_VAL(D_PPID, s_int, s, NULL);
+	info->state = PIDS_VAL(D_STATE, s_ch, s, NULL);
+	info->threads = PIDS_VAL(D_NLWP, s_int, s, NULL);
+}
+
 static void emit_details(struct procinfo *pi, struct pids_fetch *f, bool full,
 			 pi_details_cb cb, void *arg)
 {
@@ -215,12 +231,10 @@ static void emit_details(struct procinfo *pi, struct pids_fetch *f, bool full,
 		struct procinfo_details d = {
 			.pid = PIDS_VAL(D_PID, s_int, s, NULL),
 			.tgid = PIDS_VAL(D_TGID, s_int, s, NULL),
-			.ppid = PIDS_VAL(D_PPID, s_int, s, NULL),
 			.start = PIDS_VAL(D_START, ull_int, s, NULL),
-			.state = PIDS_VAL(D_STATE, s_ch, s, NULL),
-			.threads = PIDS_VAL(D_NLWP, s_int, s, NULL),
 			.uid = (uid_t)-1,
 		};
+		read_info(s, &d.info);
 		if (full) {
 			d.uid = PIDS_VAL(D_EUID, u_int, s, NULL);
 			d.user = PIDS_VAL(D_EUSER, str, s, NULL);

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "model/sample.h"
+
 struct procinfo;
 
 struct pi_task {
@@ -20,14 +22,13 @@ struct pi_task {
 };
 
 struct procinfo_details {
-	pid_t pid, tgid, ppid;
+	pid_t pid, tgid;
 	unsigned long long start;
+	struct task_info info;   /* every member, in both reads */
 	const char *comm;        /* valid during the callback */
 	const char *cmdline;     /* "" for kernel threads */
 	const char *user;
 	uid_t uid;
-	char state;
-	int threads;
 };
 
 typedef void (*pi_task_cb)(const struct pi_task *t, void *arg);
@@ -45,8 +46,8 @@ int procinfo_threads(struct procinfo *pi, const pid_t *tgids, size_t n,
 
 /*
  * Details of these ids (thread ids or tgids). full=false reads only what
- * changes (state, parent, thread count); comm, cmdline and user are then
- * NULL. Ids that vanished are skipped.
+ * changes (the struct task_info); comm, cmdline and user are then NULL.
+ * Ids that vanished are skipped.
  */
 int procinfo_details(struct procinfo *pi, const pid_t *ids, size_t n, bool full,
 	       pi_details_cb cb, void *arg);

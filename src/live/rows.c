@@ -32,9 +32,9 @@ static void fill_identity(struct monitor *m, struct task *k, struct row *r,
 {
 	r->pid = k->id;
 	r->tgid = k->tgid;
-	r->ppid = k->ppid;
-	r->state = k->state;
-	r->threads = m->o.threads ? -1 : k->threads;
+	r->info = k->info;
+	if (m->o.threads)
+		r->info.threads = -1;
 	r->uid = k->uid;
 	/* a thread's own record names it (process records leave it blank) */
 	if (k->have_cur && k->cur.kind == TS_KIND_PID && k->cur.have_basic) {
@@ -44,8 +44,8 @@ static void fill_identity(struct monitor *m, struct task *k, struct row *r,
 			k->uid = k->cur.uid;
 			r->uid = k->uid;
 		}
-		if (!k->ppid)
-			r->ppid = (pid_t)k->cur.ppid;
+		if (!k->info.ppid)
+			r->info.ppid = (pid_t)k->cur.ppid;
 	}
 	if (!k->user && k->uid != (uid_t)-1)
 		tasktable_set_details(k, NULL, NULL, procinfo_user_name(m->pi, k->uid));
@@ -92,7 +92,7 @@ static double task_age(const struct monitor *m, const struct task *k)
 static bool single_threaded(const struct monitor *m, const struct task *k)
 {
 	return m->pc && !k->multi && k->lost_at_add == m->lost + m->exit_lost &&
-	       (k->forked || k->threads == 1);
+	       (k->forked || k->info.threads == 1);
 }
 
 static void task_bounds(const struct monitor *m, const struct task *k,
@@ -105,7 +105,7 @@ static void task_bounds(const struct monitor *m, const struct task *k,
 	for (int c = 0; c < NCAT; c++)
 		b->since[c] = k->wait_lo[c] > 0 && at > k->wait_lo[c] ?
 			      at - k->wait_lo[c] : 0;
-	b->threads = k->threads > 0 ? k->threads : 0;
+	b->threads = k->info.threads > 0 ? k->info.threads : 0;
 	b->from = m->prev_real;
 	b->to = m->reading_real;
 }
@@ -188,7 +188,7 @@ static void build_row(struct task *k, void *arg)
 	}
 	if (k->exited) {
 		r->flags |= ROW_EXITED;
-		r->state = 'X';
+		r->info.state = 'X';
 	}
 	delta_figures(&iv, m->o.accumulate ? c->now - m->start_time : c->dt, r);
 	if (c->recording)
@@ -237,10 +237,8 @@ static void on_details(const struct procinfo_details *d, void *arg)
 		return; /* another task now has this id */
 	k->start = d->start;
 	tasks_waits_from_ticks(c->m, k, d->start);
-	k->ppid = d->ppid;
-	k->state = d->state;
-	k->threads = d->threads;
-	if (d->threads > 1)
+	k->info = d->info;
+	if (d->info.threads > 1)
 		k->multi = true;
 	if (d->comm) {
 		k->uid = d->uid;
@@ -294,8 +292,8 @@ void rows_fill_status(struct monitor *m, struct row *rows, size_t n)
 		/* threads: only the state changes, read per thread */
 		for (size_t i = 0; i < n; i++)
 			if (!(rows[i].flags & ROW_EXITED))
-				rows[i].state = procinfo_thread_state(rows[i].tgid,
-								rows[i].pid);
+				rows[i].info.state = procinfo_thread_state(
+					rows[i].tgid, rows[i].pid);
 		return;
 	}
 	m->npidbuf = 0;
@@ -317,10 +315,7 @@ void rows_fill_status(struct monitor *m, struct row *rows, size_t n)
 		struct task *k = tasktable_find(t, rows[i].pid);
 		if (!k)
 			continue;
-		rows[i].state = k->state;
-		rows[i].ppid = k->ppid;
-		if (!m->o.threads)
-			rows[i].threads = k->threads;
+		rows[i].info = k->info; /* process rows: threads is theirs */
 	}
 }
 
@@ -382,8 +377,8 @@ static void max_from_threads(struct monitor *m)
 static void add_threads(struct task *k, void *arg)
 {
 	size_t *n = arg;
-	if (k->threads > 0)
-		*n += (size_t)k->threads;
+	if (k->info.threads > 0)
+		*n += (size_t)k->info.threads;
 }
 
 /*

@@ -107,7 +107,7 @@ static void put_user(const struct field *f, struct row *r,
 static void get_state(const struct field *f, const struct row *r,
 		      const struct field_ctx *c, struct field_value *v)
 {
-	char st = r->state;
+	char st = r->info.state;
 
 	(void)f;
 	if (c->fmt == FIELD_FMT_TEXT && c->exited)
@@ -125,8 +125,8 @@ static void put_state(const struct field *f, struct row *r,
 		      const struct field_value *v)
 {
 	(void)f;
-	r->state = v->have ? v->str[0] : '\0';
-	if (r->state == 'X')
+	r->info.state = v->have ? v->str[0] : '\0';
+	if (r->info.state == 'X')
 		r->flags |= ROW_EXITED;
 }
 
@@ -134,15 +134,16 @@ static void get_threads(const struct field *f, const struct row *r,
 			const struct field_ctx *c, struct field_value *v)
 {
 	(void)f, (void)c;
-	if (r->threads >= 0)
-		set_int(v, r->threads);
+	if (r->info.threads >= 0)
+		set_int(v, r->info.threads);
 }
 
 static void put_threads(const struct field *f, struct row *r,
 			const struct field_value *v)
 {
 	(void)f;
-	r->threads = v->have && v->i >= -1 && v->i <= INT_MAX ? (int)v->i : -1;
+	r->info.threads = v->have && v->i >= -1 && v->i <= INT_MAX ?
+			  (int)v->i : -1;
 }
 
 static void get_cpu_pct(const struct field *f, const struct row *r,
@@ -394,7 +395,7 @@ static const struct field table[NFIELD] = {
 	},
 	[FIELD_PPID] = {
 		.key = "ppid", .type = FIELD_INT, .flags = TASK,
-		.arg = offsetof(struct row, ppid),
+		.arg = offsetof(struct row, info.ppid),
 		.cmp = cmp_asc, .get = get_pid, .set = put_pid,
 	},
 	[FIELD_THREADS] = {
@@ -667,5 +668,5 @@ void fields_row_init(struct row *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->uid = (uid_t)-1;
-	r->threads = -1;
+	r->info = TASK_INFO_UNKNOWN;
 }

@@ -5,8 +5,9 @@
  * in options and settings (its key) and the JSON/CSV key; the layouts say
  * which fields each view or format shows, in which order. The delay
  * categories keep their own table (categories.c): ids FIELD_CAT + c.
- * Adding a field is a member of struct row, a row here and an entry in
- * the layouts that show it.
+ * Adding a field of a task is a member of struct task_info (sample.h,
+ * read in procinfo.c), an id here, and in fields.c a row of the table
+ * with its getter and setter and an entry in the layouts that show it.
  */
 #ifndef STALLTOP_FIELDS_H
 #define STALLTOP_FIELDS_H
@@ -156,7 +157,7 @@ int fields_compare(int id, const struct field_value *a,
 /* Whether a value is there (a number that is not NAN). */
 bool fields_value_present(const struct field_value *v);
 
-/* A row with nothing known yet (uid and threads unknown). */
+/* A row with nothing known yet (uid and task_info unknown). */
 void fields_row_init(struct row *r);
 
 /* The layouts: which fields each view and format shows, in order. */

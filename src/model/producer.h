@@ -29,7 +29,7 @@ struct producer_ops {
 	 */
 	int (*sample)(struct producer *p, struct sample *out);
 	/*
-	 * Read what changes every interval (state, parent, thread count)
+	 * Read what changes every interval (the rows' struct task_info)
 	 * for the rows a view is about to show. NULL: the rows have it.
 	 */
 	void (*fill_status)(struct producer *p, struct row *rows, size_t n);

@@ -28,6 +28,21 @@ struct cat_figure {
 			     delta.h): not shown, sorted on or summed */
 };
 
+/*
+ * What the sources read of a task apart from its delay figures and its
+ * names: read together (procinfo), kept per task (struct task) and copied
+ * whole into its rows. A new per-task value is a member here, and a field
+ * (fields.c) that shows it.
+ */
+struct task_info {
+	pid_t ppid;           /* 0 when unknown */
+	char state;           /* '\0' when unknown */
+	int threads;          /* -1 when unknown */
+};
+
+/* Nothing known: what a task and a row hold before the first read. */
+#define TASK_INFO_UNKNOWN ((struct task_info){ .threads = -1 })
+
 enum row_flags {
 	ROW_EXITED = 1u << 0, /* ended during this interval */
 	ROW_NEW = 1u << 1,    /* first seen in this interval */
@@ -36,14 +51,12 @@ enum row_flags {
 struct row {
 	pid_t pid;            /* thread id in thread rows, else the tgid */
 	pid_t tgid;
-	pid_t ppid;           /* 0 when unknown */
 	const char *comm;     /* raw; views escape */
 	const char *cmdline;  /* raw, arguments joined by spaces; may be "" */
 	uid_t uid;            /* (uid_t)-1 when unknown */
 	const char *user;     /* name, or the numeric uid as text */
 	const char *cgroup;   /* v2 path ("/system.slice/x.service"), or NULL */
-	char state;           /* '\0' when unknown */
-	int threads;          /* -1 when unknown */
+	struct task_info info; /* state, parent, threads... */
 	bool have_cpu_pct;
 	double cpu_pct;       /* CPU use, % of one CPU */
 	struct cat_figure d[NCAT];

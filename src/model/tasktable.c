@@ -152,7 +152,7 @@ struct task *tasktable_get(struct tasktable *t, pid_t id, unsigned long long sta
 	k->id = id;
 	k->start = start;
 	k->uid = (uid_t)-1;
-	k->threads = -1;
+	k->info = TASK_INFO_UNKNOWN;
 	size_t s = slot(t, id);
 	k->hnext = t->bucket[s];
 	t->bucket[s] = k;

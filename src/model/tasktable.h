@@ -49,9 +49,7 @@ struct task {
 	char *comm, *cmdline, *user;
 	char *cgroup;              /* v2 path, when cgroups are in use */
 	uid_t uid;
-	pid_t ppid;
-	char state;
-	int threads;
+	struct task_info info;     /* as last read */
 	bool details_stale;        /* exec or comm change: read again */
 
 	/*

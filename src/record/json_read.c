@@ -323,8 +323,8 @@ int json_read_sample(struct json_read *rp, json_object *o, struct sample *s)
 			s->threads = true;
 		if (r->pid == r->tgid)
 			procs++;
-		if (r->threads > 0)
-			threads += (size_t)r->threads;
+		if (r->info.threads > 0)
+			threads += (size_t)r->info.threads;
 	}
 	s->nprocs = procs;
 	if (s->threads)

@@ -314,9 +314,7 @@ static void fill_visible(struct screen *s)
 		for (size_t k = 0; k < s->snap.s.nrows; k++) {
 			struct row *r = &s->snap.s.rows[k];
 			if (r->pid == v->pid) {
-				r->state = v->state;
-				r->ppid = v->ppid;
-				r->threads = v->threads;
+				r->info = v->info;
 				break;
 			}
 		}

@@ -29,10 +29,11 @@ static void build(void)
 	p->s[PSI_IRQ][PSI_FULL] = (struct psi_stat){ true, 0.1, 0.05, 0.01, 42, true, 0.4 };
 
 	*r = (struct row){
-		.pid = 1234, .tgid = 1234, .ppid = 1,
+		.pid = 1234, .tgid = 1234,
 		.comm = "postgres",
 		.cmdline = "postgres -D /var/lib/pg -c \"name=main, x\"",
-		.uid = 106, .user = "postgres", .state = 'S', .threads = 4,
+		.uid = 106, .user = "postgres",
+		.info = { .ppid = 1, .state = 'S', .threads = 4 },
 		.have_cpu_pct = true, .cpu_pct = 37.5, .total_pct = 15.55,
 	};
 	r->d[CAT_CPU] = (struct cat_figure){ true, 12.5, 40, true, 3.125, true, 9.8, false, false };
@@ -45,9 +46,10 @@ static void build(void)
 	r->d[CAT_IRQ] = (struct cat_figure){ true, NAN, 0, true, INFINITY, false, 0, false, false };
 
 	*x = (struct row){
-		.pid = 4321, .tgid = 4321, .ppid = 1234,
+		.pid = 4321, .tgid = 4321,
 		.comm = "\x1b]0;pwned\x07", .cmdline = "",
-		.uid = 1001, .user = "builduser1", .state = '\0', .threads = -1,
+		.uid = 1001, .user = "builduser1",
+		.info = { .ppid = 1234, .state = '\0', .threads = -1 },
 		.have_cpu_pct = false, .total_pct = 50,
 		.flags = ROW_EXITED,
 	};

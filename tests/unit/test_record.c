@@ -63,9 +63,10 @@ static void build(void)
 	/* a process with every kind of figure */
 	r = &rows[0];
 	*r = (struct row){
-		.pid = 1234, .tgid = 1234, .ppid = 1, .comm = "postgres",
+		.pid = 1234, .tgid = 1234, .comm = "postgres",
 		.cmdline = "postgres -D \"/var/lib/pg\" \\x \xe2\x80\xa8 \xc3\xbc",
-		.uid = 106, .user = "postgres", .state = 'S', .threads = 4,
+		.uid = 106, .user = "postgres",
+		.info = { .ppid = 1, .state = 'S', .threads = 4 },
 		.have_cpu_pct = true, .cpu_pct = 37.5, .total_pct = 15.55,
 		.cgroup = "/system.slice/postgresql@15-main.service",
 		.flags = ROW_NEW, .age = 0.5,
@@ -83,23 +84,26 @@ static void build(void)
 	/* a hostile name, nothing known but the figures, no cgroup */
 	r = &rows[1];
 	*r = (struct row){
-		.pid = 4321, .tgid = 4321, .ppid = 0, .comm = HOSTILE_COMM,
-		.cmdline = "", .uid = (uid_t)-1, .user = NULL, .state = '\0',
-		.threads = -1, .have_cpu_pct = false, .total_pct = 0,
+		.pid = 4321, .tgid = 4321, .comm = HOSTILE_COMM,
+		.cmdline = "", .uid = (uid_t)-1, .user = NULL,
+		.info = { .ppid = 0, .state = '\0', .threads = -1 },
+		.have_cpu_pct = false, .total_pct = 0,
 	};
 	figure(&r->d[CAT_CPU], 0, 0, 0, false, 0);
 
 	/* NULL strings everywhere */
 	r = &rows[2];
-	*r = (struct row){ .pid = 99, .tgid = 99, .ppid = 2, .threads = 1,
-			   .uid = 0, .user = "0", .state = 'D',
+	*r = (struct row){ .pid = 99, .tgid = 99,
+			   .info = { .ppid = 2, .state = 'D', .threads = 1 },
+			   .uid = 0, .user = "0",
 			   .have_cpu_pct = true, .cpu_pct = 100 };
 
 	r = &exited[0];
 	*r = (struct row){
-		.pid = 777, .tgid = 777, .ppid = 1234, .comm = "sh",
-		.cmdline = "sh -c true", .user = "builduser1", .state = 'X',
-		.threads = 1, .total_pct = 50, .flags = ROW_EXITED,
+		.pid = 777, .tgid = 777, .comm = "sh",
+		.cmdline = "sh -c true", .user = "builduser1",
+		.info = { .ppid = 1234, .state = 'X', .threads = 1 },
+		.total_pct = 50, .flags = ROW_EXITED,
 		.cgroup = "/user.slice/with space",
 	};
 	figure(&r->d[CAT_CPU], 50, 1, 500, true, 500);
@@ -107,10 +111,12 @@ static void build(void)
 	for (int i = 0; i < 3; i++) {
 		r = &trows[i];
 		*r = (struct row){
-			.pid = 1234 + i, .tgid = 1234, .ppid = 1,
+			.pid = 1234 + i, .tgid = 1234,
 			.comm = i ? "worker" : "postgres", .cmdline = "postgres",
-			.user = "postgres", .state = i == 2 ? 'R' : 'S',
-			.threads = 4, .have_cpu_pct = true, .cpu_pct = 10.125 * i,
+			.user = "postgres",
+			.info = { .ppid = 1, .state = i == 2 ? 'R' : 'S',
+				  .threads = 4 },
+			.have_cpu_pct = true, .cpu_pct = 10.125 * i,
 			.total_pct = 4.5 * i,
 		};
 		figure(&r->d[CAT_CPU], 4.5 * i, (uint64_t)i * 10, 0.45, i == 1, 2.5);
@@ -118,15 +124,17 @@ static void build(void)
 
 	/* threads that ended: final figures, one with nothing but the cpu */
 	texited[0] = (struct row){
-		.pid = 1240, .tgid = 1234, .ppid = 1, .comm = "worker",
-		.cmdline = "postgres", .user = "postgres", .state = 'X',
-		.threads = -1, .have_cpu_pct = true, .cpu_pct = 87.5,
+		.pid = 1240, .tgid = 1234, .comm = "worker",
+		.cmdline = "postgres", .user = "postgres",
+		.info = { .ppid = 1, .state = 'X', .threads = -1 },
+		.have_cpu_pct = true, .cpu_pct = 87.5,
 		.total_pct = 31.25, .flags = ROW_EXITED,
 	};
 	figure(&texited[0].d[CAT_CPU], 25, 17, 1.5, true, 7.75);
 	figure(&texited[0].d[CAT_IO], 6.25, 3, 20.5, false, 0);
-	texited[1] = (struct row){ .pid = 1241, .tgid = 1234, .state = 'X',
-				   .threads = -1, .flags = ROW_EXITED };
+	texited[1] = (struct row){ .pid = 1241, .tgid = 1234,
+				   .info = { .state = 'X', .threads = -1 },
+				   .flags = ROW_EXITED };
 	figure(&texited[1].d[CAT_CPU], 0, 0, 0, false, 0);
 
 	cgroups[0] = (struct cgroup_row){ .path = "/", .depth = 0, .have_psi = true,
@@ -259,12 +267,13 @@ static int cmp_psi(const char *what, const struct psi_sample *got,
 static int cmp_row(const char *what, const struct row *g, const struct row *w,
 		   unsigned flags)
 {
-	char want_state[2] = { w->state, '\0' }, got_state[2] = { g->state, '\0' };
+	char want_state[2] = { w->info.state, '\0' };
+	char got_state[2] = { g->info.state, '\0' };
 	int bad = 0;
 
 	EQ(what, "pid", g->pid, w->pid);
 	EQ(what, "tgid", g->tgid, w->tgid);
-	EQ(what, "ppid", g->ppid, w->ppid);
+	EQ(what, "ppid", g->info.ppid, w->info.ppid);
 	STR(what, "comm", g->comm,
 	    w->comm && strcmp(w->comm, HOSTILE_COMM) == 0 ? HOSTILE_BACK : w->comm);
 	STR(what, "cmdline", g->cmdline, w->cmdline);
@@ -272,7 +281,7 @@ static int cmp_row(const char *what, const struct row *g, const struct row *w,
 	STR(what, "user", g->user, w->user);
 	STR(what, "cgroup", g->cgroup, w->cgroup);
 	STR(what, "state", got_state, want_state);
-	EQ(what, "threads", g->threads, w->threads);
+	EQ(what, "threads", g->info.threads, w->info.threads);
 	EQ(what, "have_cpu_pct", g->have_cpu_pct, w->have_cpu_pct);
 	if (w->have_cpu_pct)
 		NUM(what, "cpu_pct", g->cpu_pct, w->cpu_pct, 3);
@@ -294,7 +303,8 @@ static int cmp_rows(const char *what, const struct row *g, size_t ng,
 
 		snprintf(name, sizeof(name), "%s[%zu]", what, i);
 		bad += cmp_row(name, &g[i], &w[i],
-			       flags | (w[i].state == 'X' ? ROW_EXITED : 0));
+			       flags |
+			       (w[i].info.state == 'X' ? ROW_EXITED : 0));
 	}
 	return bad;
 }
@@ -666,10 +676,11 @@ static void fixtures(void)
 		if (s.nrows == 1) {
 			const struct row *r = &s.rows[0];
 
-			CHECK(r->pid == 7 && r->tgid == 7 && r->ppid == 0);
+			CHECK(r->pid == 7 && r->tgid == 7 && r->info.ppid == 0);
 			CHECK_STR(r->comm, "a");
 			CHECK(!r->cmdline && !r->user && !r->cgroup);
-			CHECK(r->state == '\0' && r->threads == -1 && !r->have_cpu_pct);
+			CHECK(r->info.state == '\0' && r->info.threads == -1);
+			CHECK(!r->have_cpu_pct);
 			CHECK(r->d[CAT_CPU].avail && r->d[CAT_CPU].count == 2);
 			CHECK(!r->d[CAT_CPU].have_max);
 			CHECK(!r->d[CAT_IO].avail);

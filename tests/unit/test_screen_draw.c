@@ -73,8 +73,8 @@ static struct row make_row(pid_t pid, const char *comm, const char *user)
 	r.cmdline = "";
 	r.user = user;
 	r.uid = 0;
-	r.state = 'S';
-	r.threads = 1;
+	r.info.state = 'S';
+	r.info.threads = 1;
 	r.have_cpu_pct = true;
 	r.cpu_pct = 1.5;
 	for (int c = 0; c < NCAT; c++)
@@ -109,7 +109,7 @@ static void load_sample(void)
 		"and more and more and more and more and more and more and more";
 	exited[0] = make_row(700, "gone", "root");
 	exited[0].flags = ROW_EXITED;
-	exited[0].state = 'X';
+	exited[0].info.state = 'X';
 
 	struct sample smp;
 	memset(&smp, 0, sizeof(smp));

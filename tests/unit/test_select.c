@@ -99,6 +99,77 @@ static void test_keys(void)
 			CHECK(fields_sort_by_name(fields_sort_name(k)) == k);
 }
 
+/* A field a layout shows lacks something it needs: say which. */
+static void layout_check(const char *layout, int id, const char *what,
+			 bool ok)
+{
+	unit_checks++;
+	if (ok)
+		return;
+	unit_failures++;
+	fprintf(stderr, "field %d (%s) in the %s layout has no %s\n", id,
+		fields_get(id)->key ? fields_get(id)->key : "?", layout, what);
+}
+
+/*
+ * A field added by half fails here: every layout's fields carry what
+ * that view or format needs, and every field of the table is in one.
+ */
+static void test_layouts(void)
+{
+	bool shown[NFIELD] = { false };
+	const int *ids;
+	int n;
+
+	ids = fields_layout(FIELD_LAYOUT_TASKS, &n);
+	for (int i = 0; i < n; i++) {
+		const struct field *f = fields_get(ids[i]);
+
+		layout_check("tasks", ids[i], "header", f->header != NULL);
+		layout_check("tasks", ids[i], "help", f->help != NULL);
+		layout_check("tasks", ids[i], "getter", f->get != NULL);
+		shown[ids[i]] = true;
+	}
+	ids = fields_layout(FIELD_LAYOUT_CGROUPS, &n);
+	for (int i = 0; i < n; i++) {
+		const struct field *f = fields_get(ids[i]);
+
+		layout_check("cgroups", ids[i], "header", f->header != NULL);
+		layout_check("cgroups", ids[i], "help",
+			     f->help || f->cg_help);
+		layout_check("cgroups", ids[i], "getter", f->cg_get != NULL);
+		shown[ids[i]] = true;
+	}
+	ids = fields_layout(FIELD_LAYOUT_CSV, &n);
+	for (int i = 0; i < n; i++) {
+		const struct field *f = fields_get(ids[i]);
+
+		layout_check("csv", ids[i], "key", f->key != NULL);
+		layout_check("csv", ids[i], "getter", f->get != NULL);
+		shown[ids[i]] = true;
+	}
+	ids = fields_layout(FIELD_LAYOUT_JSON, &n);
+	for (int i = 0; i < n; i++) {
+		const struct field *f = fields_get(ids[i]);
+
+		layout_check("json", ids[i], "key", f->key != NULL);
+		layout_check("json", ids[i], "getter", f->get != NULL);
+		layout_check("json", ids[i], "setter", f->set != NULL);
+		shown[ids[i]] = true;
+	}
+	for (int id = 0; id < NFIELD; id++) {
+		const struct field *f = fields_get(id);
+
+		/* an id with no row in the table has no flags */
+		layout_check("table", id, "row",
+			     f->flags & (FIELD_TASK | FIELD_CGROUP_ROW));
+		layout_check("every", id, "place", shown[id]);
+		if (f->flags & FIELD_SORT)
+			layout_check("sort", id, "compare or key",
+				     f->cmp && (f->key || f->sort_name));
+	}
+}
+
 static void test_numbers(void)
 {
 	double d;
@@ -156,6 +227,7 @@ int main(void)
 	test_sample_limit();
 	test_filter();
 	test_keys();
+	test_layouts();
 	test_numbers();
 	return unit_done();
 }
