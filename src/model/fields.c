@@ -14,12 +14,42 @@
 
 #include "lib/nls.h"
 #include "model/fields.h"
-#include "model/select.h"
 
 #define NUM_WIDTH 8   /* screen cells of a delay figure */
 #define BATCH_PCT 6   /* batch text cells of a percentage */
 
 /* ---- compares ---- */
+
+int fields_cmp_num(double a, double b)
+{
+	bool na = isnan(a), nb = isnan(b);
+	if (na || nb)
+		return na == nb ? 0 : (na ? 1 : -1);
+	if (a == b)
+		return 0;
+	return a > b ? -1 : 1; /* descending by default */
+}
+
+double fields_metric(const struct row *r, int cat, enum metric m,
+		     double interval)
+{
+	const struct cat_figure *f = &r->d[cat];
+	if (!f->avail)
+		return NAN;
+	switch (m) {
+	case METRIC_PCT:
+		return f->pct;
+	case METRIC_AVG:
+		return f->have_avg ? f->avg_ms : NAN;
+	case METRIC_RATE:
+		return interval > 0 && f->have_count ? (double)f->count / interval
+						     : NAN;
+	case METRIC_MAX:
+		return f->have_max ? f->max_ms : NAN;
+	default:
+		return NAN;
+	}
+}
 
 static double as_num(const struct field_value *v)
 {
@@ -34,7 +64,7 @@ bool fields_value_present(const struct field_value *v)
 /* Figures, descending; absent ones last. */
 static int cmp_desc(const struct field_value *a, const struct field_value *b)
 {
-	return select_cmp_num(as_num(a), as_num(b));
+	return fields_cmp_num(as_num(a), as_num(b));
 }
 
 /* Numbers as ids, ascending. */
@@ -179,7 +209,7 @@ static void put_total(const struct field *f, struct row *r,
 static void get_cat(const struct field *f, const struct row *r,
 		    const struct field_ctx *c, struct field_value *v)
 {
-	double x = select_row_metric(r, f->arg, c->metric, c->interval);
+	double x = fields_metric(r, f->arg, c->metric, c->interval);
 
 	set_num(v, !isnan(x), x);
 }

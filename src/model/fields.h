@@ -130,6 +130,17 @@ struct field {
 	field_set_fn *set;        /* from a decoded value into a row */
 };
 
+/*
+ * Order of two figures, descending (negative when a comes first). An
+ * absent figure (NAN) sorts below every present one: callers that
+ * reverse the order leave such pairs alone.
+ */
+int fields_cmp_num(double a, double b);
+
+/* Value a metric gives for one category of a row (NAN when absent). */
+double fields_metric(const struct row *r, int cat, enum metric m,
+		     double interval);
+
 /* The field with that id, or NULL. */
 const struct field *fields_get(int id);
 

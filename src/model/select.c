@@ -6,27 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/fields.h"
 #include "model/select.h"
-
-double select_row_metric(const struct row *r, int cat, enum metric m, double interval)
-{
-	const struct cat_figure *f = &r->d[cat];
-	if (!f->avail)
-		return NAN;
-	switch (m) {
-	case METRIC_PCT:
-		return f->pct;
-	case METRIC_AVG:
-		return f->have_avg ? f->avg_ms : NAN;
-	case METRIC_RATE:
-		return interval > 0 && f->have_count ? (double)f->count / interval
-						     : NAN;
-	case METRIC_MAX:
-		return f->have_max ? f->max_ms : NAN;
-	default:
-		return NAN;
-	}
-}
 
 static bool keep(const struct row *r, const struct select_opts *o)
 {
@@ -49,16 +30,6 @@ static bool keep(const struct row *r, const struct select_opts *o)
 	return true;
 }
 
-int select_cmp_num(double a, double b)
-{
-	bool na = isnan(a), nb = isnan(b);
-	if (na || nb)
-		return na == nb ? 0 : (na ? 1 : -1);
-	if (a == b)
-		return 0;
-	return a > b ? -1 : 1; /* descending by default */
-}
-
 /* qsort has no context argument: the sort runs with these. */
 static const struct select_opts *cmp_opts;
 static double cmp_interval;
@@ -72,9 +43,9 @@ static int cmp_rows(const void *pa, const void *pb)
 	int r;
 
 	if (cat >= 0) {
-		double va = select_row_metric(a, cat, o->metric, cmp_interval);
-		double vb = select_row_metric(b, cat, o->metric, cmp_interval);
-		r = select_cmp_num(va, vb);
+		double va = fields_metric(a, cat, o->metric, cmp_interval);
+		double vb = fields_metric(b, cat, o->metric, cmp_interval);
+		r = fields_cmp_num(va, vb);
 		absent_involved = r != 0 && (isnan(va) || isnan(vb));
 	} else {
 		struct field_ctx ctx = { .fmt = FIELD_FMT_SORT };
@@ -146,7 +117,7 @@ static int cmp_cgroups(const void *pa, const void *pb)
 
 	if (cat >= 0) {
 		const struct cat_figure *fa = &a->d[cat], *fb = &b->d[cat];
-		r = select_cmp_num(fa->avail ? fa->pct : NAN,
+		r = fields_cmp_num(fa->avail ? fa->pct : NAN,
 				   fb->avail ? fb->pct : NAN);
 	} else {
 		struct field_ctx ctx = { .fmt = FIELD_FMT_SORT };

@@ -24,16 +24,6 @@ struct select_opts {
 };
 
 /*
- * Order of two figures, descending (negative when a comes first). An
- * absent figure (NAN) sorts below every present one: callers that
- * reverse the order leave such pairs alone.
- */
-int select_cmp_num(double a, double b);
-
-/* Value a metric gives for one category of a row (NAN when absent). */
-double select_row_metric(const struct row *r, int cat, enum metric m, double interval);
-
-/*
  * Filter rows in place (kept rows first, order otherwise undefined), sort
  * them and apply the limit. Returns the number kept.
  */
