@@ -8,8 +8,8 @@
  */
 #include <config.h>
 
-#include <inttypes.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "lib/escape.h"
@@ -19,12 +19,34 @@
 #include "record/json_keys.h"
 #include "record/json_write.h"
 
+/*
+ * Numbers go through numfmt and fwrite, not fprintf: a thread-mode sample
+ * has tens of thousands of them.
+ */
+static void u64(FILE *f, uint64_t v)
+{
+	char buf[NUMFMT_INT_SIZE];
+
+	fwrite(buf, 1, numfmt_u64(buf, v), f);
+}
+
+static void i64(FILE *f, int64_t v)
+{
+	char buf[NUMFMT_INT_SIZE];
+
+	fwrite(buf, 1, numfmt_i64(buf, v), f);
+}
+
 /* A number with fixed decimals, or null when it is not finite. */
 static void num(FILE *f, double v, int decimals)
 {
 	char buf[64];
+	size_t n = numfmt_fixed_len(buf, sizeof(buf), v, decimals);
 
-	fputs(numfmt_fixed(buf, sizeof(buf), v, decimals) ? buf : "null", f);
+	if (n)
+		fwrite(buf, 1, n, f);
+	else
+		fputs("null", f);
 }
 
 static void num_or_null(FILE *f, bool have, double v, int decimals)
@@ -38,7 +60,11 @@ static void num_or_null(FILE *f, bool have, double v, int decimals)
 /* "key": after a comma unless it is the object's first. */
 static void key(FILE *f, bool first, const char *k)
 {
-	fprintf(f, "%s\"%s\":", first ? "" : ",", k);
+	if (!first)
+		putc(',', f);
+	putc('"', f);
+	fputs(k, f);
+	fputs("\":", f);
 }
 
 static void psi_stat_json(FILE *f, const struct psi_stat *st)
@@ -53,8 +79,9 @@ static void psi_stat_json(FILE *f, const struct psi_stat *st)
 	num(f, st->avg60, 2);
 	fputs(",\"" JSON_KEY_AVG300 "\":", f);
 	num(f, st->avg300, 2);
-	fprintf(f, ",\"" JSON_KEY_TOTAL_US "\":%" PRIu64 ",\"" JSON_KEY_PCT "\":",
-		st->total_us);
+	fputs(",\"" JSON_KEY_TOTAL_US "\":", f);
+	u64(f, st->total_us);
+	fputs(",\"" JSON_KEY_PCT "\":", f);
 	num_or_null(f, st->have_pct, st->pct, 3);
 	putc('}', f);
 }
@@ -88,11 +115,12 @@ static void figure_json(FILE *f, const struct cat_figure *d)
 	}
 	fputs("{\"" JSON_KEY_PCT "\":", f);
 	num(f, d->pct, 3);
+	fputs(",\"" JSON_KEY_COUNT "\":", f);
 	if (d->have_count)
-		fprintf(f, ",\"" JSON_KEY_COUNT "\":%" PRIu64 ",\""
-			JSON_KEY_AVG_MS "\":", d->count);
+		u64(f, d->count);
 	else
-		fputs(",\"" JSON_KEY_COUNT "\":null,\"" JSON_KEY_AVG_MS "\":", f);
+		fputs("null", f);
+	fputs(",\"" JSON_KEY_AVG_MS "\":", f);
 	num_or_null(f, d->have_avg, d->avg_ms, 3);
 	fputs(",\"" JSON_KEY_MAX_MS "\":", f);
 	num_or_null(f, d->have_max, d->max_ms, 3);
@@ -118,7 +146,11 @@ static void dropped_json(FILE *f, const struct cat_figure *d)
 	for (int c = 0; c < NCAT; c++) {
 		if (!d[c].dropped)
 			continue;
-		fprintf(f, "%s\"%s\"", first ? "" : ",", categories[c].key);
+		if (!first)
+			putc(',', f);
+		putc('"', f);
+		fputs(categories[c].key, f);
+		putc('"', f);
 		first = false;
 	}
 	putc(']', f);
@@ -134,7 +166,7 @@ static void value_json(FILE *f, const struct field *fd,
 	}
 	switch (fd->type) {
 	case FIELD_INT:
-		fprintf(f, "%lld", v->i);
+		i64(f, v->i);
 		break;
 	case FIELD_NUM:
 		num(f, v->num, 3);
@@ -205,7 +237,8 @@ static void cgroups_json(FILE *f, const struct cgroup_row *g, size_t n)
 		key(f, false, fields_get(FIELD_TOTAL)->key);
 		num(f, g[i].total_pct, 3);
 		key(f, false, JSON_KEY_NR_TASKS);
-		fprintf(f, "%zu}", g[i].nr_tasks);
+		u64(f, g[i].nr_tasks);
+		putc('}', f);
 	}
 	putc(']', f);
 }
@@ -238,15 +271,15 @@ void json_write_sample(FILE *f, const struct sample *s)
 	bool_json(f, s->delayacct_known, s->delayacct);
 	key(f, false, JSON_KEY_TASKSTATS_VERSION);
 	if (s->ts_version)
-		fprintf(f, "%u", s->ts_version);
+		u64(f, s->ts_version);
 	else
 		fputs("null", f);
 	key(f, false, JSON_KEY_EVENTS_LOST);
-	fprintf(f, "%" PRIu64, s->events_lost);
+	u64(f, s->events_lost);
 	key(f, false, JSON_KEY_EXIT_RECORDS_LOST);
-	fprintf(f, "%" PRIu64, s->exit_records_lost);
+	u64(f, s->exit_records_lost);
 	key(f, false, JSON_KEY_FIGURES_DROPPED);
-	fprintf(f, "%zu", s->dropped);
+	u64(f, s->dropped);
 	key(f, false, JSON_KEY_PSI);
 	psi_json(f, &s->psi);
 	key(f, false, JSON_KEY_TASKS);
