@@ -8,9 +8,10 @@
  */
 #include <config.h>
 
-#include <inttypes.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "lib/escape.h"
 #include "lib/numfmt.h"
@@ -19,140 +20,223 @@
 #include "record/json_keys.h"
 #include "record/json_write.h"
 
-/* A number with fixed decimals, or null when it is not finite. */
-static void num(FILE *f, double v, int decimals)
-{
-	char buf[64];
+/*
+ * The writer gathers a row's text in a buffer of its own and hands it to
+ * stdio in one fwrite: a thread-mode sample is hundreds of thousands of
+ * small pieces, each a call through stdio's locking and dispatch.
+ */
+struct out {
+	FILE *f;
+	size_t n;
+	char b[8192];
+};
 
-	fputs(numfmt_fixed(buf, sizeof(buf), v, decimals) ? buf : "null", f);
+/* Room for the longest piece written at once without a check: a number. */
+#define OUT_SLACK 64
+
+static void flush(struct out *o)
+{
+	fwrite(o->b, 1, o->n, o->f);
+	o->n = 0;
 }
 
-static void num_or_null(FILE *f, bool have, double v, int decimals)
+static void put_n(struct out *o, const char *s, size_t n)
+{
+	if (o->n + n > sizeof(o->b)) {
+		flush(o);
+		if (n > sizeof(o->b)) {
+			fwrite(s, 1, n, o->f);
+			return;
+		}
+	}
+	memcpy(o->b + o->n, s, n);
+	o->n += n;
+}
+
+static void put_s(struct out *o, const char *s)
+{
+	put_n(o, s, strlen(s));
+}
+
+static void put_c(struct out *o, char c)
+{
+	if (o->n == sizeof(o->b))
+		flush(o);
+	o->b[o->n++] = c;
+}
+
+/* A space of OUT_SLACK bytes at the end of the buffer. */
+static char *room(struct out *o)
+{
+	if (o->n + OUT_SLACK > sizeof(o->b))
+		flush(o);
+	return o->b + o->n;
+}
+
+/* A process-controlled string: escape.c writes to stdio itself. */
+static void str(struct out *o, const char *s)
+{
+	flush(o);
+	escape_json(o->f, s);
+}
+
+static void u64(struct out *o, uint64_t v)
+{
+	o->n += numfmt_u64(room(o), v);
+}
+
+static void i64(struct out *o, int64_t v)
+{
+	o->n += numfmt_i64(room(o), v);
+}
+
+/* A number with fixed decimals, or null when it is not finite. */
+static void num(struct out *o, double v, int decimals)
+{
+	size_t n = numfmt_fixed_len(room(o), OUT_SLACK, v, decimals);
+
+	if (n)
+		o->n += n;
+	else
+		put_s(o, "null");
+}
+
+static void num_or_null(struct out *o, bool have, double v, int decimals)
 {
 	if (have)
-		num(f, v, decimals);
+		num(o, v, decimals);
 	else
-		fputs("null", f);
+		put_s(o, "null");
 }
 
 /* "key": after a comma unless it is the object's first. */
-static void key(FILE *f, bool first, const char *k)
+static void key(struct out *o, bool first, const char *k)
 {
-	fprintf(f, "%s\"%s\":", first ? "" : ",", k);
+	if (!first)
+		put_c(o, ',');
+	put_c(o, '"');
+	put_s(o, k);
+	put_s(o, "\":");
 }
 
-static void psi_stat_json(FILE *f, const struct psi_stat *st)
+static void psi_stat_json(struct out *o, const struct psi_stat *st)
 {
 	if (!st->present) {
-		fputs("null", f);
+		put_s(o, "null");
 		return;
 	}
-	fputs("{\"" JSON_KEY_AVG10 "\":", f);
-	num(f, st->avg10, 2);
-	fputs(",\"" JSON_KEY_AVG60 "\":", f);
-	num(f, st->avg60, 2);
-	fputs(",\"" JSON_KEY_AVG300 "\":", f);
-	num(f, st->avg300, 2);
-	fprintf(f, ",\"" JSON_KEY_TOTAL_US "\":%" PRIu64 ",\"" JSON_KEY_PCT "\":",
-		st->total_us);
-	num_or_null(f, st->have_pct, st->pct, 3);
-	putc('}', f);
+	put_s(o, "{\"" JSON_KEY_AVG10 "\":");
+	num(o, st->avg10, 2);
+	put_s(o, ",\"" JSON_KEY_AVG60 "\":");
+	num(o, st->avg60, 2);
+	put_s(o, ",\"" JSON_KEY_AVG300 "\":");
+	num(o, st->avg300, 2);
+	put_s(o, ",\"" JSON_KEY_TOTAL_US "\":");
+	u64(o, st->total_us);
+	put_s(o, ",\"" JSON_KEY_PCT "\":");
+	num_or_null(o, st->have_pct, st->pct, 3);
+	put_c(o, '}');
 }
 
-static void psi_json(FILE *f, const struct psi_sample *p)
+static void psi_json(struct out *o, const struct psi_sample *p)
 {
-	putc('{', f);
+	put_c(o, '{');
 	for (int r = 0; r < NPSI; r++) {
 		const struct psi_stat *st = p->s[r];
 
-		key(f, r == 0, psi_res_name[r]);
+		key(o, r == 0, psi_res_name[r]);
 		if (!st[PSI_SOME].present && !st[PSI_FULL].present) {
-			fputs("null", f);
+			put_s(o, "null");
 			continue;
 		}
-		putc('{', f);
+		put_c(o, '{');
 		for (int k = 0; k < NPSI_KIND; k++) {
-			key(f, k == 0, psi_kind_name[k]);
-			psi_stat_json(f, &st[k]);
+			key(o, k == 0, psi_kind_name[k]);
+			psi_stat_json(o, &st[k]);
 		}
-		putc('}', f);
+		put_c(o, '}');
 	}
-	putc('}', f);
+	put_c(o, '}');
 }
 
-static void figure_json(FILE *f, const struct cat_figure *d)
+static void figure_json(struct out *o, const struct cat_figure *d)
 {
 	if (!d->avail) {
-		fputs("null", f);
+		put_s(o, "null");
 		return;
 	}
-	fputs("{\"" JSON_KEY_PCT "\":", f);
-	num(f, d->pct, 3);
+	put_s(o, "{\"" JSON_KEY_PCT "\":");
+	num(o, d->pct, 3);
+	put_s(o, ",\"" JSON_KEY_COUNT "\":");
 	if (d->have_count)
-		fprintf(f, ",\"" JSON_KEY_COUNT "\":%" PRIu64 ",\""
-			JSON_KEY_AVG_MS "\":", d->count);
+		u64(o, d->count);
 	else
-		fputs(",\"" JSON_KEY_COUNT "\":null,\"" JSON_KEY_AVG_MS "\":", f);
-	num_or_null(f, d->have_avg, d->avg_ms, 3);
-	fputs(",\"" JSON_KEY_MAX_MS "\":", f);
-	num_or_null(f, d->have_max, d->max_ms, 3);
-	putc('}', f);
+		put_s(o, "null");
+	put_s(o, ",\"" JSON_KEY_AVG_MS "\":");
+	num_or_null(o, d->have_avg, d->avg_ms, 3);
+	put_s(o, ",\"" JSON_KEY_MAX_MS "\":");
+	num_or_null(o, d->have_max, d->max_ms, 3);
+	put_c(o, '}');
 }
 
-static void delay_json(FILE *f, const struct cat_figure *d)
+static void delay_json(struct out *o, const struct cat_figure *d)
 {
-	putc('{', f);
+	put_c(o, '{');
 	for (int c = 0; c < NCAT; c++) {
-		key(f, c == 0, categories[c].key);
-		figure_json(f, &d[c]);
+		key(o, c == 0, categories[c].key);
+		figure_json(o, &d[c]);
 	}
-	putc('}', f);
+	put_c(o, '}');
 }
 
 /* The keys of the categories whose figures were dropped as impossible. */
-static void dropped_json(FILE *f, const struct cat_figure *d)
+static void dropped_json(struct out *o, const struct cat_figure *d)
 {
 	bool first = true;
 
-	putc('[', f);
+	put_c(o, '[');
 	for (int c = 0; c < NCAT; c++) {
 		if (!d[c].dropped)
 			continue;
-		fprintf(f, "%s\"%s\"", first ? "" : ",", categories[c].key);
+		if (!first)
+			put_c(o, ',');
+		put_c(o, '"');
+		put_s(o, categories[c].key);
+		put_c(o, '"');
 		first = false;
 	}
-	putc(']', f);
+	put_c(o, ']');
 }
 
 /* A field's value: null when absent. */
-static void value_json(FILE *f, const struct field *fd,
+static void value_json(struct out *o, const struct field *fd,
 		       const struct field_value *v)
 {
 	if (!v->have) {
-		fputs("null", f);
+		put_s(o, "null");
 		return;
 	}
 	switch (fd->type) {
 	case FIELD_INT:
-		fprintf(f, "%lld", v->i);
+		i64(o, v->i);
 		break;
 	case FIELD_NUM:
-		num(f, v->num, 3);
+		num(o, v->num, 3);
 		break;
 	case FIELD_STR:
-		escape_json(f, v->str);
+		str(o, v->str);
 		break;
 	case FIELD_FIGURES:
-		delay_json(f, v->d);
+		delay_json(o, v->d);
 		break;
 	case FIELD_SET:
-		dropped_json(f, v->d);
+		dropped_json(o, v->d);
 		break;
 	}
 }
 
 /* A task row: the fields of the JSON layout, in its order. */
-static void row_json(FILE *f, const struct row *r)
+static void row_json(struct out *o, const struct row *r)
 {
 	static const struct field_ctx ctx = { .fmt = FIELD_FMT_JSON };
 	const int *ids;
@@ -160,7 +244,7 @@ static void row_json(FILE *f, const struct row *r)
 	bool first = true;
 
 	ids = fields_layout(FIELD_LAYOUT_JSON, &n);
-	putc('{', f);
+	put_c(o, '{');
 	for (int i = 0; i < n; i++) {
 		const struct field *fd = fields_get(ids[i]);
 		struct field_value v;
@@ -168,100 +252,109 @@ static void row_json(FILE *f, const struct row *r)
 		fields_row_value(ids[i], r, &ctx, &v);
 		if (!v.have && (fd->flags & FIELD_OPTIONAL))
 			continue;
-		key(f, first, fd->key);
-		value_json(f, fd, &v);
+		key(o, first, fd->key);
+		value_json(o, fd, &v);
 		first = false;
 	}
-	putc('}', f);
+	put_c(o, '}');
 }
 
-static void rows_json(FILE *f, const struct row *rows, size_t n)
+static void rows_json(struct out *o, const struct row *rows, size_t n)
 {
-	putc('[', f);
+	put_c(o, '[');
 	for (size_t i = 0; i < n; i++) {
 		if (i)
-			putc(',', f);
-		row_json(f, &rows[i]);
+			put_c(o, ',');
+		row_json(o, &rows[i]);
 	}
-	putc(']', f);
+	put_c(o, ']');
 }
 
-static void cgroups_json(FILE *f, const struct cgroup_row *g, size_t n)
+static void cgroups_json(struct out *o, const struct cgroup_row *g, size_t n)
 {
-	putc('[', f);
+	put_c(o, '[');
 	for (size_t i = 0; i < n; i++) {
 		if (i)
-			putc(',', f);
-		putc('{', f);
-		key(f, true, JSON_KEY_PATH);
-		escape_json(f, g[i].path);
-		key(f, false, JSON_KEY_PSI);
+			put_c(o, ',');
+		put_c(o, '{');
+		key(o, true, JSON_KEY_PATH);
+		str(o, g[i].path);
+		key(o, false, JSON_KEY_PSI);
 		if (g[i].have_psi)
-			psi_json(f, &g[i].psi);
+			psi_json(o, &g[i].psi);
 		else
-			fputs("null", f);
-		key(f, false, fields_get(FIELD_DELAY)->key);
-		delay_json(f, g[i].d);
-		key(f, false, fields_get(FIELD_TOTAL)->key);
-		num(f, g[i].total_pct, 3);
-		key(f, false, JSON_KEY_NR_TASKS);
-		fprintf(f, "%zu}", g[i].nr_tasks);
+			put_s(o, "null");
+		key(o, false, fields_get(FIELD_DELAY)->key);
+		delay_json(o, g[i].d);
+		key(o, false, fields_get(FIELD_TOTAL)->key);
+		num(o, g[i].total_pct, 3);
+		key(o, false, JSON_KEY_NR_TASKS);
+		u64(o, g[i].nr_tasks);
+		put_c(o, '}');
 	}
-	putc(']', f);
+	put_c(o, ']');
 }
 
-static void bool_json(FILE *f, bool known, bool b)
+static void bool_json(struct out *o, bool known, bool b)
 {
-	fputs(!known ? "null" : b ? "true" : "false", f);
+	put_s(o, !known ? "null" : b ? "true" : "false");
 }
 
 /* A list of rows under its key, when there is one. */
-static void rows_key(FILE *f, const char *k, const struct row *rows, size_t n)
+static void rows_key(struct out *o, const char *k, const struct row *rows, size_t n)
 {
 	if (!rows)
 		return;
-	key(f, false, k);
-	rows_json(f, rows, n);
+	key(o, false, k);
+	rows_json(o, rows, n);
+}
+
+static void sample_json(struct out *o, const struct sample *s)
+{
+	put_s(o, "{\"" JSON_KEY_TIME "\":");
+	num(o, s->time, 3);
+	key(o, false, JSON_KEY_INTERVAL);
+	num(o, s->interval, 3);
+	key(o, false, JSON_KEY_ACCUMULATED);
+	bool_json(o, true, s->accumulated);
+	key(o, false, JSON_KEY_THREADS);
+	bool_json(o, true, s->threads);
+	key(o, false, JSON_KEY_DELAYACCT);
+	bool_json(o, s->delayacct_known, s->delayacct);
+	key(o, false, JSON_KEY_TASKSTATS_VERSION);
+	if (s->ts_version)
+		u64(o, s->ts_version);
+	else
+		put_s(o, "null");
+	key(o, false, JSON_KEY_EVENTS_LOST);
+	u64(o, s->events_lost);
+	key(o, false, JSON_KEY_EXIT_RECORDS_LOST);
+	u64(o, s->exit_records_lost);
+	key(o, false, JSON_KEY_FIGURES_DROPPED);
+	u64(o, s->dropped);
+	key(o, false, JSON_KEY_PSI);
+	psi_json(o, &s->psi);
+	key(o, false, JSON_KEY_TASKS);
+	rows_json(o, s->rows, s->nrows);
+	key(o, false, JSON_KEY_EXITED);
+	rows_json(o, s->exited, s->nexited);
+	if (s->trigger) {
+		key(o, false, JSON_KEY_TRIGGER);
+		str(o, s->trigger);
+	}
+	if (s->cgroups) {
+		key(o, false, JSON_KEY_CGROUPS);
+		cgroups_json(o, s->cgroups, s->ncgroups);
+	}
+	rows_key(o, JSON_KEY_THREAD_TASKS, s->thread_rows, s->nthread_rows);
+	rows_key(o, JSON_KEY_THREAD_EXITED, s->thread_exited, s->nthread_exited);
+	put_s(o, "}\n");
 }
 
 void json_write_sample(FILE *f, const struct sample *s)
 {
-	fputs("{\"" JSON_KEY_TIME "\":", f);
-	num(f, s->time, 3);
-	key(f, false, JSON_KEY_INTERVAL);
-	num(f, s->interval, 3);
-	key(f, false, JSON_KEY_ACCUMULATED);
-	bool_json(f, true, s->accumulated);
-	key(f, false, JSON_KEY_THREADS);
-	bool_json(f, true, s->threads);
-	key(f, false, JSON_KEY_DELAYACCT);
-	bool_json(f, s->delayacct_known, s->delayacct);
-	key(f, false, JSON_KEY_TASKSTATS_VERSION);
-	if (s->ts_version)
-		fprintf(f, "%u", s->ts_version);
-	else
-		fputs("null", f);
-	key(f, false, JSON_KEY_EVENTS_LOST);
-	fprintf(f, "%" PRIu64, s->events_lost);
-	key(f, false, JSON_KEY_EXIT_RECORDS_LOST);
-	fprintf(f, "%" PRIu64, s->exit_records_lost);
-	key(f, false, JSON_KEY_FIGURES_DROPPED);
-	fprintf(f, "%zu", s->dropped);
-	key(f, false, JSON_KEY_PSI);
-	psi_json(f, &s->psi);
-	key(f, false, JSON_KEY_TASKS);
-	rows_json(f, s->rows, s->nrows);
-	key(f, false, JSON_KEY_EXITED);
-	rows_json(f, s->exited, s->nexited);
-	if (s->trigger) {
-		key(f, false, JSON_KEY_TRIGGER);
-		escape_json(f, s->trigger);
-	}
-	if (s->cgroups) {
-		key(f, false, JSON_KEY_CGROUPS);
-		cgroups_json(f, s->cgroups, s->ncgroups);
-	}
-	rows_key(f, JSON_KEY_THREAD_TASKS, s->thread_rows, s->nthread_rows);
-	rows_key(f, JSON_KEY_THREAD_EXITED, s->thread_exited, s->nthread_exited);
-	fputs("}\n", f);
+	struct out o = { .f = f };
+
+	sample_json(&o, s);
+	flush(&o);
 }

@@ -13,9 +13,10 @@
  */
 #include <config.h>
 
-#include <inttypes.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "lib/escape.h"
 #include "lib/numfmt.h"
@@ -51,14 +52,28 @@ static void header(FILE *f)
 	putc('\n', f);
 }
 
-/* ",value" or "," when absent. */
+/* ",value" or "," when absent: numfmt, not fprintf, on every row. */
 static void num(FILE *f, bool have, double v, int decimals)
 {
 	char buf[64];
 
 	putc(',', f);
-	if (have && numfmt_fixed(buf, sizeof(buf), v, decimals))
-		fputs(buf, f);
+	if (have)
+		fwrite(buf, 1, numfmt_fixed_len(buf, sizeof(buf), v, decimals), f);
+}
+
+static void u64(FILE *f, uint64_t v)
+{
+	char buf[NUMFMT_INT_SIZE];
+
+	fwrite(buf, 1, numfmt_u64(buf, v), f);
+}
+
+static void i64(FILE *f, int64_t v)
+{
+	char buf[NUMFMT_INT_SIZE];
+
+	fwrite(buf, 1, numfmt_i64(buf, v), f);
 }
 
 static void figures(FILE *f, const struct cat_figure *d)
@@ -67,7 +82,7 @@ static void figures(FILE *f, const struct cat_figure *d)
 		num(f, d->avail, d->pct, 3);
 		putc(',', f);
 		if (d->avail && d->have_count)
-			fprintf(f, "%" PRIu64, d->count);
+			u64(f, d->count);
 		num(f, d->avail && d->have_avg, d->avg_ms, 3);
 		num(f, d->avail && d->have_max, d->max_ms, 3);
 	}
@@ -77,9 +92,13 @@ static void figures(FILE *f, const struct cat_figure *d)
 static void dropped(FILE *f, const struct cat_figure *d)
 {
 	putc(',', f);
-	for (int c = 0, n = 0; c < NCAT; c++)
-		if (d[c].dropped)
-			fprintf(f, "%s%s", n++ ? " " : "", categories[c].key);
+	for (int c = 0, n = 0; c < NCAT; c++) {
+		if (!d[c].dropped)
+			continue;
+		if (n++)
+			putc(' ', f);
+		fputs(categories[c].key, f);
+	}
 }
 
 static void str(FILE *f, const struct field_value *v)
@@ -94,7 +113,9 @@ static void str(FILE *f, const struct field_value *v)
 	}
 	while (v->str[n] && n < sizeof(buf) - 3)
 		n++;
-	snprintf(buf, sizeof(buf), "[%.*s]", (int)n, v->str);
+	buf[0] = '[';
+	memcpy(buf + 1, v->str, n);
+	memcpy(buf + 1 + n, "]", 2);
 	escape_csv(f, buf);
 }
 
@@ -102,10 +123,9 @@ static void value(FILE *f, const struct field *fd, const struct field_value *v)
 {
 	switch (fd->type) {
 	case FIELD_INT:
+		putc(',', f);
 		if (v->have)
-			fprintf(f, ",%lld", v->i);
-		else
-			putc(',', f);
+			i64(f, v->i);
 		break;
 	case FIELD_NUM:
 		num(f, v->have, v->num, 3);

@@ -46,6 +46,7 @@
 
 #include "lib/escape.h"
 #include "lib/nls.h"
+#include "lib/numfmt.h"
 #include "model/categories.h"
 #include "model/fields.h"
 #include "view/output.h"
@@ -261,6 +262,15 @@ static void raw_text(FILE *f, const struct field *fd, const struct field_value *
 		pad(f, fd->bwidth - cells(buf));
 }
 
+/* What fits of s into buf, as snprintf("%s") would cut it. */
+static void copy_cut(char *buf, size_t size, const char *s)
+{
+	size_t n = strnlen(s, size - 1);
+
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+}
+
 /* One field of a row in its width, after a space unless it is the first. */
 static void cell(FILE *f, const struct field *fd, const struct field_value *v,
 		 const struct cat_figure *d, bool first, struct scratch *b)
@@ -289,11 +299,12 @@ static void cell(FILE *f, const struct field *fd, const struct field_value *v,
 	if (!have || (fd->type == FIELD_NUM && !isfinite(num)))
 		strcpy(buf, "-");
 	else if (fd->type == FIELD_NUM)
+		/* text is for people: the locale's decimal point, printf's rounding */
 		snprintf(buf, sizeof(buf), "%.*f", fd->decimals, num);
 	else if (fd->type == FIELD_INT)
-		snprintf(buf, sizeof(buf), "%lld", v->i);
+		numfmt_i64(buf, v->i);
 	else
-		snprintf(buf, sizeof(buf), "%s", v->str);
+		copy_cut(buf, sizeof(buf), v->str);
 	if (fd->flags & FIELD_LEFT)
 		left(f, buf, fd->bwidth);
 	else
