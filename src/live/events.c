@@ -138,6 +138,7 @@ void events_on_event(struct monitor *m, const struct pc_event *ev)
 		break;
 	case PC_EXIT:
 		/* the figures come from the exit record, or the next query */
+		tasks_threads_changed(m, ev->tgid);
 		if (ev->pid == ev->tgid)
 			on_exit_event(m, m->procs, ev->pid, ev->timestamp_ns);
 		if (m->threads)
@@ -264,6 +265,8 @@ void events_on_exit_record(struct monitor *m, const struct ts_reading *r)
 	struct task *group = tasktable_find(m->procs, tgid);
 	if (group && tid != tgid)
 		group->requery = true;
+	if (group)
+		group->threads_changed = true;
 	/*
 	 * The last thread of a group: this record is the process's final
 	 * figure, unless a TGID record follows in the same message (as it

@@ -126,6 +126,8 @@ struct tasktable *tasks_active(struct monitor *m);
 bool tasks_wanted_process(const struct monitor *m, pid_t tgid);
 bool tasks_wanted_thread(const struct monitor *m, pid_t tgid);
 struct tt_span tasks_span(const struct task *k);
+/* The set of threads of process tgid changed (a thread began or ended). */
+void tasks_threads_changed(struct monitor *m, pid_t tgid);
 /* A task entered the table; from_zero: it started after the last reading. */
 struct task *tasks_add(struct monitor *m, struct tasktable *t, pid_t id,
 		       pid_t tgid, unsigned long long start, bool from_zero);

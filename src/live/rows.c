@@ -427,6 +427,9 @@ void rows_build(struct monitor *m, double now, double dt)
 	tasktable_foreach(t, build_row, &c);
 	tasktable_foreach_retired(t, build_row, &c);
 	tasktable_foreach_retired(t, mark_shown, NULL);
+	/* processes ended in thread mode: their threads' rows say it */
+	if (m->o.threads)
+		tasktable_foreach_retired(m->procs, mark_shown, NULL);
 	m->ntrows = m->ntexited = 0;
 	if (m->o.record_threads && !m->o.threads) {
 		struct build_ctx tc = { m, now, dt, true };

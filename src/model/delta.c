@@ -35,6 +35,18 @@ static bool reading_empty(const struct ts_reading *r)
 	return true;
 }
 
+bool delta_moved(const struct ts_reading *prev, const struct ts_reading *cur)
+{
+	if (prev->run_ns != cur->run_ns || prev->have != cur->have ||
+	    prev->no_count != cur->no_count)
+		return true;
+	for (int c = 0; c < NCAT; c++)
+		if (prev->d[c].count != cur->d[c].count ||
+		    prev->d[c].total_ns != cur->d[c].total_ns)
+			return true;
+	return false;
+}
+
 bool delta_zombie_reply(const struct ts_reading *prev,
 			const struct ts_reading *cur)
 {

@@ -127,6 +127,13 @@ unsigned delta_cats(unsigned kernel_cats, bool acct_on, double acct_hi,
 bool delta_zombie_reply(const struct ts_reading *prev,
 			const struct ts_reading *cur);
 
+/*
+ * Whether a task's counters moved between two readings: its CPU time, or
+ * any delay total or count. Counters are monotonic, so a process whose
+ * reading did not move had no thread run or wait in between.
+ */
+bool delta_moved(const struct ts_reading *prev, const struct ts_reading *cur);
+
 /* Count difference; the kernel keeps non-cpu counts in 32 bits. */
 unsigned long long delta_count(unsigned long long prev, unsigned long long cur,
 			       int is_32bit);

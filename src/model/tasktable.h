@@ -78,6 +78,13 @@ struct task {
 	bool have_cur;
 	double cur_at;             /* CLOCK_MONOTONIC when a final came */
 	bool requery;              /* a thread ended during the query */
+	/*
+	 * A process whose set of threads changed (a thread began or ended,
+	 * or a scan found one new or gone) since its threads were last
+	 * asked: ask them again, although its own reading may not move.
+	 */
+	bool threads_changed;
+	uint64_t moved;            /* the reading whose figures last moved */
 	struct delta acc;          /* accumulated mode: the window so far */
 	bool have_acc;
 	uint64_t acc_round;        /* the reading last added to acc */
