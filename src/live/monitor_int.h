@@ -56,6 +56,7 @@ struct monitor {
 	struct task *group;         /* a last thread's record just taken: its
 				       group's record may follow */
 	bool need_rescan;
+	bool parent_gone;           /* a process ended: children reparented */
 	double rescan_every;        /* seconds, 0 = never */
 	double last_rescan;
 
@@ -179,11 +180,16 @@ void rows_fill_status(struct monitor *m, struct row *rows, size_t n);
 size_t rows_count_threads(struct monitor *m);
 
 /* cgsum.c: the sums per cgroup */
+/* A process's cgroup is read again at the latest this long after (s). */
+#define CGSUM_RECHECK 5.0
 bool cgsum_used(const struct monitor *m);
 /* Find the v2 hierarchy; -1 with errno (ENOENT: none is mounted). */
 int cgsum_open(struct monitor *m);
 void cgsum_update(struct monitor *m, struct task *k);
+/* Read again the cgroups that are due (see cgsum_update). */
 void cgsum_update_all(struct monitor *m);
+/* Read every process's cgroup now. */
+void cgsum_read_all(struct monitor *m);
 void cgsum_inherit(struct monitor *m, struct task *k, pid_t parent);
 void cgsum_prime(struct monitor *m);
 void cgsum_build(struct monitor *m, struct sample *out);

@@ -77,6 +77,8 @@ static bool unseen(struct task *k, void *arg)
 	k->exited = true; /* gone without a notification reaching us */
 	if (k->id != k->tgid || !tasktable_find(m->procs, k->id))
 		tasks_threads_changed(m, k->tgid);
+	if (k->id == k->tgid)
+		m->parent_gone = true;
 	return true;
 }
 
@@ -147,6 +149,8 @@ static bool vanished(struct task *k, void *arg)
 	if (k->queried != m->round || k->have_cur)
 		return false;
 	k->exited = true;
+	if (k->id == k->tgid)
+		m->parent_gone = true;
 	return true;
 }
 

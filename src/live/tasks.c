@@ -65,8 +65,10 @@ struct tt_span tasks_span(const struct task *k)
 void tasks_threads_changed(struct monitor *m, pid_t tgid)
 {
 	struct task *p = tasktable_find(m->procs, tgid);
-	if (p)
+	if (p) {
 		p->threads_changed = true;
+		p->info_stale = true; /* its count of threads */
+	}
 }
 
 /* A task entered the table; from_zero: it started after the last reading. */

@@ -51,6 +51,14 @@ struct task {
 	uid_t uid;
 	struct task_info info;     /* as last read */
 	bool details_stale;        /* exec or comm change: read again */
+	/*
+	 * info (state, parent, threads) may have changed without the task
+	 * running: a thread began or ended, its parent ended, it exec'd.
+	 */
+	bool info_stale;
+	uint64_t info_round;       /* the reading after which info was read */
+	bool cg_stale;             /* exec'd: its cgroup is read again */
+	double cg_at;              /* CLOCK_MONOTONIC when its cgroup was read */
 
 	/*
 	 * The earliest moment it can have begun to wait, CLOCK_MONOTONIC
