@@ -109,12 +109,15 @@ static void on_reading(const struct ts_reading *r, void *arg)
 	if (!k || k->have_final)
 		return;
 	/* a zombie's zeros: it did nothing more, it did not forget */
-	if (k->have_prev && delta_zombie_reply(&k->prev, r)) {
-		k->cur = k->prev;
+	struct ts_reading prev;
+	if (k->have_prev)
+		delta_base_reading(&k->prev, &prev);
+	if (k->have_prev && delta_zombie_reply(&prev, r)) {
+		k->cur = prev;
 		k->have_cur = true;
 		return;
 	}
-	if (k->have_prev && delta_moved(&k->prev, r))
+	if (k->have_prev && delta_moved(&prev, r))
 		k->moved = k->queried;
 	k->cur = *r;
 	k->have_cur = true;
@@ -206,7 +209,7 @@ static void collect_thread(struct task *k, void *arg)
 		return;
 	}
 	/* not asked: this round's reading is the last one, nothing moved */
-	k->cur = k->prev;
+	delta_base_reading(&k->prev, &k->cur);
 	k->have_cur = true;
 }
 
@@ -235,7 +238,7 @@ static void rebase(struct task *k, void *arg)
 {
 	const struct monitor *m = arg;
 	if (k->have_cur) {
-		k->prev = k->cur;
+		delta_base_of(&k->cur, &k->prev);
 		k->prev_at = m->query_start;
 		k->have_prev = true;
 		k->have_cur = false;

@@ -123,14 +123,16 @@ static bool task_interval(struct monitor *m, struct task *k, struct delta *iv)
 	 */
 	if (m->o.accumulate && k->have_acc &&
 	    (!fresh || k->acc_round == m->round || (k->exited && k->shown))) {
-		*iv = k->acc;
+		*iv = *k->acc;
 		return true;
 	}
 	if (!fresh)
 		return false;
 	struct delta_bounds b;
 	task_bounds(m, k, &b);
-	delta_interval(&k->prev, &k->cur, &b, iv);
+	struct ts_reading prev;
+	delta_base_reading(&k->prev, &prev);
+	delta_interval(&prev, &k->cur, &b, iv);
 	/* a wait counted now ended after the previous reading began */
 	double ended_after = k->prev_at > k->waits_from ? k->prev_at
 							 : k->waits_from;
@@ -141,10 +143,12 @@ static bool task_interval(struct monitor *m, struct task *k, struct delta *iv)
 			k->wait_lo[c] = ended_after;
 	}
 	if (m->o.accumulate) {
-		delta_accumulate(&k->acc, !k->have_acc, iv);
+		if (!k->acc && !(k->acc = malloc(sizeof(*k->acc))))
+			return true; /* this interval alone, for want of memory */
+		delta_accumulate(k->acc, !k->have_acc, iv);
 		k->have_acc = true;
 		k->acc_round = m->round;
-		*iv = k->acc;
+		*iv = *k->acc;
 	}
 	return true;
 }

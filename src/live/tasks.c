@@ -106,7 +106,7 @@ struct task *tasks_add(struct monitor *m, struct tasktable *t, pid_t id,
 void tasks_retire_earlier(struct tasktable *t, struct task *k)
 {
 	if (!k->have_cur && k->answered && k->have_prev) {
-		k->cur = k->prev;
+		delta_base_reading(&k->prev, &k->cur);
 		k->have_cur = true;
 	}
 	k->exited = true;

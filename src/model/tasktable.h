@@ -78,7 +78,7 @@ struct task {
 	uint64_t lost_at_add;      /* notifications lost when it was added */
 
 	/* readings */
-	struct ts_reading prev;    /* at the previous sample */
+	struct ts_base prev;       /* at the previous sample */
 	double prev_at;            /* CLOCK_MONOTONIC when its query began;
 				      0: counted from zero */
 	bool have_prev;
@@ -93,7 +93,8 @@ struct task {
 	 */
 	bool threads_changed;
 	uint64_t moved;            /* the reading whose figures last moved */
-	struct delta acc;          /* accumulated mode: the window so far */
+	struct delta *acc;         /* accumulated mode (-a) only: the window
+				      so far; NULL until its first interval */
 	bool have_acc;
 	uint64_t acc_round;        /* the reading last added to acc */
 	uint64_t row_round;        /* process rows: the reading of row_at */
