@@ -207,10 +207,11 @@ static void add_thread(struct procstat *ps, struct ts_reading *acc, bool known,
 	t->seen = ps->gen;
 	struct ts_reading now = { 0 };
 	to_reading(w, &now);
-	const struct ts_reading *base = &t->prev;
-	struct ts_reading zero = { 0 };
+	struct ts_base zero = { 0 }, nowb;
+	delta_base_of(&now, &nowb);
+	const struct ts_base *base = &t->prev;
 	if (tnew)
-		base = known ? &zero : &now;
+		base = known ? &zero : &nowb;
 	acc->have |= now.have;
 	acc->no_count |= now.no_count;
 	acc->run_ns += grow(base->run_ns, now.run_ns);
@@ -226,7 +227,7 @@ static void add_thread(struct procstat *ps, struct ts_reading *acc, bool known,
 			acc->d[c].total_ns += now.d[c].total_ns;
 		}
 	}
-	t->prev = now;
+	t->prev = nowb;
 }
 
 /*

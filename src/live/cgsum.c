@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,12 +22,29 @@ bool cgsum_used(const struct monitor *m)
 	return m->cg_root[0] != '\0';
 }
 
-/* Where a process is now (tasks can be moved at any time). */
+/*
+ * Where a process is now (tasks can be moved at any time). Read for a
+ * new process at once; then again when it ran or exec'd, and at the
+ * latest CGSUM_RECHECK seconds after the last read: a task can be moved
+ * by another without running, and nothing announces it.
+ */
 void cgsum_update(struct monitor *m, struct task *k)
 {
 	char path[4096];
 	if (!cgsum_used(m) || k->exited)
 		return;
+	double now = monitor_now();
+	if (!k->cgroup) {
+		/*
+		 * Spread the re-reads over the period: a new process's first
+		 * one falls due at a point of it that its id picks.
+		 */
+		double phase = (double)((uint32_t)k->id * 2654435761u) / 4294967296.0;
+		k->cg_at = now - phase * CGSUM_RECHECK;
+	} else {
+		k->cg_at = now;
+	}
+	k->cg_stale = false;
 	if (cgroup_task_path(k->id, path, sizeof(path)) < 0)
 		return;
 	if (k->cgroup && strcmp(k->cgroup, path) == 0)
@@ -38,9 +56,17 @@ void cgsum_update(struct monitor *m, struct task *k)
 	k->cgroup = copy;
 }
 
-static void update_cgroup_cb(struct task *k, void *arg)
+static void read_cgroup_cb(struct task *k, void *arg)
 {
 	cgsum_update(arg, k);
+}
+
+static void update_cgroup_cb(struct task *k, void *arg)
+{
+	struct monitor *m = arg;
+	if (!k->cgroup || k->cg_stale || k->moved == m->round ||
+	    monitor_now() - k->cg_at >= CGSUM_RECHECK)
+		cgsum_update(m, k);
 }
 
 /* A child that ended before its cgroup was read is where its parent is. */
@@ -76,6 +102,11 @@ void cgsum_prime(struct monitor *m)
 void cgsum_update_all(struct monitor *m)
 {
 	tasktable_foreach(m->procs, update_cgroup_cb, m);
+}
+
+void cgsum_read_all(struct monitor *m)
+{
+	tasktable_foreach(m->procs, read_cgroup_cb, m);
 }
 
 int cgsum_open(struct monitor *m)

@@ -114,8 +114,10 @@ void events_on_event(struct monitor *m, const struct pc_event *ev)
 		struct tt_span born = tasktable_span_fork(ev->timestamp_ns, &m->clk);
 		double at = (double)ev->timestamp_ns / 1e9;
 		/* a thread: its process has more than one now */
-		if (ev->pid != ev->tgid && (k = tasktable_find(m->procs, ev->tgid)))
+		if (ev->pid != ev->tgid && (k = tasktable_find(m->procs, ev->tgid))) {
 			k->multi = true;
+			k->info_stale = true;
+		}
 		if (ev->pid == ev->tgid && tasks_wanted_process(m, ev->tgid))
 			on_fork(m, m->procs, ev->pid, ev->tgid, born, at,
 				ev->parent_tgid);
@@ -125,10 +127,11 @@ void events_on_event(struct monitor *m, const struct pc_event *ev)
 		break;
 	}
 	case PC_EXEC:
+		/* exec ends the other threads; the cgroup may be another */
 		if ((k = tasktable_find(m->procs, ev->tgid)))
-			k->details_stale = true;
+			k->details_stale = k->info_stale = k->cg_stale = true;
 		if (m->threads && (k = tasktable_find(m->threads, ev->pid)))
-			k->details_stale = true;
+			k->details_stale = k->info_stale = true;
 		break;
 	case PC_COMM:
 		if (ev->pid == ev->tgid && (k = tasktable_find(m->procs, ev->tgid)))
@@ -138,6 +141,9 @@ void events_on_event(struct monitor *m, const struct pc_event *ev)
 		break;
 	case PC_EXIT:
 		/* the figures come from the exit record, or the next query */
+		tasks_threads_changed(m, ev->tgid);
+		if (ev->pid == ev->tgid)
+			m->parent_gone = true; /* its children have another */
 		if (ev->pid == ev->tgid)
 			on_exit_event(m, m->procs, ev->pid, ev->timestamp_ns);
 		if (m->threads)
@@ -264,6 +270,8 @@ void events_on_exit_record(struct monitor *m, const struct ts_reading *r)
 	struct task *group = tasktable_find(m->procs, tgid);
 	if (group && tid != tgid)
 		group->requery = true;
+	if (group)
+		group->threads_changed = true;
 	/*
 	 * The last thread of a group: this record is the process's final
 	 * figure, unless a TGID record follows in the same message (as it
@@ -271,6 +279,8 @@ void events_on_exit_record(struct monitor *m, const struct ts_reading *r)
 	 */
 	bool group_dead = r->version >= 12 ? (r->flag & TS_AGROUP) != 0
 					   : tid == tgid;
+	if (group_dead)
+		m->parent_gone = true;
 	if (group_dead && tasks_wanted_process(m, tgid)) {
 		/* another thread than the leader began after the process */
 		if (tid != tgid)

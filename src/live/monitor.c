@@ -238,7 +238,7 @@ static int monitor_set_cgroups(struct producer *p, bool on)
 	if (cgsum_open(m) < 0)
 		return -1;
 	m->o.cgroups = true;
-	cgsum_update_all(m);
+	cgsum_read_all(m);
 	cgsum_prime(m);
 	return 0;
 }

@@ -56,6 +56,7 @@ struct monitor {
 	struct task *group;         /* a last thread's record just taken: its
 				       group's record may follow */
 	bool need_rescan;
+	bool parent_gone;           /* a process ended: children reparented */
 	double rescan_every;        /* seconds, 0 = never */
 	double last_rescan;
 
@@ -126,6 +127,8 @@ struct tasktable *tasks_active(struct monitor *m);
 bool tasks_wanted_process(const struct monitor *m, pid_t tgid);
 bool tasks_wanted_thread(const struct monitor *m, pid_t tgid);
 struct tt_span tasks_span(const struct task *k);
+/* The set of threads of process tgid changed (a thread began or ended). */
+void tasks_threads_changed(struct monitor *m, pid_t tgid);
 /* A task entered the table; from_zero: it started after the last reading. */
 struct task *tasks_add(struct monitor *m, struct tasktable *t, pid_t id,
 		       pid_t tgid, unsigned long long start, bool from_zero);
@@ -177,11 +180,16 @@ void rows_fill_status(struct monitor *m, struct row *rows, size_t n);
 size_t rows_count_threads(struct monitor *m);
 
 /* cgsum.c: the sums per cgroup */
+/* A process's cgroup is read again at the latest this long after (s). */
+#define CGSUM_RECHECK 5.0
 bool cgsum_used(const struct monitor *m);
 /* Find the v2 hierarchy; -1 with errno (ENOENT: none is mounted). */
 int cgsum_open(struct monitor *m);
 void cgsum_update(struct monitor *m, struct task *k);
+/* Read again the cgroups that are due (see cgsum_update). */
 void cgsum_update_all(struct monitor *m);
+/* Read every process's cgroup now. */
+void cgsum_read_all(struct monitor *m);
 void cgsum_inherit(struct monitor *m, struct task *k, pid_t parent);
 void cgsum_prime(struct monitor *m);
 void cgsum_build(struct monitor *m, struct sample *out);

@@ -75,6 +75,10 @@ static bool unseen(struct task *k, void *arg)
 	if (k->seen == m->gen)
 		return false;
 	k->exited = true; /* gone without a notification reaching us */
+	if (k->id != k->tgid || !tasktable_find(m->procs, k->id))
+		tasks_threads_changed(m, k->tgid);
+	if (k->id == k->tgid)
+		m->parent_gone = true;
 	return true;
 }
 
@@ -105,11 +109,16 @@ static void on_reading(const struct ts_reading *r, void *arg)
 	if (!k || k->have_final)
 		return;
 	/* a zombie's zeros: it did nothing more, it did not forget */
-	if (k->have_prev && delta_zombie_reply(&k->prev, r)) {
-		k->cur = k->prev;
+	struct ts_reading prev;
+	if (k->have_prev)
+		delta_base_reading(&k->prev, &prev);
+	if (k->have_prev && delta_zombie_reply(&prev, r)) {
+		k->cur = prev;
 		k->have_cur = true;
 		return;
 	}
+	if (k->have_prev && delta_moved(&prev, r))
+		k->moved = k->queried;
 	k->cur = *r;
 	k->have_cur = true;
 	k->answered = true;
@@ -143,6 +152,8 @@ static bool vanished(struct task *k, void *arg)
 	if (k->queried != m->round || k->have_cur)
 		return false;
 	k->exited = true;
+	if (k->id == k->tgid)
+		m->parent_gone = true;
 	return true;
 }
 
@@ -162,12 +173,72 @@ static int query(struct monitor *m, struct tasktable *t, bool threads)
 	return ask(m, threads ? TS_KIND_PID : TS_KIND_TGID, t);
 }
 
+/* In thread mode, the processes of the threads shown. */
+static void collect_process(struct task *k, void *arg)
+{
+	struct monitor *m = arg;
+	if (tasks_wanted_thread(m, k->id))
+		collect_live_id(k, m);
+}
+
+/*
+ * Whether thread k's counters can have moved since its reading: its
+ * process's reading of this round moved, or its set of threads changed,
+ * or there is no process reading to tell. A process's reading sums its
+ * threads' counters (live ones and, kept by the kernel, ended ones), and
+ * counters only grow: when the sum did not move between the previous
+ * round's process reading and this one, no thread of it ran or waited in
+ * between. Its threads' readings were taken after that previous process
+ * reading (or are carried from one that was), so they still hold.
+ */
+static bool thread_may_have_moved(const struct monitor *m,
+				  const struct task *k)
+{
+	if (!m->ts || !k->have_prev || !k->answered)
+		return true;
+	const struct task *p = tasktable_find(m->procs, k->tgid);
+	return !p || p->queried != m->round || !p->have_cur || !p->have_prev ||
+	       p->threads_changed || p->moved == m->round;
+}
+
+static void collect_thread(struct task *k, void *arg)
+{
+	struct monitor *m = arg;
+	if (thread_may_have_moved(m, k)) {
+		collect_live_id(k, m);
+		return;
+	}
+	/* not asked: this round's reading is the last one, nothing moved */
+	delta_base_reading(&k->prev, &k->cur);
+	k->have_cur = true;
+}
+
+static void threads_asked(struct task *k, void *arg)
+{
+	struct monitor *m = arg;
+	if (k->queried == m->round)
+		k->threads_changed = false;
+}
+
+/*
+ * Ask the threads whose counters may have moved (all of them where
+ * readings come from /proc, which cannot sum a process cheaply).
+ */
+static int query_threads(struct monitor *m)
+{
+	m->nids = 0;
+	tasktable_foreach(m->threads, collect_thread, m);
+	/* what changes from now on is for the next round */
+	tasktable_foreach(m->procs, threads_asked, m);
+	return ask(m, TS_KIND_PID, m->threads);
+}
+
 /* The latest reading becomes the base of the next interval. */
 static void rebase(struct task *k, void *arg)
 {
 	const struct monitor *m = arg;
 	if (k->have_cur) {
-		k->prev = k->cur;
+		delta_base_of(&k->cur, &k->prev);
 		k->prev_at = m->query_start;
 		k->have_prev = true;
 		k->have_cur = false;
@@ -195,6 +266,24 @@ static int requery(struct monitor *m)
 	return m->nids ? ask(m, TS_KIND_TGID, m->procs) : 0;
 }
 
+/*
+ * Processes are asked by TGID for their rows, and in thread mode for
+ * telling which threads to ask (where readings come from taskstats).
+ */
+static bool procs_queried(const struct monitor *m)
+{
+	return !m->o.threads || m->ts;
+}
+
+static int query_procs(struct monitor *m)
+{
+	if (!m->o.threads)
+		return query(m, m->procs, false);
+	m->nids = 0;
+	tasktable_foreach(m->procs, collect_process, m);
+	return ask(m, TS_KIND_TGID, m->procs);
+}
+
 int readings_take(struct monitor *m)
 {
 	double now = monitor_now();
@@ -209,9 +298,9 @@ int readings_take(struct monitor *m)
 	double t0 = monitor_now();
 	m->query_start = t0;
 	m->reading_boot = monitor_clock(CLOCK_BOOTTIME);
-	if (!m->o.threads && query(m, m->procs, false) < 0)
+	if (procs_queried(m) && query_procs(m) < 0)
 		return -1;
-	if (m->threads && query(m, m->threads, true) < 0)
+	if (m->threads && query_threads(m) < 0)
 		return -1;
 	/* the readings were taken across the queries: date them midway */
 	m->reading_end = monitor_now();
@@ -225,7 +314,7 @@ int readings_take(struct monitor *m)
 	events_drain(m);
 	if (!m->o.threads && requery(m) < 0)
 		return -1;
-	if (!m->o.threads)
+	if (procs_queried(m))
 		tasktable_retire_if(m->procs, vanished, m);
 	if (m->threads)
 		tasktable_retire_if(m->threads, vanished, m);

@@ -123,14 +123,16 @@ static bool task_interval(struct monitor *m, struct task *k, struct delta *iv)
 	 */
 	if (m->o.accumulate && k->have_acc &&
 	    (!fresh || k->acc_round == m->round || (k->exited && k->shown))) {
-		*iv = k->acc;
+		*iv = *k->acc;
 		return true;
 	}
 	if (!fresh)
 		return false;
 	struct delta_bounds b;
 	task_bounds(m, k, &b);
-	delta_interval(&k->prev, &k->cur, &b, iv);
+	struct ts_reading prev;
+	delta_base_reading(&k->prev, &prev);
+	delta_interval(&prev, &k->cur, &b, iv);
 	/* a wait counted now ended after the previous reading began */
 	double ended_after = k->prev_at > k->waits_from ? k->prev_at
 							 : k->waits_from;
@@ -141,10 +143,12 @@ static bool task_interval(struct monitor *m, struct task *k, struct delta *iv)
 			k->wait_lo[c] = ended_after;
 	}
 	if (m->o.accumulate) {
-		delta_accumulate(&k->acc, !k->have_acc, iv);
+		if (!k->acc && !(k->acc = malloc(sizeof(*k->acc))))
+			return true; /* this interval alone, for want of memory */
+		delta_accumulate(k->acc, !k->have_acc, iv);
 		k->have_acc = true;
 		k->acc_round = m->round;
-		*iv = k->acc;
+		*iv = *k->acc;
 	}
 	return true;
 }
@@ -203,22 +207,27 @@ static void build_row(struct task *k, void *arg)
 	}
 }
 
+static int push_pid(struct monitor *m, pid_t pid)
+{
+	if (m->npidbuf == m->cappidbuf) {
+		size_t n = m->cappidbuf ? m->cappidbuf * 2 : 256;
+		pid_t *p = realloc(m->pidbuf, n * sizeof(*p));
+		if (!p)
+			return -1;
+		m->pidbuf = p;
+		m->cappidbuf = n;
+	}
+	m->pidbuf[m->npidbuf++] = pid;
+	return 0;
+}
+
 static void collect_need_details(struct task *k, void *arg)
 {
 	struct monitor *m = arg;
 	if (k->exited)
 		return;
-	if (!k->comm || !k->cmdline || k->details_stale) {
-		if (m->npidbuf == m->cappidbuf) {
-			size_t n = m->cappidbuf ? m->cappidbuf * 2 : 256;
-			pid_t *p = realloc(m->pidbuf, n * sizeof(*p));
-			if (!p)
-				return;
-			m->pidbuf = p;
-			m->cappidbuf = n;
-		}
-		m->pidbuf[m->npidbuf++] = k->id;
-	}
+	if (!k->comm || !k->cmdline || k->details_stale)
+		push_pid(m, k->id);
 }
 
 struct details_ctx {
@@ -238,6 +247,8 @@ static void on_details(const struct procinfo_details *d, void *arg)
 	k->start = d->start;
 	tasks_waits_from_ticks(c->m, k, d->start);
 	k->info = d->info;
+	k->info_round = c->m->round;
+	k->info_stale = false;
 	if (d->info.threads > 1)
 		k->multi = true;
 	if (d->comm) {
@@ -283,32 +294,119 @@ void rows_refresh_details(struct monitor *m, struct tasktable *t)
 	procinfo_details(m->pi, m->pidbuf, m->npidbuf, true, on_details, &c);
 }
 
+/*
+ * A state that lasts until the task runs: asleep (S), or an idle kernel
+ * thread (I). Every other one may end without the task's counters moving
+ * (a stopped task continued, an uninterruptible sleep woken, a runnable
+ * task not yet run), or is not known.
+ */
+static bool settled(char state)
+{
+	return state == 'S' || state == 'I';
+}
+
+/*
+ * Whether k's details (state, parent, threads) can differ from those
+ * read last: it ran or waited since (its counters moved after that
+ * read), an event may have changed them (a thread began or ended, it
+ * exec'd, its parent ended), or its state was not a settled one. A task
+ * woken from S that has not run yet still shows S: its first run moves
+ * its counters.
+ */
+static bool info_due(const struct monitor *m, const struct task *k)
+{
+	return k->info_round != m->round &&
+	       (k->info_stale || k->moved > k->info_round ||
+		!settled(k->info.state));
+}
+
+/* The parent of k has ended (or the id is another's now): read it again. */
+static void check_parent(struct task *k, void *arg)
+{
+	struct monitor *m = arg;
+	if (k->info.ppid <= 0 || k->info_stale)
+		return;
+	struct task *p = tasktable_find(m->procs, k->info.ppid);
+	if (!p || p->first_seen > m->prev_time)
+		k->info_stale = true;
+}
+
+/* Processes ended since the last look: their children have another parent. */
+static void check_parents(struct monitor *m)
+{
+	if (!m->parent_gone)
+		return;
+	m->parent_gone = false;
+	tasktable_foreach(m->procs, check_parent, m);
+}
+
+/* The process k's details, if due, to read with the others (pidbuf). */
+static void want_process_info(struct monitor *m, struct task *k)
+{
+	if (!info_due(m, k))
+		return;
+	if (push_pid(m, k->id) == 0) {
+		/* asked once per round; what does not answer has ended */
+		k->info_round = m->round;
+		k->info_stale = false;
+	}
+}
+
+/* Thread rows: the thread's state, and the parent of its process. */
+static void fill_thread_status(struct monitor *m, struct row *rows, size_t n)
+{
+	m->npidbuf = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (rows[i].flags & ROW_EXITED)
+			continue;
+		struct task *k = tasktable_find(m->threads, rows[i].pid);
+		struct task *p = tasktable_find(m->procs, rows[i].tgid);
+		if (k && info_due(m, k)) {
+			k->info.state = procinfo_thread_state(rows[i].tgid,
+							      rows[i].pid);
+			k->info_round = m->round;
+			k->info_stale = false;
+		}
+		if (p)
+			want_process_info(m, p);
+	}
+	struct details_ctx c = { m, m->procs };
+	if (m->npidbuf)
+		procinfo_details(m->pi, m->pidbuf, m->npidbuf, false,
+				 on_details, &c);
+	for (size_t i = 0; i < n; i++) {
+		if (rows[i].flags & ROW_EXITED)
+			continue;
+		struct task *k = tasktable_find(m->threads, rows[i].pid);
+		struct task *p = tasktable_find(m->procs, rows[i].tgid);
+		if (k)
+			rows[i].info.state = k->info.state;
+		if (p && p->info.ppid)
+			rows[i].info.ppid = p->info.ppid;
+	}
+}
+
 void rows_fill_status(struct monitor *m, struct row *rows, size_t n)
 {
 	if (m->status_filled)
 		return; /* read for the recording already */
-	struct tasktable *t = tasks_active(m);
+	check_parents(m);
 	if (m->o.threads) {
-		/* threads: only the state changes, read per thread */
-		for (size_t i = 0; i < n; i++)
-			if (!(rows[i].flags & ROW_EXITED))
-				rows[i].info.state = procinfo_thread_state(
-					rows[i].tgid, rows[i].pid);
+		fill_thread_status(m, rows, n);
 		return;
 	}
+	struct tasktable *t = m->procs;
 	m->npidbuf = 0;
-	if (m->cappidbuf < n) {
-		pid_t *p = realloc(m->pidbuf, n * sizeof(*p));
-		if (!p)
-			return;
-		m->pidbuf = p;
-		m->cappidbuf = n;
+	for (size_t i = 0; i < n; i++) {
+		struct task *k;
+		if (!(rows[i].flags & ROW_EXITED) &&
+		    (k = tasktable_find(t, rows[i].pid)))
+			want_process_info(m, k);
 	}
-	for (size_t i = 0; i < n; i++)
-		if (!(rows[i].flags & ROW_EXITED))
-			m->pidbuf[m->npidbuf++] = rows[i].pid;
 	struct details_ctx c = { m, t };
-	procinfo_details(m->pi, m->pidbuf, m->npidbuf, false, on_details, &c);
+	if (m->npidbuf)
+		procinfo_details(m->pi, m->pidbuf, m->npidbuf, false,
+				 on_details, &c);
 	for (size_t i = 0; i < n; i++) {
 		if (rows[i].flags & ROW_EXITED)
 			continue;
@@ -427,6 +525,9 @@ void rows_build(struct monitor *m, double now, double dt)
 	tasktable_foreach(t, build_row, &c);
 	tasktable_foreach_retired(t, build_row, &c);
 	tasktable_foreach_retired(t, mark_shown, NULL);
+	/* processes ended in thread mode: their threads' rows say it */
+	if (m->o.threads)
+		tasktable_foreach_retired(m->procs, mark_shown, NULL);
 	m->ntrows = m->ntexited = 0;
 	if (m->o.record_threads && !m->o.threads) {
 		struct build_ctx tc = { m, now, dt, true };

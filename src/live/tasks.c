@@ -56,6 +56,21 @@ struct tt_span tasks_span(const struct task *k)
 	return tasktable_task_span(k, procinfo_hertz());
 }
 
+/*
+ * The set of threads of process tgid changed: a thread's end leaves the
+ * process's sums as they were (the kernel keeps what its dead threads
+ * did), and a thread that began may have done all it did before the
+ * process's last reading, so its threads are asked again.
+ */
+void tasks_threads_changed(struct monitor *m, pid_t tgid)
+{
+	struct task *p = tasktable_find(m->procs, tgid);
+	if (p) {
+		p->threads_changed = true;
+		p->info_stale = true; /* its count of threads */
+	}
+}
+
 /* A task entered the table; from_zero: it started after the last reading. */
 struct task *tasks_add(struct monitor *m, struct tasktable *t, pid_t id,
 		       pid_t tgid, unsigned long long start, bool from_zero)
@@ -66,6 +81,8 @@ struct task *tasks_add(struct monitor *m, struct tasktable *t, pid_t id,
 		return NULL;
 	if (created) {
 		k->tgid = tgid;
+		if (t == m->threads)
+			tasks_threads_changed(m, tgid);
 		if (t == m->procs)
 			cgsum_update(m, k);
 		k->first_seen = monitor_now();
@@ -89,7 +106,7 @@ struct task *tasks_add(struct monitor *m, struct tasktable *t, pid_t id,
 void tasks_retire_earlier(struct tasktable *t, struct task *k)
 {
 	if (!k->have_cur && k->answered && k->have_prev) {
-		k->cur = k->prev;
+		delta_base_reading(&k->prev, &k->cur);
 		k->have_cur = true;
 	}
 	k->exited = true;

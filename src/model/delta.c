@@ -35,6 +35,49 @@ static bool reading_empty(const struct ts_reading *r)
 	return true;
 }
 
+void delta_base_of(const struct ts_reading *r, struct ts_base *b)
+{
+	b->kind = r->kind;
+	b->ppid = r->ppid;
+	b->have = r->have;
+	b->have_max = r->have_max;
+	b->no_count = r->no_count;
+	b->run_ns = r->run_ns;
+	for (int c = 0; c < NCAT; c++) {
+		b->d[c].count = r->d[c].count;
+		b->d[c].total_ns = r->d[c].total_ns;
+		b->d[c].max_ns = r->d[c].max_ns;
+	}
+}
+
+void delta_base_reading(const struct ts_base *b, struct ts_reading *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->kind = b->kind;
+	r->ppid = b->ppid;
+	r->have = b->have;
+	r->have_max = b->have_max;
+	r->no_count = b->no_count;
+	r->run_ns = b->run_ns;
+	for (int c = 0; c < NCAT; c++) {
+		r->d[c].count = b->d[c].count;
+		r->d[c].total_ns = b->d[c].total_ns;
+		r->d[c].max_ns = b->d[c].max_ns;
+	}
+}
+
+bool delta_moved(const struct ts_reading *prev, const struct ts_reading *cur)
+{
+	if (prev->run_ns != cur->run_ns || prev->have != cur->have ||
+	    prev->no_count != cur->no_count)
+		return true;
+	for (int c = 0; c < NCAT; c++)
+		if (prev->d[c].count != cur->d[c].count ||
+		    prev->d[c].total_ns != cur->d[c].total_ns)
+			return true;
+	return false;
+}
+
 bool delta_zombie_reply(const struct ts_reading *prev,
 			const struct ts_reading *cur)
 {

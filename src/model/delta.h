@@ -35,6 +35,27 @@
 #include "kernel/ts_decode.h"
 #include "model/sample.h"
 
+/*
+ * What a reading must keep to be the base of the next interval: the
+ * counters delta_interval() takes from its earlier reading, and what a
+ * row takes from a thread's reading carried over unasked. About half of
+ * a struct ts_reading: a task holds one between samples.
+ */
+struct ts_base {
+	enum ts_kind kind;
+	uint32_t ppid;
+	uint32_t have, have_max, no_count;
+	uint64_t run_ns;
+	struct ts_base_delay {
+		uint64_t count, total_ns, max_ns;
+	} d[NCAT];
+};
+
+/* The base kept of reading r. */
+void delta_base_of(const struct ts_reading *r, struct ts_base *b);
+/* A reading with what base b holds (nothing else: no name, no times). */
+void delta_base_reading(const struct ts_base *b, struct ts_reading *r);
+
 /* What is known about the task and the window, to bound its figures. */
 struct delta_bounds {
 	unsigned cats;   /* categories (bit 1 << c) with true figures */
@@ -126,6 +147,13 @@ unsigned delta_cats(unsigned kernel_cats, bool acct_on, double acct_hi,
  */
 bool delta_zombie_reply(const struct ts_reading *prev,
 			const struct ts_reading *cur);
+
+/*
+ * Whether a task's counters moved between two readings: its CPU time, or
+ * any delay total or count. Counters are monotonic, so a process whose
+ * reading did not move had no thread run or wait in between.
+ */
+bool delta_moved(const struct ts_reading *prev, const struct ts_reading *cur);
 
 /* Count difference; the kernel keeps non-cpu counts in 32 bits. */
 unsigned long long delta_count(unsigned long long prev, unsigned long long cur,

@@ -51,6 +51,14 @@ struct task {
 	uid_t uid;
 	struct task_info info;     /* as last read */
 	bool details_stale;        /* exec or comm change: read again */
+	/*
+	 * info (state, parent, threads) may have changed without the task
+	 * running: a thread began or ended, its parent ended, it exec'd.
+	 */
+	bool info_stale;
+	uint64_t info_round;       /* the reading after which info was read */
+	bool cg_stale;             /* exec'd: its cgroup is read again */
+	double cg_at;              /* CLOCK_MONOTONIC when its cgroup was read */
 
 	/*
 	 * The earliest moment it can have begun to wait, CLOCK_MONOTONIC
@@ -70,7 +78,7 @@ struct task {
 	uint64_t lost_at_add;      /* notifications lost when it was added */
 
 	/* readings */
-	struct ts_reading prev;    /* at the previous sample */
+	struct ts_base prev;       /* at the previous sample */
 	double prev_at;            /* CLOCK_MONOTONIC when its query began;
 				      0: counted from zero */
 	bool have_prev;
@@ -78,7 +86,15 @@ struct task {
 	bool have_cur;
 	double cur_at;             /* CLOCK_MONOTONIC when a final came */
 	bool requery;              /* a thread ended during the query */
-	struct delta acc;          /* accumulated mode: the window so far */
+	/*
+	 * A process whose set of threads changed (a thread began or ended,
+	 * or a scan found one new or gone) since its threads were last
+	 * asked: ask them again, although its own reading may not move.
+	 */
+	bool threads_changed;
+	uint64_t moved;            /* the reading whose figures last moved */
+	struct delta *acc;         /* accumulated mode (-a) only: the window
+				      so far; NULL until its first interval */
 	bool have_acc;
 	uint64_t acc_round;        /* the reading last added to acc */
 	uint64_t row_round;        /* process rows: the reading of row_at */

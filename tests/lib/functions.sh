@@ -274,6 +274,7 @@ stop_stalltop() {
 
 # trace_stalltop NAME N ARGS...: stalltop -d 0.2 ARGS (batch JSON into
 # $TMP/NAME.out) under strace for N refreshes, its /proc directory reads
+# (or the calls TRACE_CALLS names, as strace's -e trace= takes them)
 # with time stamps into $TMP/NAME.trace; sets LOST to the events lost
 # meanwhile (each loss is repaired by one walk of /proc).
 trace_stalltop() {
@@ -282,7 +283,7 @@ trace_stalltop() {
 	need_cmd strace
 	start_stalltop "$_t" -d 0.2 "$@"
 	_st=$ST_PID
-	bg_start "$_t-strace" strace -f -ttt -e trace=getdents64,getdents \
+	bg_start "$_t-strace" strace -f -ttt -e trace="${TRACE_CALLS:-getdents64,getdents}" \
 		-o "$TMP/$_t.trace" -p "$_st"
 	_strace=$BG_PID
 	wait_for has_line "$TMP/$_t-strace.err" "Process $_st attached"

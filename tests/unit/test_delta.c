@@ -394,6 +394,28 @@ static void test_zombie(void)
 	CHECK(!delta_zombie_reply(&before, &zero));
 }
 
+static void test_moved(void)
+{
+	struct ts_reading a = reading(5, 5000, 3, 3000), b = a;
+	CHECK(!delta_moved(&a, &b));
+	/* a max or its time stamp alone is no movement: both come with a wait */
+	b.d[CAT_IO].max_ns += 7;
+	CHECK(!delta_moved(&a, &b));
+	b = a;
+	b.run_ns++;
+	CHECK(delta_moved(&a, &b));
+	b = a;
+	b.d[CAT_IRQ].count++;
+	CHECK(delta_moved(&a, &b));
+	b = a;
+	b.d[CAT_WPCOPY].total_ns++;
+	CHECK(delta_moved(&a, &b));
+	/* delay accounting switched: what is present changed */
+	b = a;
+	b.have &= ~(1u << CAT_SWAP);
+	CHECK(delta_moved(&a, &b));
+}
+
 int main(void)
 {
 	test_rates();
@@ -407,5 +429,6 @@ int main(void)
 	test_total();
 	test_cats();
 	test_zombie();
+	test_moved();
 	return unit_done();
 }
