@@ -23,6 +23,13 @@ include/uapi/linux/taskstats.h.
       line to OUT, so a test that sees line N in OUT finds the reading of
       line N already printed. Ends at the end of FILE.
 
+  taskstats_ref.py exits
+      registers for the exit records of every CPU, prints {"ready": true}
+      once the kernel took the registration, then one JSON line per record
+      until SIGTERM: {"kind": "pid"|"tgid", "id": N, ...a reading} (a
+      process of one thread ends with its pid record alone), or
+      {"lost": true} where the socket overflowed.
+
 A reading of one task: {"version": V, "delay": {CAT: ns}, "count": {CAT: n}}
 for the categories that version has (cpu, io, swap, reclaim, thrashing,
 compact, wpcopy, irq). A task that is gone is left out.
@@ -32,6 +39,7 @@ import argparse
 import errno
 import json
 import os
+import signal
 import socket
 import struct
 import sys
@@ -45,9 +53,14 @@ CTRL_CMD_GETFAMILY = 3
 CTRL_ATTR_FAMILY_ID = 1
 CTRL_ATTR_FAMILY_NAME = 2
 
+NLM_F_ACK = 4
 TASKSTATS_CMD_GET = 1
+TASKSTATS_CMD_NEW = 2
 TASKSTATS_CMD_ATTR_PID = 1
 TASKSTATS_CMD_ATTR_TGID = 2
+TASKSTATS_CMD_ATTR_REGISTER_CPUMASK = 3
+TASKSTATS_TYPE_PID = 1
+TASKSTATS_TYPE_TGID = 2
 TASKSTATS_TYPE_STATS = 3
 TASKSTATS_TYPE_AGGR_PID = 4
 TASKSTATS_TYPE_AGGR_TGID = 5
@@ -180,6 +193,54 @@ def decode(stats):
     return r
 
 
+def exits(ts):
+    """Print the exit records of every CPU as they come (see above)."""
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    ts.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+    with open("/sys/devices/system/cpu/possible") as f:
+        mask = f.read().strip().encode() + b"\0"
+    ts.seq += 1
+    body = struct.pack("=BBH", TASKSTATS_CMD_GET, 1, 0) + \
+        attr(TASKSTATS_CMD_ATTR_REGISTER_CPUMASK, mask)
+    ts.sock.send(struct.pack("=IHHII", 16 + len(body), ts.family,
+                             NLM_F_REQUEST | NLM_F_ACK, ts.seq, 0) + body)
+    ready = False
+    while True:
+        try:
+            data = ts.sock.recv(1 << 20)
+        except OSError as e:
+            if e.errno != errno.ENOBUFS:
+                raise
+            print(json.dumps({"lost": True}), flush=True)
+            continue
+        off = 0
+        while off + 16 <= len(data):
+            length, typ, _flags, seq, _pid = struct.unpack_from("=IHHII", data, off)
+            if length < 16 or off + length > len(data):
+                break
+            msg = data[off:off + length]
+            off += (length + 3) & ~3
+            if typ == NLMSG_ERROR and not ready and seq == ts.seq:
+                err = -struct.unpack_from("=i", msg, 16)[0]
+                if err:
+                    raise OSError(err, os.strerror(err))
+                ready = True
+                print(json.dumps({"ready": True}), flush=True)
+                continue
+            if typ != ts.family or msg[16] != TASKSTATS_CMD_NEW:
+                continue
+            for aggr, val in attrs(msg[20:]):
+                if aggr not in (TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_AGGR_TGID):
+                    continue
+                rec = {"kind": "pid" if aggr == TASKSTATS_TYPE_AGGR_PID else "tgid"}
+                for t2, v2 in attrs(val):
+                    if t2 in (TASKSTATS_TYPE_PID, TASKSTATS_TYPE_TGID):
+                        rec["id"] = struct.unpack_from("=I", v2)[0]
+                    elif t2 == TASKSTATS_TYPE_STATS:
+                        rec.update(decode(v2))
+                print(json.dumps(rec), flush=True)
+
+
 def ids(pids, threads):
     """The ids to read: the processes, or each one's threads now."""
     if not threads:
@@ -230,6 +291,7 @@ def main():
     sub = p.add_subparsers(dest="cmd", required=True)
     g = sub.add_parser("get")
     f = sub.add_parser("follow")
+    sub.add_parser("exits")
     f.add_argument("--input", required=True)
     f.add_argument("--tee", required=True)
     for a in (g, f):
@@ -237,7 +299,9 @@ def main():
         a.add_argument("pids", type=int, nargs="+")
     args = p.parse_args()
     ts = Taskstats()
-    if args.cmd == "get":
+    if args.cmd == "exits":
+        exits(ts)
+    elif args.cmd == "get":
         print(json.dumps({"mono": time.monotonic(), "wall": time.time(),
                           "tasks": reading(ts, args.pids, args.threads)}))
     else:

@@ -7,19 +7,22 @@
 # samples catch it alive at least twice before its exit row.
 #
 # Every process's rows together (the live ones a sample caught, and the
-# exit row with the rest) must add up to its own count of reads: a read
-# waits once; one may complete before the reader goes to sleep (measured:
-# 0 to 0.7 % of them), loading the program may wait a few times more, and
-# a read may wait twice when the device's queue is full (for a tag: up to
-# 5 % more waits than reads seen here with other IO on the disk). So the
-# io count of all its rows lies between 95 % and 110 % of the reads, plus
-# 20: an exit row counted from zero after live rows (twice the count), or
-# live rows dropped (a first row missing: 20 % or more), falls outside. The delay cannot exceed the process's life:
-# at most its reading time plus 80 ms (start-up, with room for a slow
-# machine). A delta against a wrong base would be far off.
+# exit row with the rest) must add up exactly to what the kernel's own
+# exit record for it says, as tests/lib/taskstats_ref.py (which shares no
+# code with stalltop) reads it from an exit listener of its own: an exit
+# row counted from a wrong base (zero after live rows, or a reading taken
+# during its life) or a live row left out shows as a difference. The
+# kernel's count must itself be close to the reads the process counted,
+# or the workload did not wait as the test needs. The delay cannot exceed
+# the process's life: at most its reading time plus 80 ms (start-up, with
+# room for a slow machine).
 . "$top_srcdir/tests/lib/functions.sh"
 live_init
+need_cmd python3
 set_io_dir
+bg_start ref python3 "$top_srcdir/tests/lib/taskstats_ref.py" exits
+REF_PID=$BG_PID
+wait_for has_line "$TMP/ref.out" '"ready"'
 "$WL/wl_io" -t 0 "$IO_DIR/data" >/dev/null || fail "cannot prepare $IO_DIR/data"
 
 start_stalltop st -d 0.5
@@ -32,6 +35,11 @@ for t in 0.02 0.02 0.02 1.2; do
 done
 wait_more_lines "$TMP/st.out" 2
 stop_stalltop st "$ST_PID"
+# the reference's record of each reader (they ended before stalltop did)
+for run in $runs; do
+	wait_for has_line "$TMP/ref.out" "\"id\": ${run%%:*},"
+done
+bg_stop "$REF_PID" || fail "the reference reader failed: $(cat "$TMP/ref.err")"
 
 dropped=0
 for run in $runs; do
@@ -48,8 +56,12 @@ for run in $runs; do
 		dropped=$((dropped + 1))
 		continue
 	fi
+	kernel=$(jq -s -c --argjson pid "$pid" \
+		'[.[] | select(.kind == "pid" and .id == $pid)] | first | {count: .count.io, ms: (.delay.io / 1e6)}' \
+		"$TMP/ref.out")
 	expect "wl_io $pid ($reads reads in $t s)" "$TMP/st.out" -s \
-		--argjson pid "$pid" --argjson reads "$reads" --argjson t "$t" '
+		--argjson pid "$pid" --argjson reads "$reads" --argjson t "$t" \
+		--argjson kernel "$kernel" '
 	  [.[] | .interval as $dt | .exited[] | select(.pid == $pid) | . + {dt: $dt}] as $rows
 	  | [.[] | .interval as $dt | .tasks[] | select(.pid == $pid) | . + {dt: $dt}] as $alive
 	  | ($rows + $alive) as $all
@@ -60,9 +72,13 @@ for run in $runs; do
 	      (if $rows[0].comm != "wl_io" then "comm is \($rows[0].comm)" else empty end),
 	      (if $t > 1 and ($alive | length) < 2
 	       then "caught alive \($alive | length) times in \($t) s" else empty end),
-	      (if $count < 0.95 * $reads or $count > 1.1 * $reads + 20
-	       then "io count \($count) in \($all | length) rows (\($alive | length) alive) for \($reads) reads: \($all | map(.delay.io.count))"
+	      (if $kernel.count < 0.9 * $reads
+	       then "the kernel counted \($kernel.count) io waits for \($reads) reads: the reader did not wait" else empty end),
+	      (if $count != $kernel.count
+	       then "io count \($count) in \($all | length) rows (\($alive | length) alive): \($all | map(.delay.io.count)); the kernel\u0027s exit record says \($kernel.count) (\($reads) reads)"
 	       else empty end),
+	      (if ($ms - $kernel.ms) | fabs > 0.01 * $kernel.ms + 0.05 * ($all | length)
+	       then "io delay \($ms) ms in \($all | length) rows; the kernel\u0027s exit record says \($kernel.ms) ms" else empty end),
 	      (if $ms <= 0 then "no io delay: \($all | map(.delay.io))" else empty end),
 	      (if $ms > $t * 1000 + 80 then "io delay \($ms) ms in a \($t) s life" else empty end)
 	    end'
