@@ -280,12 +280,24 @@ static void monitor_free(struct producer *p)
 	free(m);
 }
 
+/* The screen's E: on now, and the switch's moments noted at once. */
+static int monitor_enable_delayacct(struct producer *p)
+{
+	struct monitor *m = of(p);
+
+	if (delayacct_enable() < 0)
+		return -1;
+	update_delayacct(m);
+	return 0;
+}
+
 static const struct producer_ops monitor_ops = {
 	.sample = monitor_sample,
 	.fill_status = fill_status,
 	.set_threads = monitor_set_threads,
 	.set_accumulate = monitor_set_accumulate,
 	.set_cgroups = monitor_set_cgroups,
+	.enable_delayacct = monitor_enable_delayacct,
 	.free = monitor_free,
 };
 

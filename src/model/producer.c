@@ -28,6 +28,20 @@ void producer_set_threads(struct producer *p, bool threads, pid_t only_tgid)
 	p->ops->set_threads(p, threads, only_tgid);
 }
 
+bool producer_measures(const struct producer *p)
+{
+	return p->ops->enable_delayacct != NULL;
+}
+
+int producer_enable_delayacct(struct producer *p)
+{
+	if (!p->ops->enable_delayacct) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	return p->ops->enable_delayacct(p);
+}
+
 int producer_set_accumulate(struct producer *p, bool accumulate)
 {
 	if (!p->ops->set_accumulate) {

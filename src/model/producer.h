@@ -39,6 +39,11 @@ struct producer_ops {
 	void (*set_accumulate)(struct producer *p, bool accumulate);
 	/* Sum rows per cgroup; 0, or -1 with errno (ENOENT: no v2). */
 	int (*set_cgroups)(struct producer *p, bool on);
+	/*
+	 * Turn the kernel's delay accounting on; 0, or -1 with errno. NULL
+	 * where the figures are not measured now (a recording).
+	 */
+	int (*enable_delayacct)(struct producer *p);
 
 	/*
 	 * Moving in time, which only a stored stream of samples can do
@@ -80,6 +85,10 @@ void producer_set_threads(struct producer *p, bool threads, pid_t only_tgid);
 /* Returns 0, or -1 with errno ENOTSUP where figures come as produced. */
 int producer_set_accumulate(struct producer *p, bool accumulate);
 int producer_set_cgroups(struct producer *p, bool on);
+/* Does the producer measure now, so that delay accounting can be turned on? */
+bool producer_measures(const struct producer *p);
+/* Returns 0, or -1 with errno (ENOTSUP where it does not measure). */
+int producer_enable_delayacct(struct producer *p);
 
 /*
  * Call cb when a PSI trigger fires (the next sample then carries its

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "config_file.h"
-#include "kernel/delayacct.h"
 #include "lib/escape.h"
 #include "lib/nls.h"
 #include "lib/numparse.h"
@@ -108,7 +107,8 @@ static void enable_delayacct(struct screen *s, bool yes)
 		screen_message(s, false, _("delay accounting left off"));
 		return;
 	}
-	if (delayacct_enable() < 0) {
+	errno = ENOTSUP;
+	if (!s->m || producer_enable_delayacct(s->m) < 0) {
 		int e = errno;
 		if (e == EACCES || e == EPERM)
 			screen_message(s, true, _("cannot turn on delay accounting: "
@@ -133,7 +133,7 @@ static const struct prompt_ops delayacct_prompt = {
 void actions_control_delayacct(struct screen *s, int arg)
 {
 	(void)arg;
-	if (s->replay)
+	if (s->m ? !producer_measures(s->m) : s->replay)
 		screen_message(s, true, _("a replay does not measure: "
 					  "delay accounting is the "
 					  "recorded system's"));
