@@ -352,6 +352,16 @@ static void want_process_info(struct monitor *m, struct task *k)
 	}
 }
 
+/* Read the brief details of the processes want_process_info() listed. */
+static void read_wanted_info(struct monitor *m)
+{
+	struct details_ctx c = { m, m->procs };
+
+	if (m->npidbuf)
+		procinfo_details(m->pi, m->pidbuf, m->npidbuf, false,
+				 on_details, &c);
+}
+
 /* Thread rows: the thread's state, and the parent of its process. */
 static void fill_thread_status(struct monitor *m, struct row *rows, size_t n)
 {
@@ -370,10 +380,7 @@ static void fill_thread_status(struct monitor *m, struct row *rows, size_t n)
 		if (p)
 			want_process_info(m, p);
 	}
-	struct details_ctx c = { m, m->procs };
-	if (m->npidbuf)
-		procinfo_details(m->pi, m->pidbuf, m->npidbuf, false,
-				 on_details, &c);
+	read_wanted_info(m);
 	for (size_t i = 0; i < n; i++) {
 		if (rows[i].flags & ROW_EXITED)
 			continue;
@@ -403,10 +410,7 @@ void rows_fill_status(struct monitor *m, struct row *rows, size_t n)
 		    (k = tasktable_find(t, rows[i].pid)))
 			want_process_info(m, k);
 	}
-	struct details_ctx c = { m, t };
-	if (m->npidbuf)
-		procinfo_details(m->pi, m->pidbuf, m->npidbuf, false,
-				 on_details, &c);
+	read_wanted_info(m);
 	for (size_t i = 0; i < n; i++) {
 		if (rows[i].flags & ROW_EXITED)
 			continue;
