@@ -116,6 +116,19 @@ static bool wanted(const struct player *pl, const struct row *r)
 	       (r->cgroup && cgroup_path_within(r->cgroup, pl->cgroup_within));
 }
 
+/* Append the rows of src the view wants to *v. */
+static void keep_wanted(const struct player *pl, const struct row *src,
+			size_t n, struct row **v, size_t *nv, size_t *cap)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!wanted(pl, &src[i]))
+			continue;
+		struct row *r = producer_push_row(v, nv, cap);
+		if (r)
+			*r = src[i];
+	}
+}
+
 /*
  * Keep the recorded rows a view of this kind shows. The sample says
  * whether its rows are threads (-H): then they serve a view of threads
@@ -135,22 +148,8 @@ static void shape_rows(struct player *pl, struct sample *out)
 		threads = src != NULL;
 	}
 	pl->nrows = pl->nexited = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!wanted(pl, &src[i]))
-			continue;
-		struct row *r = producer_push_row(&pl->rows, &pl->nrows,
-						  &pl->caprows);
-		if (r)
-			*r = src[i];
-	}
-	for (size_t i = 0; i < ngone; i++) {
-		if (!wanted(pl, &gone[i]))
-			continue;
-		struct row *r = producer_push_row(&pl->exited, &pl->nexited,
-						  &pl->capexited);
-		if (r)
-			*r = gone[i];
-	}
+	keep_wanted(pl, src, n, &pl->rows, &pl->nrows, &pl->caprows);
+	keep_wanted(pl, gone, ngone, &pl->exited, &pl->nexited, &pl->capexited);
 	out->rows = pl->rows;
 	out->nrows = pl->nrows;
 	out->exited = pl->exited;
