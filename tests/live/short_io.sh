@@ -11,9 +11,10 @@
 # exit record for it says, as tests/lib/taskstats_ref.py (which shares no
 # code with stalltop) reads it from an exit listener of its own: an exit
 # row counted from a wrong base (zero after live rows, or a reading taken
-# during its life) or a live row left out shows as a difference. The
-# kernel's count must itself be close to the reads the process counted,
-# or the workload did not wait as the test needs. The delay cannot exceed
+# during its life) or a live row left out shows as a difference. A fast
+# device completes some reads before the reader sleeps (the kernel counts
+# only real waits), so the kernel's count, not the reads, is the
+# reference; some reader must have waited. The delay cannot exceed
 # the process's life: at most its reading time plus 80 ms (start-up, with
 # room for a slow machine).
 . "$top_srcdir/tests/lib/functions.sh"
@@ -42,6 +43,7 @@ done
 bg_stop "$REF_PID" || fail "the reference reader failed: $(cat "$TMP/ref.err")"
 
 dropped=0
+waited=0
 for run in $runs; do
 	pid=${run%%:*}
 	reads=${run#*:}
@@ -59,6 +61,7 @@ for run in $runs; do
 	kernel=$(jq -s -c --argjson pid "$pid" \
 		'[.[] | select(.kind == "pid" and .id == $pid)] | first | {count: .count.io, ms: (.delay.io / 1e6)}' \
 		"$TMP/ref.out")
+	waited=$((waited + $(echo "$kernel" | jq ".count // 0")))
 	expect "wl_io $pid ($reads reads in $t s)" "$TMP/st.out" -s \
 		--argjson pid "$pid" --argjson reads "$reads" --argjson t "$t" \
 		--argjson kernel "$kernel" '
@@ -72,18 +75,20 @@ for run in $runs; do
 	      (if $rows[0].comm != "wl_io" then "comm is \($rows[0].comm)" else empty end),
 	      (if $t > 1 and ($alive | length) < 2
 	       then "caught alive \($alive | length) times in \($t) s" else empty end),
-	      (if $kernel.count < 0.9 * $reads
-	       then "the kernel counted \($kernel.count) io waits for \($reads) reads: the reader did not wait" else empty end),
 	      (if $count != $kernel.count
 	       then "io count \($count) in \($all | length) rows (\($alive | length) alive): \($all | map(.delay.io.count)); the kernel\u0027s exit record says \($kernel.count) (\($reads) reads)"
 	       else empty end),
 	      (if ($ms - $kernel.ms) | fabs > 0.01 * $kernel.ms + 0.05 * ($all | length)
 	       then "io delay \($ms) ms in \($all | length) rows; the kernel\u0027s exit record says \($kernel.ms) ms" else empty end),
-	      (if $ms <= 0 then "no io delay: \($all | map(.delay.io))" else empty end),
+	      (if $kernel.count > 0 and $ms <= 0 then "no io delay: \($all | map(.delay.io))" else empty end),
 	      (if $ms > $t * 1000 + 80 then "io delay \($ms) ms in a \($t) s life" else empty end)
 	    end'
 done
 # one reader may meet the kernel's stamp-0 wait; all four cannot be left out
 [ "$dropped" -le 2 ] || fail "$dropped of the 4 readers had their io dropped"
+# a device that completes a read before the reader gets to sleep (one
+# served from the host's cache) leaves nothing to wait for; the checks
+# above then compare zeros, so at least some reads must have waited
+[ "$waited" -gt 0 ] || fail "the kernel counted no io wait for any reader: the device never made one wait"
 note "$(jq -c '(.tasks + .exited)[] | select(.comm == "wl_io") | {pid, state, io: .delay.io}' "$TMP/st.out" | tr '\n' ' ')"
 exit 0
