@@ -152,6 +152,17 @@ size_t escape_text(const char *in, char *out, size_t size)
 	return len;
 }
 
+bool escape_json_plain(const char *s, size_t *len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++)
+		if (*p < 0x20 || *p > 0x7e || *p == '"' || *p == '\\')
+			return false;
+	*len = (size_t)(p - (const unsigned char *)s);
+	return true;
+}
+
 /*
  * JSON may carry most of these raw, but a JSON line often ends up on a
  * terminal (jq, less): controls, DEL, C1 and U+2028/9 go out as \uXXXX.

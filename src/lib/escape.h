@@ -7,6 +7,7 @@
 #ifndef STALLTOP_ESCAPE_H
 #define STALLTOP_ESCAPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -19,6 +20,13 @@
  * written as the \xHH of their bytes. in == NULL writes "".
  */
 size_t escape_text(const char *in, char *out, size_t size);
+
+/*
+ * Whether escape_json would write s unchanged between its quotes (printable
+ * ASCII without '"' and '\\'), the common case a writer can copy as it is;
+ * *len is then its length.
+ */
+bool escape_json_plain(const char *s, size_t *len);
 
 /*
  * JSON string with quotes, RFC 8259; invalid UTF-8 becomes U+FFFD; controls,

@@ -61,6 +61,49 @@ static int cmp_rows(const void *pa, const void *pb)
 	return r;
 }
 
+static const struct row *cmp_base;
+
+static int cmp_index(const void *pa, const void *pb)
+{
+	return cmp_rows(&cmp_base[*(const size_t *)pa],
+			&cmp_base[*(const size_t *)pb]);
+}
+
+/*
+ * Sort rows by cmp_rows. A row is large: qsort would move each one many
+ * times, so the order is found on their indices and the rows are then
+ * moved once, along the cycles of the permutation.
+ */
+static void sort_rows(struct row *rows, size_t n)
+{
+	size_t *to = malloc(n * sizeof(*to));
+	if (!to) {
+		qsort(rows, n, sizeof(*rows), cmp_rows);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		to[i] = i;
+	cmp_base = rows;
+	qsort(to, n, sizeof(*to), cmp_index);
+	/* position j takes the row at to[j]; a done position has to[j] == j */
+	for (size_t i = 0; i < n; i++) {
+		if (to[i] == i)
+			continue;
+		struct row tmp = rows[i];
+		size_t j = i;
+		for (;;) {
+			size_t k = to[j];
+			to[j] = j;
+			if (k == i)
+				break;
+			rows[j] = rows[k];
+			j = k;
+		}
+		rows[j] = tmp;
+	}
+	free(to);
+}
+
 size_t select_rows(struct row *rows, size_t n, const struct select_opts *o,
 		   double interval)
 {
@@ -78,7 +121,7 @@ size_t select_rows(struct row *rows, size_t n, const struct select_opts *o,
 	cmp_opts = o;
 	cmp_interval = interval;
 	if (kept > 1) /* rows may be NULL when there are none */
-		qsort(rows, kept, sizeof(*rows), cmp_rows);
+		sort_rows(rows, kept);
 	if (o->limit && kept > o->limit)
 		kept = o->limit;
 	return kept;

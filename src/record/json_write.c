@@ -73,9 +73,20 @@ static char *room(struct out *o)
 	return o->b + o->n;
 }
 
-/* A process-controlled string: escape.c writes to stdio itself. */
+/*
+ * A process-controlled string: copied when plain, else escape.c writes it
+ * to stdio itself.
+ */
 static void str(struct out *o, const char *s)
 {
+	size_t n;
+
+	if (s && escape_json_plain(s, &n)) {
+		put_c(o, '"');
+		put_n(o, s, n);
+		put_c(o, '"');
+		return;
+	}
 	flush(o);
 	escape_json(o->f, s);
 }
