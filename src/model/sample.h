@@ -16,13 +16,14 @@
 
 /* One category's figures for one row over one interval. */
 struct cat_figure {
-	bool avail;       /* false: no true figure (shown -/null) */
+	/* the numbers first, the flags packed after them (a row has NCAT) */
 	double pct;       /* Δdelay / Δwall × 100 */
-	uint64_t count;   /* events in the interval */
-	bool have_avg;    /* false when count is 0 or unknown */
 	double avg_ms;    /* Δdelay / Δcount */
-	bool have_max;    /* the interval's longest wait is known */
 	double max_ms;    /* longest single wait that ended in the interval */
+	uint64_t count;   /* events in the interval */
+	bool avail;       /* false: no true figure (shown -/null) */
+	bool have_avg;    /* false when count is 0 or unknown */
+	bool have_max;    /* the interval's longest wait is known */
 	bool have_count;  /* false: the source gives no event count */
 	bool dropped;     /* the kernel's figure cannot be true (see
 			     delta.h): not shown, sorted on or summed */

@@ -36,14 +36,20 @@ static void build(void)
 		.info = { .ppid = 1, .state = 'S', .threads = 4 },
 		.have_cpu_pct = true, .cpu_pct = 37.5, .total_pct = 15.55,
 	};
-	r->d[CAT_CPU] = (struct cat_figure){ true, 12.5, 40, true, 3.125, true, 9.8, false, false };
-	r->d[CAT_IO] = (struct cat_figure){ true, 3.0, 7, true, 4.2857142, false, 0, false, false };
-	r->d[CAT_SWAP] = (struct cat_figure){ true, 0, 0, false, 0, true, 0, false, false };
-	r->d[CAT_RECLAIM] = (struct cat_figure){ true, 0, 0, false, 0, false, 0, false, false };
+	r->d[CAT_CPU] = (struct cat_figure){ .avail = true, .pct = 12.5,
+		.count = 40, .have_avg = true, .avg_ms = 3.125,
+		.have_max = true, .max_ms = 9.8 };
+	r->d[CAT_IO] = (struct cat_figure){ .avail = true, .pct = 3.0,
+		.count = 7, .have_avg = true, .avg_ms = 4.2857142 };
+	r->d[CAT_SWAP] = (struct cat_figure){ .avail = true, .have_max = true };
+	r->d[CAT_RECLAIM] = (struct cat_figure){ .avail = true };
 	/* thrashing and compact: not provided by this kernel */
-	r->d[CAT_WPCOPY] = (struct cat_figure){ true, 0.05, 3, true, 1.0 / 6, true, 0.3, false, false };
+	r->d[CAT_WPCOPY] = (struct cat_figure){ .avail = true, .pct = 0.05,
+		.count = 3, .have_avg = true, .avg_ms = 1.0 / 6,
+		.have_max = true, .max_ms = 0.3 };
 	/* A figure that went wrong upstream must not print as nan. */
-	r->d[CAT_IRQ] = (struct cat_figure){ true, NAN, 0, true, INFINITY, false, 0, false, false };
+	r->d[CAT_IRQ] = (struct cat_figure){ .avail = true, .pct = NAN,
+		.have_avg = true, .avg_ms = INFINITY };
 
 	*x = (struct row){
 		.pid = 4321, .tgid = 4321,
@@ -53,8 +59,10 @@ static void build(void)
 		.have_cpu_pct = false, .total_pct = 50,
 		.flags = ROW_EXITED,
 	};
-	x->d[CAT_CPU] = (struct cat_figure){ true, 50, 1, true, 500, true, 500, false, false };
-	x->d[CAT_IO] = (struct cat_figure){ true, 0, 0, false, 0, false, 0, false, false };
+	x->d[CAT_CPU] = (struct cat_figure){ .avail = true, .pct = 50,
+		.count = 1, .have_avg = true, .avg_ms = 500, .have_max = true,
+		.max_ms = 500 };
+	x->d[CAT_IO] = (struct cat_figure){ .avail = true };
 	/* the kernel said it waited longer than it lived: dropped */
 	x->d[CAT_SWAP] = (struct cat_figure){ .dropped = true };
 

@@ -45,8 +45,9 @@ static struct sample s1, s2;
 static void figure(struct cat_figure *f, double pct, uint64_t count,
 		   double avg, bool have_max, double max)
 {
-	*f = (struct cat_figure){ true, pct, count, count > 0, avg, have_max,
-				  max, true, false };
+	*f = (struct cat_figure){ .avail = true, .pct = pct, .count = count,
+		.have_avg = count > 0, .avg_ms = avg, .have_max = have_max,
+		.max_ms = max, .have_count = true };
 }
 
 static void build(void)
