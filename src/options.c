@@ -16,6 +16,7 @@
 #include "model/categories.h"
 #include "model/fields.h"
 #include "options.h"
+#include "view/out_openmetrics.h"
 
 
 enum {
@@ -31,6 +32,8 @@ enum {
 	OPT_TRIGGER,
 	OPT_RECORD,
 	OPT_REPLAY,
+	OPT_TOP,
+	OPT_TEXTFILE,
 };
 
 static const struct option long_opts[] = {
@@ -57,6 +60,8 @@ static const struct option long_opts[] = {
 	{ "trigger", required_argument, NULL, OPT_TRIGGER },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "textfile", required_argument, NULL, OPT_TEXTFILE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -82,8 +87,13 @@ static void __attribute__((noreturn)) usage(void)
 	fputs(_(" -c, --cmdline            show the command line instead of the name\n"), f);
 	fputs(_(" -a, --accumulate         figures since stalltop started, including\n"
 		"                          tasks that have exited\n"), f);
-	fputs(_("     --format FORMAT      batch output: text, csv or json\n"), f);
+	fputs(_("     --format FORMAT      batch output: text, csv, json or openmetrics\n"), f);
 	fputs(_("     --json               the same as --format json\n"), f);
+	fputs(_("     --top N              OpenMetrics: series of the N tasks that stalled\n"
+		"                          most in each interval (default 20, 0 = none)\n"), f);
+	fputs(_("     --textfile PATH      batch mode without output: rewrite PATH with\n"
+		"                          the metrics at every refresh (for node_exporter's\n"
+		"                          textfile collector; name it *.prom)\n"), f);
 	fputs(_("     --enable-delayacct   turn on kernel.task_delayacct (needs root)\n"), f);
 	fputs(_("     --no-color           no colours on the screen (also NO_COLOR)\n"), f);
 	fputs(_("     --no-events          do not use fork/exit notifications: scan\n"
@@ -180,6 +190,7 @@ void options_parse(struct options *o, int argc, char **argv)
 	o->rescan = 300;
 	o->sel.sort = FIELD_TOTAL;
 	o->format = OUT_TEXT;
+	o->top = OUT_OPENMETRICS_TOP;
 	o->monochrome = getenv("NO_COLOR") && *getenv("NO_COLOR");
 
 	int c;
@@ -246,12 +257,27 @@ void options_parse(struct options *o, int argc, char **argv)
 				o->format = OUT_CSV;
 			else if (strcmp(optarg, "json") == 0)
 				o->format = OUT_JSON;
+			else if (strcmp(optarg, "openmetrics") == 0)
+				o->format = OUT_OPENMETRICS;
 			else
-				bad(_("unknown format '%s': use text, csv or json"),
-				    optarg);
+				bad(_("unknown format '%s': use text, csv, json or "
+				      "openmetrics"), optarg);
+			o->format_set = true;
 			break;
 		case OPT_JSON:
 			o->format = OUT_JSON;
+			o->format_set = true;
+			break;
+		case OPT_TOP:
+			if (numparse_ulong(optarg, 0, 100000000UL, &n) < 0)
+				bad(_("invalid number of tasks '%s' for --top"),
+				    optarg);
+			o->top = n;
+			break;
+		case OPT_TEXTFILE:
+			if (!*optarg)
+				bad(_("an empty file name for --textfile"));
+			o->textfile = optarg;
 			break;
 		case OPT_ENABLE_DELAYACCT:
 			o->enable_delayacct = true;
@@ -314,6 +340,15 @@ void options_parse(struct options *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		bad(_("unexpected argument '%s'"), argv[optind]);
+	if (o->textfile) {
+		if (o->format_set && o->format != OUT_OPENMETRICS)
+			bad(_("--textfile writes OpenMetrics: it does not go "
+			      "with another --format"));
+		if (o->replay)
+			bad(_("--textfile and --replay do not go together"));
+		o->batch = true;
+		o->format = OUT_OPENMETRICS;
+	}
 
 	o->sel.pids = o->pids;
 	o->sel.npids = o->npids;

@@ -23,6 +23,9 @@ struct options {
 	bool cmdline;            /* -c */
 	bool accumulate;         /* -a */
 	enum out_format format;  /* --format, --json */
+	bool format_set;         /* --format or --json was given */
+	unsigned long top;       /* --top: OpenMetrics per-task series */
+	const char *textfile;    /* --textfile PATH */
 	bool enable_delayacct;   /* --enable-delayacct */
 	bool monochrome;         /* --no-color, NO_COLOR */
 	bool no_events;          /* --no-events: scan /proc every refresh */

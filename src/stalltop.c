@@ -28,8 +28,10 @@
 #include "options.h"
 #include "record/player.h"
 #include "record/record.h"
+#include "view/out_openmetrics.h"
 #include "view/output.h"
 #include "view/screen.h"
+#include "view/textfile.h"
 
 struct batch {
 	struct options *o;
@@ -38,6 +40,42 @@ struct batch {
 	struct out_opts out;
 	unsigned long done;
 };
+
+struct textfile_arg {
+	struct out_opts *out;
+	const struct sample *s;
+};
+
+static int fill_textfile(FILE *f, void *arg)
+{
+	struct textfile_arg *a = arg;
+	output_write(f, a->out, a->s);
+	return ferror(f) ? -1 : 0;
+}
+
+/*
+ * OpenMetrics counters add up every row, not only those shown: only the
+ * filters that choose tasks (-p, -u) apply, not the limit or -o.
+ */
+static void batch_metrics(struct batch *b, struct sample *s)
+{
+	struct select_opts all = b->o->sel;
+	all.limit = 0;
+	all.only_stalled = false;
+	select_sample_rows(s->rows, &s->nrows, s->exited, &s->nexited, &all,
+			   s->interval);
+	if (!b->o->textfile) {
+		output_write(stdout, &b->out, s);
+		return;
+	}
+	struct textfile_arg arg = { &b->out, s };
+	char why[512];
+	if (textfile_replace(b->o->textfile, fill_textfile, &arg, why,
+			     sizeof(why)) < 0) {
+		warnx("--textfile: %s", why);
+		evloop_quit(b->loop, 1);
+	}
+}
 
 static void batch_tick(void *arg)
 {
@@ -48,12 +86,16 @@ static void batch_tick(void *arg)
 		evloop_quit(b->loop, 1);
 		return;
 	}
-	select_sample_rows(s.rows, &s.nrows, s.exited, &s.nexited, &b->o->sel,
-			   s.interval);
-	if (s.cgroups)
-		select_cgroups(s.cgroups, s.ncgroups, &b->o->sel);
-	producer_fill_status(b->m, s.rows, s.nrows);
-	output_write(stdout, &b->out, &s);
+	if (b->out.format == OUT_OPENMETRICS) {
+		batch_metrics(b, &s);
+	} else {
+		select_sample_rows(s.rows, &s.nrows, s.exited, &s.nexited,
+				   &b->o->sel, s.interval);
+		if (s.cgroups)
+			select_cgroups(s.cgroups, s.ncgroups, &b->o->sel);
+		producer_fill_status(b->m, s.rows, s.nrows);
+		output_write(stdout, &b->out, &s);
+	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		evloop_quit(b->loop, errno == EPIPE ? 0 : 1);
 		return;
@@ -107,6 +149,17 @@ static void check_cgroup(const struct options *o, char *norm, size_t size)
 	if (cgroup_check_path(root, o->cgroup, norm, size) < 0)
 		errx(2, _("--cgroup '%s': not a cgroup v2 directory below %s "
 			  "(%s)"), o->cgroup, root, strerror(errno));
+}
+
+static void check_textfile(const struct options *o)
+{
+	char why[512];
+	size_t n = strlen(o->textfile);
+	if (textfile_check(o->textfile, why, sizeof(why)) < 0)
+		errx(1, "--textfile: %s", why);
+	if (n < 5 || strcmp(o->textfile + n - 5, ".prom") != 0)
+		warnx(_("--textfile '%s': node_exporter reads only files named "
+			"*.prom"), o->textfile);
 }
 
 static struct psi_trigger *parse_triggers(const struct options *o)
@@ -178,6 +231,13 @@ int main(int argc, char **argv)
 	char cgroup[4096];
 	if (o.cgroup)
 		check_cgroup(&o, cgroup, sizeof(cgroup));
+	if (o.textfile)
+		check_textfile(&o);
+	char root[4096];
+	/* the metrics have cgroups wherever there is a v2 hierarchy */
+	if (o.format == OUT_OPENMETRICS && !o.replay &&
+	    cgroup_find_root(root, sizeof(root)) == 0)
+		o.cgroups = true;
 	struct psi_trigger *triggers = parse_triggers(&o);
 	struct recorder *rec = NULL;
 	if (o.record) {
@@ -223,8 +283,11 @@ int main(int argc, char **argv)
 		const char *const *n = producer_notices(m);
 		for (; *n; n++)
 			warnx("%s", *n);
-		struct batch b = { &o, m, loop, { o.format, o.cmdline, false },
-				   0 };
+		struct batch b = { &o, m, loop,
+				   { o.format, NULL, o.cmdline, false }, 0 };
+		if (o.format == OUT_OPENMETRICS &&
+		    !(b.out.om = out_openmetrics_new(o.top)))
+			errx(1, "%s", strerror(errno));
 		producer_on_trigger(m, batch_trigger, &b);
 		if (producer_finite(m)) {
 			/* a recording is re-emitted at once, sample by sample */
@@ -236,6 +299,7 @@ int main(int argc, char **argv)
 			evloop_set_timer(loop, o.delay, batch_tick, &b);
 			code = evloop_run(loop);
 		}
+		out_openmetrics_free(b.out.om);
 	} else {
 		code = screen_run(m, loop, &o);
 	}

@@ -223,6 +223,38 @@ static void read_info(struct pids_stack *s, struct task_info *info)
 	info->threads = PIDS_VAL(D_NLWP, s_int, s, NULL);
 }
 
+/* The boot time, seconds since the epoch (/proc/stat btime); 0 unknown. */
+static unsigned long long boot_time(void)
+{
+	static unsigned long long bt;
+	static bool tried;
+	char line[256];
+
+	if (tried)
+		return bt;
+	tried = true;
+	FILE *f = fopen("/proc/stat", "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "btime ", 6) == 0) {
+			bt = strtoull(line + 6, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return bt;
+}
+
+/* A start in ticks since boot as seconds since the epoch; 0 unknown. */
+static double start_time(unsigned long long ticks)
+{
+	unsigned long long bt = boot_time();
+
+	if (!ticks || !bt)
+		return 0;
+	return (double)bt + (double)ticks / (double)procinfo_hertz();
+}
+
 static void emit_details(struct procinfo *pi, struct pids_fetch *f, bool full,
 			 pi_details_cb cb, void *arg)
 {
@@ -235,6 +267,7 @@ static void emit_details(struct procinfo *pi, struct pids_fetch *f, bool full,
 			.uid = (uid_t)-1,
 		};
 		read_info(s, &d.info);
+		d.info.start = start_time(d.start);
 		if (full) {
 			d.uid = PIDS_VAL(D_EUID, u_int, s, NULL);
 			d.user = PIDS_VAL(D_EUSER, str, s, NULL);

@@ -176,6 +176,20 @@ static void put_threads(const struct field *f, struct row *r,
 			  (int)v->i : -1;
 }
 
+static void get_start(const struct field *f, const struct row *r,
+		      const struct field_ctx *c, struct field_value *v)
+{
+	(void)f, (void)c;
+	set_num(v, r->info.start > 0, r->info.start);
+}
+
+static void put_start(const struct field *f, struct row *r,
+		      const struct field_value *v)
+{
+	(void)f;
+	r->info.start = v->have && v->num > 0 && v->num < 1e12 ? v->num : 0;
+}
+
 static void get_cpu_pct(const struct field *f, const struct row *r,
 			const struct field_ctx *c, struct field_value *v)
 {
@@ -459,6 +473,11 @@ static const struct field table[NFIELD] = {
 		.flags = TASK | FIELD_LEFT | FIELD_RAW | FIELD_OPTIONAL,
 		.cmp = cmp_str, .get = get_cgroup, .set = put_cgroup,
 	},
+	[FIELD_START] = {
+		.key = "start", .type = FIELD_NUM,
+		.flags = TASK | FIELD_OPTIONAL,
+		.cmp = cmp_desc, .get = get_start, .set = put_start,
+	},
 
 	/* the cgroup view: batch text heads them with the kernel's names */
 	[FIELD_CG_CPU_P] = {
@@ -542,7 +561,7 @@ static const int csv_layout[] = {
 static const int json_layout[] = {
 	FIELD_PID, FIELD_TGID, FIELD_PPID, FIELD_COMM, FIELD_CMDLINE,
 	FIELD_USER, FIELD_STATE, FIELD_THREADS, FIELD_CPU_PCT, FIELD_DELAY,
-	FIELD_DROPPED, FIELD_TOTAL, FIELD_CGROUP,
+	FIELD_DROPPED, FIELD_TOTAL, FIELD_CGROUP, FIELD_START,
 };
 
 #define LAYOUT(a) { a, sizeof(a) / sizeof(a[0]) }

@@ -36,6 +36,7 @@ enum field_id {
 	FIELD_EXITED,
 	FIELD_COMMAND,                /* CSV: what COMMAND shows */
 	FIELD_CGROUP,
+	FIELD_START,
 	/* the cgroup view's own columns */
 	FIELD_CG_CPU_P,
 	FIELD_CG_CPU_10,

@@ -39,6 +39,10 @@ struct task_info {
 	pid_t ppid;           /* 0 when unknown */
 	char state;           /* '\0' when unknown */
 	int threads;          /* -1 when unknown */
+	double start;         /* when it started, seconds since the epoch
+				 (from its /proc start and the boot time);
+				 0 when unknown. With the id it names one
+				 life of a task across samples. */
 };
 
 /* Nothing known: what a task and a row hold before the first read. */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "record/json_write.h"
+#include "view/out_openmetrics.h"
 #include "view/output.h"
 
 void output_write(FILE *f, struct out_opts *o, const struct sample *s)
@@ -22,6 +23,9 @@ void output_write(FILE *f, struct out_opts *o, const struct sample *s)
 		break;
 	case OUT_JSON:
 		json_write_sample(f, s);
+		break;
+	case OUT_OPENMETRICS:
+		out_openmetrics_write(f, o->om, s);
 		break;
 	}
 	fflush(f);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Batch writers: one sample in, text, CSV or JSON out. */
+/* Batch writers: one sample in, text, CSV, JSON or OpenMetrics out. */
 #ifndef STALLTOP_OUTPUT_H
 #define STALLTOP_OUTPUT_H
 
@@ -8,10 +8,13 @@
 
 #include "model/sample.h"
 
-enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
+enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON, OUT_OPENMETRICS };
+
+struct out_openmetrics;
 
 struct out_opts {
 	enum out_format format;
+	struct out_openmetrics *om; /* OpenMetrics: the counters' state */
 	bool cmdline;       /* text/CSV: show the command line, not comm */
 	bool header_done;   /* CSV: the header line was written */
 };

@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The OpenMetrics writer over samples built by hand: every line parses
+ * as the exposition format even with hostile names (quotes, backslashes,
+ * newlines, invalid UTF-8, control bytes in comm and cgroup paths);
+ * counters add up every row of every sample, shown or not, and never go
+ * down; a dropped figure is not added and an absent one has no series;
+ * a reused pid is a new series; a task that ended is shown once with its
+ * last interval; only the top N tasks are shown.
+ */
+#include <config.h>
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "lib/numfmt.h"
+#include "unit.h"
+#include "view/out_openmetrics.h"
+
+static char *run(struct out_openmetrics *m, const struct sample *s)
+{
+	char *p = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&p, &n);
+
+	if (!f)
+		exit(99);
+	out_openmetrics_write(f, m, s);
+	fclose(f);
+	return p;
+}
+
+/* A label value up to its closing quote; only \\, \" and \n escapes. */
+static const char *label_value(const char *p)
+{
+	for (; *p != '"'; p++) {
+		if (*p == '\n' || *p == '\0' || (unsigned char)*p < 0x20 ||
+		    (unsigned char)*p >= 0x80)
+			return NULL;
+		if (*p == '\\') {
+			p++;
+			if (*p != '\\' && *p != '"' && *p != 'n')
+				return NULL;
+		}
+	}
+	return p + 1;
+}
+
+static bool name_char(char c, bool first)
+{
+	return isalpha((unsigned char)c) || c == '_' || c == ':' ||
+	       (!first && isdigit((unsigned char)c));
+}
+
+/* One sample line: name{k="v",...} number. */
+static bool valid_line(const char *p)
+{
+	if (!name_char(*p, true))
+		return false;
+	while (name_char(*p, false))
+		p++;
+	if (*p == '{') {
+		p++;
+		while (*p != '}') {
+			if (!name_char(*p, true))
+				return false;
+			while (name_char(*p, false))
+				p++;
+			if (p[0] != '=' || p[1] != '"')
+				return false;
+			p = label_value(p + 2);
+			if (!p)
+				return false;
+			if (*p == ',')
+				p++;
+			else if (*p != '}')
+				return false;
+		}
+		p++;
+	}
+	if (*p++ != ' ')
+		return false;
+	char *end;
+	strtod(p, &end);
+	return end != p && *end == '\n';
+}
+
+/* Every line a comment or a valid sample, and "# EOF" last. */
+static void check_format(const char *text)
+{
+	size_t len = strlen(text);
+	CHECK(len >= 6 && strcmp(text + len - 6, "# EOF\n") == 0);
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		CHECK(nl != NULL);
+		if (!nl)
+			return;
+		if (*p != '#' && !valid_line(p)) {
+			unit_failures++;
+			fprintf(stderr, "bad line: %.*s\n", (int)(nl - p), p);
+		}
+		p = nl + 1;
+	}
+}
+
+/* The value of the series whose line starts with head + "} ", or NAN. */
+static double value(const char *text, const char *head)
+{
+	size_t n = strlen(head);
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
+		if (strncmp(p, head, n) == 0 && p[n] == '}' && p[n + 1] == ' ')
+			return strtod(p + n + 2, NULL);
+	return NAN;
+}
+
+static struct row task(pid_t pid, double start, const char *comm, double cpu)
+{
+	struct row r = {
+		.pid = pid, .tgid = pid, .comm = comm, .cmdline = "",
+		.info = { .start = start, .threads = 1 },
+		.total_pct = cpu,
+	};
+	for (int c = 0; c < NCAT; c++)
+		r.d[c] = (struct cat_figure){ .avail = true, .have_count = true };
+	r.d[CAT_CPU].pct = cpu;
+	r.d[CAT_CPU].count = cpu > 0 ? 10 : 0;
+	r.d[CAT_IRQ].avail = false; /* this kernel has none */
+	return r;
+}
+
+static struct sample sample_of(struct row *rows, size_t n, struct row *ex,
+			       size_t nex)
+{
+	return (struct sample){
+		.time = 1763740000, .interval = 2, .rows = rows, .nrows = n,
+		.exited = ex, .nexited = nex,
+	};
+}
+
+#define SEC(pid, start, comm, cat) \
+	"stalltop_task_delay_seconds_total{pid=\"" pid "\",start=\"" start \
+	"\",comm=\"" comm "\",category=\"" cat "\""
+
+static void test_hostile(void)
+{
+	struct out_openmetrics *m = out_openmetrics_new(20);
+	struct row rows[2] = {
+		task(1, 1000, "a\"b\\c\nd\xff\xfe\x1b[0m", 10),
+		task(2, 1000, "\xe2\x80\xae" "evil", 5),
+	};
+	struct cgroup_row cg = { .path = "/x\"y\\z\n\xff", .have_psi = true };
+	cg.d[CAT_CPU] = (struct cat_figure){ .avail = true, .pct = 50,
+					     .have_count = true, .count = 3 };
+	cg.psi.s[PSI_CPU][PSI_SOME] = (struct psi_stat){ .present = true,
+							 .total_us = 1234567 };
+	struct sample s = sample_of(rows, 2, NULL, 0);
+	s.cgroups = &cg;
+	s.ncgroups = 1;
+	s.psi.s[PSI_IO][PSI_FULL] = (struct psi_stat){ .present = true,
+						       .total_us = 5 };
+	s.events_lost = 7;
+	s.dropped = 2;
+	char *t = run(m, &s);
+
+	check_format(t);
+	CHECK_NEAR(value(t, SEC("1", "1000.00", "a\\\"b\\\\\\\\c\\\\nd\\\\xff\\\\xfe\\\\e[0m", "cpu")),
+		   0.2, 1e-9);
+	/* a bidi override is written as its bytes */
+	CHECK_NEAR(value(t, SEC("2", "1000.00", "\\\\xe2\\\\x80\\\\xaeevil", "cpu")), 0.1, 1e-9);
+	CHECK_NEAR(value(t, "stalltop_cgroup_delay_seconds_total{cgroup=\"/x\\\"y\\\\\\\\z\\\\n\\\\xff\",category=\"cpu\""),
+		   1.0, 1e-9);
+	CHECK_NEAR(value(t, "stalltop_cgroup_delays_total{cgroup=\"/x\\\"y\\\\\\\\z\\\\n\\\\xff\",category=\"cpu\""),
+		   3, 0);
+	CHECK(strstr(t, "stalltop_cgroup_pressure_waiting_seconds_total{cgroup=\"/x\\\"y\\\\\\\\z\\\\n\\\\xff\",resource=\"cpu\"} 1.234567\n"));
+	CHECK(strstr(t, "stalltop_pressure_stalled_seconds_total{resource=\"io\"} 0.000005\n"));
+	/* a resource the kernel does not have is no series */
+	CHECK(!strstr(t, "stalltop_pressure_waiting_seconds_total{resource=\"memory\"}"));
+	/* irq is not available: no series, not 0 */
+	CHECK(!strstr(t, "category=\"irq\""));
+	CHECK(strstr(t, "\nstalltop_events_lost_total 7\n"));
+	CHECK(strstr(t, "\nstalltop_dropped_figures_total 2\n"));
+	CHECK(strstr(t, "# TYPE stalltop_task_delay_seconds_total counter\n"));
+	free(t);
+
+	/* the dropped figures add up over the samples */
+	t = run(m, &s);
+	check_format(t);
+	CHECK(strstr(t, "\nstalltop_dropped_figures_total 4\n"));
+	CHECK_NEAR(value(t, "stalltop_cgroup_delays_total{cgroup=\"/x\\\"y\\\\\\\\z\\\\n\\\\xff\",category=\"cpu\""),
+		   6, 0);
+	free(t);
+	out_openmetrics_free(m);
+}
+
+#define A_CPU SEC("100", "1000.00", "a", "cpu")
+#define B_CPU SEC("200", "1000.00", "b", "cpu")
+#define A_IO SEC("100", "1000.00", "a", "io")
+#define A_CNT "stalltop_task_delays_total{pid=\"100\",start=\"1000.00\",comm=\"a\",category=\"cpu\""
+
+static void test_counters(void)
+{
+	struct out_openmetrics *m = out_openmetrics_new(1);
+	struct row rows[2];
+	struct sample s = sample_of(rows, 2, NULL, 0);
+	char *t;
+
+	/* A on top: B's figures are counted though not shown */
+	rows[0] = task(100, 1000, "a", 50);
+	rows[1] = task(200, 1000, "b", 10);
+	t = run(m, &s);
+	check_format(t);
+	CHECK_NEAR(value(t, A_CPU), 1.0, 1e-9);
+	CHECK_NEAR(value(t, A_CNT), 10, 0);
+	CHECK(isnan(value(t, B_CPU)));
+	free(t);
+
+	/* B on top: with what it did while hidden; A's io dropped */
+	rows[0] = task(100, 1000, "a", 0);
+	rows[0].d[CAT_IO] = (struct cat_figure){ .avail = true, .pct = 99,
+						 .dropped = true };
+	rows[1] = task(200, 1000, "b", 40);
+	t = run(m, &s);
+	CHECK_NEAR(value(t, B_CPU), 0.2 + 0.8, 1e-9);
+	CHECK(isnan(value(t, A_CPU)));
+	free(t);
+
+	/* A again: its counter continues, the dropped figure never added */
+	rows[0] = task(100, 1000, "a", 30);
+	rows[1] = task(200, 1000, "b", 0);
+	t = run(m, &s);
+	CHECK_NEAR(value(t, A_CPU), 1.0 + 0.6, 1e-9);
+	CHECK_NEAR(value(t, A_CNT), 20, 0);
+	CHECK_NEAR(value(t, A_IO), 0, 0);
+	free(t);
+
+	/* pid 100 reused by another task: a new series from zero */
+	rows[0] = task(100, 2000.5, "a", 25);
+	t = run(m, &s);
+	CHECK_NEAR(value(t, SEC("100", "2000.50", "a", "cpu")), 0.5, 1e-9);
+	CHECK(isnan(value(t, A_CPU)));
+	free(t);
+	out_openmetrics_free(m);
+}
+
+static void test_accumulated(void)
+{
+	struct out_openmetrics *m = out_openmetrics_new(5);
+	struct row rows[1] = { task(100, 1000, "a", 10) };
+	struct sample s = sample_of(rows, 1, NULL, 0);
+	char *t;
+
+	/* -a: the figures cover the run; taken as they are, never down */
+	s.accumulated = true;
+	s.interval = 10;
+	t = run(m, &s);
+	CHECK_NEAR(value(t, A_CPU), 1.0, 1e-9);
+	free(t);
+	s.interval = 20;
+	rows[0] = task(100, 1000, "a", 10);
+	t = run(m, &s);
+	CHECK_NEAR(value(t, A_CPU), 2.0, 1e-9);
+	free(t);
+	rows[0] = task(100, 1000, "a", 5); /* 1 s: cannot be less than 2 */
+	t = run(m, &s);
+	CHECK_NEAR(value(t, A_CPU), 2.0, 1e-9);
+	free(t);
+	out_openmetrics_free(m);
+}
+
+static void test_exited(void)
+{
+	struct out_openmetrics *m = out_openmetrics_new(5);
+	struct row rows[1], ex[1];
+	struct sample s = sample_of(rows, 1, NULL, 0);
+	char *t;
+
+	rows[0] = task(300, 1000, "c", 10);
+	t = run(m, &s);
+	CHECK_NEAR(value(t, SEC("300", "1000.00", "c", "cpu")), 0.2, 1e-9);
+	free(t);
+
+	/* it ended: its last interval is added and shown once */
+	ex[0] = task(300, 1000, "c", 20);
+	ex[0].flags = ROW_EXITED;
+	s = sample_of(rows, 0, ex, 1);
+	t = run(m, &s);
+	CHECK_NEAR(value(t, SEC("300", "1000.00", "c", "cpu")), 0.6, 1e-9);
+	free(t);
+
+	s = sample_of(rows, 0, NULL, 0);
+	t = run(m, &s);
+	check_format(t);
+	CHECK(!strstr(t, "pid=\"300\""));
+	free(t);
+	out_openmetrics_free(m);
+}
+
+static void test_top(void)
+{
+	struct row rows[3] = {
+		task(1, 0, "low", 1), task(2, 0, "high", 30),
+		task(3, 0, "mid", 20),
+	};
+	struct sample s = sample_of(rows, 3, NULL, 0);
+	struct out_openmetrics *m = out_openmetrics_new(2);
+	char *t = run(m, &s);
+
+	check_format(t);
+	/* without a start time, no start label */
+	CHECK(strstr(t, "{pid=\"2\",comm=\"high\",category=\"cpu\"} 0.600000\n"));
+	CHECK(strstr(t, "{pid=\"3\",comm=\"mid\",category=\"cpu\"} 0.400000\n"));
+	CHECK(!strstr(t, "pid=\"1\""));
+	free(t);
+	out_openmetrics_free(m);
+
+	m = out_openmetrics_new(0);
+	t = run(m, &s);
+	check_format(t);
+	CHECK(!strstr(t, "pid="));
+	CHECK(strstr(t, "# TYPE stalltop_events_lost_total counter\n"));
+	free(t);
+	out_openmetrics_free(m);
+}
+
+/* Many tasks coming and going: the state stays bounded and correct. */
+static void test_churn(void)
+{
+	struct out_openmetrics *m = out_openmetrics_new(3);
+	struct row rows[50], ex[50];
+
+	for (int round = 0; round < 200; round++) {
+		for (int i = 0; i < 50; i++) {
+			rows[i] = task(1000 + round * 50 + i, 0, "n", 1);
+			ex[i] = task(950 + round * 50 + i, 0, "n", 1);
+			ex[i].flags = ROW_EXITED;
+		}
+		struct sample s = sample_of(rows, 50, ex, round ? 50 : 0);
+		char *t = run(m, &s);
+		if (round == 199)
+			check_format(t);
+		free(t);
+	}
+	out_openmetrics_free(m);
+}
+
+int main(void)
+{
+	test_hostile();
+	test_counters();
+	test_accumulated();
+	test_exited();
+	test_top();
+	test_churn();
+	return unit_done();
+}
