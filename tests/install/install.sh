@@ -51,7 +51,12 @@ BIN="$ROOT$bindir/stalltop"
 PAGE="$ROOT$man1dir/stalltop.1"
 MO="$ROOT$localedir/de/LC_MESSAGES/stalltop.mo"
 COMPLETION="$ROOT$bcdir/stalltop"
-for f in "$BIN" "$PAGE" "$MO" "$COMPLETION"; do
+# configure --without-bashcompletiondir installs no completion
+if [ "$bcdir" = no ]; then
+	note "configured without a bash completion"
+	COMPLETION=
+fi
+for f in "$BIN" "$PAGE" "$MO" ${COMPLETION:+"$COMPLETION"}; do
 	[ -f "$f" ] || fail "make install did not install ${f#"$ROOT"}; it installed: $(cd "$ROOT" && find . -type f)"
 done
 [ -x "$BIN" ] || fail "the installed program is not executable"
@@ -122,29 +127,31 @@ else
 fi
 
 # --- bash completion ---
-# sourced from where it was installed ...
-bash "$top_srcdir/tests/lib/complete.bash" "$COMPLETION" --sort '' >"$TMP/keys" 2>"$TMP/comp.err" ||
-	fail "the installed completion does not load: $(cat "$TMP/comp.err")"
-for k in total cpu io swap reclaim thrashing compact wpcopy irq cpu_pct pid comm; do
-	grep -qx "$k" "$TMP/keys" || fail "--sort '' does not complete $k: $(tr '\n' ' ' <"$TMP/keys")"
-done
-bash "$top_srcdir/tests/lib/complete.bash" "$COMPLETION" --format '' >"$TMP/formats" 2>"$TMP/comp.err" ||
-	fail "the installed completion does not load: $(cat "$TMP/comp.err")"
-for f in text csv json; do
-	grep -qx "$f" "$TMP/formats" || fail "--format '' does not complete $f: $(tr '\n' ' ' <"$TMP/formats")"
-done
-# ... and found by bash-completion itself, on demand, when installed
-# below a data folder it searches (the default)
-case $bcdir in
-*/bash-completion/completions)
-	bash "$top_srcdir/tests/lib/complete.bash" --load "$ROOT${bcdir%/bash-completion/completions}" \
-		-s wpc >"$TMP/loaded" 2>"$TMP/comp.err" ||
-		fail "bash-completion does not find the installed completion: $(cat "$TMP/comp.err")"
-	[ "$(cat "$TMP/loaded")" = wpcopy ] ||
-		fail "the completion bash-completion loaded gives '$(cat "$TMP/loaded")' for -s wpc"
-	;;
-*) note "completion installed in $bcdir, outside a bash-completion data folder: not loaded on demand" ;;
-esac
+if [ -n "$COMPLETION" ]; then
+	# sourced from where it was installed ...
+	bash "$top_srcdir/tests/lib/complete.bash" "$COMPLETION" --sort '' >"$TMP/keys" 2>"$TMP/comp.err" ||
+		fail "the installed completion does not load: $(cat "$TMP/comp.err")"
+	for k in total cpu io swap reclaim thrashing compact wpcopy irq cpu_pct pid comm; do
+		grep -qx "$k" "$TMP/keys" || fail "--sort '' does not complete $k: $(tr '\n' ' ' <"$TMP/keys")"
+	done
+	bash "$top_srcdir/tests/lib/complete.bash" "$COMPLETION" --format '' >"$TMP/formats" 2>"$TMP/comp.err" ||
+		fail "the installed completion does not load: $(cat "$TMP/comp.err")"
+	for f in text csv json; do
+		grep -qx "$f" "$TMP/formats" || fail "--format '' does not complete $f: $(tr '\n' ' ' <"$TMP/formats")"
+	done
+	# ... and found by bash-completion itself, on demand, when installed
+	# below a data folder it searches (the default)
+	case $bcdir in
+	*/bash-completion/completions)
+		bash "$top_srcdir/tests/lib/complete.bash" --load "$ROOT${bcdir%/bash-completion/completions}" \
+			-s wpc >"$TMP/loaded" 2>"$TMP/comp.err" ||
+			fail "bash-completion does not find the installed completion: $(cat "$TMP/comp.err")"
+		[ "$(cat "$TMP/loaded")" = wpcopy ] ||
+			fail "the completion bash-completion loaded gives '$(cat "$TMP/loaded")' for -s wpc"
+		;;
+	*) note "completion installed in $bcdir, outside a bash-completion data folder: not loaded on demand" ;;
+	esac
+fi
 
 # --- install-setcap ---
 # refused, with a reason, where nothing is installed
@@ -170,22 +177,27 @@ fi
 submake uninstall DESTDIR="$ROOT" || fail "make uninstall DESTDIR=$ROOT failed: $(cat "$LOG")"
 no_files "$ROOT" "make uninstall DESTDIR=..."
 
-# --- another prefix: every file goes below it, and goes away again ---
-PREFIX="$TMP/prefix"
+# --- another prefix: every file goes below it (staged in DESTDIR: a
+# completion directory configured outside the prefix stays outside) ---
+PREFIX=/opt/stalltop-test
+STAGE="$TMP/stage"
 dirs prefix="$PREFIX" >"$TMP/dirs" || hard_error "cannot read the directories for prefix=$PREFIX"
-submake install prefix="$PREFIX" || fail "make install prefix=$PREFIX failed: $(cat "$LOG")"
+submake install prefix="$PREFIX" DESTDIR="$STAGE" ||
+	fail "make install prefix=$PREFIX failed: $(cat "$LOG")"
 for f in "$(dir bindir)/stalltop" "$(dir man1dir)/stalltop.1" \
 	"$(dir localedir)/de/LC_MESSAGES/stalltop.mo"; do
 	case $f in
 	"$PREFIX"/*) ;;
 	*) fail "with prefix=$PREFIX, $f is not below it" ;;
 	esac
-	[ -f "$f" ] || fail "make install prefix=$PREFIX did not install $f"
+	[ -f "$STAGE$f" ] || fail "make install prefix=$PREFIX did not install $f"
 done
+outside=$(cd "$STAGE" && find . \( -type f -o -type l \) ! -path ".$PREFIX/*" -print)
 case $bcdir in
-"$datadir"/*)
-	[ -f "$(dir bashcompletiondir)/stalltop" ] ||
-		fail "make install prefix=$PREFIX did not install the completion below it" ;;
+no | "$datadir"/*) ;;
+*) outside=$(printf '%s\n' "$outside" | grep -vxF "./${bcdir#/}/stalltop") ;;
 esac
-submake uninstall prefix="$PREFIX" || fail "make uninstall prefix=$PREFIX failed: $(cat "$LOG")"
-no_files "$PREFIX" "make uninstall prefix=..."
+[ -z "$outside" ] || fail "make install prefix=$PREFIX put files outside it: $outside"
+submake uninstall prefix="$PREFIX" DESTDIR="$STAGE" ||
+	fail "make uninstall prefix=$PREFIX failed: $(cat "$LOG")"
+no_files "$STAGE" "make uninstall prefix=..."
