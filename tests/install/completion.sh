@@ -3,7 +3,8 @@
 # The bash completion (completion/stalltop) keeps up with the program:
 # it offers every long option, sort key and --format value that
 # `stalltop --help` lists, and none the program does not know; file
-# options complete file names. A new option or sort key fails this test
+# options complete file names, --cgroup the cgroups (as root, it makes
+# two to complete). A new option or sort key fails this test
 # until the completion has it: the failure names what to add.
 #
 # What --help lists is taken as it is printed (untranslated); which of its
@@ -92,5 +93,25 @@ for o in --record --replay --textfile; do
 	grep -qx a.ndjson.gz "$TMP/comp.files" && grep -qx night "$TMP/comp.files" ||
 		fail "$o '' does not complete file and directory names: $(tr '\n' ' ' <"$TMP/comp.files")"
 done
+
+# --- --cgroup completes the paths below the cgroup v2 root ---
+cgroot=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+if [ -z "$cgroot" ]; then
+	note "no cgroup v2 hierarchy: --cgroup's completion not checked"
+elif [ "$(id -u)" -ne 0 ]; then
+	skip_part "making cgroups to complete needs root"
+else
+	cg="/stalltop-completion.$$"
+	cg_make "$cgroot$cg" "$cgroot$cg/child"
+	comp --cgroup "${cg%?}" >"$TMP/comp.cg"
+	grep -qxF "$cg/" "$TMP/comp.cg" ||
+		fail "--cgroup ${cg%?} does not complete $cg/: $(tr '\n' ' ' <"$TMP/comp.cg")"
+	comp --cgroup "$cg/" >"$TMP/comp.cg"
+	[ "$(cat "$TMP/comp.cg")" = "$cg/child/" ] ||
+		fail "--cgroup $cg/ completes '$(cat "$TMP/comp.cg")', not '$cg/child/'"
+	comp --cgroup "${cg#/}/" >"$TMP/comp.cg"
+	[ "$(cat "$TMP/comp.cg")" = "$cg/child/" ] ||
+		fail "--cgroup ${cg#/}/ completes '$(cat "$TMP/comp.cg")', not '$cg/child/'"
+fi
 
 note "options: $(wc -l <"$TMP/help.opts"), sort keys: $(tr '\n' ' ' <"$TMP/help.keys")formats: $(tr '\n' ' ' <"$TMP/help.formats")"
