@@ -126,7 +126,9 @@ static void __attribute__((noreturn)) usage(void)
 		"  $XDG_CONFIG_HOME/stalltop/stalltoprc      saved settings\n"
 		"  /proc/PID/cgroup, <cgroup v2>/*.pressure  cgroups and their pressure\n"), f);
 	fputs(_("\nTaskstats needs CAP_NET_ADMIN: run as root, or grant it once with\n"
-		"  setcap cap_net_admin+ep /path/to/stalltop\n"), f);
+		"  setcap cap_net_admin+ep /path/to/stalltop   (or make install-setcap)\n"
+		"Then anyone who may run that binary reads every task's delay and IO\n"
+		"accounting; stalltop keeps no other capability and passes none on.\n"), f);
 	exit(0);
 }
 
