@@ -273,8 +273,8 @@ int main(int argc, char **argv)
 	int code = 2;
 	char err[512];
 	struct producer *m = o.replay ?
-		player_open(o.replays, o.nreplays, o.begin, o.end, o.threads,
-			    mo.cgroup_within, err, sizeof(err)) :
+		player_open_set(o.replays, o.nreplays, o.begin, o.end,
+				o.threads, mo.cgroup_within, err, sizeof(err)) :
 		monitor_new(&mo, loop, &code);
 	if (!m && o.replay && o.nreplays == 1)
 		warnx(_("--replay '%s': %s"), o.replay, err);

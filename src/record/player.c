@@ -217,10 +217,10 @@ static const struct producer_ops player_ops = {
 	.free = player_free,
 };
 
-struct producer *player_open(const char *const *paths, size_t npaths,
-			     double begin, double end, bool threads,
-			     const char *cgroup_within, char *err,
-			     size_t errsize)
+struct producer *player_open_set(const char *const *paths, size_t npaths,
+				 double begin, double end, bool threads,
+				 const char *cgroup_within, char *err,
+				 size_t errsize)
 {
 	struct player *pl = calloc(1, sizeof(*pl));
 	if (!pl) {
@@ -245,4 +245,12 @@ struct producer *player_open(const char *const *paths, size_t npaths,
 		pl->done = true;
 	}
 	return &pl->p;
+}
+
+struct producer *player_open(const char *path, bool threads,
+			     const char *cgroup_within, char *err,
+			     size_t errsize)
+{
+	return player_open_set(&path, 1, NAN, NAN, threads, cgroup_within,
+			       err, errsize);
 }

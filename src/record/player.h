@@ -14,15 +14,22 @@
 struct producer;
 
 /*
- * Open the recordings at paths (files or directories: replay_set.h), only
- * the samples between begin and end (epoch seconds; NAN: no bound).
- * threads: start with thread rows;
+ * Open the recording at path. threads: start with thread rows;
  * cgroup_within: only rows of tasks in this v2 subtree (normalised), or
  * NULL. On failure returns NULL with a translated message in err.
  */
-struct producer *player_open(const char *const *paths, size_t npaths,
-			     double begin, double end, bool threads,
+struct producer *player_open(const char *path, bool threads,
 			     const char *cgroup_within, char *err,
 			     size_t errsize);
+
+/*
+ * The same for several recordings (files or directories: replay_set.h)
+ * as one timeline, only the samples between begin and end (epoch
+ * seconds; NAN: no bound).
+ */
+struct producer *player_open_set(const char *const *paths, size_t npaths,
+				 double begin, double end, bool threads,
+				 const char *cgroup_within, char *err,
+				 size_t errsize);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Several recordings as one timeline: the files are ordered by the start
- * time in their first header (read from the first line alone), those the
+ * Several recordings as one timeline: the files are ordered by when their
+ * samples start (read from the first two lines alone), those the
  * time window cannot touch are left closed, the others opened with
  * replay_open(), and the samples in the window indexed as (file, sample)
  * pairs. The rules are in replay_set.h.
@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -31,10 +32,12 @@
 
 /* The first line of a file is read up to this many bytes for its start. */
 #define FIRST_LINE_MAX 65536
+/* ...and of the second line, for the time of the first sample */
+#define AFTER_MAX 128
 
 struct member {
 	char *path;
-	double start;      /* the first header's "started", NAN: unknown */
+	double start;      /* its first sample's time (first_start), NAN: unknown */
 	bool from_dir;     /* found in a directory (else named) */
 	struct replay *rp; /* NULL: left out */
 };
@@ -153,37 +156,74 @@ static int add_dir(struct replay_set *set, const char *dir, char *err,
 	return 0;
 }
 
-/* The "started" of a file's first line when it is a recording header. */
+/* The number after {"time": at s (len bytes), or NAN. */
+static double quick_time(const char *s, size_t len)
+{
+	static const char key[] = "{\"" JSON_KEY_TIME "\":";
+	static locale_t c;
+	char num[64];
+	size_t n = 0, i = sizeof(key) - 1;
+	char *end;
+	double t;
+
+	if (len < i || memcmp(s, key, i) != 0)
+		return NAN;
+	while (i < len && n < sizeof(num) - 1 &&
+	       strchr("+-.0123456789eE", s[i]) && s[i])
+		num[n++] = s[i++];
+	num[n] = '\0';
+	if (!c)
+		c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	if (!n || !c)
+		return NAN;
+	t = strtod_l(num, &end, c);
+	return *end ? NAN : t;
+}
+
+/*
+ * When a file's samples start: the time of its first sample when the
+ * line after the header begins with it (as the recorder writes it), else
+ * the header's "started"; NAN when the first line is not a header. Reads
+ * the first line and the start of the second only.
+ */
 static double first_start(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	struct gzio_reader *z;
-	char *buf;
+	char *buf, *nl = NULL;
 	size_t len = 0, got;
 	double start = NAN;
 
 	if (fd < 0)
 		return NAN;
 	z = gzio_reader_new(fd);
-	buf = malloc(FIRST_LINE_MAX);
-	while (z && buf && len < FIRST_LINE_MAX &&
-	       (got = gzio_read(z, buf + len, FIRST_LINE_MAX - len)) > 0) {
-		char *nl = memchr(buf + len, '\n', got);
-
+	buf = malloc(FIRST_LINE_MAX + AFTER_MAX);
+	while (z && buf && len < FIRST_LINE_MAX + AFTER_MAX &&
+	       (got = gzio_read(z, buf + len,
+				FIRST_LINE_MAX + AFTER_MAX - len)) > 0) {
 		len += got;
-		if (nl) {
-			json_tokener *tok = json_read_tokener();
-			json_object *o = tok ? json_read_line(tok, buf,
+		if (!nl)
+			nl = memchr(buf, '\n', len < FIRST_LINE_MAX ? len
+							: FIRST_LINE_MAX);
+		if (!nl && len >= FIRST_LINE_MAX)
+			break;
+		if (nl && len - (size_t)(nl + 1 - buf) >= AFTER_MAX)
+			break;
+	}
+	if (nl) {
+		json_tokener *tok = json_read_tokener();
+		json_object *o = tok ? json_read_line(tok, buf,
 						(size_t)(nl - buf)) : NULL;
 
-			if (o && json_read_header_version(o))
+		if (o && json_read_header_version(o)) {
+			start = quick_time(nl + 1, len - (size_t)(nl + 1 - buf));
+			if (isnan(start))
 				start = json_read_num(json_read_get(o,
 							JSON_KEY_STARTED));
-			json_object_put(o);
-			if (tok)
-				json_tokener_free(tok);
-			break;
 		}
+		json_object_put(o);
+		if (tok)
+			json_tokener_free(tok);
 	}
 	free(buf);
 	gzio_reader_free(z);

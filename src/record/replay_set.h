@@ -2,8 +2,9 @@
 /*
  * A set of recordings replayed as one: files, or directories of them
  * (every *.ndjson and *.ndjson.gz inside, such as the daily files of
- * --record DIR), in the order of their first header's start time, their
- * samples one timeline, optionally only those of a time window. A layer
+ * --record DIR), in the order of their first sample's time (the first
+ * header's start when that cannot be read quickly), their samples one
+ * timeline, optionally only those of a time window. A layer
  * over replay.h: each file is a struct replay of its own.
  *
  * The window: a sample is in it when its time is within [begin, end]
