@@ -117,9 +117,9 @@ int numparse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 			mul *= 1024;
 		p++;
 		/* 256M, 256MB, 256MiB all mean 256 * 1024 * 1024 */
-		if (*p == 'i')
-			p++;
-		if (*p == 'B')
+		if (*p == 'i' && p[1] == 'B')
+			p += 2;
+		else if (*p == 'B')
 			p++;
 		if (*p)
 			return -1;

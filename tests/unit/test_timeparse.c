@@ -146,6 +146,8 @@ int main(void)
 	size_bad("1MM", 0, UINT64_MAX);
 	size_bad("1Mx", 0, UINT64_MAX);
 	size_bad("1iB", 0, UINT64_MAX);
+	size_bad("2Mi", 0, UINT64_MAX);
+	size_bad("2MBi", 0, UINT64_MAX);
 	size_bad("18446744073709551616", 0, UINT64_MAX);
 	size_bad("16777216T", 0, UINT64_MAX);
 	size_bad("1K", 2048, UINT64_MAX);
