@@ -5,16 +5,20 @@
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lib/nls.h"
 #include "lib/numparse.h"
+#include "lib/timeparse.h"
 #include "model/categories.h"
 #include "model/fields.h"
+#include "record/rotate.h"
 #include "options.h"
 #include "view/out_openmetrics.h"
 
@@ -34,6 +38,10 @@ enum {
 	OPT_REPLAY,
 	OPT_TOP,
 	OPT_TEXTFILE,
+	OPT_RECORD_MAX_SIZE,
+	OPT_KEEP_DAYS,
+	OPT_BEGIN,
+	OPT_END,
 };
 
 static const struct option long_opts[] = {
@@ -62,6 +70,11 @@ static const struct option long_opts[] = {
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "textfile", required_argument, NULL, OPT_TEXTFILE },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "record-max-size", required_argument, NULL, OPT_RECORD_MAX_SIZE },
+	{ "keep-days", required_argument, NULL, OPT_KEEP_DAYS },
+	{ "begin", required_argument, NULL, OPT_BEGIN },
+	{ "end", required_argument, NULL, OPT_END },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -76,6 +89,8 @@ static void __attribute__((noreturn)) usage(void)
 	fputs(_(" -b, --batch              print samples instead of the interactive screen\n"), f);
 	fputs(_(" -d, --delay SECONDS      refresh interval, fractional (default 1)\n"), f);
 	fputs(_(" -n, --iterations N       stop after N samples\n"), f);
+	fputs(_(" -q, --quiet              batch mode that writes nothing on stdout, only\n"
+		"                          the recording (implies -b; needs --record)\n"), f);
 	fputs(_(" -p, --pid PID[,PID...]   only these processes (with -H, their threads);\n"
 		"                          may be repeated\n"), f);
 	fputs(_(" -u, --user NAME|UID      only this user's tasks\n"), f);
@@ -107,7 +122,20 @@ static void __attribute__((noreturn)) usage(void)
 		"                          take a sample at once when the kernel's PSI\n"
 		"                          trigger fires (repeatable), e.g. memory:some:150/1000\n"), f);
 	fputs(_("     --record FILE        append every sample to FILE (.gz: compressed)\n"), f);
-	fputs(_("     --replay FILE        show a recording instead of the live system\n"), f);
+	fputs(_("     --record DIR/        record into daily compressed files in DIR\n"
+		"                          (stalltop-YYYY-MM-DD.ndjson.gz), a new one at\n"
+		"                          local midnight and at the size limit\n"), f);
+	fputs(_("     --record-max-size SIZE\n"
+		"                          start a new file of the day at SIZE (K, M, G;\n"
+		"                          default 256M, 0 = no limit)\n"), f);
+	fputs(_("     --keep-days N        remove daily files older than N days\n"
+		"                          (default 28, 0 = keep all)\n"), f);
+	fputs(_("     --replay FILE|DIR    show a recording instead of the live system;\n"
+		"                          a directory: every recording in it; repeat for\n"
+		"                          several, replayed as one timeline\n"), f);
+	fputs(_("     --begin TIME         replay from TIME on: 'YYYY-MM-DD HH:MM[:SS]',\n"
+		"                          'HH:MM[:SS]' (today), 'YYYY-MM-DD' or @EPOCH\n"), f);
+	fputs(_("     --end TIME           replay up to TIME (the same forms)\n"), f);
 	fputs(_(" -h, --help               show this help and exit\n"), f);
 	fputs(_(" -V, --version            show the version and exit\n"), f);
 	fputs(_("\nDelay categories (columns and sort keys):\n"), f);
@@ -124,6 +152,7 @@ static void __attribute__((noreturn)) usage(void)
 		"  /proc/pressure/*                          system pressure (PSI)\n"
 		"  /proc/sys/kernel/task_delayacct           delay accounting switch\n"
 		"  $XDG_CONFIG_HOME/stalltop/stalltoprc      saved settings\n"
+		"  /var/log/stalltop/                        the recording service's files\n"
 		"  /proc/PID/cgroup, <cgroup v2>/*.pressure  cgroups and their pressure\n"), f);
 	fputs(_("\nTaskstats needs CAP_NET_ADMIN: run as root, or grant it once with\n"
 		"  setcap cap_net_admin+ep /path/to/stalltop   (or make install-setcap)\n"
@@ -185,6 +214,53 @@ static void set_user(struct options *o, const char *arg)
 	o->have_uid = true;
 }
 
+static void add_replay(struct options *o, const char *arg)
+{
+	if (!*arg)
+		bad(_("an empty file name for --replay"));
+	const char **n = realloc(o->replays, (o->nreplays + 1) * sizeof(*n));
+	if (!n)
+		bad("%s", strerror(ENOMEM));
+	o->replays = n;
+	o->replays[o->nreplays++] = arg;
+	o->replay = o->replays[0];
+}
+
+/* --begin or --end: a point in time (lib/timeparse.h). */
+static void set_time(double *out, const char *opt, const char *arg)
+{
+	if (timeparse_point(arg, time(NULL), out) == 0)
+		return;
+	if (errno == ERANGE)
+		bad(_("invalid time '%s' for %s: out of range (a year from "
+		      "1970 to 9999, a local time that exists)"), arg, opt);
+	bad(_("invalid time '%s' for %s: give 'YYYY-MM-DD HH:MM[:SS]', "
+	      "'HH:MM[:SS]' (today), 'YYYY-MM-DD' or @EPOCH"), arg, opt);
+}
+
+/* Options that need another, or exclude one. */
+static void check_combinations(struct options *o)
+{
+	if (o->textfile) {
+		if (o->format_set && o->format != OUT_OPENMETRICS)
+			bad(_("--textfile writes OpenMetrics: it does not go "
+			      "with another --format"));
+		if (o->replay)
+			bad(_("--textfile and --replay do not go together"));
+		o->batch = true;
+		o->format = OUT_OPENMETRICS;
+	}
+	if ((!isnan(o->begin) || !isnan(o->end)) && !o->replay)
+		bad(_("--begin and --end select samples of --replay"));
+	if (!isnan(o->begin) && !isnan(o->end) && o->begin > o->end)
+		bad(_("--begin is later than --end"));
+	if (o->quiet && !o->record && !o->textfile)
+		bad(_("--quiet writes nothing without --record or --textfile"));
+	if (o->rotate_opts_set && (!o->record || !rotate_is_dir(o->record)))
+		bad(_("--record-max-size and --keep-days are for --record "
+		      "DIRECTORY"));
+}
+
 void options_parse(struct options *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof(*o));
@@ -197,7 +273,10 @@ void options_parse(struct options *o, int argc, char **argv)
 
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":bd:n:p:u:Hs:roachV", long_opts,
+	o->record_max_size = ROTATE_MAX_SIZE_DEFAULT;
+	o->keep_days = ROTATE_KEEP_DEFAULT;
+	o->begin = o->end = NAN;
+	while ((c = getopt_long(argc, argv, ":bd:n:p:u:Hs:roachVq", long_opts,
 				NULL)) != -1) {
 		unsigned long n;
 		switch (c) {
@@ -320,9 +399,35 @@ void options_parse(struct options *o, int argc, char **argv)
 			o->record = optarg;
 			break;
 		case OPT_REPLAY:
-			if (!*optarg)
-				bad(_("an empty file name for --replay"));
-			o->replay = optarg;
+			add_replay(o, optarg);
+			break;
+		case 'q':
+			o->quiet = true;
+			o->batch = true;
+			break;
+		case OPT_RECORD_MAX_SIZE: {
+			uint64_t size;
+			if (numparse_size(optarg, 0, UINT64_MAX, &size) < 0 ||
+			    (size && size < 4096))
+				bad(_("invalid size '%s': give bytes, or a number "
+				      "with K, M or G (at least 4K; 0 = no "
+				      "limit), e.g. 256M"), optarg);
+			o->record_max_size = size;
+			o->rotate_opts_set = true;
+			break;
+		}
+		case OPT_KEEP_DAYS:
+			if (numparse_ulong(optarg, 0, 100000, &n) < 0)
+				bad(_("invalid number of days '%s': give 0 to "
+				      "100000 (0 = keep every file)"), optarg);
+			o->keep_days = (unsigned)n;
+			o->rotate_opts_set = true;
+			break;
+		case OPT_BEGIN:
+			set_time(&o->begin, "--begin", optarg);
+			break;
+		case OPT_END:
+			set_time(&o->end, "--end", optarg);
 			break;
 		case 'h':
 			usage();
@@ -332,7 +437,7 @@ void options_parse(struct options *o, int argc, char **argv)
 		case ':':
 			bad(_("option '%s' needs a value"), argv[optind - 1]);
 		default:
-			if (optopt >= 256 || (optopt && strchr("bHroach", optopt) &&
+			if (optopt >= 256 || (optopt && strchr("bHroachq", optopt) &&
 					      strncmp(argv[optind - 1], "--", 2) == 0))
 				bad(_("option '%s' takes no value"), argv[optind - 1]);
 			if (optopt && optopt < 256)
@@ -342,15 +447,7 @@ void options_parse(struct options *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		bad(_("unexpected argument '%s'"), argv[optind]);
-	if (o->textfile) {
-		if (o->format_set && o->format != OUT_OPENMETRICS)
-			bad(_("--textfile writes OpenMetrics: it does not go "
-			      "with another --format"));
-		if (o->replay)
-			bad(_("--textfile and --replay do not go together"));
-		o->batch = true;
-		o->format = OUT_OPENMETRICS;
-	}
+	check_combinations(o);
 
 	o->sel.pids = o->pids;
 	o->sel.npids = o->npids;
@@ -362,6 +459,9 @@ void options_free(struct options *o)
 {
 	free(o->triggers);
 	o->triggers = NULL;
+	free(o->replays);
+	o->replays = NULL;
+	o->nreplays = 0;
 	free(o->pids);
 	o->pids = NULL;
 	o->npids = 0;

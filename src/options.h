@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "model/select.h"
@@ -34,8 +35,15 @@ struct options {
 	const char *cgroup;      /* --cgroup PATH (as given) */
 	char **triggers;         /* --trigger SPEC, repeatable */
 	size_t ntriggers;
-	const char *record;      /* --record FILE */
-	const char *replay;      /* --replay FILE */
+	const char *record;      /* --record FILE|DIR */
+	bool quiet;              /* -q: batch without output */
+	uint64_t record_max_size;/* --record-max-size, bytes (DIR only) */
+	unsigned keep_days;      /* --keep-days, 0 = all (DIR only) */
+	bool rotate_opts_set;    /* either of the two was given */
+	const char *replay;      /* --replay PATH: the first one */
+	const char **replays;    /* every --replay PATH, in order */
+	size_t nreplays;
+	double begin, end;       /* --begin, --end: epoch seconds, NAN: none */
 	/* which of these the command line set (they override the config) */
 	unsigned set_mask;
 };

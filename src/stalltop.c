@@ -21,6 +21,7 @@
 #include "kernel/privs.h"
 #include "kernel/psi_trigger.h"
 #include "lib/evloop.h"
+#include "lib/numparse.h"
 #include "lib/nls.h"
 #include "live/monitor.h"
 #include "model/producer.h"
@@ -28,6 +29,7 @@
 #include "options.h"
 #include "record/player.h"
 #include "record/record.h"
+#include "record/rotate.h"
 #include "view/out_openmetrics.h"
 #include "view/output.h"
 #include "view/screen.h"
@@ -86,7 +88,7 @@ static void batch_tick(void *arg)
 		evloop_quit(b->loop, 1);
 		return;
 	}
-	if (b->out.format == OUT_OPENMETRICS) {
+	if (b->out.format == OUT_OPENMETRICS && (b->o->textfile || !b->o->quiet)) {
 		batch_metrics(b, &s);
 	} else {
 		select_sample_rows(s.rows, &s.nrows, s.exited, &s.nexited,
@@ -94,6 +96,12 @@ static void batch_tick(void *arg)
 		if (s.cgroups)
 			select_cgroups(s.cgroups, s.ncgroups, &b->o->sel);
 		producer_fill_status(b->m, s.rows, s.nrows);
+		if (b->o->quiet) {
+			/* -q: the recording (producer_on_sample) is all there is */
+			if (++b->done == b->o->iterations)
+				evloop_quit(b->loop, 0);
+			return;
+		}
 		output_write(stdout, &b->out, &s);
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -110,8 +118,10 @@ static void batch_trigger(void *arg)
 	batch_tick(arg);
 }
 
+/* --record: one file, or a directory of rotating files. */
 struct recording {
 	struct recorder *rec;
+	struct rotator *rot;
 	struct evloop *loop;
 };
 
@@ -119,11 +129,75 @@ struct recording {
 static void record_sample(const struct sample *s, void *arg)
 {
 	struct recording *r = arg;
+	char why[1024];
+	if (r->rot) {
+		int ret = rotate_write(r->rot, s, why, sizeof(why));
+		const char *note = rotate_warning(r->rot);
+		if (note)
+			warnx("%s", note);
+		if (ret < 0) {
+			warnx(_("cannot write the recording: %s"), why);
+			evloop_quit(r->loop, 1);
+		}
+		return;
+	}
 	if (record_write(r->rec, s) < 0) {
 		warn(_("cannot write the recording"));
 		evloop_quit(r->loop, 1);
 	}
 }
+
+/*
+ * STALLTOP_ROTATE_SECONDS=N: a "day" of N seconds, for the tests of
+ * rotation and retention (rotate.h); not a user option.
+ */
+static long rotate_test_period(void)
+{
+	const char *v = getenv("STALLTOP_ROTATE_SECONDS");
+	unsigned long n;
+	if (!v || !*v)
+		return 0;
+	if (numparse_ulong(v, 1, 86400, &n) < 0)
+		errx(2, _("invalid STALLTOP_ROTATE_SECONDS '%s'"), v);
+	return (long)n;
+}
+
+/* Open --record FILE or DIR; exits on failure. */
+static void recording_open(struct recording *r, const struct options *o)
+{
+	char why[1024];
+	if (!o->record)
+		return;
+	if (!rotate_is_dir(o->record)) {
+		r->rec = record_open(o->record, why, sizeof(why));
+		if (!r->rec)
+			errx(1, "--record '%s': %s", o->record, why);
+		return;
+	}
+	struct rotate_opts ro = {
+		.max_size = o->record_max_size,
+		.keep = o->keep_days,
+		.period = rotate_test_period(),
+	};
+	r->rot = rotate_open(o->record, &ro, why, sizeof(why));
+	if (!r->rot)
+		errx(1, "--record '%s': %s", o->record, why);
+	const char *note = rotate_warning(r->rot);
+	if (note)
+		warnx("%s", note);
+}
+
+/* Finish the recording's file (the gzip trailer): at every exit. */
+static int recording_close(struct recording *r)
+{
+	int ret = r->rot ? rotate_close(r->rot) : record_close(r->rec);
+	if (ret < 0)
+		warn(_("cannot finish the recording"));
+	r->rot = NULL;
+	r->rec = NULL;
+	return ret;
+}
+
 
 static void on_quit_signal(int signo, void *arg)
 {
@@ -239,13 +313,9 @@ int main(int argc, char **argv)
 	    cgroup_find_root(root, sizeof(root)) == 0)
 		o.cgroups = true;
 	struct psi_trigger *triggers = parse_triggers(&o);
-	struct recorder *rec = NULL;
-	if (o.record) {
-		char why[512];
-		rec = record_open(o.record, why, sizeof(why));
-		if (!rec)
-			errx(1, "--record '%s': %s", o.record, why);
-	}
+	struct recording recording = { NULL, NULL, loop };
+	recording_open(&recording, &o);
+	bool recording_on = recording.rec || recording.rot;
 
 	struct monitor_opts mo = {
 		.threads = o.threads,
@@ -256,28 +326,29 @@ int main(int argc, char **argv)
 		.rescan = o.rescan,
 		.cgroups = o.cgroups,
 		.cgroup_within = o.cgroup ? cgroup : NULL,
-		.record_threads = rec != NULL,
+		.record_threads = recording_on,
 		.triggers = triggers,
 		.ntriggers = o.ntriggers,
 	};
 	int code = 2;
 	char err[512];
 	struct producer *m = o.replay ?
-		player_open(o.replay, o.threads, mo.cgroup_within, err,
-			    sizeof(err)) :
+		player_open_set(o.replays, o.nreplays, o.begin, o.end,
+				o.threads, mo.cgroup_within, err, sizeof(err)) :
 		monitor_new(&mo, loop, &code);
-	if (!m && o.replay)
+	if (!m && o.replay && o.nreplays == 1)
 		warnx(_("--replay '%s': %s"), o.replay, err);
+	else if (!m && o.replay)
+		warnx("--replay: %s", err);
 	if (!m) {
-		record_close(rec);
+		recording_close(&recording);
 		free(triggers);
 		evloop_free(loop);
 		options_free(&o);
 		return code;
 	}
 
-	struct recording recording = { rec, loop };
-	if (rec)
+	if (recording_on)
 		producer_on_sample(m, record_sample, &recording);
 	if (o.batch) {
 		const char *const *n = producer_notices(m);
@@ -305,7 +376,8 @@ int main(int argc, char **argv)
 	}
 
 	producer_free(m);
-	record_close(rec);
+	if (recording_close(&recording) < 0 && code == 0)
+		code = 1;
 	free(triggers);
 	evloop_free(loop);
 	options_free(&o);

@@ -7,6 +7,7 @@
 #include <locale.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/numparse.h"
 
@@ -89,5 +90,45 @@ int numparse_pid(const char *s, pid_t *out)
 	if (numparse_ulong(s, 1, PID_MAX_LIMIT, &v) < 0)
 		return -1;
 	*out = (pid_t)v;
+	return 0;
+}
+
+int numparse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	static const char units[] = "KMGT";
+	const char *p = s;
+	uint64_t v = 0, mul = 1;
+
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	for (; isdigit((unsigned char)*p); p++) {
+		unsigned d = (unsigned)(*p - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	if (*p) {
+		const char *u = strchr(units, toupper((unsigned char)*p));
+
+		if (!u)
+			return -1;
+		for (int i = 0; i <= u - units; i++)
+			mul *= 1024;
+		p++;
+		/* 256M, 256MB, 256MiB all mean 256 * 1024 * 1024 */
+		if (*p == 'i' && p[1] == 'B')
+			p += 2;
+		else if (*p == 'B')
+			p++;
+		if (*p)
+			return -1;
+	}
+	if (v > UINT64_MAX / mul)
+		return -1;
+	v *= mul;
+	if (v < min || v > max)
+		return -1;
+	*out = v;
 	return 0;
 }

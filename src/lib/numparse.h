@@ -7,6 +7,7 @@
 #ifndef STALLTOP_NUMPARSE_H
 #define STALLTOP_NUMPARSE_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 /* A finite decimal number > 0 and <= max (no hex, no inf/nan). */
@@ -23,5 +24,11 @@ int numparse_ulong(const char *s, unsigned long min, unsigned long max,
 
 /* A process id: 1 .. PID_MAX_LIMIT. */
 int numparse_pid(const char *s, pid_t *out);
+
+/*
+ * A size in bytes: digits with an optional suffix K, M, G or T (powers of
+ * 1024; also k, and KiB/KB style endings: 256M, 256MiB), in [min, max].
+ */
+int numparse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 #endif

@@ -3,11 +3,14 @@
  * The player: a recording as a producer of samples. Samples come from the
  * file instead of the kernel, shaped as the view asks (process or thread
  * rows, one process's threads, a cgroup subtree), so views cannot tell
- * the two apart; moving in time (step, jump, pause) lives here.
+ * the two apart; moving in time (step, jump, pause) lives here. The
+ * samples come from a set of recordings (replay_set.h): one file, several,
+ * or directories of them, as one timeline.
  */
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +19,11 @@
 #include "lib/nls.h"
 #include "model/producer.h"
 #include "record/player.h"
-#include "record/replay.h"
+#include "record/replay_set.h"
 
 struct player {
 	struct producer p;          /* first: the producer is the player */
-	struct replay *rp;
+	struct replay_set *rp;
 	bool threads;               /* the view asks for thread rows */
 	pid_t only_tgid;            /* ... of this process only (0: all) */
 	const char *cgroup_within;  /* only tasks in this v2 subtree */
@@ -46,7 +49,7 @@ static const struct player *of_const(const struct producer *p)
 
 static size_t clamp_index(const struct player *pl, long i)
 {
-	size_t n = replay_count(pl->rp);
+	size_t n = replay_set_count(pl->rp);
 	if (i < 0 || n == 0)
 		return 0;
 	return (size_t)i >= n ? n - 1 : (size_t)i;
@@ -62,7 +65,7 @@ static void step(struct producer *p, long delta)
 static void jump(struct producer *p, double epoch)
 {
 	struct player *pl = of(p);
-	pl->next = replay_find_time(pl->rp, epoch);
+	pl->next = replay_set_find_time(pl->rp, epoch);
 	pl->done = false;
 }
 
@@ -83,7 +86,7 @@ static bool position(const struct producer *p, size_t *index, size_t *count)
 {
 	const struct player *pl = of_const(p);
 	*index = pl->shown;
-	*count = replay_count(pl->rp);
+	*count = replay_set_count(pl->rp);
 	return true;
 }
 
@@ -160,7 +163,7 @@ static void shape_rows(struct player *pl, struct sample *out)
 static int sample(struct producer *p, struct sample *out)
 {
 	struct player *pl = of(p);
-	size_t n = replay_count(pl->rp);
+	size_t n = replay_set_count(pl->rp);
 	if (n == 0) {
 		errno = ENODATA;
 		return -1;
@@ -168,11 +171,11 @@ static int sample(struct producer *p, struct sample *out)
 	size_t i = pl->next < n ? pl->next : n - 1;
 	/* a damaged line is skipped (in the direction we were going) */
 	int dir = i < pl->shown && pl->started ? -1 : 1;
-	while (replay_get(pl->rp, i, out) < 0) {
+	while (replay_set_get(pl->rp, i, out) < 0) {
 		if (errno != EBADMSG)
 			return -1;
-		if (replay_problem(pl->rp))
-			producer_notice(p, replay_problem(pl->rp));
+		if (replay_set_problem(pl->rp))
+			producer_notice(p, replay_set_problem(pl->rp));
 		if ((dir > 0 && i + 1 >= n) || (dir < 0 && i == 0)) {
 			pl->done = true;
 			errno = ENODATA;
@@ -195,7 +198,7 @@ static int sample(struct producer *p, struct sample *out)
 static void player_free(struct producer *p)
 {
 	struct player *pl = of(p);
-	replay_close(pl->rp);
+	replay_set_close(pl->rp);
 	free(pl->rows);
 	free(pl->exited);
 	free(pl);
@@ -214,9 +217,10 @@ static const struct producer_ops player_ops = {
 	.free = player_free,
 };
 
-struct producer *player_open(const char *path, bool threads,
-			     const char *cgroup_within, char *err,
-			     size_t errsize)
+struct producer *player_open_set(const char *const *paths, size_t npaths,
+				 double begin, double end, bool threads,
+				 const char *cgroup_within, char *err,
+				 size_t errsize)
 {
 	struct player *pl = calloc(1, sizeof(*pl));
 	if (!pl) {
@@ -226,16 +230,27 @@ struct producer *player_open(const char *path, bool threads,
 	pl->p.ops = &player_ops;
 	pl->threads = threads;
 	pl->cgroup_within = cgroup_within;
-	pl->rp = replay_open(path, err, errsize);
+	pl->rp = replay_set_open(paths, npaths, begin, end, err, errsize);
 	if (!pl->rp) {
 		producer_free(&pl->p);
 		return NULL;
 	}
-	if (replay_problem(pl->rp))
-		producer_notice(&pl->p, replay_problem(pl->rp));
-	if (!replay_count(pl->rp)) {
-		producer_notice(&pl->p, _("the recording holds no sample"));
+	if (replay_set_problem(pl->rp))
+		producer_notice(&pl->p, replay_set_problem(pl->rp));
+	if (!replay_set_count(pl->rp)) {
+		producer_notice(&pl->p, isnan(begin) && isnan(end) ?
+				_("the recording holds no sample") :
+				_("no recorded sample lies between the "
+				  "--begin and --end times"));
 		pl->done = true;
 	}
 	return &pl->p;
+}
+
+struct producer *player_open(const char *path, bool threads,
+			     const char *cgroup_within, char *err,
+			     size_t errsize)
+{
+	return player_open_set(&path, 1, NAN, NAN, threads, cgroup_within,
+			       err, errsize);
 }

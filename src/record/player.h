@@ -22,4 +22,14 @@ struct producer *player_open(const char *path, bool threads,
 			     const char *cgroup_within, char *err,
 			     size_t errsize);
 
+/*
+ * The same for several recordings (files or directories: replay_set.h)
+ * as one timeline, only the samples between begin and end (epoch
+ * seconds; NAN: no bound).
+ */
+struct producer *player_open_set(const char *const *paths, size_t npaths,
+				 double begin, double end, bool threads,
+				 const char *cgroup_within, char *err,
+				 size_t errsize);
+
 #endif

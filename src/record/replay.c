@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <locale.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,6 +152,11 @@ int replay_get(struct replay *rp, size_t index, struct sample *out)
 size_t replay_find_time(const struct replay *rp, double epoch)
 {
 	return replay_index_find_time(rp, epoch);
+}
+
+double replay_time(const struct replay *rp, size_t index)
+{
+	return index < rp->n ? rp->idx[index].time : NAN;
 }
 
 const struct rec_header *replay_header(const struct replay *rp, size_t index)

@@ -73,6 +73,9 @@ int replay_get(struct replay *rp, size_t index, struct sample *out);
  */
 size_t replay_find_time(const struct replay *rp, double epoch);
 
+/* The time of sample index (epoch seconds), NAN when it has none. */
+double replay_time(const struct replay *rp, size_t index);
+
 /* The header of the session that sample index belongs to (NULL if none). */
 const struct rec_header *replay_header(const struct replay *rp, size_t index);
 

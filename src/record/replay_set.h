@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A set of recordings replayed as one: files, or directories of them
+ * (every *.ndjson and *.ndjson.gz inside, such as the daily files of
+ * --record DIR), in the order of their first sample's time (the first
+ * header's start when that cannot be read quickly), their samples one
+ * timeline, optionally only those of a time window. A layer
+ * over replay.h: each file is a struct replay of its own.
+ *
+ * The window: a sample is in it when its time is within [begin, end]
+ * (either bound NAN: open on that side); a sample without a time is in
+ * it only when there is no window. A file is not opened at all when the
+ * window ends before it starts, or when the next file starts no later
+ * than the window begins (the files of one recorder do not overlap), so
+ * asking for ten minutes of a month of files reads one or two of them.
+ *
+ * Damage: a file of a directory that cannot be read, or is not a
+ * recording, is skipped with a note naming it; a file named on its own
+ * that cannot be opened fails the set. The damage notes of each file
+ * (replay_problem) are kept, prefixed with the file's name when the set
+ * has more than one file.
+ */
+#ifndef STALLTOP_REPLAY_SET_H
+#define STALLTOP_REPLAY_SET_H
+
+#include <stddef.h>
+
+#include "model/sample.h"
+
+struct replay_set;
+
+/*
+ * Open the n paths (files or directories) for samples in [begin, end].
+ * NULL with a translated message in err when a named file cannot be
+ * replayed or when there is no recording at all. A window that holds no
+ * sample is not a failure: the set is then empty.
+ */
+struct replay_set *replay_set_open(const char *const *paths, size_t n,
+				   double begin, double end, char *err,
+				   size_t errsize);
+
+/* The number of samples in the window, across the files. */
+size_t replay_set_count(const struct replay_set *set);
+
+/* As replay_get(), for the set's sample index (0-based). */
+int replay_set_get(struct replay_set *set, size_t index, struct sample *out);
+
+/* As replay_find_time(), across the set. */
+size_t replay_set_find_time(const struct replay_set *set, double epoch);
+
+/* The number of files replayed. */
+size_t replay_set_files(const struct replay_set *set);
+
+/*
+ * NULL, or a translated note of what was skipped: the files' damage
+ * (named when there are several) and the files left out. It may change
+ * after a replay_set_get() that met a corrupt line.
+ */
+const char *replay_set_problem(struct replay_set *set);
+
+void replay_set_close(struct replay_set *set);
+
+#endif

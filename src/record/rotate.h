@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Rotating recordings: --record DIR writes one compressed recording per
+ * local day into DIR, like atop's daily logs, each a complete recording
+ * (record.h) that replays on its own:
+ *
+ *   stalltop-YYYY-MM-DD.ndjson.gz      the day's file
+ *   stalltop-YYYY-MM-DD.N.ndjson.gz    the next ones of the same day (N = 1,
+ *                                      2 ...): the file reached the size
+ *                                      limit, or stalltop started again
+ *
+ * An existing file is never appended to, so a file a crash cut short
+ * stays as it is (replay reads what it holds) and a restart begins a new
+ * one.
+ *
+ * Rotation is decided by each sample's own time, before it is written:
+ * the sample taken after local midnight is the first of the new day's
+ * file, and the old file is finished (its gzip trailer written and the
+ * file closed) before the new one is opened, so no sample is lost or
+ * written twice and no file is left without its end. When a file has
+ * reached max_size, the next sample starts a new file of the same day.
+ *
+ * Retention: whenever a new day begins (and at start), files of this
+ * naming older than keep days are removed: the current day's file and
+ * those of the keep - 1 days before it are kept. Other files in DIR are
+ * never touched.
+ *
+ * For tests, STALLTOP_ROTATE_SECONDS=N makes a "day" N seconds long
+ * (periods aligned to the epoch; files then named
+ * stalltop-YYYY-MM-DD-HHMMSS[.N].ndjson.gz after the period's start, and
+ * retention counted in periods). It is not a user option.
+ */
+#ifndef STALLTOP_ROTATE_H
+#define STALLTOP_ROTATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/sample.h"
+
+#define ROTATE_MAX_SIZE_DEFAULT (256ULL << 20)
+#define ROTATE_KEEP_DEFAULT 28
+
+struct rotate_opts {
+	uint64_t max_size;  /* bytes on disk that end a file; 0: no limit */
+	unsigned keep;      /* days of files kept, 0: all */
+	long period;        /* seconds of a "day"; 0: local days */
+};
+
+struct rotator;
+
+/*
+ * Does path name a directory for rotating recordings: an existing
+ * directory, or a name ending in '/'?
+ */
+bool rotate_is_dir(const char *path);
+
+/*
+ * Start recording into dir (created, one level, when missing): remove
+ * what retention says and open the file for now. NULL with a translated
+ * message in err on failure.
+ */
+struct rotator *rotate_open(const char *dir, const struct rotate_opts *o,
+			    char *err, size_t errsize);
+
+/*
+ * Write s into the file its time belongs to, rotating first when due.
+ * Returns 0, or -1 with a translated message in err.
+ */
+int rotate_write(struct rotator *r, const struct sample *s, char *err,
+		 size_t errsize);
+
+/*
+ * A translated note of what the last rotate_write() or rotate_open()
+ * could not do but went on without (a file of the past that could not be
+ * removed), or NULL; each note is handed out once.
+ */
+const char *rotate_warning(struct rotator *r);
+
+/* The file being written (for messages and tests). */
+const char *rotate_path(const struct rotator *r);
+
+/* Finish the current file (record_close) and free r; NULL is fine. */
+int rotate_close(struct rotator *r);
+
+#endif
