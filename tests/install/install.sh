@@ -4,7 +4,8 @@
 # where it was put: the program runs, man renders its page, the program
 # finds its German messages in the installed localedir, bash-completion
 # finds the completion and completes sort keys and formats, make
-# install-setcap grants cap_net_admin; make install with another prefix
+# install-setcap grants cap_net_admin; the recording service's unit runs
+# the installed program; make install with another prefix
 # follows it; make uninstall leaves no file behind. Runs from the build
 # tree (also in distcheck's read-only VPATH build) with the make that runs
 # the suite. As root the program takes a sample, and the translation and
@@ -28,7 +29,7 @@ submake() {
 # tree's Makefile computes them (with the given overrides), one
 # "name=value" a line
 dirs() {
-	printf 'print-dirs:\n\t@echo bindir=$(bindir); echo man1dir=$(man1dir); echo localedir=$(localedir); echo bashcompletiondir=$(bashcompletiondir); echo datadir=$(datadir); echo VERSION=$(VERSION)\n' |
+	printf 'print-dirs:\n\t@echo bindir=$(bindir); echo man1dir=$(man1dir); echo localedir=$(localedir); echo bashcompletiondir=$(bashcompletiondir); echo datadir=$(datadir); echo unitdir=$(systemdsystemunitdir); echo VERSION=$(VERSION)\n' |
 		env -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES -u MAKELEVEL \
 		$MAKE -s -C "$top_builddir" -f Makefile -f - print-dirs "$@"
 }
@@ -43,7 +44,9 @@ no_files() {
 dirs >"$TMP/dirs" || hard_error "cannot read the installation directories of the Makefile"
 bindir=$(dir bindir) man1dir=$(dir man1dir) localedir=$(dir localedir)
 bcdir=$(dir bashcompletiondir) datadir=$(dir datadir) version=$(dir VERSION)
-[ -n "$bindir" ] && [ -n "$man1dir" ] && [ -n "$localedir" ] && [ -n "$version" ] ||
+unitdir=$(dir unitdir)
+[ -n "$bindir" ] && [ -n "$man1dir" ] && [ -n "$localedir" ] && [ -n "$version" ] &&
+	[ -n "$unitdir" ] ||
 	hard_error "incomplete installation directories: $(cat "$TMP/dirs")"
 
 submake install DESTDIR="$ROOT" || fail "make install DESTDIR=$ROOT failed: $(cat "$LOG")"
@@ -51,15 +54,19 @@ BIN="$ROOT$bindir/stalltop"
 PAGE="$ROOT$man1dir/stalltop.1"
 MO="$ROOT$localedir/de/LC_MESSAGES/stalltop.mo"
 COMPLETION="$ROOT$bcdir/stalltop"
+UNIT="$ROOT$unitdir/stalltop.service"
 # configure --without-bashcompletiondir installs no completion
 if [ "$bcdir" = no ]; then
 	note "configured without a bash completion"
 	COMPLETION=
 fi
-for f in "$BIN" "$PAGE" "$MO" ${COMPLETION:+"$COMPLETION"}; do
+for f in "$BIN" "$PAGE" "$MO" "$UNIT" ${COMPLETION:+"$COMPLETION"}; do
 	[ -f "$f" ] || fail "make install did not install ${f#"$ROOT"}; it installed: $(cd "$ROOT" && find . -type f)"
 done
 [ -x "$BIN" ] || fail "the installed program is not executable"
+# the recording service runs the installed program
+grep -q "^ExecStart=$bindir/stalltop " "$UNIT" ||
+	fail "the installed unit does not run $bindir/stalltop: $(grep ExecStart "$UNIT")"
 
 # --- the program ---
 "$BIN" --version >"$TMP/version" 2>&1 || fail "$BIN --version failed: $(cat "$TMP/version")"
@@ -185,7 +192,8 @@ dirs prefix="$PREFIX" >"$TMP/dirs" || hard_error "cannot read the directories fo
 submake install prefix="$PREFIX" DESTDIR="$STAGE" ||
 	fail "make install prefix=$PREFIX failed: $(cat "$LOG")"
 for f in "$(dir bindir)/stalltop" "$(dir man1dir)/stalltop.1" \
-	"$(dir localedir)/de/LC_MESSAGES/stalltop.mo"; do
+	"$(dir localedir)/de/LC_MESSAGES/stalltop.mo" \
+	"$(dir unitdir)/stalltop.service"; do
 	case $f in
 	"$PREFIX"/*) ;;
 	*) fail "with prefix=$PREFIX, $f is not below it" ;;
