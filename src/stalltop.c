@@ -284,6 +284,9 @@ int main(int argc, char **argv)
 		err(1, _("cannot drop capabilities"));
 	struct options o;
 	options_parse(&o, argc, argv);
+	/* a replay parses files and never needs taskstats: keep nothing */
+	if (o.replay && privs_drop_all() < 0)
+		err(1, _("cannot drop capabilities"));
 	if (o.replay && o.record)
 		errx(2, _("--record and --replay do not go together"));
 	if (!o.replay)

@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -16,10 +17,9 @@
 
 #include "kernel/privs.h"
 
-int privs_restrict(void)
+/* Keep CAP_NET_ADMIN (if we have it and keep is set), nothing else. */
+static int restrict_to(bool keep)
 {
-	if (geteuid() == 0)
-		return 0;
 	struct __user_cap_header_struct hdr = {
 		.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0
 	};
@@ -28,7 +28,7 @@ int privs_restrict(void)
 	if (syscall(SYS_capget, &hdr, data) < 0)
 		return -1;
 	unsigned idx = CAP_NET_ADMIN / 32, bit = 1u << (CAP_NET_ADMIN % 32);
-	int had = (data[idx].permitted & bit) != 0;
+	int had = keep && (data[idx].permitted & bit) != 0;
 	memset(data, 0, sizeof(data));
 	if (had) {
 		data[idx].permitted = bit;
@@ -41,4 +41,14 @@ int privs_restrict(void)
 	    errno != EINVAL)
 		return -1;
 	return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+}
+
+int privs_restrict(void)
+{
+	return geteuid() == 0 ? 0 : restrict_to(true);
+}
+
+int privs_drop_all(void)
+{
+	return geteuid() == 0 ? 0 : restrict_to(false);
 }

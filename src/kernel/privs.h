@@ -11,4 +11,10 @@
  */
 int privs_restrict(void);
 
+/*
+ * The same, keeping no capability at all: a replay reads files, never
+ * taskstats, and has no use for CAP_NET_ADMIN while it parses them.
+ */
+int privs_drop_all(void);
+
 #endif

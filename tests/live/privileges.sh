@@ -15,6 +15,9 @@
 #  3. no file capabilities, CAP_NET_ADMIN handed down as an ambient
 #     capability: stalltop keeps it but clears the ambient and
 #     inheritable sets, so nothing it could start would inherit it.
+#  4. a replay with the documented grant: it parses files and never
+#     needs taskstats, so it keeps no capability at all before it opens
+#     the recording (a FIFO here, so that it waits in the open).
 # For each, the same setpriv line runs a control first (a copy of cat
 # with the same file capabilities reading /proc/self/status) that shows
 # what the process would hold if stalltop did nothing: for 2 and 3 that is
@@ -111,4 +114,23 @@ run_case careless cap_net_admin,cap_sys_ptrace,cap_dac_override+ep \
 run_case ambient "" --inh-caps=-all,+net_admin --ambient-caps=-all,+net_admin
 [ "$(field "$TMP/ambient.control" CapAmb)" = $NET_ADMIN ] ||
 	hard_error "ambient: the control has no ambient capability"
+
+# waiting_in_open PID: blocked opening the FIFO, for want of a writer
+waiting_in_open() { [ "$(cat "/proc/$1/wchan" 2>/dev/null)" = wait_for_partner ]; }
+mkfifo "$DIR/recording" && chmod 666 "$DIR/recording" ||
+	hard_error "cannot make a FIFO in $DIR"
+bg_start replay setpriv --reuid=$nobody --regid=$nobody --clear-groups --inh-caps=-all \
+	"$DIR/documented/stalltop" -b --replay "$DIR/recording"
+wait_for waiting_in_open "$BG_PID"
+cat "/proc/$BG_PID/status" >"$TMP/replay.status" ||
+	fail "replay: stalltop ended before its status could be read: $(cat "$TMP/replay.err")"
+# it waits with the quit signals blocked (the event loop takes them)
+kill -s KILL "$BG_PID"
+bg_wait "$BG_PID"
+for _f in CapEff CapPrm CapInh CapAmb; do
+	[ "$(field "$TMP/replay.status" $_f)" = 0000000000000000 ] ||
+		fail "replay: $_f is $(field "$TMP/replay.status" $_f), expected 0"
+done
+[ "$(field "$TMP/replay.status" NoNewPrivs)" = 1 ] ||
+	fail "replay: NoNewPrivs is $(field "$TMP/replay.status" NoNewPrivs), expected 1"
 exit 0
