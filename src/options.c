@@ -90,7 +90,7 @@ static void __attribute__((noreturn)) usage(void)
 	fputs(_(" -d, --delay SECONDS      refresh interval, fractional (default 1)\n"), f);
 	fputs(_(" -n, --iterations N       stop after N samples\n"), f);
 	fputs(_(" -q, --quiet              batch mode that writes nothing on stdout, only\n"
-		"                          the recording (implies -b; needs --record)\n"), f);
+		"                          the recording or the textfile (implies -b)\n"), f);
 	fputs(_(" -p, --pid PID[,PID...]   only these processes (with -H, their threads);\n"
 		"                          may be repeated\n"), f);
 	fputs(_(" -u, --user NAME|UID      only this user's tasks\n"), f);

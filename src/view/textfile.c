@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <libgen.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,10 +32,14 @@ static char *temp_name(const char *path)
 	return t;
 }
 
-static int fail(char *err, size_t errsize, const char *what, const char *path)
+/* The message for path, with errno: writing it, or its temporary file. */
+static int fail(char *err, size_t errsize, bool temp, const char *path)
 {
 	int e = errno;
-	snprintf(err, errsize, "%s %s: %s", what, path, strerror(e));
+	snprintf(err, errsize,
+		 temp ? _("cannot create a temporary file beside %s: %s")
+		      : _("cannot write %s: %s"),
+		 path, strerror(e));
 	errno = e;
 	return -1;
 }
@@ -44,10 +49,10 @@ int textfile_replace(const char *path, textfile_fill_fn *fill, void *arg,
 {
 	char *tmp = temp_name(path);
 	if (!tmp)
-		return fail(err, errsize, _("cannot write"), path);
+		return fail(err, errsize, false, path);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
-		fail(err, errsize, _("cannot create a temporary file beside"), path);
+		fail(err, errsize, true, path);
 		free(tmp);
 		return -1;
 	}
@@ -71,7 +76,7 @@ int textfile_replace(const char *path, textfile_fill_fn *fill, void *arg,
 	free(tmp);
 	return 0;
 bad:
-	fail(err, errsize, _("cannot write"), path);
+	fail(err, errsize, false, path);
 	unlink(tmp);
 	free(tmp);
 	return -1;
@@ -83,14 +88,14 @@ int textfile_check(const char *path, char *err, size_t errsize)
 
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		errno = EISDIR;
-		return fail(err, errsize, _("cannot write"), path);
+		return fail(err, errsize, false, path);
 	}
 	char *tmp = temp_name(path);
 	if (!tmp)
-		return fail(err, errsize, _("cannot write"), path);
+		return fail(err, errsize, false, path);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
-		fail(err, errsize, _("cannot create a temporary file beside"), path);
+		fail(err, errsize, true, path);
 		free(tmp);
 		return -1;
 	}
