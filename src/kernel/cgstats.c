@@ -159,7 +159,9 @@ void cgstats_count_state(char state, struct cgstats *out)
 	}
 }
 
-int cgstats_count_v2(int cgfd, int procfd, struct cgstats *out)
+/* Count the states of the TIDs listed in file below cgfd. */
+static int count_file(int cgfd, const char *file, int procfd,
+		      struct cgstats *out)
 {
 	size_t size = 1 << 20; /* some 8 bytes a thread: 100000 threads */
 	char *buf = malloc(size), *p;
@@ -167,7 +169,7 @@ int cgstats_count_v2(int cgfd, int procfd, struct cgstats *out)
 	memset(out, 0, sizeof(*out));
 	if (!buf)
 		return -1;
-	if (kval_read_file(cgfd, "cgroup.threads", buf, size) < 0) {
+	if (kval_read_file(cgfd, file, buf, size) < 0) {
 		int saved = errno;
 
 		free(buf);
@@ -192,4 +194,14 @@ int cgstats_count_v2(int cgfd, int procfd, struct cgstats *out)
 	}
 	free(buf);
 	return 0;
+}
+
+int cgstats_count_v2(int cgfd, int procfd, struct cgstats *out)
+{
+	return count_file(cgfd, "cgroup.threads", procfd, out);
+}
+
+int cgstats_count_v1(int cgfd, int procfd, struct cgstats *out)
+{
+	return count_file(cgfd, "tasks", procfd, out);
 }

@@ -68,4 +68,7 @@ void cgstats_count_state(char state, struct cgstats *out);
  */
 int cgstats_count_v2(int cgfd, int procfd, struct cgstats *out);
 
+/* The same for a v1 cgroup directory, from its "tasks" file. */
+int cgstats_count_v1(int cgfd, int procfd, struct cgstats *out);
+
 #endif
