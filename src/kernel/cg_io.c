@@ -133,9 +133,11 @@ static bool parse_v2_line(const char *p, const char *end,
 	return true;
 }
 
-static void parse_v2(const char *text, const struct io_key keys[NKEYS],
-		     struct cg_io *out)
+static int parse_v2(const char *text, const struct io_key keys[NKEYS],
+		    struct cg_io *out)
 {
+	int bad = 0;
+
 	while (text && *text) {
 		const char *nl = strchr(text, '\n');
 		const char *end = nl ? nl : text + strlen(text);
@@ -143,17 +145,18 @@ static void parse_v2(const char *text, const struct io_key keys[NKEYS],
 		unsigned major, minor;
 		struct cg_io_dev *d;
 
-		if (parse_v2_line(text, end, keys, &major, &minor, vals) &&
-		    (d = dev_get(out, major, minor)) != NULL) {
+		if (!parse_v2_line(text, end, keys, &major, &minor, vals))
+			bad += end > text;
+		else if ((d = dev_get(out, major, minor)) != NULL)
 			for (int i = 0; i < NKEYS; i++)
 				if (vals[i].have)
 					*at(d, keys[i].offset) = vals[i];
-		}
 		text = nl ? nl + 1 : end;
 	}
+	return bad;
 }
 
-void cg_io_parse_max(const char *text, struct cg_io *out)
+int cg_io_parse_max(const char *text, struct cg_io *out)
 {
 	static const struct io_key keys[NKEYS] = {
 		{ "rbps", offsetof(struct cg_io_dev, rbps), true },
@@ -162,7 +165,7 @@ void cg_io_parse_max(const char *text, struct cg_io *out)
 		{ "wiops", offsetof(struct cg_io_dev, wiops), true },
 	};
 
-	parse_v2(text, keys, out);
+	return parse_v2(text, keys, out);
 }
 
 void cg_io_parse_stat(const char *text, struct cg_io *out)
@@ -174,7 +177,7 @@ void cg_io_parse_stat(const char *text, struct cg_io *out)
 		{ "wios", offsetof(struct cg_io_dev, wios), false },
 	};
 
-	parse_v2(text, keys, out);
+	(void)parse_v2(text, keys, out);
 }
 
 void cg_io_no_limit_elsewhere(struct cg_io *out)
@@ -193,8 +196,10 @@ void cg_io_no_limit_elsewhere(struct cg_io *out)
 		}
 }
 
-void cg_io_parse_v1_limit(const char *text, size_t offset, struct cg_io *out)
+int cg_io_parse_v1_limit(const char *text, size_t offset, struct cg_io *out)
 {
+	int bad = 0;
+
 	while (text && *text) {
 		const char *nl = strchr(text, '\n');
 		const char *end = nl ? nl : text + strlen(text);
@@ -203,13 +208,15 @@ void cg_io_parse_v1_limit(const char *text, size_t offset, struct cg_io *out)
 		struct cg_io_dev *d;
 		uint64_t v;
 
-		if (token(&p, end, &s, &e) && parse_dev(s, e, &major, &minor) &&
-		    token(&p, end, &vs, &ve) && kval_parse_u64(vs, ve, &v) &&
-		    !token(&p, end, &s, &e) &&
-		    (d = dev_get(out, major, minor)) != NULL)
+		if (!token(&p, end, &s, &e) || !parse_dev(s, e, &major, &minor) ||
+		    !token(&p, end, &vs, &ve) || !kval_parse_u64(vs, ve, &v) ||
+		    token(&p, end, &s, &e))
+			bad += end > text;
+		else if ((d = dev_get(out, major, minor)) != NULL)
 			*at(d, offset) = (struct kval){ .have = true, .v = v };
 		text = nl ? nl + 1 : end;
 	}
+	return bad;
 }
 
 void cg_io_parse_v1_service(const char *text, size_t read_off,
@@ -260,8 +267,9 @@ void cg_io_read_v2(int dirfd, struct cg_io *out)
 	if (dirfd < 0)
 		return;
 	if (kval_read_file(dirfd, "io.max", buf, sizeof(buf)) >= 0) {
-		cg_io_parse_max(buf, out);
-		limits = any = true;
+		/* a line we could not read may limit any device */
+		limits = cg_io_parse_max(buf, out) == 0;
+		any = true;
 	}
 	if (kval_read_file(dirfd, "io.stat", buf, sizeof(buf)) >= 0) {
 		cg_io_parse_stat(buf, out);
@@ -295,8 +303,9 @@ void cg_io_read_v1(int dirfd, struct cg_io *out)
 	for (size_t i = 0; i < sizeof(lim) / sizeof(lim[0]); i++) {
 		if (kval_read_file(dirfd, lim[i].file, buf, sizeof(buf)) < 0)
 			continue;
-		cg_io_parse_v1_limit(buf, lim[i].offset, out);
-		limits++;
+		any = true;
+		if (cg_io_parse_v1_limit(buf, lim[i].offset, out) == 0)
+			limits++;
 	}
 	if (kval_read_file(dirfd, "blkio.throttle.io_service_bytes", buf,
 			   sizeof(buf)) >= 0) {
@@ -310,10 +319,9 @@ void cg_io_read_v1(int dirfd, struct cg_io *out)
 				       offsetof(struct cg_io_dev, wios), out);
 		any = true;
 	}
-	/* all four limit files read: an unlisted device is unlimited */
+	/* all four limit files read whole: an unlisted device is unlimited */
 	if (limits == 4)
 		cg_io_no_limit_elsewhere(out);
-	any |= limits > 0;
 	any |= read_pressure(dirfd, out);
 	if (any)
 		out->version = 1;

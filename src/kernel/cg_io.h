@@ -37,21 +37,23 @@ struct cg_io {
  * v2 io.max ("8:16 rbps=2097152 wbps=max riops=max wiops=120") and io.stat
  * ("8:16 rbytes=1459200 wbytes=314773504 rios=192 wios=353 dbytes=0
  * dios=0") into out's devices, adding devices as they come. A line that
- * does not parse is skipped whole. When io.max was read, a device
- * without a line or a key in it has no limit (max) there.
+ * does not parse is skipped whole; cg_io_parse_max returns how many were
+ * (an unread line may limit any device). When io.max was read whole, a
+ * device without a line or a key in it has no limit (max) there.
  */
-void cg_io_parse_max(const char *text, struct cg_io *out);
+int cg_io_parse_max(const char *text, struct cg_io *out);
 void cg_io_parse_stat(const char *text, struct cg_io *out);
 /* Every device seen gets max for what io.max did not limit. */
 void cg_io_no_limit_elsewhere(struct cg_io *out);
 
 /*
  * v1: a throttle file ("8:0 1048576" per line) into the limit at offset
- * (offsetof(struct cg_io_dev, rbps), ...), and io_service_bytes or
+ * (offsetof(struct cg_io_dev, rbps), ...; returns the lines that did not
+ * parse), and io_service_bytes or
  * io_serviced ("8:0 Read 4096" ... "Total 4096") into the counters at
  * the read and write offsets.
  */
-void cg_io_parse_v1_limit(const char *text, size_t offset, struct cg_io *out);
+int cg_io_parse_v1_limit(const char *text, size_t offset, struct cg_io *out);
 void cg_io_parse_v1_service(const char *text, size_t read_off,
 			    size_t write_off, struct cg_io *out);
 

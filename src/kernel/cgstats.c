@@ -122,8 +122,14 @@ int cgstats_query(struct ts_client *c, int cgfd, struct cgstats *out)
 		errno = EBADF;
 		return -1;
 	}
-	return taskstats_command(c, CGSTATS_CMD_GET, CGSTATS_CMD_ATTR_FD,
-				 (uint32_t)cgfd, reply_cb, out);
+	if (taskstats_command(c, CGSTATS_CMD_GET, CGSTATS_CMD_ATTR_FD,
+			      (uint32_t)cgfd, reply_cb, out) == 0)
+		return 0;
+	/* the kernel answers a descriptor that is not open with silence */
+	if (errno == ENODATA)
+		errno = EBADF;
+	memset(out, 0, sizeof(*out));
+	return -1;
 }
 
 static void bump(struct kval *k)
@@ -165,6 +171,7 @@ static int count_file(int cgfd, const char *file, int procfd,
 {
 	size_t size = 1 << 20; /* some 8 bytes a thread: 100000 threads */
 	char *buf = malloc(size), *p;
+	size_t listed = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (!buf)
@@ -184,6 +191,7 @@ static int count_file(int cgfd, const char *file, int procfd,
 		uint64_t tid;
 
 		if (kval_parse_u64(p, end, &tid) && tid > 0 && tid < (1u << 30)) {
+			listed++;
 			snprintf(path, sizeof(path), "%llu/stat",
 				 (unsigned long long)tid);
 			if (kval_read_file(procfd, path, stat, sizeof(stat)) > 0 &&
@@ -193,6 +201,12 @@ static int count_file(int cgfd, const char *file, int procfd,
 		p = nl ? nl + 1 : end;
 	}
 	free(buf);
+	if (listed && !out->nr_tasks.v) {
+		/* not one state readable: /proc is not this cgroup's */
+		memset(out, 0, sizeof(*out));
+		errno = ESRCH;
+		return -1;
+	}
 	return 0;
 }
 

@@ -53,7 +53,8 @@ int cgstats_decode(const void *msg, size_t len, struct cgstats *out);
 
 /*
  * Ask the kernel for the states of the v1 cgroup open as cgfd. Returns 0,
- * or -1 with errno set (EINVAL: not a v1 cgroup directory; EPERM).
+ * or -1 with errno set (EINVAL: not a v1 cgroup directory; EBADF: cgfd
+ * is not open; EPERM).
  */
 int cgstats_query(struct ts_client *c, int cgfd, struct cgstats *out);
 
@@ -64,7 +65,9 @@ void cgstats_count_state(char state, struct cgstats *out);
  * Count the states of a v2 cgroup's threads: the TIDs in cgroup.threads
  * below cgfd, each one's state from TID/stat below procfd (a descriptor
  * of /proc). Threads that ended meanwhile are not counted. Returns 0, or
- * -1 with errno set when cgroup.threads cannot be read.
+ * -1 with errno set when cgroup.threads cannot be read, or ESRCH when it
+ * lists threads of which none could be read (a /proc of another pid
+ * namespace): no count rather than a count of 0.
  */
 int cgstats_count_v2(int cgfd, int procfd, struct cgstats *out);
 

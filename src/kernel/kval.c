@@ -44,8 +44,12 @@ ssize_t kval_read_file(int dirfd, const char *name, char *buf, size_t size)
 	}
 	close(fd);
 	buf[len] = '\0';
-	if (len == size - 1) {
-		/* longer than any real file of ours: keep whole lines only */
+	if (len && buf[len - 1] != '\n') {
+		/*
+		 * The kernel ends every line of these files; a last line
+		 * without its end was cut (by our buffer, or the file is not
+		 * what it should be): drop it rather than read a number short.
+		 */
 		char *nl = strrchr(buf, '\n');
 
 		len = nl ? (size_t)(nl + 1 - buf) : 0;

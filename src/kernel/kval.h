@@ -31,8 +31,9 @@ struct kval {
 
 /*
  * Read the file name relative to dirfd (or an absolute name; dirfd may
- * then be -1) into buf (NUL-terminated). A file longer than the buffer
- * keeps its whole lines only. Returns the length (0 for an empty file,
+ * then be -1) into buf (NUL-terminated). Only whole lines are kept: a
+ * last line without its newline (cut short, or longer than the buffer)
+ * is dropped. Returns the length (0 for an empty file,
  * which io.max is without limits), or -1 with errno set (ENOENT, EACCES).
  */
 ssize_t kval_read_file(int dirfd, const char *name, char *buf, size_t size);

@@ -457,9 +457,8 @@ static int command_answer(const struct ts_client *c, size_t len, uint32_t seq,
 
 			if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(e->error)))
 				break;
-			if (e->error == 0)
-				continue; /* an acknowledgement only */
-			errno = -e->error;
+			/* the acknowledgement comes after the reply, if any */
+			errno = e->error ? -e->error : ENODATA;
 			return -1;
 		}
 		if (nlh->nlmsg_type == c->family)
@@ -482,7 +481,9 @@ int taskstats_command(struct ts_client *c, uint8_t cmd, uint16_t attr,
 	}
 	fd = mnl_socket_get_fd(c->nl);
 	seq = next_seq(&c->seq);
-	nlh = put_any_cmd(req, c->family, cmd, NLM_F_REQUEST, seq);
+	/* acknowledged, so that a command the kernel leaves unanswered
+	 * (cgroupstats with a closed descriptor) ends at once */
+	nlh = put_any_cmd(req, c->family, cmd, NLM_F_REQUEST | NLM_F_ACK, seq);
 	mnl_attr_put_u32(nlh, attr, value);
 	if (mnl_socket_sendto(c->nl, nlh, nlh->nlmsg_len) < 0)
 		return -1;
