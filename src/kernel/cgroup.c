@@ -3,8 +3,10 @@
  * cgroup v2. The hierarchy is wherever mountinfo says a "cgroup2" file
  * system is mounted (/sys/fs/cgroup on pure v2, /sys/fs/cgroup/unified on
  * hybrid systems); a task's place in it is the "0::" line of
- * /proc/PID/cgroup (v1 lines are ignored); a cgroup's pressure files have
- * the format of /proc/pressure and are parsed by psi_parse.
+ * /proc/PID/cgroup; a cgroup's pressure files have the format of
+ * /proc/pressure and are parsed by psi_parse. For the evidence of a stall
+ * the v1 hierarchies count too: their mounts ("cgroup" with the
+ * controller among the super options) and their lines of /proc/PID/cgroup.
  */
 #include <config.h>
 
@@ -316,6 +318,138 @@ int cgroup_check_path(const char *root, const char *path, char *norm, size_t siz
 		return -1;
 	}
 	return 0;
+}
+
+/* Is word one of the comma-separated items of [s, s + n)? */
+static bool in_list(const char *s, size_t n, const char *word)
+{
+	size_t wl = strlen(word);
+	const char *end = s + n;
+
+	while (s < end) {
+		const char *c = memchr(s, ',', (size_t)(end - s));
+		const char *e = c ? c : end;
+
+		if ((size_t)(e - s) == wl && memcmp(s, word, wl) == 0)
+			return true;
+		s = c ? c + 1 : end;
+	}
+	return false;
+}
+
+/*
+ * One mountinfo line of a v1 hierarchy with controller among its super
+ * options (the field after the source). 1 found, -1 found but too long.
+ */
+static int cgroup1_line(const char *p, const char *end, const char *controller,
+			char *mnt, size_t mntsize, char *fsroot, size_t rootsize)
+{
+	const char *s, *m = NULL, *r = NULL;
+	size_t n, ml = 0, rl = 0;
+
+	for (int i = 0; i < 6; i++) {
+		if (!field(&p, end, &s, &n))
+			return 0;
+		if (i == 3) {
+			r = s;
+			rl = n;
+		} else if (i == 4) {
+			m = s;
+			ml = n;
+		}
+	}
+	do
+		if (!field(&p, end, &s, &n))
+			return 0;
+	while (n != 1 || *s != '-');
+	if (!field(&p, end, &s, &n) || n != 6 || memcmp(s, "cgroup", 6) != 0)
+		return 0;
+	if (!field(&p, end, &s, &n) || !field(&p, end, &s, &n) ||
+	    !in_list(s, n, controller))
+		return 0;
+	if (!unescape(m, ml, mnt, mntsize) || !unescape(r, rl, fsroot, rootsize))
+		return -1;
+	return 1;
+}
+
+int cgroup_parse_mountinfo_v1(const char *text, const char *controller,
+			      char *mnt, size_t mntsize, char *fsroot,
+			      size_t rootsize)
+{
+	while (text && *text && controller && *controller) {
+		const char *nl = strchr(text, '\n');
+		const char *end = nl ? nl : text + strlen(text);
+		int found = cgroup1_line(text, end, controller, mnt, mntsize,
+					 fsroot, rootsize);
+
+		if (found)
+			return found > 0 ? 0 : -1;
+		text = nl ? nl + 1 : end;
+	}
+	return -1;
+}
+
+int cgroup_parse_proc_cgroup_v1(const char *text, const char *controller,
+				char *path, size_t size)
+{
+	while (text && *text && controller && *controller) {
+		const char *nl = strchr(text, '\n');
+		const char *end = nl ? nl : text + strlen(text);
+		const char *c1 = memchr(text, ':', (size_t)(end - text));
+		const char *c2 = c1 ? memchr(c1 + 1, ':', (size_t)(end - c1 - 1))
+				    : NULL;
+
+		if (c2 && c2 > c1 + 1 && c2[1] == '/' &&
+		    in_list(c1 + 1, (size_t)(c2 - c1 - 1), controller)) {
+			size_t n = (size_t)(end - c2 - 1);
+
+			if (n >= size)
+				return -1;
+			memcpy(path, c2 + 1, n);
+			path[n] = '\0';
+			return 0;
+		}
+		text = nl ? nl + 1 : end;
+	}
+	return -1;
+}
+
+int cgroup_v1_dir(const char *mountinfo, const char *proc_cgroup,
+		  const char *controller, char *dir, size_t size)
+{
+	char mnt[4096], fsroot[4096], path[4096];
+	size_t rl;
+
+	if (cgroup_parse_mountinfo_v1(mountinfo, controller, mnt, sizeof(mnt),
+				      fsroot, sizeof(fsroot)) < 0 ||
+	    cgroup_parse_proc_cgroup_v1(proc_cgroup, controller, path,
+					sizeof(path)) < 0)
+		return -1;
+	rl = strlen(fsroot);
+	while (rl > 1 && fsroot[rl - 1] == '/')
+		rl--;
+	if (rl == 1 && fsroot[0] == '/')
+		rl = 0;
+	/* the cgroup must lie in the part of the hierarchy mounted here */
+	if (strncmp(path, fsroot, rl) != 0 || (path[rl] && path[rl] != '/'))
+		return -1;
+	return join(dir, size, mnt, path + rl, NULL) ? 0 : -1;
+}
+
+int cgroup_v1_task_dir(pid_t pid, const char *controller, char *dir,
+		       size_t size)
+{
+	char file[64], *mi, *pc;
+	int ret = -1;
+
+	snprintf(file, sizeof(file), "/proc/%ld/cgroup", (long)pid);
+	mi = slurp("/proc/self/mountinfo");
+	pc = mi ? slurp(file) : NULL;
+	if (pc)
+		ret = cgroup_v1_dir(mi, pc, controller, dir, size);
+	free(mi);
+	free(pc);
+	return ret;
 }
 
 int cgroup_path_within(const char *path, const char *prefix)

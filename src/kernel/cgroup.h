@@ -43,6 +43,38 @@ void cgroup_read_psi(const char *root, const char *path, struct psi_reading *out
  */
 int cgroup_check_path(const char *root, const char *path, char *norm, size_t size);
 
+/*
+ * cgroup v1 (hybrid and legacy systems keep a hierarchy per controller,
+ * e.g. /sys/fs/cgroup/cpu). In a mountinfo text: the mount point of the
+ * "cgroup" file system whose options name controller ("cpu", "memory",
+ * "blkio", or "name=systemd"), and the path of the hierarchy it shows
+ * (its root field, "/" unless a part is bind-mounted). 0, or -1 when
+ * there is none or it does not fit.
+ */
+int cgroup_parse_mountinfo_v1(const char *text, const char *controller,
+			      char *mnt, size_t mntsize, char *fsroot,
+			      size_t rootsize);
+
+/*
+ * The v1 path of controller in the text of /proc/PID/cgroup
+ * ("4:memory:/a/b", or "2:cpu,cpuacct:/a"). 0, or -1 when none.
+ */
+int cgroup_parse_proc_cgroup_v1(const char *text, const char *controller,
+				char *path, size_t size);
+
+/*
+ * The directory of a task's v1 cgroup of controller, from the two texts:
+ * the mount point joined with the path below the mount's root. 0, or -1
+ * when the hierarchy is not mounted or the cgroup lies outside the part
+ * of it that is.
+ */
+int cgroup_v1_dir(const char *mountinfo, const char *proc_cgroup,
+		  const char *controller, char *dir, size_t size);
+
+/* The same for a live task (/proc/self/mountinfo, /proc/PID/cgroup). */
+int cgroup_v1_task_dir(pid_t pid, const char *controller, char *dir,
+		       size_t size);
+
 /* Is path equal to prefix or below it ("/a" covers "/a/b", not "/ab")? */
 int cgroup_path_within(const char *path, const char *prefix);
 

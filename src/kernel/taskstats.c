@@ -202,9 +202,9 @@ fail:
 	return NULL;
 }
 
-/* Start a taskstats command message in buf: header and genl header. */
-static struct nlmsghdr *put_cmd(void *buf, uint16_t family, uint16_t flags,
-				uint32_t seq)
+/* Start a message of command cmd in buf: header and genl header. */
+static struct nlmsghdr *put_any_cmd(void *buf, uint16_t family, uint8_t cmd,
+				    uint16_t flags, uint32_t seq)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct genlmsghdr *genl;
@@ -213,9 +213,16 @@ static struct nlmsghdr *put_cmd(void *buf, uint16_t family, uint16_t flags,
 	nlh->nlmsg_flags = flags;
 	nlh->nlmsg_seq = seq;
 	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
-	genl->cmd = TS_CMD_GET;
+	genl->cmd = cmd;
 	genl->version = TS_GENL_VERSION;
 	return nlh;
+}
+
+/* Start a taskstats GET message in buf. */
+static struct nlmsghdr *put_cmd(void *buf, uint16_t family, uint16_t flags,
+				uint32_t seq)
+{
+	return put_any_cmd(buf, family, TS_CMD_GET, flags, seq);
 }
 
 struct ts_client *taskstats_open(void)
@@ -429,6 +436,82 @@ int taskstats_query(struct ts_client *c, enum ts_kind kind, const uint32_t *ids,
 		ret = -1;
 	}
 	return ret;
+}
+
+/*
+ * The answer to request seq in one datagram: its error, or cb's value for
+ * the reply. 1 when the datagram holds no answer to it (a stale reply).
+ */
+static int command_answer(const struct ts_client *c, size_t len, uint32_t seq,
+			  taskstats_reply_cb cb, void *arg)
+{
+	const struct nlmsghdr *nlh = (const void *)c->recvbuf;
+	int rest = (int)len;
+
+	for (; mnl_nlmsg_ok(nlh, rest) && nlh->nlmsg_len <= (uint32_t)rest;
+	     nlh = mnl_nlmsg_next(nlh, &rest)) {
+		if (nlh->nlmsg_seq != seq)
+			continue;
+		if (nlh->nlmsg_type == NLMSG_ERROR) {
+			const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+
+			if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(e->error)))
+				break;
+			/* the acknowledgement comes after the reply, if any */
+			errno = e->error ? -e->error : ENODATA;
+			return -1;
+		}
+		if (nlh->nlmsg_type == c->family)
+			return cb(nlh, nlh->nlmsg_len, arg) < 0 ? -1 : 0;
+	}
+	return 1;
+}
+
+int taskstats_command(struct ts_client *c, uint8_t cmd, uint16_t attr,
+		      uint32_t value, taskstats_reply_cb cb, void *arg)
+{
+	char req[64] = { 0 };
+	struct nlmsghdr *nlh;
+	uint32_t seq;
+	int fd;
+
+	if (!c || !cb) {
+		errno = EINVAL;
+		return -1;
+	}
+	fd = mnl_socket_get_fd(c->nl);
+	seq = next_seq(&c->seq);
+	/* acknowledged, so that a command the kernel leaves unanswered
+	 * (cgroupstats with a closed descriptor) ends at once */
+	nlh = put_any_cmd(req, c->family, cmd, NLM_F_REQUEST | NLM_F_ACK, seq);
+	mnl_attr_put_u32(nlh, attr, value);
+	if (mnl_socket_sendto(c->nl, nlh, nlh->nlmsg_len) < 0)
+		return -1;
+	for (;;) {
+		ssize_t n = recv(fd, c->recvbuf, sizeof(c->recvbuf),
+				 MSG_DONTWAIT | MSG_TRUNC);
+		int ret;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			switch (wait_readable(fd, REPLY_TIMEOUT_MS)) {
+			case -1:
+				return -1;
+			case 0:
+				errno = ETIMEDOUT;
+				return -1;
+			}
+			continue;
+		}
+		if (n < 0 && errno != ENOBUFS)
+			return -1;
+		if (n < 0 || (size_t)n > sizeof(c->recvbuf))
+			continue; /* not our small reply: it is still to come */
+		ret = command_answer(c, (size_t)n, seq, cb, arg);
+		if (ret <= 0)
+			return ret;
+	}
 }
 
 /* Send a (de)registration for cpumask on the listener socket. */

@@ -36,6 +36,18 @@ int taskstats_query(struct ts_client *c, enum ts_kind kind, const uint32_t *ids,
 	     size_t n, ts_reading_cb cb, void *arg, size_t *vanished);
 
 /*
+ * One other command of the family (cgroupstats' CGROUPSTATS_CMD_GET)
+ * with one u32 attribute, on the query socket. The reply with the
+ * request's number is handed whole to cb, which decodes it and returns
+ * 0, or -1 with errno set (returned as they are). An error reply fails
+ * with its errno; the acknowledgement without a reply before it with
+ * ENODATA; nothing within a second with ETIMEDOUT.
+ */
+typedef int (*taskstats_reply_cb)(const void *msg, size_t len, void *arg);
+int taskstats_command(struct ts_client *c, uint8_t cmd, uint16_t attr,
+		      uint32_t value, taskstats_reply_cb cb, void *arg);
+
+/*
  * The exit-record listener: a socket registered for exit records of the
  * CPUs in cpumask ("0-3"). Records are decoded and handed to cb. Records
  * lost add to *lost: for a listener of one CPU the gaps in the kernel's

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The evidence readers' common ground: one value the kernel may or may
+ * not have given, the reading of a small kernel file relative to a
+ * directory descriptor (so that a fixture folder can stand in for a
+ * cgroup or /proc), and the parsing of "key value" lines.
+ *
+ * A value is absent (have == false) when its file is missing, unreadable,
+ * of the other cgroup version, or garbage; it is never 0 for unknown.
+ */
+#ifndef STALLTOP_KVAL_H
+#define STALLTOP_KVAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/*
+ * One value. For limits, max says "no limit" ("max" in cgroup v2, -1 or
+ * the page counter's ceiling in v1); v is then 0.
+ */
+struct kval {
+	bool have;
+	bool max;
+	uint64_t v;
+};
+
+/* A file larger than this is not one of ours: it is cut at a line end. */
+#define KVAL_FILE_MAX 65536
+
+/*
+ * Read the file name relative to dirfd (or an absolute name; dirfd may
+ * then be -1) into buf (NUL-terminated). Only whole lines are kept: a
+ * last line without its newline (cut short, or longer than the buffer)
+ * is dropped. Returns the length (0 for an empty file,
+ * which io.max is without limits), or -1 with errno set (ENOENT, EACCES).
+ */
+ssize_t kval_read_file(int dirfd, const char *name, char *buf, size_t size);
+
+/*
+ * Decimal digits [p, end) with nothing else: no sign, no blank, no
+ * overflow. False otherwise (*out untouched).
+ */
+bool kval_parse_u64(const char *p, const char *end, uint64_t *out);
+
+/* A whole file holding one number and an optional newline. */
+struct kval kval_parse_number(const char *text);
+
+/* The same, where "max" means no limit (cgroup v2 memory.max, ...). */
+struct kval kval_parse_limit(const char *text);
+
+/*
+ * One wanted key of a "key value" file (cpu.stat, memory.events,
+ * memory.stat, /proc/PID/io, /proc/meminfo with sep ':'): where its value
+ * goes, as an offset of struct kval in the caller's struct.
+ */
+struct kval_key {
+	const char *name;
+	size_t offset;
+};
+
+/*
+ * Parse lines "name<sep>value[ unit]" into base + key.offset for every
+ * known name. sep is ' ' or ':'; blanks after it are skipped; unit is
+ * "kB" when given (the value is then scaled to bytes) or NULL. A line
+ * that does not parse, a repeated key, or a value with overflow leaves
+ * that key absent. Unknown keys are ignored. Returns the keys found.
+ */
+int kval_parse_keyed(const char *text, char sep, const char *unit,
+		     const struct kval_key *keys, size_t nkeys, void *base);
+
+/*
+ * Open a directory for reading files below it: a real descriptor, not
+ * O_PATH, as cgroupstats takes it too. -1 with errno set.
+ */
+int kval_open_dir(int dirfd, const char *path);
+
+#endif

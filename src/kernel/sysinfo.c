@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * /proc/meminfo ("MemAvailable:   23794920 kB"), the procs_ lines of
+ * /proc/stat and the online CPU list. /proc/stat is long on big machines
+ * (a line per CPU): it is read into a buffer of its own size class and
+ * the procs_ lines, which come last, must be among the whole lines read.
+ */
+#include <config.h>
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/sysinfo.h"
+
+#define NKEYS(a) (sizeof(a) / sizeof((a)[0]))
+
+int sysinfo_parse_meminfo(const char *text, struct sysinfo_mem *out)
+{
+	static const struct kval_key keys[] = {
+		{ "MemTotal", offsetof(struct sysinfo_mem, mem_total) },
+		{ "MemFree", offsetof(struct sysinfo_mem, mem_free) },
+		{ "MemAvailable", offsetof(struct sysinfo_mem, mem_available) },
+		{ "SwapTotal", offsetof(struct sysinfo_mem, swap_total) },
+		{ "SwapFree", offsetof(struct sysinfo_mem, swap_free) },
+	};
+
+	return kval_parse_keyed(text, ':', "kB", keys, NKEYS(keys), out);
+}
+
+void sysinfo_parse_stat(const char *text, struct sysinfo_load *out)
+{
+	static const struct kval_key keys[] = {
+		{ "procs_running", offsetof(struct sysinfo_load, procs_running) },
+		{ "procs_blocked", offsetof(struct sysinfo_load, procs_blocked) },
+	};
+
+	kval_parse_keyed(text, ' ', NULL, keys, NKEYS(keys), out);
+}
+
+/* Kernel CPU numbers are below this; a range beyond it is garbage. */
+#define CPU_LIMIT (1UL << 20)
+
+long sysinfo_cpulist_count(const char *text)
+{
+	const char *p = text, *end;
+	long count = 0;
+
+	if (!text)
+		return -1;
+	end = text + strlen(text);
+	while (end > text && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	while (p < end) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		const char *e = comma ? comma : end;
+		const char *dash = memchr(p, '-', (size_t)(e - p));
+		uint64_t a, b;
+
+		if (dash) {
+			if (!kval_parse_u64(p, dash, &a) ||
+			    !kval_parse_u64(dash + 1, e, &b) || b < a)
+				return -1;
+		} else if (!kval_parse_u64(p, e, &a)) {
+			return -1;
+		} else {
+			b = a;
+		}
+		if (b >= CPU_LIMIT)
+			return -1;
+		count += (long)(b - a + 1);
+		if (count > (long)CPU_LIMIT)
+			return -1;
+		p = comma ? comma + 1 : end;
+		if (comma && p == end)
+			return -1;
+	}
+	return count;
+}
+
+void sysinfo_read_mem(int procfd, struct sysinfo_mem *out)
+{
+	char buf[8192];
+
+	memset(out, 0, sizeof(*out));
+	if (procfd >= 0 &&
+	    kval_read_file(procfd, "meminfo", buf, sizeof(buf)) > 0)
+		sysinfo_parse_meminfo(buf, out);
+}
+
+void sysinfo_read_load(int procfd, int sysfd, struct sysinfo_load *out)
+{
+	char small[4096];
+
+	memset(out, 0, sizeof(*out));
+	if (procfd >= 0) {
+		/* a line per CPU of some 60 bytes: 1 MiB is 16000 CPUs */
+		size_t size = 1 << 20;
+		char *buf = malloc(size);
+
+		if (buf && kval_read_file(procfd, "stat", buf, size) > 0)
+			sysinfo_parse_stat(buf, out);
+		free(buf);
+	}
+	if (sysfd >= 0 &&
+	    kval_read_file(sysfd, "online", small, sizeof(small)) > 0) {
+		long n = sysinfo_cpulist_count(small);
+
+		if (n > 0)
+			out->cpus_online = (struct kval){ .have = true,
+							  .v = (uint64_t)n };
+	}
+}

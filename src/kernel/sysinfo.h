@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Machine-wide figures the evidence sets a task's stall against: free
+ * and available memory and swap (/proc/meminfo), the runnable and
+ * blocked tasks (/proc/stat procs_running, procs_blocked), and the CPUs
+ * online (/sys/devices/system/cpu/online).
+ */
+#ifndef STALLTOP_SYSINFO_H
+#define STALLTOP_SYSINFO_H
+
+#include "kernel/kval.h"
+
+struct sysinfo_mem {
+	struct kval mem_total, mem_free, mem_available; /* bytes */
+	struct kval swap_total, swap_free;
+};
+
+struct sysinfo_load {
+	struct kval procs_running;  /* runnable tasks, the reader included */
+	struct kval procs_blocked;  /* tasks in uninterruptible IO wait */
+	struct kval cpus_online;
+};
+
+/* The text of /proc/meminfo; values in bytes. Returns the keys found. */
+int sysinfo_parse_meminfo(const char *text, struct sysinfo_mem *out);
+
+/* The text of /proc/stat: procs_running and procs_blocked only. */
+void sysinfo_parse_stat(const char *text, struct sysinfo_load *out);
+
+/*
+ * The number of CPUs in a kernel CPU list ("0-3,8,10-11\n"), or -1 when
+ * it does not parse (an empty list is 0).
+ */
+long sysinfo_cpulist_count(const char *text);
+
+/*
+ * Read below procfd (a descriptor of /proc, or of a fixture folder with
+ * "meminfo" and "stat") and sysfd (/sys/devices/system/cpu, or a folder
+ * with "online"). A descriptor < 0 reads nothing there.
+ */
+void sysinfo_read_mem(int procfd, struct sysinfo_mem *out);
+void sysinfo_read_load(int procfd, int sysfd, struct sysinfo_load *out);
+
+#endif

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A process's own evidence, read below its /proc/PID directory (a
+ * descriptor, so that a fixture folder can stand in): IO it did
+ * (/proc/PID/io), the CPUs it may run on and its runnable threads
+ * (/proc/PID/status, /proc/PID/task/TID/stat), and its private memory
+ * (/proc/PID/smaps_rollup, else statm).
+ *
+ * Forks: the kernel keeps no per-process fork counter in /proc (the
+ * stat file's fields count faults and times, not forks). The live
+ * monitor sees every fork on the proc connector and counts them per
+ * parent; the evidence carries that count (evidence.forks), not this file.
+ */
+#ifndef STALLTOP_TASKEV_H
+#define STALLTOP_TASKEV_H
+
+#include <stdbool.h>
+
+#include "kernel/kval.h"
+
+/* /proc/PID/io: readable only with ptrace rights over the process. */
+struct taskev_io {
+	struct kval rchar, wchar;             /* bytes through read/write calls */
+	struct kval read_bytes, write_bytes;  /* bytes to and from storage */
+	struct kval cancelled_write_bytes;
+};
+
+struct taskev_cpu {
+	struct kval allowed_cpus;     /* Cpus_allowed_list of the process */
+	struct kval threads;          /* threads counted */
+	struct kval runnable_threads; /* of them in state R (running or waiting
+				         for a CPU) */
+};
+
+struct taskev_mem {
+	struct kval private_bytes;   /* Private_Clean + Private_Dirty, or
+					statm resident - shared */
+};
+
+int taskev_parse_io(const char *text, struct taskev_io *out);
+
+/* Cpus_allowed_list from the text of /proc/PID/status. */
+struct kval taskev_parse_allowed(const char *text);
+
+/*
+ * The state letter of a /proc/PID/stat text (after the last ')', where a
+ * name with parentheses cannot fool it), or 0 when there is none.
+ */
+char taskev_parse_state(const char *text);
+
+/* smaps_rollup text: Private_Clean + Private_Dirty in bytes. */
+struct kval taskev_parse_smaps_rollup(const char *text);
+
+/* statm text ("size resident shared text lib data dt", pages). */
+struct kval taskev_parse_statm(const char *text, unsigned long page_size);
+
+/* Readers below a /proc/PID descriptor; pidfd < 0 reads nothing. */
+void taskev_read_io(int pidfd, struct taskev_io *out);
+void taskev_read_cpu(int pidfd, struct taskev_cpu *out);
+void taskev_read_mem(int pidfd, struct taskev_mem *out);
+
+#endif

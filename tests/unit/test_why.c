@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The evidence of an interval and the rule table: evidence_interval from
+ * two readings (deltas, counters that go back, no interval), the field
+ * list (unique snake_case names, every member once), and each rule of
+ * why.h: where it holds, where its figures are short of it, where they
+ * are unknown, and "no cause".
+ */
+#include <config.h>
+
+#include <ctype.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "model/evidence.h"
+#include "model/why.h"
+#include "unit.h"
+
+#define EV FIXTURES "/evidence/"
+
+static struct kval val(uint64_t v)
+{
+	return (struct kval){ .have = true, .v = v };
+}
+
+static const struct kval nomax = { .have = true, .max = true };
+
+static enum why_cause cause(enum cat c, double delay_us,
+			    const struct evidence *ev)
+{
+	return why_eval(c, true, delay_us, ev).cause;
+}
+
+static int dir(const char *name)
+{
+	int fd = open(name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		exit(99);
+	return fd;
+}
+
+static void test_fields(void)
+{
+	CHECK(evidence_nfields > 40);
+	for (size_t i = 0; i < evidence_nfields; i++) {
+		const struct evidence_field *f = &evidence_fields[i];
+
+		for (const char *p = f->name; *p; p++)
+			CHECK(islower((unsigned char)*p) || isdigit((unsigned char)*p) ||
+			      *p == '_');
+		CHECK(f->help && *f->help && f->unit && *f->unit);
+		CHECK(f->offset + sizeof(struct kval) <= sizeof(struct evidence));
+		CHECK(evidence_field_by_name(f->name) == f);
+		for (size_t j = 0; j < i; j++) {
+			CHECK(strcmp(f->name, evidence_fields[j].name) != 0);
+			CHECK(f->offset != evidence_fields[j].offset);
+		}
+	}
+	CHECK(evidence_field_by_name("nope") == NULL);
+	CHECK_EQ_U(evidence_io_dev_nfields, 8);
+	CHECK_EQ_U(evidence_disk_nfields, 6);
+	for (int c = 1; c < NWHY; c++) {
+		CHECK(why_rules[c].key && *why_rules[c].key);
+		CHECK(why_rules[c].text && *why_rules[c].text);
+		CHECK(why_rules[c].rule && *why_rules[c].rule);
+	}
+}
+
+/* Two readings of the v2 fixture, the first with smaller counters. */
+static void test_interval(void)
+{
+	struct evidence_dirs d = EVIDENCE_DIRS_NONE;
+	struct evidence_reading a, b;
+	struct diskstats da = { 0 }, db = { 0 };
+	struct evidence ev;
+	char *text;
+
+	d.cg2 = dir(EV "v2");
+	d.pid = dir(EV "pid");
+	d.proc = dir(EV "proc");
+	d.cpu_sys = dir(EV "sys");
+	evidence_read(&d, NULL, &b);
+	a = b;
+	a.when = b.when - 2.0;
+	a.cpu.throttled_us.v -= 1580000;
+	a.cpu.nr_throttled.v -= 18;
+	a.cpu.pressure[PSI_SOME].total_us -= 1700000;
+	a.mem.ev_max.v -= 34;
+	a.mem.refault.v += 1;      /* went back: a reset */
+	a.tio.write_bytes.v -= 1000000;
+	a.io.dev[0].wbytes.v -= 2000000;
+	b.forks = val(12);
+	a.forks = val(2);
+
+	text = unit_fixture("evidence/proc/diskstats-a", NULL);
+	diskstats_parse(text, &da);
+	free(text);
+	text = unit_fixture("evidence/proc/diskstats-b", NULL);
+	diskstats_parse(text, &db);
+	free(text);
+	da.when = 100;
+	db.when = 102;
+
+	evidence_interval(&a, &b, &da, &db, &ev);
+	CHECK_NEAR(ev.interval_s, 2.0, 1e-9);
+	CHECK(ev.cpu_cgroup_version == 2);
+	CHECK(ev.cpu_quota_us.have && ev.cpu_quota_us.v == 20000);
+	CHECK(ev.cpu_throttled_us.have && ev.cpu_throttled_us.v == 1580000);
+	CHECK(ev.cpu_throttled_periods.have && ev.cpu_throttled_periods.v == 18);
+	CHECK(ev.cpu_some_us.have && ev.cpu_some_us.v == 1700000);
+	CHECK(ev.cpu_periods.have && ev.cpu_periods.v == 0);
+	CHECK(ev.allowed_cpus.have && ev.allowed_cpus.v == 1);
+	CHECK(ev.runnable_threads.have && ev.runnable_threads.v == 2);
+	CHECK(ev.cpus_online.have && ev.cpus_online.v == 4);
+	CHECK(ev.sys_runnable.have && ev.sys_runnable.v == 7);
+	CHECK(ev.mem_events_max.have && ev.mem_events_max.v == 34);
+	CHECK(!ev.refaults.have);
+	CHECK(ev.refaults_file.have && ev.refaults_file.v == 0);
+	CHECK(ev.mem_max.have && ev.mem_max.v == 268435456);
+	CHECK(ev.swap_max.have && ev.swap_max.max);
+	CHECK(ev.task_write_bytes.have && ev.task_write_bytes.v == 1000000);
+	CHECK(ev.forks.have && ev.forks.v == 10);
+	CHECK(ev.private_bytes.have && ev.private_bytes.v == 160 * 1024);
+	CHECK(ev.states_source == CGSTATS_NONE); /* /proc/TID of the fixture
+						    is not below proc/ */
+	CHECK_EQ_U(ev.n_disks, 3);
+	CHECK_STR(ev.disks[0].name, "sdb");
+	/* the limited device first, named from diskstats */
+	CHECK_EQ_U(ev.n_io_devs, 1);  /* 8:0: no limit, no IO in the interval */
+	CHECK(ev.io_devs[0].major == 8 && ev.io_devs[0].minor == 16);
+	CHECK_STR(ev.io_devs[0].name, "sdb");
+	CHECK(ev.io_devs[0].wbytes.have && ev.io_devs[0].wbytes.v == 2000000);
+	CHECK(ev.io_devs[0].wiops.have && ev.io_devs[0].wiops.v == 120);
+
+	/* no earlier reading: values, but no counts of an interval */
+	evidence_interval(NULL, &b, NULL, NULL, &ev);
+	CHECK(ev.interval_s == 0);
+	CHECK(ev.cpu_quota_us.have);
+	CHECK(!ev.cpu_throttled_us.have);
+	CHECK(!ev.forks.have);
+	CHECK(ev.n_disks == 0);
+
+	/* the v1 fallback where v2 has no controller files */
+	close(d.cg2);
+	d.cg2 = dir(EV "sys");
+	d.cpu1 = dir(EV "v1-cpu");
+	d.mem1 = dir(EV "v1-mem");
+	d.blkio1 = dir(EV "v1-blkio");
+	evidence_read(&d, NULL, &b);
+	CHECK(b.cpu.version == 1 && b.cpu.quota_us.v == 20000);
+	CHECK(b.mem.version == 1 && b.mem.failcnt.v == 77);
+	CHECK(b.io.version == 1 && b.io.ndev == 1);
+
+	diskstats_free(&da);
+	diskstats_free(&db);
+}
+
+static void test_cpu_rules(void)
+{
+	struct evidence ev = { .interval_s = 2 };
+	char buf[64];
+	struct why_result r;
+
+	/* nothing known: no cause */
+	CHECK(cause(CAT_CPU, 1e6, &ev) == WHY_NONE);
+
+	ev.cpu_quota_us = val(20000);
+	ev.cpu_throttled_us = val(1580000);
+	CHECK(cause(CAT_CPU, 2000000, &ev) == WHY_CPU_QUOTA);
+	r = why_eval(CAT_CPU, true, 2000000, &ev);
+	CHECK_STR(why_text(&r, &ev, buf, sizeof(buf)), "cpu quota");
+	/* 25 % exactly holds, below not */
+	CHECK(cause(CAT_CPU, 1580000 * 4, &ev) == WHY_CPU_QUOTA);
+	CHECK(cause(CAT_CPU, 1580000 * 4 + 10, &ev) == WHY_NONE);
+	/* no delay, or an unknown one: no cause */
+	CHECK(cause(CAT_CPU, 0, &ev) == WHY_NONE);
+	CHECK(why_eval(CAT_CPU, false, 1e6, &ev).cause == WHY_NONE);
+	/* no quota: throttling cannot be it */
+	ev.cpu_quota_us = nomax;
+	CHECK(cause(CAT_CPU, 2000000, &ev) == WHY_NONE);
+	ev.cpu_quota_us = val(20000);
+	ev.cpu_throttled_us = val(0);
+	CHECK(cause(CAT_CPU, 2000000, &ev) == WHY_NONE);
+
+	/* pinned: 1 of 4 CPUs, 2 runnable threads */
+	ev.allowed_cpus = val(1);
+	ev.cpus_online = val(4);
+	ev.runnable_threads = val(2);
+	CHECK(cause(CAT_CPU, 2000000, &ev) == WHY_PINNED);
+	/* the quota comes first when it explains the delay */
+	ev.cpu_throttled_us = val(1000000);
+	CHECK(cause(CAT_CPU, 2000000, &ev) == WHY_CPU_QUOTA);
+	ev.cpu_throttled_us = (struct kval){ 0 };
+	/* all CPUs allowed: not pinned */
+	ev.allowed_cpus = val(4);
+	CHECK(cause(CAT_CPU, 2000000, &ev) == WHY_NONE);
+	ev.runnable_threads = (struct kval){ 0 };
+	ev.allowed_cpus = val(1);
+	CHECK(cause(CAT_CPU, 2000000, &ev) == WHY_NONE);
+
+	/* contention: 3 runnable besides the reader on 2 allowed CPUs */
+	ev.allowed_cpus = val(2);
+	ev.sys_runnable = val(4);
+	CHECK(cause(CAT_CPU, 2000000, &ev) == WHY_CPU_CONTENTION);
+	r = why_eval(CAT_CPU, true, 2000000, &ev);
+	CHECK_STR(why_text(&r, &ev, buf, sizeof(buf)), "cpu contention");
+	ev.sys_runnable = val(3);
+	CHECK(cause(CAT_CPU, 2000000, &ev) == WHY_NONE);
+	/* the cpu rules say nothing of other categories */
+	ev.sys_runnable = val(40);
+	CHECK(cause(CAT_IO, 2000000, &ev) == WHY_NONE);
+	CHECK(cause(CAT_COMPACT, 2000000, &ev) == WHY_NONE);
+	CHECK(cause(CAT_IRQ, 2000000, &ev) == WHY_NONE);
+}
+
+static void test_mem_rules(void)
+{
+	struct evidence ev = { .interval_s = 2 };
+	static const enum cat cats[] = { CAT_SWAP, CAT_RECLAIM, CAT_THRASHING };
+
+	for (size_t i = 0; i < 3; i++) {
+		enum cat c = cats[i];
+
+		memset(&ev, 0, sizeof(ev));
+		CHECK(cause(c, 1000, &ev) == WHY_NONE);
+		ev.mem_events_max = val(3);
+		CHECK(cause(c, 1000, &ev) == WHY_MEM_LIMIT);
+		ev.mem_events_max = val(0);
+		CHECK(cause(c, 1000, &ev) == WHY_NONE);
+		ev.mem_failcnt = val(1);          /* v1 */
+		CHECK(cause(c, 1000, &ev) == WHY_MEM_LIMIT);
+		ev.mem_failcnt = val(0);
+		ev.memsw_failcnt = val(1);
+		CHECK(cause(c, 1000, &ev) == WHY_MEM_LIMIT);
+		ev.memsw_failcnt = val(0);
+		ev.mem_max = val(1000);
+		ev.mem_current = val(950);
+		CHECK(cause(c, 1000, &ev) == WHY_MEM_LIMIT);
+		ev.mem_current = val(949);
+		CHECK(cause(c, 1000, &ev) == WHY_NONE);
+		ev.mem_max = nomax;
+		ev.mem_current = val(1 << 30);
+		CHECK(cause(c, 1000, &ev) == WHY_NONE);
+
+		ev.mem_events_high = val(5);
+		CHECK(cause(c, 1000, &ev) == WHY_MEM_HIGH);
+		ev.mem_events_high = val(0);
+
+		ev.swap_max = val(1000);
+		ev.swap_current = val(999);
+		CHECK(cause(c, 1000, &ev) == WHY_SWAP_FULL);
+		ev.swap_current = val(10);
+		CHECK(cause(c, 1000, &ev) == WHY_NONE);
+		ev.sys_swap_total = val(1000);
+		ev.sys_swap_free = val(49);
+		CHECK(cause(c, 1000, &ev) == WHY_SWAP_FULL);
+		ev.sys_swap_free = val(50);
+		CHECK(cause(c, 1000, &ev) == WHY_NONE);
+		ev.sys_swap_total = val(0);       /* no swap at all */
+		ev.sys_swap_free = val(0);
+		CHECK(cause(c, 1000, &ev) == WHY_NONE);
+
+		ev.sys_mem_total = val(1000);
+		ev.sys_mem_available = val(49);
+		CHECK(cause(c, 1000, &ev) == WHY_LOW_MEMORY);
+		ev.sys_mem_available = val(50);
+		CHECK(cause(c, 1000, &ev) == WHY_NONE);
+		ev.sys_mem_available = (struct kval){ 0 };
+		CHECK(cause(c, 1000, &ev) == WHY_NONE);
+		/* the limit comes first */
+		ev.sys_mem_available = val(1);
+		ev.mem_events_max = val(1);
+		CHECK(cause(c, 1000, &ev) == WHY_MEM_LIMIT);
+	}
+}
+
+static void test_io_rules(void)
+{
+	struct evidence ev = { .interval_s = 2 };
+	struct why_result r;
+	char buf[64];
+
+	CHECK(cause(CAT_IO, 1000, &ev) == WHY_NONE);
+	/* a disk busy 98 %, no cgroup IO figures: the machine's busiest */
+	ev.n_disks = 2;
+	snprintf(ev.disks[0].name, sizeof(ev.disks[0].name), "sda");
+	ev.disks[0].major = 8;
+	ev.disks[0].util_pct = 98.2;
+	snprintf(ev.disks[1].name, sizeof(ev.disks[1].name), "sdb");
+	ev.disks[1].major = 8;
+	ev.disks[1].minor = 16;
+	ev.disks[1].util_pct = 85;
+	r = why_eval(CAT_IO, true, 1000, &ev);
+	CHECK(r.cause == WHY_DISK_BUSY && r.disk == 0);
+	CHECK_STR(why_text(&r, &ev, buf, sizeof(buf)), "disk sda 98%");
+	/* the cgroup did its IO on sdb: that disk, not sda */
+	ev.n_io_devs = 1;
+	ev.io_devs[0].major = 8;
+	ev.io_devs[0].minor = 16;
+	ev.io_devs[0].wbytes = val(4096);
+	ev.io_devs[0].wbps = nomax;
+	r = why_eval(CAT_IO, true, 1000, &ev);
+	CHECK(r.cause == WHY_DISK_BUSY && r.disk == 1);
+	CHECK_STR(why_text(&r, &ev, buf, sizeof(buf)), "disk sdb 85%");
+	ev.disks[1].util_pct = 79.9;
+	CHECK(cause(CAT_IO, 1000, &ev) == WHY_NONE);
+
+	/* at 90 % of a 1 MB/s write limit over 2 s */
+	ev.io_devs[0].wbps = val(1000000);
+	ev.io_devs[0].wbytes = val(1800000);
+	r = why_eval(CAT_IO, true, 1000, &ev);
+	CHECK(r.cause == WHY_IO_LIMIT && r.io_dev == 0);
+	CHECK_STR(why_text(&r, &ev, buf, sizeof(buf)), "io limit 8:16");
+	snprintf(ev.io_devs[0].name, sizeof(ev.io_devs[0].name), "sdb");
+	CHECK_STR(why_text(&r, &ev, buf, sizeof(buf)), "io limit sdb");
+	ev.io_devs[0].wbytes = val(1799999);
+	CHECK(cause(CAT_IO, 1000, &ev) == WHY_NONE);
+	ev.io_devs[0].wios = val(200);
+	ev.io_devs[0].wiops = val(100);
+	CHECK(cause(CAT_IO, 1000, &ev) == WHY_IO_LIMIT);
+	/* without an interval there is no rate */
+	ev.interval_s = 0;
+	CHECK(cause(CAT_IO, 1000, &ev) == WHY_NONE);
+}
+
+static void test_wpcopy_rule(void)
+{
+	struct evidence ev = { .interval_s = 2 };
+	struct why_result r;
+	char buf[64];
+
+	CHECK(cause(CAT_WPCOPY, 1000, &ev) == WHY_NONE);
+	ev.forks = val(0);
+	ev.private_bytes = val(1 << 30);
+	CHECK(cause(CAT_WPCOPY, 1000, &ev) == WHY_NONE);
+	ev.forks = val(3);
+	r = why_eval(CAT_WPCOPY, true, 1000, &ev);
+	CHECK(r.cause == WHY_FORK_COW);
+	CHECK_STR(why_text(&r, &ev, buf, sizeof(buf)), "fork cow");
+	r.cause = WHY_NONE;
+	CHECK_STR(why_text(&r, &ev, buf, sizeof(buf)), "");
+	/* a result that points at nothing prints nothing */
+	r.cause = WHY_DISK_BUSY;
+	r.disk = 5;
+	CHECK_STR(why_text(&r, &ev, buf, sizeof(buf)), "");
+	CHECK(why_eval(CAT_WPCOPY, true, 1000, NULL).cause == WHY_NONE);
+}
+
+int main(void)
+{
+	test_fields();
+	test_interval();
+	test_cpu_rules();
+	test_mem_rules();
+	test_io_rules();
+	test_wpcopy_rule();
+	return unit_done();
+}
