@@ -6,8 +6,10 @@
  *
  *   stalltop_task_delay_seconds_total{pid,start,comm,category}
  *   stalltop_task_delays_total{pid,start,comm,category}
+ *   stalltop_task_stall_seconds_total{pid,start,comm}
  *   stalltop_cgroup_delay_seconds_total{cgroup,category}
  *   stalltop_cgroup_delays_total{cgroup,category}
+ *   stalltop_cgroup_stall_seconds_total{cgroup}
  *   stalltop_cgroup_pressure_{waiting,stalled}_seconds_total{cgroup,resource}
  *   stalltop_pressure_{waiting,stalled}_seconds_total{resource}
  *   stalltop_events_lost_total, stalltop_exit_records_lost_total,
@@ -23,7 +25,10 @@
  * cumulative and are taken as they are. A figure dropped as impossible is
  * never added, and a category the kernel does not give has no series at
  * all (absent, not 0). Waiting and stalled are PSI's some and full, named
- * as cAdvisor names them; those are the kernel's own totals.
+ * as cAdvisor names them; those are the kernel's own totals. A stall
+ * counter adds up TOTAL (cpu + irq + the largest other category, as the
+ * screen has it): the kernel nests waits, so a sum over the categories
+ * would count one wait twice.
  *
  * The text is the Prometheus text format that ends with "# EOF": HELP and
  * TYPE name each counter with its _total, as promtool and node_exporter
@@ -54,6 +59,12 @@ struct cat_sum {
 	uint64_t count;
 };
 
+/* TOTAL, summed: seconds stalled by the rule of delta_total. */
+struct stall_sum {
+	bool have;
+	double sec;
+};
+
 struct task_series {
 	struct task_series *next;  /* hash chain */
 	pid_t pid;
@@ -61,6 +72,7 @@ struct task_series {
 	char *comm;                /* as the row has it */
 	char *comm_label;          /* escaped for a label value */
 	struct cat_sum sum[NCAT];
+	struct stall_sum stall;
 	unsigned long seen;        /* the last sample that had it */
 	bool ended;
 };
@@ -70,6 +82,7 @@ struct cg_series {
 	char *path;
 	char *label;
 	struct cat_sum sum[NCAT];
+	struct stall_sum stall;
 	unsigned long seen;
 	const struct cgroup_row *row; /* in the sample being written */
 };
@@ -335,6 +348,20 @@ static void add_figures(struct cat_sum *sum, const struct cat_figure *d,
 	}
 }
 
+static void add_stall(struct stall_sum *s, double total_pct, double interval,
+		      bool accumulated)
+{
+	if (!isfinite(total_pct) || total_pct < 0 || !isfinite(interval) ||
+	    interval <= 0)
+		return;
+	double sec = total_pct / 100 * interval;
+	if (!accumulated)
+		s->sec += sec;
+	else if (sec > s->sec)
+		s->sec = sec;
+	s->have = true;
+}
+
 static void push_shown(struct out_openmetrics *m, const struct row *r,
 		       struct task_series *t)
 {
@@ -359,6 +386,7 @@ static void add_rows(struct out_openmetrics *m, const struct sample *s,
 		if (!t)
 			continue; /* out of memory: the row is left out */
 		add_figures(t->sum, r->d, s->interval, s->accumulated);
+		add_stall(&t->stall, r->total_pct, s->interval, s->accumulated);
 		t->seen = m->nsample;
 		if (exited || (r->flags & ROW_EXITED))
 			t->ended = true;
@@ -397,6 +425,7 @@ static void add_sample(struct out_openmetrics *m, const struct sample *s)
 		if (!c)
 			continue;
 		add_figures(c->sum, g->d, s->interval, s->accumulated);
+		add_stall(&c->stall, g->total_pct, s->interval, s->accumulated);
 		c->seen = m->nsample;
 		c->row = g;
 	}
@@ -500,6 +529,7 @@ static void value_count(FILE *f, uint64_t v)
 	putc('\n', f);
 }
 
+/* pid, start and comm; with c >= 0 the category too. */
 static void task_labels(FILE *f, const struct task_series *t, int c)
 {
 	char buf[NUMFMT_INT_SIZE];
@@ -512,7 +542,25 @@ static void task_labels(FILE *f, const struct task_series *t, int c)
 		label(f, false, "start", start);
 	}
 	label(f, false, "comm", t->comm_label);
-	label(f, false, "category", categories[c].key);
+	if (c >= 0)
+		label(f, false, "category", categories[c].key);
+}
+
+static void write_task_stall(FILE *f, const struct out_openmetrics *m)
+{
+	const char *name = "stalltop_task_stall_seconds_total";
+
+	family(f, name, "Seconds a task stalled: cpu + irq + the largest other "
+	       "category (top tasks only).");
+	for (size_t i = 0; i < m->nshown; i++) {
+		const struct task_series *t = m->shown[i].t;
+		if (!t->stall.have)
+			continue;
+		fputs(name, f);
+		putc('{', f);
+		task_labels(f, t, -1);
+		value_sec(f, t->stall.sec);
+	}
 }
 
 static void write_tasks(FILE *f, const struct out_openmetrics *m, bool count)
@@ -589,6 +637,22 @@ static void write_cgroups(FILE *f, struct cg_series **v, size_t n, bool count)
 	}
 }
 
+static void write_cgroup_stall(FILE *f, struct cg_series **v, size_t n)
+{
+	const char *name = "stalltop_cgroup_stall_seconds_total";
+
+	family(f, name, "Seconds the tasks of a cgroup and below stalled: cpu "
+	       "+ irq + the largest other category.");
+	for (size_t i = 0; i < n; i++) {
+		if (!v[i]->stall.have)
+			continue;
+		fputs(name, f);
+		putc('{', f);
+		label(f, true, "cgroup", v[i]->label);
+		value_sec(f, v[i]->stall.sec);
+	}
+}
+
 static const char *const psi_metric[NPSI_KIND] = {
 	[PSI_SOME] = "waiting", [PSI_FULL] = "stalled",
 };
@@ -658,12 +722,14 @@ void out_openmetrics_write(FILE *f, struct out_openmetrics *m,
 	add_sample(m, s);
 	write_tasks(f, m, false);
 	write_tasks(f, m, true);
+	write_task_stall(f, m);
 
 	size_t ncg = 0;
 	struct cg_series **cg = cgroups_seen(m, &ncg);
 	if (cg && ncg) {
 		write_cgroups(f, cg, ncg, false);
 		write_cgroups(f, cg, ncg, true);
+		write_cgroup_stall(f, cg, ncg);
 		write_cgroup_psi(f, cg, ncg, PSI_SOME);
 		write_cgroup_psi(f, cg, ncg, PSI_FULL);
 	}

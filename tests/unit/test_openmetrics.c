@@ -232,6 +232,9 @@ static void test_counters(void)
 	CHECK_NEAR(value(t, A_CPU), 1.0 + 0.6, 1e-9);
 	CHECK_NEAR(value(t, A_CNT), 20, 0);
 	CHECK_NEAR(value(t, A_IO), 0, 0);
+	/* its stall (TOTAL) adds up the same way, once per interval */
+	CHECK_NEAR(value(t, "stalltop_task_stall_seconds_total{pid=\"100\","
+			 "start=\"1000.00\",comm=\"a\""), 1.0 + 0 + 0.6, 1e-9);
 	free(t);
 
 	/* pid 100 reused by another task: a new series from zero */
