@@ -204,12 +204,15 @@ static bool thread_may_have_moved(const struct monitor *m,
 static void collect_thread(struct task *k, void *arg)
 {
 	struct monitor *m = arg;
-	if (thread_may_have_moved(m, k)) {
+	k->carried = !thread_may_have_moved(m, k);
+	if (!k->carried) {
 		collect_live_id(k, m);
 		return;
 	}
-	/* not asked: this round's reading is the last one, nothing moved */
-	delta_base_reading(&k->prev, &k->cur);
+	/*
+	 * Not asked: this round's reading is the last one, nothing moved.
+	 * cur still holds it (prev was made of it): no copy.
+	 */
 	k->have_cur = true;
 }
 
@@ -238,7 +241,8 @@ static void rebase(struct task *k, void *arg)
 {
 	const struct monitor *m = arg;
 	if (k->have_cur) {
-		delta_base_of(&k->cur, &k->prev);
+		if (!k->carried || k->have_final)
+			delta_base_of(&k->cur, &k->prev);
 		k->prev_at = m->query_start;
 		k->have_prev = true;
 		k->have_cur = false;

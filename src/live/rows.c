@@ -110,6 +110,25 @@ static void task_bounds(const struct monitor *m, const struct task *k,
 	b->to = m->reading_real;
 }
 
+/* Two readings into a checked interval; the waits it counted dated. */
+static void moved_interval(struct monitor *m, struct task *k, struct delta *iv)
+{
+	struct delta_bounds b;
+	task_bounds(m, k, &b);
+	struct ts_reading prev;
+	delta_base_reading(&k->prev, &prev);
+	delta_interval(&prev, &k->cur, &b, iv);
+	/* a wait counted now ended after the previous reading began */
+	double ended_after = k->prev_at > k->waits_from ? k->prev_at
+							 : k->waits_from;
+	for (int c = 0; c < NCAT; c++) {
+		const struct delta_cat *d = &iv->d[c];
+		if ((d->flags & DELTA_AVAIL) &&
+		    ((d->flags & DELTA_COUNT) ? d->count > 0 : d->total_ns > 0))
+			k->wait_lo[c] = ended_after;
+	}
+}
+
 /*
  * What the task did in this interval, checked (delta.h); in accumulated
  * mode added to its window once. Returns false when there is nothing.
@@ -128,19 +147,11 @@ static bool task_interval(struct monitor *m, struct task *k, struct delta *iv)
 	}
 	if (!fresh)
 		return false;
-	struct delta_bounds b;
-	task_bounds(m, k, &b);
-	struct ts_reading prev;
-	delta_base_reading(&k->prev, &prev);
-	delta_interval(&prev, &k->cur, &b, iv);
-	/* a wait counted now ended after the previous reading began */
-	double ended_after = k->prev_at > k->waits_from ? k->prev_at
-							 : k->waits_from;
-	for (int c = 0; c < NCAT; c++) {
-		const struct delta_cat *d = &iv->d[c];
-		if ((d->flags & DELTA_AVAIL) &&
-		    ((d->flags & DELTA_COUNT) ? d->count > 0 : d->total_ns > 0))
-			k->wait_lo[c] = ended_after;
+	if (k->carried && !k->have_final) {
+		/* carried over unasked: nothing moved, nothing to check */
+		delta_still(&k->prev, task_cats(m, k), iv);
+	} else {
+		moved_interval(m, k, iv);
 	}
 	if (m->o.accumulate) {
 		if (!k->acc && !(k->acc = malloc(sizeof(*k->acc))))

@@ -205,6 +205,18 @@ int delta_interval(const struct ts_reading *prev, const struct ts_reading *cur,
 	return dropped;
 }
 
+void delta_still(const struct ts_base *b, unsigned cats, struct delta *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->have_run = true;
+	for (int c = 0; c < NCAT; c++) {
+		unsigned bit = 1u << c;
+		if (b->have & cats & bit)
+			out->d[c].flags = DELTA_AVAIL |
+				(b->no_count & bit ? 0 : DELTA_COUNT);
+	}
+}
+
 static void accumulate_max(struct delta_cat *a, const struct delta_cat *v)
 {
 	bool v_waited = (v->flags & DELTA_COUNT) ? v->count > 0 : v->total_ns > 0;

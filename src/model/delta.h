@@ -101,6 +101,12 @@ int delta_interval(const struct ts_reading *prev, const struct ts_reading *cur,
 		   const struct delta_bounds *b, struct delta *out);
 
 /*
+ * What delta_interval gives for two equal readings, both b's: nothing
+ * moved. Cheaper, for the tasks whose reading is carried over unasked.
+ */
+void delta_still(const struct ts_base *b, unsigned cats, struct delta *out);
+
+/*
  * Add one interval to an accumulated window (-a); acc starts zeroed with
  * first true. A category dropped once stays dropped (the window holds an
  * impossible wait); one the kernel stopped giving stays absent.

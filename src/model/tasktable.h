@@ -87,6 +87,11 @@ struct task {
 	double cur_at;             /* CLOCK_MONOTONIC when a final came */
 	bool requery;              /* a thread ended during the query */
 	/*
+	 * A thread not asked this round (its process did not move): cur is
+	 * still the reading prev was made of, and nothing moved since.
+	 */
+	bool carried;
+	/*
 	 * A process whose set of threads changed (a thread began or ended,
 	 * or a scan found one new or gone) since its threads were last
 	 * asked: ask them again, although its own reading may not move.

@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <math.h>
+#include <string.h>
 
 #include "model/delta.h"
 #include "unit.h"
@@ -416,6 +417,42 @@ static void test_moved(void)
 	CHECK(delta_moved(&a, &b));
 }
 
+/*
+ * A reading carried over unasked: delta_still must be what delta_interval
+ * gives for the two equal readings, for every mix of categories present,
+ * without counts, asked for, and for a thread with bounds that would drop
+ * any movement.
+ */
+static void test_still(void)
+{
+	const struct delta_bounds thread = {
+		.cats = ALL, .age = 0.5, .thread = true,
+		.since = { [CAT_IO] = 0.001 }, .threads = 1,
+	};
+	for (unsigned have = 0; have <= ALL; have += 37) {
+		for (unsigned nc = 0; nc <= ALL; nc += 53) {
+			struct ts_reading r = reading(5, 5000, 3, 3000), e;
+			r.have = have;
+			r.no_count = nc;
+			r.run_ns = 123456789;
+			struct ts_base b;
+			delta_base_of(&r, &b);
+			delta_base_reading(&b, &e);
+			for (unsigned cats = 0; cats <= ALL; cats += 85) {
+				const struct delta_bounds *bs[] = { &PROC, &thread };
+				for (int i = 0; i < 2; i++) {
+					struct delta_bounds bb = *bs[i];
+					bb.cats = cats;
+					struct delta want, got;
+					delta_interval(&e, &e, &bb, &want);
+					delta_still(&b, cats, &got);
+					CHECK(memcmp(&want, &got, sizeof(want)) == 0);
+				}
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	test_rates();
@@ -430,5 +467,6 @@ int main(void)
 	test_cats();
 	test_zombie();
 	test_moved();
+	test_still();
 	return unit_done();
 }
