@@ -37,6 +37,7 @@ enum field_id {
 	FIELD_COMMAND,                /* CSV: what COMMAND shows */
 	FIELD_CGROUP,
 	FIELD_START,
+	FIELD_WHY,                    /* the evidence of its stalls (rowwhy.h) */
 	/* the cgroup view's own columns */
 	FIELD_CG_CPU_P,
 	FIELD_CG_CPU_10,
@@ -59,6 +60,7 @@ enum field_type {
 	FIELD_STR,
 	FIELD_FIGURES,   /* the categories' figures (JSON "delay", CSV delay_*) */
 	FIELD_SET,       /* the categories marked dropped */
+	FIELD_EVIDENCE,  /* a row's why: JSON object, short cause as text */
 };
 
 enum field_flags {
@@ -71,6 +73,7 @@ enum field_flags {
 	FIELD_KERNEL = 1u << 6,   /* batch header is the kernel's: untranslated */
 	FIELD_TASK = 1u << 7,     /* has a value for task rows */
 	FIELD_CGROUP_ROW = 1u << 8, /* has a value for cgroup rows */
+	FIELD_SCREEN = 1u << 9,   /* a column of the screen, not of batch text */
 };
 
 /* Who asks for a value: a few fields look different in each. */
@@ -99,6 +102,7 @@ struct field_value {
 	bool brackets;        /* str is shown as [str] (no command line) */
 	int indent;           /* cells before str (a cgroup's depth) */
 	const struct cat_figure *d; /* FIELD_FIGURES, FIELD_SET: NCAT of them */
+	const struct row_why *why;  /* FIELD_EVIDENCE */
 	char small[2];        /* room for a one-character str */
 };
 
