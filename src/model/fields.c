@@ -331,6 +331,14 @@ static void get_why(const struct field *f, const struct row *r,
 	v->str = rowwhy_main(r);
 }
 
+/* Replay: json_read.c decodes the object into room of its own. */
+static void put_why(const struct field *f, struct row *r,
+		    const struct field_value *v)
+{
+	(void)f;
+	r->why = v->have ? v->why : NULL;
+}
+
 /* ---- cgroup rows ---- */
 
 /* The cgroup's own pressure: some, share of the interval (f->arg). */
@@ -501,9 +509,8 @@ static const struct field table[NFIELD] = {
 		.help = N_("the cause of the largest stall, from the evidence "
 			   "next to it (key w shows it)"),
 		.type = FIELD_EVIDENCE, .width = 16,
-		.flags = TASK | FIELD_LEFT | FIELD_RAW | FIELD_OPTIONAL |
-			 FIELD_SCREEN,
-		.get = get_why,
+		.flags = TASK | FIELD_LEFT | FIELD_RAW | FIELD_OPTIONAL,
+		.get = get_why, .set = put_why,
 	},
 
 	/* the cgroup view: batch text heads them with the kernel's names */
@@ -573,6 +580,10 @@ static const struct field table[NFIELD] = {
 
 static const int tasks_layout[] = {
 	FIELD_PID, FIELD_USER, FIELD_STATE, FIELD_CPU_PCT, CATS, FIELD_TOTAL,
+	FIELD_COMM,
+};
+static const int screen_layout[] = {
+	FIELD_PID, FIELD_USER, FIELD_STATE, FIELD_CPU_PCT, CATS, FIELD_TOTAL,
 	FIELD_WHY, FIELD_COMM,
 };
 static const int cgroups_layout[] = {
@@ -601,6 +612,7 @@ static const struct {
 	[FIELD_LAYOUT_CGROUPS] = LAYOUT(cgroups_layout),
 	[FIELD_LAYOUT_CSV] = LAYOUT(csv_layout),
 	[FIELD_LAYOUT_JSON] = LAYOUT(json_layout),
+	[FIELD_LAYOUT_SCREEN] = LAYOUT(screen_layout),
 };
 
 const int *fields_layout(enum field_layout l, int *n)

@@ -73,7 +73,6 @@ enum field_flags {
 	FIELD_KERNEL = 1u << 6,   /* batch header is the kernel's: untranslated */
 	FIELD_TASK = 1u << 7,     /* has a value for task rows */
 	FIELD_CGROUP_ROW = 1u << 8, /* has a value for cgroup rows */
-	FIELD_SCREEN = 1u << 9,   /* a column of the screen, not of batch text */
 };
 
 /* Who asks for a value: a few fields look different in each. */
@@ -182,6 +181,8 @@ enum field_layout {
 	FIELD_LAYOUT_CGROUPS, /* the cgroup view: screen and batch text */
 	FIELD_LAYOUT_CSV,     /* after "time" */
 	FIELD_LAYOUT_JSON,    /* a task row's keys */
+	FIELD_LAYOUT_SCREEN,  /* the task table on the screen: the tasks' and
+				 WHY, shown where a row has a cause */
 	NFIELD_LAYOUT
 };
 

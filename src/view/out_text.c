@@ -216,8 +216,6 @@ static void header_line(FILE *f, enum field_layout l, bool threads)
 		const struct field *fd = fields_get(ids[i]);
 		const char *h = fd->bheader;
 
-		if (fd->flags & FIELD_SCREEN)
-			continue;
 		if (i)
 			putc(' ', f);
 		/* thread rows show thread ids */
@@ -355,8 +353,6 @@ static void row_text(FILE *f, const struct out_opts *o, const struct row *r,
 		const struct field *fd = fields_get(ids[i]);
 		struct field_value v;
 
-		if (fd->flags & FIELD_SCREEN)
-			continue;
 		fields_row_value(ids[i], r, &ctx, &v);
 		cell(f, fd, &v, fields_cat(ids[i]) >= 0 ? r->d : NULL, i == 0, b);
 	}
