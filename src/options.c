@@ -148,12 +148,19 @@ static void __attribute__((noreturn)) usage(void)
 		"A figure the kernel reports that cannot be true (a wait longer than\n"
 		"the task has existed) is dropped: shown as !, null in JSON, never\n"
 		"sorted on or summed, and counted in the header.\n"), f);
+	fputs(_("\nWhy it stalls: for the shown processes that stall on cpu, io,\n"
+		"memory or wpcopy, the counters that tell why (cgroup limits,\n"
+		"throttling, events and pressure, allowed CPUs, IO, busiest disks):\n"
+		"the screen's WHY column and evidence pane (key w), and a \"why\"\n"
+		"object per row in JSON and recordings.\n"), f);
 	fputs(_("\nFiles:\n"
 		"  /proc/pressure/*                          system pressure (PSI)\n"
 		"  /proc/sys/kernel/task_delayacct           delay accounting switch\n"
 		"  $XDG_CONFIG_HOME/stalltop/stalltoprc      saved settings\n"
 		"  /var/log/stalltop/                        the recording service's files\n"
-		"  /proc/PID/cgroup, <cgroup v2>/*.pressure  cgroups and their pressure\n"), f);
+		"  /proc/PID/cgroup, <cgroup v2>/*.pressure  cgroups and their pressure\n"
+		"  <cgroup>/cpu.* memory.* io.* blkio.*,\n"
+		"  /proc/PID/io, /proc/diskstats             evidence of stalls (WHY)\n"), f);
 	fputs(_("\nTaskstats needs CAP_NET_ADMIN: run as root, or grant it once with\n"
 		"  setcap cap_net_admin+ep /path/to/stalltop   (or make install-setcap)\n"
 		"Then anyone who may run that binary reads every task's delay and IO\n"

@@ -134,6 +134,7 @@ static int monitor_sample(struct producer *p, struct sample *out)
 	double dt = now - m->prev_time;
 	rows_build(m, now, dt);
 	readings_rebase(m);
+	m->sample_dt = dt;
 
 	struct psi_reading psi;
 	psi_read("/proc/pressure", &psi);
@@ -266,6 +267,7 @@ static void monitor_free(struct producer *p)
 		psi_trigger_close(&m->o.triggers[i]);
 	}
 	cgtable_free(m->cgt);
+	gather_free(m);
 	free(m->trows);
 	free(m->texited);
 	taskstats_close(m->ts);

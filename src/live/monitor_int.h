@@ -20,6 +20,7 @@
 #define MAX_LISTENERS 64
 
 struct cgtable;
+struct gather;
 struct pc_event;
 struct pi_task;
 struct proc_conn;
@@ -85,6 +86,8 @@ struct monitor {
 	struct row *texited;        /* ...and its threads that ended */
 	size_t ntexited, captexited;
 	bool status_filled;         /* this sample's rows have their state */
+	double sample_dt;           /* the latest sample's interval (s) */
+	struct gather *gather;      /* evidence of stalls (gather.c) */
 	const char *fired;          /* label of the trigger that fired */
 
 	struct row *rows;
@@ -178,6 +181,11 @@ void rows_refresh_details(struct monitor *m, struct tasktable *t);
 /* The state of the rows a view is about to show. */
 void rows_fill_status(struct monitor *m, struct row *rows, size_t n);
 size_t rows_count_threads(struct monitor *m);
+
+/* gather.c: why the shown rows stall */
+/* The evidence of the stalled processes among rows (row.why). */
+void gather_rows(struct monitor *m, struct row *rows, size_t n);
+void gather_free(struct monitor *m);
 
 /* cgsum.c: the sums per cgroup */
 /* A process's cgroup is read again at the latest this long after (s). */

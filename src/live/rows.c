@@ -430,6 +430,7 @@ void rows_fill_status(struct monitor *m, struct row *rows, size_t n)
 			continue;
 		rows[i].info = k->info; /* process rows: threads is theirs */
 	}
+	gather_rows(m, rows, n);
 }
 
 static bool was_shown(struct task *k, void *arg)

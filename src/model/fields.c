@@ -14,6 +14,7 @@
 
 #include "lib/nls.h"
 #include "model/fields.h"
+#include "model/rowwhy.h"
 
 #define NUM_WIDTH 8   /* screen cells of a delay figure */
 #define BATCH_PCT 6   /* batch text cells of a percentage */
@@ -313,6 +314,31 @@ static void put_cgroup(const struct field *f, struct row *r,
 	r->cgroup = v->have ? v->str : NULL;
 }
 
+/*
+ * The evidence of a row's stalls: the whole of it for JSON (present when
+ * gathered), else the short cause of its largest stall ("" for none).
+ */
+static void get_why(const struct field *f, const struct row *r,
+		    const struct field_ctx *c, struct field_value *v)
+{
+	(void)f;
+	v->why = r->why;
+	if (c->fmt == FIELD_FMT_JSON) {
+		v->have = r->why != NULL;
+		return;
+	}
+	v->have = true;
+	v->str = rowwhy_main(r);
+}
+
+/* Replay: json_read.c decodes the object into room of its own. */
+static void put_why(const struct field *f, struct row *r,
+		    const struct field_value *v)
+{
+	(void)f;
+	r->why = v->have ? v->why : NULL;
+}
+
 /* ---- cgroup rows ---- */
 
 /* The cgroup's own pressure: some, share of the interval (f->arg). */
@@ -478,6 +504,14 @@ static const struct field table[NFIELD] = {
 		.flags = TASK | FIELD_OPTIONAL,
 		.cmp = cmp_desc, .get = get_start, .set = put_start,
 	},
+	[FIELD_WHY] = {
+		.header = "WHY", .key = "why",
+		.help = N_("the cause of the largest stall, from the evidence "
+			   "next to it (key w shows it)"),
+		.type = FIELD_EVIDENCE, .width = 16,
+		.flags = TASK | FIELD_LEFT | FIELD_RAW | FIELD_OPTIONAL,
+		.get = get_why, .set = put_why,
+	},
 
 	/* the cgroup view: batch text heads them with the kernel's names */
 	[FIELD_CG_CPU_P] = {
@@ -548,6 +582,10 @@ static const int tasks_layout[] = {
 	FIELD_PID, FIELD_USER, FIELD_STATE, FIELD_CPU_PCT, CATS, FIELD_TOTAL,
 	FIELD_COMM,
 };
+static const int screen_layout[] = {
+	FIELD_PID, FIELD_USER, FIELD_STATE, FIELD_CPU_PCT, CATS, FIELD_TOTAL,
+	FIELD_WHY, FIELD_COMM,
+};
 static const int cgroups_layout[] = {
 	FIELD_CG_CPU_P, FIELD_CG_CPU_10, FIELD_CG_MEM_P, FIELD_CG_MEM_10,
 	FIELD_CG_IO_P, FIELD_CG_IO_10, CATS, FIELD_TOTAL, FIELD_CG_NR,
@@ -561,7 +599,7 @@ static const int csv_layout[] = {
 static const int json_layout[] = {
 	FIELD_PID, FIELD_TGID, FIELD_PPID, FIELD_COMM, FIELD_CMDLINE,
 	FIELD_USER, FIELD_STATE, FIELD_THREADS, FIELD_CPU_PCT, FIELD_DELAY,
-	FIELD_DROPPED, FIELD_TOTAL, FIELD_CGROUP, FIELD_START,
+	FIELD_DROPPED, FIELD_TOTAL, FIELD_CGROUP, FIELD_START, FIELD_WHY,
 };
 
 #define LAYOUT(a) { a, sizeof(a) / sizeof(a[0]) }
@@ -574,6 +612,7 @@ static const struct {
 	[FIELD_LAYOUT_CGROUPS] = LAYOUT(cgroups_layout),
 	[FIELD_LAYOUT_CSV] = LAYOUT(csv_layout),
 	[FIELD_LAYOUT_JSON] = LAYOUT(json_layout),
+	[FIELD_LAYOUT_SCREEN] = LAYOUT(screen_layout),
 };
 
 const int *fields_layout(enum field_layout l, int *n)

@@ -37,6 +37,7 @@ enum field_id {
 	FIELD_COMMAND,                /* CSV: what COMMAND shows */
 	FIELD_CGROUP,
 	FIELD_START,
+	FIELD_WHY,                    /* the evidence of its stalls (rowwhy.h) */
 	/* the cgroup view's own columns */
 	FIELD_CG_CPU_P,
 	FIELD_CG_CPU_10,
@@ -59,6 +60,7 @@ enum field_type {
 	FIELD_STR,
 	FIELD_FIGURES,   /* the categories' figures (JSON "delay", CSV delay_*) */
 	FIELD_SET,       /* the categories marked dropped */
+	FIELD_EVIDENCE,  /* a row's why: JSON object, short cause as text */
 };
 
 enum field_flags {
@@ -99,6 +101,7 @@ struct field_value {
 	bool brackets;        /* str is shown as [str] (no command line) */
 	int indent;           /* cells before str (a cgroup's depth) */
 	const struct cat_figure *d; /* FIELD_FIGURES, FIELD_SET: NCAT of them */
+	const struct row_why *why;  /* FIELD_EVIDENCE */
 	char small[2];        /* room for a one-character str */
 };
 
@@ -178,6 +181,8 @@ enum field_layout {
 	FIELD_LAYOUT_CGROUPS, /* the cgroup view: screen and batch text */
 	FIELD_LAYOUT_CSV,     /* after "time" */
 	FIELD_LAYOUT_JSON,    /* a task row's keys */
+	FIELD_LAYOUT_SCREEN,  /* the task table on the screen: the tasks' and
+				 WHY, shown where a row has a cause */
 	NFIELD_LAYOUT
 };
 

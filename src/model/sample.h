@@ -48,6 +48,14 @@ struct task_info {
 /* Nothing known: what a task and a row hold before the first read. */
 #define TASK_INFO_UNKNOWN ((struct task_info){ .threads = -1 })
 
+/*
+ * Why a row stalls: the evidence of the interval and a cause per stalled
+ * category (model/rowwhy.h). Owned by the producer for the sample's
+ * lifetime (or by a snapshot); a row points to it, NULL when nothing was
+ * gathered (nothing stalled, or the row was not shown).
+ */
+struct row_why;
+
 enum row_flags {
 	ROW_EXITED = 1u << 0, /* ended during this interval */
 	ROW_NEW = 1u << 1,    /* first seen in this interval */
@@ -68,6 +76,7 @@ struct row {
 	double total_pct;     /* cpu + irq + the largest other (delta_total) */
 	unsigned flags;       /* enum row_flags */
 	double age;           /* seconds since first seen (for highlighting) */
+	const struct row_why *why; /* evidence of its stalls, or NULL */
 };
 
 /* One cgroup (v2) and everything below it. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/rowwhy.h"
 #include "model/snapshot.h"
 
 static size_t str_size(const char *s)
@@ -51,6 +52,25 @@ static void *dup_array(const void *src, size_t n, size_t size)
 	if (a && n)
 		memcpy(a, src, n * size);
 	return a;
+}
+
+static size_t rows_whys(const struct row *r, size_t n)
+{
+	size_t total = 0;
+	for (size_t i = 0; r && i < n; i++)
+		total += r[i].why != NULL;
+	return total;
+}
+
+/* The rows' evidence into the next places of whys. */
+static void copy_whys(struct row *rows, size_t n, struct row_why **whys)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!rows[i].why)
+			continue;
+		**whys = *rows[i].why;
+		rows[i].why = (*whys)++;
+	}
 }
 
 static struct row *copy_rows(const struct row *src, size_t n, char **pos)
@@ -118,6 +138,23 @@ int snapshot_copy(struct snapshot *dst, const struct sample *src)
 		n.s.cgroups = copy_cgroups(src->cgroups, src->ncgroups, &pos);
 		ok = n.s.cgroups != NULL;
 	}
+	size_t nwhys = rows_whys(src->rows, src->nrows) +
+		       rows_whys(src->exited, src->nexited) +
+		       rows_whys(src->thread_rows, src->nthread_rows) +
+		       rows_whys(src->thread_exited, src->nthread_exited);
+	if (ok && nwhys) {
+		struct row_why *w = n.whys = malloc(nwhys * sizeof(*n.whys));
+		ok = w != NULL;
+		if (ok) {
+			copy_whys(n.s.rows, n.s.nrows, &w);
+			copy_whys(n.s.exited, n.s.nexited, &w);
+			if (n.s.thread_rows)
+				copy_whys(n.s.thread_rows, n.s.nthread_rows, &w);
+			if (n.s.thread_exited)
+				copy_whys(n.s.thread_exited, n.s.nthread_exited,
+					  &w);
+		}
+	}
 	if (!ok) {
 		snapshot_free(&n);
 		return -1;
@@ -135,5 +172,30 @@ void snapshot_free(struct snapshot *snap)
 	free(snap->s.thread_exited);
 	free(snap->s.cgroups);
 	free(snap->strings);
+	free(snap->whys);
+	for (size_t i = 0; i < snap->nlater; i++)
+		free(snap->later[i]);
+	free(snap->later);
 	memset(snap, 0, sizeof(*snap));
+}
+
+int snapshot_keep_why(struct snapshot *snap, struct row *r,
+		      const struct row_why *w)
+{
+	struct row_why *copy;
+
+	if (snap->nlater == snap->caplater) {
+		size_t cap = snap->caplater ? snap->caplater * 2 : 16;
+		struct row_why **v = realloc(snap->later, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		snap->later = v;
+		snap->caplater = cap;
+	}
+	if (!(copy = malloc(sizeof(*copy))))
+		return -1;
+	*copy = *w;
+	snap->later[snap->nlater++] = copy;
+	r->why = copy;
+	return 0;
 }

@@ -14,10 +14,20 @@ struct snapshot {
 	 * strings are owned */
 	struct sample s;
 	char *strings;      /* one block for every string, trigger included */
+	struct row_why *whys;    /* the rows' evidence, copied */
+	struct row_why **later;  /* evidence gathered after the copy */
+	size_t nlater, caplater;
 };
 
 /* Replace dst with a deep copy of src. Returns 0, or -1 (dst untouched). */
 int snapshot_copy(struct snapshot *dst, const struct sample *src);
 void snapshot_free(struct snapshot *snap);
+
+/*
+ * Keep a copy of w for the snapshot's row r (gathered after the copy:
+ * the producer's is gone at its next sample). 0, or -1 (r untouched).
+ */
+int snapshot_keep_why(struct snapshot *snap, struct row *r,
+		      const struct row_why *w);
 
 #endif

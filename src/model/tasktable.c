@@ -61,6 +61,7 @@ static void task_free(struct task *k)
 	free(k->user);
 	free(k->cgroup);
 	free(k->acc);
+	free(k->ev);
 	free(k);
 }
 

@@ -118,6 +118,10 @@ struct task {
 	bool exit_seen;            /* the connector has told its exit */
 	bool answered;             /* a query has answered for it */
 
+	/* why it stalls (live/gather.c): processes forked, evidence kept */
+	uint64_t forks;            /* processes it forked while watched */
+	void *ev;                  /* gather.c's, one malloc; freed with it */
+
 	struct task *hnext;
 	struct task *rnext;        /* retired tasks of the same slot */
 };

@@ -34,6 +34,25 @@
 #define JSON_KEY_PATH "path"
 #define JSON_KEY_NR_TASKS "nr_tasks"
 
+/*
+ * a row's "why" object (besides the evidence fields of evidence.c, whose
+ * names are its keys, and "io_devices"/"disks" with evidence_disk_fields)
+ */
+#define JSON_KEY_INTERVAL_S "interval_s"
+#define JSON_KEY_CAUSES "causes"
+#define JSON_KEY_CAUSE "cause"
+#define JSON_KEY_TEXT "text"
+#define JSON_KEY_CPU_CGROUP_VERSION "cpu_cgroup_version"
+#define JSON_KEY_MEM_CGROUP_VERSION "mem_cgroup_version"
+#define JSON_KEY_IO_CGROUP_VERSION "io_cgroup_version"
+#define JSON_KEY_STATES_SOURCE "states_source"
+#define JSON_KEY_IO_DEVICES "io_devices"
+#define JSON_KEY_DISKS "disks"
+#define JSON_KEY_DEVICE "device"
+#define JSON_KEY_NAME "name"
+#define JSON_KEY_STATES_KERNEL "cgroupstats"
+#define JSON_KEY_STATES_PROC "proc"
+
 /* one category's figures (CSV: delay_<category>_<figure>) */
 #define JSON_KEY_PCT "pct"
 #define JSON_KEY_COUNT "count"

@@ -11,11 +11,13 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/categories.h"
 #include "model/fields.h"
+#include "model/rowwhy.h"
 #include "record/json_keys.h"
 #include "record/json_read.h"
 #include "record/record.h"
@@ -161,11 +163,151 @@ static void value_from(json_object *v, enum field_type t,
 		out->have = true;
 		out->d = d;
 		break;
+	case FIELD_EVIDENCE:
+		/* read by why_from(): it needs room of its own */
+		break;
 	}
 }
 
+/* An evidence value: a number, "max" (no limit), or absent. */
+static struct kval kval_from(json_object *v)
+{
+	const char *s = json_read_str(v);
+
+	if (s && strcmp(s, "max") == 0)
+		return (struct kval){ .have = true, .max = true };
+	if (!json_object_is_type(v, json_type_int) ||
+	    json_object_get_int64(v) < 0)
+		return (struct kval){ 0 };
+	return (struct kval){ .have = true, .v = json_object_get_uint64(v) };
+}
+
+static void kvals_from(json_object *o, void *base,
+		       const struct evidence_field *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		*(struct kval *)((char *)base + f[i].offset) =
+			kval_from(json_read_get(o, f[i].name));
+}
+
+/* "MAJ:MIN" and the name; false when the device is not one. */
+static bool device_from(json_object *o, unsigned *major, unsigned *minor,
+			char *name, size_t size)
+{
+	const char *dev = json_read_str(json_read_get(o, JSON_KEY_DEVICE));
+	const char *n = json_read_str(json_read_get(o, JSON_KEY_NAME));
+	char end;
+
+	if (!dev || sscanf(dev, "%u:%u%c", major, minor, &end) != 2)
+		return false;
+	snprintf(name, size, "%s", n ? n : "");
+	return true;
+}
+
+static void io_devices_from(json_object *a, struct evidence *ev)
+{
+	size_t len = json_object_is_type(a, json_type_array) ?
+		     json_object_array_length(a) : 0;
+
+	for (size_t i = 0; i < len && ev->n_io_devs < EVIDENCE_IO_DEVS; i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+		struct evidence_io_dev *d = &ev->io_devs[ev->n_io_devs];
+
+		if (!device_from(o, &d->major, &d->minor, d->name,
+				 sizeof(d->name)))
+			continue;
+		kvals_from(o, d, evidence_io_dev_fields, evidence_io_dev_nfields);
+		ev->n_io_devs++;
+	}
+}
+
+static void disks_from(json_object *a, struct evidence *ev)
+{
+	size_t len = json_object_is_type(a, json_type_array) ?
+		     json_object_array_length(a) : 0;
+
+	for (size_t i = 0; i < len && ev->n_disks < EVIDENCE_DISKS; i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+		struct diskstats_busy *d = &ev->disks[ev->n_disks];
+
+		if (!device_from(o, &d->major, &d->minor, d->name,
+				 sizeof(d->name)) ||
+		    !opt_num(json_read_get(o, evidence_disk_fields[2]),
+			     &d->util_pct) ||
+		    !opt_num(json_read_get(o, evidence_disk_fields[3]),
+			     &d->queue))
+			continue;
+		opt_u64(json_read_get(o, evidence_disk_fields[4]), &d->read_bytes);
+		opt_u64(json_read_get(o, evidence_disk_fields[5]), &d->write_bytes);
+		ev->n_disks++;
+	}
+}
+
+/* Per stalled category: its cause by the rule's key, and the text shown. */
+static void causes_from(json_object *o, struct row_why *w)
+{
+	for (int c = 0; c < NCAT; c++) {
+		json_object *v = json_read_get(o, categories[c].key);
+		struct row_why_cat *wc = &w->c[c];
+		const char *k, *text;
+
+		wc->r = (struct why_result){ WHY_NONE, -1, -1 };
+		if (!json_object_is_type(v, json_type_object))
+			continue;
+		wc->stalled = true;
+		k = json_read_str(json_read_get(v, JSON_KEY_CAUSE));
+		text = json_read_str(json_read_get(v, JSON_KEY_TEXT));
+		for (int r = WHY_NONE + 1; k && r < NWHY; r++)
+			if (strcmp(why_rules[r].key, k) == 0)
+				wc->r.cause = (enum why_cause)r;
+		if (wc->r.cause != WHY_NONE && text)
+			snprintf(wc->text, sizeof(wc->text), "%s", text);
+	}
+}
+
+static int version_from(json_object *v)
+{
+	long long n = json_read_int_or(v, 0);
+
+	return n == 1 || n == 2 ? (int)n : 0;
+}
+
+/* A row's "why" object into w. */
+static void why_from(json_object *o, struct row_why *w)
+{
+	struct evidence *ev = &w->ev;
+	const char *src = json_read_str(json_read_get(o, JSON_KEY_STATES_SOURCE));
+
+	memset(w, 0, sizeof(*w));
+	opt_num(json_read_get(o, JSON_KEY_INTERVAL_S), &ev->interval_s);
+	causes_from(json_read_get(o, JSON_KEY_CAUSES), w);
+	ev->cpu_cgroup_version = version_from(json_read_get(o, JSON_KEY_CPU_CGROUP_VERSION));
+	ev->mem_cgroup_version = version_from(json_read_get(o, JSON_KEY_MEM_CGROUP_VERSION));
+	ev->io_cgroup_version = version_from(json_read_get(o, JSON_KEY_IO_CGROUP_VERSION));
+	kvals_from(o, ev, evidence_fields, evidence_nfields);
+	io_devices_from(json_read_get(o, JSON_KEY_IO_DEVICES), ev);
+	disks_from(json_read_get(o, JSON_KEY_DISKS), ev);
+	if (src && strcmp(src, JSON_KEY_STATES_KERNEL) == 0)
+		ev->states_source = CGSTATS_KERNEL;
+	else if (src && strcmp(src, JSON_KEY_STATES_PROC) == 0)
+		ev->states_source = CGSTATS_PROC;
+}
+
+/* The row's "why", into the room counted for this sample (whys_count). */
+static void row_why_from(struct json_read *rp, json_object *o, struct row *r)
+{
+	json_object *w = json_read_get(o, fields_get(FIELD_WHY)->key);
+
+	if (!json_object_is_type(w, json_type_object) ||
+	    rp->nwhys >= rp->capwhys)
+		return;
+	why_from(w, &rp->whys[rp->nwhys]);
+	r->why = &rp->whys[rp->nwhys++];
+}
+
 /* A task row: the fields of the JSON layout, each through its setter. */
-static void row_from(json_object *o, struct row *r, unsigned flags)
+static void row_from(struct json_read *rp, json_object *o, struct row *r,
+		     unsigned flags)
 {
 	const int *ids;
 	int n;
@@ -183,6 +325,7 @@ static void row_from(json_object *o, struct row *r, unsigned flags)
 		value_from(json_read_get(o, f->key), f->type, d, &v);
 		f->set(f, r, &v);
 	}
+	row_why_from(rp, o, r);
 }
 
 /* Room for n elements (at least one, so that [] is not NULL). */
@@ -203,8 +346,8 @@ static bool grow(void **p, size_t *cap, size_t n, size_t size)
 }
 
 /* The rows of array a into *buf; false when memory ran out. */
-static bool rows_from(json_object *a, struct row **buf, size_t *cap,
-		      size_t *n, unsigned flags)
+static bool rows_from(struct json_read *rp, json_object *a, struct row **buf,
+		      size_t *cap, size_t *n, unsigned flags)
 {
 	size_t len = json_object_is_type(a, json_type_array) ?
 		     json_object_array_length(a) : 0;
@@ -212,9 +355,34 @@ static bool rows_from(json_object *a, struct row **buf, size_t *cap,
 	if (!grow((void **)buf, cap, len, sizeof(**buf)))
 		return false;
 	for (size_t i = 0; i < len; i++)
-		row_from(json_object_array_get_idx(a, i), &(*buf)[i], flags);
+		row_from(rp, json_object_array_get_idx(a, i), &(*buf)[i], flags);
 	*n = len;
 	return true;
+}
+
+/* Rows of array a with a "why" object. */
+static size_t whys_in(json_object *a)
+{
+	size_t n = 0, len = json_object_is_type(a, json_type_array) ?
+			    json_object_array_length(a) : 0;
+	const char *k = fields_get(FIELD_WHY)->key;
+
+	for (size_t i = 0; i < len; i++)
+		n += json_object_is_type(json_read_get(
+			json_object_array_get_idx(a, i), k), json_type_object);
+	return n;
+}
+
+/* Room for every "why" of the sample at once: rows point into it. */
+static bool whys_room(struct json_read *rp, json_object *o)
+{
+	size_t n = whys_in(json_read_get(o, JSON_KEY_TASKS)) +
+		   whys_in(json_read_get(o, JSON_KEY_EXITED)) +
+		   whys_in(json_read_get(o, JSON_KEY_THREAD_TASKS)) +
+		   whys_in(json_read_get(o, JSON_KEY_THREAD_EXITED));
+
+	rp->nwhys = 0;
+	return grow((void **)&rp->whys, &rp->capwhys, n, sizeof(*rp->whys));
 }
 
 /* "/" is 0, "/a" 1, "/a/b" 2. */
@@ -273,8 +441,9 @@ int json_read_sample(struct json_read *rp, json_object *o, struct sample *s)
 	opt_u64(json_read_get(o, JSON_KEY_FIGURES_DROPPED), &dropped);
 	s->dropped = (size_t)dropped;
 	psi_from(json_read_get(o, JSON_KEY_PSI), &s->psi);
-	if (!rows_from(json_read_get(o, JSON_KEY_TASKS), &rp->rows, &rp->caprows, &s->nrows, 0) ||
-	    !rows_from(json_read_get(o, JSON_KEY_EXITED), &rp->exited, &rp->capexited,
+	if (!whys_room(rp, o) ||
+	    !rows_from(rp, json_read_get(o, JSON_KEY_TASKS), &rp->rows, &rp->caprows, &s->nrows, 0) ||
+	    !rows_from(rp, json_read_get(o, JSON_KEY_EXITED), &rp->exited, &rp->capexited,
 		       &s->nexited, ROW_EXITED))
 		return -1;
 	s->rows = s->nrows ? rp->rows : NULL;
@@ -288,14 +457,14 @@ int json_read_sample(struct json_read *rp, json_object *o, struct sample *s)
 	}
 	tt = json_read_get(o, JSON_KEY_THREAD_TASKS);
 	if (json_object_is_type(tt, json_type_array)) {
-		if (!rows_from(tt, &rp->trows, &rp->captrows,
+		if (!rows_from(rp, tt, &rp->trows, &rp->captrows,
 			       &s->nthread_rows, 0))
 			return -1;
 		s->thread_rows = rp->trows;
 	}
 	te = json_read_get(o, JSON_KEY_THREAD_EXITED);
 	if (json_object_is_type(te, json_type_array)) {
-		if (!rows_from(te, &rp->texited, &rp->captexited,
+		if (!rows_from(rp, te, &rp->texited, &rp->captexited,
 			       &s->nthread_exited, ROW_EXITED))
 			return -1;
 		s->thread_exited = rp->texited;
@@ -400,5 +569,6 @@ void json_read_free(struct json_read *rp)
 	free(rp->trows);
 	free(rp->texited);
 	free(rp->cgroups);
+	free(rp->whys);
 	memset(rp, 0, sizeof(*rp));
 }

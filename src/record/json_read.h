@@ -19,6 +19,8 @@ struct json_read {
 	size_t caprows, capexited, captrows, captexited;
 	struct cgroup_row *cgroups;
 	size_t capcg;
+	struct row_why *whys;       /* the rows' "why" objects */
+	size_t capwhys, nwhys;
 };
 
 /* A tokener for json_read_line() (strict, UTF-8 checked); NULL: no memory. */

@@ -17,6 +17,7 @@
 #include "lib/numfmt.h"
 #include "model/categories.h"
 #include "model/fields.h"
+#include "model/rowwhy.h"
 #include "record/json_keys.h"
 #include "record/json_write.h"
 
@@ -219,6 +220,143 @@ static void dropped_json(struct out *o, const struct cat_figure *d)
 	put_c(o, ']');
 }
 
+/* An evidence value: a number, "max" for no limit, null when absent. */
+static void kval_json(struct out *o, const struct kval *k)
+{
+	if (!k->have)
+		put_s(o, "null");
+	else if (k->max)
+		put_s(o, "\"max\"");
+	else
+		u64(o, k->v);
+}
+
+static void kvals_json(struct out *o, const void *base,
+		       const struct evidence_field *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		key(o, false, f[i].name);
+		kval_json(o, evidence_value(base, &f[i]));
+	}
+}
+
+static void device_json(struct out *o, unsigned major, unsigned minor,
+			const char *name)
+{
+	key(o, true, JSON_KEY_DEVICE);
+	put_c(o, '"');
+	u64(o, major);
+	put_c(o, ':');
+	u64(o, minor);
+	put_c(o, '"');
+	key(o, false, JSON_KEY_NAME);
+	if (name[0])
+		str(o, name);
+	else
+		put_s(o, "null");
+}
+
+static void io_devices_json(struct out *o, const struct evidence *ev)
+{
+	put_c(o, '[');
+	for (size_t i = 0; i < ev->n_io_devs; i++) {
+		const struct evidence_io_dev *d = &ev->io_devs[i];
+
+		if (i)
+			put_c(o, ',');
+		put_c(o, '{');
+		device_json(o, d->major, d->minor, d->name);
+		kvals_json(o, d, evidence_io_dev_fields, evidence_io_dev_nfields);
+		put_c(o, '}');
+	}
+	put_c(o, ']');
+}
+
+/* The keys after "device" and "name" are evidence_disk_fields[2..]. */
+static void disks_json(struct out *o, const struct evidence *ev)
+{
+	put_c(o, '[');
+	for (size_t i = 0; i < ev->n_disks; i++) {
+		const struct diskstats_busy *d = &ev->disks[i];
+
+		if (i)
+			put_c(o, ',');
+		put_c(o, '{');
+		device_json(o, d->major, d->minor, d->name);
+		key(o, false, evidence_disk_fields[2]);
+		num(o, d->util_pct, 1);
+		key(o, false, evidence_disk_fields[3]);
+		num(o, d->queue, 2);
+		key(o, false, evidence_disk_fields[4]);
+		u64(o, d->read_bytes);
+		key(o, false, evidence_disk_fields[5]);
+		u64(o, d->write_bytes);
+		put_c(o, '}');
+	}
+	put_c(o, ']');
+}
+
+static void version_json(struct out *o, const char *k, int version)
+{
+	key(o, false, k);
+	if (version > 0)
+		i64(o, version);
+	else
+		put_s(o, "null");
+}
+
+/* Per stalled category: the rule's stable key and the short line. */
+static void causes_json(struct out *o, const struct row_why *w)
+{
+	bool first = true;
+
+	put_c(o, '{');
+	for (int c = 0; c < NCAT; c++) {
+		const struct row_why_cat *wc = &w->c[c];
+
+		if (!wc->stalled)
+			continue;
+		key(o, first, categories[c].key);
+		first = false;
+		if (wc->r.cause <= WHY_NONE || wc->r.cause >= NWHY) {
+			put_s(o, "{\"" JSON_KEY_CAUSE "\":null,\"" JSON_KEY_TEXT
+			      "\":null}");
+			continue;
+		}
+		put_s(o, "{\"" JSON_KEY_CAUSE "\":\"");
+		put_s(o, why_rules[wc->r.cause].key);
+		put_s(o, "\",\"" JSON_KEY_TEXT "\":");
+		str(o, wc->text);
+		put_c(o, '}');
+	}
+	put_c(o, '}');
+}
+
+/* A row's "why": the causes, then every evidence field by its name. */
+static void why_json(struct out *o, const struct row_why *w)
+{
+	const struct evidence *ev = &w->ev;
+
+	put_s(o, "{\"" JSON_KEY_INTERVAL_S "\":");
+	num_or_null(o, ev->interval_s > 0, ev->interval_s, 3);
+	key(o, false, JSON_KEY_CAUSES);
+	causes_json(o, w);
+	version_json(o, JSON_KEY_CPU_CGROUP_VERSION, ev->cpu_cgroup_version);
+	version_json(o, JSON_KEY_MEM_CGROUP_VERSION, ev->mem_cgroup_version);
+	version_json(o, JSON_KEY_IO_CGROUP_VERSION, ev->io_cgroup_version);
+	kvals_json(o, ev, evidence_fields, evidence_nfields);
+	key(o, false, JSON_KEY_IO_DEVICES);
+	io_devices_json(o, ev);
+	key(o, false, JSON_KEY_DISKS);
+	disks_json(o, ev);
+	key(o, false, JSON_KEY_STATES_SOURCE);
+	put_s(o, ev->states_source == CGSTATS_KERNEL ?
+		 "\"" JSON_KEY_STATES_KERNEL "\"" :
+		 ev->states_source == CGSTATS_PROC ?
+		 "\"" JSON_KEY_STATES_PROC "\"" : "null");
+	put_c(o, '}');
+}
+
 /* A field's value: null when absent. */
 static void value_json(struct out *o, const struct field *fd,
 		       const struct field_value *v)
@@ -242,6 +380,9 @@ static void value_json(struct out *o, const struct field *fd,
 		break;
 	case FIELD_SET:
 		dropped_json(o, v->d);
+		break;
+	case FIELD_EVIDENCE:
+		why_json(o, v->why);
 		break;
 	}
 }

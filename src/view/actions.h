@@ -69,6 +69,7 @@ key_action_fn actions_control_freeze;
 key_action_fn actions_control_delay;
 key_action_fn actions_control_delayacct; /* asks first */
 key_action_fn actions_control_save;
+key_action_fn actions_control_why;
 key_action_fn actions_control_redraw;
 key_action_fn actions_control_help;
 key_action_fn actions_control_quit;

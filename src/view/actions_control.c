@@ -143,6 +143,15 @@ void actions_control_delayacct(struct screen *s, int arg)
 		prompt_start(s, &delayacct_prompt, NULL);
 }
 
+/* The evidence pane: on with the state of what is in sight now. */
+void actions_control_why(struct screen *s, int arg)
+{
+	(void)arg;
+	s->why = !s->why;
+	if (s->why)
+		screen_fill_current(s);
+}
+
 void actions_control_save(struct screen *s, int arg)
 {
 	(void)arg;
@@ -189,6 +198,8 @@ const struct key_def actions_control_keys[] = {
 	     "sample stays)") },
 	{ { 'E' }, actions_control_delayacct, 0,
 	  N_("turn on kernel delay accounting (asks first)") },
+	{ { 'w' }, actions_control_why, 0,
+	  N_("why: the evidence of the selected process's stalls") },
 	{ { 'W' }, actions_control_save, 0, N_("save the current settings") },
 	{ { KEYS_CTRL('l') }, actions_control_redraw, 0,
 	  N_("redraw the screen") },

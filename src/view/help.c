@@ -116,7 +116,7 @@ static int columns_part(struct help_text *h)
 	if (add(h, false, "%s", "") < 0 || add(h, true, "%s", _("Columns")) < 0)
 		return -1;
 	int n;
-	const int *ids = fields_layout(FIELD_LAYOUT_TASKS, &n);
+	const int *ids = fields_layout(FIELD_LAYOUT_SCREEN, &n);
 	for (int i = 0; i < n; i++) {
 		const struct field *c = fields_get(ids[i]);
 		if (add_entry(h, c->header, KEY_COL, _(c->help)) < 0)

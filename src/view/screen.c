@@ -310,15 +310,25 @@ static void fill_visible(struct screen *s)
 	size_t n = s->nview - top < h ? s->nview - top : h;
 	producer_fill_status(s->m, s->view + top, n);
 	for (size_t i = top; i < top + n; i++) {
-		const struct row *v = &s->view[i];
+		struct row *v = &s->view[i];
 		for (size_t k = 0; k < s->snap.s.nrows; k++) {
 			struct row *r = &s->snap.s.rows[k];
-			if (r->pid == v->pid) {
-				r->info = v->info;
-				break;
-			}
+			if (r->pid != v->pid)
+				continue;
+			r->info = v->info;
+			/* the producer's evidence lasts until its next sample */
+			if (v->why && v->why != r->why)
+				snapshot_keep_why(&s->snap, r, v->why);
+			v->why = r->why;
+			break;
 		}
 	}
+}
+
+void screen_fill_current(struct screen *s)
+{
+	if (!s->frozen && !s->cgview && s->have_sample)
+		fill_visible(s);
 }
 
 /* Where a replay stands, for the header. */
@@ -463,8 +473,12 @@ void screen_draw(struct screen *s)
 		int y = screen_header_draw(s, 0);
 		if (s->cgview)
 			screen_cgroup_draw(s, y, LINES - 1 - y);
-		else
-			screen_table_draw(s, y, LINES - 1 - y);
+		else {
+			int h = LINES - 1 - y, ph = screen_why_height(s, h);
+			screen_table_draw(s, y, h - ph);
+			if (ph)
+				screen_why_draw(s, y + h - ph, ph);
+		}
 		screen_input_draw_bottom(s, LINES - 1);
 	}
 	refresh();

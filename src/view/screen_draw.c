@@ -82,8 +82,10 @@ static void fit(const struct screen *s, const struct col_layout *l)
 	for (int id = 0; id < NFIELD; id++)
 		l->shown[id] = false;
 	for (int i = 0; i < l->n; i++)
-		l->shown[l->ids[i]] = true;
+		l->shown[l->ids[i]] = !l->want || l->want(s, l->ids[i]);
 	*l->hidden = 0;
+	for (size_t i = 0; i < l->nfirst && needed_width(l) > COLS; i++)
+		drop(l, l->first[i]);
 	if (needed_width(l) > COLS)
 		for (int c = 0; c < NCAT; c++)
 			max[c] = l->max(s, FIELD_CAT + c);

@@ -136,6 +136,8 @@ struct screen {
 	/* help screen */
 	bool help;
 	int help_top;
+	/* the pane of the selected row's evidence (w) */
+	bool why;
 	struct help_text help_text;
 
 	/* PSI history: some (full for irq) share per interval */
@@ -185,6 +187,8 @@ void screen_set_threads(struct screen *s, bool all, pid_t tgid,
 			const char *name);
 void screen_quit(struct screen *s, int code);
 const struct row *screen_current(const struct screen *s);
+/* The state and evidence of the rows in sight and the selected one, now. */
+void screen_fill_current(struct screen *s);
 /* A sample now (t, T, j, a trigger); the timer starts over. */
 void screen_sample_now(struct screen *s);
 /* The rows of another kind are wanted: soon live, at once in a replay. */
@@ -218,6 +222,11 @@ int screen_table_sort_at(const struct screen *s, int x);
 /* Formatted text of one cell, for drawing and tests. */
 void screen_table_cell(const struct screen *s, const struct row *r, int col,
 		char *buf, size_t size);
+
+/* screen_why.c: the evidence pane (key w) */
+/* Lines the pane of the selected row takes (0: no room or not on). */
+int screen_why_height(const struct screen *s, int h);
+void screen_why_draw(struct screen *s, int y, int h);
 
 /* screen_cgroup.c: the cgroup view */
 void screen_cgroup_rebuild(struct screen *s);
@@ -268,6 +277,10 @@ struct col_layout {
 	int sorted;         /* the sort column: marked and never dropped */
 	const int *last;    /* dropped after the categories, in this order */
 	size_t nlast;
+	const int *first;   /* dropped before the categories (may be NULL) */
+	size_t nfirst;
+	/* Whether a column has anything to show (NULL: every one does). */
+	bool (*want)(const struct screen *s, int col);
 	/* The largest figure of a column in the view (0 when none). */
 	double (*max)(const struct screen *s, int col);
 	/* The header text of a column. */

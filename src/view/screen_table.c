@@ -12,6 +12,7 @@
 
 #include "lib/nls.h"
 #include "lib/textwidth.h"
+#include "model/rowwhy.h"
 #include "view/screen_int.h"
 
 /* COMMAND keeps at least this many cells before columns are dropped. */
@@ -187,14 +188,33 @@ static void title(const struct screen *s, int col, char *text, size_t size)
 }
 
 /*
- * The table's columns: when they do not fit, the category with the
- * smallest figures goes first (the sorted one stays), then USER, S and
- * CPU%.
+ * WHY is there where a shown row has a cause to tell (and room for it),
+ * so that a table without stalls looks as it always did.
+ */
+static bool want(const struct screen *s, int col)
+{
+	size_t end;
+
+	if (col != FIELD_WHY)
+		return true;
+	end = s->top + (s->rows_h > 0 ? (size_t)s->rows_h : (size_t)LINES);
+	for (size_t i = s->top; i < s->nview && i < end; i++)
+		if (*rowwhy_main(&s->view[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The table's columns: when they do not fit, WHY goes first, then the
+ * category with the smallest figures (the sorted one stays), then USER,
+ * S and CPU%.
  */
 static struct col_layout columns(struct screen *s)
 {
 	static const int last_resort[] = { FIELD_USER, FIELD_STATE, FIELD_CPU_PCT };
+	static const int first[] = { FIELD_WHY };
 	struct col_layout l = {
+		.first = first, .nfirst = 1, .want = want,
 		.flex_min = COMMAND_MIN, .sorted = s->sel.sort,
 		.last = last_resort,
 		.nlast = sizeof(last_resort) / sizeof(last_resort[0]),
@@ -202,7 +222,7 @@ static struct col_layout columns(struct screen *s)
 		.shown = s->col_shown, .x = s->col_x, .w = s->col_w,
 		.hidden = &s->cols_hidden,
 	};
-	l.ids = fields_layout(FIELD_LAYOUT_TASKS, &l.n);
+	l.ids = fields_layout(FIELD_LAYOUT_SCREEN, &l.n);
 	return l;
 }
 

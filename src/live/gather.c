@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Why the shown rows stall: the evidence of each process a view shows
+ * whose delay in a category the rule table covers is a stall (rowwhy.h),
+ * read next to it, never for every task. Each such process keeps its
+ * previous reading (struct task.ev), so that the counters of its cgroups
+ * and its IO give the figures of the interval; /proc/diskstats is read
+ * only when a shown process stalled on IO. A process shown stalled for
+ * the first time has current values only: the next sample has deltas.
+ *
+ * Every descriptor is opened for one reading and closed after it: a
+ * process may move to another cgroup between two.
+ */
+#include <config.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernel/cgroup.h"
+#include "kernel/diskstats.h"
+#include "kernel/kval.h"
+#include "live/monitor_int.h"
+#include "model/evidence.h"
+#include "model/rowwhy.h"
+#include "model/tasktable.h"
+
+/* What a process keeps between samples (struct task.ev). */
+struct task_ev {
+	struct evidence_reading prev;
+	uint64_t prev_round;       /* the reading prev was taken after */
+	bool have_prev;
+	uint64_t lost_at;          /* notifications lost at prev */
+	uint64_t why_round;        /* why holds this reading's evidence */
+	bool have_why;
+	struct row_why why;
+};
+
+struct gather {
+	int proc;                  /* /proc */
+	int cpu_sys;               /* /sys/devices/system/cpu */
+	char cg2_root[4096];       /* the v2 mount, "" when none */
+	bool root_looked;
+	struct diskstats disks_prev, disks_cur;
+	uint64_t disks_round;      /* the reading disks_cur was taken after */
+	bool have_disks, have_disks_prev;
+};
+
+static struct gather *gather_get(struct monitor *m)
+{
+	struct gather *g = m->gather;
+
+	if (g)
+		return g;
+	if (!(g = calloc(1, sizeof(*g))))
+		return NULL;
+	g->proc = kval_open_dir(-1, "/proc");
+	g->cpu_sys = kval_open_dir(-1, "/sys/devices/system/cpu");
+	m->gather = g;
+	return g;
+}
+
+void gather_free(struct monitor *m)
+{
+	struct gather *g = m->gather;
+
+	if (!g)
+		return;
+	if (g->proc >= 0)
+		close(g->proc);
+	if (g->cpu_sys >= 0)
+		close(g->cpu_sys);
+	diskstats_free(&g->disks_prev);
+	diskstats_free(&g->disks_cur);
+	free(g);
+	m->gather = NULL;
+}
+
+/* /proc/diskstats once per reading, the one before kept for the interval. */
+static void read_disks(struct monitor *m, struct gather *g)
+{
+	struct diskstats tmp;
+
+	if (g->have_disks && g->disks_round == m->round)
+		return;
+	if (g->have_disks && g->disks_round + 1 == m->round) {
+		tmp = g->disks_prev;
+		g->disks_prev = g->disks_cur;
+		g->disks_cur = tmp;
+		g->have_disks_prev = true;
+	} else {
+		g->have_disks_prev = false;
+	}
+	g->have_disks = diskstats_read("/proc/diskstats", &g->disks_cur) >= 0;
+	g->disks_round = m->round;
+}
+
+static const char *v2_root(struct monitor *m, struct gather *g)
+{
+	if (m->cg_root[0])
+		return m->cg_root;
+	if (!g->root_looked) {
+		g->root_looked = true;
+		if (cgroup_find_root(g->cg2_root, sizeof(g->cg2_root)) < 0)
+			g->cg2_root[0] = '\0';
+	}
+	return g->cg2_root;
+}
+
+static int open_v1(pid_t pid, const char *controller)
+{
+	char dir[4096];
+
+	if (cgroup_v1_task_dir(pid, controller, dir, sizeof(dir)) < 0)
+		return -1;
+	return kval_open_dir(-1, dir);
+}
+
+/* The descriptors of one process's evidence; -1 where there is none. */
+static void open_dirs(struct monitor *m, struct gather *g, pid_t pid,
+		      struct evidence_dirs *d)
+{
+	char name[32], path[4096], full[8192];
+	const char *root = v2_root(m, g);
+
+	*d = EVIDENCE_DIRS_NONE;
+	d->proc = g->proc;
+	d->cpu_sys = g->cpu_sys;
+	snprintf(name, sizeof(name), "%d", (int)pid);
+	if (g->proc >= 0)
+		d->pid = openat(g->proc, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* the v2 root holds no limits, and its cgroup.threads is everyone */
+	if (root[0] && cgroup_task_path(pid, path, sizeof(path)) == 0 &&
+	    strcmp(path, "/") != 0) {
+		snprintf(full, sizeof(full), "%s%s", root, path);
+		d->cg2 = kval_open_dir(-1, full);
+	}
+	d->cpu1 = open_v1(pid, "cpu");
+	d->mem1 = open_v1(pid, "memory");
+	d->blkio1 = open_v1(pid, "blkio");
+	d->states1 = d->cpu1 >= 0 ? d->cpu1 : d->mem1 >= 0 ? d->mem1 : d->blkio1;
+}
+
+static void close_dirs(struct evidence_dirs *d)
+{
+	int fds[] = { d->cg2, d->cpu1, d->mem1, d->blkio1, d->pid };
+
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+/* The evidence of process k's row r over this interval, into k->ev. */
+static void gather_one(struct monitor *m, struct gather *g, struct task *k,
+		       struct row *r)
+{
+	struct task_ev *e = k->ev;
+	struct evidence_reading cur;
+	struct evidence_dirs d;
+	uint64_t lost = m->lost + m->exit_lost;
+	bool prev_ok;
+
+	open_dirs(m, g, k->id, &d);
+	evidence_read(&d, m->ts, &cur);
+	close_dirs(&d);
+	/* forks are counted from fork events: none may have been lost */
+	cur.forks = (struct kval){ .have = m->pc != NULL, .v = k->forks };
+	prev_ok = e->have_prev && e->prev_round + 1 == m->round;
+	if (prev_ok && e->lost_at != lost)
+		e->prev.forks.have = false;
+	evidence_interval(prev_ok ? &e->prev : NULL, &cur,
+			  g->have_disks_prev ? &g->disks_prev : NULL,
+			  g->have_disks ? &g->disks_cur : NULL, &e->why.ev);
+	rowwhy_eval(&e->why, r->d, m->sample_dt);
+	e->prev = cur;
+	e->have_prev = true;
+	e->prev_round = m->round;
+	e->lost_at = lost;
+	e->why_round = m->round;
+	e->have_why = true;
+}
+
+/* The live process behind a row whose evidence is wanted, or NULL. */
+static struct task *wanted(struct monitor *m, const struct row *r)
+{
+	struct task *k;
+
+	if (r->flags & ROW_EXITED || !rowwhy_wanted(r->d))
+		return NULL;
+	k = tasktable_find(m->procs, r->pid);
+	if (!k || k->exited)
+		return NULL;
+	if (!k->ev && !(k->ev = calloc(1, sizeof(struct task_ev))))
+		return NULL;
+	return k;
+}
+
+void gather_rows(struct monitor *m, struct row *rows, size_t n)
+{
+	struct gather *g;
+	bool io = false;
+
+	/*
+	 * Evidence is of one interval: not of accumulated figures, and of
+	 * processes (thread rows have none).
+	 */
+	if (m->o.accumulate || m->o.threads || !n || !(g = gather_get(m)))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		struct task *k = wanted(m, &rows[i]);
+		const struct task_ev *e = k ? k->ev : NULL;
+
+		if (e && !(e->have_why && e->why_round == m->round) &&
+		    rowwhy_stalled(&rows[i].d[CAT_IO]))
+			io = true;
+	}
+	if (io)
+		read_disks(m, g);
+	for (size_t i = 0; i < n; i++) {
+		struct task *k = wanted(m, &rows[i]);
+		struct task_ev *e;
+
+		if (!k)
+			continue;
+		e = k->ev;
+		if (!(e->have_why && e->why_round == m->round))
+			gather_one(m, g, k, &rows[i]);
+		rows[i].why = &e->why;
+	}
+}

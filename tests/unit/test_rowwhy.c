@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A row's evidence end to end without the kernel: which rows count as
+ * stalled, the WHY column's choice, the JSON "why" object written and
+ * read back field for field (limits "max", absent values null, devices,
+ * disks, causes), a row without evidence keeping its old keys, and the
+ * manual page naming every evidence field and every cause's key.
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/fields.h"
+#include "model/rowwhy.h"
+#include "record/json_read.h"
+#include "record/json_write.h"
+#include "unit.h"
+
+static void test_stalled(void)
+{
+	struct cat_figure d[NCAT] = { 0 };
+
+	CHECK(!rowwhy_wanted(d));
+	d[CAT_COMPACT] = (struct cat_figure){ .pct = 50, .avail = true };
+	CHECK(!rowwhy_wanted(d));          /* no rules for compact */
+	d[CAT_CPU] = (struct cat_figure){ .pct = 0.5, .avail = true };
+	CHECK(!rowwhy_wanted(d));          /* below 1 % */
+	d[CAT_CPU].pct = 1.0;
+	CHECK(rowwhy_wanted(d));
+	d[CAT_CPU].dropped = true;
+	CHECK(!rowwhy_wanted(d));          /* an impossible figure */
+}
+
+/* A spinner under a quota that also waited for a busy disk. */
+static void make_row(struct row *r, struct row_why *w)
+{
+	fields_row_init(r);
+	r->pid = r->tgid = 42;
+	r->comm = "spin";
+	r->cmdline = "spin";
+	r->user = "root";
+	r->d[CAT_CPU] = (struct cat_figure){ .pct = 80, .avail = true };
+	r->d[CAT_IO] = (struct cat_figure){ .pct = 90, .avail = true };
+	r->d[CAT_RECLAIM] = (struct cat_figure){ .pct = 5, .avail = true };
+	memset(w, 0, sizeof(*w));
+	struct evidence *ev = &w->ev;
+	ev->interval_s = 2;
+	ev->cpu_cgroup_version = 1;
+	ev->cpu_quota_us = (struct kval){ .have = true, .v = 20000 };
+	ev->cpu_period_us = (struct kval){ .have = true, .v = 100000 };
+	ev->cpu_throttled_us = (struct kval){ .have = true, .v = 1580000 };
+	ev->mem_max = (struct kval){ .have = true, .max = true };
+	ev->sys_mem_total = (struct kval){ .have = true, .v = 1ull << 40 };
+	ev->n_io_devs = 1;
+	ev->io_devs[0] = (struct evidence_io_dev){ .major = 8, .minor = 0,
+		.name = "sda", .wbps = { .have = true, .v = 1048576 },
+		.rbps = { .have = true, .max = true },
+		.wbytes = { .have = true, .v = 2000000 } };
+	ev->n_disks = 1;
+	ev->disks[0] = (struct diskstats_busy){ 8, 0, "sda", 98.5, 1.25, 0,
+						52428800 };
+	ev->states_source = CGSTATS_KERNEL;
+	ev->tasks_running = (struct kval){ .have = true, .v = 1 };
+	rowwhy_eval(w, r->d, 2);
+	r->why = w;
+}
+
+static void test_eval(void)
+{
+	struct row r;
+	struct row_why w;
+
+	make_row(&r, &w);
+	CHECK(w.c[CAT_CPU].stalled && w.c[CAT_CPU].r.cause == WHY_CPU_QUOTA);
+	CHECK_STR(w.c[CAT_CPU].text, "cpu quota");
+	CHECK(w.c[CAT_IO].stalled && w.c[CAT_IO].r.cause == WHY_IO_LIMIT);
+	CHECK(w.c[CAT_RECLAIM].stalled && w.c[CAT_RECLAIM].r.cause == WHY_NONE);
+	CHECK(!w.c[CAT_SWAP].stalled);
+	/* the largest stall with a cause: io (90 %) over cpu (80 %) */
+	CHECK_STR(rowwhy_main(&r), w.c[CAT_IO].text);
+	w.c[CAT_IO].text[0] = '\0';
+	CHECK_STR(rowwhy_main(&r), "cpu quota");
+	r.why = NULL;
+	CHECK_STR(rowwhy_main(&r), "");
+}
+
+static bool same_kval(const struct kval *a, const struct kval *b)
+{
+	return a->have == b->have && a->max == b->max && a->v == b->v;
+}
+
+static void test_json(void)
+{
+	struct row rows[2];
+	struct row_why w;
+	struct sample s = { .time = 1, .interval = 2, .rows = rows, .nrows = 2 };
+	char *p = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	make_row(&rows[0], &w);
+	fields_row_init(&rows[1]);
+	rows[1].pid = rows[1].tgid = 7;
+	if (!(f = open_memstream(&p, &n)))
+		exit(99);
+	json_write_sample(f, &s);
+	fclose(f);
+	CHECK(strstr(p, "\"cpu_quota_us\":20000") != NULL);
+	CHECK(strstr(p, "\"mem_max\":\"max\"") != NULL);
+	CHECK(strstr(p, "\"mem_high\":null") != NULL);
+	CHECK(strstr(p, "\"cpu\":{\"cause\":\"cpu_quota\",\"text\":\"cpu quota\"}") != NULL);
+	CHECK(strstr(p, "\"reclaim\":{\"cause\":null,\"text\":null}") != NULL);
+	CHECK(strstr(p, "\"states_source\":\"cgroupstats\"") != NULL);
+	/* the row without evidence has no "why" key: older output unchanged */
+	CHECK(strstr(strstr(p, "\"pid\":7"), "\"why\"") == NULL);
+
+	json_tokener *tok = json_read_tokener();
+	json_object *o = json_read_line(tok, p, strcspn(p, "\n"));
+	struct json_read rp = { 0 };
+	struct sample back;
+	CHECK(o && json_read_sample(&rp, o, &back) == 0);
+	CHECK(back.nrows == 2 && back.rows[0].why && !back.rows[1].why);
+	if (back.nrows == 2 && back.rows[0].why) {
+		const struct row_why *b = back.rows[0].why;
+		for (size_t i = 0; i < evidence_nfields; i++) {
+			const struct evidence_field *fd = &evidence_fields[i];
+			if (!same_kval(evidence_value(&w.ev, fd),
+				       evidence_value(&b->ev, fd))) {
+				fprintf(stderr, "field %s differs\n", fd->name);
+				CHECK(false);
+			}
+		}
+		CHECK(b->ev.n_io_devs == 1 && b->ev.io_devs[0].major == 8);
+		CHECK_STR(b->ev.io_devs[0].name, "sda");
+		for (size_t i = 0; i < evidence_io_dev_nfields; i++)
+			CHECK(same_kval(evidence_value(&w.ev.io_devs[0],
+						       &evidence_io_dev_fields[i]),
+					evidence_value(&b->ev.io_devs[0],
+						       &evidence_io_dev_fields[i])));
+		CHECK(b->ev.n_disks == 1);
+		CHECK_NEAR(b->ev.disks[0].util_pct, 98.5, 0.01);
+		CHECK(b->ev.disks[0].write_bytes == 52428800);
+		CHECK_NEAR(b->ev.interval_s, 2, 0.001);
+		CHECK(b->ev.cpu_cgroup_version == 1 && !b->ev.mem_cgroup_version);
+		CHECK(b->ev.states_source == CGSTATS_KERNEL);
+		for (int c = 0; c < NCAT; c++) {
+			CHECK(b->c[c].stalled == w.c[c].stalled);
+			CHECK(b->c[c].r.cause == w.c[c].r.cause);
+			CHECK_STR(b->c[c].text, w.c[c].text);
+		}
+		CHECK_STR(rowwhy_main(&back.rows[0]), rowwhy_main(&rows[0]));
+	}
+	json_object_put(o);
+	json_tokener_free(tok);
+	json_read_free(&rp);
+	free(p);
+}
+
+/* Garbage in a "why" object: absent values, never a crash or a 0. */
+static void test_json_garbage(void)
+{
+	static const char line[] =
+		"{\"time\":1,\"interval\":1,\"tasks\":[{\"pid\":1,\"why\":"
+		"{\"interval_s\":\"x\",\"causes\":{\"cpu\":{\"cause\":\"nope\","
+		"\"text\":5},\"io\":[]},\"cpu_quota_us\":-5,\"mem_max\":\"min\","
+		"\"mem_current\":1.5,\"io_devices\":[{\"device\":\"8\"},7],"
+		"\"disks\":{},\"cpu_cgroup_version\":3}}],\"exited\":[]}";
+	json_tokener *tok = json_read_tokener();
+	json_object *o = json_read_line(tok, line, strlen(line));
+	struct json_read rp = { 0 };
+	struct sample s;
+
+	CHECK(o && json_read_sample(&rp, o, &s) == 0);
+	CHECK(s.nrows == 1 && s.rows[0].why);
+	if (s.nrows == 1 && s.rows[0].why) {
+		const struct row_why *w = s.rows[0].why;
+		CHECK(w->c[CAT_CPU].stalled && w->c[CAT_CPU].r.cause == WHY_NONE);
+		CHECK(!w->c[CAT_IO].stalled);
+		CHECK(!w->ev.cpu_quota_us.have && !w->ev.mem_max.have &&
+		      !w->ev.mem_current.have);
+		CHECK(w->ev.n_io_devs == 0 && w->ev.n_disks == 0);
+		CHECK(w->ev.cpu_cgroup_version == 0 && w->ev.interval_s == 0);
+		CHECK_STR(rowwhy_main(&s.rows[0]), "");
+	}
+	json_object_put(o);
+	json_tokener_free(tok);
+	json_read_free(&rp);
+}
+
+/* The manual page's WHY IT STALLS names every field and every cause. */
+static void test_man(void)
+{
+	char *man = unit_fixture("../../man/stalltop.1", NULL);
+	char *sec = strstr(man, "\n.SH WHY IT STALLS");
+	char *end = sec ? strstr(sec + 1, "\n.SH ") : NULL;
+	char name[64];
+
+	CHECK(sec && end);
+	if (!sec || !end)
+		return;
+	*end = '\0';
+	for (size_t i = 0; i < evidence_nfields; i++) {
+		snprintf(name, sizeof(name), ".BR %s ", evidence_fields[i].name);
+		if (!strstr(sec, name)) {
+			fprintf(stderr, "field %s is not in the manual\n",
+				evidence_fields[i].name);
+			CHECK(false);
+		}
+	}
+	for (size_t i = 0; i < evidence_io_dev_nfields; i++) {
+		snprintf(name, sizeof(name), ".BR %s ",
+			 evidence_io_dev_fields[i].name);
+		CHECK(strstr(sec, name) != NULL);
+	}
+	for (size_t i = 0; i < evidence_disk_nfields; i++)
+		CHECK(strstr(sec, evidence_disk_fields[i]) != NULL);
+	for (int r = WHY_NONE + 1; r < NWHY; r++) {
+		snprintf(name, sizeof(name), "(%s)", why_rules[r].key);
+		if (!strstr(sec, name)) {
+			fprintf(stderr, "cause %s is not in the manual\n",
+				why_rules[r].key);
+			CHECK(false);
+		}
+	}
+	CHECK(strstr(sec, "\n.B w\n") != NULL);
+	free(man);
+}
+
+int main(void)
+{
+	test_stalled();
+	test_eval();
+	test_json();
+	test_json_garbage();
+	test_man();
+	return unit_done();
+}
