@@ -283,7 +283,9 @@ trace_stalltop() {
 	need_cmd strace
 	start_stalltop "$_t" -d 0.2 "$@"
 	_st=$ST_PID
-	bg_start "$_t-strace" strace -f -ttt -e trace="${TRACE_CALLS:-getdents64,getdents}" \
+	# shellcheck disable=SC2086 # TRACE_OPTS: more strace options, split
+	bg_start "$_t-strace" strace -f -ttt ${TRACE_OPTS:-} \
+		-e trace="${TRACE_CALLS:-getdents64,getdents}" \
 		-o "$TMP/$_t.trace" -p "$_st"
 	_strace=$BG_PID
 	wait_for has_line "$TMP/$_t-strace.err" "Process $_st attached"

@@ -3,8 +3,10 @@
 # --rescan SECONDS: besides following fork/exit notifications, stalltop
 # walks /proc every SECONDS to resynchronise. strace, attached to a
 # stalltop refreshing every 0.2 s, records when it reads directories
-# (getdents64); a walk is a burst of such calls, those less than 50 ms
-# apart belong to one walk.
+# (getdents64 on /proc itself: strace -y names the directory, and the
+# evidence of a stalled process lists only its own /proc/PID/task); a
+# walk is a burst of such calls, those less than 50 ms apart belong to
+# one walk.
 #  - --rescan 1, over 20 refreshes (4 s): a walk about once a second,
 #    checked at a refresh, so every 5th or 6th one: 3..5 walks, each at
 #    least 0.9 s after the one before. A rescan at every refresh (about
@@ -24,7 +26,7 @@ trace() {
 	shift
 	trace_stalltop "$_t" 20 "$@"
 	# the timestamp: the first field like 1763740000.123456
-	awk '/getdents/ {
+	awk '/getdents[0-9]*\([0-9]*<\/proc>/ {
 		for (i = 1; i <= NF; i++)
 			if ($i ~ /^[0-9]+\.[0-9]+$/) { t = $i; break }
 		if (!n || t - last > 0.05) {
@@ -39,6 +41,7 @@ trace() {
 	note "$_t ($*): $WALKS walks in 20 refreshes, the closest $GAP s apart; $LOST events lost"
 }
 
+TRACE_OPTS=-y
 trace every1 --rescan 1
 [ "$WALKS" -ge 3 ] && [ "$WALKS" -le 5 ] ||
 	fail "--rescan 1: $WALKS walks of /proc in 20 refreshes of 0.2 s, expected 3..5"
