@@ -13,31 +13,9 @@
 #include <string.h>
 
 #include "kernel/cg_io.h"
+#include "kernel/kval.h"
 
 #define IO_BUF 16384
-
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-/* The next blank-separated token of [*p, end), or false. */
-static bool token(const char **p, const char *end, const char **s,
-		  const char **e)
-{
-	const char *q = *p;
-
-	while (q < end && is_blank(*q))
-		q++;
-	if (q == end)
-		return false;
-	*s = q;
-	while (q < end && !is_blank(*q))
-		q++;
-	*e = q;
-	*p = q;
-	return true;
-}
 
 /* "8:16" */
 static bool parse_dev(const char *s, const char *e, unsigned *major,
@@ -106,10 +84,10 @@ static bool parse_v2_line(const char *p, const char *end,
 {
 	const char *s, *e;
 
-	if (!token(&p, end, &s, &e) || !parse_dev(s, e, major, minor))
+	if (!kval_token(&p, end, &s, &e) || !parse_dev(s, e, major, minor))
 		return false;
 	memset(vals, 0, NKEYS * sizeof(vals[0]));
-	while (token(&p, end, &s, &e)) {
+	while (kval_token(&p, end, &s, &e)) {
 		const char *eq = memchr(s, '=', (size_t)(e - s));
 
 		if (!eq)
@@ -208,9 +186,9 @@ int cg_io_parse_v1_limit(const char *text, size_t offset, struct cg_io *out)
 		struct cg_io_dev *d;
 		uint64_t v;
 
-		if (!token(&p, end, &s, &e) || !parse_dev(s, e, &major, &minor) ||
-		    !token(&p, end, &vs, &ve) || !kval_parse_u64(vs, ve, &v) ||
-		    token(&p, end, &s, &e))
+		if (!kval_token(&p, end, &s, &e) || !parse_dev(s, e, &major, &minor) ||
+		    !kval_token(&p, end, &vs, &ve) || !kval_parse_u64(vs, ve, &v) ||
+		    kval_token(&p, end, &s, &e))
 			bad += end > text;
 		else if ((d = dev_get(out, major, minor)) != NULL)
 			*at(d, offset) = (struct kval){ .have = true, .v = v };
@@ -232,9 +210,9 @@ void cg_io_parse_v1_service(const char *text, size_t read_off,
 		uint64_t v;
 
 		text = nl ? nl + 1 : end;
-		if (!token(&p, end, &s, &e) || !parse_dev(s, e, &major, &minor) ||
-		    !token(&p, end, &os, &oe) || !token(&p, end, &vs, &ve) ||
-		    !kval_parse_u64(vs, ve, &v) || token(&p, end, &s, &e))
+		if (!kval_token(&p, end, &s, &e) || !parse_dev(s, e, &major, &minor) ||
+		    !kval_token(&p, end, &os, &oe) || !kval_token(&p, end, &vs, &ve) ||
+		    !kval_parse_u64(vs, ve, &v) || kval_token(&p, end, &s, &e))
 			continue;
 		if (oe - os == 4 && memcmp(os, "Read", 4) == 0)
 			off = read_off;

@@ -22,46 +22,24 @@
 #define MIN_FIELDS 11
 #define MAX_FIELDS 17
 
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static bool token(const char **p, const char *end, const char **s,
-		  const char **e)
-{
-	const char *q = *p;
-
-	while (q < end && is_blank(*q))
-		q++;
-	if (q == end)
-		return false;
-	*s = q;
-	while (q < end && !is_blank(*q))
-		q++;
-	*e = q;
-	*p = q;
-	return true;
-}
-
 static bool parse_line(const char *p, const char *end, struct diskstats_dev *d)
 {
 	uint64_t v[MAX_FIELDS], maj, min;
 	const char *s, *e;
 	int n = 0;
 
-	if (!token(&p, end, &s, &e) || !kval_parse_u64(s, e, &maj) ||
-	    !token(&p, end, &s, &e) || !kval_parse_u64(s, e, &min) ||
+	if (!kval_token(&p, end, &s, &e) || !kval_parse_u64(s, e, &maj) ||
+	    !kval_token(&p, end, &s, &e) || !kval_parse_u64(s, e, &min) ||
 	    maj > 0xfffff || min > 0xfffff)
 		return false;
-	if (!token(&p, end, &s, &e) || (size_t)(e - s) >= DISKSTATS_NAME)
+	if (!kval_token(&p, end, &s, &e) || (size_t)(e - s) >= DISKSTATS_NAME)
 		return false;
 	memset(d, 0, sizeof(*d));
 	memcpy(d->name, s, (size_t)(e - s));
 	for (const char *c = d->name; *c; c++)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
 			return false;
-	while (token(&p, end, &s, &e)) {
+	while (kval_token(&p, end, &s, &e)) {
 		if (n == MAX_FIELDS || !kval_parse_u64(s, e, &v[n]))
 			return false;
 		n++;

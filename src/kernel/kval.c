@@ -119,6 +119,23 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
+bool kval_token(const char **p, const char *end, const char **s,
+		const char **e)
+{
+	const char *q = *p;
+
+	while (q < end && is_blank(*q))
+		q++;
+	if (q == end)
+		return false;
+	*s = q;
+	while (q < end && !is_blank(*q))
+		q++;
+	*e = q;
+	*p = q;
+	return true;
+}
+
 /* "value" or "value unit" in [p, end); false when it is anything else. */
 static bool parse_value(const char *p, const char *end, const char *unit,
 			uint64_t *out)

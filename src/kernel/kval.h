@@ -44,6 +44,13 @@ ssize_t kval_read_file(int dirfd, const char *name, char *buf, size_t size);
  */
 bool kval_parse_u64(const char *p, const char *end, uint64_t *out);
 
+/*
+ * The next token of [*p, end) separated by blanks (spaces, tabs): [*s, *e),
+ * and *p moved past it; false when only blanks are left.
+ */
+bool kval_token(const char **p, const char *end, const char **s,
+		const char **e);
+
 /* A whole file holding one number and an optional newline. */
 struct kval kval_parse_number(const char *text);
 
