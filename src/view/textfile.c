@@ -44,18 +44,27 @@ static int fail(char *err, size_t errsize, bool temp, const char *path)
 	return -1;
 }
 
+/* A new temporary file beside path: its descriptor, its name in *tmp. */
+static int open_temp(const char *path, char **tmp, char *err, size_t errsize)
+{
+	if (!(*tmp = temp_name(path)))
+		return fail(err, errsize, false, path);
+	int fd = mkstemp(*tmp);
+	if (fd < 0) {
+		fail(err, errsize, true, path);
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return fd;
+}
+
 int textfile_replace(const char *path, textfile_fill_fn *fill, void *arg,
 		     char *err, size_t errsize)
 {
-	char *tmp = temp_name(path);
-	if (!tmp)
-		return fail(err, errsize, false, path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		fail(err, errsize, true, path);
-		free(tmp);
+	char *tmp;
+	int fd = open_temp(path, &tmp, err, errsize);
+	if (fd < 0)
 		return -1;
-	}
 	FILE *f = fdopen(fd, "w");
 	if (!f) {
 		close(fd);
@@ -90,15 +99,10 @@ int textfile_check(const char *path, char *err, size_t errsize)
 		errno = EISDIR;
 		return fail(err, errsize, false, path);
 	}
-	char *tmp = temp_name(path);
-	if (!tmp)
-		return fail(err, errsize, false, path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		fail(err, errsize, true, path);
-		free(tmp);
+	char *tmp;
+	int fd = open_temp(path, &tmp, err, errsize);
+	if (fd < 0)
 		return -1;
-	}
 	close(fd);
 	unlink(tmp);
 	free(tmp);
