@@ -337,6 +337,19 @@ static int wait_readable(int fd, int timeout_ms)
 	return ret;
 }
 
+/* Wait for a reply; -1 with errno (ETIMEDOUT when none came in time). */
+static int wait_reply(int fd)
+{
+	switch (wait_readable(fd, REPLY_TIMEOUT_MS)) {
+	case -1:
+		return -1;
+	case 0:
+		errno = ETIMEDOUT;
+		return -1;
+	}
+	return 0;
+}
+
 /* Read the replies of one batch. Returns 0, or -1 with errno set. */
 static int drain_batch(struct ts_client *c, struct drain *d)
 {
@@ -362,13 +375,8 @@ static int drain_batch(struct ts_client *c, struct drain *d)
 				errno = ENOBUFS;
 				return -1;
 			}
-			switch (wait_readable(fd, REPLY_TIMEOUT_MS)) {
-			case -1:
+			if (wait_reply(fd) < 0)
 				return -1;
-			case 0:
-				errno = ETIMEDOUT;
-				return -1;
-			}
 			continue;
 		}
 		if ((size_t)n > sizeof(c->recvbuf)) {
@@ -495,13 +503,8 @@ int taskstats_command(struct ts_client *c, uint8_t cmd, uint16_t attr,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			switch (wait_readable(fd, REPLY_TIMEOUT_MS)) {
-			case -1:
+			if (wait_reply(fd) < 0)
 				return -1;
-			case 0:
-				errno = ETIMEDOUT;
-				return -1;
-			}
 			continue;
 		}
 		if (n < 0 && errno != ENOBUFS)
