@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kernel/kval.h"
 #include "kernel/psi.h"
 
 const char *const psi_res_name[NPSI] = {
@@ -47,27 +48,6 @@ static bool token_is(const char *p, const char *end, const char *word)
 	size_t n = strlen(word);
 
 	return (size_t)(end - p) == n && memcmp(p, word, n) == 0;
-}
-
-/* Decimal digits only; no sign, no overflow. */
-static bool parse_u64(const char *p, const char *end, uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if (p == end)
-		return false;
-	for (; p < end; p++) {
-		unsigned d;
-
-		if (!is_digit(*p))
-			return false;
-		d = (unsigned)(*p - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return true;
 }
 
 /*
@@ -154,7 +134,7 @@ static bool parse_line(const char *p, const char *end, int *kind,
 			ok = parse_avg(eq + 1, p, &l->avg300);
 		} else if (token_is(tok, eq, "total")) {
 			bit = HAVE_TOTAL;
-			ok = parse_u64(eq + 1, p, &l->total_us);
+			ok = kval_parse_u64(eq + 1, p, &l->total_us);
 		} else {
 			continue;
 		}
