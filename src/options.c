@@ -148,11 +148,12 @@ static void __attribute__((noreturn)) usage(void)
 		"A figure the kernel reports that cannot be true (a wait longer than\n"
 		"the task has existed) is dropped: shown as !, null in JSON, never\n"
 		"sorted on or summed, and counted in the header.\n"), f);
-	fputs(_("\nWhy it stalls: for the shown processes that stall on cpu, io,\n"
-		"memory or wpcopy, the counters that tell why (cgroup limits,\n"
-		"throttling, events and pressure, allowed CPUs, IO, busiest disks):\n"
-		"the screen's WHY column and evidence pane (key w), and a \"why\"\n"
-		"object per row in JSON and recordings.\n"), f);
+	fputs(_("\nWhy it stalls: for the shown processes and cgroups that stall\n"
+		"on cpu, io, memory or wpcopy, the counters that tell why (cgroup\n"
+		"limits, throttling, events and pressure, task states, allowed CPUs,\n"
+		"IO, busiest disks): the screen's WHY column and evidence pane\n"
+		"(key w), and a \"why\" object per row and cgroup in JSON and\n"
+		"recordings.\n"), f);
 	fputs(_("\nFiles:\n"
 		"  /proc/pressure/*                          system pressure (PSI)\n"
 		"  /proc/sys/kernel/task_delayacct           delay accounting switch\n"

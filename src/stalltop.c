@@ -96,6 +96,8 @@ static void batch_tick(void *arg)
 		if (s.cgroups)
 			select_cgroups(s.cgroups, s.ncgroups, &b->o->sel);
 		producer_fill_status(b->m, s.rows, s.nrows);
+		if (s.cgroups)
+			producer_fill_cgroups(b->m, s.cgroups, s.ncgroups);
 		if (b->o->quiet) {
 			/* -q: the recording (producer_on_sample) is all there is */
 			if (++b->done == b->o->iterations)

@@ -8,6 +8,10 @@
  * only when a shown process stalled on IO. A process shown stalled for
  * the first time has current values only: the next sample has deltas.
  *
+ * The cgroup rows a view shows stalled get theirs the same way, from
+ * the cgroup's own v2 directory (model/cgwhy.h keeps their previous
+ * readings by path).
+ *
  * Every descriptor is opened for one reading and closed after it: a
  * process may move to another cgroup between two.
  */
@@ -23,6 +27,7 @@
 #include "kernel/diskstats.h"
 #include "kernel/kval.h"
 #include "live/monitor_int.h"
+#include "model/cgwhy.h"
 #include "model/evidence.h"
 #include "model/rowwhy.h"
 #include "model/tasktable.h"
@@ -46,6 +51,7 @@ struct gather {
 	struct diskstats disks_prev, disks_cur;
 	uint64_t disks_round;      /* the reading disks_cur was taken after */
 	bool have_disks, have_disks_prev;
+	struct cgwhy *cgw;         /* the cgroup rows' previous readings */
 };
 
 static struct gather *gather_get(struct monitor *m)
@@ -74,6 +80,7 @@ void gather_free(struct monitor *m)
 		close(g->cpu_sys);
 	diskstats_free(&g->disks_prev);
 	diskstats_free(&g->disks_cur);
+	cgwhy_free(g->cgw);
 	free(g);
 	m->gather = NULL;
 }
@@ -229,4 +236,53 @@ void gather_rows(struct monitor *m, struct row *rows, size_t n)
 			gather_one(m, g, k, &rows[i]);
 		rows[i].why = &e->why;
 	}
+}
+
+void gather_new_round(struct monitor *m)
+{
+	if (m->gather)
+		cgwhy_prune(m->gather->cgw, m->round);
+}
+
+/* The evidence of cgroup row c (v2 path below root). */
+static void gather_cgroup(struct monitor *m, struct gather *g,
+			  const char *root, struct cgroup_row *c)
+{
+	struct evidence_dirs d = EVIDENCE_DIRS_NONE;
+	char full[8192];
+
+	d.proc = g->proc;
+	d.cpu_sys = g->cpu_sys;
+	/* the root's cgroup.threads lists every thread of the machine */
+	d.no_states = strcmp(c->path, "/") == 0;
+	snprintf(full, sizeof(full), "%s%s", root,
+		 d.no_states ? "" : c->path);
+	d.cg2 = kval_open_dir(-1, full);
+	cgwhy_gather(g->cgw, c, &d, m->round, m->sample_dt,
+		     g->have_disks_prev ? &g->disks_prev : NULL,
+		     g->have_disks ? &g->disks_cur : NULL);
+	if (d.cg2 >= 0)
+		close(d.cg2);
+}
+
+void gather_cgroups(struct monitor *m, struct cgroup_row *rows, size_t n)
+{
+	struct gather *g;
+	bool io = false;
+
+	/* cgroup rows are v2 paths; evidence is of one interval */
+	if (m->o.accumulate || !cgsum_used(m) || !n || !(g = gather_get(m)))
+		return;
+	if (!g->cgw && !(g->cgw = cgwhy_new()))
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (cgwhy_wanted(&rows[i]) &&
+		    !cgwhy_have(g->cgw, &rows[i], m->round) &&
+		    rowwhy_stalled(&rows[i].d[CAT_IO]))
+			io = true;
+	if (io)
+		read_disks(m, g);
+	for (size_t i = 0; i < n; i++)
+		if (cgwhy_wanted(&rows[i]) && rows[i].path)
+			gather_cgroup(m, g, m->cg_root, &rows[i]);
 }

@@ -157,6 +157,7 @@ static int monitor_sample(struct producer *p, struct sample *out)
 	out->nexited = m->nexited;
 	out->nprocs = tasktable_count(m->procs);
 	out->nthreads = rows_count_threads(m);
+	gather_new_round(m);
 	if (m->o.cgroups)
 		cgsum_build(m, out);
 	if (m->o.record_threads && !m->o.threads)
@@ -170,6 +171,8 @@ static int monitor_sample(struct producer *p, struct sample *out)
 		 */
 		rows_fill_status(m, out->rows, out->nrows);
 		m->status_filled = true;
+		if (out->cgroups)
+			gather_cgroups(m, out->cgroups, out->ncgroups);
 		m->p.sample_cb(out, m->p.sample_arg);
 	}
 
@@ -203,6 +206,12 @@ static int baseline(struct monitor *m)
 static void fill_status(struct producer *p, struct row *rows, size_t n)
 {
 	rows_fill_status(of(p), rows, n);
+}
+
+static void fill_cgroups(struct producer *p, struct cgroup_row *rows,
+			 size_t n)
+{
+	gather_cgroups(of(p), rows, n);
 }
 
 static void monitor_set_threads(struct producer *p, bool threads,
@@ -296,6 +305,7 @@ static int monitor_enable_delayacct(struct producer *p)
 static const struct producer_ops monitor_ops = {
 	.sample = monitor_sample,
 	.fill_status = fill_status,
+	.fill_cgroups = fill_cgroups,
 	.set_threads = monitor_set_threads,
 	.set_accumulate = monitor_set_accumulate,
 	.set_cgroups = monitor_set_cgroups,

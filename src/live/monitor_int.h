@@ -185,6 +185,10 @@ size_t rows_count_threads(struct monitor *m);
 /* gather.c: why the shown rows stall */
 /* The evidence of the stalled processes among rows (row.why). */
 void gather_rows(struct monitor *m, struct row *rows, size_t n);
+/* The evidence of the stalled cgroups among rows (cgroup_row.why). */
+void gather_cgroups(struct monitor *m, struct cgroup_row *rows, size_t n);
+/* A sample begins: forget what is too old to make an interval with. */
+void gather_new_round(struct monitor *m);
 void gather_free(struct monitor *m);
 
 /* cgsum.c: the sums per cgroup */

@@ -73,6 +73,8 @@ static void read_states(const struct evidence_dirs *d, struct ts_client *ts,
 			struct cgstats *out)
 {
 	memset(out, 0, sizeof(*out));
+	if (d->no_states)
+		return;
 	if (ts && d->states1 >= 0 && cgstats_query(ts, d->states1, out) == 0)
 		return;
 	if (d->cg2 >= 0 && d->proc >= 0 &&

@@ -51,11 +51,13 @@ struct evidence_dirs {
 	int pid;         /* /proc/PID */
 	int proc;        /* /proc */
 	int cpu_sys;     /* /sys/devices/system/cpu */
+	bool no_states;  /* count no task states (a v2 root cgroup, whose
+			    cgroup.threads lists every thread) */
 };
 
-/* Nothing open. */
+/* Nothing open (and task states counted where a directory is). */
 #define EVIDENCE_DIRS_NONE ((struct evidence_dirs){ -1, -1, -1, -1, -1, \
-	-1, -1, -1 })
+	-1, -1, -1, false })
 
 /* One moment: cumulative counters and current values. */
 struct evidence_reading {

@@ -331,6 +331,20 @@ static void get_why(const struct field *f, const struct row *r,
 	v->str = rowwhy_main(r);
 }
 
+/* A cgroup's: the short cause of its largest stall ("" for none). */
+static void cg_why(const struct field *f, const struct cgroup_row *g,
+		   const struct field_ctx *c, struct field_value *v)
+{
+	(void)f;
+	v->why = g->why;
+	if (c->fmt == FIELD_FMT_JSON) {
+		v->have = g->why != NULL;
+		return;
+	}
+	v->have = true;
+	v->str = rowwhy_main_cg(g);
+}
+
 /* Replay: json_read.c decodes the object into room of its own. */
 static void put_why(const struct field *f, struct row *r,
 		    const struct field_value *v)
@@ -508,9 +522,11 @@ static const struct field table[NFIELD] = {
 		.header = "WHY", .key = "why",
 		.help = N_("the cause of the largest stall, from the evidence "
 			   "next to it (key w shows it)"),
+		.cg_help = N_("the cause of the cgroup's largest stall, from "
+			      "the evidence next to it (key w shows it)"),
 		.type = FIELD_EVIDENCE, .width = 16,
-		.flags = TASK | FIELD_LEFT | FIELD_RAW | FIELD_OPTIONAL,
-		.get = get_why, .set = put_why,
+		.flags = TASK | CG | FIELD_LEFT | FIELD_RAW | FIELD_OPTIONAL,
+		.get = get_why, .cg_get = cg_why, .set = put_why,
 	},
 
 	/* the cgroup view: batch text heads them with the kernel's names */
@@ -591,6 +607,11 @@ static const int cgroups_layout[] = {
 	FIELD_CG_IO_P, FIELD_CG_IO_10, CATS, FIELD_TOTAL, FIELD_CG_NR,
 	FIELD_CG_PATH,
 };
+static const int cgroups_screen_layout[] = {
+	FIELD_CG_CPU_P, FIELD_CG_CPU_10, FIELD_CG_MEM_P, FIELD_CG_MEM_10,
+	FIELD_CG_IO_P, FIELD_CG_IO_10, CATS, FIELD_TOTAL, FIELD_CG_NR,
+	FIELD_WHY, FIELD_CG_PATH,
+};
 static const int csv_layout[] = {
 	FIELD_PID, FIELD_TGID, FIELD_PPID, FIELD_USER, FIELD_STATE,
 	FIELD_THREADS, FIELD_CPU_PCT, FIELD_DELAY, FIELD_TOTAL, FIELD_DROPPED,
@@ -613,6 +634,7 @@ static const struct {
 	[FIELD_LAYOUT_CSV] = LAYOUT(csv_layout),
 	[FIELD_LAYOUT_JSON] = LAYOUT(json_layout),
 	[FIELD_LAYOUT_SCREEN] = LAYOUT(screen_layout),
+	[FIELD_LAYOUT_CGROUPS_SCREEN] = LAYOUT(cgroups_screen_layout),
 };
 
 const int *fields_layout(enum field_layout l, int *n)

@@ -183,6 +183,8 @@ enum field_layout {
 	FIELD_LAYOUT_JSON,    /* a task row's keys */
 	FIELD_LAYOUT_SCREEN,  /* the task table on the screen: the tasks' and
 				 WHY, shown where a row has a cause */
+	FIELD_LAYOUT_CGROUPS_SCREEN, /* the cgroup view on the screen: the
+				 cgroups' and WHY, likewise */
 	NFIELD_LAYOUT
 };
 

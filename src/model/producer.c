@@ -23,6 +23,13 @@ void producer_fill_status(struct producer *p, struct row *rows, size_t n)
 		p->ops->fill_status(p, rows, n);
 }
 
+void producer_fill_cgroups(struct producer *p, struct cgroup_row *rows,
+			   size_t n)
+{
+	if (p->ops->fill_cgroups)
+		p->ops->fill_cgroups(p, rows, n);
+}
+
 void producer_set_threads(struct producer *p, bool threads, pid_t only_tgid)
 {
 	p->ops->set_threads(p, threads, only_tgid);

@@ -33,6 +33,12 @@ struct producer_ops {
 	 * for the rows a view is about to show. NULL: the rows have it.
 	 */
 	void (*fill_status)(struct producer *p, struct row *rows, size_t n);
+	/*
+	 * The evidence of the cgroup rows a view is about to show (those
+	 * stalled get their why). NULL: the rows have it.
+	 */
+	void (*fill_cgroups)(struct producer *p, struct cgroup_row *rows,
+			     size_t n);
 	/* Rows of threads (of one process: only_tgid) or of processes. */
 	void (*set_threads)(struct producer *p, bool threads, pid_t only_tgid);
 	/* Figures since now instead of per interval. NULL: as produced. */
@@ -81,6 +87,8 @@ struct producer {
 
 int producer_sample(struct producer *p, struct sample *out);
 void producer_fill_status(struct producer *p, struct row *rows, size_t n);
+void producer_fill_cgroups(struct producer *p, struct cgroup_row *rows,
+			   size_t n);
 void producer_set_threads(struct producer *p, bool threads, pid_t only_tgid);
 /* Returns 0, or -1 with errno ENOTSUP where figures come as produced. */
 int producer_set_accumulate(struct producer *p, bool accumulate);

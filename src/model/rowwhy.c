@@ -57,22 +57,34 @@ void rowwhy_eval(struct row_why *w, const struct cat_figure d[NCAT],
 	}
 }
 
-const char *rowwhy_main(const struct row *r)
+/* The short cause of the largest stall of figures d that has one. */
+static const char *main_cause(const struct row_why *w,
+			      const struct cat_figure d[NCAT])
 {
 	const char *best = "";
 	double most = -1;
 
-	if (!r->why)
+	if (!w)
 		return best;
 	for (int c = 0; c < NCAT; c++) {
-		const struct row_why_cat *wc = &r->why->c[c];
+		const struct row_why_cat *wc = &w->c[c];
 
-		if (!wc->stalled || !wc->text[0] || !r->d[c].avail)
+		if (!wc->stalled || !wc->text[0] || !d[c].avail)
 			continue;
-		if (r->d[c].pct > most) {
-			most = r->d[c].pct;
+		if (d[c].pct > most) {
+			most = d[c].pct;
 			best = wc->text;
 		}
 	}
 	return best;
+}
+
+const char *rowwhy_main(const struct row *r)
+{
+	return main_cause(r->why, r->d);
+}
+
+const char *rowwhy_main_cg(const struct cgroup_row *g)
+{
+	return main_cause(g->why, g->d);
 }

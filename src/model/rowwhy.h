@@ -5,7 +5,7 @@
  * the rule table (why.h) finds, or none. Which rows have one: those shown
  * whose delay in a category the rules cover is at least ROWWHY_MIN_PCT of
  * the interval; the producers decide (live: gathered for such rows only;
- * a recording: as recorded).
+ * a recording: as recorded). Cgroup rows carry the same (cgwhy.h).
  */
 #ifndef STALLTOP_ROWWHY_H
 #define STALLTOP_ROWWHY_H
@@ -56,5 +56,8 @@ void rowwhy_eval(struct row_why *w, const struct cat_figure d[NCAT],
  * column), or "" when no stalled category has a cause.
  */
 const char *rowwhy_main(const struct row *r);
+
+/* The same for a cgroup row. */
+const char *rowwhy_main_cg(const struct cgroup_row *g);
 
 #endif

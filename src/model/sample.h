@@ -88,6 +88,8 @@ struct cgroup_row {
 	struct cat_figure d[NCAT]; /* summed over its processes and below */
 	double total_pct;
 	size_t nr_tasks;      /* processes in it and below */
+	const struct row_why *why; /* evidence of its stalls, or NULL (as
+				      for a row: gathered for those shown) */
 };
 
 struct sample {

@@ -73,6 +73,25 @@ static void copy_whys(struct row *rows, size_t n, struct row_why **whys)
 	}
 }
 
+static size_t cgroups_whys(const struct cgroup_row *g, size_t n)
+{
+	size_t total = 0;
+	for (size_t i = 0; g && i < n; i++)
+		total += g[i].why != NULL;
+	return total;
+}
+
+static void copy_cg_whys(struct cgroup_row *g, size_t n,
+			 struct row_why **whys)
+{
+	for (size_t i = 0; g && i < n; i++) {
+		if (!g[i].why)
+			continue;
+		**whys = *g[i].why;
+		g[i].why = (*whys)++;
+	}
+}
+
 static struct row *copy_rows(const struct row *src, size_t n, char **pos)
 {
 	struct row *rows = dup_array(src, n, sizeof(*rows));
@@ -141,7 +160,9 @@ int snapshot_copy(struct snapshot *dst, const struct sample *src)
 	size_t nwhys = rows_whys(src->rows, src->nrows) +
 		       rows_whys(src->exited, src->nexited) +
 		       rows_whys(src->thread_rows, src->nthread_rows) +
-		       rows_whys(src->thread_exited, src->nthread_exited);
+		       rows_whys(src->thread_exited, src->nthread_exited) +
+		       (n.s.cgroups ? cgroups_whys(src->cgroups,
+						   src->ncgroups) : 0);
 	if (ok && nwhys) {
 		struct row_why *w = n.whys = malloc(nwhys * sizeof(*n.whys));
 		ok = w != NULL;
@@ -153,6 +174,7 @@ int snapshot_copy(struct snapshot *dst, const struct sample *src)
 			if (n.s.thread_exited)
 				copy_whys(n.s.thread_exited, n.s.nthread_exited,
 					  &w);
+			copy_cg_whys(n.s.cgroups, n.s.ncgroups, &w);
 		}
 	}
 	if (!ok) {
@@ -179,8 +201,8 @@ void snapshot_free(struct snapshot *snap)
 	memset(snap, 0, sizeof(*snap));
 }
 
-int snapshot_keep_why(struct snapshot *snap, struct row *r,
-		      const struct row_why *w)
+/* A copy of w the snapshot owns, or NULL. */
+static struct row_why *keep(struct snapshot *snap, const struct row_why *w)
 {
 	struct row_why *copy;
 
@@ -188,14 +210,35 @@ int snapshot_keep_why(struct snapshot *snap, struct row *r,
 		size_t cap = snap->caplater ? snap->caplater * 2 : 16;
 		struct row_why **v = realloc(snap->later, cap * sizeof(*v));
 		if (!v)
-			return -1;
+			return NULL;
 		snap->later = v;
 		snap->caplater = cap;
 	}
 	if (!(copy = malloc(sizeof(*copy))))
-		return -1;
+		return NULL;
 	*copy = *w;
 	snap->later[snap->nlater++] = copy;
+	return copy;
+}
+
+int snapshot_keep_why(struct snapshot *snap, struct row *r,
+		      const struct row_why *w)
+{
+	struct row_why *copy = keep(snap, w);
+
+	if (!copy)
+		return -1;
 	r->why = copy;
+	return 0;
+}
+
+int snapshot_keep_cg_why(struct snapshot *snap, struct cgroup_row *g,
+			 const struct row_why *w)
+{
+	struct row_why *copy = keep(snap, w);
+
+	if (!copy)
+		return -1;
+	g->why = copy;
 	return 0;
 }

@@ -29,5 +29,8 @@ void snapshot_free(struct snapshot *snap);
  */
 int snapshot_keep_why(struct snapshot *snap, struct row *r,
 		      const struct row_why *w);
+/* The same for the snapshot's cgroup row g. */
+int snapshot_keep_cg_why(struct snapshot *snap, struct cgroup_row *g,
+			 const struct row_why *w);
 
 #endif

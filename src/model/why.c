@@ -25,16 +25,21 @@ const struct why_rule why_rules[NWHY] = {
 		N_("more tasks of the machine are runnable than the CPUs the "
 		   "process may use") },
 	[WHY_MEM_LIMIT] = { "mem_limit", N_("mem limit"),
+		/* xgettext:no-c-format */
 		N_("the cgroup hit its memory limit, or uses 95 % of it") },
 	[WHY_MEM_HIGH] = { "mem_high", N_("mem high"),
 		N_("the cgroup went over memory.high and was throttled") },
 	[WHY_SWAP_FULL] = { "swap_full", N_("swap full"),
+		/* xgettext:no-c-format */
 		N_("the cgroup's or the machine's swap is 95 % used") },
 	[WHY_LOW_MEMORY] = { "low_memory", N_("low memory"),
+		/* xgettext:no-c-format */
 		N_("the machine has less than 5 % of its memory available") },
 	[WHY_IO_LIMIT] = { "io_limit", N_("io limit %s"),
+		/* xgettext:no-c-format */
 		N_("the cgroup's IO on a device reached 90 % of its limit") },
 	[WHY_DISK_BUSY] = { "disk_busy", N_("disk %s %.0f%%"),
+		/* xgettext:no-c-format */
 		N_("a disk the process's cgroup used was busy at least 80 % of "
 		   "the interval") },
 	[WHY_FORK_COW] = { "fork_cow", N_("fork cow"),

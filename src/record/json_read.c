@@ -293,16 +293,27 @@ static void why_from(json_object *o, struct row_why *w)
 		ev->states_source = CGSTATS_PROC;
 }
 
-/* The row's "why", into the room counted for this sample (whys_count). */
-static void row_why_from(struct json_read *rp, json_object *o, struct row *r)
+/*
+ * The "why" of row or cgroup object o, into the room counted for this
+ * sample (whys_room), or NULL.
+ */
+static const struct row_why *obj_why_from(struct json_read *rp, json_object *o)
 {
 	json_object *w = json_read_get(o, fields_get(FIELD_WHY)->key);
 
 	if (!json_object_is_type(w, json_type_object) ||
 	    rp->nwhys >= rp->capwhys)
-		return;
+		return NULL;
 	why_from(w, &rp->whys[rp->nwhys]);
-	r->why = &rp->whys[rp->nwhys++];
+	return &rp->whys[rp->nwhys++];
+}
+
+static void row_why_from(struct json_read *rp, json_object *o, struct row *r)
+{
+	const struct row_why *w = obj_why_from(rp, o);
+
+	if (w)
+		r->why = w;
 }
 
 /* A task row: the fields of the JSON layout, each through its setter. */
@@ -360,7 +371,7 @@ static bool rows_from(struct json_read *rp, json_object *a, struct row **buf,
 	return true;
 }
 
-/* Rows of array a with a "why" object. */
+/* Rows (or cgroups) of array a with a "why" object. */
 static size_t whys_in(json_object *a)
 {
 	size_t n = 0, len = json_object_is_type(a, json_type_array) ?
@@ -379,7 +390,8 @@ static bool whys_room(struct json_read *rp, json_object *o)
 	size_t n = whys_in(json_read_get(o, JSON_KEY_TASKS)) +
 		   whys_in(json_read_get(o, JSON_KEY_EXITED)) +
 		   whys_in(json_read_get(o, JSON_KEY_THREAD_TASKS)) +
-		   whys_in(json_read_get(o, JSON_KEY_THREAD_EXITED));
+		   whys_in(json_read_get(o, JSON_KEY_THREAD_EXITED)) +
+		   whys_in(json_read_get(o, JSON_KEY_CGROUPS));
 
 	rp->nwhys = 0;
 	return grow((void **)&rp->whys, &rp->capwhys, n, sizeof(*rp->whys));
@@ -417,6 +429,7 @@ static bool cgroups_from(struct json_read *rp, json_object *a, size_t *n)
 		delay_from(json_read_get(o, fields_get(FIELD_DELAY)->key), g->d);
 		g->total_pct = json_read_num(json_read_get(o, fields_get(FIELD_TOTAL)->key));
 		g->nr_tasks = nr < 0 ? 0 : (size_t)nr;
+		g->why = obj_why_from(rp, o);
 	}
 	*n = len;
 	return true;

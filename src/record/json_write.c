@@ -442,6 +442,11 @@ static void cgroups_json(struct out *o, const struct cgroup_row *g, size_t n)
 		num(o, g[i].total_pct, 3);
 		key(o, false, JSON_KEY_NR_TASKS);
 		u64(o, g[i].nr_tasks);
+		/* as on a task row: there when gathered */
+		if (g[i].why) {
+			key(o, false, fields_get(FIELD_WHY)->key);
+			why_json(o, g[i].why);
+		}
 		put_c(o, '}');
 	}
 	put_c(o, ']');

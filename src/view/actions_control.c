@@ -199,7 +199,8 @@ const struct key_def actions_control_keys[] = {
 	{ { 'E' }, actions_control_delayacct, 0,
 	  N_("turn on kernel delay accounting (asks first)") },
 	{ { 'w' }, actions_control_why, 0,
-	  N_("why: the evidence of the selected process's stalls") },
+	  N_("why: the evidence of the selected process's or cgroup's "
+	     "stalls") },
 	{ { 'W' }, actions_control_save, 0, N_("save the current settings") },
 	{ { KEYS_CTRL('l') }, actions_control_redraw, 0,
 	  N_("redraw the screen") },

@@ -131,7 +131,7 @@ static int cgcolumns_part(struct help_text *h)
 	    add(h, true, "%s", _("Columns of the cgroup view (g)")) < 0)
 		return -1;
 	int n;
-	const int *ids = fields_layout(FIELD_LAYOUT_CGROUPS, &n);
+	const int *ids = fields_layout(FIELD_LAYOUT_CGROUPS_SCREEN, &n);
 	for (int i = 0; i < n; i++) {
 		int cat = fields_cat(ids[i]);
 		if (cat > 0)

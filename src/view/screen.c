@@ -289,6 +289,7 @@ void screen_set_cgview(struct screen *s, bool on)
 	}
 	s->cgview = on;
 	screen_rebuild_view(s);
+	screen_fill_current(s);
 }
 
 /*
@@ -327,7 +328,11 @@ static void fill_visible(struct screen *s)
 
 void screen_fill_current(struct screen *s)
 {
-	if (!s->frozen && !s->cgview && s->have_sample)
+	if (s->frozen || !s->have_sample || !s->m)
+		return;
+	if (s->cgview)
+		screen_cgroup_fill(s);
+	else
 		fill_visible(s);
 }
 
@@ -381,8 +386,7 @@ static void take_sample(struct screen *s)
 		screen_header_history_push(s, &smp.psi);
 	}
 	screen_rebuild_view(s);
-	if (!s->cgview)
-		fill_visible(s);
+	screen_fill_current(s);
 	screen_draw(s);
 }
 
@@ -471,14 +475,13 @@ void screen_draw(struct screen *s)
 		screen_draw_help(s);
 	} else {
 		int y = screen_header_draw(s, 0);
+		int h = LINES - 1 - y, ph = screen_why_height(s, h);
 		if (s->cgview)
-			screen_cgroup_draw(s, y, LINES - 1 - y);
-		else {
-			int h = LINES - 1 - y, ph = screen_why_height(s, h);
+			screen_cgroup_draw(s, y, h - ph);
+		else
 			screen_table_draw(s, y, h - ph);
-			if (ph)
-				screen_why_draw(s, y + h - ph, ph);
-		}
+		if (ph)
+			screen_why_draw(s, y + h - ph, ph);
 		screen_input_draw_bottom(s, LINES - 1);
 	}
 	refresh();

@@ -16,6 +16,9 @@
 
 #include "kernel/cgroup.h"
 #include "lib/nls.h"
+#include "model/producer.h"
+#include "model/rowwhy.h"
+#include "model/snapshot.h"
 #include "view/screen_int.h"
 
 /* PATH keeps at least this many cells before columns are dropped. */
@@ -38,7 +41,8 @@ static double cg_value(const struct screen *s, const struct cgroup_row *g,
 {
 	struct field_value v;
 	cg_field(s, g, col, &v);
-	if (!v.have || fields_get(col)->type == FIELD_STR)
+	if (!v.have || (fields_get(col)->type != FIELD_NUM &&
+			fields_get(col)->type != FIELD_INT))
 		return NAN;
 	return v.num;
 }
@@ -252,6 +256,40 @@ void screen_cgroup_move_by(struct screen *s, long d)
 		return;
 	long i = (long)s->cg_cur + d;
 	screen_cgroup_select(s, i < 0 ? 0 : (size_t)i);
+	screen_cgroup_fill(s);
+}
+
+/*
+ * Ask the producer for the evidence of one cgroup of the snapshot, and
+ * keep a copy: the producer's lasts until its next sample.
+ */
+static void fill_one(struct screen *s, size_t line)
+{
+	struct cgroup_row *g = &s->snap.s.cgroups[s->cgv[line].cg -
+						  s->snap.s.cgroups];
+	const struct row_why *old = g->why;
+
+	producer_fill_cgroups(s->m, g, 1);
+	if (!g->why || g->why == old)
+		return;
+	if (old && !memcmp(old, g->why, sizeof(*old))) {
+		g->why = old;
+		return;
+	}
+	if (snapshot_keep_cg_why(&s->snap, g, g->why) < 0)
+		g->why = old;
+}
+
+void screen_cgroup_fill(struct screen *s)
+{
+	size_t h = s->rows_h > 0 ? (size_t)s->rows_h : (size_t)LINES, top;
+
+	if (s->frozen || !s->have_sample || !s->ncgv || !s->m)
+		return;
+	/* the lines the next draw shows, the selected one among them */
+	top = screen_draw_table_top(s->cg_top, s->cg_cur, s->ncgv, h);
+	for (size_t i = top; i < top + h && i < s->ncgv; i++)
+		fill_one(s, i);
 }
 
 void screen_cgroup_fold(struct screen *s, bool fold)
@@ -312,6 +350,7 @@ bool screen_cgroup_find(struct screen *s, const char *text, size_t from)
 		size_t i = (from + k) % s->ncgv;
 		if (strcasestr(s->cgv[i].cg->path, text)) {
 			screen_cgroup_select(s, i);
+			screen_cgroup_fill(s);
 			return true;
 		}
 	}
@@ -368,16 +407,35 @@ static void title(const struct screen *s, int col, char *text, size_t size)
 }
 
 /*
- * The view's columns: when they do not fit, the delay category with the
- * smallest figures goes first (the sorted column stays), then the avg10
- * columns and NR.
+ * WHY is there where a cgroup in sight has a cause to tell, so that a
+ * view without stalls looks as it always did.
+ */
+static bool want(const struct screen *s, int col)
+{
+	size_t h = s->rows_h > 0 ? (size_t)s->rows_h : (size_t)LINES, top;
+
+	if (col != FIELD_WHY)
+		return true;
+	top = screen_draw_table_top(s->cg_top, s->cg_cur, s->ncgv, h);
+	for (size_t i = top; i < s->ncgv && i < top + h; i++)
+		if (*rowwhy_main_cg(s->cgv[i].cg))
+			return true;
+	return false;
+}
+
+/*
+ * The view's columns: when they do not fit, WHY goes first, then the
+ * delay category with the smallest figures (the sorted column stays),
+ * then the avg10 columns and NR.
  */
 static struct col_layout columns(struct screen *s)
 {
 	static const int last_resort[] = {
 		FIELD_CG_IO_10, FIELD_CG_MEM_10, FIELD_CG_CPU_10, FIELD_CG_NR,
 	};
+	static const int first[] = { FIELD_WHY };
 	struct col_layout l = {
+		.first = first, .nfirst = 1, .want = want,
 		.flex_min = PATH_MIN, .sorted = s->cg_sort,
 		.last = last_resort,
 		.nlast = sizeof(last_resort) / sizeof(last_resort[0]),
@@ -385,7 +443,7 @@ static struct col_layout columns(struct screen *s)
 		.shown = s->cg_shown, .x = s->cg_x, .w = s->cg_w,
 		.hidden = &s->cg_hidden,
 	};
-	l.ids = fields_layout(FIELD_LAYOUT_CGROUPS, &l.n);
+	l.ids = fields_layout(FIELD_LAYOUT_CGROUPS_SCREEN, &l.n);
 	return l;
 }
 

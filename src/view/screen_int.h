@@ -234,6 +234,8 @@ void screen_cgroup_draw(struct screen *s, int y, int h);
 const struct cg_line *screen_cgroup_current(const struct screen *s);
 void screen_cgroup_select(struct screen *s, size_t i);
 void screen_cgroup_move_by(struct screen *s, long d);
+/* The evidence of the cgroups in sight (and the selected one). */
+void screen_cgroup_fill(struct screen *s);
 /* Fold (Left/-) or unfold (Right/+) the selected cgroup. */
 void screen_cgroup_fold(struct screen *s, bool fold);
 /* Sort by a cgroup column (the same one again: reverse when toggle). */

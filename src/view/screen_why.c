@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The evidence pane (key w): below the table, the selected process's
- * stalls with the evidence the producer gathered next to each, as facts
- * with numbers and units, and the cause the rule table found. A value
- * the kernel did not give is "-", never 0. Nothing here reads the
- * kernel: the row carries what is shown (struct row.why).
+ * (or, in the cgroup view, the selected cgroup's) stalls with the
+ * evidence the producer gathered next to each, as facts with numbers and
+ * units, and the cause the rule table found. A value the kernel did not
+ * give is "-", never 0. Nothing here reads the kernel: the row carries
+ * what is shown (struct row.why, struct cgroup_row.why).
  */
 #include <config.h>
 
@@ -99,7 +100,7 @@ static void pressure(struct lines *L, const char *what, const struct kval *some,
 	    secs(some, a, sizeof(a)), secs(full, b, sizeof(b)));
 }
 
-static void cpu_facts(struct lines *L, const struct evidence *ev)
+static void cpu_facts(struct lines *L, const struct evidence *ev, bool cg)
 {
 	char a[32], b[32], c[32], d[32], e[32], line[WHY_WIDTH];
 	const char *file = ev->cpu_cgroup_version == 2 ? "cpu.max"
@@ -127,13 +128,20 @@ static void cpu_facts(struct lines *L, const struct evidence *ev)
 		snprintf(line, sizeof(line), "%s", _("  CPU quota: -"));
 	}
 	add(L, false, "%s", line);
-	add(L, false, _("  allowed CPUs %s of %s; %s of its %s threads "
-			"runnable; %s tasks runnable on the machine"),
-	    count(&ev->allowed_cpus, a, sizeof(a)),
-	    count(&ev->cpus_online, b, sizeof(b)),
-	    count(&ev->runnable_threads, c, sizeof(c)),
-	    count(&ev->threads, d, sizeof(d)),
-	    count(&ev->sys_runnable, e, sizeof(e)));
+	if (cg) {
+		add(L, false, _("  %s tasks runnable on the machine, %s CPUs "
+				"online"),
+		    count(&ev->sys_runnable, a, sizeof(a)),
+		    count(&ev->cpus_online, b, sizeof(b)));
+	} else {
+		add(L, false, _("  allowed CPUs %s of %s; %s of its %s threads "
+				"runnable; %s tasks runnable on the machine"),
+		    count(&ev->allowed_cpus, a, sizeof(a)),
+		    count(&ev->cpus_online, b, sizeof(b)),
+		    count(&ev->runnable_threads, c, sizeof(c)),
+		    count(&ev->threads, d, sizeof(d)),
+		    count(&ev->sys_runnable, e, sizeof(e)));
+	}
 	pressure(L, "cpu", &ev->cpu_some_us, &ev->cpu_full_us);
 }
 
@@ -193,16 +201,17 @@ static const char *dev(const char *name, unsigned major, unsigned minor,
 	return buf;
 }
 
-static void io_facts(struct lines *L, const struct evidence *ev)
+static void io_facts(struct lines *L, const struct evidence *ev, bool cg)
 {
 	char a[32], b[32], c[32], d[32], n[64];
 
-	add(L, false, _("  the process read %s, wrote %s from storage (%s, %s "
-			"through read and write calls)"),
-	    bytes(&ev->task_read_bytes, a, sizeof(a)),
-	    bytes(&ev->task_write_bytes, b, sizeof(b)),
-	    bytes(&ev->task_rchar, c, sizeof(c)),
-	    bytes(&ev->task_wchar, d, sizeof(d)));
+	if (!cg)
+		add(L, false, _("  the process read %s, wrote %s from storage "
+				"(%s, %s through read and write calls)"),
+		    bytes(&ev->task_read_bytes, a, sizeof(a)),
+		    bytes(&ev->task_write_bytes, b, sizeof(b)),
+		    bytes(&ev->task_rchar, c, sizeof(c)),
+		    bytes(&ev->task_wchar, d, sizeof(d)));
 	for (size_t i = 0; i < ev->n_io_devs; i++) {
 		const struct evidence_io_dev *x = &ev->io_devs[i];
 		char e[32], f[32];
@@ -237,14 +246,17 @@ static void wpcopy_facts(struct lines *L, const struct evidence *ev)
 	    bytes(&ev->private_bytes, b, sizeof(b)));
 }
 
-static void state_facts(struct lines *L, const struct evidence *ev)
+static void state_facts(struct lines *L, const struct evidence *ev, bool cg)
 {
 	char a[32], b[32], c[32], d[32], e[32];
 
 	if (ev->states_source == CGSTATS_NONE)
 		return;
-	add(L, false, _("  its cgroup's tasks (%s): %s running, %s sleeping, "
-			"%s uninterruptible, %s stopped, %s in IO wait"),
+	add(L, false, cg ? _("  the cgroup's own tasks (%s): %s running, %s "
+			     "sleeping, %s uninterruptible, %s stopped, %s "
+			     "in IO wait") :
+	    _("  its cgroup's tasks (%s): %s running, %s sleeping, "
+	      "%s uninterruptible, %s stopped, %s in IO wait"),
 	    ev->states_source == CGSTATS_KERNEL ? "cgroupstats" : "/proc",
 	    count(&ev->tasks_running, a, sizeof(a)),
 	    count(&ev->tasks_sleeping, b, sizeof(b)),
@@ -258,50 +270,82 @@ static bool is_mem(int c)
 	return c == CAT_SWAP || c == CAT_RECLAIM || c == CAT_THRASHING;
 }
 
-static void row_lines(const struct row *r, struct lines *L)
+/* The stalled categories of w with their causes and evidence. */
+static void why_lines(struct lines *L, const struct row_why *w,
+		      const struct cat_figure d[NCAT], bool cg)
 {
-	char name[64];
+	const struct evidence *ev = &w->ev;
 	bool mem_done = false;
 
-	escape_text(r->comm ? r->comm : "", name, sizeof(name));
-	if (!r->why) {
-		add(L, true, _("Why: %d %s"), (int)r->pid, name);
-		add(L, false, "%s", rowwhy_wanted(r->d) ?
-		    _("  no evidence was gathered for this row") :
-		    /* xgettext:no-c-format */
-		    _("  no stall of 1 % or more in cpu, io, swap, reclaim, "
-		      "thrashing or wpcopy"));
-		return;
-	}
-	const struct evidence *ev = &r->why->ev;
-	if (ev->interval_s > 0)
-		add(L, true, _("Why: %d %s (evidence of %.2f s)"), (int)r->pid,
-		    name, ev->interval_s);
-	else
-		add(L, true, _("Why: %d %s (first reading: no interval yet)"),
-		    (int)r->pid, name);
 	for (int c = 0; c < NCAT; c++) {
-		const struct row_why_cat *wc = &r->why->c[c];
+		const struct row_why_cat *wc = &w->c[c];
 		char text[ROWWHY_TEXT + 16];
 
 		if (!wc->stalled)
 			continue;
 		escape_text(wc->text, text, sizeof(text));
 		add(L, true, _("%s %.1f %%: %s"), categories[c].header,
-		    r->d[c].pct, wc->text[0] ? text :
+		    d[c].pct, wc->text[0] ? text :
 		    _("no cause the evidence supports"));
 		if (c == CAT_CPU)
-			cpu_facts(L, ev);
+			cpu_facts(L, ev, cg);
 		else if (c == CAT_IO)
-			io_facts(L, ev);
-		else if (c == CAT_WPCOPY)
+			io_facts(L, ev, cg);
+		else if (c == CAT_WPCOPY && !cg)
 			wpcopy_facts(L, ev);
 		else if (is_mem(c) && !mem_done) {
 			mem_facts(L, ev);
 			mem_done = true;
 		}
 	}
-	state_facts(L, ev);
+	state_facts(L, ev, cg);
+}
+
+static void no_why(struct lines *L, const struct cat_figure d[NCAT])
+{
+	add(L, false, "%s", rowwhy_wanted(d) ?
+	    _("  no evidence was gathered for this row") :
+	    /* xgettext:no-c-format */
+	    _("  no stall of 1 % or more in cpu, io, swap, reclaim, "
+	      "thrashing or wpcopy"));
+}
+
+static void row_lines(const struct row *r, struct lines *L)
+{
+	char name[64];
+
+	escape_text(r->comm ? r->comm : "", name, sizeof(name));
+	if (!r->why) {
+		add(L, true, _("Why: %d %s"), (int)r->pid, name);
+		no_why(L, r->d);
+		return;
+	}
+	if (r->why->ev.interval_s > 0)
+		add(L, true, _("Why: %d %s (evidence of %.2f s)"), (int)r->pid,
+		    name, r->why->ev.interval_s);
+	else
+		add(L, true, _("Why: %d %s (first reading: no interval yet)"),
+		    (int)r->pid, name);
+	why_lines(L, r->why, r->d, false);
+}
+
+static void cgroup_lines(const struct cgroup_row *g, struct lines *L)
+{
+	char path[256];
+
+	escape_text(g->path ? g->path : "", path, sizeof(path));
+	if (!g->why) {
+		add(L, true, _("Why: cgroup %s"), path);
+		no_why(L, g->d);
+		return;
+	}
+	if (g->why->ev.interval_s > 0)
+		add(L, true, _("Why: cgroup %s (evidence of %.2f s)"), path,
+		    g->why->ev.interval_s);
+	else
+		add(L, true, _("Why: cgroup %s (first reading: no interval "
+			       "yet)"), path);
+	why_lines(L, g->why, g->d, true);
 }
 
 static void build(const struct screen *s, struct lines *L)
@@ -309,10 +353,14 @@ static void build(const struct screen *s, struct lines *L)
 	const struct row *r = screen_current(s);
 
 	L->n = 0;
-	if (s->cgview)
-		add(L, false, "%s", _("Evidence is shown for processes: Enter "
-				      "on a cgroup shows its processes"));
-	else if (!r)
+	if (s->cgview) {
+		const struct cg_line *l = screen_cgroup_current(s);
+
+		if (l)
+			cgroup_lines(l->cg, L);
+		else
+			add(L, false, "%s", _("no cgroup selected"));
+	} else if (!r)
 		add(L, false, "%s", _("no row selected"));
 	else
 		row_lines(r, L);

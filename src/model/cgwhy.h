@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Why a cgroup stalls: the evidence of a cgroup row (struct
+ * cgroup_row.why), read from the cgroup's own v2 directory and counted
+ * from its threads' states, next to the delays summed over its
+ * processes. A table keyed by the cgroup's path keeps each cgroup's
+ * previous reading, so that throttling, events and pressure are the
+ * figures of the interval; a cgroup not read in the round before has no
+ * previous reading, and its entry is dropped (cgwhy_prune).
+ *
+ * Which cgroups: those a view shows whose delay in a category the rule
+ * table covers is a stall (rowwhy_wanted); the producer decides, never
+ * every cgroup every refresh.
+ */
+#ifndef STALLTOP_CGWHY_H
+#define STALLTOP_CGWHY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel/diskstats.h"
+#include "model/evidence.h"
+#include "model/rowwhy.h"
+#include "model/sample.h"
+
+struct cgwhy;
+
+/* An empty table; NULL: no memory. */
+struct cgwhy *cgwhy_new(void);
+void cgwhy_free(struct cgwhy *t);
+
+/* Whether a cgroup row stalled in a category the rules cover. */
+bool cgwhy_wanted(const struct cgroup_row *g);
+
+/*
+ * Whether g's evidence of this round was gathered already; then g->why
+ * points to it.
+ */
+bool cgwhy_have(struct cgwhy *t, struct cgroup_row *g, uint64_t round);
+
+/*
+ * Read g's evidence through d (d->cg2: the cgroup's v2 directory; pid
+ * and the v1 directories -1), make the interval against its reading of
+ * round - 1 (none: current values only) with the disks of the interval
+ * (may be NULL), and find the causes of g's stalls over an interval of
+ * interval seconds. g->why points into the table until the next
+ * cgwhy_prune() or cgwhy_free(). Once per round: a second call of the
+ * same round gives the first one's evidence. 0, or -1 (ENOMEM).
+ */
+int cgwhy_gather(struct cgwhy *t, struct cgroup_row *g,
+		 const struct evidence_dirs *d, uint64_t round,
+		 double interval, const struct diskstats *disks_prev,
+		 const struct diskstats *disks_cur);
+
+/*
+ * A new round begins: forget the cgroups not read in the one before it
+ * (gone, or no longer shown stalled: no interval to make with them).
+ */
+void cgwhy_prune(struct cgwhy *t, uint64_t round);
+
+/* Cgroups the table holds (for the tests). */
+size_t cgwhy_count(const struct cgwhy *t);
+
+#endif

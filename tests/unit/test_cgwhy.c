@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A cgroup row's evidence without the kernel: a v2 cgroup directory with
+ * its controllers (cpu.max with a quota, cpu.stat throttling,
+ * memory.events, cgroup.threads) and a /proc of its two threads, made in
+ * a scratch directory and changed between two rounds. The first round
+ * has current values only; the second has the interval's throttling and
+ * events, and the causes (cpu quota, mem limit) of the row's stalls; a
+ * second gathering in a round gives the first one's evidence; the root
+ * has no task states; missing files are absent, never 0; the table
+ * forgets cgroups not read in the round before. Then the JSON "why" of a
+ * cgroup written and read back field for field.
+ */
+#include <config.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kernel/kval.h"
+#include "model/cgwhy.h"
+#include "record/json_read.h"
+#include "record/json_write.h"
+#include "unit.h"
+
+static char top[1024];
+
+static void put(const char *rel, const char *text)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", top, rel);
+	if (!(f = fopen(path, "w")) || fputs(text, f) < 0 || fclose(f) != 0) {
+		fprintf(stderr, "cannot write %s\n", path);
+		exit(99);
+	}
+}
+
+static void dir(const char *rel)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", top, rel);
+	if (mkdir(path, 0755) < 0) {
+		fprintf(stderr, "cannot make %s\n", path);
+		exit(99);
+	}
+}
+
+static int open_rel(const char *rel)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", top, rel);
+	return kval_open_dir(-1, path);
+}
+
+/* The cgroup's files at the first reading. */
+static void make_tree(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(top, sizeof(top), "%s/stalltop-cgwhy-XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(top))
+		exit(99);
+	dir("cg");
+	dir("bare");
+	dir("proc");
+	dir("proc/100");
+	dir("proc/101");
+	/* a machine with memory to spare and no swap */
+	put("proc/meminfo", "MemTotal:       16000000 kB\n"
+	    "MemFree:         8000000 kB\nMemAvailable:    9000000 kB\n"
+	    "SwapTotal:             0 kB\nSwapFree:              0 kB\n");
+	put("proc/100/stat", "100 (spin) R 1 100 100 0 -1 4194304\n");
+	put("proc/101/stat", "101 (spin) S 1 100 100 0 -1 4194304\n");
+	put("cg/cgroup.threads", "100\n101\n");
+	put("cg/cpu.max", "20000 100000\n");
+	put("cg/cpu.stat", "usage_usec 1000000\nuser_usec 900000\n"
+	    "system_usec 100000\nnr_periods 10\nnr_throttled 8\n"
+	    "throttled_usec 500000\n");
+	put("cg/cpu.pressure",
+	    "some avg10=80.00 avg60=40.00 avg300=10.00 total=1000000\n"
+	    "full avg10=70.00 avg60=30.00 avg300=8.00 total=900000\n");
+	put("cg/memory.max", "268435456\n");
+	put("cg/memory.high", "max\n");
+	put("cg/memory.current", "100000000\n");
+	put("cg/memory.events", "low 0\nhigh 0\nmax 10\noom 0\noom_kill 0\n");
+	put("bare/cpu.pressure",
+	    "some avg10=1.00 avg60=1.00 avg300=1.00 total=5000\n");
+}
+
+/* A second later: throttled 0.6 s more, 5 more max events. */
+static void advance(void)
+{
+	put("cg/cpu.stat", "usage_usec 1200000\nuser_usec 1080000\n"
+	    "system_usec 120000\nnr_periods 20\nnr_throttled 16\n"
+	    "throttled_usec 1100000\n");
+	put("cg/cpu.pressure",
+	    "some avg10=80.00 avg60=40.00 avg300=10.00 total=1800000\n"
+	    "full avg10=70.00 avg60=30.00 avg300=8.00 total=1600000\n");
+	put("cg/memory.events", "low 0\nhigh 0\nmax 15\noom 0\noom_kill 0\n");
+}
+
+static void clean(void)
+{
+	char cmd[4200];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", top);
+}
+
+/* The delays of a cgroup that waited for the CPU and reclaim. */
+static void make_cg(struct cgroup_row *g, const char *path)
+{
+	memset(g, 0, sizeof(*g));
+	g->path = path;
+	g->depth = 1;
+	g->d[CAT_CPU] = (struct cat_figure){ .pct = 100, .avail = true };
+	g->d[CAT_RECLAIM] = (struct cat_figure){ .pct = 10, .avail = true };
+	g->total_pct = 110;
+	g->nr_tasks = 1;
+}
+
+static struct evidence_dirs dirs_of(const char *cg, int proc)
+{
+	struct evidence_dirs d = EVIDENCE_DIRS_NONE;
+
+	d.cg2 = open_rel(cg);
+	d.proc = proc;
+	return d;
+}
+
+static void test_gather(struct cgwhy *t, struct cgroup_row *g)
+{
+	int proc = open_rel("proc");
+	struct evidence_dirs d = dirs_of("cg", proc);
+	const struct evidence *ev;
+	struct cgroup_row idle;
+
+	CHECK(d.cg2 >= 0 && proc >= 0);
+	make_cg(g, "/t");
+	memset(&idle, 0, sizeof(idle));
+	idle.path = "/idle";
+	CHECK(cgwhy_wanted(g) && !cgwhy_wanted(&idle));
+
+	/* the first reading: current values, no interval */
+	CHECK(cgwhy_gather(t, g, &d, 1, 1.0, NULL, NULL) == 0);
+	CHECK(g->why != NULL);
+	ev = &g->why->ev;
+	CHECK(ev->interval_s == 0);
+	CHECK(ev->cpu_cgroup_version == 2 && ev->mem_cgroup_version == 2);
+	CHECK(ev->cpu_quota_us.have && ev->cpu_quota_us.v == 20000);
+	CHECK(ev->cpu_period_us.have && ev->cpu_period_us.v == 100000);
+	CHECK(!ev->cpu_throttled_us.have);      /* no interval: no delta */
+	CHECK(ev->mem_max.have && ev->mem_max.v == 268435456);
+	CHECK(ev->mem_high.have && ev->mem_high.max);
+	CHECK(!ev->mem_events_max.have);
+	CHECK(ev->states_source == CGSTATS_PROC);
+	CHECK(ev->tasks_running.have && ev->tasks_running.v == 1);
+	CHECK(ev->tasks_sleeping.have && ev->tasks_sleeping.v == 1);
+	CHECK(ev->tasks_stopped.have && ev->tasks_stopped.v == 0);
+	CHECK(!ev->tasks_io_wait.have);         /* /proc cannot tell */
+	/* what belongs to one process is absent on a cgroup */
+	CHECK(!ev->allowed_cpus.have && !ev->task_read_bytes.have &&
+	      !ev->forks.have && !ev->private_bytes.have);
+	CHECK(ev->sys_mem_total.have);
+	CHECK(g->why->c[CAT_CPU].stalled &&
+	      g->why->c[CAT_CPU].r.cause == WHY_NONE);
+	CHECK(g->why->c[CAT_RECLAIM].r.cause == WHY_NONE);
+	CHECK_STR(rowwhy_main_cg(g), "");
+	CHECK(cgwhy_count(t) == 1);
+	close(d.cg2);
+
+	/* the next round: the interval's throttling and events */
+	advance();
+	d = dirs_of("cg", proc);
+	make_cg(g, "/t");
+	CHECK(cgwhy_gather(t, g, &d, 2, 1.0, NULL, NULL) == 0);
+	ev = &g->why->ev;
+	CHECK(ev->interval_s > 0);
+	CHECK(ev->cpu_throttled_us.have && ev->cpu_throttled_us.v == 600000);
+	CHECK(ev->cpu_throttled_periods.have &&
+	      ev->cpu_throttled_periods.v == 8);
+	CHECK(ev->cpu_periods.have && ev->cpu_periods.v == 10);
+	CHECK(ev->cpu_some_us.have && ev->cpu_some_us.v == 800000);
+	CHECK(ev->cpu_full_us.have && ev->cpu_full_us.v == 700000);
+	CHECK(ev->mem_events_max.have && ev->mem_events_max.v == 5);
+	CHECK(g->why->c[CAT_CPU].r.cause == WHY_CPU_QUOTA);
+	CHECK_STR(g->why->c[CAT_CPU].text, "cpu quota");
+	CHECK(g->why->c[CAT_RECLAIM].r.cause == WHY_MEM_LIMIT);
+	CHECK_STR(rowwhy_main_cg(g), "cpu quota");
+	close(d.cg2);
+
+	/* again in the same round: the same evidence, nothing read */
+	put("cg/cpu.max", "max 100000\n");
+	d = dirs_of("cg", proc);
+	{
+		struct cgroup_row again;
+		make_cg(&again, "/t");
+		CHECK(cgwhy_have(t, &again, 2) && again.why == g->why);
+		CHECK(cgwhy_gather(t, &again, &d, 2, 1.0, NULL, NULL) == 0);
+		CHECK(again.why == g->why &&
+		      again.why->ev.cpu_quota_us.v == 20000);
+		CHECK(!cgwhy_have(t, &again, 3));
+	}
+	close(d.cg2);
+	put("cg/cpu.max", "20000 100000\n");
+
+	/* the root: no task states (its cgroup.threads is everyone) */
+	{
+		struct cgroup_row root;
+		make_cg(&root, "/");
+		d = dirs_of("cg", proc);
+		d.no_states = true;
+		CHECK(cgwhy_gather(t, &root, &d, 2, 1.0, NULL, NULL) == 0);
+		CHECK(root.why && root.why->ev.states_source == CGSTATS_NONE &&
+		      !root.why->ev.tasks_running.have);
+		CHECK(root.why->ev.cpu_quota_us.have);
+		close(d.cg2);
+	}
+
+	/* a v2 directory without controllers: absent, never an error */
+	{
+		struct cgroup_row bare;
+		make_cg(&bare, "/bare");
+		d = dirs_of("bare", proc);
+		d.no_states = false;
+		CHECK(cgwhy_gather(t, &bare, &d, 2, 1.0, NULL, NULL) == 0);
+		CHECK(bare.why && !bare.why->ev.cpu_quota_us.have &&
+		      !bare.why->ev.mem_max.have &&
+		      !bare.why->ev.cpu_throttled_us.have);
+		CHECK(bare.why->ev.states_source == CGSTATS_NONE);
+		CHECK(bare.why->c[CAT_CPU].r.cause == WHY_NONE);
+		close(d.cg2);
+	}
+	CHECK(cgwhy_count(t) == 3);
+	close(proc);
+}
+
+static bool same_kval(const struct kval *a, const struct kval *b)
+{
+	return a->have == b->have && a->max == b->max && a->v == b->v;
+}
+
+static void test_json(const struct cgroup_row *g)
+{
+	struct cgroup_row cgs[2];
+	struct sample s = { .time = 1, .interval = 1, .cgroups = cgs,
+			    .ncgroups = 2 };
+	char *p = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	cgs[0] = *g;
+	memset(&cgs[1], 0, sizeof(cgs[1]));
+	cgs[1].path = "/idle";
+	cgs[1].depth = 1;
+	if (!(f = open_memstream(&p, &n)))
+		exit(99);
+	json_write_sample(f, &s);
+	fclose(f);
+	CHECK(strstr(p, "\"path\":\"/t\"") != NULL);
+	CHECK(strstr(p, "\"cpu\":{\"cause\":\"cpu_quota\",\"text\":\"cpu quota\"}") != NULL);
+	CHECK(strstr(p, "\"reclaim\":{\"cause\":\"mem_limit\",\"text\":\"mem limit\"}") != NULL);
+	CHECK(strstr(p, "\"states_source\":\"proc\"") != NULL);
+	CHECK(strstr(p, "\"allowed_cpus\":null") != NULL);
+	CHECK(strstr(p, "\"mem_high\":\"max\"") != NULL);
+	/* a cgroup without evidence has no "why" key: older output unchanged */
+	CHECK(strstr(strstr(p, "\"path\":\"/idle\""), "\"why\"") == NULL);
+
+	json_tokener *tok = json_read_tokener();
+	json_object *o = json_read_line(tok, p, strcspn(p, "\n"));
+	struct json_read rp = { 0 };
+	struct sample back;
+	CHECK(o && json_read_sample(&rp, o, &back) == 0);
+	CHECK(back.ncgroups == 2 && back.cgroups[0].why && !back.cgroups[1].why);
+	if (back.ncgroups == 2 && back.cgroups[0].why) {
+		const struct row_why *b = back.cgroups[0].why, *w = g->why;
+		for (size_t i = 0; i < evidence_nfields; i++) {
+			const struct evidence_field *fd = &evidence_fields[i];
+			if (!same_kval(evidence_value(&w->ev, fd),
+				       evidence_value(&b->ev, fd))) {
+				fprintf(stderr, "field %s differs\n", fd->name);
+				CHECK(false);
+			}
+		}
+		CHECK(b->ev.states_source == CGSTATS_PROC);
+		CHECK(b->ev.cpu_cgroup_version == 2);
+		for (int c = 0; c < NCAT; c++) {
+			CHECK(b->c[c].stalled == w->c[c].stalled);
+			CHECK(b->c[c].r.cause == w->c[c].r.cause);
+			CHECK_STR(b->c[c].text, w->c[c].text);
+		}
+		CHECK_STR(rowwhy_main_cg(&back.cgroups[0]), "cpu quota");
+	}
+	json_object_put(o);
+	json_tokener_free(tok);
+	json_read_free(&rp);
+	free(p);
+}
+
+static void test_prune(struct cgwhy *t)
+{
+	cgwhy_prune(t, 3);              /* read in round 2: kept */
+	CHECK(cgwhy_count(t) == 3);
+	cgwhy_prune(t, 4);              /* not read in round 3: gone */
+	CHECK(cgwhy_count(t) == 0);
+}
+
+int main(void)
+{
+	struct cgwhy *t = cgwhy_new();
+	struct cgroup_row g;
+
+	if (!t)
+		return 99;
+	make_tree();
+	test_gather(t, &g);
+	test_json(&g);
+	test_prune(t);
+	cgwhy_free(t);
+	clean();
+	return unit_done();
+}
