@@ -26,7 +26,7 @@
 #define CG2_MAGIC 0x63677270UL
 
 /* Read a whole file into a malloc'd NUL-terminated buffer, or NULL. */
-static char *slurp(const char *path)
+char *cgroup_read_file(const char *path)
 {
 	size_t cap = 4096, len = 0;
 	char *buf = NULL;
@@ -165,7 +165,7 @@ int cgroup_parse_mountinfo(const char *text, char *root, size_t size)
 
 int cgroup_find_root(char *root, size_t size)
 {
-	char *text = slurp("/proc/self/mountinfo");
+	char *text = cgroup_read_file("/proc/self/mountinfo");
 	int ret;
 
 	if (!text)
@@ -205,7 +205,7 @@ int cgroup_task_path(pid_t pid, char *path, size_t size)
 	int ret;
 
 	snprintf(file, sizeof(file), "/proc/%ld/cgroup", (long)pid);
-	text = slurp(file);
+	text = cgroup_read_file(file);
 	if (!text)
 		return -1;
 	ret = cgroup_parse_proc_cgroup(text, path, size);
@@ -443,8 +443,8 @@ int cgroup_v1_task_dir(pid_t pid, const char *controller, char *dir,
 	int ret = -1;
 
 	snprintf(file, sizeof(file), "/proc/%ld/cgroup", (long)pid);
-	mi = slurp("/proc/self/mountinfo");
-	pc = mi ? slurp(file) : NULL;
+	mi = cgroup_read_file("/proc/self/mountinfo");
+	pc = mi ? cgroup_read_file(file) : NULL;
 	if (pc)
 		ret = cgroup_v1_dir(mi, pc, controller, dir, size);
 	free(mi);

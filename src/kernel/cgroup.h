@@ -68,6 +68,12 @@ int cgroup_parse_proc_cgroup_v1(const char *text, const char *controller,
  * when the hierarchy is not mounted or the cgroup lies outside the part
  * of it that is.
  */
+/*
+ * The whole text of a (small) file such as /proc/self/mountinfo or
+ * /proc/PID/cgroup, malloc'd; NULL with errno set.
+ */
+char *cgroup_read_file(const char *path);
+
 int cgroup_v1_dir(const char *mountinfo, const char *proc_cgroup,
 		  const char *controller, char *dir, size_t size);
 

@@ -166,7 +166,7 @@ static void count_threads(int pidfd, struct taskev_cpu *out)
 	}
 }
 
-void taskev_read_cpu(int pidfd, struct taskev_cpu *out)
+void taskev_read_cpu(int pidfd, uint64_t cpus_online, struct taskev_cpu *out)
 {
 	char buf[8192];
 
@@ -175,6 +175,9 @@ void taskev_read_cpu(int pidfd, struct taskev_cpu *out)
 		return;
 	if (kval_read_file(pidfd, "status", buf, sizeof(buf)) > 0)
 		out->allowed_cpus = taskev_parse_allowed(buf);
+	if (cpus_online && out->allowed_cpus.have &&
+	    out->allowed_cpus.v >= cpus_online)
+		return; /* it may run anywhere: pinning is no cause */
 	count_threads(pidfd, out);
 }
 

@@ -56,7 +56,12 @@ struct kval taskev_parse_statm(const char *text, unsigned long page_size);
 
 /* Readers below a /proc/PID descriptor; pidfd < 0 reads nothing. */
 void taskev_read_io(int pidfd, struct taskev_io *out);
-void taskev_read_cpu(int pidfd, struct taskev_cpu *out);
+/*
+ * Allowed CPUs; the threads and those runnable only where they can tell
+ * something: when the process may use fewer CPUs than cpus_online (0:
+ * not known, count anyway). Counting reads one file per thread.
+ */
+void taskev_read_cpu(int pidfd, uint64_t cpus_online, struct taskev_cpu *out);
 void taskev_read_mem(int pidfd, struct taskev_mem *out);
 
 #endif

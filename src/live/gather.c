@@ -43,6 +43,13 @@ struct task_ev {
 	struct row_why why;
 };
 
+/* The task states of one v1 cgroup, asked once a round for all its rows. */
+struct states_memo {
+	char *dir;
+	uint64_t round;
+	struct cgstats states;
+};
+
 struct gather {
 	int proc;                  /* /proc */
 	int cpu_sys;               /* /sys/devices/system/cpu */
@@ -50,6 +57,13 @@ struct gather {
 	bool root_looked;
 	struct diskstats disks_prev, disks_cur;
 	uint64_t disks_round;      /* the reading disks_cur was taken after */
+	/* what is the same for every process of one round: read once */
+	struct evidence_reading sys;
+	uint64_t sys_round;
+	char *mountinfo;
+	uint64_t mountinfo_round;
+	struct states_memo *memo;
+	size_t nmemo;
 	bool have_disks, have_disks_prev;
 	struct cgwhy *cgw;         /* the cgroup rows' previous readings */
 };
@@ -81,6 +95,10 @@ void gather_free(struct monitor *m)
 	diskstats_free(&g->disks_prev);
 	diskstats_free(&g->disks_cur);
 	cgwhy_free(g->cgw);
+	free(g->mountinfo);
+	for (size_t i = 0; i < g->nmemo; i++)
+		free(g->memo[i].dir);
+	free(g->memo);
 	free(g);
 	m->gather = NULL;
 }
@@ -116,38 +134,125 @@ static const char *v2_root(struct monitor *m, struct gather *g)
 	return g->cg2_root;
 }
 
-static int open_v1(pid_t pid, const char *controller)
+/* The machine-wide part of this round's readings. */
+static const struct evidence_reading *system_of(struct monitor *m,
+						struct gather *g)
 {
-	char dir[4096];
+	if (g->sys_round != m->round) {
+		struct evidence_dirs d = EVIDENCE_DIRS_NONE;
 
-	if (cgroup_v1_task_dir(pid, controller, dir, sizeof(dir)) < 0)
+		d.proc = g->proc;
+		d.cpu_sys = g->cpu_sys;
+		memset(&g->sys, 0, sizeof(g->sys));
+		evidence_read_system(&d, &g->sys);
+		g->sys_round = m->round;
+	}
+	return &g->sys;
+}
+
+/* This round's /proc/self/mountinfo (the v1 hierarchies), or NULL. */
+static const char *mountinfo_of(struct monitor *m, struct gather *g)
+{
+	if (g->mountinfo_round != m->round || !g->mountinfo) {
+		free(g->mountinfo);
+		g->mountinfo = cgroup_read_file("/proc/self/mountinfo");
+		g->mountinfo_round = m->round;
+	}
+	return g->mountinfo;
+}
+
+/* The directory of the process's v1 cgroup of controller, opened. */
+static int open_v1(const char *mountinfo, const char *proc_cgroup,
+		   const char *controller, char *dir, size_t size)
+{
+	if (!mountinfo ||
+	    cgroup_v1_dir(mountinfo, proc_cgroup, controller, dir, size) < 0)
 		return -1;
 	return kval_open_dir(-1, dir);
 }
 
-/* The descriptors of one process's evidence; -1 where there is none. */
+/*
+ * The descriptors of one process's evidence; -1 where there is none.
+ * states_dir: the v1 cgroup whose task states are asked for, "" when
+ * none: a hierarchy's root holds every task of the machine, and counting
+ * them would cost a walk of all (then its v2 cgroup's are counted, if
+ * it is not the root either).
+ */
 static void open_dirs(struct monitor *m, struct gather *g, pid_t pid,
-		      struct evidence_dirs *d)
+		      struct evidence_dirs *d, char *states_dir, size_t size)
 {
-	char name[32], path[4096], full[8192];
+	static const char *const v1[] = { "cpu", "memory", "blkio" };
+	char name[64], path[4096], full[8192], dir[4096];
 	const char *root = v2_root(m, g);
+	const char *mi = mountinfo_of(m, g);
+	int *fd[3] = { &d->cpu1, &d->mem1, &d->blkio1 };
+	char *pc;
 
 	*d = EVIDENCE_DIRS_NONE;
 	d->proc = g->proc;
 	d->cpu_sys = g->cpu_sys;
+	states_dir[0] = '\0';
 	snprintf(name, sizeof(name), "%d", (int)pid);
 	if (g->proc >= 0)
 		d->pid = openat(g->proc, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	snprintf(name, sizeof(name), "/proc/%d/cgroup", (int)pid);
+	if (!(pc = cgroup_read_file(name)))
+		return;
 	/* the v2 root holds no limits, and its cgroup.threads is everyone */
-	if (root[0] && cgroup_task_path(pid, path, sizeof(path)) == 0 &&
+	if (root[0] && cgroup_parse_proc_cgroup(pc, path, sizeof(path)) == 0 &&
 	    strcmp(path, "/") != 0) {
 		snprintf(full, sizeof(full), "%s%s", root, path);
 		d->cg2 = kval_open_dir(-1, full);
 	}
-	d->cpu1 = open_v1(pid, "cpu");
-	d->mem1 = open_v1(pid, "memory");
-	d->blkio1 = open_v1(pid, "blkio");
-	d->states1 = d->cpu1 >= 0 ? d->cpu1 : d->mem1 >= 0 ? d->mem1 : d->blkio1;
+	for (int i = 0; i < 3; i++) {
+		*fd[i] = open_v1(mi, pc, v1[i], dir, sizeof(dir));
+		/* the first v1 cgroup below its hierarchy's root gives states */
+		if (*fd[i] < 0 || states_dir[0] ||
+		    cgroup_parse_proc_cgroup_v1(pc, v1[i], path,
+						sizeof(path)) < 0 ||
+		    strcmp(path, "/") == 0)
+			continue;
+		d->states1 = *fd[i];
+		snprintf(states_dir, size, "%s", dir);
+	}
+	free(pc);
+}
+
+/* The task states of v1 cgroup dir asked this round already, or NULL. */
+static struct states_memo *memo_find(struct gather *g, const char *dir,
+				     uint64_t round)
+{
+	for (size_t i = 0; i < g->nmemo; i++)
+		if (g->memo[i].round == round && strcmp(g->memo[i].dir, dir) == 0)
+			return &g->memo[i];
+	return NULL;
+}
+
+/* Keep this round's states of dir, in a slot of an earlier round if any. */
+static void memo_keep(struct gather *g, const char *dir, uint64_t round,
+		      const struct cgstats *states)
+{
+	struct states_memo *s = NULL;
+	char *copy = strdup(dir);
+
+	if (!copy)
+		return;
+	for (size_t i = 0; i < g->nmemo && !s; i++)
+		if (g->memo[i].round != round)
+			s = &g->memo[i];
+	if (!s) {
+		struct states_memo *p = realloc(g->memo,
+						(g->nmemo + 1) * sizeof(*p));
+		if (!p) {
+			free(copy);
+			return;
+		}
+		g->memo = p;
+		s = &g->memo[g->nmemo++];
+		s->dir = NULL;
+	}
+	free(s->dir);
+	*s = (struct states_memo){ copy, round, *states };
 }
 
 static void close_dirs(struct evidence_dirs *d)
@@ -166,12 +271,22 @@ static void gather_one(struct monitor *m, struct gather *g, struct task *k,
 	struct task_ev *e = k->ev;
 	struct evidence_reading cur;
 	struct evidence_dirs d;
+	struct states_memo *memo = NULL;
+	char states_dir[4096];
 	uint64_t lost = m->lost + m->exit_lost;
 	bool prev_ok;
 
-	open_dirs(m, g, k->id, &d);
-	evidence_read(&d, m->ts, &cur);
+	open_dirs(m, g, k->id, &d, states_dir, sizeof(states_dir));
+	d.want = rowwhy_wants(r->d);
+	/* the processes of one cgroup share its task states: asked once */
+	if (states_dir[0] && (memo = memo_find(g, states_dir, m->round)))
+		d.no_states = true;
+	evidence_read_with(&d, m->ts, system_of(m, g), &cur);
 	close_dirs(&d);
+	if (memo)
+		cur.states = memo->states;
+	else if (states_dir[0])
+		memo_keep(g, states_dir, m->round, &cur.states);
 	/* forks are counted from fork events: none may have been lost */
 	cur.forks = (struct kval){ .have = m->pc != NULL, .v = k->forks };
 	prev_ok = e->have_prev && e->prev_round + 1 == m->round;

@@ -86,23 +86,54 @@ static void read_states(const struct evidence_dirs *d, struct ts_client *ts,
 	memset(out, 0, sizeof(*out));
 }
 
-void evidence_read(const struct evidence_dirs *dirs, struct ts_client *ts,
-		   struct evidence_reading *out)
+static bool wants(const struct evidence_dirs *d, enum evidence_group group)
+{
+	return !d->want || (d->want & EVIDENCE_WANT(group));
+}
+
+void evidence_read_system(const struct evidence_dirs *dirs,
+			  struct evidence_reading *out)
+{
+	sysinfo_read_mem(dirs->proc, &out->sysmem);
+	sysinfo_read_load(dirs->proc, dirs->cpu_sys, &out->load);
+}
+
+void evidence_read_with(const struct evidence_dirs *dirs, struct ts_client *ts,
+			const struct evidence_reading *sys,
+			struct evidence_reading *out)
 {
 	struct timespec t;
 
 	memset(out, 0, sizeof(*out));
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	out->when = (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-	read_cpu(dirs, &out->cpu);
-	read_mem(dirs, &out->mem);
-	read_io(dirs, &out->io);
-	sysinfo_read_mem(dirs->proc, &out->sysmem);
-	sysinfo_read_load(dirs->proc, dirs->cpu_sys, &out->load);
-	taskev_read_io(dirs->pid, &out->tio);
-	taskev_read_cpu(dirs->pid, &out->tcpu);
-	taskev_read_mem(dirs->pid, &out->tmem);
-	read_states(dirs, ts, &out->states);
+	out->sysmem = sys->sysmem;
+	out->load = sys->load;
+	if (wants(dirs, EVIDENCE_CPU)) {
+		read_cpu(dirs, &out->cpu);
+		taskev_read_cpu(dirs->pid, out->load.cpus_online.have ?
+				out->load.cpus_online.v : 0, &out->tcpu);
+	}
+	if (wants(dirs, EVIDENCE_MEMORY))
+		read_mem(dirs, &out->mem);
+	if (wants(dirs, EVIDENCE_IO)) {
+		read_io(dirs, &out->io);
+		taskev_read_io(dirs->pid, &out->tio);
+	}
+	if (wants(dirs, EVIDENCE_WPCOPY))
+		taskev_read_mem(dirs->pid, &out->tmem);
+	if (wants(dirs, EVIDENCE_STATES))
+		read_states(dirs, ts, &out->states);
+}
+
+void evidence_read(const struct evidence_dirs *dirs, struct ts_client *ts,
+		   struct evidence_reading *out)
+{
+	struct evidence_reading sys;
+
+	memset(&sys, 0, sizeof(sys));
+	evidence_read_system(dirs, &sys);
+	evidence_read_with(dirs, ts, &sys, out);
 }
 
 /* cur - prev, when both are known and the counter did not go back. */

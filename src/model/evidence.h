@@ -53,11 +53,18 @@ struct evidence_dirs {
 	int cpu_sys;     /* /sys/devices/system/cpu */
 	bool no_states;  /* count no task states (a v2 root cgroup, whose
 			    cgroup.threads lists every thread) */
+	/*
+	 * The groups to read (EVIDENCE_WANT of enum evidence_group), 0: all.
+	 * A row's stalls name theirs (rowwhy_wants); the rest stays absent.
+	 */
+	unsigned want;
 };
+
+#define EVIDENCE_WANT(group) (1u << (group))
 
 /* Nothing open (and task states counted where a directory is). */
 #define EVIDENCE_DIRS_NONE ((struct evidence_dirs){ -1, -1, -1, -1, -1, \
-	-1, -1, -1, false })
+	-1, -1, -1, false, 0 })
 
 /* One moment: cumulative counters and current values. */
 struct evidence_reading {
@@ -83,6 +90,19 @@ struct evidence_reading {
  */
 void evidence_read(const struct evidence_dirs *dirs, struct ts_client *ts,
 		   struct evidence_reading *out);
+
+/*
+ * The machine-wide part of a reading (meminfo, procs_running, CPUs
+ * online), the same for every task at one moment: read it once and give
+ * it to evidence_read_with for each.
+ */
+void evidence_read_system(const struct evidence_dirs *dirs,
+			  struct evidence_reading *out);
+
+/* evidence_read, with the machine-wide part copied from sys. */
+void evidence_read_with(const struct evidence_dirs *dirs, struct ts_client *ts,
+			const struct evidence_reading *sys,
+			struct evidence_reading *out);
 
 /* Per-device IO of the process's cgroup, for devices it used or limits. */
 #define EVIDENCE_IO_DEVS 4

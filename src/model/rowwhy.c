@@ -10,19 +10,33 @@
 
 #include "model/rowwhy.h"
 
-bool rowwhy_covers(enum cat c)
+/*
+ * The evidence the rules of a category need (EVIDENCE_WANT of its groups;
+ * the task states go with cpu and io); 0: none.
+ */
+static unsigned evidence_of(enum cat c)
 {
 	switch (c) {
 	case CAT_CPU:
+		return EVIDENCE_WANT(EVIDENCE_CPU) |
+		       EVIDENCE_WANT(EVIDENCE_STATES);
 	case CAT_IO:
+		return EVIDENCE_WANT(EVIDENCE_IO) |
+		       EVIDENCE_WANT(EVIDENCE_STATES);
 	case CAT_SWAP:
 	case CAT_RECLAIM:
 	case CAT_THRASHING:
+		return EVIDENCE_WANT(EVIDENCE_MEMORY);
 	case CAT_WPCOPY:
-		return true;
+		return EVIDENCE_WANT(EVIDENCE_WPCOPY);
 	default:
-		return false;
+		return 0;
 	}
+}
+
+bool rowwhy_covers(enum cat c)
+{
+	return evidence_of(c) != 0;
 }
 
 bool rowwhy_stalled(const struct cat_figure *f)
@@ -37,6 +51,16 @@ bool rowwhy_wanted(const struct cat_figure d[NCAT])
 		if (rowwhy_covers((enum cat)c) && rowwhy_stalled(&d[c]))
 			return true;
 	return false;
+}
+
+unsigned rowwhy_wants(const struct cat_figure d[NCAT])
+{
+	unsigned want = 0;
+
+	for (int c = 0; c < NCAT; c++)
+		if (rowwhy_stalled(&d[c]))
+			want |= evidence_of((enum cat)c);
+	return want;
 }
 
 void rowwhy_eval(struct row_why *w, const struct cat_figure d[NCAT],

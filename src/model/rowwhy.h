@@ -45,6 +45,12 @@ bool rowwhy_stalled(const struct cat_figure *f);
 bool rowwhy_wanted(const struct cat_figure d[NCAT]);
 
 /*
+ * The evidence its stalls need (EVIDENCE_WANT of groups): what a stalled
+ * category's rules read; the rest is not read and stays absent.
+ */
+unsigned rowwhy_wants(const struct cat_figure d[NCAT]);
+
+/*
  * Fill w's causes from its evidence (w->ev set) and the row's figures
  * over an interval of interval seconds.
  */
