@@ -334,10 +334,17 @@ static void test_task(void)
 	HAVE(io.read_bytes, 1459200);
 	HAVE(io.write_bytes, 314773504);
 	HAVE(io.cancelled_write_bytes, 0);
-	taskev_read_cpu(d, &c);
+	taskev_read_cpu(d, 0, &c);
 	HAVE(c.allowed_cpus, 1);
 	HAVE(c.threads, 3);
 	HAVE(c.runnable_threads, 2);
+	/* allowed 1 of 2 online: counted; 1 of 1: it may run anywhere */
+	taskev_read_cpu(d, 2, &c);
+	HAVE(c.runnable_threads, 2);
+	taskev_read_cpu(d, 1, &c);
+	HAVE(c.allowed_cpus, 1);
+	NONE(c.threads);
+	NONE(c.runnable_threads);
 	taskev_read_mem(d, &m);
 	HAVE(m.private_bytes, (44 + 116) * 1024);
 	close(d);
@@ -347,7 +354,7 @@ static void test_task(void)
 	HAVE(io.rchar, 1);
 	NONE(io.read_bytes);
 	NONE(io.write_bytes);
-	taskev_read_cpu(d, &c);
+	taskev_read_cpu(d, 0, &c);
 	HAVE(c.allowed_cpus, 5);
 	NONE(c.threads);
 	NONE(c.runnable_threads);
@@ -365,7 +372,7 @@ static void test_task(void)
 
 	/* this process: its own files */
 	int self = dir("/proc/self");
-	taskev_read_cpu(self, &c);
+	taskev_read_cpu(self, 0, &c);
 	CHECK(c.allowed_cpus.have && c.allowed_cpus.v >= 1);
 	CHECK(c.runnable_threads.have && c.runnable_threads.v >= 1);
 	taskev_read_io(self, &io);
