@@ -18,6 +18,7 @@
 #include <libproc2/pids.h>
 
 #include "kernel/procinfo.h"
+#include "kernel/taskev.h"
 
 /* libproc2 takes at most this many ids per select call. */
 #define PI_SELECT_MAX 250
@@ -368,9 +369,7 @@ char procinfo_thread_state(pid_t tgid, pid_t tid)
 	if (n <= 0)
 		return '\0';
 	buf[n] = '\0';
-	/* "TID (comm) S ...": the comm may hold ") " itself */
-	char *paren = strrchr(buf, ')');
-	return paren && paren[1] == ' ' && paren[2] ? paren[2] : '\0';
+	return taskev_parse_state(buf);
 }
 
 /* The inode of the initial pid namespace (PROC_PID_INIT_INO). */
