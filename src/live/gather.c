@@ -373,7 +373,7 @@ static void gather_cgroup(struct monitor *m, struct gather *g,
 	snprintf(full, sizeof(full), "%s%s", root,
 		 d.no_states ? "" : c->path);
 	d.cg2 = kval_open_dir(-1, full);
-	cgwhy_gather(g->cgw, c, &d, m->round, m->sample_dt,
+	cgwhy_gather(g->cgw, c, &d, system_of(m, g), m->round, m->sample_dt,
 		     g->have_disks_prev ? &g->disks_prev : NULL,
 		     g->have_disks ? &g->disks_cur : NULL);
 	if (d.cg2 >= 0)

@@ -95,7 +95,8 @@ bool cgwhy_have(struct cgwhy *t, struct cgroup_row *g, uint64_t round)
 }
 
 int cgwhy_gather(struct cgwhy *t, struct cgroup_row *g,
-		 const struct evidence_dirs *d, uint64_t round,
+		 const struct evidence_dirs *d,
+		 const struct evidence_reading *sys, uint64_t round,
 		 double interval, const struct diskstats *disks_prev,
 		 const struct diskstats *disks_cur)
 {
@@ -113,7 +114,10 @@ int cgwhy_gather(struct cgwhy *t, struct cgroup_row *g,
 	prev_ok = e && e->prev_round + 1 == round;
 	if (!e && !(e = add(t, g->path)))
 		return -1;
-	evidence_read(d, NULL, &cur);
+	if (sys)
+		evidence_read_with(d, NULL, sys, &cur);
+	else
+		evidence_read(d, NULL, &cur);
 	evidence_interval(prev_ok ? &e->prev : NULL, &cur, disks_prev,
 			  disks_cur, &e->why.ev);
 	rowwhy_eval(&e->why, g->d, interval);

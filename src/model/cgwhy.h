@@ -45,10 +45,13 @@ bool cgwhy_have(struct cgwhy *t, struct cgroup_row *g, uint64_t round);
  * (may be NULL), and find the causes of g's stalls over an interval of
  * interval seconds. g->why points into the table until the next
  * cgwhy_prune() or cgwhy_free(). Once per round: a second call of the
- * same round gives the first one's evidence. 0, or -1 (ENOMEM).
+ * same round gives the first one's evidence. sys: the machine-wide part
+ * of this round's readings (evidence_read_system), NULL to read it here.
+ * 0, or -1 (ENOMEM).
  */
 int cgwhy_gather(struct cgwhy *t, struct cgroup_row *g,
-		 const struct evidence_dirs *d, uint64_t round,
+		 const struct evidence_dirs *d,
+		 const struct evidence_reading *sys, uint64_t round,
 		 double interval, const struct diskstats *disks_prev,
 		 const struct diskstats *disks_cur);
 

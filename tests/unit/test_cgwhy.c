@@ -151,7 +151,7 @@ static void test_gather(struct cgwhy *t, struct cgroup_row *g)
 	CHECK(cgwhy_wanted(g) && !cgwhy_wanted(&idle));
 
 	/* the first reading: current values, no interval */
-	CHECK(cgwhy_gather(t, g, &d, 1, 1.0, NULL, NULL) == 0);
+	CHECK(cgwhy_gather(t, g, &d, NULL, 1, 1.0, NULL, NULL) == 0);
 	CHECK(g->why != NULL);
 	ev = &g->why->ev;
 	CHECK(ev->interval_s == 0);
@@ -182,7 +182,7 @@ static void test_gather(struct cgwhy *t, struct cgroup_row *g)
 	advance();
 	d = dirs_of("cg", proc);
 	make_cg(g, "/t");
-	CHECK(cgwhy_gather(t, g, &d, 2, 1.0, NULL, NULL) == 0);
+	CHECK(cgwhy_gather(t, g, &d, NULL, 2, 1.0, NULL, NULL) == 0);
 	ev = &g->why->ev;
 	CHECK(ev->interval_s > 0);
 	CHECK(ev->cpu_throttled_us.have && ev->cpu_throttled_us.v == 600000);
@@ -205,7 +205,7 @@ static void test_gather(struct cgwhy *t, struct cgroup_row *g)
 		struct cgroup_row again;
 		make_cg(&again, "/t");
 		CHECK(cgwhy_have(t, &again, 2) && again.why == g->why);
-		CHECK(cgwhy_gather(t, &again, &d, 2, 1.0, NULL, NULL) == 0);
+		CHECK(cgwhy_gather(t, &again, &d, NULL, 2, 1.0, NULL, NULL) == 0);
 		CHECK(again.why == g->why &&
 		      again.why->ev.cpu_quota_us.v == 20000);
 		CHECK(!cgwhy_have(t, &again, 3));
@@ -219,7 +219,7 @@ static void test_gather(struct cgwhy *t, struct cgroup_row *g)
 		make_cg(&root, "/");
 		d = dirs_of("cg", proc);
 		d.no_states = true;
-		CHECK(cgwhy_gather(t, &root, &d, 2, 1.0, NULL, NULL) == 0);
+		CHECK(cgwhy_gather(t, &root, &d, NULL, 2, 1.0, NULL, NULL) == 0);
 		CHECK(root.why && root.why->ev.states_source == CGSTATS_NONE &&
 		      !root.why->ev.tasks_running.have);
 		CHECK(root.why->ev.cpu_quota_us.have);
@@ -232,7 +232,7 @@ static void test_gather(struct cgwhy *t, struct cgroup_row *g)
 		make_cg(&bare, "/bare");
 		d = dirs_of("bare", proc);
 		d.no_states = false;
-		CHECK(cgwhy_gather(t, &bare, &d, 2, 1.0, NULL, NULL) == 0);
+		CHECK(cgwhy_gather(t, &bare, &d, NULL, 2, 1.0, NULL, NULL) == 0);
 		CHECK(bare.why && !bare.why->ev.cpu_quota_us.have &&
 		      !bare.why->ev.mem_max.have &&
 		      !bare.why->ev.cpu_throttled_us.have);
