@@ -79,6 +79,23 @@ static void batch_metrics(struct batch *b, struct sample *s)
 	}
 }
 
+/* The rows chosen, their details read, written out. */
+static void batch_write(struct batch *b, struct sample *s)
+{
+	if (b->out.format == OUT_OPENMETRICS) {
+		batch_metrics(b, s);
+		return;
+	}
+	select_sample_rows(s->rows, &s->nrows, s->exited, &s->nexited,
+			   &b->o->sel, s->interval);
+	if (s->cgroups)
+		select_cgroups(s->cgroups, s->ncgroups, &b->o->sel);
+	producer_fill_status(b->m, s->rows, s->nrows);
+	if (s->cgroups)
+		producer_fill_cgroups(b->m, s->cgroups, s->ncgroups);
+	output_write(stdout, &b->out, s);
+}
+
 static void batch_tick(void *arg)
 {
 	struct batch *b = arg;
@@ -88,24 +105,9 @@ static void batch_tick(void *arg)
 		evloop_quit(b->loop, 1);
 		return;
 	}
-	if (b->out.format == OUT_OPENMETRICS && (b->o->textfile || !b->o->quiet)) {
-		batch_metrics(b, &s);
-	} else {
-		select_sample_rows(s.rows, &s.nrows, s.exited, &s.nexited,
-				   &b->o->sel, s.interval);
-		if (s.cgroups)
-			select_cgroups(s.cgroups, s.ncgroups, &b->o->sel);
-		producer_fill_status(b->m, s.rows, s.nrows);
-		if (s.cgroups)
-			producer_fill_cgroups(b->m, s.cgroups, s.ncgroups);
-		if (b->o->quiet) {
-			/* -q: the recording (producer_on_sample) is all there is */
-			if (++b->done == b->o->iterations)
-				evloop_quit(b->loop, 0);
-			return;
-		}
-		output_write(stdout, &b->out, &s);
-	}
+	/* -q: the recording (producer_on_sample) is all there is */
+	if (b->o->textfile || !b->o->quiet)
+		batch_write(b, &s);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		evloop_quit(b->loop, errno == EPIPE ? 0 : 1);
 		return;
