@@ -175,29 +175,4 @@ bool fields_value_present(const struct field_value *v);
 /* A row with nothing known yet (uid and task_info unknown). */
 void fields_row_init(struct row *r);
 
-/* The layouts: which fields each view and format shows, in order. */
-enum field_layout {
-	FIELD_LAYOUT_TASKS,   /* the task table: screen and batch text */
-	FIELD_LAYOUT_CGROUPS, /* the cgroup view: screen and batch text */
-	FIELD_LAYOUT_CSV,     /* after "time" */
-	FIELD_LAYOUT_JSON,    /* a task row's keys */
-	FIELD_LAYOUT_SCREEN,  /* the task table on the screen: the tasks' and
-				 WHY, shown where a row has a cause */
-	FIELD_LAYOUT_CGROUPS_SCREEN, /* the cgroup view on the screen: the
-				 cgroups' and WHY, likewise */
-	NFIELD_LAYOUT
-};
-
-/* The ids of a layout in order, categories expanded; *n of them. */
-const int *fields_layout(enum field_layout l, int *n);
-
-/* Whether a layout holds the field. */
-bool fields_in_layout(enum field_layout l, int id);
-
-/*
- * The next field of layout l left (dir < 0) or right of id that has all
- * of the flags; id itself when there is none.
- */
-int fields_step(enum field_layout l, int id, int dir, unsigned flags);
-
 #endif

@@ -17,6 +17,7 @@
 
 #include "model/categories.h"
 #include "model/fields.h"
+#include "model/layouts.h"
 #include "model/rowwhy.h"
 #include "record/json_keys.h"
 #include "record/json_read.h"
@@ -325,7 +326,7 @@ static void row_from(struct json_read *rp, json_object *o, struct row *r,
 
 	fields_row_init(r);
 	r->flags = flags;
-	ids = fields_layout(FIELD_LAYOUT_JSON, &n);
+	ids = layouts_fields(FIELD_LAYOUT_JSON, &n);
 	for (int i = 0; i < n; i++) {
 		const struct field *f = fields_get(ids[i]);
 		struct cat_figure d[NCAT];

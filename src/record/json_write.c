@@ -17,6 +17,7 @@
 #include "lib/numfmt.h"
 #include "model/categories.h"
 #include "model/fields.h"
+#include "model/layouts.h"
 #include "model/rowwhy.h"
 #include "record/json_keys.h"
 #include "record/json_write.h"
@@ -395,7 +396,7 @@ static void row_json(struct out *o, const struct row *r)
 	int n;
 	bool first = true;
 
-	ids = fields_layout(FIELD_LAYOUT_JSON, &n);
+	ids = layouts_fields(FIELD_LAYOUT_JSON, &n);
 	put_c(o, '{');
 	for (int i = 0; i < n; i++) {
 		const struct field *fd = fields_get(ids[i]);

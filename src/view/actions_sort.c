@@ -8,6 +8,7 @@
 
 #include "lib/nls.h"
 #include "model/fields.h"
+#include "model/layouts.h"
 #include "view/actions.h"
 #include "view/screen_int.h"
 
@@ -26,8 +27,8 @@ void actions_sort_set(struct screen *s, int key, bool toggle)
 static void step(struct screen *s, int dir)
 {
 	int next = s->cgview
-		? fields_step(FIELD_LAYOUT_CGROUPS, s->cg_sort, dir, 0)
-		: fields_step(FIELD_LAYOUT_TASKS, s->sel.sort, dir, FIELD_SORT);
+		? layouts_step(FIELD_LAYOUT_CGROUPS, s->cg_sort, dir, 0)
+		: layouts_step(FIELD_LAYOUT_TASKS, s->sel.sort, dir, FIELD_SORT);
 
 	if (s->cgview && next != s->cg_sort)
 		screen_cgroup_set_sort(s, next, false);
@@ -63,7 +64,7 @@ void actions_sort_by(struct screen *s, int key)
 {
 	if (!s->cgview)
 		actions_sort_set(s, key, false);
-	else if (fields_in_layout(FIELD_LAYOUT_CGROUPS, key))
+	else if (layouts_has(FIELD_LAYOUT_CGROUPS, key))
 		screen_cgroup_set_sort(s, key, false);
 	else
 		screen_message(s, true, _("the cgroup view has no %s column; "

@@ -11,6 +11,7 @@
 #include "lib/textwidth.h"
 #include "model/categories.h"
 #include "model/fields.h"
+#include "model/layouts.h"
 #include "view/actions.h"
 #include "view/help.h"
 #include "view/keys.h"
@@ -116,7 +117,7 @@ static int columns_part(struct help_text *h)
 	if (add(h, false, "%s", "") < 0 || add(h, true, "%s", _("Columns")) < 0)
 		return -1;
 	int n;
-	const int *ids = fields_layout(FIELD_LAYOUT_SCREEN, &n);
+	const int *ids = layouts_fields(FIELD_LAYOUT_SCREEN, &n);
 	for (int i = 0; i < n; i++) {
 		const struct field *c = fields_get(ids[i]);
 		if (add_entry(h, c->header, KEY_COL, _(c->help)) < 0)
@@ -131,7 +132,7 @@ static int cgcolumns_part(struct help_text *h)
 	    add(h, true, "%s", _("Columns of the cgroup view (g)")) < 0)
 		return -1;
 	int n;
-	const int *ids = fields_layout(FIELD_LAYOUT_CGROUPS_SCREEN, &n);
+	const int *ids = layouts_fields(FIELD_LAYOUT_CGROUPS_SCREEN, &n);
 	for (int i = 0; i < n; i++) {
 		int cat = fields_cat(ids[i]);
 		if (cat > 0)

@@ -22,6 +22,7 @@
 #include "lib/numfmt.h"
 #include "model/categories.h"
 #include "model/fields.h"
+#include "model/layouts.h"
 #include "record/json_keys.h"
 #include "view/output.h"
 
@@ -36,7 +37,7 @@ static void header(FILE *f)
 	int n;
 
 	fputs(JSON_KEY_TIME, f);
-	ids = fields_layout(FIELD_LAYOUT_CSV, &n);
+	ids = layouts_fields(FIELD_LAYOUT_CSV, &n);
 	for (int i = 0; i < n; i++) {
 		const struct field *fd = fields_get(ids[i]);
 
@@ -158,7 +159,7 @@ static void row(FILE *f, const struct out_opts *o, const char *time,
 	int n;
 
 	fputs(time, f);
-	ids = fields_layout(FIELD_LAYOUT_CSV, &n);
+	ids = layouts_fields(FIELD_LAYOUT_CSV, &n);
 	for (int i = 0; i < n; i++) {
 		struct field_value v;
 

@@ -49,6 +49,7 @@
 #include "lib/numfmt.h"
 #include "model/categories.h"
 #include "model/fields.h"
+#include "model/layouts.h"
 #include "view/output.h"
 
 enum { W_PCT = 6, W_PSI_NAME = 8 };
@@ -211,7 +212,7 @@ static void header_line(FILE *f, enum field_layout l, bool threads)
 	const int *ids;
 	int n;
 
-	ids = fields_layout(l, &n);
+	ids = layouts_fields(l, &n);
 	for (int i = 0; i < n; i++) {
 		const struct field *fd = fields_get(ids[i]);
 		const char *h = fd->bheader;
@@ -317,7 +318,7 @@ static void cgroup_text(FILE *f, const struct cgroup_row *g, struct scratch *b)
 	const int *ids;
 	int n;
 
-	ids = fields_layout(FIELD_LAYOUT_CGROUPS, &n);
+	ids = layouts_fields(FIELD_LAYOUT_CGROUPS, &n);
 	for (int i = 0; i < n; i++) {
 		const struct field *fd = fields_get(ids[i]);
 		struct field_value v;
@@ -348,7 +349,7 @@ static void row_text(FILE *f, const struct out_opts *o, const struct row *r,
 	const int *ids;
 	int n;
 
-	ids = fields_layout(FIELD_LAYOUT_TASKS, &n);
+	ids = layouts_fields(FIELD_LAYOUT_TASKS, &n);
 	for (int i = 0; i < n; i++) {
 		const struct field *fd = fields_get(ids[i]);
 		struct field_value v;

@@ -545,7 +545,7 @@ static void screen_init(struct screen *s, struct producer *m,
 	s->table_y = -1;
 	s->replay = m && producer_seekable(m);
 	s->cgview = o->cgroups;
-	s->cg_sort = fields_in_layout(FIELD_LAYOUT_CGROUPS, o->sel.sort)
+	s->cg_sort = layouts_has(FIELD_LAYOUT_CGROUPS, o->sel.sort)
 		      ? o->sel.sort : FIELD_TOTAL;
 	char *path = config_file_path();
 	if (help_build(&s->help_text, path) < 0)

@@ -332,7 +332,7 @@ void screen_cgroup_fold(struct screen *s, bool fold)
 
 void screen_cgroup_set_sort(struct screen *s, int col, bool toggle)
 {
-	if (!fields_in_layout(FIELD_LAYOUT_CGROUPS, col))
+	if (!layouts_has(FIELD_LAYOUT_CGROUPS, col))
 		return;
 	if (col == s->cg_sort)
 		s->cg_reverse = toggle ? !s->cg_reverse : s->cg_reverse;
@@ -443,7 +443,7 @@ static struct col_layout columns(struct screen *s)
 		.shown = s->cg_shown, .x = s->cg_x, .w = s->cg_w,
 		.hidden = &s->cg_hidden,
 	};
-	l.ids = fields_layout(FIELD_LAYOUT_CGROUPS_SCREEN, &l.n);
+	l.ids = layouts_fields(FIELD_LAYOUT_CGROUPS_SCREEN, &l.n);
 	return l;
 }
 

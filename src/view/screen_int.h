@@ -15,6 +15,7 @@
 
 #include "kernel/psi.h"
 #include "model/fields.h"
+#include "model/layouts.h"
 #include "model/select.h"
 #include "model/snapshot.h"
 #include "view/help.h"
@@ -273,7 +274,7 @@ void screen_draw_fill(int y, int x, int cols, attr_t attr);
  * (s->col_*) and the cgroup view (s->cg_*) each describe theirs.
  */
 struct col_layout {
-	const int *ids;     /* the view's fields in order (fields_layout) */
+	const int *ids;     /* the view's fields in order (layouts_fields) */
 	int n;
 	int flex_min;       /* cells the flexible column (width 0) keeps */
 	int sorted;         /* the sort column: marked and never dropped */

@@ -222,7 +222,7 @@ static struct col_layout columns(struct screen *s)
 		.shown = s->col_shown, .x = s->col_x, .w = s->col_w,
 		.hidden = &s->cols_hidden,
 	};
-	l.ids = fields_layout(FIELD_LAYOUT_SCREEN, &l.n);
+	l.ids = layouts_fields(FIELD_LAYOUT_SCREEN, &l.n);
 	return l;
 }
 

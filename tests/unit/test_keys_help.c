@@ -14,6 +14,7 @@
 
 #include "model/categories.h"
 #include "model/fields.h"
+#include "model/layouts.h"
 #include "model/select.h"
 #include "unit.h"
 #include "view/actions.h"
@@ -148,7 +149,7 @@ static void test_help(void)
 	CHECK(!help_lists_key(&h, "z"));
 
 	int nf;
-	const int *ids = fields_layout(FIELD_LAYOUT_TASKS, &nf);
+	const int *ids = layouts_fields(FIELD_LAYOUT_TASKS, &nf);
 	for (int c = 0; c < nf; c++) {
 		const struct field *col = fields_get(ids[c]);
 		CHECK(help_has_line_with(&h, col->header, col->help));
@@ -164,7 +165,7 @@ static void test_help(void)
 				strstr(h.lines[i], categories[c].header);
 		CHECK(found);
 	}
-	ids = fields_layout(FIELD_LAYOUT_CGROUPS, &nf);
+	ids = layouts_fields(FIELD_LAYOUT_CGROUPS, &nf);
 	for (int c = 0; c < nf; c++) {
 		const struct field *col = fields_get(ids[c]);
 		if (fields_cat(ids[c]) >= 0)
@@ -184,21 +185,21 @@ static void test_columns(void)
 {
 	/* < and > walk the sortable columns in screen order */
 	enum field_layout t = FIELD_LAYOUT_TASKS;
-	CHECK(fields_step(t, FIELD_PID, 1, FIELD_SORT) == FIELD_CPU_PCT);
-	CHECK(fields_step(t, FIELD_CPU_PCT, 1, FIELD_SORT) == FIELD_CAT + CAT_CPU);
-	CHECK(fields_step(t, FIELD_CAT + CAT_IRQ, 1, FIELD_SORT) == FIELD_TOTAL);
-	CHECK(fields_step(t, FIELD_TOTAL, 1, FIELD_SORT) == FIELD_COMM);
-	CHECK(fields_step(t, FIELD_COMM, 1, FIELD_SORT) == FIELD_COMM);
-	CHECK(fields_step(t, FIELD_PID, -1, FIELD_SORT) == FIELD_PID);
-	CHECK(fields_step(t, FIELD_CAT + CAT_CPU, -1, FIELD_SORT) == FIELD_CPU_PCT);
+	CHECK(layouts_step(t, FIELD_PID, 1, FIELD_SORT) == FIELD_CPU_PCT);
+	CHECK(layouts_step(t, FIELD_CPU_PCT, 1, FIELD_SORT) == FIELD_CAT + CAT_CPU);
+	CHECK(layouts_step(t, FIELD_CAT + CAT_IRQ, 1, FIELD_SORT) == FIELD_TOTAL);
+	CHECK(layouts_step(t, FIELD_TOTAL, 1, FIELD_SORT) == FIELD_COMM);
+	CHECK(layouts_step(t, FIELD_COMM, 1, FIELD_SORT) == FIELD_COMM);
+	CHECK(layouts_step(t, FIELD_PID, -1, FIELD_SORT) == FIELD_PID);
+	CHECK(layouts_step(t, FIELD_CAT + CAT_CPU, -1, FIELD_SORT) == FIELD_CPU_PCT);
 	for (int k = 0; k < NFIELD; k++)
 		if (fields_get(k)->flags & FIELD_SORT)
-			CHECK(fields_in_layout(t, k));
+			CHECK(layouts_has(t, k));
 	CHECK(fields_get(FIELD_CAT + CAT_IO)->header == categories[CAT_IO].header);
 
 	/* the cgroup view: every column has a header and help, one of each */
 	int n;
-	const int *cg = fields_layout(FIELD_LAYOUT_CGROUPS, &n);
+	const int *cg = layouts_fields(FIELD_LAYOUT_CGROUPS, &n);
 	for (int c = 0; c < n; c++) {
 		const struct field *col = fields_get(cg[c]);
 		CHECK(col && col->header && *col->header && col->help);
@@ -206,9 +207,9 @@ static void test_columns(void)
 			CHECK(strcmp(col->header, fields_get(cg[d])->header) != 0);
 	}
 	CHECK(fields_get(FIELD_CAT + CAT_IO)->header == categories[CAT_IO].header);
-	CHECK(fields_in_layout(FIELD_LAYOUT_CGROUPS, FIELD_CAT + CAT_IO));
-	CHECK(fields_in_layout(FIELD_LAYOUT_CGROUPS, FIELD_TOTAL));
-	CHECK(!fields_in_layout(FIELD_LAYOUT_CGROUPS, FIELD_PID));
+	CHECK(layouts_has(FIELD_LAYOUT_CGROUPS, FIELD_CAT + CAT_IO));
+	CHECK(layouts_has(FIELD_LAYOUT_CGROUPS, FIELD_TOTAL));
+	CHECK(!layouts_has(FIELD_LAYOUT_CGROUPS, FIELD_PID));
 	CHECK(fields_get(NFIELD) == NULL && fields_get(-1) == NULL);
 }
 

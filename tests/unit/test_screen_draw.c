@@ -21,6 +21,7 @@
 #include <wchar.h>
 
 #include "lib/textwidth.h"
+#include "model/layouts.h"
 #include "options.h"
 #include "unit.h"
 #include "view/screen_int.h"
@@ -177,7 +178,7 @@ static const char *cell_at(int y, int col)
 static int check_layout(int hy)
 {
 	int x = 0, hidden = 0, n;
-	const int *ids = fields_layout(FIELD_LAYOUT_TASKS, &n);
+	const int *ids = layouts_fields(FIELD_LAYOUT_TASKS, &n);
 	for (int k = 0; k < n; k++) {
 		int i = ids[k];
 		if (!s.col_shown[i]) {
@@ -222,7 +223,7 @@ static void test_wide(void)
 	const char *head = line_at(hy);
 	const char *prev = head;
 	int ncol;
-	const int *cols = fields_layout(FIELD_LAYOUT_TASKS, &ncol);
+	const int *cols = layouts_fields(FIELD_LAYOUT_TASKS, &ncol);
 	for (int c = 0; c < ncol; c++) {
 		const char *at = strstr(prev, fields_get(cols[c])->header);
 		CHECK(at != NULL);
@@ -734,7 +735,7 @@ static void test_cgroups(void)
 	const char *head = hy > 0 ? line_at(hy) : "";
 	const char *prev = head;
 	int ncol;
-	const int *cols = fields_layout(FIELD_LAYOUT_CGROUPS, &ncol);
+	const int *cols = layouts_fields(FIELD_LAYOUT_CGROUPS, &ncol);
 	for (int c = 0; c < ncol; c++) {
 		const char *at = strstr(prev, fields_get(cols[c])->header);
 		CHECK(at != NULL);
@@ -865,7 +866,7 @@ static void test_cgroups(void)
 	CHECK(s.cg_hidden > 0 && s.cg_shown[FIELD_CG_PATH] &&
 	      s.cg_shown[FIELD_TOTAL]);
 	int cg_hidden = 0, ncg;
-	const int *cg = fields_layout(FIELD_LAYOUT_CGROUPS, &ncg);
+	const int *cg = layouts_fields(FIELD_LAYOUT_CGROUPS, &ncg);
 	for (int c = 0; c < ncg; c++)
 		cg_hidden += !s.cg_shown[cg[c]];
 	CHECK(cg_hidden == s.cg_hidden);

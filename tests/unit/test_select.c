@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include "lib/numparse.h"
+#include "model/layouts.h"
 #include "model/select.h"
 #include "unit.h"
 
@@ -121,7 +122,7 @@ static void test_layouts(void)
 	const int *ids;
 	int n;
 
-	ids = fields_layout(FIELD_LAYOUT_TASKS, &n);
+	ids = layouts_fields(FIELD_LAYOUT_TASKS, &n);
 	for (int i = 0; i < n; i++) {
 		const struct field *f = fields_get(ids[i]);
 
@@ -130,7 +131,7 @@ static void test_layouts(void)
 		layout_check("tasks", ids[i], "getter", f->get != NULL);
 		shown[ids[i]] = true;
 	}
-	ids = fields_layout(FIELD_LAYOUT_CGROUPS, &n);
+	ids = layouts_fields(FIELD_LAYOUT_CGROUPS, &n);
 	for (int i = 0; i < n; i++) {
 		const struct field *f = fields_get(ids[i]);
 
@@ -140,7 +141,7 @@ static void test_layouts(void)
 		layout_check("cgroups", ids[i], "getter", f->cg_get != NULL);
 		shown[ids[i]] = true;
 	}
-	ids = fields_layout(FIELD_LAYOUT_CSV, &n);
+	ids = layouts_fields(FIELD_LAYOUT_CSV, &n);
 	for (int i = 0; i < n; i++) {
 		const struct field *f = fields_get(ids[i]);
 
@@ -148,7 +149,7 @@ static void test_layouts(void)
 		layout_check("csv", ids[i], "getter", f->get != NULL);
 		shown[ids[i]] = true;
 	}
-	ids = fields_layout(FIELD_LAYOUT_JSON, &n);
+	ids = layouts_fields(FIELD_LAYOUT_JSON, &n);
 	for (int i = 0; i < n; i++) {
 		const struct field *f = fields_get(ids[i]);
 

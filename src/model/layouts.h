@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The layouts: which fields each view and format shows, in order. */
+#ifndef STALLTOP_LAYOUTS_H
+#define STALLTOP_LAYOUTS_H
+
+#include <stdbool.h>
+
+enum field_layout {
+	FIELD_LAYOUT_TASKS,   /* the task table: screen and batch text */
+	FIELD_LAYOUT_CGROUPS, /* the cgroup view: screen and batch text */
+	FIELD_LAYOUT_CSV,     /* after "time" */
+	FIELD_LAYOUT_JSON,    /* a task row's keys */
+	FIELD_LAYOUT_SCREEN,  /* the task table on the screen: the tasks' and
+				 WHY, shown where a row has a cause */
+	FIELD_LAYOUT_CGROUPS_SCREEN, /* the cgroup view on the screen: the
+				 cgroups' and WHY, likewise */
+	NFIELD_LAYOUT
+};
+
+/* The ids of a layout in order, categories expanded; *n of them. */
+const int *layouts_fields(enum field_layout l, int *n);
+
+/* Whether a layout holds the field. */
+bool layouts_has(enum field_layout l, int id);
+
+/*
+ * The next field of layout l left (dir < 0) or right of id that has all
+ * of the flags; id itself when there is none.
+ */
+int layouts_step(enum field_layout l, int id, int dir, unsigned flags);
+
+#endif
