@@ -62,10 +62,10 @@ static int fill_textfile(FILE *f, void *arg)
 static void batch_metrics(struct batch *b, struct sample *s)
 {
 	struct select_opts all = b->o->sel;
-	all.limit = 0;
 	all.only_stalled = false;
-	select_sample_rows(s->rows, &s->nrows, s->exited, &s->nexited, &all,
-			   s->interval);
+	/* the writer ranks the rows itself: filtered, not sorted */
+	s->nrows = select_keep(s->rows, s->nrows, &all);
+	s->nexited = select_keep(s->exited, s->nexited, &all);
 	if (!b->o->textfile) {
 		output_write(stdout, &b->out, s);
 		return;

@@ -104,8 +104,7 @@ static void sort_rows(struct row *rows, size_t n)
 	free(to);
 }
 
-size_t select_rows(struct row *rows, size_t n, const struct select_opts *o,
-		   double interval)
+size_t select_keep(struct row *rows, size_t n, const struct select_opts *o)
 {
 	size_t kept = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -118,10 +117,25 @@ size_t select_rows(struct row *rows, size_t n, const struct select_opts *o,
 		}
 		kept++;
 	}
+	return kept;
+}
+
+/* Filter and sort, without the limit. */
+static size_t keep_sorted(struct row *rows, size_t n,
+			  const struct select_opts *o, double interval)
+{
+	size_t kept = select_keep(rows, n, o);
 	cmp_opts = o;
 	cmp_interval = interval;
 	if (kept > 1) /* rows may be NULL when there are none */
 		sort_rows(rows, kept);
+	return kept;
+}
+
+size_t select_rows(struct row *rows, size_t n, const struct select_opts *o,
+		   double interval)
+{
+	size_t kept = keep_sorted(rows, n, o, interval);
 	if (o->limit && kept > o->limit)
 		kept = o->limit;
 	return kept;
@@ -131,10 +145,8 @@ void select_sample_rows(struct row *rows, size_t *n, struct row *exited,
 			size_t *nexited, const struct select_opts *o,
 			double interval)
 {
-	struct select_opts all = *o;
-	all.limit = 0;
-	*n = select_rows(rows, *n, &all, interval);
-	*nexited = select_rows(exited, *nexited, &all, interval);
+	*n = keep_sorted(rows, *n, o, interval);
+	*nexited = keep_sorted(exited, *nexited, o, interval);
 	if (!o->limit || *n + *nexited <= o->limit)
 		return;
 	/* the first rows of both sorted lists, as if they were one */

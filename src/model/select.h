@@ -27,6 +27,12 @@ struct select_opts {
  * Filter rows in place (kept rows first, order otherwise undefined), sort
  * them and apply the limit. Returns the number kept.
  */
+/*
+ * Only the filters of o (not the sort, the limit): the rows kept moved to
+ * the front, in their order; returns how many.
+ */
+size_t select_keep(struct row *rows, size_t n, const struct select_opts *o);
+
 size_t select_rows(struct row *rows, size_t n, const struct select_opts *o,
 		   double interval);
 
