@@ -326,6 +326,8 @@ struct producer *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 	m->o = *o;
 	m->loop = loop;
 	m->rescan_every = o->rescan;
+	/* the first reading walks /proc, however long the machine has been up */
+	m->need_rescan = true;
 	m->delayacct = -2; /* first reading: tasks already running count */
 	m->kernel_cats = detect_kernel_cats(m);
 	m->own_pidns = !procinfo_in_initial_pid_ns();
