@@ -127,7 +127,11 @@ struct recording {
 	struct recorder *rec;
 	struct rotator *rot;
 	struct evloop *loop;
+	const char *path;  /* --record FILE */
 };
+
+/* The recording open, for the exits that do not return to main. */
+static struct recording *open_recording;
 
 /* Every sample goes to the recording, whatever the view shows of it. */
 static void record_sample(const struct sample *s, void *arg)
@@ -146,7 +150,11 @@ static void record_sample(const struct sample *s, void *arg)
 		return;
 	}
 	if (record_write(r->rec, s) < 0) {
-		warn(_("cannot write the recording"));
+		if (errno == ENOENT)
+			warnx(_("cannot write the recording: %s was removed "
+				"while it was being written"), r->path);
+		else
+			warn(_("cannot write the recording"));
 		evloop_quit(r->loop, 1);
 	}
 }
@@ -176,6 +184,8 @@ static void recording_open(struct recording *r, const struct options *o)
 		r->rec = record_open(o->record, why, sizeof(why));
 		if (!r->rec)
 			errx(1, "--record '%s': %s", o->record, why);
+		r->path = o->record;
+		open_recording = r;
 		return;
 	}
 	struct rotate_opts ro = {
@@ -186,6 +196,7 @@ static void recording_open(struct recording *r, const struct options *o)
 	r->rot = rotate_open(o->record, &ro, why, sizeof(why));
 	if (!r->rot)
 		errx(1, "--record '%s': %s", o->record, why);
+	open_recording = r;
 	const char *note = rotate_warning(r->rot);
 	if (note)
 		warnx("%s", note);
@@ -199,7 +210,15 @@ static int recording_close(struct recording *r)
 		warn(_("cannot finish the recording"));
 	r->rot = NULL;
 	r->rec = NULL;
+	open_recording = NULL;
 	return ret;
+}
+
+/* An exit through err() or exit() elsewhere still finishes the file. */
+static void recording_at_exit(void)
+{
+	if (open_recording)
+		recording_close(open_recording);
 }
 
 
@@ -306,8 +325,16 @@ int main(int argc, char **argv)
 	struct evloop *loop = evloop_new();
 	if (!loop)
 		err(1, NULL);
-	static const int quit_signals[] = { SIGINT, SIGTERM };
-	evloop_add_signals(loop, quit_signals, 2, on_quit_signal, loop);
+	/*
+	 * Each ends the run through main's end, which finishes the recording
+	 * (the screen watches them itself); a closed pipe or the file size
+	 * limit is then an error of the write, not a death.
+	 */
+	static const int quit_signals[] = { SIGINT, SIGTERM, SIGHUP };
+	evloop_add_signals(loop, quit_signals, 3, on_quit_signal, loop);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+	atexit(recording_at_exit);
 
 	char cgroup[4096];
 	if (o.cgroup)
@@ -320,7 +347,7 @@ int main(int argc, char **argv)
 	    cgroup_find_root(root, sizeof(root)) == 0)
 		o.cgroups = true;
 	struct psi_trigger *triggers = parse_triggers(&o);
-	struct recording recording = { NULL, NULL, loop };
+	struct recording recording = { NULL, NULL, loop, NULL };
 	recording_open(&recording, &o);
 	bool recording_on = recording.rec || recording.rot;
 

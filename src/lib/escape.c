@@ -221,19 +221,27 @@ void escape_json(FILE *f, const char *in)
 /*
  * The field is first put in text form, which leaves no CR, LF or other
  * control byte; it is then quoted when it holds a comma or a quote or
- * starts or ends with a space. NULL and "" give an empty field.
+ * starts or ends with a space. A text that a spreadsheet would take for a
+ * formula (its first character one of = + - @; a tab or CR cannot start
+ * it, the text form escapes them) gets a single quote in front, and is
+ * quoted: the OWASP rule against CSV injection. NULL and "" give an empty
+ * field.
  */
 void escape_csv(FILE *f, const char *in)
 {
 	const unsigned char *s = (const unsigned char *)in;
 	size_t len = in ? strlen(in) : 0;
-	bool quote;
+	bool quote, formula;
 
 	if (len == 0)
 		return;
-	quote = strpbrk(in, ",\"") || in[0] == ' ' || in[len - 1] == ' ';
+	formula = strchr("=+-@", in[0]) != NULL;
+	quote = formula || strpbrk(in, ",\"") || in[0] == ' ' ||
+		in[len - 1] == ' ';
 	if (quote)
 		putc('"', f);
+	if (formula)
+		putc('\'', f);
 	while (*s) {
 		char u[UNIT_MAX];
 		size_t used, k = text_unit(s, u, &used);

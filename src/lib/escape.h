@@ -35,9 +35,12 @@ bool escape_json_plain(const char *s, size_t *len);
 void escape_json(FILE *f, const char *in);
 
 /*
- * CSV field, RFC 4180: the text form of escape_text (so no CR/LF remains),
- * quoted when it holds a comma or quote or starts/ends with a space.
- * NULL and "" write an empty field.
+ * CSV text field, RFC 4180: the text form of escape_text (so no CR/LF
+ * remains), quoted when it holds a comma or quote or starts/ends with a
+ * space. A text starting with = + - or @, which a spreadsheet would run
+ * as a formula, is written quoted with a single quote in front ("'=x");
+ * numbers are not text fields and never pass here. NULL and "" write an
+ * empty field.
  */
 void escape_csv(FILE *f, const char *in);
 

@@ -141,6 +141,7 @@ static int monitor_sample(struct producer *p, struct sample *out)
 
 	memset(out, 0, sizeof(*out));
 	out->time = monitor_clock(CLOCK_REALTIME);
+	out->boottime = monitor_clock(CLOCK_BOOTTIME);
 	out->interval = m->o.accumulate ? now - m->start_time : dt;
 	out->delayacct = m->delayacct == 1;
 	out->delayacct_known = m->delayacct >= 0;

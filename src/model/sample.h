@@ -94,6 +94,8 @@ struct cgroup_row {
 
 struct sample {
 	double time;          /* wall clock at the end of the interval */
+	double boottime;      /* CLOCK_BOOTTIME at the same moment (s), 0 if
+				 unknown: tells a jump of the wall clock */
 	double interval;      /* seconds the figures cover */
 	bool delayacct;       /* kernel.task_delayacct is on */
 	bool delayacct_known; /* the sysctl could be read */

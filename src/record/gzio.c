@@ -163,6 +163,7 @@ void gzio_reader_free(struct gzio_reader *z)
 
 struct gzio_writer {
 	gzFile gz;   /* owns its fd */
+	int fd;      /* the same, to look at (gzio_writer_fd) */
 };
 
 /* errno for a zlib failure: the system's when zlib saw one, else EIO. */
@@ -188,6 +189,7 @@ struct gzio_writer *gzio_writer_open(int fd)
 		errno = ENOMEM;
 		return NULL;
 	}
+	w->fd = fd;
 	return w;
 }
 
@@ -209,6 +211,11 @@ int gzio_write(struct gzio_writer *w, const char *buf, size_t len)
 		return -1;
 	}
 	return 0;
+}
+
+int gzio_writer_fd(const struct gzio_writer *w)
+{
+	return w->fd;
 }
 
 int gzio_writer_close(struct gzio_writer *w)

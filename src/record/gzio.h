@@ -38,6 +38,8 @@ void gzio_reader_free(struct gzio_reader *z);
 struct gzio_writer *gzio_writer_open(int fd);
 /* Write all of buf and flush it to the file; -1 with errno set. */
 int gzio_write(struct gzio_writer *w, const char *buf, size_t len);
+/* The file descriptor written to (still the writer's: never close it). */
+int gzio_writer_fd(const struct gzio_writer *w);
 /* Finish the member and close the file; -1 with errno set. */
 int gzio_writer_close(struct gzio_writer *w);
 

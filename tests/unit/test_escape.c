@@ -316,6 +316,21 @@ static void test_csv(void)
 	CHECK_STR(capture(escape_csv, "C:\\dir"), "C:\\\\dir");
 	CHECK_STR(capture(escape_csv, "\xe6\x97\xa5,\xe6\x9c\xac"),
 		  "\"\xe6\x97\xa5,\xe6\x9c\xac\"");
+	/*
+	 * What a spreadsheet would run as a formula gets a single quote in
+	 * front, quoted (OWASP); only the first character counts, and a tab
+	 * or CR cannot start a field (the text form escapes them).
+	 */
+	CHECK_STR(capture(escape_csv, "=1+2"), "\"'=1+2\"");
+	CHECK_STR(capture(escape_csv, "=HYPERLINK(\"http://x\",\"y\")"),
+		  "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+	CHECK_STR(capture(escape_csv, "+1"), "\"'+1\"");
+	CHECK_STR(capture(escape_csv, "-bash"), "\"'-bash\"");
+	CHECK_STR(capture(escape_csv, "-5"), "\"'-5\""); /* text, as a name */
+	CHECK_STR(capture(escape_csv, "@SUM(A1)"), "\"'@SUM(A1)\"");
+	CHECK_STR(capture(escape_csv, "a=b-c"), "a=b-c");
+	CHECK_STR(capture(escape_csv, "\t=1"), "\\t=1");
+	CHECK_STR(capture(escape_csv, "\r=1"), "\\x0d=1");
 }
 
 int main(void)

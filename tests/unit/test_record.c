@@ -987,14 +987,35 @@ static void append_checks(void)
 	rp = open_ok(p, 3, "line 4 is torn");
 	replay_close(rp);
 
-	/* mode 0644 (before the umask) for a new file */
-	mode_t old = umask(022);
+	/*
+	 * mode 0600 for a new file: it holds what /proc shows only to each
+	 * task's owner; 0640 in a set-group-ID directory (its group reads)
+	 */
+	mode_t old = umask(0);
 	p = tmp_path("mode.ndjson");
 	rec = record_open(p, err, sizeof(err));
 	record_close(rec);
-	umask(old);
 	struct stat st;
-	CHECK(stat(p, &st) == 0 && (st.st_mode & 0777) == 0644);
+	CHECK(stat(p, &st) == 0 && (st.st_mode & 0777) == 0600);
+	const char *sg = tmp_path("setgid");
+	CHECK(mkdir(sg, 02750) == 0 && chmod(sg, 02750) == 0);
+	char sgp[600];
+	snprintf(sgp, sizeof(sgp), "%s/rec.ndjson.gz", sg);
+	rec = record_create(sgp, err, sizeof(err));
+	CHECK(rec != NULL);
+	CHECK(stat(sgp, &st) == 0 && (st.st_mode & 0777) == 0640);
+	umask(old);
+
+	/* record_create: never one that is there */
+	CHECK(record_create(sgp, err, sizeof(err)) == NULL && errno == EEXIST);
+
+	/* removed while written: the write after says so (ENOENT) */
+	CHECK(rec && record_write(rec, &s1) == 0);
+	CHECK(unlink(sgp) == 0);
+	errno = 0;
+	CHECK(rec && record_write(rec, &s2) < 0 && errno == ENOENT);
+	CHECK(record_close(rec) == 0);
+	CHECK(rmdir(sg) == 0);
 
 	/* a full disk: said when the header cannot be written */
 	CHECK(record_open("/dev/full", err, sizeof(err)) == NULL);
