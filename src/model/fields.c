@@ -455,8 +455,10 @@ static const struct field table[NFIELD] = {
 		.header = "TOTAL", .bheader = N_("TOTAL"), .key = "total_pct",
 		.sort_name = "total",
 		/* xgettext:no-c-format */
-		.help = N_("CPU + IRQ + the largest other delay column, % of the "
-			   "interval (nested waits count once)"),
+		.help = N_("time held back, % of the interval: CPU + IRQ + IO + "
+			   "the memory work that ran (reclaim and the like run on "
+			   "the CPU, so CPU% and RECLAIM can both be high); never "
+			   "above the time it lived"),
 		.cg_help = N_("TOTAL summed over the cgroup's tasks and below"),
 		.type = FIELD_NUM, .width = NUM_WIDTH, .bwidth = BATCH_PCT,
 		.decimals = 1, .flags = TASK | CG | FIELD_SORT | FIELD_STALL,
