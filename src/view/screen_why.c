@@ -277,6 +277,17 @@ static void why_lines(struct lines *L, const struct row_why *w,
 	const struct evidence *ev = &w->ev;
 	bool mem_done = false;
 
+	for (size_t i = 0; i < w->nranked; i++) {
+		char text[ROWWHY_TEXT + 16];
+
+		escape_text(w->ranked[i].text, text, sizeof(text));
+		if (i == 0)
+			add(L, true, _("Binding: %s, %.1f %% of the interval"),
+			    text, w->ranked[i].share_pct);
+		else
+			add(L, false, _("  also: %s, %.1f %%"), text,
+			    w->ranked[i].share_pct);
+	}
 	for (int c = 0; c < NCAT; c++) {
 		const struct row_why_cat *wc = &w->c[c];
 		char text[ROWWHY_TEXT + 16];
