@@ -521,13 +521,13 @@ static const struct field table[NFIELD] = {
 		.cmp = cmp_desc, .get = get_start, .set = put_start,
 	},
 	[FIELD_WHY] = {
-		.header = "WHY", .key = "why",
+		.header = "WHY", .bheader = N_("WHY"), .key = "why",
 		.help = N_("the binding cause: of those the evidence next to "
 			   "the stall supports, the one that accounts for most "
 			   "of it (key w lists them all)"),
 		.cg_help = N_("the binding cause of the cgroup's stall, from "
 			      "the evidence next to it (key w lists them all)"),
-		.type = FIELD_EVIDENCE, .width = 16,
+		.type = FIELD_EVIDENCE, .width = 16, .bwidth = 16,
 		.flags = TASK | CG | FIELD_LEFT | FIELD_RAW | FIELD_OPTIONAL,
 		.get = get_why, .cg_get = cg_why, .set = put_why,
 	},

@@ -16,6 +16,7 @@
 #include "model/delta.h"
 #include "model/rowwhy.h"
 #include "record/json_read.h"
+#include "view/output.h"
 #include "record/json_write.h"
 #include "unit.h"
 
@@ -175,6 +176,43 @@ static void test_rank(void)
 	CHECK_EQ_U(w.nranked, 1);
 }
 
+/* Batch text shows WHY where a row has a cause; CSV its stable key. */
+static void test_text_csv(void)
+{
+	struct row rows[2];
+	struct row_why w;
+	struct sample s = { .time = 1, .interval = 2, .rows = rows, .nrows = 2 };
+	struct out_opts o = { .format = OUT_CSV };
+	char *p = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	make_row(&rows[0], &w);
+	rows[1] = rows[0];
+	rows[1].pid = rows[1].tgid = 43;
+	rows[1].why = NULL;
+	f = open_memstream(&p, &n);
+	out_text(f, &o, &s);
+	fclose(f);
+	CHECK(strstr(p, " WHY ") != NULL);
+	CHECK(strstr(p, "io limit sda") != NULL);
+	free(p);
+	f = open_memstream(&p, &n);
+	out_csv(f, &o, &s);
+	fclose(f);
+	CHECK(strstr(p, ",command,why\n") != NULL);
+	CHECK(strstr(p, ",spin,io_limit\n") != NULL);
+	CHECK(strstr(p, ",spin,\n") != NULL);   /* no evidence: empty */
+	free(p);
+	/* no row with a cause: no WHY column */
+	rows[0].why = NULL;
+	f = open_memstream(&p, &n);
+	out_text(f, &o, &s);
+	fclose(f);
+	CHECK(strstr(p, "WHY") == NULL);
+	free(p);
+}
+
 static bool same_kval(const struct kval *a, const struct kval *b)
 {
 	return a->have == b->have && a->max == b->max && a->v == b->v;
@@ -322,6 +360,7 @@ int main(void)
 	test_stalled();
 	test_eval();
 	test_rank();
+	test_text_csv();
 	test_json();
 	test_json_garbage();
 	test_man();
