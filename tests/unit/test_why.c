@@ -12,6 +12,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "kernel/cpustat.h"
+#include "kernel/sysinfo.h"
 #include "model/evidence.h"
 #include "model/why.h"
 #include "unit.h"
@@ -223,6 +225,21 @@ static void test_cpu_rules(void)
 	ev.cpu_throttled_periods = val(20);
 	CHECK(cause(CAT_CPU, 2000000, &ev) == WHY_CPU_QUOTA);
 	CHECK_NEAR(share_of(CAT_CPU, 2000000, &ev, WHY_PINNED), 0, 1e-6);
+	/* the issue's process: two threads pinned to 1 of 2 CPUs, its
+	 * cgroup throttled in 10 of 10 periods for 379 ms of each second,
+	 * cpu delay 193 %: under a quarter of it throttled, but the quota
+	 * binds (the former rule said pinned) */
+	{
+		struct evidence q = ev;
+		q.interval_s = 1;
+		q.cpus_online = val(2);
+		q.cpu_throttled_us = val(379000);
+		q.cpu_periods = val(10);
+		q.cpu_throttled_periods = val(10);
+		CHECK(cause(CAT_CPU, 1930000, &q) == WHY_CPU_QUOTA);
+		CHECK_NEAR(share_of(CAT_CPU, 1930000, &q, WHY_CPU_QUOTA),
+			   1930000, 1e-6);
+	}
 	/* throttled in 4 of 20 periods: the pinning binds, the quota
 	 * takes its share of what is left */
 	ev.cpu_throttled_periods = val(4);
@@ -291,6 +308,38 @@ static void test_cpu_rules(void)
 	CHECK(cause(CAT_IO, 2000000, &ev) == WHY_NONE);
 	CHECK(cause(CAT_COMPACT, 2000000, &ev) == WHY_NONE);
 	CHECK(cause(CAT_IRQ, 2000000, &ev) == WHY_NONE);
+}
+
+/* The per-CPU lines of /proc/stat, split by an allowed CPU list. */
+static void test_cpustat(void)
+{
+	static const char text[] =
+		"cpu  30 0 20 150 10 0 0 0 0 0\n"
+		"cpu0 20 0 15 5 0 0 0 0 0 0\n"
+		"cpu1 10 0 5 140 10 0 0 0 0 0\n"
+		"cpu3 1 2 3 4 5 6 7 8 100 100\n"
+		"intr 1 2 3\nprocs_running 3\n";
+	struct cpustat st = { 0 };
+	struct cpustat_split sp;
+
+	CHECK(cpustat_parse(text, &st) == 0);
+	CHECK_EQ_U(st.n, 3);
+	CHECK(st.cpu[0].cpu == 0 && st.cpu[0].idle == 5 && st.cpu[0].total == 40);
+	CHECK(st.cpu[1].idle == 150 && st.cpu[1].total == 165);
+	/* guest time is inside user already: not added */
+	CHECK(st.cpu[2].cpu == 3 && st.cpu[2].total == 36);
+	cpustat_split(&st, "0", &sp);
+	CHECK(sp.in_idle.have && sp.in_idle.v == 5 && sp.in_total.v == 40);
+	CHECK(sp.out_idle.v == 159 && sp.out_total.v == 201);
+	cpustat_split(&st, "0-1,3\n", &sp);
+	CHECK(sp.in_total.v == 241 && sp.out_total.have && sp.out_total.v == 0);
+	cpustat_split(&st, "0-x", &sp);
+	CHECK(!sp.in_idle.have && !sp.out_idle.have);
+	CHECK(sysinfo_cpulist_has("0-3,8", 8) && !sysinfo_cpulist_has("0-3,8", 4));
+	CHECK(!sysinfo_cpulist_has("3-1", 2));
+	CHECK(cpustat_parse("cpu 1 2 3 4\n", &st) == -1);  /* no cpuN */
+	CHECK(cpustat_parse("cpu0 1 2\n", &st) == -1);     /* too short */
+	cpustat_free(&st);
 }
 
 /* why_share: the largest estimate first, each at most what is left. */
@@ -456,6 +505,7 @@ int main(void)
 	test_interval();
 	test_cpu_rules();
 	test_share();
+	test_cpustat();
 	test_mem_rules();
 	test_io_rules();
 	test_wpcopy_rule();
