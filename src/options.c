@@ -142,9 +142,12 @@ static void __attribute__((noreturn)) usage(void)
 	for (int c = 0; c < NCAT; c++)
 		fprintf(f, "  %-10s %s\n", categories[c].key, _(categories[c].help));
 	fputs(_("\nOther sort keys: total, cpu_pct, pid, comm.\n"
-		"TOTAL (total) is cpu + irq + the largest of the other categories:\n"
-		"the kernel nests waits (swap-in IO is block IO too), so a sum would\n"
-		"count one wait twice.\n"
+		"TOTAL (total) is the share of the interval the task was held back,\n"
+		"never more than the time it lived: cpu + irq + io + the memory work\n"
+		"W = swap + max(wpcopy, reclaim + compact) times R / (R + cpu + irq)\n"
+		"(R = CPU%: reclaim and the like run on the CPU, so their time is\n"
+		"run time or cpu delay too) + thrashing beyond swap and io; held\n"
+		"between max(cpu + irq + io, W, thrashing) and the sum of all.\n"
 		"A figure the kernel reports that cannot be true (a wait longer than\n"
 		"the task has existed) is dropped: shown as !, null in JSON, never\n"
 		"sorted on or summed, and counted in the header.\n"), f);

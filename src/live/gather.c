@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "kernel/cgroup.h"
+#include "kernel/cpustat.h"
 #include "kernel/diskstats.h"
 #include "kernel/kval.h"
 #include "live/monitor_int.h"
@@ -60,6 +61,9 @@ struct gather {
 	/* what is the same for every process of one round: read once */
 	struct evidence_reading sys;
 	uint64_t sys_round;
+	struct cpustat cpus;       /* per-CPU times of cpus_round */
+	uint64_t cpus_round;
+	bool have_cpus;
 	char *mountinfo;
 	uint64_t mountinfo_round;
 	struct states_memo *memo;
@@ -94,6 +98,7 @@ void gather_free(struct monitor *m)
 		close(g->cpu_sys);
 	diskstats_free(&g->disks_prev);
 	diskstats_free(&g->disks_cur);
+	cpustat_free(&g->cpus);
 	cgwhy_free(g->cgw);
 	free(g->mountinfo);
 	for (size_t i = 0; i < g->nmemo; i++)
@@ -148,6 +153,16 @@ static const struct evidence_reading *system_of(struct monitor *m,
 		g->sys_round = m->round;
 	}
 	return &g->sys;
+}
+
+/* This round's per-CPU times (/proc/stat), read once; NULL: unknown. */
+static const struct cpustat *cpus_of(struct monitor *m, struct gather *g)
+{
+	if (g->cpus_round != m->round || !g->cpus_round) {
+		g->have_cpus = cpustat_read(g->proc, &g->cpus) == 0;
+		g->cpus_round = m->round;
+	}
+	return g->have_cpus ? &g->cpus : NULL;
 }
 
 /* This round's /proc/self/mountinfo (the v1 hierarchies), or NULL. */
@@ -278,6 +293,8 @@ static void gather_one(struct monitor *m, struct gather *g, struct task *k,
 
 	open_dirs(m, g, k->id, &d, states_dir, sizeof(states_dir));
 	d.want = rowwhy_wants(r->d);
+	if (d.want & EVIDENCE_WANT(EVIDENCE_CPU))
+		d.cpus = cpus_of(m, g);
 	/* the processes of one cgroup share its task states: asked once */
 	if (states_dir[0] && (memo = memo_find(g, states_dir, m->round)))
 		d.no_states = true;
@@ -295,7 +312,11 @@ static void gather_one(struct monitor *m, struct gather *g, struct task *k,
 	evidence_interval(prev_ok ? &e->prev : NULL, &cur,
 			  g->have_disks_prev ? &g->disks_prev : NULL,
 			  g->have_disks ? &g->disks_cur : NULL, &e->why.ev);
-	rowwhy_eval(&e->why, r->d, m->sample_dt);
+	/* the first cause of the interval before stays while it binds */
+	rowwhy_eval(&e->why, r->d, r->total_pct, r->have_cpu_pct, r->cpu_pct,
+		    m->sample_dt,
+		    e->have_why && e->why_round + 1 == m->round ?
+		    rowwhy_first(&e->why) : WHY_NONE);
 	e->prev = cur;
 	e->have_prev = true;
 	e->prev_round = m->round;

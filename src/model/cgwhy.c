@@ -120,7 +120,8 @@ int cgwhy_gather(struct cgwhy *t, struct cgroup_row *g,
 		evidence_read(d, NULL, &cur);
 	evidence_interval(prev_ok ? &e->prev : NULL, &cur, disks_prev,
 			  disks_cur, &e->why.ev);
-	rowwhy_eval(&e->why, g->d, interval);
+	rowwhy_eval(&e->why, g->d, g->total_pct, false, 0, interval,
+		    prev_ok ? rowwhy_first(&e->why) : WHY_NONE);
 	e->prev = cur;
 	e->prev_round = round;
 	e->why_round = round;

@@ -455,8 +455,10 @@ static const struct field table[NFIELD] = {
 		.header = "TOTAL", .bheader = N_("TOTAL"), .key = "total_pct",
 		.sort_name = "total",
 		/* xgettext:no-c-format */
-		.help = N_("CPU + IRQ + the largest other delay column, % of the "
-			   "interval (nested waits count once)"),
+		.help = N_("time held back, % of the interval: CPU + IRQ + IO + "
+			   "the memory work that ran (reclaim and the like run on "
+			   "the CPU, so CPU% and RECLAIM can both be high); never "
+			   "above the time it lived"),
 		.cg_help = N_("TOTAL summed over the cgroup's tasks and below"),
 		.type = FIELD_NUM, .width = NUM_WIDTH, .bwidth = BATCH_PCT,
 		.decimals = 1, .flags = TASK | CG | FIELD_SORT | FIELD_STALL,
@@ -519,12 +521,13 @@ static const struct field table[NFIELD] = {
 		.cmp = cmp_desc, .get = get_start, .set = put_start,
 	},
 	[FIELD_WHY] = {
-		.header = "WHY", .key = "why",
-		.help = N_("the cause of the largest stall, from the evidence "
-			   "next to it (key w shows it)"),
-		.cg_help = N_("the cause of the cgroup's largest stall, from "
-			      "the evidence next to it (key w shows it)"),
-		.type = FIELD_EVIDENCE, .width = 16,
+		.header = "WHY", .bheader = N_("WHY"), .key = "why",
+		.help = N_("the binding cause: of those the evidence next to "
+			   "the stall supports, the one that accounts for most "
+			   "of it (key w lists them all)"),
+		.cg_help = N_("the binding cause of the cgroup's stall, from "
+			      "the evidence next to it (key w lists them all)"),
+		.type = FIELD_EVIDENCE, .width = 16, .bwidth = 16,
 		.flags = TASK | CG | FIELD_LEFT | FIELD_RAW | FIELD_OPTIONAL,
 		.get = get_why, .cg_get = cg_why, .set = put_why,
 	},

@@ -73,7 +73,7 @@ struct row {
 	bool have_cpu_pct;
 	double cpu_pct;       /* CPU use, % of one CPU */
 	struct cat_figure d[NCAT];
-	double total_pct;     /* cpu + irq + the largest other (delta_total) */
+	double total_pct;     /* time held back, % (delta_stall) */
 	unsigned flags;       /* enum row_flags */
 	double age;           /* seconds since first seen (for highlighting) */
 	const struct row_why *why; /* evidence of its stalls, or NULL */

@@ -42,6 +42,8 @@
 #define JSON_KEY_CAUSES "causes"
 #define JSON_KEY_CAUSE "cause"
 #define JSON_KEY_TEXT "text"
+#define JSON_KEY_RANKED "ranked"
+#define JSON_KEY_SHARE_PCT "share_pct"
 #define JSON_KEY_CPU_CGROUP_VERSION "cpu_cgroup_version"
 #define JSON_KEY_MEM_CGROUP_VERSION "mem_cgroup_version"
 #define JSON_KEY_IO_CGROUP_VERSION "io_cgroup_version"

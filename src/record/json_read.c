@@ -266,6 +266,35 @@ static void causes_from(json_object *o, struct row_why *w)
 	}
 }
 
+/* The ranked causes (absent in recordings before them: none). */
+static void ranked_from(json_object *a, struct row_why *w)
+{
+	size_t n = json_object_is_type(a, json_type_array) ?
+		   json_object_array_length(a) : 0;
+
+	w->nranked = 0;
+	for (size_t i = 0; i < n && w->nranked < NWHY; i++) {
+		json_object *v = json_object_array_get_idx(a, i);
+		const char *k = json_read_str(json_read_get(v, JSON_KEY_CAUSE));
+		const char *text = json_read_str(json_read_get(v, JSON_KEY_TEXT));
+		struct row_why_rank *r = &w->ranked[w->nranked];
+		double share;
+
+		if (!k || !opt_num(json_read_get(v, JSON_KEY_SHARE_PCT), &share))
+			continue;
+		memset(r, 0, sizeof(*r));
+		for (int c = WHY_NONE + 1; c < NWHY; c++)
+			if (strcmp(why_rules[c].key, k) == 0)
+				r->r = (struct why_result){ (enum why_cause)c,
+							    -1, -1 };
+		if (r->r.cause == WHY_NONE)
+			continue;
+		r->share_pct = share;
+		snprintf(r->text, sizeof(r->text), "%s", text ? text : "");
+		w->nranked++;
+	}
+}
+
 static int version_from(json_object *v)
 {
 	long long n = json_read_int_or(v, 0);
@@ -282,6 +311,7 @@ static void why_from(json_object *o, struct row_why *w)
 	memset(w, 0, sizeof(*w));
 	opt_num(json_read_get(o, JSON_KEY_INTERVAL_S), &ev->interval_s);
 	causes_from(json_read_get(o, JSON_KEY_CAUSES), w);
+	ranked_from(json_read_get(o, JSON_KEY_RANKED), w);
 	ev->cpu_cgroup_version = version_from(json_read_get(o, JSON_KEY_CPU_CGROUP_VERSION));
 	ev->mem_cgroup_version = version_from(json_read_get(o, JSON_KEY_MEM_CGROUP_VERSION));
 	ev->io_cgroup_version = version_from(json_read_get(o, JSON_KEY_IO_CGROUP_VERSION));

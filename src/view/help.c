@@ -172,8 +172,16 @@ static int meaning_part(struct help_text *h, const char *path)
 		N_("  !              the kernel's figure cannot be true (a wait longer"),
 		N_("                 than the task has existed): dropped, never sorted"),
 		N_("                 on or summed; the header counts them"),
-		N_("TOTAL is CPU + IRQ + the largest other column: the kernel nests"),
-		N_("waits (swap-in IO is block IO too), so a sum would count twice."),
+		N_("TOTAL is the time held back: CPU + IRQ + IO + the memory work"),
+		N_("W = SWAP + max(WPCOPY, RECLAIM + COMPACT) that ran, W x R / (R +"),
+		/* xgettext:no-c-format */
+		N_("CPU + IRQ) with R the CPU% (+ THRASHING beyond SWAP and IO); held"),
+		N_("between max(CPU + IRQ + IO, W, THRASHING) and the sum of all, and"),
+		N_("never above the time the task lived (100 per thread). Reclaim,"),
+		N_("compaction, copy-on-write and swap-in are work on the CPU: their"),
+		/* xgettext:no-c-format */
+		N_("time is run time or CPU delay too, so CPU% and RECLAIM can both"),
+		N_("be high for one thread; the columns overlap and never add up."),
 		"",
 		N_("Colours: red a large stall, yellow a notable one; new tasks are"),
 		N_("highlighted, tasks that ended in the interval are dimmed."),
