@@ -212,12 +212,40 @@ enum why_cause rowwhy_first(const struct row_why *w)
 	return w && w->nranked ? w->ranked[0].r.cause : WHY_NONE;
 }
 
+/*
+ * The first ranked cause; a recording made before causes were ranked has
+ * only each category's cause: then the cause of the largest stall that
+ * has one, as such a recording was shown when it was made.
+ */
+static const char *main_cause(const struct row_why *w,
+			      const struct cat_figure d[NCAT])
+{
+	const char *best = "";
+	double most = -1;
+
+	if (!w)
+		return best;
+	if (w->nranked)
+		return w->ranked[0].text;
+	for (int c = 0; c < NCAT; c++) {
+		const struct row_why_cat *wc = &w->c[c];
+
+		if (!wc->stalled || !wc->text[0] || !d[c].avail)
+			continue;
+		if (d[c].pct > most) {
+			most = d[c].pct;
+			best = wc->text;
+		}
+	}
+	return best;
+}
+
 const char *rowwhy_main(const struct row *r)
 {
-	return r->why && r->why->nranked ? r->why->ranked[0].text : "";
+	return main_cause(r->why, r->d);
 }
 
 const char *rowwhy_main_cg(const struct cgroup_row *g)
 {
-	return g->why && g->why->nranked ? g->why->ranked[0].text : "";
+	return main_cause(g->why, g->d);
 }

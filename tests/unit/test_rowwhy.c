@@ -316,6 +316,34 @@ static void test_json_garbage(void)
 	json_read_free(&rp);
 }
 
+/*
+ * A recording made before causes were ranked: each category's cause and
+ * no "ranked" list. The WHY column shows the cause of the largest stall
+ * that has one, as it did when the recording was made.
+ */
+static void test_json_unranked(void)
+{
+	static const char line[] =
+		"{\"time\":1,\"interval\":1,\"tasks\":[{\"pid\":1,"
+		"\"delay\":{\"cpu\":{\"pct\":20},\"io\":{\"pct\":60}},"
+		"\"why\":{\"interval_s\":1,\"causes\":{"
+		"\"cpu\":{\"cause\":\"cpu_quota\",\"text\":\"cpu quota\"},"
+		"\"io\":{\"cause\":\"disk_busy\",\"text\":\"disk sda 98%\"}}}}],"
+		"\"exited\":[]}";
+	json_tokener *tok = json_read_tokener();
+	json_object *o = json_read_line(tok, line, strlen(line));
+	struct json_read rp = { 0 };
+	struct sample s;
+
+	CHECK(o && json_read_sample(&rp, o, &s) == 0);
+	CHECK(s.nrows == 1 && s.rows[0].why && !s.rows[0].why->nranked);
+	if (s.nrows == 1 && s.rows[0].why)
+		CHECK_STR(rowwhy_main(&s.rows[0]), "disk sda 98%");
+	json_object_put(o);
+	json_tokener_free(tok);
+	json_read_free(&rp);
+}
+
 /* The manual page's WHY IT STALLS names every field and every cause. */
 static void test_man(void)
 {
@@ -363,6 +391,7 @@ int main(void)
 	test_text_csv();
 	test_json();
 	test_json_garbage();
+	test_json_unranked();
 	test_man();
 	return unit_done();
 }
