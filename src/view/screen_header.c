@@ -117,7 +117,9 @@ static void title_line(struct screen *s, int y)
 	if (s->replay)
 		replay_pieces(s, y, &x);
 
-	if (s->have_sample)
+	if (s->have_sample && !isfinite(smp->interval))
+		snprintf(buf, sizeof(buf), "%s", narrow ? "-" : _("interval -"));
+	else if (s->have_sample)
 		snprintf(buf, sizeof(buf), narrow ? _("%.3gs") : _("interval %.3gs"),
 			 smp->interval);
 	else
