@@ -284,7 +284,8 @@ static int notices(struct screen *s, int y, int max)
 	int used = 0;
 	for (; n && *n && used < max; n++, used++) {
 		move(y + used, 1);
-		screen_draw_text(s, *n, false, COLS - 1, false, s->attr[R_NOTICE]);
+		/* raw: a recording's notes name its files, outside text */
+		screen_draw_text(s, *n, true, COLS - 1, false, s->attr[R_NOTICE]);
 	}
 	return used;
 }
