@@ -45,6 +45,7 @@ struct batch {
 	unsigned long done;
 	char *told[PRODUCER_MAX_NOTICES]; /* the notices printed */
 	int ntold;
+	char *last_note;                  /* the note printed last */
 };
 
 /* A message with outside text in it (file names, a recording's notes). */
@@ -65,7 +66,8 @@ static void warn_text(const char *text)
 static void batch_notices(struct batch *b)
 {
 	for (const char *const *n = producer_notices(b->m); *n; n++) {
-		bool told = false;
+		/* a count of one line skipped is that line's note again */
+		bool told = b->last_note && strcmp(b->last_note, *n) == 0;
 		for (int i = 0; i < b->ntold && !told; i++)
 			told = strcmp(b->told[i], *n) == 0;
 		if (told)
@@ -79,8 +81,10 @@ static void batch_notices(struct batch *b)
 /* A line of a recording skipped as it was met. */
 static void batch_note(const char *text, void *arg)
 {
-	(void)arg;
+	struct batch *b = arg;
 	warn_text(text);
+	free(b->last_note);
+	b->last_note = strdup(text);
 }
 
 struct textfile_arg {
@@ -449,7 +453,7 @@ int main(int argc, char **argv)
 	if (o.batch) {
 		struct batch b = { &o, m, loop,
 				   { o.format, NULL, o.cmdline, false }, 0,
-				   { NULL }, 0 };
+				   { NULL }, 0, NULL };
 		batch_notices(&b);
 		if (o.format == OUT_OPENMETRICS &&
 		    !(b.out.om = out_openmetrics_new(o.top)))
@@ -465,6 +469,7 @@ int main(int argc, char **argv)
 		out_openmetrics_free(b.out.om);
 		for (int i = 0; i < b.ntold; i++)
 			free(b.told[i]);
+		free(b.last_note);
 	} else {
 		code = screen_run(m, loop, &o);
 	}

@@ -18,6 +18,8 @@
 #define START_SLACK 1.0
 /* A share written with three decimals may be 0.0005 below the truth. */
 #define PCT_ROUNDING 0.0005
+/* No two samples are taken less than a microsecond apart. */
+#define INTERVAL_MIN 1e-6
 
 /* What bounds the figures of one row or cgroup. */
 struct bounds {
@@ -41,8 +43,9 @@ static bool ok_pct(double pct, const struct bounds *b, double n)
 		return true;
 	if (!isfinite(pct) || pct < 0)
 		return false;
-	return isnan(b->interval) ||
-	       pct / 100 * b->interval <= b->life * b->tasks * n;
+	/* an interval not known was at least a microsecond */
+	double interval = isnan(b->interval) ? INTERVAL_MIN : b->interval;
+	return pct / 100 * interval <= b->life * b->tasks * n;
 }
 
 /* One category's figure: all of it true, or dropped. */

@@ -14,8 +14,9 @@
  *   - interval: more than 0 and not before 1970 (at most the sample's
  *     time); a task's start: after 1970 and at most a second after the
  *     sample's time;
- *   - a wait, a run time or a stall of the interval: not negative, and
- *     no longer than the task has lived (since its start, else since
+ *   - a wait, a run time or a stall of the interval (an interval not
+ *     known taken as a microsecond, less than any two samples are
+ *     apart): not negative, and no longer than the task has lived (since its start, else since
  *     1970) times the threads it can have had at once (1 for a thread
  *     row, REC_CHECK_PID_MAX for a process or cgroup; a stall counts
  *     three categories at once); one

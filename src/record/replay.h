@@ -8,9 +8,9 @@
  * length, time, line: 48 bytes a sample); it parses headers in full but
  * only checks the shape of sample lines, so that a recording of hours
  * opens in about the time it takes to read it. replay_get() parses one
- * line when asked (json-c: some 50 us a row). A compressed recording is
- * inflated once into an unlinked temporary file ($TMPDIR, else /tmp) that
- * is indexed the same way.
+ * line when asked (json-c: some 50 us a row). The samples of a compressed
+ * recording are inflated once into an unlinked temporary file ($TMPDIR,
+ * else /tmp).
  *
  * Damage: a line that is not a sample or header is skipped and counted;
  * a torn last line is ignored; a session of a newer format version ends
@@ -22,10 +22,10 @@
  * skipped without being held; the first line (the header) may be at most
  * REPLAY_HEADER_MAX long; at most REPLAY_SAMPLES_MAX samples and sessions
  * are indexed. So a replay's memory is the index (32 bytes a sample), one
- * line and its decoding. A file that is not a regular file (a pipe, a
- * FIFO, a device) is copied as it is read into an unlinked temporary
- * file, as a compressed one is inflated; a FIFO without a writer is
- * waited for. Reading stops (-1, errno EINTR) as soon as the descriptor
+ * line and its decoding. Of a file that is not a regular file (a pipe,
+ * a FIFO, a device), as of a compressed one, the samples are copied as
+ * they are found into an unlinked temporary file (what is skipped takes
+ * no room there); a FIFO without a writer is waited for. Reading stops (-1, errno EINTR) as soon as the descriptor
  * of replay_opts.cancel_fd becomes readable.
  *
  * Values are checked as the kernel's are (rec_check.h): a sample whose

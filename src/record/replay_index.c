@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The index of a recording: one quick pass over its text (copied into
- * an unlinked temporary file when it is compressed or not a regular file)
- * that parses headers in full, checks sample lines only for their shape
+ * The index of a recording: one quick pass over its text (its samples
+ * copied into an unlinked temporary file when it is compressed or not a
+ * regular file) that parses headers in full, checks sample lines only for their shape
  * (json_scan.h) and time, and keeps for each sample its offset, length,
  * time and line; what was skipped or where reading stopped becomes the
  * replay's problem text. Samples are found by time here too, and lines
@@ -372,6 +372,8 @@ struct scan {
 	bool stop;             /* reading went as far as it may */
 	bool fail;             /* replay_open fails with err */
 	bool cancelled;        /* ... because the cancel fd said so */
+	bool copy;             /* samples go to rp->fd, a copy */
+	off_t copy_len;        /* its length */
 };
 
 static bool has_prefix(const char *s, size_t len, const char *prefix)
@@ -499,7 +501,8 @@ static bool in_window(const struct replay *rp, double t)
 	return !isnan(t) && (isnan(b) || t >= b) && (isnan(e) || t <= e);
 }
 
-static void add_sample(struct scan *sc, off_t off, size_t len, double time)
+static void add_sample(struct scan *sc, off_t off, const char *s, size_t len,
+		       double time)
 {
 	struct replay *rp = sc->rp;
 	struct skip k = { SKIP_TIME, 0 };
@@ -536,6 +539,18 @@ static void add_sample(struct scan *sc, off_t off, size_t len, double time)
 		}
 		rp->idx = e;
 		rp->cap = cap;
+	}
+	if (sc->copy) {
+		/* the copy holds the samples only: nothing skipped takes room */
+		if (write_all(rp->fd, s, len) < 0) {
+			snprintf(sc->err, sc->errsize, _("cannot copy %s into "
+				 "a temporary file: %s"), sc->path,
+				 strerror(errno));
+			sc->fail = sc->stop = true;
+			return;
+		}
+		off = sc->copy_len;
+		sc->copy_len += (off_t)len;
 	}
 	rp->idx[rp->n++] = (struct entry){
 		.off = off, .time = time, .line = sc->line_no,
@@ -629,7 +644,7 @@ static void handle(struct scan *sc, off_t off, const char *s, size_t len,
 		add_header(sc, o);
 		break;
 	case K_SAMPLE:
-		add_sample(sc, off, len, time);
+		add_sample(sc, off, s, len, time);
 		break;
 	case K_BAD:
 		if (last && why.why == SKIP_CUT)
@@ -809,9 +824,10 @@ static void split(struct scan *sc, struct gathering *g, const char *chunk,
 }
 
 /*
- * Read the file's text, copying it to a temporary file when it is
- * compressed or not a regular file, and hand every line to line(). Leaves
- * rp->fd open on whichever file the offsets refer to. Takes fd.
+ * Read the file's text and hand every line to handle(); when it is
+ * compressed or not a regular file, the samples kept are copied into a
+ * temporary file as they are found (what is skipped takes no room).
+ * Leaves rp->fd open on whichever file the offsets refer to. Takes fd.
  */
 static void scan_file(struct scan *sc, int fd)
 {
@@ -846,14 +862,8 @@ static void scan_file(struct scan *sc, int fd)
 					sc->fail = true;
 					break;
 				}
+				sc->copy = true;
 			}
-		}
-		if (rp->fd >= 0 && write_all(rp->fd, chunk, n) < 0) {
-			snprintf(sc->err, sc->errsize, _("cannot copy %s into "
-				 "a temporary file: %s"), sc->path,
-				 strerror(errno));
-			sc->fail = true;
-			break;
 		}
 		split(sc, &g, chunk, n, pos);
 		pos += (off_t)n;

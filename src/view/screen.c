@@ -445,8 +445,8 @@ static void on_signal(int signo, void *arg)
 	struct screen *s = arg;
 	if (signo == SIGWINCH)
 		resize(s);
-	else
-		screen_quit(s, 0);
+	else /* a replay cut short ends as the signal would (see main) */
+		screen_quit(s, s->replay ? 128 + signo : 0);
 }
 
 static void on_tty(int fd, unsigned revents, void *arg)
