@@ -26,7 +26,10 @@
 # No privilege is needed; the live-test lock keeps the timings of other
 # tests off this machine. stalltop runs at nice -20 where its reaction
 # time is measured, so that what is measured is stalltop, not the queue
-# of a loaded CPU.
+# of a loaded CPU. Under a sanitizer (STALLTOP_SANITIZED, .ci/run) the
+# address-space limits cannot hold (AddressSanitizer reserves terabytes
+# of shadow) and the times say nothing of stalltop: what is said and the
+# statuses are checked, the limits and times only noted.
 . "$top_srcdir/tests/lib/functions.sh"
 live_lock
 need_cmd jq promtool timeout nice
@@ -86,8 +89,21 @@ interrupt() {
 	wait "$_dog" 2>/dev/null
 	_bg_forget "$2"
 	[ "$ST" -eq "$4" ] || fail "$1: status $ST after $3, expected $4: $(cat "$TMP/$1.err")"
-	[ "$_ms" -le 500 ] || fail "$1: $3 took $_ms ms to end the replay (at most 500)"
+	[ "$_ms" -le 500 ] || [ -n "${STALLTOP_SANITIZED:-}" ] ||
+		fail "$1: $3 took $_ms ms to end the replay (at most 500)"
 	note "$1: $3 ended it in $_ms ms, status $ST"
+}
+
+# limited KB CMD...: CMD in an address space of KB kilobytes (not under a
+# sanitizer: see above)
+limited() {
+	local _kb=$1
+	shift
+	if [ -n "${STALLTOP_SANITIZED:-}" ]; then
+		"$@"
+	else
+		(ulimit -v "$_kb" && "$@")
+	fi
 }
 
 # start NAME ARGS...: a batch replay in the background (nice -20): $PID
@@ -99,22 +115,23 @@ start() {
 }
 
 # --- 1. memory is bounded, a FIFO is waited for interruptibly ---
+[ -z "${STALLTOP_SANITIZED:-}" ] ||
+	note "sanitizer build: no address-space limits, times not bounded"
 
 # /dev/zero: no line end in 64 KiB, so no header: not read on
-(ulimit -v 200000; timeout 20 "$STALLTOP" -b --replay /dev/zero \
-	>"$TMP/zero.out" 2>"$TMP/zero.err"; echo $? >"$TMP/zero.st")
-ST=$(cat "$TMP/zero.st")
+limited 200000 timeout 20 "$STALLTOP" -b --replay /dev/zero \
+	>"$TMP/zero.out" 2>"$TMP/zero.err"
+ST=$?
 said zero 2 "--replay '/dev/zero': /dev/zero is not a stalltop recording (its first line is not a recording header)"
 
 # a line of 200 MiB between two samples, through a pipe, in 400 MB
 # (the line is held up to 128 MiB, its buffer grown by doubling: 192 MiB
 # at most; before, the whole line was gathered, then parsed)
-(ulimit -v 400000
- { echo "$HEADER"; echo "$S1"; head -c $((200 << 20)) /dev/zero | tr '\0' x
-   echo; echo "$S3"; } |
-	timeout 60 "$STALLTOP" -b --json --replay /dev/stdin \
-		>"$TMP/long.out" 2>"$TMP/long.err"; echo $? >"$TMP/long.st")
-ST=$(cat "$TMP/long.st")
+{ echo "$HEADER"; echo "$S1"; head -c $((200 << 20)) /dev/zero | tr '\0' x
+  echo; echo "$S3"; } |
+	limited 400000 timeout 60 "$STALLTOP" -b --json --replay /dev/stdin \
+		>"$TMP/long.out" 2>"$TMP/long.err"
+ST=$?
 said long 0 "line 3 was skipped: it is longer than the 128 MiB a line may be"
 sample_times long 1763740001 1763740003
 
