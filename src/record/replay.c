@@ -56,7 +56,9 @@ struct replay *replay_open_opts(const char *path, const struct replay_opts *o,
 		return NULL;
 	}
 	rp->fd = -1;
-	rp->opts = o ? *o : (struct replay_opts){ NAN, NAN, -1 };
+	rp->opts = o ? *o : (struct replay_opts){ NAN, NAN, -1, 0 };
+	if (!rp->opts.max_samples || rp->opts.max_samples > REPLAY_SAMPLES_MAX)
+		rp->opts.max_samples = REPLAY_SAMPLES_MAX;
 	rp->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
 	rp->tok = json_read_tokener();
 	if (!rp->tok) {

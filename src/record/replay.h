@@ -20,9 +20,10 @@
  * Limits, whatever the file: a line longer than REPLAY_LINE_MAX, or one
  * whose decoding would take more than REPLAY_DECODE_MAX of memory, is
  * skipped without being held; the first line (the header) may be at most
- * REPLAY_HEADER_MAX long; at most REPLAY_SAMPLES_MAX samples and sessions
- * are indexed. So a replay's memory is the index (32 bytes a sample), one
- * line and its decoding. Of a file that is not a regular file (a pipe,
+ * REPLAY_HEADER_MAX long; at most replay_opts.max_samples samples (at
+ * most REPLAY_SAMPLES_MAX) and REPLAY_SESSIONS_MAX sessions are indexed,
+ * each session's strings at most 255 bytes. So a replay's memory is the
+ * index (32 bytes a sample), one line and its decoding. Of a file that is not a regular file (a pipe,
  * a FIFO, a device), as of a compressed one, the samples are copied as
  * they are found into an unlinked temporary file (what is skipped takes
  * no room there); a FIFO without a writer is waited for. Reading stops (-1, errno EINTR) as soon as the descriptor
@@ -58,6 +59,7 @@ struct replay;
 #define REPLAY_HEADER_MAX ((size_t)64 << 10)
 #define REPLAY_DECODE_MAX ((uint64_t)4 << 30)
 #define REPLAY_SAMPLES_MAX ((size_t)8 << 20)
+#define REPLAY_SESSIONS_MAX ((size_t)64 << 10)
 
 /* How to open a recording. */
 struct replay_opts {
@@ -66,6 +68,7 @@ struct replay_opts {
 			       without a time is left out) */
 	int cancel_fd;      /* stop reading once this is readable (the
 			       signalfd of SIGINT and SIGTERM); -1: never */
+	size_t max_samples; /* index at most this many (0: REPLAY_SAMPLES_MAX) */
 };
 
 /* A session header (record.h); strings are NULL when absent. */

@@ -520,12 +520,11 @@ static void add_sample(struct scan *sc, off_t off, const char *s, size_t len,
 		sc->last_time = time;
 	if (!in_window(rp, time))
 		return;
-	if (rp->n + rp->nsess >= REPLAY_SAMPLES_MAX) {
+	if (rp->n >= rp->opts.max_samples) {
 		snprintf(rp->dmg.stop, sizeof(rp->dmg.stop),
-			 _("the recording holds more than the %zu samples a "
-			   "replay may: replayed those before line %zu (choose "
-			   "a window with --begin and --end)"),
-			 REPLAY_SAMPLES_MAX, sc->line_no);
+			 _("a replay holds at most %zu samples: replayed those "
+			   "before line %zu (choose a window with --begin and "
+			   "--end)"), REPLAY_SAMPLES_MAX, sc->line_no);
 		sc->stop = true;
 		return;
 	}
@@ -578,12 +577,11 @@ static void add_header(struct scan *sc, json_object *o)
 				  "before it", n),
 			 sc->line_no, ver, REC_FORMAT_VERSION, n);
 		sc->stop = true;
-	} else if (rp->n + rp->nsess >= REPLAY_SAMPLES_MAX) {
+	} else if (rp->nsess >= REPLAY_SESSIONS_MAX) {
 		snprintf(d->stop, sizeof(d->stop),
-			 _("the recording holds more than the %zu samples a "
-			   "replay may: replayed those before line %zu (choose "
-			   "a window with --begin and --end)"),
-			 REPLAY_SAMPLES_MAX, sc->line_no);
+			 _("a recording holds at most %zu sessions: replayed the "
+			   "samples before line %zu"), REPLAY_SESSIONS_MAX,
+			 sc->line_no);
 		sc->stop = true;
 	} else if (!add_session(rp, o)) {
 		oom(sc);

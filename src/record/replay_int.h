@@ -28,6 +28,8 @@ struct entry {
 	uint32_t bad : 1;     /* found unusable by replay_get */
 	uint32_t counted : 1; /* its dropped rows and values are counted */
 };
+_Static_assert(sizeof(struct entry) <= 32,
+	       "the index is 32 bytes a sample (replay.h, the manual)");
 
 struct session {
 	struct rec_header h;  /* strings point to the copies below */

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,9 +43,10 @@ struct member {
 	struct replay *rp; /* NULL: left out */
 };
 
+/* 16 bytes a sample, on top of its file's index */
 struct pos {
-	size_t file;
-	size_t index;      /* in the file's replay */
+	uint32_t file;
+	uint32_t index;    /* in the file's replay (< REPLAY_SAMPLES_MAX) */
 	double time;
 };
 
@@ -317,7 +319,7 @@ static bool add_samples(struct replay_set *set, size_t f, double begin,
 			set->idx = p;
 			set->cap = cap;
 		}
-		set->idx[set->n++] = (struct pos){ f, i, t };
+		set->idx[set->n++] = (struct pos){ (uint32_t)f, (uint32_t)i, t };
 	}
 	return true;
 }
@@ -326,7 +328,7 @@ static bool add_samples(struct replay_set *set, size_t f, double begin,
 static int open_members(struct replay_set *set, double begin, double end,
 			int cancel_fd, char *err, size_t errsize)
 {
-	struct replay_opts o = { begin, end, cancel_fd };
+	struct replay_opts o = { begin, end, cancel_fd, 0 };
 	bool any_dir = false;
 
 	for (size_t i = 0; i < set->nm; i++) {
@@ -336,6 +338,15 @@ static int open_members(struct replay_set *set, double begin, double end,
 		any_dir |= m->from_dir;
 		if (!may_hold(set, i, begin, end))
 			continue;
+		if (set->n >= REPLAY_SAMPLES_MAX) {
+			/* the files together hold as much as one may */
+			add_note(&set->skipped, _("a replay holds at most %zu "
+				 "samples: %s and the files after it were not "
+				 "read (choose a window with --begin and --end)"),
+				 REPLAY_SAMPLES_MAX, m->path);
+			break;
+		}
+		o.max_samples = REPLAY_SAMPLES_MAX - set->n;
 		m->rp = replay_open_opts(m->path, &o, why, sizeof(why));
 		if (!m->rp && (!m->from_dir || errno == EINTR)) {
 			snprintf(err, errsize, "%s", why);

@@ -16,11 +16,14 @@
  *
  * Damage: a file of a directory that cannot be read, or is not a
  * recording, is skipped with a note naming it; a file named on its own
- * that cannot be opened fails the set. A sample whose time is not after
- * the last sample of the files before it (one file named twice, files
- * that overlap) is skipped with a note: the timeline never goes back. The damage notes of each file
- * (replay_problem) are kept, prefixed with the file's name when the set
- * has more than one file.
+ * that cannot be opened fails the set. The files together hold at most
+ * REPLAY_SAMPLES_MAX samples (16 bytes each here, on top of their file's
+ * index): the files after that are not read, with a note. A sample whose
+ * time is not after the last sample of the files before it (one file
+ * named twice, files that overlap) is skipped with a note: the timeline
+ * never goes back. The damage notes of each file (replay_problem) are
+ * kept, prefixed with the file's name when the set has more than one
+ * file.
  */
 #ifndef STALLTOP_REPLAY_SET_H
 #define STALLTOP_REPLAY_SET_H

@@ -359,7 +359,7 @@ static void test_pipes(void)
 static void test_cancel(void)
 {
 	int cancel[2];
-	struct replay_opts o = { NAN, NAN, -1 };
+	struct replay_opts o = { .begin = NAN, .end = NAN, .cancel_fd = -1 };
 	const char *fifo = tmp_path("fifo");
 
 	CHECK(pipe(cancel) == 0);
@@ -390,15 +390,24 @@ static void test_cancel(void)
 
 static void test_window(void)
 {
-	struct replay_opts o = { 2.0, 3.0, -1 };
-	struct replay *rp = replay_open_opts(file("w.ndjson", header, sample(1),
-						  sample(2), sample(3),
-						  sample(4), NULL),
-					     &o, err, sizeof(err));
+	struct replay_opts o = { .begin = 2.0, .end = 3.0, .cancel_fd = -1 };
+	const char *p = file("w.ndjson", header, sample(1), sample(2),
+			     sample(3), sample(4), NULL);
+	struct replay *rp = replay_open_opts(p, &o, err, sizeof(err));
 
 	CHECK(rp && replay_count(rp) == 2);
 	if (rp)
 		CHECK(replay_time(rp, 0) == 2.0 && replay_line(rp, 0) == 3);
+	replay_close(rp);
+	/* no more samples than asked: the rest is not read, and said so */
+	o = (struct replay_opts){ .begin = NAN, .end = NAN, .cancel_fd = -1,
+				  .max_samples = 2 };
+	rp = replay_open_opts(p, &o, err, sizeof(err));
+	CHECK(rp && replay_count(rp) == 2);
+	CHECK(rp && replay_problem(rp) &&
+	      strcmp(replay_problem(rp), "a replay holds at most 8388608 "
+		     "samples: replayed those before line 4 (choose a window "
+		     "with --begin and --end)") == 0);
 	replay_close(rp);
 }
 
