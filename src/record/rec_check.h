@@ -16,12 +16,12 @@
  *     sample's time;
  *   - a wait, a run time or a stall of the interval (an interval not
  *     known taken as a microsecond, less than any two samples are
- *     apart): not negative, and no longer than the task has lived (since its start, else since
- *     1970) times the threads it can have had at once (1 for a thread
- *     row, REC_CHECK_PID_MAX for a process or cgroup; a stall counts
- *     three categories at once); one
- *     wait (avg, max) no longer than that life; every counted wait but
- *     cpu's and irq's at least a nanosecond long;
+ *     apart): not negative, and no longer than the task has lived
+ *     (since its start, else since 1970) times the threads it can have
+ *     had at once (1 for a thread row, REC_CHECK_PID_MAX for a process
+ *     or cgroup; a stall counts three categories at once); one wait
+ *     (avg, max) no longer than that life; every counted wait but cpu's
+ *     and irq's at least a nanosecond long;
  *   - PSI averages and shares: 0 to 100; evidence rates and shares: not
  *     negative.
  */

@@ -23,11 +23,12 @@
  * REPLAY_HEADER_MAX long; at most replay_opts.max_samples samples (at
  * most REPLAY_SAMPLES_MAX) and REPLAY_SESSIONS_MAX sessions are indexed,
  * each session's strings at most 255 bytes. So a replay's memory is the
- * index (32 bytes a sample), one line and its decoding. Of a file that is not a regular file (a pipe,
- * a FIFO, a device), as of a compressed one, the samples are copied as
- * they are found into an unlinked temporary file (what is skipped takes
- * no room there); a FIFO without a writer is waited for. Reading stops (-1, errno EINTR) as soon as the descriptor
- * of replay_opts.cancel_fd becomes readable.
+ * index (32 bytes a sample), one line and its decoding. Of a file that
+ * is not a regular file (a pipe, a FIFO, a device), as of a compressed
+ * one, the samples are copied as they are found into an unlinked
+ * temporary file (what is skipped takes no room there); a FIFO without a
+ * writer is waited for. Reading stops (-1, errno EINTR) as soon as the
+ * descriptor of replay_opts.cancel_fd becomes readable.
  *
  * Values are checked as the kernel's are (rec_check.h): a sample whose
  * time is impossible, or not later than the one before it in its session

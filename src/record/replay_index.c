@@ -2,9 +2,9 @@
 /*
  * The index of a recording: one quick pass over its text (its samples
  * copied into an unlinked temporary file when it is compressed or not a
- * regular file) that parses headers in full, checks sample lines only for their shape
- * (json_scan.h) and time, and keeps for each sample its offset, length,
- * time and line; what was skipped or where reading stopped becomes the
+ * regular file) that parses headers in full, checks sample lines only
+ * for their shape (json_scan.h) and time, and keeps for each sample its
+ * offset, length, time and line; what was skipped or where reading stopped becomes the
  * replay's problem text. Samples are found by time here too, and lines
  * parsed for replay.c, a piece at a time so that a signal is noticed.
  */
