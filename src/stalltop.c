@@ -426,12 +426,12 @@ int main(int argc, char **argv)
 				o.threads, mo.cgroup_within,
 				evloop_signal_fd(loop), err, sizeof(err)) :
 		monitor_new(&mo, loop, &code);
-	if (!m && o.replay && errno == EINTR) {
-		/* a signal: quietly, with its status */
-		evloop_poll(loop, &code);
+	int open_errno = errno;
+	if (!m && o.replay && evloop_poll(loop, &code)) {
+		/* reading was stopped by a signal: quietly, with its status */
 	} else if (!m && o.replay) {
 		char *msg = NULL;
-		if (errno == ENODATA)
+		if (open_errno == ENODATA)
 			code = 1; /* a recording, but nothing in it to show */
 		if (o.nreplays == 1 ?
 		    asprintf(&msg, _("--replay '%s': %s"), o.replay, err) < 0 :
