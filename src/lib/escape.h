@@ -16,8 +16,11 @@
  * bytes become \n, \t, \e or \xHH, invalid UTF-8 bytes become \xHH, and a
  * backslash becomes \\. Writes at most size-1 bytes plus a NUL, never
  * splitting a character or an escape; returns the length written.
- * C1 controls, U+2028/9 and the bidi override/isolate controls are
- * written as the \xHH of their bytes. in == NULL writes "".
+ * C1 controls, U+2028/9, the bidi override/isolate controls and the
+ * invisible characters that join, select or modify their neighbours (ZWJ,
+ * variation selectors, emoji modifiers, regional indicators, tags ...:
+ * a terminal would not draw them as wide as they count) are written as
+ * the \xHH of their bytes. in == NULL writes "".
  */
 size_t escape_text(const char *in, char *out, size_t size);
 

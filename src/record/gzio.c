@@ -29,6 +29,9 @@ struct gzio_reader {
 	bool done;
 	int zerr;         /* Z_OK; Z_BUF_ERROR cut short; Z_DATA_ERROR damaged;
 			     Z_ERRNO read error (errno) */
+	int err_no;       /* of Z_ERRNO */
+	int (*wait)(void *, int);
+	void *wait_arg;
 	z_stream zs;
 	bool zs_init;
 	unsigned char in[65536];
@@ -41,13 +44,19 @@ static bool fill(struct gzio_reader *z)
 
 	if (z->zs.avail_in) /* keep what is left, at the start */
 		memmove(z->in, z->zs.next_in, z->zs.avail_in);
+	z->zs.next_in = z->in;
+	if (z->wait && z->wait(z->wait_arg, z->fd) < 0) {
+		z->zerr = Z_ERRNO;
+		z->err_no = errno;
+		return false;
+	}
 	do
 		n = read(z->fd, z->in + z->zs.avail_in,
 			 sizeof(z->in) - z->zs.avail_in);
 	while (n < 0 && errno == EINTR);
-	z->zs.next_in = z->in;
 	if (n < 0) {
 		z->zerr = Z_ERRNO;
+		z->err_no = errno;
 		return false;
 	}
 	z->zs.avail_in += (uInt)n;
@@ -138,6 +147,18 @@ struct gzio_reader *gzio_reader_new(int fd)
 	z->fd = fd;
 	z->zerr = Z_OK;
 	return z;
+}
+
+void gzio_reader_set_wait(struct gzio_reader *z, int (*wait)(void *, int),
+			  void *arg)
+{
+	z->wait = wait;
+	z->wait_arg = arg;
+}
+
+int gzio_errno(const struct gzio_reader *z)
+{
+	return z->err_no;
 }
 
 bool gzio_compressed(const struct gzio_reader *z)

@@ -21,10 +21,9 @@
 #include "model/rowwhy.h"
 #include "record/json_keys.h"
 #include "record/json_read.h"
+#include "record/json_scan.h"
+#include "record/rec_check.h"
 #include "record/record.h"
-
-/* Nesting of a sample is 5 levels (cgroups[].psi.cpu.some); be generous. */
-#define JSON_DEPTH 16
 
 /* --- reading JSON values --- */
 
@@ -191,6 +190,12 @@ static void kvals_from(json_object *o, void *base,
 			kval_from(json_read_get(o, f[i].name));
 }
 
+/* A share or rate of evidence: a number, not negative. */
+static bool ok_rate(double v)
+{
+	return isfinite(v) && v >= 0;
+}
+
 /* "MAJ:MIN" and the name; false when the device is not one. */
 static bool device_from(json_object *o, unsigned *major, unsigned *minor,
 			char *name, size_t size)
@@ -222,7 +227,7 @@ static void io_devices_from(json_object *a, struct evidence *ev)
 	}
 }
 
-static void disks_from(json_object *a, struct evidence *ev)
+static void disks_from(json_object *a, struct evidence *ev, size_t *dropped)
 {
 	size_t len = json_object_is_type(a, json_type_array) ?
 		     json_object_array_length(a) : 0;
@@ -238,6 +243,10 @@ static void disks_from(json_object *a, struct evidence *ev)
 		    !opt_num(json_read_get(o, evidence_disk_fields[3]),
 			     &d->queue))
 			continue;
+		if (!ok_rate(d->util_pct) || !ok_rate(d->queue)) {
+			*dropped += 1;
+			continue;
+		}
 		opt_u64(json_read_get(o, evidence_disk_fields[4]), &d->read_bytes);
 		opt_u64(json_read_get(o, evidence_disk_fields[5]), &d->write_bytes);
 		ev->n_disks++;
@@ -302,14 +311,18 @@ static int version_from(json_object *v)
 	return n == 1 || n == 2 ? (int)n : 0;
 }
 
-/* A row's "why" object into w. */
-static void why_from(json_object *o, struct row_why *w)
+/* A row's "why" object into w; impossible values counted in *dropped. */
+static void why_from(json_object *o, struct row_why *w, size_t *dropped)
 {
 	struct evidence *ev = &w->ev;
 	const char *src = json_read_str(json_read_get(o, JSON_KEY_STATES_SOURCE));
 
 	memset(w, 0, sizeof(*w));
-	opt_num(json_read_get(o, JSON_KEY_INTERVAL_S), &ev->interval_s);
+	if (opt_num(json_read_get(o, JSON_KEY_INTERVAL_S), &ev->interval_s) &&
+	    !ok_rate(ev->interval_s)) {
+		ev->interval_s = 0; /* no interval */
+		*dropped += 1;
+	}
 	causes_from(json_read_get(o, JSON_KEY_CAUSES), w);
 	ranked_from(json_read_get(o, JSON_KEY_RANKED), w);
 	ev->cpu_cgroup_version = version_from(json_read_get(o, JSON_KEY_CPU_CGROUP_VERSION));
@@ -317,7 +330,7 @@ static void why_from(json_object *o, struct row_why *w)
 	ev->io_cgroup_version = version_from(json_read_get(o, JSON_KEY_IO_CGROUP_VERSION));
 	kvals_from(o, ev, evidence_fields, evidence_nfields);
 	io_devices_from(json_read_get(o, JSON_KEY_IO_DEVICES), ev);
-	disks_from(json_read_get(o, JSON_KEY_DISKS), ev);
+	disks_from(json_read_get(o, JSON_KEY_DISKS), ev, dropped);
 	if (src && strcmp(src, JSON_KEY_STATES_KERNEL) == 0)
 		ev->states_source = CGSTATS_KERNEL;
 	else if (src && strcmp(src, JSON_KEY_STATES_PROC) == 0)
@@ -335,7 +348,7 @@ static const struct row_why *obj_why_from(struct json_read *rp, json_object *o)
 	if (!json_object_is_type(w, json_type_object) ||
 	    rp->nwhys >= rp->capwhys)
 		return NULL;
-	why_from(w, &rp->whys[rp->nwhys]);
+	why_from(w, &rp->whys[rp->nwhys], &rp->values_dropped);
 	return &rp->whys[rp->nwhys++];
 }
 
@@ -387,18 +400,52 @@ static bool grow(void **p, size_t *cap, size_t n, size_t size)
 	return true;
 }
 
-/* The rows of array a into *buf; false when memory ran out. */
+static bool ok_id(pid_t id)
+{
+	return id > 0 && id <= REC_CHECK_PID_MAX;
+}
+
+/* Elements of array a that are objects (the rows to make room for). */
+static size_t objects_in(json_object *a)
+{
+	size_t n = 0, len = json_object_is_type(a, json_type_array) ?
+			    json_object_array_length(a) : 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += json_object_is_type(json_object_array_get_idx(a, i),
+					 json_type_object);
+	return n;
+}
+
+/*
+ * The rows of array a into *buf, those that are tasks (see
+ * json_read_sample); false when memory ran out.
+ */
 static bool rows_from(struct json_read *rp, json_object *a, struct row **buf,
 		      size_t *cap, size_t *n, unsigned flags)
 {
 	size_t len = json_object_is_type(a, json_type_array) ?
 		     json_object_array_length(a) : 0;
+	size_t k = 0;
 
-	if (!grow((void **)buf, cap, len, sizeof(**buf)))
+	if (!grow((void **)buf, cap, objects_in(a), sizeof(**buf)))
 		return false;
-	for (size_t i = 0; i < len; i++)
-		row_from(rp, json_object_array_get_idx(a, i), &(*buf)[i], flags);
-	*n = len;
+	for (size_t i = 0; i < len; i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+		struct row *r = &(*buf)[k];
+
+		if (!json_object_is_type(o, json_type_object)) {
+			rp->rows_skipped++;
+			continue;
+		}
+		row_from(rp, o, r, flags);
+		if (!ok_id(r->pid) || !ok_id(r->tgid)) {
+			rp->rows_skipped++;
+			continue;
+		}
+		k++;
+	}
+	*n = k;
 	return true;
 }
 
@@ -441,15 +488,23 @@ static int path_depth(const char *path)
 
 static bool cgroups_from(struct json_read *rp, json_object *a, size_t *n)
 {
-	size_t len = json_object_array_length(a);
+	size_t len = json_object_array_length(a), k = 0;
 
-	if (!grow((void **)&rp->cgroups, &rp->capcg, len, sizeof(*rp->cgroups)))
+	if (!grow((void **)&rp->cgroups, &rp->capcg, objects_in(a),
+		  sizeof(*rp->cgroups)))
 		return false;
 	for (size_t i = 0; i < len; i++) {
 		json_object *o = json_object_array_get_idx(a, i);
 		json_object *psi = json_read_get(o, JSON_KEY_PSI);
-		struct cgroup_row *g = &rp->cgroups[i];
+		struct cgroup_row *g = &rp->cgroups[k];
 		long long nr = json_read_int_or(json_read_get(o, JSON_KEY_NR_TASKS), 0);
+
+		if (!json_object_is_type(o, json_type_object) ||
+		    !json_read_str(json_read_get(o, JSON_KEY_PATH))) {
+			rp->rows_skipped++;
+			continue;
+		}
+		k++;
 
 		memset(g, 0, sizeof(*g));
 		g->path = json_read_str(json_read_get(o, JSON_KEY_PATH));
@@ -462,7 +517,7 @@ static bool cgroups_from(struct json_read *rp, json_object *a, size_t *n)
 		g->nr_tasks = nr < 0 ? 0 : (size_t)nr;
 		g->why = obj_why_from(rp, o);
 	}
-	*n = len;
+	*n = k;
 	return true;
 }
 
@@ -472,6 +527,7 @@ int json_read_sample(struct json_read *rp, json_object *o, struct sample *s)
 	bool mode_known;
 
 	memset(s, 0, sizeof(*s));
+	rp->rows_skipped = rp->values_dropped = 0;
 	s->time = json_read_num(json_read_get(o, JSON_KEY_TIME));
 	s->interval = json_read_num(json_read_get(o, JSON_KEY_INTERVAL));
 	v = json_read_get(o, JSON_KEY_DELAYACCT);
@@ -540,6 +596,7 @@ int json_read_sample(struct json_read *rp, json_object *o, struct sample *s)
 			threads += (size_t)r->info.threads;
 	}
 	s->nprocs = procs;
+	s->dropped += rp->values_dropped;
 	if (s->threads)
 		s->nthreads = s->nrows;
 	else if (s->thread_rows)
@@ -549,6 +606,24 @@ int json_read_sample(struct json_read *rp, json_object *o, struct sample *s)
 	return 0;
 }
 
+
+size_t json_read_room(json_object *o)
+{
+	size_t rows = objects_in(json_read_get(o, JSON_KEY_TASKS)) +
+		      objects_in(json_read_get(o, JSON_KEY_EXITED)) +
+		      objects_in(json_read_get(o, JSON_KEY_THREAD_TASKS)) +
+		      objects_in(json_read_get(o, JSON_KEY_THREAD_EXITED));
+	json_object *cg = json_read_get(o, JSON_KEY_CGROUPS);
+	size_t whys = whys_in(json_read_get(o, JSON_KEY_TASKS)) +
+		      whys_in(json_read_get(o, JSON_KEY_EXITED)) +
+		      whys_in(json_read_get(o, JSON_KEY_THREAD_TASKS)) +
+		      whys_in(json_read_get(o, JSON_KEY_THREAD_EXITED)) +
+		      whys_in(cg);
+
+	return rows * sizeof(struct row) +
+	       objects_in(cg) * sizeof(struct cgroup_row) +
+	       whys * sizeof(struct row_why);
+}
 
 /* One line (without "\n") as JSON: an object and nothing after it. */
 json_object *json_read_line(json_tokener *tok, const char *s, size_t len)
@@ -576,7 +651,7 @@ json_object *json_read_line(json_tokener *tok, const char *s, size_t len)
 
 json_tokener *json_read_tokener(void)
 {
-	json_tokener *tok = json_tokener_new_ex(JSON_DEPTH);
+	json_tokener *tok = json_tokener_new_ex(JSON_SCAN_DEPTH);
 
 	if (tok)
 		json_tokener_set_flags(tok, JSON_TOKENER_STRICT |

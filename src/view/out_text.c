@@ -105,8 +105,11 @@ static void status_line(FILE *f, const struct sample *s)
 	if (localtime_r(&t, &tm))
 		strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
 	fprintf(f, "stalltop - %s  ", clock);
-	fprintf(f, s->accumulated ? _("accumulated %.3fs") : _("interval %.3fs"),
-		s->interval);
+	if (isfinite(s->interval))
+		fprintf(f, s->accumulated ? _("accumulated %.3fs") :
+			_("interval %.3fs"), s->interval);
+	else /* unknown, or dropped as impossible */
+		fputs(s->accumulated ? _("accumulated -") : _("interval -"), f);
 	fputs("  ", f);
 	fprintf(f, ngettext("%lu process", "%lu processes", s->nprocs),
 		(unsigned long)s->nprocs);

@@ -175,6 +175,7 @@ struct screen {
 
 	attr_t attr[NROLES];
 	int exit_code;
+	unsigned long refreshes; /* samples the refresh timer took (-n) */
 };
 
 /* screen.c */

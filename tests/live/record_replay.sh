@@ -268,7 +268,7 @@ note "future: status $ST: $(cat "$TMP/future.err")"
 # --- a corrupt middle line (line 3: the second sample) ---
 sed '3s/.*/{"time": 17637, "interval": garbage/' "$REC" >"$TMP/corrupt.ndjson"
 replay corrupt "$TMP/corrupt.ndjson" --json
-errors corrupt 0 "stalltop: line 3 is corrupt and was skipped"
+errors corrupt 0 "stalltop: line 3 was skipped: it ends in the middle of its JSON object (cut short)"
 sed 2d "$TMP/plain.live" >"$TMP/corrupt.want"
 same "$TMP/corrupt.want" "$TMP/corrupt.out" "corrupt"
 note "corrupt: samples 1 and 3: $(cat "$TMP/corrupt.err")"

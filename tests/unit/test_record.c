@@ -623,7 +623,9 @@ static void fixtures(void)
 	}
 
 	/* line 4 cut short: skipped, the samples around it replayed */
-	rp = open_ok(fixture_path("corrupt.ndjson"), 3, "line 4 is corrupt and was skipped");
+	rp = open_ok(fixture_path("corrupt.ndjson"), 3,
+		     "line 4 was skipped: it ends in the middle of its JSON "
+		     "object (cut short)");
 	if (rp) {
 		CHECK(replay_get(rp, 2, &s) == 0);
 		CHECK_NEAR(s.time, 1763740004.0, 1e-6);
@@ -633,16 +635,20 @@ static void fixtures(void)
 	/* line 4 has the shape of a sample but is not JSON: found when read */
 	rp = open_ok(fixture_path("corrupt-syntax.ndjson"), 4, NULL);
 	if (rp) {
+		const char *why = "line 4 was skipped: it is not valid JSON";
+
 		CHECK(replay_get(rp, 1, &s) == 0);
+		CHECK(replay_skipped(rp) == NULL);
 		CHECK(replay_get(rp, 2, &s) == -1 && errno == EBADMSG);
 		CHECK(s.rows == NULL && s.nrows == 0);
-		CHECK(replay_problem(rp) &&
-		      strstr(replay_problem(rp), "line 4 is corrupt and was skipped"));
+		CHECK_STR(replay_skipped(rp), why);
+		CHECK_STR(replay_problem(rp), why);
 		CHECK(replay_get(rp, 3, &s) == 0);
 		CHECK_NEAR(s.time, 1763740004.0, 1e-6);
-		/* asked again: still skipped, and said once */
+		CHECK(replay_skipped(rp) == NULL);
+		/* asked again: still skipped, and counted once */
 		CHECK(replay_get(rp, 2, &s) == -1 && errno == EBADMSG);
-		CHECK_STR(replay_problem(rp), "line 4 is corrupt and was skipped");
+		CHECK_STR(replay_problem(rp), why);
 		replay_close(rp);
 	}
 
@@ -809,6 +815,7 @@ static void thread_mode(void)
 	t.rows = &trows[1];
 	t.threads = false;
 	t.accumulated = true;
+	t.time += 1; /* a sample at the same time would be skipped */
 	CHECK(rec && record_write(rec, &t) == 0);
 	record_close(rec);
 	rp = open_ok(p, 2, NULL);
@@ -912,6 +919,9 @@ static void replay_views(void)
 	h.accumulated = true;
 	old.rows = rows;
 	old.nrows = 3;
+	/* one after the other in time: else they would be skipped */
+	proc.time = h.time + 1;
+	old.time = h.time + 2;
 	rec = record_open(p, err, sizeof(err));
 	CHECK(rec && record_write(rec, &h) == 0 && record_write(rec, &proc) == 0 &&
 	      record_write(rec, &old) == 0);

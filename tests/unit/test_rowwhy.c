@@ -289,7 +289,7 @@ static void test_json(void)
 static void test_json_garbage(void)
 {
 	static const char line[] =
-		"{\"time\":1,\"interval\":1,\"tasks\":[{\"pid\":1,\"why\":"
+		"{\"time\":1,\"interval\":1,\"tasks\":[{\"pid\":1,\"tgid\":1,\"why\":"
 		"{\"interval_s\":\"x\",\"causes\":{\"cpu\":{\"cause\":\"nope\","
 		"\"text\":5},\"io\":[]},\"cpu_quota_us\":-5,\"mem_max\":\"min\","
 		"\"mem_current\":1.5,\"io_devices\":[{\"device\":\"8\"},7],"
