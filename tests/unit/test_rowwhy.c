@@ -324,7 +324,7 @@ static void test_json_garbage(void)
 static void test_json_unranked(void)
 {
 	static const char line[] =
-		"{\"time\":1,\"interval\":1,\"tasks\":[{\"pid\":1,"
+		"{\"time\":1,\"interval\":1,\"tasks\":[{\"pid\":1,\"tgid\":1,"
 		"\"delay\":{\"cpu\":{\"pct\":20},\"io\":{\"pct\":60}},"
 		"\"why\":{\"interval_s\":1,\"causes\":{"
 		"\"cpu\":{\"cause\":\"cpu_quota\",\"text\":\"cpu quota\"},"
