@@ -119,20 +119,24 @@ static bool unescape(const char *s, size_t len, char *out, size_t size)
  *   36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw
  * ID, parent, dev, root, mount point, options, optional fields ending in
  * a lone "-", then the file system type. 1 when it is cgroup2 (the mount
- * point is in root), -1 when it is but root is too small, else 0.
+ * point is in mnt, the part of the hierarchy it shows in fsroot when
+ * asked for), -1 when it is but they do not fit, else 0.
  */
-static int cgroup2_line(const char *p, const char *end, char *root,
-			size_t size)
+static int cgroup2_line(const char *p, const char *end, char *mnt,
+			size_t size, char *fsroot, size_t rootsize)
 {
-	const char *s, *mnt = NULL;
-	size_t n, mntlen = 0;
+	const char *s, *m = NULL, *r = NULL;
+	size_t n, ml = 0, rl = 0;
 
 	for (int i = 0; i < 6; i++) {
 		if (!field(&p, end, &s, &n))
 			return 0;
-		if (i == 4) {
-			mnt = s;
-			mntlen = n;
+		if (i == 3) {
+			r = s;
+			rl = n;
+		} else if (i == 4) {
+			m = s;
+			ml = n;
 		}
 	}
 	for (;;) {
@@ -145,22 +149,31 @@ static int cgroup2_line(const char *p, const char *end, char *root,
 		return 0;
 	if (n != 7 || memcmp(s, "cgroup2", 7) != 0)
 		return 0;
-	return unescape(mnt, mntlen, root, size) ? 1 : -1;
+	if (!unescape(m, ml, mnt, size) ||
+	    (fsroot && !unescape(r, rl, fsroot, rootsize)))
+		return -1;
+	return 1;
 }
 
-int cgroup_parse_mountinfo(const char *text, char *root, size_t size)
+int cgroup_parse_mountinfo_v2(const char *text, char *mnt, size_t size,
+			      char *fsroot, size_t rootsize)
 {
 	while (text && *text) {
 		const char *nl = strchr(text, '\n');
 		const char *end = nl ? nl : text + strlen(text);
 
-		int found = cgroup2_line(text, end, root, size);
+		int found = cgroup2_line(text, end, mnt, size, fsroot, rootsize);
 
 		if (found)
 			return found > 0 ? 0 : -1;
 		text = nl ? nl + 1 : end;
 	}
 	return -1;
+}
+
+int cgroup_parse_mountinfo(const char *text, char *root, size_t size)
+{
+	return cgroup_parse_mountinfo_v2(text, root, size, NULL, 0);
 }
 
 int cgroup_find_root(char *root, size_t size)

@@ -18,6 +18,13 @@
  */
 int cgroup_parse_mountinfo(const char *text, char *root, size_t size);
 
+/*
+ * The same, with the part of the hierarchy the mount shows (its root
+ * field: "/" unless a part is bind-mounted) into fsroot.
+ */
+int cgroup_parse_mountinfo_v2(const char *text, char *mnt, size_t size,
+			      char *fsroot, size_t rootsize);
+
 /* The same for this system (/proc/self/mountinfo). */
 int cgroup_find_root(char *root, size_t size);
 
