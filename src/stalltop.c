@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "config_file.h"
+#include "kernel/cg_layout.h"
 #include "kernel/cgroup.h"
 #include "kernel/delayacct.h"
 #include "kernel/privs.h"
@@ -218,14 +219,19 @@ static void check_pids(const struct options *o)
 	}
 }
 
-/* --cgroup: an existing directory of the v2 hierarchy, normalised. */
+/*
+ * --cgroup: an existing cgroup of the tree the views show (v2, else
+ * name=systemd, else cpu: kernel/cg_layout.h), normalised.
+ */
 static void check_cgroup(const struct options *o, char *norm, size_t size)
 {
+	struct cg_layout l;
 	char root[4096];
-	if (cgroup_find_root(root, sizeof(root)) < 0)
-		errx(2, _("--cgroup: no cgroup v2 hierarchy is mounted"));
+	if (cg_layout_find(&l) < 0 ||
+	    cg_layout_dir(&l, l.tree, "/", root, sizeof(root)) < 0)
+		errx(2, _("--cgroup: no cgroup hierarchy is mounted"));
 	if (cgroup_check_path(root, o->cgroup, norm, size) < 0)
-		errx(2, _("--cgroup '%s': not a cgroup v2 directory below %s "
+		errx(2, _("--cgroup '%s': not a cgroup directory below %s "
 			  "(%s)"), o->cgroup, root, strerror(errno));
 }
 
@@ -314,10 +320,10 @@ int main(int argc, char **argv)
 		check_cgroup(&o, cgroup, sizeof(cgroup));
 	if (o.textfile)
 		check_textfile(&o);
-	char root[4096];
-	/* the metrics have cgroups wherever there is a v2 hierarchy */
+	/* the metrics have cgroups wherever there is a hierarchy */
+	struct cg_layout layout;
 	if (o.format == OUT_OPENMETRICS && !o.replay &&
-	    cgroup_find_root(root, sizeof(root)) == 0)
+	    cg_layout_find(&layout) == 0)
 		o.cgroups = true;
 	struct psi_trigger *triggers = parse_triggers(&o);
 	struct recording recording = { NULL, NULL, loop };

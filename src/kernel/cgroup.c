@@ -22,8 +22,9 @@
 
 #include "kernel/cgroup.h"
 
-/* statfs f_type of the cgroup2 file system (linux/magic.h). */
+/* statfs f_type of the cgroup2 and cgroup file systems (linux/magic.h). */
 #define CG2_MAGIC 0x63677270UL
+#define CG1_MAGIC 0x27e0ebUL
 
 /* Read a whole file into a malloc'd NUL-terminated buffer, or NULL. */
 char *cgroup_read_file(const char *path)
@@ -299,7 +300,7 @@ static int normalise(const char *path, char *norm, size_t size)
 /*
  * errno on failure: EINVAL (empty, or a ".." component), ENAMETOOLONG,
  * ENOENT and the like from stat, ENOTDIR (not a directory), EMEDIUMTYPE
- * (not on the cgroup2 file system). norm holds the normalised path as
+ * (not on a cgroup file system, v2 or v1). norm holds the normalised path as
  * soon as it could be made, for the caller's message.
  */
 int cgroup_check_path(const char *root, const char *path, char *norm, size_t size)
@@ -326,7 +327,8 @@ int cgroup_check_path(const char *root, const char *path, char *norm, size_t siz
 	}
 	if (statfs(full, &sfs) < 0)
 		return -1;
-	if ((unsigned long)sfs.f_type != CG2_MAGIC) {
+	if ((unsigned long)sfs.f_type != CG2_MAGIC &&
+	    (unsigned long)sfs.f_type != CG1_MAGIC) {
 		errno = EMEDIUMTYPE;
 		return -1;
 	}

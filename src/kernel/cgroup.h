@@ -44,8 +44,8 @@ int cgroup_task_path(pid_t pid, char *path, size_t size);
 void cgroup_read_psi(const char *root, const char *path, struct psi_reading *out);
 
 /*
- * Check a user-given cgroup path: it must exist below root as a directory
- * of the v2 hierarchy. Normalises it into norm ("/a/b", no trailing or
+ * Check a user-given cgroup path: it must exist below root (the mount
+ * point of a hierarchy) as a directory of a cgroup file system. Normalises it into norm ("/a/b", no trailing or
  * doubled slashes, no "." or ".."). Returns 0, or -1 with errno set.
  */
 int cgroup_check_path(const char *root, const char *path, char *norm, size_t size);

@@ -270,7 +270,7 @@ void screen_set_cgview(struct screen *s, bool on)
 		if (producer_set_cgroups(s->m, true) < 0) {
 			screen_message(s, true, _("no cgroup view: %s"),
 				       errno == ENOENT ?
-				       _("no cgroup v2 hierarchy is mounted") :
+				       _("no cgroup hierarchy is mounted") :
 				       strerror(errno));
 			return;
 		}
