@@ -26,12 +26,12 @@ static const int screen_layout[] = {
 static const int cgroups_layout[] = {
 	FIELD_CG_CPU_P, FIELD_CG_CPU_10, FIELD_CG_MEM_P, FIELD_CG_MEM_10,
 	FIELD_CG_IO_P, FIELD_CG_IO_10, CATS, FIELD_TOTAL, FIELD_CG_NR,
-	FIELD_CG_PATH,
+	FIELD_CG_NAME, FIELD_CG_PATH,
 };
 static const int cgroups_screen_layout[] = {
 	FIELD_CG_CPU_P, FIELD_CG_CPU_10, FIELD_CG_MEM_P, FIELD_CG_MEM_10,
 	FIELD_CG_IO_P, FIELD_CG_IO_10, CATS, FIELD_TOTAL, FIELD_CG_NR,
-	FIELD_WHY, FIELD_CG_PATH,
+	FIELD_WHY, FIELD_CG_NAME,
 };
 static const int csv_layout[] = {
 	FIELD_PID, FIELD_TGID, FIELD_PPID, FIELD_USER, FIELD_STATE,

@@ -13,7 +13,8 @@ enum field_layout {
 	FIELD_LAYOUT_SCREEN,  /* the task table on the screen: the tasks' and
 				 WHY, shown where a row has a cause */
 	FIELD_LAYOUT_CGROUPS_SCREEN, /* the cgroup view on the screen: the
-				 cgroups' and WHY, likewise */
+				 cgroups' and WHY, the tree of names
+				 (NAME) in place of NAME and PATH */
 	NFIELD_LAYOUT
 };
 

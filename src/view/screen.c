@@ -562,6 +562,7 @@ static void screen_fini(struct screen *s)
 	free(s->name);
 	free(s->prompt_back_name);
 	free(s->prompt_back_cg);
+	free(s->cg_filter);
 	free(s->search);
 	free(s->cgv);
 	free(s->cg_cur_path);
