@@ -42,6 +42,7 @@ struct batch {
 	struct evloop *loop;
 	struct out_opts out;
 	unsigned long done;
+	bool hide_cgroups;    /* summed for the recording, not asked for */
 };
 
 struct textfile_arg {
@@ -89,6 +90,10 @@ static void batch_write(struct batch *b, struct sample *s)
 	}
 	select_sample_rows(s->rows, &s->nrows, s->exited, &s->nexited,
 			   &b->o->sel, s->interval);
+	if (b->hide_cgroups) {
+		s->cgroups = NULL;
+		s->ncgroups = 0;
+	}
 	if (s->cgroups)
 		select_cgroups(s->cgroups, s->ncgroups, &b->o->sel);
 	producer_fill_status(b->m, s->rows, s->nrows);
@@ -320,11 +325,18 @@ int main(int argc, char **argv)
 		check_cgroup(&o, cgroup, sizeof(cgroup));
 	if (o.textfile)
 		check_textfile(&o);
-	/* the metrics have cgroups wherever there is a hierarchy */
+	/*
+	 * The metrics and recordings have the cgroups wherever there is a
+	 * hierarchy; the screen and the batch formats show them when asked.
+	 */
 	struct cg_layout layout;
-	if (o.format == OUT_OPENMETRICS && !o.replay &&
-	    cg_layout_find(&layout) == 0)
-		o.cgroups = true;
+	bool sum_cgroups = o.cgroups;
+	if (!o.replay && !o.no_cgroups && (o.format == OUT_OPENMETRICS || o.record) &&
+	    cg_layout_find(&layout) == 0) {
+		sum_cgroups = true;
+		if (o.format == OUT_OPENMETRICS)
+			o.cgroups = true;
+	}
 	struct psi_trigger *triggers = parse_triggers(&o);
 	struct recording recording = { NULL, NULL, loop };
 	recording_open(&recording, &o);
@@ -337,7 +349,7 @@ int main(int argc, char **argv)
 		.npids = o.npids,
 		.no_events = o.no_events,
 		.rescan = o.rescan,
-		.cgroups = o.cgroups,
+		.cgroups = sum_cgroups,
 		.cgroup_within = o.cgroup ? cgroup : NULL,
 		.record_threads = recording_on,
 		.triggers = triggers,
@@ -368,7 +380,8 @@ int main(int argc, char **argv)
 		for (; *n; n++)
 			warnx("%s", *n);
 		struct batch b = { &o, m, loop,
-				   { o.format, NULL, o.cmdline, false }, 0 };
+				   { o.format, NULL, o.cmdline, false }, 0,
+				   sum_cgroups && !o.cgroups };
 		if (o.format == OUT_OPENMETRICS &&
 		    !(b.out.om = out_openmetrics_new(o.top)))
 			errx(1, "%s", strerror(errno));
