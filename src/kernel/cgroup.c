@@ -451,22 +451,6 @@ int cgroup_v1_dir(const char *mountinfo, const char *proc_cgroup,
 	return join(dir, size, mnt, path + rl, NULL) ? 0 : -1;
 }
 
-int cgroup_v1_task_dir(pid_t pid, const char *controller, char *dir,
-		       size_t size)
-{
-	char file[64], *mi, *pc;
-	int ret = -1;
-
-	snprintf(file, sizeof(file), "/proc/%ld/cgroup", (long)pid);
-	mi = cgroup_read_file("/proc/self/mountinfo");
-	pc = mi ? cgroup_read_file(file) : NULL;
-	if (pc)
-		ret = cgroup_v1_dir(mi, pc, controller, dir, size);
-	free(mi);
-	free(pc);
-	return ret;
-}
-
 int cgroup_path_within(const char *path, const char *prefix)
 {
 	size_t n;
