@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "config_file.h"
+#include "kernel/cg_layout.h"
 #include "kernel/cgroup.h"
 #include "kernel/delayacct.h"
 #include "kernel/privs.h"
@@ -46,6 +47,7 @@ struct batch {
 	char *told[PRODUCER_MAX_NOTICES]; /* the notices printed */
 	int ntold;
 	char *last_note;                  /* the note printed last */
+	bool hide_cgroups;    /* summed for the recording, not asked for */
 };
 
 /* A message with outside text in it (file names, a recording's notes). */
@@ -132,6 +134,10 @@ static void batch_write(struct batch *b, struct sample *s)
 	}
 	select_sample_rows(s->rows, &s->nrows, s->exited, &s->nexited,
 			   &b->o->sel, s->interval);
+	if (b->hide_cgroups) {
+		s->cgroups = NULL;
+		s->ncgroups = 0;
+	}
 	if (s->cgroups)
 		select_cgroups(s->cgroups, s->ncgroups, &b->o->sel);
 	producer_fill_status(b->m, s->rows, s->nrows);
@@ -315,14 +321,19 @@ static void check_pids(const struct options *o)
 	}
 }
 
-/* --cgroup: an existing directory of the v2 hierarchy, normalised. */
+/*
+ * --cgroup: an existing cgroup of the tree the views show (v2, else
+ * name=systemd, else cpu: kernel/cg_layout.h), normalised.
+ */
 static void check_cgroup(const struct options *o, char *norm, size_t size)
 {
+	struct cg_layout l;
 	char root[4096];
-	if (cgroup_find_root(root, sizeof(root)) < 0)
-		errx(2, _("--cgroup: no cgroup v2 hierarchy is mounted"));
+	if (cg_layout_find(&l) < 0 ||
+	    cg_layout_dir(&l, l.tree, "/", root, sizeof(root)) < 0)
+		errx(2, _("--cgroup: no cgroup hierarchy is mounted"));
 	if (cgroup_check_path(root, o->cgroup, norm, size) < 0)
-		errx(2, _("--cgroup '%s': not a cgroup v2 directory below %s "
+		errx(2, _("--cgroup '%s': not a cgroup directory below %s "
 			  "(%s)"), o->cgroup, root, strerror(errno));
 }
 
@@ -423,11 +434,18 @@ int main(int argc, char **argv)
 		check_cgroup(&o, cgroup, sizeof(cgroup));
 	if (o.textfile)
 		check_textfile(&o);
-	char root[4096];
-	/* the metrics have cgroups wherever there is a v2 hierarchy */
-	if (o.format == OUT_OPENMETRICS && !o.replay &&
-	    cgroup_find_root(root, sizeof(root)) == 0)
-		o.cgroups = true;
+	/*
+	 * The metrics and recordings have the cgroups wherever there is a
+	 * hierarchy; the screen and the batch formats show them when asked.
+	 */
+	struct cg_layout layout;
+	bool sum_cgroups = o.cgroups;
+	if (!o.replay && !o.no_cgroups && (o.format == OUT_OPENMETRICS || o.record) &&
+	    cg_layout_find(&layout) == 0) {
+		sum_cgroups = true;
+		if (o.format == OUT_OPENMETRICS)
+			o.cgroups = true;
+	}
 	struct psi_trigger *triggers = parse_triggers(&o);
 	struct recording recording = { NULL, NULL, loop, NULL };
 	recording_open(&recording, &o);
@@ -440,7 +458,7 @@ int main(int argc, char **argv)
 		.npids = o.npids,
 		.no_events = o.no_events,
 		.rescan = o.rescan,
-		.cgroups = o.cgroups,
+		.cgroups = sum_cgroups,
 		.cgroup_within = o.cgroup ? cgroup : NULL,
 		.record_threads = recording_on,
 		.triggers = triggers,
@@ -480,7 +498,7 @@ int main(int argc, char **argv)
 	if (o.batch) {
 		struct batch b = { &o, m, loop,
 				   { o.format, NULL, o.cmdline, false }, 0,
-				   { NULL }, 0, NULL };
+				   { NULL }, 0, NULL, sum_cgroups && !o.cgroups };
 		batch_notices(&b);
 		if (o.format == OUT_OPENMETRICS &&
 		    !(b.out.om = out_openmetrics_new(o.top)))

@@ -38,6 +38,8 @@ static void read_cpu(const struct evidence_dirs *d, struct cg_cpu *out)
 	cg_cpu_read_v1(d->cpu1, &v1);
 	if (!v1.version)
 		return;
+	if (!v1.usage_us.have)
+		cg_cpu_read_cpuacct(d->cpuacct1, &v1);
 	copy_pressure(v1.pressure, out->pressure);
 	*out = v1;
 }

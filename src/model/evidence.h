@@ -46,6 +46,8 @@ struct ts_client;
 struct evidence_dirs {
 	int cg2;         /* the process's v2 cgroup directory */
 	int cpu1;        /* its v1 cpu controller directory */
+	int cpuacct1;    /* its v1 cpuacct directory, where cpuacct is
+			    mounted apart from cpu (else -1) */
 	int mem1;        /* its v1 memory controller directory */
 	int blkio1;      /* its v1 blkio controller directory */
 	int states1;     /* a v1 directory for cgroupstats (any controller) */
@@ -69,8 +71,9 @@ struct evidence_dirs {
 #define EVIDENCE_WANT(group) (1u << (group))
 
 /* Nothing open (and task states counted where a directory is). */
-#define EVIDENCE_DIRS_NONE ((struct evidence_dirs){ -1, -1, -1, -1, -1, \
-	-1, -1, -1, false, 0, NULL })
+#define EVIDENCE_DIRS_NONE ((struct evidence_dirs){ .cg2 = -1, .cpu1 = -1, \
+	.cpuacct1 = -1, .mem1 = -1, .blkio1 = -1, .states1 = -1, .pid = -1, \
+	.proc = -1, .cpu_sys = -1, .no_states = false, .want = 0 })
 
 /* One moment: cumulative counters and current values. */
 struct evidence_reading {

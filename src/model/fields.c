@@ -403,6 +403,14 @@ static void cg_nr(const struct field *f, const struct cgroup_row *g,
 	set_int(v, (long long)g->nr_tasks);
 }
 
+/* The operator's name of the cgroup (model/cgname.h). */
+static void cg_name(const struct field *f, const struct cgroup_row *g,
+		    const struct field_ctx *c, struct field_value *v)
+{
+	(void)f, (void)c;
+	set_str(v, g->name);
+}
+
 /* The path; batch text indents it by depth. */
 static void cg_path(const struct field *f, const struct cgroup_row *g,
 		    const struct field_ctx *c, struct field_value *v)
@@ -583,6 +591,20 @@ static const struct field table[NFIELD] = {
 		.help = N_("tasks in the cgroup and below"),
 		.type = FIELD_INT, .width = 5, .bwidth = 6, .flags = CG,
 		.cmp = cmp_desc, .cg_get = cg_nr,
+	},
+	[FIELD_CG_NAME] = {
+		.header = "NAME", .bheader = N_("NAME"), .key = "name",
+		.help = N_("what operators call the cgroup: its systemd unit, a "
+			   "container's runtime and short id, a Kubernetes "
+			   "pod's UID and QoS class"),
+		.cg_help = N_("what operators call the cgroup (its systemd "
+			      "unit, a container's runtime and short id, a "
+			      "Kubernetes pod), indented below its parent; + "
+			      "folded, - unfolded"),
+		/* the screen's tree (width 0: the rest of the line) */
+		.type = FIELD_STR, .width = 0, .bwidth = 32,
+		.flags = CG | FIELD_LEFT | FIELD_RAW,
+		.cmp = cmp_str, .cg_get = cg_name,
 	},
 	[FIELD_CG_PATH] = {
 		.header = "PATH", .bheader = N_("PATH"),

@@ -13,8 +13,11 @@ enum field_layout {
 	FIELD_LAYOUT_SCREEN,  /* the task table on the screen and in batch
 				 text: the tasks' and WHY, shown where a row
 				 has a cause */
-	FIELD_LAYOUT_CGROUPS_SCREEN, /* the cgroup view on the screen and in
-				 batch text: the cgroups' and WHY, likewise */
+	FIELD_LAYOUT_CGROUPS_SCREEN, /* the cgroup view on the screen: the
+				 cgroups' and WHY, the tree of names
+				 (NAME) in place of NAME and PATH */
+	FIELD_LAYOUT_CGROUPS_TEXT, /* the cgroups in batch text: the
+				 cgroups' and WHY, likewise, NAME and PATH */
 	NFIELD_LAYOUT
 };
 

@@ -30,7 +30,8 @@
 #define JSON_KEY_THREAD_TASKS "thread_tasks"
 #define JSON_KEY_THREAD_EXITED "thread_exited"
 
-/* a cgroup row (besides "psi", "delay" and "total_pct") */
+/* a cgroup row (besides "psi", "delay" and "total_pct"; and "name",
+   JSON_KEY_NAME below: older recordings have none) */
 #define JSON_KEY_PATH "path"
 #define JSON_KEY_NR_TASKS "nr_tasks"
 

@@ -493,6 +493,15 @@ static bool cgroups_from(struct json_read *rp, json_object *a, size_t *n)
 	if (!grow((void **)&rp->cgroups, &rp->capcg, objects_in(a),
 		  sizeof(*rp->cgroups)))
 		return false;
+	/* a name for each from its path where the recording has none */
+	size_t unnamed = 0;
+	for (size_t i = 0; i < len; i++)
+		unnamed += !json_read_str(json_read_get(
+			json_object_array_get_idx(a, i), JSON_KEY_NAME));
+	if (!grow((void **)&rp->cgnames, &rp->capcgnames, unnamed,
+		  sizeof(*rp->cgnames)))
+		return false;
+	unnamed = 0;
 	for (size_t i = 0; i < len; i++) {
 		json_object *o = json_object_array_get_idx(a, i);
 		json_object *psi = json_read_get(o, JSON_KEY_PSI);
@@ -508,6 +517,12 @@ static bool cgroups_from(struct json_read *rp, json_object *a, size_t *n)
 
 		memset(g, 0, sizeof(*g));
 		g->path = json_read_str(json_read_get(o, JSON_KEY_PATH));
+		g->name = json_read_str(json_read_get(o, JSON_KEY_NAME));
+		if (!g->name && g->path) {
+			cgname_of(g->path, rp->cgnames[unnamed],
+				  sizeof(rp->cgnames[0]));
+			g->name = rp->cgnames[unnamed++];
+		}
 		g->depth = path_depth(g->path);
 		g->have_psi = json_object_is_type(psi, json_type_object);
 		if (g->have_psi)
@@ -688,6 +703,7 @@ void json_read_free(struct json_read *rp)
 	free(rp->trows);
 	free(rp->texited);
 	free(rp->cgroups);
+	free(rp->cgnames);
 	free(rp->whys);
 	memset(rp, 0, sizeof(*rp));
 }

@@ -11,6 +11,7 @@
 
 #include <json.h>
 
+#include "model/cgname.h"
 #include "model/sample.h"
 
 /* The memory a decoded sample's rows live in, reused from one to the next. */
@@ -19,6 +20,9 @@ struct json_read {
 	size_t caprows, capexited, captrows, captexited;
 	struct cgroup_row *cgroups;
 	size_t capcg;
+	char (*cgnames)[CGNAME_MAX]; /* names made from the paths of a
+					recording without them */
+	size_t capcgnames;
 	struct row_why *whys;       /* the rows' "why" objects */
 	size_t capwhys, nwhys;
 	/* of the last sample read */

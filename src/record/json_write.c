@@ -454,6 +454,10 @@ static void cgroups_json(struct out *o, const struct cgroup_row *g, size_t n)
 		put_c(o, '{');
 		key(o, true, JSON_KEY_PATH);
 		str(o, g[i].path);
+		if (g[i].name) {
+			key(o, false, JSON_KEY_NAME);
+			str(o, g[i].name);
+		}
 		key(o, false, JSON_KEY_PSI);
 		if (g[i].have_psi)
 			psi_json(o, &g[i].psi);

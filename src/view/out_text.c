@@ -345,7 +345,7 @@ static void cgroup_text(FILE *f, const struct cgroup_row *g, bool why,
 	const int *ids;
 	int n;
 
-	ids = layouts_fields(FIELD_LAYOUT_CGROUPS_SCREEN, &n);
+	ids = layouts_fields(FIELD_LAYOUT_CGROUPS_TEXT, &n);
 	for (int i = 0; i < n; i++) {
 		const struct field *fd = fields_get(ids[i]);
 		struct field_value v;
@@ -364,7 +364,7 @@ static void cgroup_block(FILE *f, const struct sample *s, struct scratch *b)
 	fprintf(f, "%s\n", _("Cgroups (PSI some%, avg10):"));
 	bool why = cgroups_why(s);
 
-	header_line(f, FIELD_LAYOUT_CGROUPS_SCREEN, false, why);
+	header_line(f, FIELD_LAYOUT_CGROUPS_TEXT, false, why);
 	for (size_t i = 0; i < s->ncgroups; i++)
 		cgroup_text(f, &s->cgroups[i], why, b);
 	putc('\n', f);

@@ -272,7 +272,7 @@ void screen_set_cgview(struct screen *s, bool on)
 		if (producer_set_cgroups(s->m, true) < 0) {
 			screen_message(s, true, _("no cgroup view: %s"),
 				       errno == ENOENT ?
-				       _("no cgroup v2 hierarchy is mounted") :
+				       _("no cgroup hierarchy is mounted") :
 				       strerror(errno));
 			return;
 		}
@@ -584,6 +584,7 @@ static void screen_fini(struct screen *s)
 	free(s->name);
 	free(s->prompt_back_name);
 	free(s->prompt_back_cg);
+	free(s->cg_filter);
 	free(s->search);
 	free(s->cgv);
 	free(s->cg_cur_path);

@@ -252,9 +252,10 @@ static void status_line(struct screen *s, int y)
 	piece(s, y, &x, buf, A_NORMAL);
 	if (s->sel.only_stalled)
 		piece(s, y, &x, _("only stalled"), s->attr[R_WARN]);
-	if (s->name && *s->name) {
+	const char *filter = s->cgview ? s->cg_filter : s->name;
+	if (filter && *filter) {
 		char esc[128];
-		escape_text(s->name, esc, sizeof(esc));
+		escape_text(filter, esc, sizeof(esc));
 		snprintf(buf, sizeof(buf), _("filter \"%s\""), esc);
 		piece(s, y, &x, buf, s->attr[R_WARN]);
 	}

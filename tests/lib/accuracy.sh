@@ -236,6 +236,33 @@ memcg_make() {
 	fi
 }
 
+# memcg_service LIMIT_MIB: a cgroup named like a systemd service on a
+# hybrid host, as systemd makes one there: SERVICE=stalltop-TEST-PID
+# .service, SVC_PATH=/$SERVICE, the same path in the v1 memory hierarchy
+# (limited to LIMIT_MIB MiB, no swap) and in the controller-less v2 one
+# (its pressure), both in SVC_DIRS for bg_start_in_all, the v1 one in
+# MEMCG. Skips where the host is not hybrid.
+memcg_service() {
+	local _v1
+	_v1=$(awk '{ for (i = 7; i <= NF; i++) if ($i == "-") {
+			if ($(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)memory(,|$)/) print $5; break } }' \
+		/proc/self/mountinfo | head -n 1)
+	cg_root
+	[ -n "$_v1" ] ||
+		skip "not a hybrid host: no cgroup v1 memory hierarchy next to the v2 one at $V2"
+	SERVICE=stalltop-$TEST_NAME-$$.service
+	SVC_PATH=/$SERVICE
+	MEMCG=$_v1$SVC_PATH
+	cg_make "$MEMCG" "$V2$SVC_PATH"
+	echo $(($1 << 20)) >"$MEMCG/memory.limit_in_bytes" ||
+		hard_error "cannot limit $MEMCG to $1 MiB"
+	if [ -e "$MEMCG/memory.memsw.limit_in_bytes" ]; then
+		echo $(($1 << 20)) >"$MEMCG/memory.memsw.limit_in_bytes" ||
+			hard_error "cannot limit $MEMCG's memory + swap"
+	fi
+	SVC_DIRS="$MEMCG $V2$SVC_PATH"
+}
+
 # bg_start_in_all NAME "DIR..." CMD...: bg_start CMD inside each of these
 # cgroup directories (one per hierarchy).
 bg_start_in_all() {

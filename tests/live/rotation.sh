@@ -184,5 +184,13 @@ done
 	fail "the service's recording does not replay: $(cat "$TMP/svc.rerr")"
 expect "the service's samples have taskstats" "$TMP/svc.replay" \
 	'select(.taskstats_version == null or .delayacct != true) | "at \(.time): no taskstats"'
+# where a cgroup hierarchy is mounted, the service records the cgroups
+if grep -Eq ' - cgroup2? ' /proc/self/mountinfo; then
+	expect "the service's samples have cgroups" "$TMP/svc.replay" \
+		'select((.cgroups // []) | map(select(.path == "/" and .name == "/")) | length != 1)
+		 | "at \(.time): no named root cgroup: \(.cgroups // "none" | tostring | .[:200])"'
+else
+	skip_part "no cgroup hierarchy is mounted: the service records none"
+fi
 note "service: $(echo "$args" | tr -s ' ') under the bounding set $caps: $(lines "$TMP/svc.replay") samples with taskstats, finished on SIGTERM"
 exit 0

@@ -4,7 +4,7 @@
  * and thread rows, ended threads, cgroups, a trigger, hostile names, -a
  * and -H) written with record_write to plain and .gz files and read back
  * field by field and byte by byte; recordings older than the "threads"
- * and "accumulated" keys; what the monitor makes of replayed samples for
+ * and "accumulated" keys, and than cgroup names (named from their paths); what the monitor makes of replayed samples for
  * a view of processes and one of threads; then damaged files: torn,
  * corrupt, from a future version, empty, not a recording, compressed and
  * cut short or damaged, written by a recorder that was killed, resumed
@@ -138,12 +138,14 @@ static void build(void)
 				   .flags = ROW_EXITED };
 	figure(&texited[1].d[CAT_CPU], 0, 0, 0, false, 0);
 
-	cgroups[0] = (struct cgroup_row){ .path = "/", .depth = 0, .have_psi = true,
+	cgroups[0] = (struct cgroup_row){ .path = "/", .name = "/", .depth = 0,
+					  .have_psi = true,
 					  .total_pct = 65.55, .nr_tasks = 3 };
 	cgroups[0].psi.s[PSI_MEMORY][PSI_FULL] =
 		(struct psi_stat){ true, 3.25, 2.5, 1.75, 98765, true, 7.125 };
 	figure(&cgroups[0].d[CAT_CPU], 62.5, 41, 3.0, true, 500);
 	cgroups[1] = (struct cgroup_row){ .path = "/system.slice/postgresql@15-main.service",
+					  .name = "postgresql@15-main.service",
 					  .depth = 2, .have_psi = false,
 					  .total_pct = 15.55, .nr_tasks = 1 };
 	figure(&cgroups[1].d[CAT_IO], 3.0, 7, 4.2857142, false, 0);
@@ -334,6 +336,7 @@ static void cmp_sample(const struct sample *g, const struct sample *w)
 		const struct cgroup_row *gc = &g->cgroups[i], *wc = &w->cgroups[i];
 
 		STR("cgroup", "path", gc->path, wc->path);
+		STR("cgroup", "name", gc->name, wc->name);
 		EQ("cgroup", "depth", gc->depth, wc->depth);
 		EQ("cgroup", "have_psi", gc->have_psi, wc->have_psi);
 		if (wc->have_psi)
@@ -554,6 +557,45 @@ static void round_trip(const char *name)
 	replay_close(rp);
 	free(want1);
 	free(want2);
+}
+
+/*
+ * A recording from before cgroups had names (no "name" key): each cgroup
+ * read back is named from its path, as the live monitor names it.
+ */
+static void unnamed_cgroups(void)
+{
+	const char *path = tmp_path("unnamed.ndjson");
+	const char *names[2] = { cgroups[0].name, cgroups[1].name };
+	struct recorder *rec = record_open(path, err, sizeof(err));
+	struct replay *rp;
+	struct sample got;
+
+	CHECK(rec != NULL);
+	if (!rec)
+		return;
+	cgroups[0].name = cgroups[1].name = NULL;
+	CHECK(record_write(rec, &s1) == 0);
+	cgroups[0].name = names[0];
+	cgroups[1].name = names[1];
+	CHECK(record_close(rec) == 0);
+	char *text = NULL;
+	FILE *f = fopen(path, "r");
+	size_t cap = 0;
+	bool named = false;
+	while (f && getline(&text, &cap, f) > 0)
+		named |= strstr(text, "\"name\"") != NULL;
+	CHECK(f && !named);
+	if (f)
+		fclose(f);
+	free(text);
+	if (!(rp = open_ok(path, 1, NULL)))
+		return;
+	CHECK(replay_get(rp, 0, &got) == 0);
+	CHECK(got.ncgroups == 2);
+	/* everything as recorded, the names made from the paths */
+	cmp_sample(&got, &s1);
+	replay_close(rp);
 }
 
 /* The plain file is the lines themselves: headers, then json_write's lines. */
@@ -1058,7 +1100,7 @@ static void cleanup(void)
 		"rec.ndjson", "rec.ndjson.gz", "cut.ndjson.gz", "not-rec.txt",
 		"future.ndjson", "really-gz.ndjson", "plain.ndjson.gz",
 		"torn.ndjson", "mode.ndjson", "header-only.ndjson",
-		"views.ndjson",
+		"views.ndjson", "unnamed.ndjson",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -1078,6 +1120,7 @@ int main(void)
 	}
 	build();
 	round_trip("rec.ndjson");
+	unnamed_cgroups();
 	plain_layout();
 	round_trip("rec.ndjson.gz");
 	gz_layout();
