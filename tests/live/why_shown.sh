@@ -8,7 +8,7 @@
 #    a CPU quota stalls elsewhere: the idle row is in every sample, never
 #    with a "why", and no evidence file is opened at all;
 #  - with -p on the stalled spinner: the evidence files opened are its own
-#    (its /proc/PID and its cgroups), and only in refreshes that show it.
+#    (its /proc/PID and its cgroups, of every hierarchy).
 . "$top_srcdir/tests/lib/functions.sh"
 live_init
 need_cmd strace
@@ -77,7 +77,22 @@ others=$(grep -E '"/proc/[0-9]+(/(io|smaps_rollup|cgroup))?"' "$TMP/one.trace" |
 	grep -v "/proc/$q[/\"]" | grep -v ENOENT | head -5)
 [ -z "$others" ] || fail "evidence of another process was read: $others"
 grep -q "\"$Q\"" "$TMP/one.trace" || fail "the spinner's cgroup $Q was not read: $(grep -E "$evidence" "$TMP/one.trace" | head -3)"
-# no other cgroup's cpu directory (the spinner's alone)
-others=$(grep -E 'openat\(.*"/sys/fs/cgroup/cpu[^"]*"' "$TMP/one.trace" |
-	grep -v "\"$Q\"" | grep -v ENOENT | head -5)
-[ -z "$others" ] || fail "another cpu cgroup was read: $others"
+# no other cgroup's directory: each one opened is one of the spinner's
+# own cgroups (of each v1 hierarchy and of v2, as /proc/PID/cgroup and
+# mountinfo give them; a hierarchy's root where it sits in the root)
+awk 'NR == FNR { split($0, f, ":"); n = split(f[2], c, ",")
+		 for (i = 1; i <= n; i++) path[c[i]] = f[3]
+		 if (f[2] == "") path["cgroup2"] = f[3]; next }
+	{ for (i = 7; i <= NF; i++) if ($i == "-") break
+	  if ($(i + 1) == "cgroup2" && ("cgroup2" in path)) print $5 path["cgroup2"]
+	  if ($(i + 1) != "cgroup") next
+	  n = split($(i + 3), o, ",")
+	  for (j = 1; j <= n; j++) if (o[j] in path) { print $5 path[o[j]]; break } }' \
+	"/proc/$q/cgroup" /proc/self/mountinfo | sed 's|/*$||' >"$TMP/own.cgroups"
+grep -q -x "$Q" "$TMP/own.cgroups" ||
+	fail "the spinner's cgroups are not found: $(tr '\n' ' ' <"$TMP/own.cgroups")"
+sed -n 's|.*openat([^,]*, "\(/sys/fs/cgroup/[^"]*\)", .*O_DIRECTORY.*|\1|p' "$TMP/one.trace" |
+	sed 's|/*$||' | sort -u | grep -v -x -F -f "$TMP/own.cgroups" | head -5 >"$TMP/other.cgroups"
+[ -s "$TMP/other.cgroups" ] &&
+	fail "cgroups other than the spinner's were read: $(tr '\n' ' ' <"$TMP/other.cgroups") (its own: $(tr '\n' ' ' <"$TMP/own.cgroups"))"
+exit 0
