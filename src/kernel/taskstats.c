@@ -24,6 +24,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <linux/sock_diag.h>
 
 #include "kernel/taskstats.h"
 
@@ -32,6 +33,9 @@
 #endif
 #ifndef NETLINK_CAP_ACK
 #define NETLINK_CAP_ACK 10
+#endif
+#ifndef SO_MEMINFO
+#define SO_MEMINFO 55
 #endif
 
 /* One GET request: nlmsghdr, genlmsghdr, one u32 attribute. */
@@ -74,7 +78,10 @@ struct ts_listener {
 	uint16_t family;
 	uint32_t seq;
 	char *cpumask;
-	/* one CPU: it sees every number that CPU gives (struct ts_seq) */
+	/* the kernel's count of records it dropped for us (SO_MEMINFO) */
+	bool have_drops;
+	uint32_t drops;
+	/* without it, one CPU: it sees every number that CPU gives (ts_seq) */
 	bool one_cpu;
 	struct ts_seq numbers;
 	char recvbuf[RECV_BUF];
@@ -555,6 +562,23 @@ static int registration_error(struct ts_listener *l)
 	return -e->error;
 }
 
+/*
+ * The messages the kernel dropped for the socket because it was full
+ * (sk_drops, the Drops column of /proc/net/netlink); false where
+ * SO_MEMINFO has no such count.
+ */
+static bool socket_drops(int fd, uint32_t *drops)
+{
+	uint32_t mi[SK_MEMINFO_VARS] = { 0 };
+	socklen_t len = sizeof(mi);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mi, &len) < 0 ||
+	    len < (SK_MEMINFO_DROPS + 1) * sizeof(mi[0]))
+		return false;
+	*drops = mi[SK_MEMINFO_DROPS];
+	return true;
+}
+
 struct ts_listener *taskstats_listen(const char *cpumask)
 {
 	struct ts_listener *l;
@@ -583,6 +607,7 @@ struct ts_listener *taskstats_listen(const char *cpumask)
 		goto fail;
 	}
 	fd = mnl_socket_get_fd(l->nl);
+	l->have_drops = socket_drops(fd, &l->drops);
 	flags = fcntl(fd, F_GETFL);
 	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
 		goto fail;
@@ -634,7 +659,7 @@ void taskstats_seq_empty(struct ts_seq *s)
 /* Count the records a one-CPU listener missed before this one. */
 static void note_seq(struct ts_listener *l, uint32_t seq, uint64_t *lost)
 {
-	if (!l->one_cpu)
+	if (l->have_drops || !l->one_cpu)
 		return;
 	uint64_t n = taskstats_seq_next(&l->numbers, seq);
 	if (lost)
@@ -681,6 +706,9 @@ int taskstats_listener_drain(struct ts_listener *l, ts_reading_cb cb, void *arg,
 				break;
 			}
 			if (errno == ENOBUFS) {
+				/* the kernel's count says how many, below */
+				if (l->have_drops)
+					continue;
 				/* one CPU: the gap in the numbers says how many */
 				if (l->one_cpu)
 					taskstats_seq_overflow(&l->numbers);
@@ -700,6 +728,13 @@ int taskstats_listener_drain(struct ts_listener *l, ts_reading_cb cb, void *arg,
 			continue;
 		}
 		records += listener_datagram(l, (size_t)n, cb, arg, lost);
+	}
+	uint32_t drops;
+	if (l->have_drops && socket_drops(fd, &drops)) {
+		/* a 32-bit count: the difference is right across a wrap */
+		if (lost)
+			*lost += (uint32_t)(drops - l->drops);
+		l->drops = drops;
 	}
 	return records;
 }

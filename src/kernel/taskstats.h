@@ -50,9 +50,12 @@ int taskstats_command(struct ts_client *c, uint8_t cmd, uint16_t attr,
 /*
  * The exit-record listener: a socket registered for exit records of the
  * CPUs in cpumask ("0-3"). Records are decoded and handed to cb. Records
- * lost add to *lost: for a listener of one CPU the gaps in the kernel's
- * numbering after an overflow (struct ts_seq), for one of several CPUs
- * one per overflow.
+ * lost add to *lost: those the kernel dropped because the socket was full,
+ * as the kernel counts them (the socket's drop count, SO_MEMINFO), and
+ * any too long to be read. On an older kernel, whose SO_MEMINFO has no
+ * drop count, the drops are inferred instead: for a listener of one
+ * CPU the gaps in the kernel's numbering after an overflow (struct
+ * ts_seq), for one of several CPUs one per overflow.
  */
 struct ts_listener;
 

@@ -29,10 +29,30 @@ TEST_NAME=$(basename "$0" .sh)
 WL="$top_builddir/tests/live"   # the workload programs
 NCPU=$(getconf _NPROCESSORS_ONLN)
 
-note() { echo "$TEST_NAME: $*"; }
-fail() { echo "FAIL: $TEST_NAME: $*" >&2; exit 1; }
+# fail and hard_error end the test, also from inside a command
+# substitution, a pipeline or ( ... ): such a subshell's exit alone would
+# not, so they also write their status and message to $TMP/.failed; the
+# next note or expect, and at the latest the end of the test, turn a test
+# that went on into a failure with that message. A helper that extracts
+# data can so fail the test from inside $(...): set -u does not catch a
+# command substitution that failed or found nothing.
+note() { _check_subshells; echo "$TEST_NAME: $*"; }
+fail() { _failed 1 "FAIL: $TEST_NAME: $*"; }
 skip() { echo "SKIP: $TEST_NAME: $*" >&2; exit 77; }
-hard_error() { echo "ERROR: $TEST_NAME: $*" >&2; exit 99; }
+hard_error() { _failed 99 "ERROR: $TEST_NAME: $*"; }
+_failed() {
+	echo "$2" >&2
+	[ -d "${TMP:-}" ] && [ ! -e "$TMP/.failed" ] && echo "$1 $2" >"$TMP/.failed"
+	exit "$1"
+}
+# _check_subshells: a fail or hard_error in a subshell ends the test now.
+_check_subshells() {
+	local _st _msg
+	[ -s "${TMP:-/nonexistent}/.failed" ] || return 0
+	read -r _st _msg <"$TMP/.failed"
+	echo "$_msg (in a subshell: the test stops here)" >&2
+	exit "$_st"
+}
 
 # skip_part WHY: a part of the test cannot run here and is left out. CI
 # (CI=true, as .ci/run runs) has everything every test needs, so there it
@@ -70,6 +90,11 @@ TMP=$(mktemp -d "$top_builddir/tests/live/tmp.$TEST_NAME.XXXXXX") ||
 _cleanup() {
 	_status=$?
 	trap - EXIT INT TERM HUP
+	# a fail in a subshell the test went on after
+	if [ "$_status" -eq 0 ] && [ -s "$TMP/.failed" ]; then
+		read -r _status _msg <"$TMP/.failed"
+		echo "$_msg (in a subshell, and the test went on)" >&2
+	fi
 	for _g in $_pgids; do
 		kill -s KILL -- "-$_g" 2>/dev/null
 	done
@@ -289,12 +314,22 @@ trace_stalltop() {
 		-o "$TMP/$_t.trace" -p "$_st"
 	_strace=$BG_PID
 	wait_for has_line "$TMP/$_t-strace.err" "Process $_st attached"
-	_lost0=$(tail -n 1 "$TMP/$_t.out" | jq .events_lost)
+	last_count "$TMP/$_t.out" events_lost
+	_lost0=$COUNT
 	wait_more_lines "$TMP/$_t.out" "$_n"
 	bg_stop "$_strace"
 	stop_stalltop "$_t" "$_st"
-	_lost1=$(tail -n 1 "$TMP/$_t.out" | jq .events_lost)
-	LOST=$((_lost1 - _lost0))
+	last_count "$TMP/$_t.out" events_lost
+	LOST=$((COUNT - _lost0))
+}
+
+# last_count FILE KEY: COUNT = the top-level KEY of the last complete
+# sample in FILE, a whole number; fails when it is not one.
+last_count() {
+	COUNT=$(grep -s '}$' "$1" | tail -n 1 | jq -r ".$2" 2>&1)
+	case $COUNT in
+	'' | *[!0-9]*) fail "$1: the last sample's $2 is not a count: '$COUNT'" ;;
+	esac
 }
 
 # Every line of FILE is one JSON object with the contract's top level.
@@ -307,11 +342,18 @@ check_json() {
 }
 
 # jqs FILE FILTER [jq options...]: FILTER over all samples of FILE as one
-# array (slurped), raw output.
+# array (slurped), raw output. Fails the test (also from inside $(...),
+# see fail) when jq fails or the result is nothing: no output, null or
+# an empty array.
 jqs() {
-	local _file=$1 _filter=$2
+	local _file=$1 _filter=$2 _out
 	shift 2
-	jq -r -s "$@" "$_filter" "$_file"
+	_out=$(jq -r -s "$@" "$_filter" "$_file" 2>&1) ||
+		fail "jq $_filter on $_file failed: $_out"
+	case $_out in
+	'' | null | '[]') fail "jq $_filter on $_file found nothing ('$_out')" ;;
+	esac
+	printf '%s\n' "$_out"
 }
 
 # expect WHAT FILE [jq options] FILTER: FILTER (over each sample of FILE,
@@ -320,6 +362,7 @@ jqs() {
 expect() {
 	local _what=$1 _file=$2
 	shift 2
+	_check_subshells
 	jq -r "$@" "$_file" >"$TMP/expect.out" 2>"$TMP/expect.err" ||
 		fail "$_what: jq failed ($?): $(cat "$TMP/expect.err")"
 	[ -s "$TMP/expect.out" ] && fail "$_what: $(head -20 "$TMP/expect.out")"

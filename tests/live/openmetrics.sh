@@ -8,7 +8,12 @@
 # one CPU (so among the most stalled tasks), must be among the series, its
 # name escaped, and the replay of a recording of the same run must give
 # the same series (the task's start time travels in the recording; the
-# recording, JSON, keeps the invalid byte as U+FFFD).
+# recording, JSON, keeps the invalid byte as U+FFFD). Its cpu delay
+# counter is in every exposition and is cumulative: at each sample it is
+# the sum of the task's cpu delay over the intervals so far (pct/100 x
+# interval of each sample of the JSON replay of the recording), and it
+# never exceeds the run-queue wait the kernel counted for the task over
+# the whole run (/proc/PID/task/*/schedstat, read before and after).
 # Then the options' bad input: --top, --textfile in a missing directory,
 # --textfile with another format or with --replay.
 . "$top_srcdir/tests/lib/functions.sh"
@@ -44,9 +49,20 @@ hostile_series() {
 		sed 's/} .*//' | sort -u
 }
 
+# run_delay: RUN_DELAY = the run-queue wait of the hostile task's threads
+# so far, in ns (the kernel's cpu delay, field 2 of schedstat)
+run_delay() {
+	RUN_DELAY=$(cat "/proc/$spin/task/"*/schedstat | awk '{ n += $2; k++ } END { if (k) printf "%.0f", n }')
+	[ -n "$RUN_DELAY" ] || fail "no schedstat of the hostile task $spin"
+}
+
+run_delay
+run0=$RUN_DELAY
 timeout 60 "$STALLTOP" -b -n 3 -d 0.5 --format openmetrics \
 	--record "$TMP/rec.ndjson" >"$TMP/live.om" 2>"$TMP/live.err" ||
 	fail "stalltop --format openmetrics exited $?: $(cat "$TMP/live.err")"
+run_delay
+run1=$RUN_DELAY
 check_expositions "$TMP/live.om" 3
 live=$(hostile_series "$TMP/live.om" '\\\\xff')
 [ -n "$live" ] || fail "no series of the hostile task $spin: $(grep "pid=\"$spin\"" "$TMP/live.om" | head -3)"
@@ -60,11 +76,40 @@ check_expositions "$TMP/replay.om" 3
 replay=$(hostile_series "$TMP/replay.om" "$(printf '\357\277\275')")
 [ "$replay" = "$(echo "$live" | sed "s/\\\\\\\\xff/$(printf '\357\277\275')/")" ] || fail "the replay has other series: $replay, live: $live"
 
-# its cpu delay only grows, sample by sample
-grep "^$live} " "$TMP/live.om" | sed 's/.*} //' >"$TMP/values"
-sort -n -c "$TMP/values" || fail "the counter went down: $(cat "$TMP/values" | tr '\n' ' ')"
-[ "$(sort -u "$TMP/values" | wc -l)" -eq "$(wc -l <"$TMP/values")" ] ||
-	fail "the counter did not grow: $(cat "$TMP/values" | tr '\n' ' ')"
+# its cpu delay counter, exposition by exposition (grep -F: the series
+# holds \ and ", which are no regular expression)
+grep -F "$live} " "$TMP/live.om" | awk '{ print $NF }' >"$TMP/values"
+[ "$(wc -l <"$TMP/values")" -eq 3 ] ||
+	fail "the hostile task's cpu counter is in $(wc -l <"$TMP/values") of 3 expositions: $(tr '\n' ' ' <"$TMP/values")"
+# the same task's cpu delay per sample, replayed as JSON: "pct interval"
+timeout 60 "$STALLTOP" --replay "$TMP/rec.ndjson" -b --json \
+	>"$TMP/replay.json" 2>"$TMP/replay-json.err" ||
+	fail "the JSON replay exited $?: $(cat "$TMP/replay-json.err")"
+jq -r --argjson p "$spin" '[.tasks[] | select(.pid == $p)] as $t
+	| if ($t | length) == 1 and ($t[0].delay.cpu.pct | type) == "number"
+	  then "\($t[0].delay.cpu.pct) \(.interval)" else "none" end' \
+	"$TMP/replay.json" >"$TMP/figures" ||
+	fail "jq cannot read the JSON replay"
+[ "$(wc -l <"$TMP/figures")" -eq 3 ] && ! grep -q none "$TMP/figures" ||
+	fail "the JSON replay lacks the hostile task's cpu delay in a sample: $(tr '\n' ',' <"$TMP/figures")"
+# Sample k's counter is the sum of pct/100 x interval up to k. JSON
+# rounds the interval to 1 ms and pct to 0.001, so each term may be off
+# by 0.5 ms x pct/100 + 0.005 ms x interval: 1 ms a sample allows twice
+# that (measured: 0.2 ms after the first sample). A counter reset at
+# each sample is off by the sum of the earlier ones, about 0.3 s each.
+paste -d ' ' "$TMP/figures" "$TMP/values" | awk '
+	{ sum += $1 / 100 * $2; k++
+	  d = $3 - sum; if (d < 0) d = -d
+	  if (d > 0.001 * k) { printf "sample %d: counter %s, sum of the intervals %.6f; ", k, $3, sum; bad = 1 } }
+	END { exit bad }' >"$TMP/sums" ||
+	fail "the counter is not the sum of the task's cpu delay: $(cat "$TMP/sums")"
+# Never more than the kernel counted over the whole run (the samples'
+# intervals lie inside it): the counter adds the intervals' exact
+# figures, printed to 1 us, so 1 ms covers rounding.
+last=$(tail -n 1 "$TMP/values")
+awk -v c="$last" -v r0="$run0" -v r1="$run1" 'BEGIN { exit !(c <= (r1 - r0) / 1e9 + 0.001) }' ||
+	fail "the counter reached $last s, but the kernel counted $(((run1 - run0) / 1000)) us of cpu delay over the whole run"
+note "cpu counter: $(tr '\n' ' ' <"$TMP/values")(the kernel: $(((run1 - run0) / 1000)) us over the run)"
 
 # bad input: a clear message and status 2 (1 for a directory that
 # cannot take the file), nothing written

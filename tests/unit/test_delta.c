@@ -254,6 +254,56 @@ static void test_impossible(void)
 	CHECK(delta_row(&a, &b, 1.0, &young, &r) == 0);
 }
 
+/*
+ * The slack of the age bound, at its edges: a wait may last the task's
+ * age + 1 % + 2 ms (the two clocks), not a nanosecond-scale step more.
+ * Each figure sits 0.5 ms inside or outside the limit, so a slack that
+ * grows (1.01 to 1.02, or 2 ms to 3 ms) keeps a figure it must drop.
+ */
+static void test_age_slack(void)
+{
+	struct ts_reading a = reading(1, 100000, 0, 0), b;
+	struct delta_bounds t = { .cats = ALL, .age = 10, .thread = true };
+	struct row r;
+
+	/* a thread 10 s old: one IO wait of at most 10.102 s */
+	b = reading(2, 200000, 1, 10101500000ULL);
+	CHECK(delta_row(&a, &b, 1.0, &t, &r) == 0);
+	CHECK(r.d[CAT_IO].avail && !r.d[CAT_IO].dropped);
+	CHECK_NEAR(r.d[CAT_IO].pct, 1010.15, 1e-9);
+	b.d[CAT_IO].total_ns = 10102500000ULL;
+	CHECK(delta_row(&a, &b, 1.0, &t, &r) == 1);
+	CHECK(r.d[CAT_IO].dropped && !r.d[CAT_IO].avail);
+
+	/* 0.1 s old: the 2 ms count, 0.103 s */
+	t.age = 0.1;
+	b.d[CAT_IO].total_ns = 102500000ULL;
+	CHECK(delta_row(&a, &b, 1.0, &t, &r) == 0);
+	CHECK(r.d[CAT_IO].avail);
+	b.d[CAT_IO].total_ns = 103500000ULL;
+	CHECK(delta_row(&a, &b, 1.0, &t, &r) == 1);
+	CHECK(r.d[CAT_IO].dropped);
+
+	/* its previous IO wait ended within 5 s: at most 5.052 s since */
+	t.age = 3600;
+	t.since[CAT_IO] = 5;
+	b.d[CAT_IO].total_ns = 5051500000ULL;
+	CHECK(delta_row(&a, &b, 1.0, &t, &r) == 0);
+	CHECK(r.d[CAT_IO].avail);
+	b.d[CAT_IO].total_ns = 5052500000ULL;
+	CHECK(delta_row(&a, &b, 1.0, &t, &r) == 1);
+	CHECK(r.d[CAT_IO].dropped);
+
+	/* a process 10 s old, two waits: at most 2 x 10.102 s */
+	struct delta_bounds p = { .cats = ALL, .age = 10, .threads = 1 };
+	b = reading(2, 200000, 2, 20203500000ULL);
+	CHECK(delta_row(&a, &b, 1.0, &p, &r) == 0);
+	CHECK(r.d[CAT_IO].avail);
+	b.d[CAT_IO].total_ns = 20204500000ULL;
+	CHECK(delta_row(&a, &b, 1.0, &p, &r) == 1);
+	CHECK(r.d[CAT_IO].dropped);
+}
+
 static void test_max(void)
 {
 	struct delta_bounds t = { .cats = ALL, .age = 100, .thread = true };
@@ -561,6 +611,7 @@ int main(void)
 	test_count_reset();
 	test_from_zero();
 	test_impossible();
+	test_age_slack();
 	test_max();
 	test_accumulate();
 	test_total();

@@ -4,8 +4,10 @@
  * and thread rows, ended threads, cgroups, a trigger, hostile names, -a
  * and -H) written with record_write to plain and .gz files and read back
  * field by field and byte by byte; recordings older than the "threads"
- * and "accumulated" keys, and than cgroup names (named from their paths); what the monitor makes of replayed samples for
- * a view of processes and one of threads; then damaged files: torn,
+ * and "accumulated" keys, and then cgroup names (named from their
+ * paths); what the monitor makes of replayed samples for
+ * a view of processes and one of threads; every sample played from start
+ * to end, the last one included; then damaged files: torn,
  * corrupt, from a future version, empty, not a recording, compressed and
  * cut short or damaged, written by a recorder that was killed, resumed
  * after a crash.
@@ -990,6 +992,71 @@ static void replay_views(void)
 	unlink(p);
 }
 
+/*
+ * Played from start to end as stalltop -b --replay does (a sample until
+ * the producer is done): every recorded sample once, in order, the last
+ * one included; for one file, and for two files as one timeline.
+ */
+static size_t play(struct producer *m, double *times, size_t cap)
+{
+	struct sample got;
+	size_t n = 0;
+
+	while (!producer_done(m) && n < cap + 1) {
+		CHECK(producer_sample(m, &got) == 0);
+		if (n < cap)
+			times[n] = got.time;
+		n++;
+	}
+	return n;
+}
+
+static void play_through(void)
+{
+	const char *a = tmp_path("play-a.ndjson"), *b = tmp_path("play-b.ndjson.gz");
+	const char *both[] = { a, b };
+	double want[5], got[5];
+	struct sample smp = s1;
+	struct recorder *rec;
+	struct producer *m;
+	size_t n;
+
+	for (int f = 0; f < 2; f++) {
+		rec = record_open(f ? b : a, err, sizeof(err));
+		CHECK(rec != NULL);
+		if (!rec)
+			return;
+		for (int i = 0; i < (f ? 2 : 3); i++) {
+			smp.time = s1.time + 10 * (3 * f + i);
+			want[3 * f + i] = smp.time;
+			CHECK(record_write(rec, &smp) == 0);
+		}
+		CHECK(record_close(rec) == 0);
+	}
+
+	m = player_open(a, false, NULL, err, sizeof(err));
+	CHECK(m != NULL);
+	if (m) {
+		n = play(m, got, 5);
+		CHECK_EQ_U(n, 3);
+		for (size_t i = 0; i < n && i < 3; i++)
+			CHECK_NEAR(got[i], want[i], 1e-6);
+		producer_free(m);
+	}
+
+	m = player_open_set(both, 2, NAN, NAN, false, NULL, err, sizeof(err));
+	CHECK(m != NULL);
+	if (m) {
+		n = play(m, got, 5);
+		CHECK_EQ_U(n, 5);
+		for (size_t i = 0; i < n && i < 5; i++)
+			CHECK_NEAR(got[i], want[i], 1e-6);
+		producer_free(m);
+	}
+	unlink(a);
+	unlink(b);
+}
+
 /* What record_open does with what is already there. */
 static void append_checks(void)
 {
@@ -1129,6 +1196,7 @@ int main(void)
 	gz_damage();
 	thread_mode();
 	replay_views();
+	play_through();
 	killed("killed.ndjson");
 	killed("killed.ndjson.gz");
 	append_checks();

@@ -8,7 +8,7 @@
  * (each cell its own row's and category's figure, and the order of a
  * sort by a category under each); the cgroup tree (order, folding,
  * zooming into a cgroup's processes), the header's trigger flag and the
- * replay header.
+ * replay header; a recording played on the screen to its last sample.
  */
 #include <config.h>
 
@@ -18,11 +18,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <wchar.h>
 
+#include "lib/evloop.h"
 #include "lib/textwidth.h"
 #include "model/layouts.h"
+#include "model/producer.h"
 #include "options.h"
+#include "record/player.h"
+#include "record/record.h"
 #include "unit.h"
 #include "view/screen_int.h"
 
@@ -1037,6 +1042,78 @@ static void test_replay(void)
 	CHECK(find_line("REPLAY") < 0);
 }
 
+/*
+ * A recording of three samples played on the screen as its timer does:
+ * each refresh shows the next one, "REPLAY k/3" with its clock, and the
+ * third, the last, is shown and marked [end].
+ */
+static void test_replay_play(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[256], path[320], err[512], want[128], clock[16];
+	struct sample smp;
+	struct recorder *rec;
+	struct producer *m;
+	struct evloop *loop;
+
+	snprintf(dir, sizeof(dir), "%s/test_screen_draw.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		exit(99);
+	}
+	snprintf(path, sizeof(path), "%s/play.ndjson", dir);
+	load_sample();
+	smp = s.snap.s;
+	rec = record_open(path, err, sizeof(err));
+	CHECK(rec != NULL);
+	if (!rec) {
+		fprintf(stderr, "%s: %s\n", path, err);
+		rmdir(dir);
+		return;
+	}
+	for (int i = 0; i < 3; i++) {
+		smp.time = 1763740000 + 10 * i;
+		CHECK(record_write(rec, &smp) == 0);
+	}
+	CHECK(record_close(rec) == 0);
+	m = player_open(path, false, NULL, err, sizeof(err));
+	loop = evloop_new();
+	CHECK(m != NULL && loop != NULL);
+	if (m && loop) {
+		s.m = m;
+		s.loop = loop;
+		s.replay = true;
+		s.msg[0] = '\0';
+		for (int k = 1; k <= 3; k++) {
+			time_t t = 1763740000 + 10 * (k - 1);
+			struct tm tm;
+
+			screen_sample_now(&s);
+			gmtime_r(&t, &tm);
+			strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+			snprintf(want, sizeof(want), " stalltop %s  REPLAY %d/3",
+				 clock, k);
+			CHECK(strncmp(line_at(0), want, strlen(want)) == 0);
+			CHECK((find_line("[end]") == 0) == (k == 3));
+			if (strncmp(line_at(0), want, strlen(want)) != 0)
+				fprintf(stderr, "header: %s\nwanted: %s\n",
+					line_at(0), want);
+		}
+		CHECK(s.rp_done && s.rp_index == 2 && s.rp_count == 3);
+	}
+	s.m = NULL;
+	s.loop = NULL;
+	s.replay = false;
+	s.rp_have = s.rp_done = s.rp_paused = false;
+	s.msg[0] = '\0';
+	if (m)
+		producer_free(m);
+	evloop_free(loop);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
@@ -1070,6 +1147,7 @@ int main(void)
 	test_cgroups();
 	test_trigger();
 	test_replay();
+	test_replay_play();
 
 	endwin();
 	delscreen(term);
