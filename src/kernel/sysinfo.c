@@ -42,7 +42,12 @@ void sysinfo_parse_stat(const char *text, struct sysinfo_load *out)
 /* Kernel CPU numbers are below this; a range beyond it is garbage. */
 #define CPU_LIMIT (1UL << 20)
 
-long sysinfo_cpulist_count(const char *text)
+/*
+ * Walk the ranges of a CPU list ("0-3,8\n"): count its CPUs and, when
+ * cpu is not NULL, tell in *found whether *cpu is one of them. -1 when
+ * the list is malformed.
+ */
+static long cpulist_walk(const char *text, const unsigned *cpu, bool *found)
 {
 	const char *p = text, *end;
 	long count = 0;
@@ -72,6 +77,8 @@ long sysinfo_cpulist_count(const char *text)
 		count += (long)(b - a + 1);
 		if (count > (long)CPU_LIMIT)
 			return -1;
+		if (cpu && *cpu >= a && *cpu <= b)
+			*found = true;
 		p = comma ? comma + 1 : end;
 		if (comma && p == end)
 			return -1;
@@ -79,33 +86,16 @@ long sysinfo_cpulist_count(const char *text)
 	return count;
 }
 
+long sysinfo_cpulist_count(const char *text)
+{
+	return cpulist_walk(text, NULL, NULL);
+}
+
 bool sysinfo_cpulist_has(const char *text, unsigned cpu)
 {
-	const char *p = text, *end;
+	bool found = false;
 
-	if (sysinfo_cpulist_count(text) < 0)
-		return false;
-	end = text + strlen(text);
-	while (end > text && (end[-1] == '\n' || end[-1] == ' '))
-		end--;
-	while (p < end) {
-		const char *comma = memchr(p, ',', (size_t)(end - p));
-		const char *e = comma ? comma : end;
-		const char *dash = memchr(p, '-', (size_t)(e - p));
-		uint64_t a, b;
-
-		if (dash) {
-			kval_parse_u64(p, dash, &a);
-			kval_parse_u64(dash + 1, e, &b);
-		} else {
-			kval_parse_u64(p, e, &a);
-			b = a;
-		}
-		if (cpu >= a && cpu <= b)
-			return true;
-		p = comma ? comma + 1 : end;
-	}
-	return false;
+	return cpulist_walk(text, &cpu, &found) >= 0 && found;
 }
 
 void sysinfo_read_mem(int procfd, struct sysinfo_mem *out)

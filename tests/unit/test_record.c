@@ -1044,7 +1044,8 @@ static void play_through(void)
 		producer_free(m);
 	}
 
-	m = player_open_set(both, 2, NAN, NAN, false, NULL, err, sizeof(err));
+	m = player_open_set(both, 2, NAN, NAN, false, NULL, -1, err,
+			    sizeof(err));
 	CHECK(m != NULL);
 	if (m) {
 		n = play(m, got, 5);
