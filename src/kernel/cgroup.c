@@ -119,39 +119,58 @@ static bool unescape(const char *s, size_t len, char *out, size_t size)
  * One mountinfo line:
  *   36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw
  * ID, parent, dev, root, mount point, options, optional fields ending in
- * a lone "-", then the file system type. 1 when it is cgroup2 (the mount
- * point is in mnt, the part of the hierarchy it shows in fsroot when
- * asked for), -1 when it is but they do not fit, else 0.
+ * a lone "-", then the file system type, the source and the super
+ * options. The fields that tell a cgroup mount, still escaped; false when
+ * the line is cut short before the type.
+ */
+struct mount_fields {
+	const char *root, *mnt, *type, *opts; /* opts NULL: none */
+	size_t rootl, mntl, typel, optsl;
+};
+
+static bool mount_fields(const char *p, const char *end, struct mount_fields *f)
+{
+	const char *s;
+	size_t n;
+
+	memset(f, 0, sizeof(*f));
+	for (int i = 0; i < 6; i++) {
+		if (!field(&p, end, &s, &n))
+			return false;
+		if (i == 3) {
+			f->root = s;
+			f->rootl = n;
+		} else if (i == 4) {
+			f->mnt = s;
+			f->mntl = n;
+		}
+	}
+	do
+		if (!field(&p, end, &s, &n))
+			return false;
+	while (n != 1 || *s != '-');
+	if (!field(&p, end, &f->type, &f->typel))
+		return false;
+	if (field(&p, end, &s, &n) && !field(&p, end, &f->opts, &f->optsl))
+		f->opts = NULL;
+	return true;
+}
+
+/*
+ * 1 when mountinfo line p..end is a cgroup2 mount (the mount point is in
+ * mnt, the part of the hierarchy it shows in fsroot when asked for), -1
+ * when it is but they do not fit, else 0.
  */
 static int cgroup2_line(const char *p, const char *end, char *mnt,
 			size_t size, char *fsroot, size_t rootsize)
 {
-	const char *s, *m = NULL, *r = NULL;
-	size_t n, ml = 0, rl = 0;
+	struct mount_fields f;
 
-	for (int i = 0; i < 6; i++) {
-		if (!field(&p, end, &s, &n))
-			return 0;
-		if (i == 3) {
-			r = s;
-			rl = n;
-		} else if (i == 4) {
-			m = s;
-			ml = n;
-		}
-	}
-	for (;;) {
-		if (!field(&p, end, &s, &n))
-			return 0;
-		if (n == 1 && *s == '-')
-			break;
-	}
-	if (!field(&p, end, &s, &n))
+	if (!mount_fields(p, end, &f) || f.typel != 7 ||
+	    memcmp(f.type, "cgroup2", 7) != 0)
 		return 0;
-	if (n != 7 || memcmp(s, "cgroup2", 7) != 0)
-		return 0;
-	if (!unescape(m, ml, mnt, size) ||
-	    (fsroot && !unescape(r, rl, fsroot, rootsize)))
+	if (!unescape(f.mnt, f.mntl, mnt, size) ||
+	    (fsroot && !unescape(f.root, f.rootl, fsroot, rootsize)))
 		return -1;
 	return 1;
 }
@@ -359,30 +378,14 @@ static bool in_list(const char *s, size_t n, const char *word)
 static int cgroup1_line(const char *p, const char *end, const char *controller,
 			char *mnt, size_t mntsize, char *fsroot, size_t rootsize)
 {
-	const char *s, *m = NULL, *r = NULL;
-	size_t n, ml = 0, rl = 0;
+	struct mount_fields f;
 
-	for (int i = 0; i < 6; i++) {
-		if (!field(&p, end, &s, &n))
-			return 0;
-		if (i == 3) {
-			r = s;
-			rl = n;
-		} else if (i == 4) {
-			m = s;
-			ml = n;
-		}
-	}
-	do
-		if (!field(&p, end, &s, &n))
-			return 0;
-	while (n != 1 || *s != '-');
-	if (!field(&p, end, &s, &n) || n != 6 || memcmp(s, "cgroup", 6) != 0)
+	if (!mount_fields(p, end, &f) || f.typel != 6 ||
+	    memcmp(f.type, "cgroup", 6) != 0 || !f.opts ||
+	    !in_list(f.opts, f.optsl, controller))
 		return 0;
-	if (!field(&p, end, &s, &n) || !field(&p, end, &s, &n) ||
-	    !in_list(s, n, controller))
-		return 0;
-	if (!unescape(m, ml, mnt, mntsize) || !unescape(r, rl, fsroot, rootsize))
+	if (!unescape(f.mnt, f.mntl, mnt, mntsize) ||
+	    !unescape(f.root, f.rootl, fsroot, rootsize))
 		return -1;
 	return 1;
 }
