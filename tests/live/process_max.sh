@@ -15,27 +15,53 @@ live_init
 # stalltop starts first: in the workload's first interval all its threads
 # are new, so each one's longest wait is known (its lifetime maximum rose
 # from nothing), and so is the process's; later the contender's lifetime
-# maximum mostly stays, and the process's is unknown
+# maximum mostly stays, and the process's is unknown. A thread that ends
+# while the first interval is read can leave its wait in the process's
+# count and not in the threads' (measured once in a few runs: 189 against
+# 188), and then no interval's maximum is known: the workload is started
+# afresh, at most 5 times, until one is.
 cpu=$((NCPU - 1))
-start_stalltop st -d 0.5 --record "$TMP/rec.ndjson"
-bg_start wl "$WL/wl_threads" -c "$cpu" -q 0 -s 4
-wl=$BG_PID
-wait_more_lines "$TMP/st.out" 5
-stop_stalltop st "$ST_PID"
-bg_kill "$wl"
 
-expect "process max from its threads" "$TMP/rec.ndjson" -s --argjson p "$wl" '
-  [.[] | select(.tasks) | . as $s
-   | ($s.tasks[] | select(.pid == $p)) as $r
-   | [($s.thread_tasks // [])[], ($s.thread_exited // [])[] | select(.tgid == $p)] as $t
-   | {max: $r.delay.cpu.max_ms, count: $r.delay.cpu.count,
-      tmax: ([$t[] | .delay.cpu.max_ms // empty] | max),
-      tcount: ([$t[] | .delay.cpu.count // 0] | add),
-      unknown: any($t[]; .delay.cpu.count > 0 and .delay.cpu.max_ms == null)}] as $v
-  | ($v[] | select(.max != null and (.max != .tmax or .count != .tcount or .unknown))
-     | "a process max of \(.max) ms with threads max \(.tmax), counts \(.count)/\(.tcount)"),
-    ($v[] | select(.max == null and .count == .tcount and (.unknown | not) and .tmax != null)
-     | "no process max although every thread'"'"'s is known: \(.)"),
-    (if [$v[] | select(.max != null)] | length == 0
-     then "no interval with a known process max: \($v)" else empty end)'
+# attempt N: record the workload's first intervals into $TMP/recN.ndjson
+attempt() {
+	start_stalltop "st$1" -d 0.5 --record "$TMP/rec$1.ndjson"
+	bg_start "wl$1" "$WL/wl_threads" -c "$cpu" -q 0 -s 4
+	wl=$BG_PID
+	wait_more_lines "$TMP/st$1.out" 5
+	stop_stalltop "st$1" "$ST_PID"
+	bg_kill "$wl"
+}
+
+# intervals FILE: the process row's and its threads' cpu figures
+intervals() {
+	jq -s -c --argjson p "$wl" '
+	  [.[] | select(.tasks) | . as $s
+	   | ($s.tasks[] | select(.pid == $p)) as $r
+	   | [($s.thread_tasks // [])[], ($s.thread_exited // [])[] | select(.tgid == $p)] as $t
+	   | {max: $r.delay.cpu.max_ms, count: $r.delay.cpu.count,
+	      tmax: ([$t[] | .delay.cpu.max_ms // empty] | max),
+	      tcount: ([$t[] | .delay.cpu.count // 0] | add),
+	      unknown: any($t[]; .delay.cpu.count > 0 and .delay.cpu.max_ms == null)}]' "$1" >"$1.v" ||
+		fail "cannot read $1"
+	[ -s "$1.v" ] || fail "no interval of process $wl in $1"
+}
+
+n=0
+known=0
+while [ $n -lt 5 ] && [ "$known" -eq 0 ]; do
+	n=$((n + 1))
+	attempt $n
+	intervals "$TMP/rec$n.ndjson"
+	# every interval of every attempt: a max shown is the threads', and
+	# one is shown wherever every thread's is known
+	expect "process max from its threads (attempt $n)" "$TMP/rec$n.ndjson.v" '
+	  (.[] | select(.max != null and (.max != .tmax or .count != .tcount or .unknown))
+	   | "a process max of \(.max) ms with threads max \(.tmax), counts \(.count)/\(.tcount)"),
+	  (.[] | select(.max == null and .count == .tcount and (.unknown | not) and .tmax != null)
+	   | "no process max although every thread'"'"'s is known: \(.)")'
+	known=$(jq '[.[] | select(.max != null)] | length' "$TMP/rec$n.ndjson.v")
+	note "attempt $n: $(cat "$TMP/rec$n.ndjson.v")"
+done
+[ "$known" -gt 0 ] ||
+	fail "no interval with a known process max in $n attempts: $(cat "$TMP/rec$n.ndjson.v")"
 exit 0
