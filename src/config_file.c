@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "config_file.h"
+#include "lib/escape.h"
 #include "lib/nls.h"
 #include "lib/numfmt.h"
 #include "lib/numparse.h"
@@ -142,6 +143,31 @@ static int apply(struct options *o, const struct setting *s, const char *v)
 	return -1;
 }
 
+/* Outside text (the file's, its path) escaped for the terminal; NULL: no memory. */
+static char *escaped(const char *text)
+{
+	size_t size = strlen(text) * 4 + 1;
+	char *e = malloc(size);
+	if (e)
+		escape_text(text, e, size);
+	return e;
+}
+
+/* A file that cannot be read, its path escaped. */
+static void warn_file(const char *path)
+{
+	int e = errno;
+	char *p = escaped(path);
+	errno = e;
+	warn(_("cannot read %s"), p ? p : "?");
+	free(p);
+}
+
+/*
+ * A note about a line of the file. The file's text (a key, a value) and
+ * its path are outside text: escaped, so that the file cannot write to
+ * the terminal (escape.h).
+ */
 static void __attribute__((format(printf, 3, 4)))
 warn_line(const char *path, unsigned line, const char *fmt, ...)
 {
@@ -151,7 +177,11 @@ warn_line(const char *path, unsigned line, const char *fmt, ...)
 	if (vasprintf(&what, fmt, ap) < 0)
 		what = NULL;
 	va_end(ap);
-	warnx("%s:%u: %s", path, line, what ? what : fmt);
+	char *esc_what = escaped(what ? what : fmt), *esc_path = escaped(path);
+	if (esc_what && esc_path)
+		warnx("%s:%u: %s", esc_path, line, esc_what);
+	free(esc_what);
+	free(esc_path);
 	free(what);
 }
 
@@ -234,7 +264,7 @@ int config_file_load(struct options *o, const char *path_or_null)
 		int e = errno;
 		int ret = 0;
 		if (e != ENOENT && e != ENOTDIR) {
-			warn(_("cannot read %s"), path);
+			warn_file(path);
 			ret = -1;
 		}
 		free(own);
@@ -242,7 +272,7 @@ int config_file_load(struct options *o, const char *path_or_null)
 	}
 	int skipped = load_stream(o, f, path);
 	if (ferror(f)) {
-		warn(_("cannot read %s"), path);
+		warn_file(path);
 		skipped = -1;
 	}
 	fclose(f);

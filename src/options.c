@@ -32,6 +32,7 @@ enum {
 	OPT_NO_EVENTS,
 	OPT_RESCAN,
 	OPT_CGROUPS,
+	OPT_NO_CGROUPS,
 	OPT_CGROUP,
 	OPT_TRIGGER,
 	OPT_RECORD,
@@ -64,6 +65,7 @@ static const struct option long_opts[] = {
 	{ "no-events", no_argument, NULL, OPT_NO_EVENTS },
 	{ "rescan", required_argument, NULL, OPT_RESCAN },
 	{ "cgroups", no_argument, NULL, OPT_CGROUPS },
+	{ "no-cgroups", no_argument, NULL, OPT_NO_CGROUPS },
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "trigger", required_argument, NULL, OPT_TRIGGER },
 	{ "record", required_argument, NULL, OPT_RECORD },
@@ -115,13 +117,17 @@ static void __attribute__((noreturn)) usage(void)
 		"                          /proc at every refresh\n"), f);
 	fputs(_("     --rescan SECONDS     resynchronise with a scan of /proc this often\n"
 		"                          (default 300, 0 = only after lost events)\n"), f);
-	fputs(_("     --cgroups            sum the tasks per cgroup (v2), next to each\n"
-		"                          cgroup's own pressure\n"), f);
-	fputs(_("     --cgroup PATH        only tasks in this cgroup v2 subtree\n"), f);
+	fputs(_("     --cgroups            sum the tasks per cgroup, next to each\n"
+		"                          cgroup's own pressure, limits and name (v2,\n"
+		"                          hybrid or v1 hierarchies)\n"), f);
+	fputs(_("     --no-cgroups         no cgroups, not even in --record or the\n"
+		"                          metrics, which have them by default\n"), f);
+	fputs(_("     --cgroup PATH        only tasks in this cgroup subtree\n"), f);
 	fputs(_("     --trigger RES:some|full:STALL_MS/WINDOW_MS\n"
 		"                          take a sample at once when the kernel's PSI\n"
 		"                          trigger fires (repeatable), e.g. memory:some:150/1000\n"), f);
-	fputs(_("     --record FILE        append every sample to FILE (.gz: compressed)\n"), f);
+	fputs(_("     --record FILE        append every sample to FILE (.gz: compressed),\n"
+		"                          with the cgroups unless --no-cgroups\n"), f);
 	fputs(_("     --record DIR/        record into daily compressed files in DIR\n"
 		"                          (stalltop-YYYY-MM-DD.ndjson.gz), a new one at\n"
 		"                          local midnight and at the size limit\n"), f);
@@ -142,9 +148,12 @@ static void __attribute__((noreturn)) usage(void)
 	for (int c = 0; c < NCAT; c++)
 		fprintf(f, "  %-10s %s\n", categories[c].key, _(categories[c].help));
 	fputs(_("\nOther sort keys: total, cpu_pct, pid, comm.\n"
-		"TOTAL (total) is cpu + irq + the largest of the other categories:\n"
-		"the kernel nests waits (swap-in IO is block IO too), so a sum would\n"
-		"count one wait twice.\n"
+		"TOTAL (total) is the share of the interval the task was held back,\n"
+		"never more than the time it lived: cpu + irq + io + the memory work\n"
+		"W = swap + max(wpcopy, reclaim + compact) times R / (R + cpu + irq)\n"
+		"(R = CPU%: reclaim and the like run on the CPU, so their time is\n"
+		"run time or cpu delay too) + thrashing beyond swap and io; held\n"
+		"between max(cpu + irq + io, W, thrashing) and the sum of all.\n"
 		"A figure the kernel reports that cannot be true (a wait longer than\n"
 		"the task has existed) is dropped: shown as !, null in JSON, never\n"
 		"sorted on or summed, and counted in the header.\n"), f);
@@ -159,7 +168,9 @@ static void __attribute__((noreturn)) usage(void)
 		"  /proc/sys/kernel/task_delayacct           delay accounting switch\n"
 		"  $XDG_CONFIG_HOME/stalltop/stalltoprc      saved settings\n"
 		"  /var/log/stalltop/                        the recording service's files\n"
-		"  /proc/PID/cgroup, <cgroup v2>/*.pressure  cgroups and their pressure\n"
+		"  /proc/self/mountinfo, /proc/PID/cgroup    the cgroup hierarchies, where\n"
+		"                                            each task is in them\n"
+		"  <cgroup>/*.pressure                       a cgroup's pressure (v2)\n"
 		"  <cgroup>/cpu.* memory.* io.* blkio.*,\n"
 		"  /proc/PID/io, /proc/diskstats             evidence of stalls (WHY)\n"), f);
 	fputs(_("\nTaskstats needs CAP_NET_ADMIN: run as root, or grant it once with\n"
@@ -262,6 +273,8 @@ static void check_combinations(struct options *o)
 		bad(_("--begin and --end select samples of --replay"));
 	if (!isnan(o->begin) && !isnan(o->end) && o->begin > o->end)
 		bad(_("--begin is later than --end"));
+	if (o->no_cgroups && (o->cgroups || o->cgroup))
+		bad(_("--no-cgroups goes with neither --cgroups nor --cgroup"));
 	if (o->quiet && !o->record && !o->textfile)
 		bad(_("--quiet writes nothing without --record or --textfile"));
 	if (o->rotate_opts_set && (!o->record || !rotate_is_dir(o->record)))
@@ -386,6 +399,9 @@ void options_parse(struct options *o, int argc, char **argv)
 			break;
 		case OPT_CGROUPS:
 			o->cgroups = true;
+			break;
+		case OPT_NO_CGROUPS:
+			o->no_cgroups = true;
 			break;
 		case OPT_CGROUP:
 			if (!*optarg)

@@ -31,7 +31,8 @@ struct options {
 	bool monochrome;         /* --no-color, NO_COLOR */
 	bool no_events;          /* --no-events: scan /proc every refresh */
 	double rescan;           /* --rescan seconds, 0 = never */
-	bool cgroups;            /* --cgroups */
+	bool cgroups;            /* --cgroups: the cgroups are shown */
+	bool no_cgroups;         /* --no-cgroups: not even recorded */
 	const char *cgroup;      /* --cgroup PATH (as given) */
 	char **triggers;         /* --trigger SPEC, repeatable */
 	size_t ntriggers;

@@ -16,13 +16,16 @@
 #include <unistd.h>
 
 #include "config_file.h"
+#include "kernel/cg_layout.h"
 #include "kernel/cgroup.h"
 #include "kernel/delayacct.h"
 #include "kernel/privs.h"
 #include "kernel/psi_trigger.h"
+#include "lib/escape.h"
 #include "lib/evloop.h"
 #include "lib/numparse.h"
 #include "lib/nls.h"
+#include "lib/quitguard.h"
 #include "live/monitor.h"
 #include "model/producer.h"
 #include "model/select.h"
@@ -41,7 +44,50 @@ struct batch {
 	struct evloop *loop;
 	struct out_opts out;
 	unsigned long done;
+	char *told[PRODUCER_MAX_NOTICES]; /* the notices printed */
+	int ntold;
+	char *last_note;                  /* the note printed last */
+	bool hide_cgroups;    /* summed for the recording, not asked for */
 };
+
+/* A message with outside text in it (file names, a recording's notes). */
+static void warn_text(const char *text)
+{
+	size_t size = strlen(text) * 4 + 1;
+	char *esc = malloc(size);
+	if (!esc) {
+		warnx("%s", strerror(ENOMEM));
+		return;
+	}
+	escape_text(text, esc, size);
+	warnx("%s", esc);
+	free(esc);
+}
+
+/* The producer's notices not printed yet, to stderr. */
+static void batch_notices(struct batch *b)
+{
+	for (const char *const *n = producer_notices(b->m); *n; n++) {
+		/* a count of one line skipped is that line's note again */
+		bool told = b->last_note && strcmp(b->last_note, *n) == 0;
+		for (int i = 0; i < b->ntold && !told; i++)
+			told = strcmp(b->told[i], *n) == 0;
+		if (told)
+			continue;
+		warn_text(*n);
+		if (b->ntold < PRODUCER_MAX_NOTICES)
+			b->told[b->ntold++] = strdup(*n);
+	}
+}
+
+/* A line of a recording skipped as it was met. */
+static void batch_note(const char *text, void *arg)
+{
+	struct batch *b = arg;
+	warn_text(text);
+	free(b->last_note);
+	b->last_note = strdup(text);
+}
 
 struct textfile_arg {
 	struct out_opts *out;
@@ -88,6 +134,10 @@ static void batch_write(struct batch *b, struct sample *s)
 	}
 	select_sample_rows(s->rows, &s->nrows, s->exited, &s->nexited,
 			   &b->o->sel, s->interval);
+	if (b->hide_cgroups) {
+		s->cgroups = NULL;
+		s->ncgroups = 0;
+	}
 	if (s->cgroups)
 		select_cgroups(s->cgroups, s->ncgroups, &b->o->sel);
 	producer_fill_status(b->m, s->rows, s->nrows);
@@ -101,6 +151,10 @@ static void batch_tick(void *arg)
 	struct batch *b = arg;
 	struct sample s;
 	if (producer_sample(b->m, &s) < 0) {
+		/* a signal (the loop has it next), or a replay's last lines
+		   unusable: said as they were met */
+		if (errno == EINTR || (errno == ENODATA && producer_done(b->m)))
+			return;
 		warn(_("cannot take a sample"));
 		evloop_quit(b->loop, 1);
 		return;
@@ -127,7 +181,11 @@ struct recording {
 	struct recorder *rec;
 	struct rotator *rot;
 	struct evloop *loop;
+	const char *path;  /* --record FILE */
 };
+
+/* The recording open, for the exits that do not return to main. */
+static struct recording *open_recording;
 
 /* Every sample goes to the recording, whatever the view shows of it. */
 static void record_sample(const struct sample *s, void *arg)
@@ -146,7 +204,11 @@ static void record_sample(const struct sample *s, void *arg)
 		return;
 	}
 	if (record_write(r->rec, s) < 0) {
-		warn(_("cannot write the recording"));
+		if (errno == ENOENT)
+			warnx(_("cannot write the recording: %s was removed "
+				"while it was being written"), r->path);
+		else
+			warn(_("cannot write the recording"));
 		evloop_quit(r->loop, 1);
 	}
 }
@@ -176,6 +238,8 @@ static void recording_open(struct recording *r, const struct options *o)
 		r->rec = record_open(o->record, why, sizeof(why));
 		if (!r->rec)
 			errx(1, "--record '%s': %s", o->record, why);
+		r->path = o->record;
+		open_recording = r;
 		return;
 	}
 	struct rotate_opts ro = {
@@ -186,6 +250,7 @@ static void recording_open(struct recording *r, const struct options *o)
 	r->rot = rotate_open(o->record, &ro, why, sizeof(why));
 	if (!r->rot)
 		errx(1, "--record '%s': %s", o->record, why);
+	open_recording = r;
 	const char *note = rotate_warning(r->rot);
 	if (note)
 		warnx("%s", note);
@@ -199,15 +264,53 @@ static int recording_close(struct recording *r)
 		warn(_("cannot finish the recording"));
 	r->rot = NULL;
 	r->rec = NULL;
+	open_recording = NULL;
 	return ret;
 }
 
+/* An exit through err() or exit() elsewhere still finishes the file. */
+static void recording_at_exit(void)
+{
+	if (open_recording)
+		recording_close(open_recording);
+}
 
+
+/* A replay ends this long after SIGINT or SIGTERM at most (quitguard.h). */
+#define QUIT_GRACE 0.3
+
+struct quitting {
+	struct evloop *loop;
+	bool replay;
+};
+
+/*
+ * SIGINT, SIGTERM: live, the normal end (0); a replay they cut short ends
+ * as one killed by them would (128 + the signal).
+ */
 static void on_quit_signal(int signo, void *arg)
 {
-	struct evloop *loop = arg;
-	(void)signo;
-	evloop_quit(loop, 0);
+	struct quitting *q = arg;
+	evloop_quit(q->loop, q->replay ? 128 + signo : 0);
+}
+
+/* A batch replay: every sample at once, a signal noticed between two. */
+static int batch_replay(struct batch *b)
+{
+	int code = 0;
+	producer_on_note(b->m, batch_note, b);
+	for (;;) {
+		if (evloop_poll(b->loop, &code) || producer_done(b->m))
+			break;
+		batch_tick(b);
+	}
+	batch_notices(b); /* the counts of what was skipped, in the end */
+	if (code == 0 && b->done == 0) {
+		/* every line was skipped as it was met (and said so) */
+		warnx("%s", _("the recording holds no usable sample"));
+		code = 1;
+	}
+	return code;
 }
 
 static void check_pids(const struct options *o)
@@ -218,14 +321,19 @@ static void check_pids(const struct options *o)
 	}
 }
 
-/* --cgroup: an existing directory of the v2 hierarchy, normalised. */
+/*
+ * --cgroup: an existing cgroup of the tree the views show (v2, else
+ * name=systemd, else cpu: kernel/cg_layout.h), normalised.
+ */
 static void check_cgroup(const struct options *o, char *norm, size_t size)
 {
+	struct cg_layout l;
 	char root[4096];
-	if (cgroup_find_root(root, sizeof(root)) < 0)
-		errx(2, _("--cgroup: no cgroup v2 hierarchy is mounted"));
+	if (cg_layout_find(&l) < 0 ||
+	    cg_layout_dir(&l, l.tree, "/", root, sizeof(root)) < 0)
+		errx(2, _("--cgroup: no cgroup hierarchy is mounted"));
 	if (cgroup_check_path(root, o->cgroup, norm, size) < 0)
-		errx(2, _("--cgroup '%s': not a cgroup v2 directory below %s "
+		errx(2, _("--cgroup '%s': not a cgroup directory below %s "
 			  "(%s)"), o->cgroup, root, strerror(errno));
 }
 
@@ -306,21 +414,40 @@ int main(int argc, char **argv)
 	struct evloop *loop = evloop_new();
 	if (!loop)
 		err(1, NULL);
-	static const int quit_signals[] = { SIGINT, SIGTERM };
-	evloop_add_signals(loop, quit_signals, 2, on_quit_signal, loop);
+	/*
+	 * Each ends the run through main's end, which finishes the recording
+	 * (the screen watches them itself); a closed pipe or the file size
+	 * limit is then an error of the write, not a death.
+	 */
+	static const int quit_signals[] = { SIGINT, SIGTERM, SIGHUP };
+	struct quitting quitting = { loop, o.replay != NULL };
+	evloop_add_signals(loop, quit_signals, 3, on_quit_signal, &quitting);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+	atexit(recording_at_exit);
+	/* a replay ends within half a second of them, whatever it is doing */
+	if (o.replay && quitguard_start(quit_signals, 3, QUIT_GRACE) < 0)
+		err(1, _("cannot watch signals"));
 
 	char cgroup[4096];
 	if (o.cgroup)
 		check_cgroup(&o, cgroup, sizeof(cgroup));
 	if (o.textfile)
 		check_textfile(&o);
-	char root[4096];
-	/* the metrics have cgroups wherever there is a v2 hierarchy */
-	if (o.format == OUT_OPENMETRICS && !o.replay &&
-	    cgroup_find_root(root, sizeof(root)) == 0)
-		o.cgroups = true;
+	/*
+	 * The metrics and recordings have the cgroups wherever there is a
+	 * hierarchy; the screen and the batch formats show them when asked.
+	 */
+	struct cg_layout layout;
+	bool sum_cgroups = o.cgroups;
+	if (!o.replay && !o.no_cgroups && (o.format == OUT_OPENMETRICS || o.record) &&
+	    cg_layout_find(&layout) == 0) {
+		sum_cgroups = true;
+		if (o.format == OUT_OPENMETRICS)
+			o.cgroups = true;
+	}
 	struct psi_trigger *triggers = parse_triggers(&o);
-	struct recording recording = { NULL, NULL, loop };
+	struct recording recording = { NULL, NULL, loop, NULL };
 	recording_open(&recording, &o);
 	bool recording_on = recording.rec || recording.rot;
 
@@ -331,7 +458,7 @@ int main(int argc, char **argv)
 		.npids = o.npids,
 		.no_events = o.no_events,
 		.rescan = o.rescan,
-		.cgroups = o.cgroups,
+		.cgroups = sum_cgroups,
 		.cgroup_within = o.cgroup ? cgroup : NULL,
 		.record_threads = recording_on,
 		.triggers = triggers,
@@ -341,12 +468,23 @@ int main(int argc, char **argv)
 	char err[512];
 	struct producer *m = o.replay ?
 		player_open_set(o.replays, o.nreplays, o.begin, o.end,
-				o.threads, mo.cgroup_within, err, sizeof(err)) :
+				o.threads, mo.cgroup_within,
+				evloop_signal_fd(loop), err, sizeof(err)) :
 		monitor_new(&mo, loop, &code);
-	if (!m && o.replay && o.nreplays == 1)
-		warnx(_("--replay '%s': %s"), o.replay, err);
-	else if (!m && o.replay)
-		warnx("--replay: %s", err);
+	int open_errno = errno;
+	if (!m && o.replay && evloop_poll(loop, &code)) {
+		/* reading was stopped by a signal: quietly, with its status */
+	} else if (!m && o.replay) {
+		char *msg = NULL;
+		if (open_errno == ENODATA)
+			code = 1; /* a recording, but nothing in it to show */
+		if (o.nreplays == 1 ?
+		    asprintf(&msg, _("--replay '%s': %s"), o.replay, err) < 0 :
+		    asprintf(&msg, "--replay: %s", err) < 0)
+			msg = NULL;
+		warn_text(msg ? msg : err);
+		free(msg);
+	}
 	if (!m) {
 		recording_close(&recording);
 		free(triggers);
@@ -358,30 +496,37 @@ int main(int argc, char **argv)
 	if (recording_on)
 		producer_on_sample(m, record_sample, &recording);
 	if (o.batch) {
-		const char *const *n = producer_notices(m);
-		for (; *n; n++)
-			warnx("%s", *n);
 		struct batch b = { &o, m, loop,
-				   { o.format, NULL, o.cmdline, false }, 0 };
+				   { o.format, NULL, o.cmdline, false }, 0,
+				   { NULL }, 0, NULL, sum_cgroups && !o.cgroups };
+		batch_notices(&b);
 		if (o.format == OUT_OPENMETRICS &&
 		    !(b.out.om = out_openmetrics_new(o.top)))
 			errx(1, "%s", strerror(errno));
 		producer_on_trigger(m, batch_trigger, &b);
 		if (producer_finite(m)) {
 			/* a recording is re-emitted at once, sample by sample */
-			code = 0;
-			while (!producer_done(m) &&
-			       !evloop_quit_requested(loop, &code))
-				batch_tick(&b);
+			code = batch_replay(&b);
 		} else {
 			evloop_set_timer(loop, o.delay, batch_tick, &b);
 			code = evloop_run(loop);
 		}
 		out_openmetrics_free(b.out.om);
+		for (int i = 0; i < b.ntold; i++)
+			free(b.told[i]);
+		free(b.last_note);
 	} else {
 		code = screen_run(m, loop, &o);
 	}
 
+	/*
+	 * Ended by a signal: at once. Freeing a huge sample takes longer
+	 * than the kernel takes to reclaim it, and a replay has nothing to
+	 * finish (no recording: --record and --replay do not go together).
+	 */
+	if (o.replay && code > 128)
+		exit(code);
+	quitguard_stop();
 	producer_free(m);
 	if (recording_close(&recording) < 0 && code == 0)
 		code = 1;

@@ -134,10 +134,18 @@ void cg_cpu_read_v1(int dirfd, struct cg_cpu *out)
 		cg_cpu_parse_stat(buf, 1, out);
 		out->version = 1;
 	}
-	if (kval_read_file(dirfd, "cpuacct.usage", buf, sizeof(buf)) > 0) {
+	cg_cpu_read_cpuacct(dirfd, out);
+	if (read_pressure(dirfd, out))
+		out->version = 1;
+}
+
+void cg_cpu_read_cpuacct(int dirfd, struct cg_cpu *out)
+{
+	char buf[SMALL];
+
+	if (dirfd >= 0 &&
+	    kval_read_file(dirfd, "cpuacct.usage", buf, sizeof(buf)) > 0) {
 		out->usage_us = kval_parse_number(buf);
 		out->usage_us.v /= 1000;
 	}
-	if (read_pressure(dirfd, out))
-		out->version = 1;
 }

@@ -41,4 +41,11 @@ void cg_cpu_parse_stat(const char *text, int version, struct cg_cpu *out);
 void cg_cpu_read_v2(int dirfd, struct cg_cpu *out);
 void cg_cpu_read_v1(int dirfd, struct cg_cpu *out);
 
+/*
+ * usage_us from cpuacct.usage in dirfd: a v1 cpuacct directory, which
+ * is the cpu one where the two are mounted together. Nothing else of out
+ * changes; dirfd < 0 or no file leaves usage_us as it was.
+ */
+void cg_cpu_read_cpuacct(int dirfd, struct cg_cpu *out);
+
 #endif

@@ -22,8 +22,9 @@
 
 #include "kernel/cgroup.h"
 
-/* statfs f_type of the cgroup2 file system (linux/magic.h). */
+/* statfs f_type of the cgroup2 and cgroup file systems (linux/magic.h). */
 #define CG2_MAGIC 0x63677270UL
+#define CG1_MAGIC 0x27e0ebUL
 
 /* Read a whole file into a malloc'd NUL-terminated buffer, or NULL. */
 char *cgroup_read_file(const char *path)
@@ -119,20 +120,24 @@ static bool unescape(const char *s, size_t len, char *out, size_t size)
  *   36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw
  * ID, parent, dev, root, mount point, options, optional fields ending in
  * a lone "-", then the file system type. 1 when it is cgroup2 (the mount
- * point is in root), -1 when it is but root is too small, else 0.
+ * point is in mnt, the part of the hierarchy it shows in fsroot when
+ * asked for), -1 when it is but they do not fit, else 0.
  */
-static int cgroup2_line(const char *p, const char *end, char *root,
-			size_t size)
+static int cgroup2_line(const char *p, const char *end, char *mnt,
+			size_t size, char *fsroot, size_t rootsize)
 {
-	const char *s, *mnt = NULL;
-	size_t n, mntlen = 0;
+	const char *s, *m = NULL, *r = NULL;
+	size_t n, ml = 0, rl = 0;
 
 	for (int i = 0; i < 6; i++) {
 		if (!field(&p, end, &s, &n))
 			return 0;
-		if (i == 4) {
-			mnt = s;
-			mntlen = n;
+		if (i == 3) {
+			r = s;
+			rl = n;
+		} else if (i == 4) {
+			m = s;
+			ml = n;
 		}
 	}
 	for (;;) {
@@ -145,22 +150,31 @@ static int cgroup2_line(const char *p, const char *end, char *root,
 		return 0;
 	if (n != 7 || memcmp(s, "cgroup2", 7) != 0)
 		return 0;
-	return unescape(mnt, mntlen, root, size) ? 1 : -1;
+	if (!unescape(m, ml, mnt, size) ||
+	    (fsroot && !unescape(r, rl, fsroot, rootsize)))
+		return -1;
+	return 1;
 }
 
-int cgroup_parse_mountinfo(const char *text, char *root, size_t size)
+int cgroup_parse_mountinfo_v2(const char *text, char *mnt, size_t size,
+			      char *fsroot, size_t rootsize)
 {
 	while (text && *text) {
 		const char *nl = strchr(text, '\n');
 		const char *end = nl ? nl : text + strlen(text);
 
-		int found = cgroup2_line(text, end, root, size);
+		int found = cgroup2_line(text, end, mnt, size, fsroot, rootsize);
 
 		if (found)
 			return found > 0 ? 0 : -1;
 		text = nl ? nl + 1 : end;
 	}
 	return -1;
+}
+
+int cgroup_parse_mountinfo(const char *text, char *root, size_t size)
+{
+	return cgroup_parse_mountinfo_v2(text, root, size, NULL, 0);
 }
 
 int cgroup_find_root(char *root, size_t size)
@@ -286,7 +300,7 @@ static int normalise(const char *path, char *norm, size_t size)
 /*
  * errno on failure: EINVAL (empty, or a ".." component), ENAMETOOLONG,
  * ENOENT and the like from stat, ENOTDIR (not a directory), EMEDIUMTYPE
- * (not on the cgroup2 file system). norm holds the normalised path as
+ * (not on a cgroup file system, v2 or v1). norm holds the normalised path as
  * soon as it could be made, for the caller's message.
  */
 int cgroup_check_path(const char *root, const char *path, char *norm, size_t size)
@@ -313,7 +327,8 @@ int cgroup_check_path(const char *root, const char *path, char *norm, size_t siz
 	}
 	if (statfs(full, &sfs) < 0)
 		return -1;
-	if ((unsigned long)sfs.f_type != CG2_MAGIC) {
+	if ((unsigned long)sfs.f_type != CG2_MAGIC &&
+	    (unsigned long)sfs.f_type != CG1_MAGIC) {
 		errno = EMEDIUMTYPE;
 		return -1;
 	}
@@ -434,22 +449,6 @@ int cgroup_v1_dir(const char *mountinfo, const char *proc_cgroup,
 	if (strncmp(path, fsroot, rl) != 0 || (path[rl] && path[rl] != '/'))
 		return -1;
 	return join(dir, size, mnt, path + rl, NULL) ? 0 : -1;
-}
-
-int cgroup_v1_task_dir(pid_t pid, const char *controller, char *dir,
-		       size_t size)
-{
-	char file[64], *mi, *pc;
-	int ret = -1;
-
-	snprintf(file, sizeof(file), "/proc/%ld/cgroup", (long)pid);
-	mi = cgroup_read_file("/proc/self/mountinfo");
-	pc = mi ? cgroup_read_file(file) : NULL;
-	if (pc)
-		ret = cgroup_v1_dir(mi, pc, controller, dir, size);
-	free(mi);
-	free(pc);
-	return ret;
 }
 
 int cgroup_path_within(const char *path, const char *prefix)

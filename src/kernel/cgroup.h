@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cgroup v2: where the hierarchy is mounted (pure /sys/fs/cgroup or the
- * hybrid /sys/fs/cgroup/unified, read from mountinfo, never guessed),
- * which cgroup a task is in, and a cgroup's own pressure files.
+ * cgroup texts and paths: the mountinfo lines of the v2 and v1
+ * hierarchies and the lines of /proc/PID/cgroup (read from the kernel,
+ * never guessed), path checks and containment, a cgroup's pressure
+ * files. kernel/cg_layout.h puts the hierarchies together into a layout.
  */
 #ifndef STALLTOP_CGROUP_H
 #define STALLTOP_CGROUP_H
@@ -17,6 +18,13 @@
  * first "cgroup2" entry). Returns 0, or -1 when there is none.
  */
 int cgroup_parse_mountinfo(const char *text, char *root, size_t size);
+
+/*
+ * The same, with the part of the hierarchy the mount shows (its root
+ * field: "/" unless a part is bind-mounted) into fsroot.
+ */
+int cgroup_parse_mountinfo_v2(const char *text, char *mnt, size_t size,
+			      char *fsroot, size_t rootsize);
 
 /* The same for this system (/proc/self/mountinfo). */
 int cgroup_find_root(char *root, size_t size);
@@ -37,8 +45,8 @@ int cgroup_task_path(pid_t pid, char *path, size_t size);
 void cgroup_read_psi(const char *root, const char *path, struct psi_reading *out);
 
 /*
- * Check a user-given cgroup path: it must exist below root as a directory
- * of the v2 hierarchy. Normalises it into norm ("/a/b", no trailing or
+ * Check a user-given cgroup path: it must exist below root (the mount
+ * point of a hierarchy) as a directory of a cgroup file system. Normalises it into norm ("/a/b", no trailing or
  * doubled slashes, no "." or ".."). Returns 0, or -1 with errno set.
  */
 int cgroup_check_path(const char *root, const char *path, char *norm, size_t size);
@@ -63,23 +71,20 @@ int cgroup_parse_proc_cgroup_v1(const char *text, const char *controller,
 				char *path, size_t size);
 
 /*
- * The directory of a task's v1 cgroup of controller, from the two texts:
- * the mount point joined with the path below the mount's root. 0, or -1
- * when the hierarchy is not mounted or the cgroup lies outside the part
- * of it that is.
- */
-/*
  * The whole text of a (small) file such as /proc/self/mountinfo or
  * /proc/PID/cgroup, malloc'd; NULL with errno set.
  */
 char *cgroup_read_file(const char *path);
 
+/*
+ * The directory of a task's v1 cgroup of controller, from the two texts:
+ * the mount point joined with the path below the mount's root. 0, or -1
+ * when the hierarchy is not mounted or the cgroup lies outside the part
+ * of it that is. (The monitor asks kernel/cg_layout.h, which knows every
+ * hierarchy at once.)
+ */
 int cgroup_v1_dir(const char *mountinfo, const char *proc_cgroup,
 		  const char *controller, char *dir, size_t size);
-
-/* The same for a live task (/proc/self/mountinfo, /proc/PID/cgroup). */
-int cgroup_v1_task_dir(pid_t pid, const char *controller, char *dir,
-		       size_t size);
 
 /* Is path equal to prefix or below it ("/a" covers "/a/b", not "/ab")? */
 int cgroup_path_within(const char *path, const char *prefix);

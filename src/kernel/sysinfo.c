@@ -79,6 +79,35 @@ long sysinfo_cpulist_count(const char *text)
 	return count;
 }
 
+bool sysinfo_cpulist_has(const char *text, unsigned cpu)
+{
+	const char *p = text, *end;
+
+	if (sysinfo_cpulist_count(text) < 0)
+		return false;
+	end = text + strlen(text);
+	while (end > text && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	while (p < end) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		const char *e = comma ? comma : end;
+		const char *dash = memchr(p, '-', (size_t)(e - p));
+		uint64_t a, b;
+
+		if (dash) {
+			kval_parse_u64(p, dash, &a);
+			kval_parse_u64(dash + 1, e, &b);
+		} else {
+			kval_parse_u64(p, e, &a);
+			b = a;
+		}
+		if (cpu >= a && cpu <= b)
+			return true;
+		p = comma ? comma + 1 : end;
+	}
+	return false;
+}
+
 void sysinfo_read_mem(int procfd, struct sysinfo_mem *out)
 {
 	char buf[8192];

@@ -33,6 +33,9 @@ void sysinfo_parse_stat(const char *text, struct sysinfo_load *out);
  */
 long sysinfo_cpulist_count(const char *text);
 
+/* Whether CPU cpu is in such a list (false when it does not parse). */
+bool sysinfo_cpulist_has(const char *text, unsigned cpu);
+
 /*
  * Read below procfd (a descriptor of /proc, or of a fixture folder with
  * "meminfo" and "stat") and sysfd (/sys/devices/system/cpu, or a folder

@@ -33,10 +33,9 @@ int taskev_parse_io(const char *text, struct taskev_io *out)
 	return kval_parse_keyed(text, ':', NULL, keys, NKEYS(keys), out);
 }
 
-struct kval taskev_parse_allowed(const char *text)
+bool taskev_parse_allowed_list(const char *text, char *list, size_t size)
 {
 	static const char key[] = "Cpus_allowed_list:";
-	struct kval k = { 0 };
 
 	while (text && *text) {
 		const char *nl = strchr(text, '\n');
@@ -44,27 +43,36 @@ struct kval taskev_parse_allowed(const char *text)
 
 		if (n >= sizeof(key) - 1 &&
 		    memcmp(text, key, sizeof(key) - 1) == 0) {
-			char list[4096];
 			const char *v = text + sizeof(key) - 1;
 			size_t vn = n - (sizeof(key) - 1);
-			long count;
 
 			while (vn && (*v == '\t' || *v == ' ')) {
 				v++;
 				vn--;
 			}
-			if (vn >= sizeof(list))
-				return k;
+			if (vn >= size)
+				return false;
 			memcpy(list, v, vn);
 			list[vn] = '\0';
-			count = sysinfo_cpulist_count(list);
-			if (count > 0) {
-				k.have = true;
-				k.v = (uint64_t)count;
-			}
-			return k;
+			return sysinfo_cpulist_count(list) >= 0;
 		}
 		text = nl ? nl + 1 : text + n;
+	}
+	return false;
+}
+
+struct kval taskev_parse_allowed(const char *text)
+{
+	struct kval k = { 0 };
+	char list[4096];
+	long count;
+
+	if (!taskev_parse_allowed_list(text, list, sizeof(list)))
+		return k;
+	count = sysinfo_cpulist_count(list);
+	if (count > 0) {
+		k.have = true;
+		k.v = (uint64_t)count;
 	}
 	return k;
 }
@@ -173,8 +181,13 @@ void taskev_read_cpu(int pidfd, uint64_t cpus_online, struct taskev_cpu *out)
 	memset(out, 0, sizeof(*out));
 	if (pidfd < 0)
 		return;
-	if (kval_read_file(pidfd, "status", buf, sizeof(buf)) > 0)
+	if (kval_read_file(pidfd, "status", buf, sizeof(buf)) > 0) {
 		out->allowed_cpus = taskev_parse_allowed(buf);
+		if (!out->allowed_cpus.have ||
+		    !taskev_parse_allowed_list(buf, out->allowed_list,
+					       sizeof(out->allowed_list)))
+			out->allowed_list[0] = '\0';
+	}
 	if (cpus_online && out->allowed_cpus.have &&
 	    out->allowed_cpus.v >= cpus_online)
 		return; /* it may run anywhere: pinning is no cause */

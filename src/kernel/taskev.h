@@ -27,6 +27,8 @@ struct taskev_io {
 
 struct taskev_cpu {
 	struct kval allowed_cpus;     /* Cpus_allowed_list of the process */
+	char allowed_list[256];       /* ... as the kernel writes it ("0-1,4");
+				         "" when unknown or longer */
 	struct kval threads;          /* threads counted */
 	struct kval runnable_threads; /* of them in state R (running or waiting
 				         for a CPU) */
@@ -41,6 +43,9 @@ int taskev_parse_io(const char *text, struct taskev_io *out);
 
 /* Cpus_allowed_list from the text of /proc/PID/status. */
 struct kval taskev_parse_allowed(const char *text);
+
+/* The same list as text into list (false: none, too long or garbage). */
+bool taskev_parse_allowed_list(const char *text, char *list, size_t size);
 
 /*
  * The state letter of a /proc/PID/stat text (after the last ')', where a

@@ -70,16 +70,42 @@ static int utf8_next(const unsigned char *s, uint32_t *cp)
 }
 
 /*
+ * Invisible characters that join, select or change their neighbours, so
+ * that a terminal draws the text otherwise than the widths of its
+ * characters add up to (a ZWJ sequence of emoji is one glyph; a variation
+ * selector or a skin tone changes the glyph before it; two regional
+ * indicators are one flag): the soft hyphen, the combining grapheme
+ * joiner, the Arabic letter mark, Mongolian variation selectors, zero
+ * width space, (non-)joiner and the directional marks, word joiner and
+ * invisible operators, deprecated format characters, variation
+ * selectors, the byte order mark, interlinear annotation, regional
+ * indicators, emoji modifiers, tags.
+ */
+static bool text_invisible(uint32_t cp)
+{
+	return cp == 0xad || cp == 0x34f || cp == 0x61c ||
+	       (cp >= 0x180b && cp <= 0x180f) ||
+	       (cp >= 0x200b && cp <= 0x200f) ||
+	       (cp >= 0x2060 && cp <= 0x206f) ||
+	       (cp >= 0xfe00 && cp <= 0xfe0f) || cp == 0xfeff ||
+	       (cp >= 0xfff9 && cp <= 0xfffb) ||
+	       (cp >= 0x1f1e6 && cp <= 0x1f1ff) ||
+	       (cp >= 0x1f3fb && cp <= 0x1f3ff) ||
+	       (cp >= 0xe0000 && cp <= 0xe0fff);
+}
+
+/*
  * Characters a terminal must not get raw: C0 controls, DEL, C1 controls,
- * the line and paragraph separators, and the bidirectional embedding,
- * override and isolate controls that reorder the text after them.
+ * the line and paragraph separators, the bidirectional embedding,
+ * override and isolate controls that reorder the text after them, and
+ * the invisible characters above.
  */
 static bool text_unsafe(uint32_t cp)
 {
 	return cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ||
 	       cp == 0x2028 || cp == 0x2029 ||
 	       (cp >= 0x202a && cp <= 0x202e) ||
-	       (cp >= 0x2066 && cp <= 0x2069);
+	       (cp >= 0x2066 && cp <= 0x2069) || text_invisible(cp);
 }
 
 static size_t hex_byte(char *out, unsigned char b)
@@ -221,19 +247,27 @@ void escape_json(FILE *f, const char *in)
 /*
  * The field is first put in text form, which leaves no CR, LF or other
  * control byte; it is then quoted when it holds a comma or a quote or
- * starts or ends with a space. NULL and "" give an empty field.
+ * starts or ends with a space. A text that a spreadsheet would take for a
+ * formula (its first character one of = + - @; a tab or CR cannot start
+ * it, the text form escapes them) gets a single quote in front, and is
+ * quoted: the OWASP rule against CSV injection. NULL and "" give an empty
+ * field.
  */
 void escape_csv(FILE *f, const char *in)
 {
 	const unsigned char *s = (const unsigned char *)in;
 	size_t len = in ? strlen(in) : 0;
-	bool quote;
+	bool quote, formula;
 
 	if (len == 0)
 		return;
-	quote = strpbrk(in, ",\"") || in[0] == ' ' || in[len - 1] == ' ';
+	formula = strchr("=+-@", in[0]) != NULL;
+	quote = formula || strpbrk(in, ",\"") || in[0] == ' ' ||
+		in[len - 1] == ' ';
 	if (quote)
 		putc('"', f);
+	if (formula)
+		putc('\'', f);
 	while (*s) {
 		char u[UNIT_MAX];
 		size_t used, k = text_unit(s, u, &used);

@@ -16,8 +16,11 @@
  * bytes become \n, \t, \e or \xHH, invalid UTF-8 bytes become \xHH, and a
  * backslash becomes \\. Writes at most size-1 bytes plus a NUL, never
  * splitting a character or an escape; returns the length written.
- * C1 controls, U+2028/9 and the bidi override/isolate controls are
- * written as the \xHH of their bytes. in == NULL writes "".
+ * C1 controls, U+2028/9, the bidi override/isolate controls and the
+ * invisible characters that join, select or modify their neighbours (ZWJ,
+ * variation selectors, emoji modifiers, regional indicators, tags ...:
+ * a terminal would not draw them as wide as they count) are written as
+ * the \xHH of their bytes. in == NULL writes "".
  */
 size_t escape_text(const char *in, char *out, size_t size);
 
@@ -35,9 +38,12 @@ bool escape_json_plain(const char *s, size_t *len);
 void escape_json(FILE *f, const char *in);
 
 /*
- * CSV field, RFC 4180: the text form of escape_text (so no CR/LF remains),
- * quoted when it holds a comma or quote or starts/ends with a space.
- * NULL and "" write an empty field.
+ * CSV text field, RFC 4180: the text form of escape_text (so no CR/LF
+ * remains), quoted when it holds a comma or quote or starts/ends with a
+ * space. A text starting with = + - or @, which a spreadsheet would run
+ * as a formula, is written quoted with a single quote in front ("'=x");
+ * numbers are not text fields and never pass here. NULL and "" write an
+ * empty field.
  */
 void escape_csv(FILE *f, const char *in);
 

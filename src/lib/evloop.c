@@ -165,34 +165,50 @@ bool evloop_quit_requested(const struct evloop *l, int *code)
 	return l->quit;
 }
 
-int evloop_run(struct evloop *l)
+int evloop_signal_fd(const struct evloop *l)
+{
+	return l->signal_fd;
+}
+
+/* Wait up to timeout ms (-1: for ever), then run what is ready; -1 error. */
+static int one_round(struct evloop *l, int timeout)
 {
 	struct pollfd p[EV_MAX];
 	struct watch snap[EV_MAX];
-	l->quit = false;
-	while (!l->quit) {
-		int n = l->n;
-		memcpy(snap, l->w, sizeof(snap[0]) * (size_t)n);
-		for (int i = 0; i < n; i++)
-			p[i] = (struct pollfd){ snap[i].fd, (short)snap[i].events, 0 };
-		int r = poll(p, (nfds_t)n, -1);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		for (int i = 0; i < n && !l->quit; i++) {
-			if (!p[i].revents)
-				continue;
-			/* the callback may have removed a watch meanwhile */
-			bool live = false;
-			for (int j = 0; j < l->n && !live; j++)
-				live = l->w[j].fd == snap[i].fd &&
-				       l->w[j].cb == snap[i].cb;
-			if (live)
-				snap[i].cb(snap[i].fd, (unsigned)p[i].revents,
-					   snap[i].arg);
-		}
+	int n = l->n;
+	memcpy(snap, l->w, sizeof(snap[0]) * (size_t)n);
+	for (int i = 0; i < n; i++)
+		p[i] = (struct pollfd){ snap[i].fd, (short)snap[i].events, 0 };
+	int r = poll(p, (nfds_t)n, timeout);
+	if (r < 0)
+		return errno == EINTR ? 0 : -1;
+	for (int i = 0; i < n && !l->quit; i++) {
+		if (!p[i].revents)
+			continue;
+		/* the callback may have removed a watch meanwhile */
+		bool live = false;
+		for (int j = 0; j < l->n && !live; j++)
+			live = l->w[j].fd == snap[i].fd &&
+			       l->w[j].cb == snap[i].cb;
+		if (live)
+			snap[i].cb(snap[i].fd, (unsigned)p[i].revents,
+				   snap[i].arg);
 	}
+	return 0;
+}
+
+int evloop_run(struct evloop *l)
+{
+	l->quit = false;
+	while (!l->quit)
+		if (one_round(l, -1) < 0)
+			return -1;
 	return l->code;
+}
+
+bool evloop_poll(struct evloop *l, int *code)
+{
+	if (!l->quit)
+		one_round(l, 0);
+	return evloop_quit_requested(l, code);
 }

@@ -28,8 +28,19 @@ int evloop_add_signals(struct evloop *l, const int *signos, int n, ev_signal_cb 
 /* A periodic timer (timerfd, CLOCK_MONOTONIC); re-arming changes the period. */
 int evloop_set_timer(struct evloop *l, double seconds, ev_timer_cb cb, void *arg);
 
+/*
+ * The signalfd of the signals added (-1: none): readable while one is
+ * pending, so that work outside the loop can notice it (and stop).
+ */
+int evloop_signal_fd(const struct evloop *l);
+
 /* Run until evloop_quit(); returns the code given to evloop_quit. */
 int evloop_run(struct evloop *l);
+/*
+ * One round without waiting: the callbacks of whatever is ready now.
+ * Returns true when evloop_quit() has been called (*code set).
+ */
+bool evloop_poll(struct evloop *l, int *code);
 void evloop_quit(struct evloop *l, int code);
 /* Has evloop_quit() been called (since evloop_run started)? Sets *code if so. */
 bool evloop_quit_requested(const struct evloop *l, int *code);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The monitor's sums per cgroup: where each process is (tasks can be
- * moved at any time, and a child that ended early is where its parent
- * is), and the cgroup rows of a sample (model/cgtable.c does the sums).
+ * The monitor's sums per cgroup: where each process is in the cgroup
+ * tree of the layout (kernel/cg_layout.h: v2, else name=systemd, else
+ * cpu; tasks can be moved at any time, and a child that ended early is
+ * where its parent is), and the cgroup rows of a sample (model/cgtable.c
+ * does the sums).
  */
 #include <config.h>
 
@@ -11,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/cgroup.h"
+#include "kernel/cg_layout.h"
 #include "live/monitor_int.h"
 #include "model/cgtable.h"
 #include "model/producer.h"
@@ -19,7 +21,7 @@
 
 bool cgsum_used(const struct monitor *m)
 {
-	return m->cg_root[0] != '\0';
+	return m->cgl != NULL;
 }
 
 /*
@@ -45,7 +47,7 @@ void cgsum_update(struct monitor *m, struct task *k)
 		k->cg_at = now;
 	}
 	k->cg_stale = false;
-	if (cgroup_task_path(k->id, path, sizeof(path)) < 0)
+	if (cg_layout_pid_path(m->cgl, k->id, path, sizeof(path)) < 0)
 		return;
 	if (k->cgroup && strcmp(k->cgroup, path) == 0)
 		return;
@@ -111,15 +113,20 @@ void cgsum_read_all(struct monitor *m)
 
 int cgsum_open(struct monitor *m)
 {
-	if (cgroup_find_root(m->cg_root, sizeof(m->cg_root)) < 0) {
-		m->cg_root[0] = '\0';
+	struct cg_layout *l = malloc(sizeof(*l));
+
+	if (!l)
+		return -1;
+	if (cg_layout_find(l) < 0) {
+		free(l);
 		errno = ENOENT;
 		return -1;
 	}
-	if (!(m->cgt = cgtable_new(m->cg_root))) {
-		m->cg_root[0] = '\0';
+	if (!(m->cgt = cgtable_new(l))) {
+		free(l);
 		return -1;
 	}
+	m->cgl = l;
 	return 0;
 }
 

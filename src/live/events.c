@@ -117,6 +117,7 @@ void events_on_event(struct monitor *m, const struct pc_event *ev)
 		if (ev->pid != ev->tgid && (k = tasktable_find(m->procs, ev->tgid))) {
 			k->multi = true;
 			k->info_stale = true;
+			k->threads_at = m->round + 1;
 		}
 		/* the parent's forks: copy-on-write evidence (gather.c) */
 		if (ev->pid == ev->tgid &&
@@ -274,8 +275,10 @@ void events_on_exit_record(struct monitor *m, const struct ts_reading *r)
 	struct task *group = tasktable_find(m->procs, tgid);
 	if (group && tid != tgid)
 		group->requery = true;
-	if (group)
+	if (group) {
 		group->threads_changed = true;
+		group->threads_at = m->round + 1;
+	}
 	/*
 	 * The last thread of a group: this record is the process's final
 	 * figure, unless a TGID record follows in the same message (as it

@@ -9,8 +9,9 @@
  * the first time has current values only: the next sample has deltas.
  *
  * The cgroup rows a view shows stalled get theirs the same way, from
- * the cgroup's own v2 directory (model/cgwhy.h keeps their previous
- * readings by path).
+ * the directories of the cgroup's path in each hierarchy (model/cgdirs.h;
+ * model/cgwhy.h keeps their previous readings by path). A process reads
+ * its own cgroups of the same hierarchies, from /proc/PID/cgroup.
  *
  * Every descriptor is opened for one reading and closed after it: a
  * process may move to another cgroup between two.
@@ -23,10 +24,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kernel/cg_layout.h"
 #include "kernel/cgroup.h"
+#include "kernel/cpustat.h"
 #include "kernel/diskstats.h"
 #include "kernel/kval.h"
 #include "live/monitor_int.h"
+#include "model/cgdirs.h"
 #include "model/cgwhy.h"
 #include "model/evidence.h"
 #include "model/rowwhy.h"
@@ -53,15 +57,17 @@ struct states_memo {
 struct gather {
 	int proc;                  /* /proc */
 	int cpu_sys;               /* /sys/devices/system/cpu */
-	char cg2_root[4096];       /* the v2 mount, "" when none */
-	bool root_looked;
+	struct cg_layout layout;   /* the hierarchies, when the monitor's
+				      sums per cgroup do not keep them */
+	bool layout_looked, have_layout;
 	struct diskstats disks_prev, disks_cur;
 	uint64_t disks_round;      /* the reading disks_cur was taken after */
 	/* what is the same for every process of one round: read once */
 	struct evidence_reading sys;
 	uint64_t sys_round;
-	char *mountinfo;
-	uint64_t mountinfo_round;
+	struct cpustat cpus;       /* per-CPU times of cpus_round */
+	uint64_t cpus_round;
+	bool have_cpus;
 	struct states_memo *memo;
 	size_t nmemo;
 	bool have_disks, have_disks_prev;
@@ -94,8 +100,8 @@ void gather_free(struct monitor *m)
 		close(g->cpu_sys);
 	diskstats_free(&g->disks_prev);
 	diskstats_free(&g->disks_cur);
+	cpustat_free(&g->cpus);
 	cgwhy_free(g->cgw);
-	free(g->mountinfo);
 	for (size_t i = 0; i < g->nmemo; i++)
 		free(g->memo[i].dir);
 	free(g->memo);
@@ -122,16 +128,16 @@ static void read_disks(struct monitor *m, struct gather *g)
 	g->disks_round = m->round;
 }
 
-static const char *v2_root(struct monitor *m, struct gather *g)
+/* The cgroup hierarchies (found once), or NULL when there are none. */
+static const struct cg_layout *layout_of(struct monitor *m, struct gather *g)
 {
-	if (m->cg_root[0])
-		return m->cg_root;
-	if (!g->root_looked) {
-		g->root_looked = true;
-		if (cgroup_find_root(g->cg2_root, sizeof(g->cg2_root)) < 0)
-			g->cg2_root[0] = '\0';
+	if (m->cgl)
+		return m->cgl;
+	if (!g->layout_looked) {
+		g->layout_looked = true;
+		g->have_layout = cg_layout_find(&g->layout) == 0;
 	}
-	return g->cg2_root;
+	return g->have_layout ? &g->layout : NULL;
 }
 
 /* The machine-wide part of this round's readings. */
@@ -150,23 +156,22 @@ static const struct evidence_reading *system_of(struct monitor *m,
 	return &g->sys;
 }
 
-/* This round's /proc/self/mountinfo (the v1 hierarchies), or NULL. */
-static const char *mountinfo_of(struct monitor *m, struct gather *g)
+/* This round's per-CPU times (/proc/stat), read once; NULL: unknown. */
+static const struct cpustat *cpus_of(struct monitor *m, struct gather *g)
 {
-	if (g->mountinfo_round != m->round || !g->mountinfo) {
-		free(g->mountinfo);
-		g->mountinfo = cgroup_read_file("/proc/self/mountinfo");
-		g->mountinfo_round = m->round;
+	if (g->cpus_round != m->round || !g->cpus_round) {
+		g->have_cpus = cpustat_read(g->proc, &g->cpus) == 0;
+		g->cpus_round = m->round;
 	}
-	return g->mountinfo;
+	return g->have_cpus ? &g->cpus : NULL;
 }
 
-/* The directory of the process's v1 cgroup of controller, opened. */
-static int open_v1(const char *mountinfo, const char *proc_cgroup,
-		   const char *controller, char *dir, size_t size)
+/* The directory of the process's cgroup in hierarchy h, opened. */
+static int open_own(const struct cg_layout *l, enum cg_hier h,
+		    const char *proc_cgroup, char *dir, size_t size,
+		    int *at_root)
 {
-	if (!mountinfo ||
-	    cgroup_v1_dir(mountinfo, proc_cgroup, controller, dir, size) < 0)
+	if (cg_layout_task_dir(l, h, proc_cgroup, dir, size, at_root) < 0)
 		return -1;
 	return kval_open_dir(-1, dir);
 }
@@ -181,11 +186,13 @@ static int open_v1(const char *mountinfo, const char *proc_cgroup,
 static void open_dirs(struct monitor *m, struct gather *g, pid_t pid,
 		      struct evidence_dirs *d, char *states_dir, size_t size)
 {
-	static const char *const v1[] = { "cpu", "memory", "blkio" };
-	char name[64], path[4096], full[8192], dir[4096];
-	const char *root = v2_root(m, g);
-	const char *mi = mountinfo_of(m, g);
-	int *fd[3] = { &d->cpu1, &d->mem1, &d->blkio1 };
+	static const enum cg_hier v1[] = {
+		CG_HIER_CPU, CG_HIER_MEMORY, CG_HIER_BLKIO, CG_HIER_PIDS,
+	};
+	const struct cg_layout *l = layout_of(m, g);
+	char name[64], dir[4096];
+	int *fd[] = { &d->cpu1, &d->mem1, &d->blkio1, NULL };
+	int at_root, pids = -1;
 	char *pc;
 
 	*d = EVIDENCE_DIRS_NONE;
@@ -196,25 +203,33 @@ static void open_dirs(struct monitor *m, struct gather *g, pid_t pid,
 	if (g->proc >= 0)
 		d->pid = openat(g->proc, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	snprintf(name, sizeof(name), "/proc/%d/cgroup", (int)pid);
-	if (!(pc = cgroup_read_file(name)))
+	if (!l || !(pc = cgroup_read_file(name)))
 		return;
 	/* the v2 root holds no limits, and its cgroup.threads is everyone */
-	if (root[0] && cgroup_parse_proc_cgroup(pc, path, sizeof(path)) == 0 &&
-	    strcmp(path, "/") != 0) {
-		snprintf(full, sizeof(full), "%s%s", root, path);
-		d->cg2 = kval_open_dir(-1, full);
+	d->cg2 = open_own(l, CG_HIER_V2, pc, dir, sizeof(dir), &at_root);
+	if (d->cg2 >= 0 && at_root) {
+		close(d->cg2);
+		d->cg2 = -1;
 	}
-	for (int i = 0; i < 3; i++) {
-		*fd[i] = open_v1(mi, pc, v1[i], dir, sizeof(dir));
+	/* cpuacct where it is mounted apart from cpu */
+	if (strcmp(l->m[CG_HIER_CPUACCT].dir, l->m[CG_HIER_CPU].dir) != 0)
+		d->cpuacct1 = open_own(l, CG_HIER_CPUACCT, pc, dir, sizeof(dir),
+				       NULL);
+	for (size_t i = 0; i < sizeof(v1) / sizeof(v1[0]); i++) {
+		int f = open_own(l, v1[i], pc, dir, sizeof(dir), &at_root);
+
+		if (fd[i])
+			*fd[i] = f;
+		else
+			pids = f;
 		/* the first v1 cgroup below its hierarchy's root gives states */
-		if (*fd[i] < 0 || states_dir[0] ||
-		    cgroup_parse_proc_cgroup_v1(pc, v1[i], path,
-						sizeof(path)) < 0 ||
-		    strcmp(path, "/") == 0)
+		if (f < 0 || states_dir[0] || at_root)
 			continue;
-		d->states1 = *fd[i];
+		d->states1 = f;
 		snprintf(states_dir, size, "%s", dir);
 	}
+	if (pids >= 0 && pids != d->states1)
+		close(pids);
 	free(pc);
 }
 
@@ -257,7 +272,13 @@ static void memo_keep(struct gather *g, const char *dir, uint64_t round,
 
 static void close_dirs(struct evidence_dirs *d)
 {
-	int fds[] = { d->cg2, d->cpu1, d->mem1, d->blkio1, d->pid };
+	int fds[] = { d->cg2, d->cpu1, d->cpuacct1, d->mem1, d->blkio1,
+		      d->pid, d->states1 };
+
+	/* states1 is one of the v1 directories, or the pids one */
+	if (d->states1 == d->cpu1 || d->states1 == d->mem1 ||
+	    d->states1 == d->blkio1)
+		fds[6] = -1;
 
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
 		if (fds[i] >= 0)
@@ -278,6 +299,8 @@ static void gather_one(struct monitor *m, struct gather *g, struct task *k,
 
 	open_dirs(m, g, k->id, &d, states_dir, sizeof(states_dir));
 	d.want = rowwhy_wants(r->d);
+	if (d.want & EVIDENCE_WANT(EVIDENCE_CPU))
+		d.cpus = cpus_of(m, g);
 	/* the processes of one cgroup share its task states: asked once */
 	if (states_dir[0] && (memo = memo_find(g, states_dir, m->round)))
 		d.no_states = true;
@@ -295,7 +318,11 @@ static void gather_one(struct monitor *m, struct gather *g, struct task *k,
 	evidence_interval(prev_ok ? &e->prev : NULL, &cur,
 			  g->have_disks_prev ? &g->disks_prev : NULL,
 			  g->have_disks ? &g->disks_cur : NULL, &e->why.ev);
-	rowwhy_eval(&e->why, r->d, m->sample_dt);
+	/* the first cause of the interval before stays while it binds */
+	rowwhy_eval(&e->why, r->d, r->total_pct, r->have_cpu_pct, r->cpu_pct,
+		    m->sample_dt,
+		    e->have_why && e->why_round + 1 == m->round ?
+		    rowwhy_first(&e->why) : WHY_NONE);
 	e->prev = cur;
 	e->have_prev = true;
 	e->prev_round = m->round;
@@ -359,25 +386,19 @@ void gather_new_round(struct monitor *m)
 		cgwhy_prune(m->gather->cgw, m->round);
 }
 
-/* The evidence of cgroup row c (v2 path below root). */
+/* The evidence of cgroup row c, from its path in each hierarchy. */
 static void gather_cgroup(struct monitor *m, struct gather *g,
-			  const char *root, struct cgroup_row *c)
+			  struct cgroup_row *c)
 {
 	struct evidence_dirs d = EVIDENCE_DIRS_NONE;
-	char full[8192];
 
 	d.proc = g->proc;
 	d.cpu_sys = g->cpu_sys;
-	/* the root's cgroup.threads lists every thread of the machine */
-	d.no_states = strcmp(c->path, "/") == 0;
-	snprintf(full, sizeof(full), "%s%s", root,
-		 d.no_states ? "" : c->path);
-	d.cg2 = kval_open_dir(-1, full);
-	cgwhy_gather(g->cgw, c, &d, system_of(m, g), m->round, m->sample_dt,
-		     g->have_disks_prev ? &g->disks_prev : NULL,
-		     g->have_disks ? &g->disks_cur : NULL);
-	if (d.cg2 >= 0)
-		close(d.cg2);
+	cgdirs_open(m->cgl, c->path, &d);
+	cgwhy_gather_ts(g->cgw, m->ts, c, &d, system_of(m, g), m->round,
+			m->sample_dt, g->have_disks_prev ? &g->disks_prev : NULL,
+			g->have_disks ? &g->disks_cur : NULL);
+	cgdirs_close(&d);
 }
 
 void gather_cgroups(struct monitor *m, struct cgroup_row *rows, size_t n)
@@ -385,7 +406,7 @@ void gather_cgroups(struct monitor *m, struct cgroup_row *rows, size_t n)
 	struct gather *g;
 	bool io = false;
 
-	/* cgroup rows are v2 paths; evidence is of one interval */
+	/* cgroup rows are paths of the tree; evidence is of one interval */
 	if (m->o.accumulate || !cgsum_used(m) || !n || !(g = gather_get(m)))
 		return;
 	if (!g->cgw && !(g->cgw = cgwhy_new()))
@@ -399,5 +420,5 @@ void gather_cgroups(struct monitor *m, struct cgroup_row *rows, size_t n)
 		read_disks(m, g);
 	for (size_t i = 0; i < n; i++)
 		if (cgwhy_wanted(&rows[i]) && rows[i].path)
-			gather_cgroup(m, g, m->cg_root, &rows[i]);
+			gather_cgroup(m, g, &rows[i]);
 }

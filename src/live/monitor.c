@@ -141,6 +141,7 @@ static int monitor_sample(struct producer *p, struct sample *out)
 
 	memset(out, 0, sizeof(*out));
 	out->time = monitor_clock(CLOCK_REALTIME);
+	out->boottime = monitor_clock(CLOCK_BOOTTIME);
 	out->interval = m->o.accumulate ? now - m->start_time : dt;
 	out->delayacct = m->delayacct == 1;
 	out->delayacct_known = m->delayacct >= 0;
@@ -276,6 +277,7 @@ static void monitor_free(struct producer *p)
 		psi_trigger_close(&m->o.triggers[i]);
 	}
 	cgtable_free(m->cgt);
+	free(m->cgl);
 	gather_free(m);
 	free(m->trows);
 	free(m->texited);
@@ -352,7 +354,7 @@ struct producer *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 	}
 	if ((o->cgroups || o->cgroup_within) && cgsum_open(m) < 0) {
 		if (errno == ENOENT)
-			warnx(_("no cgroup v2 hierarchy is mounted"));
+			warnx(_("no cgroup hierarchy is mounted"));
 		else
 			warnx("%s", strerror(errno));
 		producer_free(&m->p);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "kernel/cg_layout.h"
 #include "kernel/psi.h"
 #include "kernel/taskstats.h"
 #include "live/monitor.h"
@@ -79,7 +80,8 @@ struct monitor {
 
 	struct psi_reading psi_prev;
 
-	char cg_root[4096];         /* cgroup v2 mount, "" when not in use */
+	struct cg_layout *cgl;      /* the cgroup hierarchies, NULL when the
+				       sums per cgroup are not in use */
 	struct cgtable *cgt;
 	struct row *trows;          /* thread rows kept for a recording */
 	size_t ntrows, captrows;
@@ -195,7 +197,7 @@ void gather_free(struct monitor *m);
 /* A process's cgroup is read again at the latest this long after (s). */
 #define CGSUM_RECHECK 5.0
 bool cgsum_used(const struct monitor *m);
-/* Find the v2 hierarchy; -1 with errno (ENOENT: none is mounted). */
+/* Find the cgroup hierarchies; -1 with errno (ENOENT: none is mounted). */
 int cgsum_open(struct monitor *m);
 void cgsum_update(struct monitor *m, struct task *k);
 /* Read again the cgroups that are due (see cgsum_update). */

@@ -95,6 +95,29 @@ static bool single_threaded(const struct monitor *m, const struct task *k)
 	       (k->forked || k->info.threads == 1);
 }
 
+/*
+ * How long the task's threads lived in the window of dt seconds, summed
+ * over them; 0 when unknown. A thread: the window, or its age if less.
+ * A process: that times its threads, when their number is known to have
+ * stayed the same (no thread began or ended in the window, no event
+ * lost, the count read after the last change).
+ */
+static double task_lived(const struct monitor *m, const struct task *k,
+			 double dt)
+{
+	double age = task_age(m, k);
+	double one = age > 0 && age < dt ? age : dt;
+	if (k->cur.kind == TS_KIND_PID || m->o.threads || single_threaded(m, k))
+		return one;
+	uint64_t since = m->o.accumulate ? 0 : m->round;
+	bool steady = m->pc && k->lost_at_add == m->lost + m->exit_lost &&
+		      (k->threads_at == 0 ||
+		       (k->threads_at < since && k->info_round >= k->threads_at));
+	if (!steady || k->info.threads <= 0)
+		return 0;
+	return one * k->info.threads;
+}
+
 static void task_bounds(const struct monitor *m, const struct task *k,
 			struct delta_bounds *b)
 {
@@ -205,7 +228,8 @@ static void build_row(struct task *k, void *arg)
 		r->flags |= ROW_EXITED;
 		r->info.state = 'X';
 	}
-	delta_figures(&iv, m->o.accumulate ? c->now - m->start_time : c->dt, r);
+	double dt = m->o.accumulate ? c->now - m->start_time : c->dt;
+	delta_figures(&iv, dt, task_lived(m, k, dt), r);
 	if (c->recording)
 		return;
 	/* the figures of the window dropped as impossible */

@@ -67,6 +67,7 @@ void tasks_threads_changed(struct monitor *m, pid_t tgid)
 	struct task *p = tasktable_find(m->procs, tgid);
 	if (p) {
 		p->threads_changed = true;
+		p->threads_at = m->round + 1;
 		p->info_stale = true; /* its count of threads */
 	}
 }

@@ -6,17 +6,20 @@
 #include <string.h>
 
 #include "kernel/cgroup.h"
+#include "model/cgdirs.h"
+#include "model/cgname.h"
 #include "model/cgtable.h"
 
 struct cg {
 	char *path;
+	char *name;                /* cgname_of(path), made once */
 	struct psi_reading prev;   /* its pressure at the previous build */
 	bool have_prev;
 	unsigned long gen;         /* last build that used it */
 };
 
 struct cgtable {
-	char *root;
+	struct cg_layout layout;
 	struct cg *cg;             /* sorted by path */
 	size_t n, cap;
 	struct cgroup_row *rows;
@@ -26,16 +29,12 @@ struct cgtable {
 	unsigned long gen;
 };
 
-struct cgtable *cgtable_new(const char *root)
+struct cgtable *cgtable_new(const struct cg_layout *layout)
 {
 	struct cgtable *t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
-	t->root = strdup(root);
-	if (!t->root) {
-		free(t);
-		return NULL;
-	}
+	t->layout = *layout;
 	return t;
 }
 
@@ -43,12 +42,13 @@ void cgtable_free(struct cgtable *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->n; i++)
+	for (size_t i = 0; i < t->n; i++) {
 		free(t->cg[i].path);
+		free(t->cg[i].name);
+	}
 	free(t->cg);
 	free(t->rows);
 	free(t->max_unknown);
-	free(t->root);
 	free(t);
 }
 
@@ -86,14 +86,20 @@ static struct cg *get(struct cgtable *t, const char *path)
 		t->cg = p;
 		t->cap = nc;
 	}
-	char *copy = strdup(path);
-	if (!copy)
+	char name[CGNAME_MAX];
+	cgname_of(path, name, sizeof(name));
+	char *copy = strdup(path), *name_copy = strdup(name);
+	if (!copy || !name_copy) {
+		free(copy);
+		free(name_copy);
 		return NULL;
+	}
 	memmove(&t->cg[at + 1], &t->cg[at], (t->n - at) * sizeof(*t->cg));
 	t->n++;
 	g = &t->cg[at];
 	memset(g, 0, sizeof(*g));
 	g->path = copy;
+	g->name = name_copy;
 	return g;
 }
 
@@ -201,10 +207,12 @@ int cgtable_build(struct cgtable *t, const struct row *rows, size_t n,
 	/* forget cgroups nobody is in any more */
 	size_t kept = 0;
 	for (size_t i = 0; i < t->n; i++) {
-		if (t->cg[i].gen == t->gen)
+		if (t->cg[i].gen == t->gen) {
 			t->cg[kept++] = t->cg[i];
-		else
+		} else {
 			free(t->cg[i].path);
+			free(t->cg[i].name);
+		}
 	}
 	t->n = kept;
 
@@ -228,9 +236,10 @@ int cgtable_build(struct cgtable *t, const struct row *rows, size_t n,
 		struct cgroup_row *r = &t->rows[nr++];
 		memset(r, 0, sizeof(*r));
 		r->path = g->path;
+		r->name = g->name;
 		r->depth = depth_of(g->path);
 		struct psi_reading now;
-		cgroup_read_psi(t->root, g->path, &now);
+		cgdirs_read_psi(&t->layout, g->path, &now);
 		r->have_psi = false;
 		for (int k = 0; k < NPSI; k++)
 			for (int j = 0; j < NPSI_KIND; j++)

@@ -2,19 +2,24 @@
 /*
  * The cgroup table: task rows summed into one row per cgroup (and per
  * ancestor: a cgroup's figures cover everything below it), next to each
- * cgroup's own pressure over the same interval.
+ * cgroup's own pressure over the same interval, each with its name
+ * (model/cgname.h).
  */
 #ifndef STALLTOP_CGVIEW_H
 #define STALLTOP_CGVIEW_H
 
 #include <stddef.h>
 
+#include "kernel/cg_layout.h"
 #include "model/sample.h"
 
 struct cgtable;
 
-/* root: the v2 mount point ("/sys/fs/cgroup" or ".../unified"). */
-struct cgtable *cgtable_new(const char *root);
+/*
+ * The table of the hierarchies of layout (copied): paths are of its
+ * tree, pressure is read where cgdirs.h says.
+ */
+struct cgtable *cgtable_new(const struct cg_layout *layout);
 void cgtable_free(struct cgtable *t);
 
 /*

@@ -100,6 +100,16 @@ int cgwhy_gather(struct cgwhy *t, struct cgroup_row *g,
 		 double interval, const struct diskstats *disks_prev,
 		 const struct diskstats *disks_cur)
 {
+	return cgwhy_gather_ts(t, NULL, g, d, sys, round, interval, disks_prev,
+			       disks_cur);
+}
+
+int cgwhy_gather_ts(struct cgwhy *t, struct ts_client *ts,
+		    struct cgroup_row *g, const struct evidence_dirs *d,
+		    const struct evidence_reading *sys, uint64_t round,
+		    double interval, const struct diskstats *disks_prev,
+		    const struct diskstats *disks_cur)
+{
 	struct evidence_reading cur;
 	struct cgwhy_entry *e;
 	bool prev_ok;
@@ -115,12 +125,13 @@ int cgwhy_gather(struct cgwhy *t, struct cgroup_row *g,
 	if (!e && !(e = add(t, g->path)))
 		return -1;
 	if (sys)
-		evidence_read_with(d, NULL, sys, &cur);
+		evidence_read_with(d, ts, sys, &cur);
 	else
-		evidence_read(d, NULL, &cur);
+		evidence_read(d, ts, &cur);
 	evidence_interval(prev_ok ? &e->prev : NULL, &cur, disks_prev,
 			  disks_cur, &e->why.ev);
-	rowwhy_eval(&e->why, g->d, interval);
+	rowwhy_eval(&e->why, g->d, g->total_pct, false, 0, interval,
+		    prev_ok ? rowwhy_first(&e->why) : WHY_NONE);
 	e->prev = cur;
 	e->prev_round = round;
 	e->why_round = round;

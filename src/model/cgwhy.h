@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Why a cgroup stalls: the evidence of a cgroup row (struct
- * cgroup_row.why), read from the cgroup's own v2 directory and counted
- * from its threads' states, next to the delays summed over its
+ * cgroup_row.why), read from the cgroup's directories (model/cgdirs.h)
+ * with its task states, next to the delays summed over its
  * processes. A table keyed by the cgroup's path keeps each cgroup's
  * previous reading, so that throttling, events and pressure are the
  * figures of the interval; a cgroup not read in the round before has no
@@ -39,8 +39,8 @@ bool cgwhy_wanted(const struct cgroup_row *g);
 bool cgwhy_have(struct cgwhy *t, struct cgroup_row *g, uint64_t round);
 
 /*
- * Read g's evidence through d (d->cg2: the cgroup's v2 directory; pid
- * and the v1 directories -1), make the interval against its reading of
+ * Read g's evidence through d (its directories as cgdirs_open gives
+ * them; pid -1), make the interval against its reading of
  * round - 1 (none: current values only) with the disks of the interval
  * (may be NULL), and find the causes of g's stalls over an interval of
  * interval seconds. g->why points into the table until the next
@@ -54,6 +54,16 @@ int cgwhy_gather(struct cgwhy *t, struct cgroup_row *g,
 		 const struct evidence_reading *sys, uint64_t round,
 		 double interval, const struct diskstats *disks_prev,
 		 const struct diskstats *disks_cur);
+
+/*
+ * cgwhy_gather with the kernel's task states: ts (may be NULL) asks for
+ * those of d->states1, a v1 directory (evidence_read).
+ */
+int cgwhy_gather_ts(struct cgwhy *t, struct ts_client *ts,
+		    struct cgroup_row *g, const struct evidence_dirs *d,
+		    const struct evidence_reading *sys, uint64_t round,
+		    double interval, const struct diskstats *disks_prev,
+		    const struct diskstats *disks_cur);
 
 /*
  * A new round begins: forget the cgroups not read in the one before it

@@ -276,21 +276,59 @@ void delta_accumulate(struct delta *acc, bool first, const struct delta *iv)
 	}
 }
 
-double delta_total(const struct cat_figure d[NCAT])
+/* A category's figure, 0 when absent or dropped. */
+static double pct_of(const struct cat_figure d[NCAT], enum cat c)
 {
-	double total = 0, sleep = 0;
-	for (int c = 0; c < NCAT; c++) {
-		if (!d[c].avail)
-			continue;
-		if (c == CAT_CPU || c == CAT_IRQ)
-			total += d[c].pct;
-		else if (d[c].pct > sleep)
-			sleep = d[c].pct;
-	}
-	return total + sleep;
+	return d[c].avail && isfinite(d[c].pct) && d[c].pct > 0 ? d[c].pct : 0;
 }
 
-void delta_figures(const struct delta *iv, double dt, struct row *row)
+static double max2(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+void delta_stall(const struct cat_figure d[NCAT], bool have_run,
+		 double run_pct, double lived_pct, struct delta_stall *out)
+{
+	double cpu = pct_of(d, CAT_CPU), irq = pct_of(d, CAT_IRQ);
+	double io = pct_of(d, CAT_IO), swap = pct_of(d, CAT_SWAP);
+	double reclaim = pct_of(d, CAT_RECLAIM);
+	double compact = pct_of(d, CAT_COMPACT);
+	double wpcopy = pct_of(d, CAT_WPCOPY);
+	double thrashing = pct_of(d, CAT_THRASHING);
+	double held = cpu + irq + io;  /* disjoint, all held back */
+	double work = swap + max2(wpcopy, reclaim + compact);
+
+	out->lo = max2(held, max2(work, thrashing));
+	out->hi = held + swap + wpcopy + reclaim + compact + thrashing;
+	if (isfinite(lived_pct) && lived_pct > 0 && out->hi > lived_pct)
+		out->hi = lived_pct;
+	if (out->lo > out->hi)
+		out->lo = out->hi;  /* a long wait ending now: L caps it */
+
+	double share = 1;  /* of the memory work that was running */
+	if (have_run && isfinite(run_pct) && run_pct >= 0) {
+		double awake = run_pct + cpu + irq;
+		share = awake > 0 ? run_pct / awake : 0;
+	}
+	double est = held + work * share + max2(0, thrashing - swap - io);
+	if (est < out->lo)
+		est = out->lo;
+	if (est > out->hi)
+		est = out->hi;
+	out->est = est;
+}
+
+double delta_total(const struct cat_figure d[NCAT], bool have_run,
+		   double run_pct, double lived_pct)
+{
+	struct delta_stall s;
+	delta_stall(d, have_run, run_pct, lived_pct, &s);
+	return s.est;
+}
+
+void delta_figures(const struct delta *iv, double dt, double lived,
+		   struct row *row)
 {
 	row->have_cpu_pct = dt > 0 && iv->have_run;
 	row->cpu_pct = row->have_cpu_pct ?
@@ -318,7 +356,14 @@ void delta_figures(const struct delta *iv, double dt, struct row *row)
 			f->max_ms = (double)v->max_ns / 1e6;
 		}
 	}
-	row->total_pct = delta_total(row->d);
+	row->total_pct = delta_total(row->d, row->have_cpu_pct, row->cpu_pct,
+				     dt > 0 && lived > 0 ? lived / dt * 100.0 : 0);
+}
+
+/* A thread lives at most the window, and at most its age. */
+static double lived_thread(const struct delta_bounds *b, double dt)
+{
+	return b->age > 0 && b->age < dt ? b->age : dt;
 }
 
 int delta_row(const struct ts_reading *prev, const struct ts_reading *cur,
@@ -326,6 +371,6 @@ int delta_row(const struct ts_reading *prev, const struct ts_reading *cur,
 {
 	struct delta iv;
 	int dropped = delta_interval(prev, cur, b, &iv);
-	delta_figures(&iv, dt, row);
+	delta_figures(&iv, dt, b->thread ? lived_thread(b, dt) : 0, row);
 	return dropped;
 }

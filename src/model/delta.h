@@ -115,22 +115,66 @@ void delta_accumulate(struct delta *acc, bool first, const struct delta *iv);
 
 /*
  * The figures of row over dt seconds: pct, count, avg, max, cpu_pct and
- * total_pct (see delta_total).
+ * total_pct (see delta_stall). lived: seconds its thread(s) lived in the
+ * window, summed over threads (delta_stall's cap); 0 when unknown.
  */
-void delta_figures(const struct delta *iv, double dt, struct row *row);
+void delta_figures(const struct delta *iv, double dt, double lived,
+		   struct row *row);
 
 /*
- * TOTAL: the kernel nests waits (a swap-in's IO is also block IO,
- * thrashing sits inside swap-in or IO, reclaim and compaction may wait
- * on IO, a copy-on-write fault may reclaim), so a plain sum counts one
- * wait twice. A task waiting for a CPU or losing it to an IRQ is not
- * asleep, so those two are apart from the rest: total = cpu + irq + the
- * largest of the other six. It never counts a wait twice (it may leave
- * out sleeps of two kinds that did not overlap).
+ * TOTAL: the share of the window in which the task was held back, from
+ * what the kernel nests (checked against its sources):
+ *  - a thread's time splits into running (R, cpu_pct), runnable-waiting
+ *    (C, cpu delay: from enqueue to running), time stolen by IRQs while
+ *    on a CPU (I, irq delay; not in R, whose clock leaves IRQ time out)
+ *    and sleeping. Block IO delay (io) is a sleep: it runs from the
+ *    task's io_schedule() to its wake-up. C, I and io are disjoint.
+ *  - direct reclaim, compaction, copy-on-write and swap-in are stretches
+ *    of wall time around work the task does itself (scanning and
+ *    writing pages out, migrating, copying, reading or decompressing a
+ *    page): within them it may run, wait for a CPU (counted in C too)
+ *    or sleep on IO (counted in io too). Thrashing is a refault's
+ *    wait: inside a swap-in, or a sleep on the page lock, which is
+ *    block IO delay as well. Reclaim and compaction take turns in the
+ *    allocator, before a swap-in's read begins: with swap they are
+ *    disjoint; a copy-on-write fault may reclaim inside.
+ * So the stalled time is U = C + I + io + X, X the memory work outside
+ * C, I and io, and (as % of the window, L the time the task lived):
+ *   lo = max(C + I + io, swap + max(wpcopy, reclaim + compact),
+ *            thrashing)
+ *   hi = min(C + I + io + swap + wpcopy + reclaim + compact + thrashing,
+ *            L)
+ * The estimate takes the memory work W = swap + max(wpcopy, reclaim +
+ * compact) to be spread over the task's time on and waiting for a CPU
+ * as the rest of it is (its share in C and I is counted there already):
+ * X = W × R / (R + C + I), plus thrashing beyond swap and io (a refault
+ * wait no other figure holds). TOTAL = clamp(C + I + io + X, lo, hi).
+ * Without R, X = W. A thread alone on an idle machine (R 99.6 %,
+ * reclaim 74 %) has TOTAL 74; with a competitor on its CPU (R 50, C 50,
+ * reclaim 57, swap 7) TOTAL 82, where its cgroup's PSI shows cpu 50
+ * and memory 57 (whose union, 79, leaves out running in swap-ins).
+ * Absent or dropped figures count for nothing.
  */
-double delta_total(const struct cat_figure d[NCAT]);
+struct delta_stall {
+	double lo, hi;  /* bounds, % of the window */
+	double est;     /* TOTAL: the estimate, within them */
+};
 
-/* The fill of delta_interval + delta_figures, for one interval. */
+/*
+ * The stall of figures d. have_run/run_pct: R (cpu_pct); lived_pct:
+ * L as % of the window (<= 0: unknown, no cap).
+ */
+void delta_stall(const struct cat_figure d[NCAT], bool have_run,
+		 double run_pct, double lived_pct, struct delta_stall *out);
+
+/* delta_stall's estimate. */
+double delta_total(const struct cat_figure d[NCAT], bool have_run,
+		   double run_pct, double lived_pct);
+
+/*
+ * The fill of delta_interval + delta_figures, for one interval; a
+ * thread's (b->thread) lived time is the window, or its age if less.
+ */
 int delta_row(const struct ts_reading *prev, const struct ts_reading *cur,
 	      double dt, const struct delta_bounds *b, struct row *row);
 

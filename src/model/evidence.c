@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "lib/nls.h"
 #include "model/evidence.h"
@@ -37,6 +38,8 @@ static void read_cpu(const struct evidence_dirs *d, struct cg_cpu *out)
 	cg_cpu_read_v1(d->cpu1, &v1);
 	if (!v1.version)
 		return;
+	if (!v1.usage_us.have)
+		cg_cpu_read_cpuacct(d->cpuacct1, &v1);
 	copy_pressure(v1.pressure, out->pressure);
 	*out = v1;
 }
@@ -113,6 +116,9 @@ void evidence_read_with(const struct evidence_dirs *dirs, struct ts_client *ts,
 		read_cpu(dirs, &out->cpu);
 		taskev_read_cpu(dirs->pid, out->load.cpus_online.have ?
 				out->load.cpus_online.v : 0, &out->tcpu);
+		if (dirs->cpus && out->tcpu.allowed_list[0])
+			cpustat_split(dirs->cpus, out->tcpu.allowed_list,
+				      &out->cpus);
 	}
 	if (wants(dirs, EVIDENCE_MEMORY))
 		read_mem(dirs, &out->mem);
@@ -155,6 +161,17 @@ static struct kval stall(const struct psi_line *prev,
 	return (struct kval){ .have = true, .v = cur->total_us - prev->total_us };
 }
 
+/* A delta of /proc/stat ticks (USER_HZ) in microseconds. */
+static struct kval ticks_us(const struct kval *prev, const struct kval *cur)
+{
+	struct kval k = delta(prev, cur);
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (k.have)
+		k.v = k.v * 1000000 / (uint64_t)(hz > 0 ? hz : 100);
+	return k;
+}
+
 #define D(field, member) (out->field = delta(p ? &p->member : NULL, &c->member))
 
 static void cpu_interval(const struct evidence_reading *p,
@@ -176,6 +193,14 @@ static void cpu_interval(const struct evidence_reading *p,
 	out->runnable_threads = c->tcpu.runnable_threads;
 	out->cpus_online = c->load.cpus_online;
 	out->sys_runnable = c->load.procs_running;
+	out->allowed_cpus_idle_us = ticks_us(p ? &p->cpus.in_idle : NULL,
+					     &c->cpus.in_idle);
+	out->allowed_cpus_time_us = ticks_us(p ? &p->cpus.in_total : NULL,
+					     &c->cpus.in_total);
+	out->other_cpus_idle_us = ticks_us(p ? &p->cpus.out_idle : NULL,
+					   &c->cpus.out_idle);
+	out->other_cpus_time_us = ticks_us(p ? &p->cpus.out_total : NULL,
+					   &c->cpus.out_total);
 }
 
 static void mem_interval(const struct evidence_reading *p,
@@ -351,6 +376,14 @@ const struct evidence_field evidence_fields[] = {
 	  N_("CPUs online in the machine")),
 	F("sys_runnable", sys_runnable, GAUGE, CPU, "tasks",
 	  N_("tasks of the machine running or waiting for a CPU (procs_running)")),
+	F("allowed_cpus_idle_us", allowed_cpus_idle_us, DELTA, CPU, "us",
+	  N_("idle time of the CPUs the process may use, summed over them (/proc/stat)")),
+	F("allowed_cpus_time_us", allowed_cpus_time_us, DELTA, CPU, "us",
+	  N_("time of the CPUs the process may use, summed over them")),
+	F("other_cpus_idle_us", other_cpus_idle_us, DELTA, CPU, "us",
+	  N_("idle time of the CPUs online the process may not use, summed")),
+	F("other_cpus_time_us", other_cpus_time_us, DELTA, CPU, "us",
+	  N_("time of the CPUs online the process may not use, summed")),
 
 	F("mem_max", mem_max, LIMIT, MEMORY, "bytes",
 	  N_("the cgroup's memory limit (memory.max, memory.limit_in_bytes)")),

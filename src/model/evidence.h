@@ -31,6 +31,7 @@
 #include "kernel/cg_io.h"
 #include "kernel/cg_mem.h"
 #include "kernel/cgstats.h"
+#include "kernel/cpustat.h"
 #include "kernel/diskstats.h"
 #include "kernel/kval.h"
 #include "kernel/sysinfo.h"
@@ -45,6 +46,8 @@ struct ts_client;
 struct evidence_dirs {
 	int cg2;         /* the process's v2 cgroup directory */
 	int cpu1;        /* its v1 cpu controller directory */
+	int cpuacct1;    /* its v1 cpuacct directory, where cpuacct is
+			    mounted apart from cpu (else -1) */
 	int mem1;        /* its v1 memory controller directory */
 	int blkio1;      /* its v1 blkio controller directory */
 	int states1;     /* a v1 directory for cgroupstats (any controller) */
@@ -58,13 +61,19 @@ struct evidence_dirs {
 	 * A row's stalls name theirs (rowwhy_wants); the rest stays absent.
 	 */
 	unsigned want;
+	/*
+	 * The per-CPU times of this round (cpustat_read), read once by the
+	 * caller for every process; NULL: not known.
+	 */
+	const struct cpustat *cpus;
 };
 
 #define EVIDENCE_WANT(group) (1u << (group))
 
 /* Nothing open (and task states counted where a directory is). */
-#define EVIDENCE_DIRS_NONE ((struct evidence_dirs){ -1, -1, -1, -1, -1, \
-	-1, -1, -1, false, 0 })
+#define EVIDENCE_DIRS_NONE ((struct evidence_dirs){ .cg2 = -1, .cpu1 = -1, \
+	.cpuacct1 = -1, .mem1 = -1, .blkio1 = -1, .states1 = -1, .pid = -1, \
+	.proc = -1, .cpu_sys = -1, .no_states = false, .want = 0 })
 
 /* One moment: cumulative counters and current values. */
 struct evidence_reading {
@@ -76,6 +85,7 @@ struct evidence_reading {
 	struct sysinfo_load load;
 	struct taskev_io tio;
 	struct taskev_cpu tcpu;
+	struct cpustat_split cpus; /* the CPUs it may use and the others */
 	struct taskev_mem tmem;
 	struct cgstats states;
 	struct kval forks;        /* forks by the process so far: counted by
@@ -127,6 +137,9 @@ struct evidence {
 	struct kval cpu_some_us, cpu_full_us;  /* cgroup cpu.pressure */
 	struct kval allowed_cpus, threads, runnable_threads;
 	struct kval cpus_online, sys_runnable;
+	/* the CPUs it may use and the others: idle and in all, summed */
+	struct kval allowed_cpus_idle_us, allowed_cpus_time_us;
+	struct kval other_cpus_idle_us, other_cpus_time_us;
 
 	/* memory: the cgroup's limits, usage, events, swap, refaults */
 	struct kval mem_max, mem_high, mem_current;

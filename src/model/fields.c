@@ -403,6 +403,14 @@ static void cg_nr(const struct field *f, const struct cgroup_row *g,
 	set_int(v, (long long)g->nr_tasks);
 }
 
+/* The operator's name of the cgroup (model/cgname.h). */
+static void cg_name(const struct field *f, const struct cgroup_row *g,
+		    const struct field_ctx *c, struct field_value *v)
+{
+	(void)f, (void)c;
+	set_str(v, g->name);
+}
+
 /* The path; batch text indents it by depth. */
 static void cg_path(const struct field *f, const struct cgroup_row *g,
 		    const struct field_ctx *c, struct field_value *v)
@@ -455,8 +463,10 @@ static const struct field table[NFIELD] = {
 		.header = "TOTAL", .bheader = N_("TOTAL"), .key = "total_pct",
 		.sort_name = "total",
 		/* xgettext:no-c-format */
-		.help = N_("CPU + IRQ + the largest other delay column, % of the "
-			   "interval (nested waits count once)"),
+		.help = N_("time held back, % of the interval: CPU + IRQ + IO + "
+			   "the memory work that ran (reclaim and the like run on "
+			   "the CPU, so CPU% and RECLAIM can both be high); never "
+			   "above the time it lived"),
 		.cg_help = N_("TOTAL summed over the cgroup's tasks and below"),
 		.type = FIELD_NUM, .width = NUM_WIDTH, .bwidth = BATCH_PCT,
 		.decimals = 1, .flags = TASK | CG | FIELD_SORT | FIELD_STALL,
@@ -519,12 +529,13 @@ static const struct field table[NFIELD] = {
 		.cmp = cmp_desc, .get = get_start, .set = put_start,
 	},
 	[FIELD_WHY] = {
-		.header = "WHY", .key = "why",
-		.help = N_("the cause of the largest stall, from the evidence "
-			   "next to it (key w shows it)"),
-		.cg_help = N_("the cause of the cgroup's largest stall, from "
-			      "the evidence next to it (key w shows it)"),
-		.type = FIELD_EVIDENCE, .width = 16,
+		.header = "WHY", .bheader = N_("WHY"), .key = "why",
+		.help = N_("the binding cause: of those the evidence next to "
+			   "the stall supports, the one that accounts for most "
+			   "of it (key w lists them all)"),
+		.cg_help = N_("the binding cause of the cgroup's stall, from "
+			      "the evidence next to it (key w lists them all)"),
+		.type = FIELD_EVIDENCE, .width = 16, .bwidth = 16,
 		.flags = TASK | CG | FIELD_LEFT | FIELD_RAW | FIELD_OPTIONAL,
 		.get = get_why, .cg_get = cg_why, .set = put_why,
 	},
@@ -580,6 +591,20 @@ static const struct field table[NFIELD] = {
 		.help = N_("tasks in the cgroup and below"),
 		.type = FIELD_INT, .width = 5, .bwidth = 6, .flags = CG,
 		.cmp = cmp_desc, .cg_get = cg_nr,
+	},
+	[FIELD_CG_NAME] = {
+		.header = "NAME", .bheader = N_("NAME"), .key = "name",
+		.help = N_("what operators call the cgroup: its systemd unit, a "
+			   "container's runtime and short id, a Kubernetes "
+			   "pod's UID and QoS class"),
+		.cg_help = N_("what operators call the cgroup (its systemd "
+			      "unit, a container's runtime and short id, a "
+			      "Kubernetes pod), indented below its parent; + "
+			      "folded, - unfolded"),
+		/* the screen's tree (width 0: the rest of the line) */
+		.type = FIELD_STR, .width = 0, .bwidth = 32,
+		.flags = CG | FIELD_LEFT | FIELD_RAW,
+		.cmp = cmp_str, .cg_get = cg_name,
 	},
 	[FIELD_CG_PATH] = {
 		.header = "PATH", .bheader = N_("PATH"),

@@ -46,6 +46,7 @@ enum field_id {
 	FIELD_CG_IO_P,
 	FIELD_CG_IO_10,
 	FIELD_CG_NR,
+	FIELD_CG_NAME,                /* what operators call it (cgname.h) */
 	FIELD_CG_PATH,
 	NFIELD
 };

@@ -26,17 +26,22 @@ static const int screen_layout[] = {
 static const int cgroups_layout[] = {
 	FIELD_CG_CPU_P, FIELD_CG_CPU_10, FIELD_CG_MEM_P, FIELD_CG_MEM_10,
 	FIELD_CG_IO_P, FIELD_CG_IO_10, CATS, FIELD_TOTAL, FIELD_CG_NR,
-	FIELD_CG_PATH,
+	FIELD_CG_NAME, FIELD_CG_PATH,
 };
 static const int cgroups_screen_layout[] = {
 	FIELD_CG_CPU_P, FIELD_CG_CPU_10, FIELD_CG_MEM_P, FIELD_CG_MEM_10,
 	FIELD_CG_IO_P, FIELD_CG_IO_10, CATS, FIELD_TOTAL, FIELD_CG_NR,
-	FIELD_WHY, FIELD_CG_PATH,
+	FIELD_WHY, FIELD_CG_NAME,
+};
+static const int cgroups_text_layout[] = {
+	FIELD_CG_CPU_P, FIELD_CG_CPU_10, FIELD_CG_MEM_P, FIELD_CG_MEM_10,
+	FIELD_CG_IO_P, FIELD_CG_IO_10, CATS, FIELD_TOTAL, FIELD_CG_NR,
+	FIELD_WHY, FIELD_CG_NAME, FIELD_CG_PATH,
 };
 static const int csv_layout[] = {
 	FIELD_PID, FIELD_TGID, FIELD_PPID, FIELD_USER, FIELD_STATE,
 	FIELD_THREADS, FIELD_CPU_PCT, FIELD_DELAY, FIELD_TOTAL, FIELD_DROPPED,
-	FIELD_EXITED, FIELD_COMMAND,
+	FIELD_EXITED, FIELD_COMMAND, FIELD_WHY,
 };
 static const int json_layout[] = {
 	FIELD_PID, FIELD_TGID, FIELD_PPID, FIELD_COMM, FIELD_CMDLINE,
@@ -56,6 +61,7 @@ static const struct {
 	[FIELD_LAYOUT_JSON] = LAYOUT(json_layout),
 	[FIELD_LAYOUT_SCREEN] = LAYOUT(screen_layout),
 	[FIELD_LAYOUT_CGROUPS_SCREEN] = LAYOUT(cgroups_screen_layout),
+	[FIELD_LAYOUT_CGROUPS_TEXT] = LAYOUT(cgroups_text_layout),
 };
 
 const int *layouts_fields(enum field_layout l, int *n)

@@ -6,14 +6,18 @@
 #include <stdbool.h>
 
 enum field_layout {
-	FIELD_LAYOUT_TASKS,   /* the task table: screen and batch text */
-	FIELD_LAYOUT_CGROUPS, /* the cgroup view: screen and batch text */
+	FIELD_LAYOUT_TASKS,   /* the task table's columns (sort keys) */
+	FIELD_LAYOUT_CGROUPS, /* the cgroup view's columns (sort keys) */
 	FIELD_LAYOUT_CSV,     /* after "time" */
 	FIELD_LAYOUT_JSON,    /* a task row's keys */
-	FIELD_LAYOUT_SCREEN,  /* the task table on the screen: the tasks' and
-				 WHY, shown where a row has a cause */
+	FIELD_LAYOUT_SCREEN,  /* the task table on the screen and in batch
+				 text: the tasks' and WHY, shown where a row
+				 has a cause */
 	FIELD_LAYOUT_CGROUPS_SCREEN, /* the cgroup view on the screen: the
-				 cgroups' and WHY, likewise */
+				 cgroups' and WHY, the tree of names
+				 (NAME) in place of NAME and PATH */
+	FIELD_LAYOUT_CGROUPS_TEXT, /* the cgroups in batch text: the
+				 cgroups' and WHY, likewise, NAME and PATH */
 	NFIELD_LAYOUT
 };
 

@@ -139,6 +139,35 @@ void producer_notice(struct producer *p, const char *text)
 	p->notices[p->nnotices] = NULL;
 }
 
+void producer_notice_replace(struct producer *p, const char *old,
+			     const char *text)
+{
+	for (int i = 0; old && i < p->nnotices; i++) {
+		if (strcmp(p->notices[i], old) != 0)
+			continue;
+		char *copy = strdup(text);
+		if (!copy)
+			return;
+		free(p->notices[i]);
+		p->notices[i] = copy;
+		return;
+	}
+	producer_notice(p, text);
+}
+
+void producer_on_note(struct producer *p, void (*cb)(const char *, void *),
+		      void *arg)
+{
+	p->note_cb = cb;
+	p->note_arg = arg;
+}
+
+void producer_note(struct producer *p, const char *text)
+{
+	if (p->note_cb)
+		p->note_cb(text, p->note_arg);
+}
+
 struct row *producer_push_row(struct row **v, size_t *n, size_t *cap)
 {
 	if (*n == *cap) {

@@ -83,6 +83,8 @@ struct producer {
 	void *sample_arg;
 	char *notices[PRODUCER_MAX_NOTICES + 1];
 	int nnotices;
+	void (*note_cb)(const char *, void *);
+	void *note_arg;
 };
 
 int producer_sample(struct producer *p, struct sample *out);
@@ -128,6 +130,18 @@ bool producer_done(const struct producer *p);
 const char *const *producer_notices(const struct producer *p);
 /* For producers: add a notice (copied; duplicates are dropped). */
 void producer_notice(struct producer *p, const char *text);
+/* For producers: the notice old (NULL: none) becomes text. */
+void producer_notice_replace(struct producer *p, const char *old,
+			     const char *text);
+/*
+ * Call cb with each note of the moment (a line of a recording skipped as
+ * it is met): a batch writer prints them where they happen, a screen has
+ * the notices.
+ */
+void producer_on_note(struct producer *p, void (*cb)(const char *, void *),
+		      void *arg);
+/* For producers: a note of the moment, to the callback if any. */
+void producer_note(struct producer *p, const char *text);
 
 /* For producers: append a zeroed row to a growing array; NULL: no memory. */
 struct row *producer_push_row(struct row **v, size_t *n, size_t *cap);

@@ -68,20 +68,23 @@ struct row {
 	const char *cmdline;  /* raw, arguments joined by spaces; may be "" */
 	uid_t uid;            /* (uid_t)-1 when unknown */
 	const char *user;     /* name, or the numeric uid as text */
-	const char *cgroup;   /* v2 path ("/system.slice/x.service"), or NULL */
+	const char *cgroup;   /* path in the cgroup tree (kernel/cg_layout.h:
+				 "/system.slice/x.service"), or NULL */
 	struct task_info info; /* state, parent, threads... */
 	bool have_cpu_pct;
 	double cpu_pct;       /* CPU use, % of one CPU */
 	struct cat_figure d[NCAT];
-	double total_pct;     /* cpu + irq + the largest other (delta_total) */
+	double total_pct;     /* time held back, % (delta_stall) */
 	unsigned flags;       /* enum row_flags */
 	double age;           /* seconds since first seen (for highlighting) */
 	const struct row_why *why; /* evidence of its stalls, or NULL */
 };
 
-/* One cgroup (v2) and everything below it. */
+/* One cgroup of the tree (kernel/cg_layout.h) and everything below it. */
 struct cgroup_row {
-	const char *path;     /* from the v2 root: "/", "/system.slice", ... */
+	const char *path;     /* from the tree's root: "/", "/system.slice"... */
+	const char *name;     /* what operators call it (model/cgname.h):
+				 "nginx.service", "docker 3f2a1b4c5d6e" */
 	int depth;            /* 0 for "/" */
 	bool have_psi;        /* its *.pressure files could be read */
 	struct psi_sample psi;
@@ -94,6 +97,8 @@ struct cgroup_row {
 
 struct sample {
 	double time;          /* wall clock at the end of the interval */
+	double boottime;      /* CLOCK_BOOTTIME at the same moment (s), 0 if
+				 unknown: tells a jump of the wall clock */
 	double interval;      /* seconds the figures cover */
 	bool delayacct;       /* kernel.task_delayacct is on */
 	bool delayacct_known; /* the sysctl could be read */

@@ -30,7 +30,7 @@ static size_t cgroups_strings(const struct cgroup_row *g, size_t n)
 {
 	size_t total = 0;
 	for (size_t i = 0; i < n; i++)
-		total += str_size(g[i].path);
+		total += str_size(g[i].path) + str_size(g[i].name);
 	return total;
 }
 
@@ -112,8 +112,10 @@ static struct cgroup_row *copy_cgroups(const struct cgroup_row *src, size_t n,
 	struct cgroup_row *g = dup_array(src, n, sizeof(*g));
 	if (!g)
 		return NULL;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		g[i].path = put(pos, src[i].path);
+		g[i].name = put(pos, src[i].name);
+	}
 	return g;
 }
 

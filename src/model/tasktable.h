@@ -97,6 +97,11 @@ struct task {
 	 * asked: ask them again, although its own reading may not move.
 	 */
 	bool threads_changed;
+	/*
+	 * A process: 1 + the reading before which its set of threads last
+	 * changed (a thread began or ended); 0: never, while watched.
+	 */
+	uint64_t threads_at;
 	uint64_t moved;            /* the reading whose figures last moved */
 	struct delta *acc;         /* accumulated mode (-a) only: the window
 				      so far; NULL until its first interval */

@@ -16,14 +16,16 @@
 const struct why_rule why_rules[NWHY] = {
 	[WHY_NONE] = { "", "", "" },
 	[WHY_CPU_QUOTA] = { "cpu_quota", N_("cpu quota"),
-		N_("the cgroup's CPU quota held it back for at least a quarter "
-		   "of the CPU delay") },
+		N_("the cgroup used up its CPU quota: it accounts for the CPU "
+		   "delay in the share of periods it was throttled in") },
 	[WHY_PINNED] = { "pinned", N_("pinned"),
-		N_("more threads of the process are runnable than the CPUs it "
-		   "may use, fewer than the machine has") },
+		N_("the CPUs the process may use, fewer than the machine has, "
+		   "are crowded (more of its threads runnable, or busy) while "
+		   "others idle: it accounts for up to their idle time") },
 	[WHY_CPU_CONTENTION] = { "cpu_contention", N_("cpu contention"),
 		N_("more tasks of the machine are runnable than the CPUs the "
-		   "process may use") },
+		   "process may use, or those were busy: what quota and "
+		   "pinning leave") },
 	[WHY_MEM_LIMIT] = { "mem_limit", N_("mem limit"),
 		/* xgettext:no-c-format */
 		N_("the cgroup hit its memory limit, or uses 95 % of it") },
@@ -61,23 +63,76 @@ static bool at_least(const struct kval *part, double share,
 	       (double)part->v >= share * (double)whole->v;
 }
 
-static bool rule_cpu_quota(double delay_us, const struct evidence *ev)
+/* The quota's part of p: the share of periods throttled in. */
+static bool rule_cpu_quota(double p, const struct evidence *ev, double *est)
 {
-	return known(&ev->cpu_quota_us) && known(&ev->cpu_throttled_us) &&
-	       ev->cpu_throttled_us.v > 0 &&
-	       (double)ev->cpu_throttled_us.v >= WHY_QUOTA_SHARE * delay_us;
+	if (!known(&ev->cpu_quota_us))
+		return false;
+	if (known(&ev->cpu_throttled_periods) && known(&ev->cpu_periods) &&
+	    ev->cpu_periods.v > 0) {
+		double f = (double)ev->cpu_throttled_periods.v /
+			   (double)ev->cpu_periods.v;
+		*est = p * (f < 1 ? f : 1);
+		return ev->cpu_throttled_periods.v > 0;
+	}
+	if (known(&ev->cpu_throttled_us) && ev->cpu_throttled_us.v > 0) {
+		double t = (double)ev->cpu_throttled_us.v;
+		*est = t < p ? t : p;
+		return true;
+	}
+	return false;
 }
 
-static bool rule_pinned(const struct evidence *ev)
+/* The CPUs it may use were busy all but WHY_BUSY_SHARE of their time. */
+static bool allowed_busy(const struct evidence *ev)
 {
-	return known(&ev->allowed_cpus) && known(&ev->cpus_online) &&
-	       known(&ev->runnable_threads) &&
-	       ev->allowed_cpus.v < ev->cpus_online.v &&
-	       ev->runnable_threads.v > ev->allowed_cpus.v;
+	return known(&ev->allowed_cpus_idle_us) &&
+	       known(&ev->allowed_cpus_time_us) &&
+	       ev->allowed_cpus_time_us.v > 0 &&
+	       (double)ev->allowed_cpus_idle_us.v <=
+		       WHY_BUSY_SHARE * (double)ev->allowed_cpus_time_us.v;
+}
+
+/* The CPUs it may not use were idle WHY_IDLE_SHARE of their time. */
+static bool others_idle(const struct evidence *ev)
+{
+	return known(&ev->other_cpus_idle_us) &&
+	       known(&ev->other_cpus_time_us) &&
+	       ev->other_cpus_time_us.v > 0 &&
+	       (double)ev->other_cpus_idle_us.v >=
+		       WHY_IDLE_SHARE * (double)ev->other_cpus_time_us.v;
+}
+
+static bool rule_pinned(double p, const struct evidence *ev, double *est)
+{
+	bool own;
+
+	if (!known(&ev->allowed_cpus) || !known(&ev->cpus_online) ||
+	    ev->allowed_cpus.v >= ev->cpus_online.v || ev->allowed_cpus.v == 0)
+		return false;
+	own = known(&ev->runnable_threads) &&
+	      ev->runnable_threads.v > ev->allowed_cpus.v;
+	if (allowed_busy(ev) && others_idle(ev)) {
+		double idle = (double)ev->other_cpus_idle_us.v;
+		*est = idle < p ? idle : p;
+		return true;
+	}
+	if (!own)
+		return false;
+	if (known(&ev->other_cpus_idle_us)) {
+		double idle = (double)ev->other_cpus_idle_us.v;
+		*est = idle < p ? idle : p;
+	} else {
+		*est = p * (1 - (double)ev->allowed_cpus.v /
+				(double)ev->runnable_threads.v);
+	}
+	return true;
 }
 
 static bool rule_cpu_contention(const struct evidence *ev)
 {
+	if (allowed_busy(ev))
+		return true;
 	return known(&ev->allowed_cpus) && known(&ev->sys_runnable) &&
 	       ev->sys_runnable.v > 0 &&
 	       ev->sys_runnable.v - 1 > ev->allowed_cpus.v;
@@ -179,54 +234,111 @@ static int rule_disk_busy(const struct evidence *ev)
 	return -1;
 }
 
-static enum why_cause memory_cause(const struct evidence *ev)
+static void hold(struct why_hold *out, size_t *n, enum why_cause c,
+		 double est, bool residual)
 {
-	if (rule_mem_limit(ev))
-		return WHY_MEM_LIMIT;
-	if (positive(&ev->mem_events_high))
-		return WHY_MEM_HIGH;
-	if (rule_swap_full(ev))
-		return WHY_SWAP_FULL;
-	if (rule_low_memory(ev))
-		return WHY_LOW_MEMORY;
-	return WHY_NONE;
+	if (*n >= WHY_HOLDS)
+		return;
+	out[*n] = (struct why_hold){ { c, -1, -1 }, est, residual };
+	(*n)++;
+}
+
+size_t why_holds(enum cat cat, double part_us, const struct evidence *ev,
+		 struct why_hold out[WHY_HOLDS])
+{
+	size_t n = 0;
+	double est = 0;
+	int at;
+
+	if (!ev || !(part_us > 0))
+		return 0;
+	switch (cat) {
+	case CAT_CPU:
+		if (rule_cpu_quota(part_us, ev, &est))
+			hold(out, &n, WHY_CPU_QUOTA, est, false);
+		if (rule_pinned(part_us, ev, &est))
+			hold(out, &n, WHY_PINNED, est, false);
+		if (rule_cpu_contention(ev))
+			hold(out, &n, WHY_CPU_CONTENTION, 0, true);
+		break;
+	case CAT_SWAP:
+	case CAT_RECLAIM:
+	case CAT_THRASHING:
+		if (rule_mem_limit(ev))
+			hold(out, &n, WHY_MEM_LIMIT, part_us, false);
+		if (positive(&ev->mem_events_high))
+			hold(out, &n, WHY_MEM_HIGH, part_us, false);
+		if (rule_swap_full(ev))
+			hold(out, &n, WHY_SWAP_FULL, part_us, false);
+		if (rule_low_memory(ev))
+			hold(out, &n, WHY_LOW_MEMORY, part_us, false);
+		break;
+	case CAT_IO:
+		if ((at = rule_io_limit(ev)) >= 0) {
+			hold(out, &n, WHY_IO_LIMIT, part_us, false);
+			out[n - 1].r.io_dev = at;
+		}
+		if ((at = rule_disk_busy(ev)) >= 0) {
+			hold(out, &n, WHY_DISK_BUSY, part_us, false);
+			out[n - 1].r.disk = at;
+		}
+		break;
+	case CAT_WPCOPY:
+		if (positive(&ev->forks))
+			hold(out, &n, WHY_FORK_COW, part_us, false);
+		break;
+	default:
+		break;
+	}
+	return n;
+}
+
+int why_share(const struct why_hold *h, size_t n, double part_us,
+	      double share_us[WHY_HOLDS])
+{
+	bool done[WHY_HOLDS] = { false };
+	double left = part_us > 0 ? part_us : 0;
+	int best = -1;
+
+	for (size_t k = 0; k < n && k < WHY_HOLDS; k++) {
+		int pick = -1;
+
+		/* the largest estimate left, residual ones last */
+		for (size_t i = 0; i < n && i < WHY_HOLDS; i++) {
+			if (done[i])
+				continue;
+			if (pick < 0 || (h[pick].residual && !h[i].residual) ||
+			    (h[pick].residual == h[i].residual &&
+			     h[i].est_us > h[pick].est_us))
+				pick = (int)i;
+		}
+		double want = h[pick].residual ? left : h[pick].est_us;
+		share_us[pick] = want < left ? want : left;
+		if (share_us[pick] < 0)
+			share_us[pick] = 0;
+		left -= share_us[pick];
+		done[pick] = true;
+	}
+	for (size_t i = 0; i < n && i < WHY_HOLDS; i++)
+		if (best < 0 || share_us[i] > share_us[best])
+			best = (int)i;
+	return best;
 }
 
 struct why_result why_eval(enum cat cat, bool have_delay, double delay_us,
 			   const struct evidence *ev)
 {
 	struct why_result r = { WHY_NONE, -1, -1 };
+	struct why_hold h[WHY_HOLDS];
+	double share[WHY_HOLDS];
+	size_t n;
+	int best;
 
-	if (!ev || !have_delay || !(delay_us > 0))
+	if (!have_delay)
 		return r;
-	switch (cat) {
-	case CAT_CPU:
-		if (rule_cpu_quota(delay_us, ev))
-			r.cause = WHY_CPU_QUOTA;
-		else if (rule_pinned(ev))
-			r.cause = WHY_PINNED;
-		else if (rule_cpu_contention(ev))
-			r.cause = WHY_CPU_CONTENTION;
-		break;
-	case CAT_SWAP:
-	case CAT_RECLAIM:
-	case CAT_THRASHING:
-		r.cause = memory_cause(ev);
-		break;
-	case CAT_IO:
-		if ((r.io_dev = rule_io_limit(ev)) >= 0)
-			r.cause = WHY_IO_LIMIT;
-		else if ((r.disk = rule_disk_busy(ev)) >= 0)
-			r.cause = WHY_DISK_BUSY;
-		break;
-	case CAT_WPCOPY:
-		if (positive(&ev->forks))
-			r.cause = WHY_FORK_COW;
-		break;
-	default:
-		break;
-	}
-	return r;
+	n = why_holds(cat, delay_us, ev, h);
+	best = why_share(h, n, delay_us, share);
+	return best >= 0 ? h[best].r : r;
 }
 
 /* A device's name, or MAJ:MIN when diskstats did not name it. */

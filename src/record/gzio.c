@@ -29,6 +29,9 @@ struct gzio_reader {
 	bool done;
 	int zerr;         /* Z_OK; Z_BUF_ERROR cut short; Z_DATA_ERROR damaged;
 			     Z_ERRNO read error (errno) */
+	int err_no;       /* of Z_ERRNO */
+	int (*wait)(void *, int);
+	void *wait_arg;
 	z_stream zs;
 	bool zs_init;
 	unsigned char in[65536];
@@ -41,13 +44,19 @@ static bool fill(struct gzio_reader *z)
 
 	if (z->zs.avail_in) /* keep what is left, at the start */
 		memmove(z->in, z->zs.next_in, z->zs.avail_in);
+	z->zs.next_in = z->in;
+	if (z->wait && z->wait(z->wait_arg, z->fd) < 0) {
+		z->zerr = Z_ERRNO;
+		z->err_no = errno;
+		return false;
+	}
 	do
 		n = read(z->fd, z->in + z->zs.avail_in,
 			 sizeof(z->in) - z->zs.avail_in);
 	while (n < 0 && errno == EINTR);
-	z->zs.next_in = z->in;
 	if (n < 0) {
 		z->zerr = Z_ERRNO;
+		z->err_no = errno;
 		return false;
 	}
 	z->zs.avail_in += (uInt)n;
@@ -140,6 +149,18 @@ struct gzio_reader *gzio_reader_new(int fd)
 	return z;
 }
 
+void gzio_reader_set_wait(struct gzio_reader *z, int (*wait)(void *, int),
+			  void *arg)
+{
+	z->wait = wait;
+	z->wait_arg = arg;
+}
+
+int gzio_errno(const struct gzio_reader *z)
+{
+	return z->err_no;
+}
+
 bool gzio_compressed(const struct gzio_reader *z)
 {
 	return z->compressed;
@@ -163,6 +184,7 @@ void gzio_reader_free(struct gzio_reader *z)
 
 struct gzio_writer {
 	gzFile gz;   /* owns its fd */
+	int fd;      /* the same, to look at (gzio_writer_fd) */
 };
 
 /* errno for a zlib failure: the system's when zlib saw one, else EIO. */
@@ -188,6 +210,7 @@ struct gzio_writer *gzio_writer_open(int fd)
 		errno = ENOMEM;
 		return NULL;
 	}
+	w->fd = fd;
 	return w;
 }
 
@@ -209,6 +232,11 @@ int gzio_write(struct gzio_writer *w, const char *buf, size_t len)
 		return -1;
 	}
 	return 0;
+}
+
+int gzio_writer_fd(const struct gzio_writer *w)
+{
+	return w->fd;
 }
 
 int gzio_writer_close(struct gzio_writer *w)

@@ -21,6 +21,12 @@ struct gzio_reader *gzio_reader_new(int fd);
  * (see gzio_error()); what was inflated before damage comes out first.
  */
 size_t gzio_read(struct gzio_reader *z, char *out, size_t size);
+/*
+ * Call wait(arg, fd) before each read of the file: it returns 0 to read,
+ * or -1 with errno set to stop reading (gzio_error() then Z_ERRNO).
+ */
+void gzio_reader_set_wait(struct gzio_reader *z, int (*wait)(void *, int),
+			  void *arg);
 /* The file is compressed (known after the first gzio_read()). */
 bool gzio_compressed(const struct gzio_reader *z);
 /*
@@ -29,6 +35,8 @@ bool gzio_compressed(const struct gzio_reader *z);
  * Z_MEM_ERROR out of memory.
  */
 int gzio_error(const struct gzio_reader *z);
+/* The errno of a Z_ERRNO. */
+int gzio_errno(const struct gzio_reader *z);
 void gzio_reader_free(struct gzio_reader *z);
 
 /*
@@ -38,6 +46,8 @@ void gzio_reader_free(struct gzio_reader *z);
 struct gzio_writer *gzio_writer_open(int fd);
 /* Write all of buf and flush it to the file; -1 with errno set. */
 int gzio_write(struct gzio_writer *w, const char *buf, size_t len);
+/* The file descriptor written to (still the writer's: never close it). */
+int gzio_writer_fd(const struct gzio_writer *w);
 /* Finish the member and close the file; -1 with errno set. */
 int gzio_writer_close(struct gzio_writer *w);
 

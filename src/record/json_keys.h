@@ -30,7 +30,8 @@
 #define JSON_KEY_THREAD_TASKS "thread_tasks"
 #define JSON_KEY_THREAD_EXITED "thread_exited"
 
-/* a cgroup row (besides "psi", "delay" and "total_pct") */
+/* a cgroup row (besides "psi", "delay" and "total_pct"; and "name",
+   JSON_KEY_NAME below: older recordings have none) */
 #define JSON_KEY_PATH "path"
 #define JSON_KEY_NR_TASKS "nr_tasks"
 
@@ -42,6 +43,8 @@
 #define JSON_KEY_CAUSES "causes"
 #define JSON_KEY_CAUSE "cause"
 #define JSON_KEY_TEXT "text"
+#define JSON_KEY_RANKED "ranked"
+#define JSON_KEY_SHARE_PCT "share_pct"
 #define JSON_KEY_CPU_CGROUP_VERSION "cpu_cgroup_version"
 #define JSON_KEY_MEM_CGROUP_VERSION "mem_cgroup_version"
 #define JSON_KEY_IO_CGROUP_VERSION "io_cgroup_version"

@@ -21,10 +21,9 @@
 #include "model/rowwhy.h"
 #include "record/json_keys.h"
 #include "record/json_read.h"
+#include "record/json_scan.h"
+#include "record/rec_check.h"
 #include "record/record.h"
-
-/* Nesting of a sample is 5 levels (cgroups[].psi.cpu.some); be generous. */
-#define JSON_DEPTH 16
 
 /* --- reading JSON values --- */
 
@@ -191,6 +190,12 @@ static void kvals_from(json_object *o, void *base,
 			kval_from(json_read_get(o, f[i].name));
 }
 
+/* A share or rate of evidence: a number, not negative. */
+static bool ok_rate(double v)
+{
+	return isfinite(v) && v >= 0;
+}
+
 /* "MAJ:MIN" and the name; false when the device is not one. */
 static bool device_from(json_object *o, unsigned *major, unsigned *minor,
 			char *name, size_t size)
@@ -222,7 +227,7 @@ static void io_devices_from(json_object *a, struct evidence *ev)
 	}
 }
 
-static void disks_from(json_object *a, struct evidence *ev)
+static void disks_from(json_object *a, struct evidence *ev, size_t *dropped)
 {
 	size_t len = json_object_is_type(a, json_type_array) ?
 		     json_object_array_length(a) : 0;
@@ -238,6 +243,10 @@ static void disks_from(json_object *a, struct evidence *ev)
 		    !opt_num(json_read_get(o, evidence_disk_fields[3]),
 			     &d->queue))
 			continue;
+		if (!ok_rate(d->util_pct) || !ok_rate(d->queue)) {
+			*dropped += 1;
+			continue;
+		}
 		opt_u64(json_read_get(o, evidence_disk_fields[4]), &d->read_bytes);
 		opt_u64(json_read_get(o, evidence_disk_fields[5]), &d->write_bytes);
 		ev->n_disks++;
@@ -266,6 +275,35 @@ static void causes_from(json_object *o, struct row_why *w)
 	}
 }
 
+/* The ranked causes (absent in recordings before them: none). */
+static void ranked_from(json_object *a, struct row_why *w)
+{
+	size_t n = json_object_is_type(a, json_type_array) ?
+		   json_object_array_length(a) : 0;
+
+	w->nranked = 0;
+	for (size_t i = 0; i < n && w->nranked < NWHY; i++) {
+		json_object *v = json_object_array_get_idx(a, i);
+		const char *k = json_read_str(json_read_get(v, JSON_KEY_CAUSE));
+		const char *text = json_read_str(json_read_get(v, JSON_KEY_TEXT));
+		struct row_why_rank *r = &w->ranked[w->nranked];
+		double share;
+
+		if (!k || !opt_num(json_read_get(v, JSON_KEY_SHARE_PCT), &share))
+			continue;
+		memset(r, 0, sizeof(*r));
+		for (int c = WHY_NONE + 1; c < NWHY; c++)
+			if (strcmp(why_rules[c].key, k) == 0)
+				r->r = (struct why_result){ (enum why_cause)c,
+							    -1, -1 };
+		if (r->r.cause == WHY_NONE)
+			continue;
+		r->share_pct = share;
+		snprintf(r->text, sizeof(r->text), "%s", text ? text : "");
+		w->nranked++;
+	}
+}
+
 static int version_from(json_object *v)
 {
 	long long n = json_read_int_or(v, 0);
@@ -273,21 +311,26 @@ static int version_from(json_object *v)
 	return n == 1 || n == 2 ? (int)n : 0;
 }
 
-/* A row's "why" object into w. */
-static void why_from(json_object *o, struct row_why *w)
+/* A row's "why" object into w; impossible values counted in *dropped. */
+static void why_from(json_object *o, struct row_why *w, size_t *dropped)
 {
 	struct evidence *ev = &w->ev;
 	const char *src = json_read_str(json_read_get(o, JSON_KEY_STATES_SOURCE));
 
 	memset(w, 0, sizeof(*w));
-	opt_num(json_read_get(o, JSON_KEY_INTERVAL_S), &ev->interval_s);
+	if (opt_num(json_read_get(o, JSON_KEY_INTERVAL_S), &ev->interval_s) &&
+	    !ok_rate(ev->interval_s)) {
+		ev->interval_s = 0; /* no interval */
+		*dropped += 1;
+	}
 	causes_from(json_read_get(o, JSON_KEY_CAUSES), w);
+	ranked_from(json_read_get(o, JSON_KEY_RANKED), w);
 	ev->cpu_cgroup_version = version_from(json_read_get(o, JSON_KEY_CPU_CGROUP_VERSION));
 	ev->mem_cgroup_version = version_from(json_read_get(o, JSON_KEY_MEM_CGROUP_VERSION));
 	ev->io_cgroup_version = version_from(json_read_get(o, JSON_KEY_IO_CGROUP_VERSION));
 	kvals_from(o, ev, evidence_fields, evidence_nfields);
 	io_devices_from(json_read_get(o, JSON_KEY_IO_DEVICES), ev);
-	disks_from(json_read_get(o, JSON_KEY_DISKS), ev);
+	disks_from(json_read_get(o, JSON_KEY_DISKS), ev, dropped);
 	if (src && strcmp(src, JSON_KEY_STATES_KERNEL) == 0)
 		ev->states_source = CGSTATS_KERNEL;
 	else if (src && strcmp(src, JSON_KEY_STATES_PROC) == 0)
@@ -305,7 +348,7 @@ static const struct row_why *obj_why_from(struct json_read *rp, json_object *o)
 	if (!json_object_is_type(w, json_type_object) ||
 	    rp->nwhys >= rp->capwhys)
 		return NULL;
-	why_from(w, &rp->whys[rp->nwhys]);
+	why_from(w, &rp->whys[rp->nwhys], &rp->values_dropped);
 	return &rp->whys[rp->nwhys++];
 }
 
@@ -357,18 +400,52 @@ static bool grow(void **p, size_t *cap, size_t n, size_t size)
 	return true;
 }
 
-/* The rows of array a into *buf; false when memory ran out. */
+static bool ok_id(pid_t id)
+{
+	return id > 0 && id <= REC_CHECK_PID_MAX;
+}
+
+/* Elements of array a that are objects (the rows to make room for). */
+static size_t objects_in(json_object *a)
+{
+	size_t n = 0, len = json_object_is_type(a, json_type_array) ?
+			    json_object_array_length(a) : 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += json_object_is_type(json_object_array_get_idx(a, i),
+					 json_type_object);
+	return n;
+}
+
+/*
+ * The rows of array a into *buf, those that are tasks (see
+ * json_read_sample); false when memory ran out.
+ */
 static bool rows_from(struct json_read *rp, json_object *a, struct row **buf,
 		      size_t *cap, size_t *n, unsigned flags)
 {
 	size_t len = json_object_is_type(a, json_type_array) ?
 		     json_object_array_length(a) : 0;
+	size_t k = 0;
 
-	if (!grow((void **)buf, cap, len, sizeof(**buf)))
+	if (!grow((void **)buf, cap, objects_in(a), sizeof(**buf)))
 		return false;
-	for (size_t i = 0; i < len; i++)
-		row_from(rp, json_object_array_get_idx(a, i), &(*buf)[i], flags);
-	*n = len;
+	for (size_t i = 0; i < len; i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+		struct row *r = &(*buf)[k];
+
+		if (!json_object_is_type(o, json_type_object)) {
+			rp->rows_skipped++;
+			continue;
+		}
+		row_from(rp, o, r, flags);
+		if (!ok_id(r->pid) || !ok_id(r->tgid)) {
+			rp->rows_skipped++;
+			continue;
+		}
+		k++;
+	}
+	*n = k;
 	return true;
 }
 
@@ -411,18 +488,41 @@ static int path_depth(const char *path)
 
 static bool cgroups_from(struct json_read *rp, json_object *a, size_t *n)
 {
-	size_t len = json_object_array_length(a);
+	size_t len = json_object_array_length(a), k = 0;
 
-	if (!grow((void **)&rp->cgroups, &rp->capcg, len, sizeof(*rp->cgroups)))
+	if (!grow((void **)&rp->cgroups, &rp->capcg, objects_in(a),
+		  sizeof(*rp->cgroups)))
 		return false;
+	/* a name for each from its path where the recording has none */
+	size_t unnamed = 0;
+	for (size_t i = 0; i < len; i++)
+		unnamed += !json_read_str(json_read_get(
+			json_object_array_get_idx(a, i), JSON_KEY_NAME));
+	if (!grow((void **)&rp->cgnames, &rp->capcgnames, unnamed,
+		  sizeof(*rp->cgnames)))
+		return false;
+	unnamed = 0;
 	for (size_t i = 0; i < len; i++) {
 		json_object *o = json_object_array_get_idx(a, i);
 		json_object *psi = json_read_get(o, JSON_KEY_PSI);
-		struct cgroup_row *g = &rp->cgroups[i];
+		struct cgroup_row *g = &rp->cgroups[k];
 		long long nr = json_read_int_or(json_read_get(o, JSON_KEY_NR_TASKS), 0);
+
+		if (!json_object_is_type(o, json_type_object) ||
+		    !json_read_str(json_read_get(o, JSON_KEY_PATH))) {
+			rp->rows_skipped++;
+			continue;
+		}
+		k++;
 
 		memset(g, 0, sizeof(*g));
 		g->path = json_read_str(json_read_get(o, JSON_KEY_PATH));
+		g->name = json_read_str(json_read_get(o, JSON_KEY_NAME));
+		if (!g->name && g->path) {
+			cgname_of(g->path, rp->cgnames[unnamed],
+				  sizeof(rp->cgnames[0]));
+			g->name = rp->cgnames[unnamed++];
+		}
 		g->depth = path_depth(g->path);
 		g->have_psi = json_object_is_type(psi, json_type_object);
 		if (g->have_psi)
@@ -432,7 +532,7 @@ static bool cgroups_from(struct json_read *rp, json_object *a, size_t *n)
 		g->nr_tasks = nr < 0 ? 0 : (size_t)nr;
 		g->why = obj_why_from(rp, o);
 	}
-	*n = len;
+	*n = k;
 	return true;
 }
 
@@ -442,6 +542,7 @@ int json_read_sample(struct json_read *rp, json_object *o, struct sample *s)
 	bool mode_known;
 
 	memset(s, 0, sizeof(*s));
+	rp->rows_skipped = rp->values_dropped = 0;
 	s->time = json_read_num(json_read_get(o, JSON_KEY_TIME));
 	s->interval = json_read_num(json_read_get(o, JSON_KEY_INTERVAL));
 	v = json_read_get(o, JSON_KEY_DELAYACCT);
@@ -510,6 +611,7 @@ int json_read_sample(struct json_read *rp, json_object *o, struct sample *s)
 			threads += (size_t)r->info.threads;
 	}
 	s->nprocs = procs;
+	s->dropped += rp->values_dropped;
 	if (s->threads)
 		s->nthreads = s->nrows;
 	else if (s->thread_rows)
@@ -519,6 +621,24 @@ int json_read_sample(struct json_read *rp, json_object *o, struct sample *s)
 	return 0;
 }
 
+
+size_t json_read_room(json_object *o)
+{
+	size_t rows = objects_in(json_read_get(o, JSON_KEY_TASKS)) +
+		      objects_in(json_read_get(o, JSON_KEY_EXITED)) +
+		      objects_in(json_read_get(o, JSON_KEY_THREAD_TASKS)) +
+		      objects_in(json_read_get(o, JSON_KEY_THREAD_EXITED));
+	json_object *cg = json_read_get(o, JSON_KEY_CGROUPS);
+	size_t whys = whys_in(json_read_get(o, JSON_KEY_TASKS)) +
+		      whys_in(json_read_get(o, JSON_KEY_EXITED)) +
+		      whys_in(json_read_get(o, JSON_KEY_THREAD_TASKS)) +
+		      whys_in(json_read_get(o, JSON_KEY_THREAD_EXITED)) +
+		      whys_in(cg);
+
+	return rows * sizeof(struct row) +
+	       objects_in(cg) * sizeof(struct cgroup_row) +
+	       whys * sizeof(struct row_why);
+}
 
 /* One line (without "\n") as JSON: an object and nothing after it. */
 json_object *json_read_line(json_tokener *tok, const char *s, size_t len)
@@ -546,7 +666,7 @@ json_object *json_read_line(json_tokener *tok, const char *s, size_t len)
 
 json_tokener *json_read_tokener(void)
 {
-	json_tokener *tok = json_tokener_new_ex(JSON_DEPTH);
+	json_tokener *tok = json_tokener_new_ex(JSON_SCAN_DEPTH);
 
 	if (tok)
 		json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
@@ -583,6 +703,7 @@ void json_read_free(struct json_read *rp)
 	free(rp->trows);
 	free(rp->texited);
 	free(rp->cgroups);
+	free(rp->cgnames);
 	free(rp->whys);
 	memset(rp, 0, sizeof(*rp));
 }

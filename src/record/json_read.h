@@ -11,6 +11,7 @@
 
 #include <json.h>
 
+#include "model/cgname.h"
 #include "model/sample.h"
 
 /* The memory a decoded sample's rows live in, reused from one to the next. */
@@ -19,8 +20,14 @@ struct json_read {
 	size_t caprows, capexited, captrows, captexited;
 	struct cgroup_row *cgroups;
 	size_t capcg;
+	char (*cgnames)[CGNAME_MAX]; /* names made from the paths of a
+					recording without them */
+	size_t capcgnames;
 	struct row_why *whys;       /* the rows' "why" objects */
 	size_t capwhys, nwhys;
+	/* of the last sample read */
+	size_t rows_skipped;        /* rows that are not tasks (rec_check.h) */
+	size_t values_dropped;      /* impossible evidence values */
 };
 
 /* A tokener for json_read_line() (strict, UTF-8 checked); NULL: no memory. */
@@ -37,10 +44,17 @@ bool json_read_is_sample(json_object *o);
 
 /*
  * Fill s from the sample object o. Rows and strings point into o and
- * into rp's memory: valid until o is put or rp is used again. Returns 0,
- * or -1 when memory ran out.
+ * into rp's memory: valid until o is put or rp is used again. Elements
+ * of the row arrays that are not objects, or lack a pid and thread group
+ * id a kernel can give (1 to REC_CHECK_PID_MAX), are left out and counted
+ * (rp->rows_skipped); impossible evidence values are dropped and counted
+ * in s->dropped and rp->values_dropped. Returns 0, or -1 when memory ran
+ * out.
  */
 int json_read_sample(struct json_read *rp, json_object *o, struct sample *s);
+
+/* The bytes json_read_sample() will allocate for o (its rows, at most). */
+size_t json_read_room(json_object *o);
 
 void json_read_free(struct json_read *rp);
 

@@ -333,6 +333,26 @@ static void causes_json(struct out *o, const struct row_why *w)
 	put_c(o, '}');
 }
 
+/* Every cause that holds, the binding one first, with its share. */
+static void ranked_json(struct out *o, const struct row_why *w)
+{
+	put_c(o, '[');
+	for (size_t i = 0; i < w->nranked; i++) {
+		const struct row_why_rank *k = &w->ranked[i];
+
+		if (i)
+			put_c(o, ',');
+		put_s(o, "{\"" JSON_KEY_CAUSE "\":\"");
+		put_s(o, why_rules[k->r.cause].key);
+		put_s(o, "\",\"" JSON_KEY_TEXT "\":");
+		str(o, k->text);
+		put_s(o, ",\"" JSON_KEY_SHARE_PCT "\":");
+		num(o, k->share_pct, 3);
+		put_c(o, '}');
+	}
+	put_c(o, ']');
+}
+
 /* A row's "why": the causes, then every evidence field by its name. */
 static void why_json(struct out *o, const struct row_why *w)
 {
@@ -342,6 +362,8 @@ static void why_json(struct out *o, const struct row_why *w)
 	num_or_null(o, ev->interval_s > 0, ev->interval_s, 3);
 	key(o, false, JSON_KEY_CAUSES);
 	causes_json(o, w);
+	key(o, false, JSON_KEY_RANKED);
+	ranked_json(o, w);
 	version_json(o, JSON_KEY_CPU_CGROUP_VERSION, ev->cpu_cgroup_version);
 	version_json(o, JSON_KEY_MEM_CGROUP_VERSION, ev->mem_cgroup_version);
 	version_json(o, JSON_KEY_IO_CGROUP_VERSION, ev->io_cgroup_version);
@@ -432,6 +454,10 @@ static void cgroups_json(struct out *o, const struct cgroup_row *g, size_t n)
 		put_c(o, '{');
 		key(o, true, JSON_KEY_PATH);
 		str(o, g[i].path);
+		if (g[i].name) {
+			key(o, false, JSON_KEY_NAME);
+			str(o, g[i].name);
+		}
 		key(o, false, JSON_KEY_PSI);
 		if (g[i].have_psi)
 			psi_json(o, &g[i].psi);

@@ -35,6 +35,7 @@ struct player {
 	size_t nrows, caprows;
 	struct row *exited;
 	size_t nexited, capexited;
+	char *problem;              /* the damage notice shown, or NULL */
 };
 
 static struct player *of(struct producer *p)
@@ -160,6 +161,22 @@ static void shape_rows(struct player *pl, struct sample *out)
 	out->threads = threads;
 }
 
+/* The damage notice follows the counts (one notice, replaced). */
+static void update_problem(struct player *pl)
+{
+	const char *now = replay_set_problem(pl->rp);
+	char *copy;
+
+	if (!now || (pl->problem && strcmp(now, pl->problem) == 0))
+		return;
+	copy = strdup(now);
+	if (!copy)
+		return;
+	producer_notice_replace(&pl->p, pl->problem, now);
+	free(pl->problem);
+	pl->problem = copy;
+}
+
 static int sample(struct producer *p, struct sample *out)
 {
 	struct player *pl = of(p);
@@ -174,8 +191,9 @@ static int sample(struct producer *p, struct sample *out)
 	while (replay_set_get(pl->rp, i, out) < 0) {
 		if (errno != EBADMSG)
 			return -1;
-		if (replay_set_problem(pl->rp))
-			producer_notice(p, replay_set_problem(pl->rp));
+		if (replay_set_skipped(pl->rp))
+			producer_note(p, replay_set_skipped(pl->rp));
+		update_problem(pl);
 		if ((dir > 0 && i + 1 >= n) || (dir < 0 && i == 0)) {
 			pl->done = true;
 			errno = ENODATA;
@@ -183,6 +201,7 @@ static int sample(struct producer *p, struct sample *out)
 		}
 		i = (size_t)((long)i + dir);
 	}
+	update_problem(pl); /* rows and values dropped */
 	pl->shown = i;
 	pl->started = true;
 	if (!pl->paused) {
@@ -199,6 +218,7 @@ static void player_free(struct producer *p)
 {
 	struct player *pl = of(p);
 	replay_set_close(pl->rp);
+	free(pl->problem);
 	free(pl->rows);
 	free(pl->exited);
 	free(pl);
@@ -219,8 +239,8 @@ static const struct producer_ops player_ops = {
 
 struct producer *player_open_set(const char *const *paths, size_t npaths,
 				 double begin, double end, bool threads,
-				 const char *cgroup_within, char *err,
-				 size_t errsize)
+				 const char *cgroup_within, int cancel_fd,
+				 char *err, size_t errsize)
 {
 	struct player *pl = calloc(1, sizeof(*pl));
 	if (!pl) {
@@ -230,20 +250,33 @@ struct producer *player_open_set(const char *const *paths, size_t npaths,
 	pl->p.ops = &player_ops;
 	pl->threads = threads;
 	pl->cgroup_within = cgroup_within;
-	pl->rp = replay_set_open(paths, npaths, begin, end, err, errsize);
+	pl->rp = replay_set_open_cancel(paths, npaths, begin, end, cancel_fd,
+					err, errsize);
 	if (!pl->rp) {
+		int e = errno;
+
 		producer_free(&pl->p);
+		errno = e;
 		return NULL;
 	}
-	if (replay_set_problem(pl->rp))
-		producer_notice(&pl->p, replay_set_problem(pl->rp));
 	if (!replay_set_count(pl->rp)) {
-		producer_notice(&pl->p, isnan(begin) && isnan(end) ?
-				_("the recording holds no sample") :
-				_("no recorded sample lies between the "
-				  "--begin and --end times"));
-		pl->done = true;
+		/* nothing to show is a failure, and says why */
+		const char *why = replay_set_problem(pl->rp);
+
+		if (!isnan(begin) || !isnan(end))
+			snprintf(err, errsize, "%s", _("no recorded sample lies "
+				 "between the --begin and --end times"));
+		else if (why)
+			snprintf(err, errsize, _("the recording holds no usable "
+						 "sample: %s"), why);
+		else
+			snprintf(err, errsize, "%s", _("the recording holds no "
+						       "sample"));
+		producer_free(&pl->p);
+		errno = ENODATA;
+		return NULL;
 	}
+	update_problem(pl);
 	return &pl->p;
 }
 
@@ -251,6 +284,6 @@ struct producer *player_open(const char *path, bool threads,
 			     const char *cgroup_within, char *err,
 			     size_t errsize)
 {
-	return player_open_set(&path, 1, NAN, NAN, threads, cgroup_within,
+	return player_open_set(&path, 1, NAN, NAN, threads, cgroup_within, -1,
 			       err, errsize);
 }

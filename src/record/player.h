@@ -25,11 +25,14 @@ struct producer *player_open(const char *path, bool threads,
 /*
  * The same for several recordings (files or directories: replay_set.h)
  * as one timeline, only the samples between begin and end (epoch
- * seconds; NAN: no bound).
+ * seconds; NAN: no bound). Reading stops as soon as cancel_fd is
+ * readable (-1: never): NULL with errno EINTR, and a sample() then fails
+ * with EINTR. No usable sample at all is a failure too (errno ENODATA).
+ * A line skipped as it is met is a producer_note().
  */
 struct producer *player_open_set(const char *const *paths, size_t npaths,
 				 double begin, double end, bool threads,
-				 const char *cgroup_within, char *err,
-				 size_t errsize);
+				 const char *cgroup_within, int cancel_fd,
+				 char *err, size_t errsize);
 
 #endif

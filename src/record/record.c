@@ -35,6 +35,7 @@ struct recorder {
 	int fd;      /* plain file, or -1 */
 	struct gzio_writer *gz; /* compressed file (owns its fd), or NULL */
 	bool broken; /* a write failed: a line may be cut short */
+	bool regular; /* a regular file (one that can be removed) */
 };
 
 static bool is_gz_name(const char *path)
@@ -211,42 +212,93 @@ out:
 	return ok;
 }
 
-struct recorder *record_open(const char *path, char *err, size_t errsize)
+/*
+ * The mode of a new recording: the owner's alone, since a recording holds
+ * every task's command line and IO counters that /proc shows only to each
+ * task's owner; readable by the group too in a directory with the
+ * set-group-ID bit, whose files belong to the directory's group (record.h).
+ */
+static mode_t new_mode(const char *path)
 {
-	bool gz = is_gz_name(path), need_nl = false;
-	struct recorder *rec;
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & S_ISGID))
+		return 0640;
+	return 0600;
+}
+
+/*
+ * Open path for recording: a new file (created, never one that exists,
+ * when new_only), or an existing one to append to. *created says whether
+ * this call made the file, so that a failure removes it again.
+ */
+static int open_file(const char *path, bool new_only, bool *created)
+{
+	int flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY;
+	int fd;
+
+	*created = false;
+	for (int tries = 0; tries < 10; tries++) {
+		fd = open(path, flags | O_CREAT | O_EXCL, new_mode(path));
+		if (fd >= 0) {
+			*created = true;
+			return fd;
+		}
+		if (errno != EEXIST || new_only)
+			return -1;
+		fd = open(path, flags);
+		/* removed in between: create it after all */
+		if (fd >= 0 || errno != ENOENT)
+			return fd;
+	}
+	return -1;
+}
+
+static struct recorder *open_recording(const char *path, bool new_only,
+				       char *err, size_t errsize)
+{
+	bool gz = is_gz_name(path), need_nl = false, created;
+	struct recorder *rec = NULL;
 	struct stat st;
 	char *line = NULL;
 	size_t len = 0;
-	FILE *mem;
-	int fd;
+	FILE *mem = NULL;
+	int fd, e;
 
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY,
-		  0644);
+	fd = open_file(path, new_only, &created);
 	if (fd < 0) {
+		e = errno;
 		snprintf(err, errsize, _("cannot open %s for recording: %s"),
 			 path, strerror(errno));
+		errno = e;
 		return NULL;
 	}
 	if (fstat(fd, &st) < 0) {
 		snprintf(err, errsize, _("cannot open %s for recording: %s"),
 			 path, strerror(errno));
-		close(fd);
-		return NULL;
+		goto fail;
 	}
 	if (S_ISREG(st.st_mode) && st.st_size > 0 &&
 	    !check_existing(path, gz, st.st_size, &need_nl, err, errsize)) {
-		close(fd);
-		return NULL;
+		errno = EINVAL;
+		goto fail;
 	}
 
 	rec = calloc(1, sizeof(*rec));
 	if (!rec) {
 		snprintf(err, errsize, "%s: %s", path, strerror(ENOMEM));
-		close(fd);
-		return NULL;
+		goto fail;
 	}
 	rec->fd = -1;
+	rec->regular = S_ISREG(st.st_mode);
 	mem = open_memstream(&line, &len);
 	if (!mem) {
 		snprintf(err, errsize, "%s: %s", path, strerror(ENOMEM));
@@ -282,6 +334,7 @@ struct recorder *record_open(const char *path, char *err, size_t errsize)
 	return rec;
 
 fail:
+	e = errno;
 	if (mem)
 		fclose(mem);
 	free(line);
@@ -294,7 +347,27 @@ fail:
 			close(rec->fd);
 		free(rec);
 	}
+	/* a recording that could not even start leaves no empty file */
+	if (created)
+		unlink(path);
+	errno = e;
 	return NULL;
+}
+
+struct recorder *record_open(const char *path, char *err, size_t errsize)
+{
+	return open_recording(path, false, err, errsize);
+}
+
+struct recorder *record_create(const char *path, char *err, size_t errsize)
+{
+	return open_recording(path, true, err, errsize);
+}
+
+/* The descriptor written to. */
+static int rec_fd(const struct recorder *rec)
+{
+	return rec->gz ? gzio_writer_fd(rec->gz) : rec->fd;
 }
 
 int record_write(struct recorder *rec, const struct sample *s)
@@ -314,6 +387,17 @@ int record_write(struct recorder *rec, const struct sample *s)
 	}
 	ret = put_line(rec, line, len);
 	free(line);
+	if (ret == 0 && rec->regular) {
+		struct stat st;
+
+		/* a file no name leads to any more: what goes in is lost */
+		if (fstat(rec_fd(rec), &st) < 0)
+			return -1;
+		if (st.st_nlink == 0) {
+			errno = ENOENT;
+			return -1;
+		}
+	}
 	return ret;
 }
 

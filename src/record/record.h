@@ -70,15 +70,29 @@
 struct recorder;
 
 /*
- * Open path for appending (created 0644 when missing) and write a session
- * header. An existing file must be a recording of a version we write.
- * Returns NULL with a translated message in err on failure.
+ * Open path for appending and write a session header. An existing file
+ * must be a recording of a version we write. A missing one is created
+ * mode 0600 (a recording holds every task's command line and the IO
+ * counters /proc shows only to each task's owner), or 0640 when its
+ * directory has the set-group-ID bit: the file then belongs to the
+ * directory's group, and that group may read it (less the umask, as
+ * always). Returns NULL with a translated message in err and errno set on
+ * failure; a file this call created is then removed again, so a failed
+ * start (a full disk) leaves no empty file.
  */
 struct recorder *record_open(const char *path, char *err, size_t errsize);
 
 /*
+ * The same for a new file only: fails with errno EEXIST, and a message,
+ * when path exists.
+ */
+struct recorder *record_create(const char *path, char *err, size_t errsize);
+
+/*
  * Append one sample as one line, flushed before returning. Returns 0, or
- * -1 with errno set (EIO for a compression error).
+ * -1 with errno set (EIO for a compression error; ENOENT when the file
+ * was removed: the line went into a file no name leads to, and so does
+ * everything after it).
  */
 int record_write(struct recorder *rec, const struct sample *s);
 

@@ -22,7 +22,9 @@
 #include <json.h>
 
 #include "lib/nls.h"
+#include "record/json_keys.h"
 #include "record/json_read.h"
+#include "record/rec_check.h"
 #include "record/replay.h"
 #include "record/replay_int.h"
 
@@ -42,17 +44,21 @@ int replay_header_version(const char *line, size_t len)
 	return ver;
 }
 
-struct replay *replay_open(const char *path, char *err, size_t errsize)
+struct replay *replay_open_opts(const char *path, const struct replay_opts *o,
+				char *err, size_t errsize)
 {
 	struct replay *rp = calloc(1, sizeof(*rp));
 	struct stat st;
-	int fd;
+	int fd, flags;
 
 	if (!rp) {
 		snprintf(err, errsize, "%s: %s", path, strerror(ENOMEM));
 		return NULL;
 	}
 	rp->fd = -1;
+	rp->opts = o ? *o : (struct replay_opts){ NAN, NAN, -1, 0 };
+	if (!rp->opts.max_samples || rp->opts.max_samples > REPLAY_SAMPLES_MAX)
+		rp->opts.max_samples = REPLAY_SAMPLES_MAX;
 	rp->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
 	rp->tok = json_read_tokener();
 	if (!rp->tok) {
@@ -60,25 +66,38 @@ struct replay *replay_open(const char *path, char *err, size_t errsize)
 		free(rp);
 		return NULL;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* a FIFO without a writer would hold open(): wait for it in poll */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		snprintf(err, errsize, _("cannot open %s: %s"), path,
 			 strerror(errno));
 		replay_close(rp);
 		return NULL;
 	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	flags = fcntl(fd, F_GETFL);
+	if (fstat(fd, &st) < 0 || flags < 0 ||
+	    fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0 ||
+	    S_ISDIR(st.st_mode)) {
 		snprintf(err, errsize, _("cannot open %s: %s"), path,
-			 strerror(EISDIR));
+			 strerror(S_ISDIR(st.st_mode) ? EISDIR : errno));
 		close(fd);
 		replay_close(rp);
 		return NULL;
 	}
-	if (replay_index_scan(rp, fd, path, err, errsize) < 0) {
+	if (replay_index_scan(rp, fd, S_ISREG(st.st_mode), path, err,
+			      errsize) < 0) {
+		int e = errno;
+
 		replay_close(rp);
+		errno = e;
 		return NULL;
 	}
 	return rp;
+}
+
+struct replay *replay_open(const char *path, char *err, size_t errsize)
+{
+	return replay_open_opts(path, NULL, err, errsize);
 }
 
 size_t replay_count(const struct replay *rp)
@@ -108,45 +127,85 @@ static int read_at(int fd, char *buf, size_t len, off_t off)
 	return 0;
 }
 
+/* Give up on sample index: said, counted, and EBADMSG. */
+static int bad(struct replay *rp, size_t index, struct skip why)
+{
+	replay_index_bad_line(rp, index, &why);
+	errno = EBADMSG;
+	return -1;
+}
+
+/* The same time, or both none. */
+static bool same_time(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || a == b;
+}
+
 int replay_get(struct replay *rp, size_t index, struct sample *out)
 {
 	const struct entry *e;
+	struct skip why;
 	json_object *o;
+	uint64_t cost, room;
 
 	memset(out, 0, sizeof(*out));
+	*rp->skipped_note = '\0';
 	if (index >= rp->n) {
 		errno = EINVAL;
 		return -1;
 	}
 	e = &rp->idx[index];
-	if (e->len + 1 > rp->bufcap) {
-		char *b = realloc(rp->buf, e->len + 1);
+	if (e->len + (size_t)1 > rp->bufcap) {
+		char *b = realloc(rp->buf, e->len + (size_t)1);
 
-		if (!b) {
-			errno = ENOMEM;
-			return -1;
-		}
+		if (!b)
+			return bad(rp, index, (struct skip){ SKIP_NOMEM, 0 });
 		rp->buf = b;
-		rp->bufcap = e->len + 1;
+		rp->bufcap = e->len + (size_t)1;
 	}
 	if (read_at(rp->fd, rp->buf, e->len, e->off) < 0)
 		return -1;
-	o = json_read_line(rp->tok, rp->buf, e->len);
-	if (!o || !json_read_is_sample(o)) {
-		/* damage the scan could not see: skipped, and said so */
-		json_object_put(o);
-		replay_index_bad_line(rp, index);
-		errno = EBADMSG;
+	/* the index judged it; the file may have changed since */
+	if (replay_index_shape(rp->buf, e->len, &why) < 0)
+		return bad(rp, index, why);
+	cost = why.cost;
+	o = replay_index_parse(rp, rp->buf, e->len, &why);
+	if (!o && errno == EINTR)
 		return -1;
+	if (!o)
+		return bad(rp, index, why);
+	if (!json_read_is_sample(o)) {
+		json_object_put(o);
+		return bad(rp, index, (struct skip){ SKIP_NOT_SAMPLE, 0 });
+	}
+	/* json-c keeps the last of two "time" keys, the index the first */
+	if (!same_time(json_read_num(json_read_get(o, JSON_KEY_TIME)),
+		       e->time)) {
+		json_object_put(o);
+		return bad(rp, index, (struct skip){ SKIP_TIMES, 0 });
+	}
+	/* the decoder's own memory, on top of json-c's */
+	room = cost + json_read_room(o);
+	if (room > REPLAY_DECODE_MAX) {
+		json_object_put(o);
+		return bad(rp, index, (struct skip){ SKIP_COST, room });
 	}
 	json_object_put(rp->cur);
 	rp->cur = o;
 	if (json_read_sample(&rp->dec, o, out) < 0) {
 		memset(out, 0, sizeof(*out));
-		errno = ENOMEM;
-		return -1;
+		rp->cur = NULL;
+		json_object_put(o);
+		return bad(rp, index, (struct skip){ SKIP_NOMEM, 0 });
 	}
+	size_t values = rec_check_sample(out) + rp->dec.values_dropped;
+	replay_index_dropped(rp, index, rp->dec.rows_skipped, values);
 	return 0;
+}
+
+const char *replay_skipped(const struct replay *rp)
+{
+	return *rp->skipped_note ? rp->skipped_note : NULL;
 }
 
 size_t replay_find_time(const struct replay *rp, double epoch)
@@ -157,6 +216,11 @@ size_t replay_find_time(const struct replay *rp, double epoch)
 double replay_time(const struct replay *rp, size_t index)
 {
 	return index < rp->n ? rp->idx[index].time : NAN;
+}
+
+size_t replay_line(const struct replay *rp, size_t index)
+{
+	return index < rp->n ? rp->idx[index].line : 0;
 }
 
 const struct rec_header *replay_header(const struct replay *rp, size_t index)

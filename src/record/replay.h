@@ -8,14 +8,33 @@
  * length, time, line: 48 bytes a sample); it parses headers in full but
  * only checks the shape of sample lines, so that a recording of hours
  * opens in about the time it takes to read it. replay_get() parses one
- * line when asked (json-c: some 50 us a row). A compressed recording is
- * inflated once into an unlinked temporary file ($TMPDIR, else /tmp) that
- * is indexed the same way.
+ * line when asked (json-c: some 50 us a row). The samples of a compressed
+ * recording are inflated once into an unlinked temporary file ($TMPDIR,
+ * else /tmp).
  *
  * Damage: a line that is not a sample or header is skipped and counted;
  * a torn last line is ignored; a session of a newer format version ends
  * the replay there; compressed data that is damaged ends it where the
  * damage starts. replay_problem() says what happened.
+ *
+ * Limits, whatever the file: a line longer than REPLAY_LINE_MAX, or one
+ * whose decoding would take more than REPLAY_DECODE_MAX of memory, is
+ * skipped without being held; the first line (the header) may be at most
+ * REPLAY_HEADER_MAX long; at most replay_opts.max_samples samples (at
+ * most REPLAY_SAMPLES_MAX) and REPLAY_SESSIONS_MAX sessions are indexed,
+ * each session's strings at most 255 bytes. So a replay's memory is the
+ * index (32 bytes a sample), one line and its decoding. Of a file that
+ * is not a regular file (a pipe, a FIFO, a device), as of a compressed
+ * one, the samples are copied as they are found into an unlinked
+ * temporary file (what is skipped takes no room there); a FIFO without a
+ * writer is waited for. Reading stops (-1, errno EINTR) as soon as the
+ * descriptor of replay_opts.cancel_fd becomes readable.
+ *
+ * Values are checked as the kernel's are (rec_check.h): a sample whose
+ * time is impossible, or not later than the one before it in its session
+ * (out of order or repeated), is skipped; rows that are not task objects
+ * are skipped; impossible figures are dropped and counted in the sample's
+ * dropped count. Each is counted in the problem text.
  *
  * What the JSON does not carry comes back as "unknown": uid (uid_t)-1,
  * age 0, no ROW_NEW. Rows of "exited" and "thread_exited" (and rows whose
@@ -30,10 +49,28 @@
 #define STALLTOP_REPLAY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/sample.h"
 
 struct replay;
+
+/* The limits above (the manual page states them: RECORDING FORMAT). */
+#define REPLAY_LINE_MAX ((size_t)128 << 20)
+#define REPLAY_HEADER_MAX ((size_t)64 << 10)
+#define REPLAY_DECODE_MAX ((uint64_t)4 << 30)
+#define REPLAY_SAMPLES_MAX ((size_t)8 << 20)
+#define REPLAY_SESSIONS_MAX ((size_t)64 << 10)
+
+/* How to open a recording. */
+struct replay_opts {
+	double begin, end;  /* index only the samples in [begin, end] (NAN:
+			       open on that side; with a bound, a sample
+			       without a time is left out) */
+	int cancel_fd;      /* stop reading once this is readable (the
+			       signalfd of SIGINT and SIGTERM); -1: never */
+	size_t max_samples; /* index at most this many (0: REPLAY_SAMPLES_MAX) */
+};
 
 /* A session header (record.h); strings are NULL when absent. */
 struct rec_header {
@@ -53,6 +90,12 @@ struct rec_header {
  * than ours. Damage further in does not fail (see above).
  */
 struct replay *replay_open(const char *path, char *err, size_t errsize);
+/*
+ * The same with options (NULL: none). Interrupted through
+ * opts->cancel_fd: NULL with errno EINTR.
+ */
+struct replay *replay_open_opts(const char *path, const struct replay_opts *o,
+				char *err, size_t errsize);
 
 /* The number of samples (may be 0: a header and nothing else). */
 size_t replay_count(const struct replay *rp);
@@ -62,10 +105,18 @@ size_t replay_count(const struct replay *rp);
  * rows and PSI point into memory of rp, valid until the next replay_get()
  * or replay_close(). Returns 0, or -1 with out zeroed and errno set:
  * EBADMSG when the line had the shape of a sample but does not parse
- * (it is counted in replay_problem(); skip to the next index), EINVAL
- * for an index past the end, or the error of reading the file again.
+ * (it is counted in replay_problem(), and replay_skipped() says why;
+ * skip to the next index), EINTR when the cancel descriptor became
+ * readable, EINVAL for an index past the end, or the error of reading the
+ * file again.
  */
 int replay_get(struct replay *rp, size_t index, struct sample *out);
+
+/*
+ * The translated note of the line the last replay_get() skipped ("line 2
+ * was skipped: it nests deeper than 16 levels"), or NULL.
+ */
+const char *replay_skipped(const struct replay *rp);
 
 /*
  * The index of the latest sample whose time is at or before epoch; 0 when
@@ -75,6 +126,9 @@ size_t replay_find_time(const struct replay *rp, double epoch);
 
 /* The time of sample index (epoch seconds), NAN when it has none. */
 double replay_time(const struct replay *rp, size_t index);
+
+/* The line number (from 1) of sample index in its file, 0 past the end. */
+size_t replay_line(const struct replay *rp, size_t index);
 
 /* The header of the session that sample index belongs to (NULL if none). */
 const struct rec_header *replay_header(const struct replay *rp, size_t index);

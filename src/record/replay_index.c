@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The index of a recording: one quick pass over its text (inflated into
- * an unlinked temporary file when compressed) that parses headers in
- * full, checks sample lines only for their shape, and keeps for each
- * sample its offset, length, time and line; what was skipped or where
- * reading stopped becomes the replay's problem text. Samples are found by
- * time here too.
+ * The index of a recording: one quick pass over its text (its samples
+ * copied into an unlinked temporary file when it is compressed or not a
+ * regular file) that parses headers in full, checks sample lines only
+ * for their shape (json_scan.h) and time, and keeps for each sample its
+ * offset, length, time and line; what was skipped or where reading stopped becomes the
+ * replay's problem text. Samples are found by time here too, and lines
+ * parsed for replay.c, a piece at a time so that a signal is noticed.
  */
 #include <config.h>
 
@@ -14,6 +15,7 @@
 #include <limits.h>
 #include <locale.h>
 #include <math.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -29,11 +31,34 @@
 #include "record/gzio.h"
 #include "record/json_keys.h"
 #include "record/json_read.h"
+#include "record/json_scan.h"
 #include "record/record.h"
 #include "record/replay.h"
 #include "record/replay_int.h"
 
+/* json-c gets a line this much at a time, the cancel checked between. */
+#define PARSE_PIECE ((size_t)4 << 20)
+/* Header strings (program, hostname, kernel) are kept up to this long. */
+#define HEADER_STR_MAX 255
+/* A time after this (the year 10000) is no time a clock gave. */
+#define TIME_MAX 253402300800.0
+
+/* --- cancelling --- */
+
+bool replay_index_cancelled(const struct replay *rp)
+{
+	struct pollfd p = { rp->opts.cancel_fd, POLLIN, 0 };
+
+	if (rp->opts.cancel_fd < 0)
+		return false;
+	while (poll(&p, 1, 0) < 0)
+		if (errno != EINTR)
+			return false;
+	return p.revents != 0;
+}
+
 /* --- parsing and classifying lines --- */
+
 static bool blank(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
@@ -46,7 +71,7 @@ static char *dup_str(json_object *v)
 {
 	const char *s = json_read_str(v);
 
-	return s ? strdup(s) : NULL;
+	return s ? strndup(s, HEADER_STR_MAX) : NULL;
 }
 
 static bool add_session(struct replay *rp, json_object *o)
@@ -64,22 +89,25 @@ static bool add_session(struct replay *rp, json_object *o)
 	ss->kernel = dup_str(json_read_get(o, JSON_KEY_KERNEL));
 	hz = json_read_int_or(json_read_get(o, JSON_KEY_HZ), 0);
 	ncpu = json_read_int_or(json_read_get(o, JSON_KEY_NCPU), 0);
+	double started = json_read_num(json_read_get(o, JSON_KEY_STARTED));
 	ss->h = (struct rec_header){
 		.version = json_read_header_version(o),
 		.program = ss->program,
-		.started = json_read_num(json_read_get(o, JSON_KEY_STARTED)),
+		/* impossible values are unknown, as a sample's are */
+		.started = started > 0 && started < TIME_MAX ? started : NAN,
 		.hostname = ss->hostname,
 		.kernel = ss->kernel,
-		.hz = hz < 0 || hz > LONG_MAX ? 0 : (long)hz,
-		.ncpu = ncpu < 0 || ncpu > LONG_MAX ? 0 : (long)ncpu,
+		.hz = hz <= 0 || hz > 1000000 ? 0 : (long)hz,
+		.ncpu = ncpu <= 0 || ncpu > 1000000 ? 0 : (long)ncpu,
 	};
 	return true;
 }
 
 /* Add "; " and a formatted note to the text being built. */
-static void add_note(char **text, const char *fmt, ...)
+static void __attribute__((format(printf, 2, 3)))
+add_note(char **text, const char *fmt, ...)
 {
-	char buf[600];
+	char buf[800];
 	va_list ap;
 	size_t old = *text ? strlen(*text) : 0;
 	char *p;
@@ -96,21 +124,94 @@ static void add_note(char **text, const char *fmt, ...)
 	*text = p;
 }
 
+/* Why a line was skipped, as the end of a sentence. */
+static void skip_reason(const struct skip *k, char *buf, size_t size)
+{
+	switch (k->why) {
+	case SKIP_SYNTAX:
+		snprintf(buf, size, "%s", _("it is not valid JSON"));
+		break;
+	case SKIP_CUT:
+		snprintf(buf, size, "%s", _("it ends in the middle of its JSON "
+					    "object (cut short)"));
+		break;
+	case SKIP_CONTROL:
+		snprintf(buf, size, "%s", _("it holds a raw control byte, which "
+					    "JSON never has"));
+		break;
+	case SKIP_DEPTH:
+		snprintf(buf, size, _("it nests deeper than %d levels (a sample "
+				      "nests 6)"), JSON_SCAN_DEPTH);
+		break;
+	case SKIP_LONG:
+		snprintf(buf, size, _("it is longer than the %zu MiB a line may "
+				      "be"), REPLAY_LINE_MAX >> 20);
+		break;
+	case SKIP_COST:
+		snprintf(buf, size, _("decoding it would take about %.1f GiB of "
+				      "memory, more than the %u GiB a sample "
+				      "may take"),
+			 (double)k->cost / (1 << 30),
+			 (unsigned)(REPLAY_DECODE_MAX >> 30));
+		break;
+	case SKIP_NOMEM:
+		snprintf(buf, size, "%s", _("there was not enough memory to "
+					    "decode it"));
+		break;
+	case SKIP_NOT_SAMPLE:
+		snprintf(buf, size, "%s", _("it is neither a sample nor a "
+					    "recording header"));
+		break;
+	case SKIP_TIME:
+		snprintf(buf, size, "%s", _("its time is impossible"));
+		break;
+	case SKIP_TIMES:
+		snprintf(buf, size, "%s", _("it holds more than one time"));
+		break;
+	case SKIP_ORDER:
+		snprintf(buf, size, "%s", _("its time is not after that of the "
+					    "sample before it (out of order or "
+					    "repeated)"));
+		break;
+	}
+}
+
 /* The problem text from the counts. */
 static void make_problem(struct replay *rp)
 {
 	const struct damage *d = &rp->dmg;
-	char *text = NULL;
+	char *text = NULL, why[300];
 
-	if (d->corrupt == 1)
-		add_note(&text, _("line %zu is corrupt and was skipped"),
-			 d->first_corrupt);
-	else if (d->corrupt)
-		add_note(&text, ngettext("%zu corrupt line was skipped (the "
-					 "first is line %zu)",
-					 "%zu corrupt lines were skipped (the "
-					 "first is line %zu)", d->corrupt),
-			 d->corrupt, d->first_corrupt);
+	if (d->skipped) {
+		skip_reason(&d->first_skip, why, sizeof(why));
+		if (d->skipped == 1)
+			add_note(&text, _("line %zu was skipped: %s"),
+				 d->first_skipped, why);
+		else
+			add_note(&text, ngettext("%zu line was skipped (the "
+						 "first, line %zu: %s)",
+						 "%zu lines were skipped (the "
+						 "first, line %zu: %s)",
+						 d->skipped),
+				 d->skipped, d->first_skipped, why);
+	}
+	if (d->order == 1) {
+		struct skip k = { SKIP_ORDER, 0 };
+
+		skip_reason(&k, why, sizeof(why));
+		add_note(&text, _("line %zu was skipped: %s"), d->first_order,
+			 why);
+	} else if (d->order) {
+		add_note(&text, ngettext("%zu sample was skipped because its "
+					 "time is not after that of the sample "
+					 "before it (out of order or repeated; "
+					 "the first is line %zu)",
+					 "%zu samples were skipped because their "
+					 "time is not after that of the sample "
+					 "before them (out of order or repeated; "
+					 "the first is line %zu)", d->order),
+			 d->order, d->first_order);
+	}
 	if (d->torn == 1)
 		add_note(&text, _("line %zu is torn (the recording was "
 				  "interrupted there) and was ignored"),
@@ -123,6 +224,19 @@ static void make_problem(struct replay *rp)
 					 "interrupted; the first is line %zu) "
 					 "were ignored", d->torn),
 			 d->torn, d->first_torn);
+	if (d->rows)
+		add_note(&text, ngettext("%zu row that is not a task was "
+					 "skipped (the first in line %zu)",
+					 "%zu rows that are not tasks were "
+					 "skipped (the first in line %zu)",
+					 d->rows),
+			 d->rows, d->first_rows);
+	if (d->values)
+		add_note(&text, ngettext("%zu impossible value was dropped "
+					 "(the first in line %zu)",
+					 "%zu impossible values were dropped "
+					 "(the first in line %zu)", d->values),
+			 d->values, d->first_values);
 	if (*d->stop)
 		add_note(&text, "%s", d->stop);
 	if (d->torn_last)
@@ -136,30 +250,130 @@ static void make_problem(struct replay *rp)
 	free(rp->problem);
 	rp->problem = text;
 }
+
+/* Count a line skipped (the first one named keeps its reason). */
+static void count_skip(struct damage *d, size_t line_no, const struct skip *k)
+{
+	if (k->why == SKIP_ORDER) {
+		if (!d->order++ || line_no < d->first_order)
+			d->first_order = line_no;
+		return;
+	}
+	if (!d->skipped++ || line_no < d->first_skipped) {
+		d->first_skipped = line_no;
+		d->first_skip = *k;
+	}
+}
+
+int replay_index_shape(const char *s, size_t len, struct skip *why)
+{
+	struct json_scan m;
+	uint64_t cost;
+
+	json_scan_line(s, len, &m);
+	why->cost = 0;
+	if (m.control)
+		why->why = SKIP_CONTROL;
+	else if (m.end == JSON_SCAN_OPEN)
+		why->why = SKIP_CUT;
+	else if (m.end == JSON_SCAN_BAD)
+		why->why = SKIP_SYNTAX;
+	else if (m.depth > JSON_SCAN_DEPTH)
+		why->why = SKIP_DEPTH;
+	else if ((cost = json_scan_cost(&m, len)) > REPLAY_DECODE_MAX)
+		*why = (struct skip){ SKIP_COST, cost };
+	else {
+		why->cost = cost;
+		return 0;
+	}
+	return -1;
+}
+
+json_object *replay_index_parse(struct replay *rp, const char *s, size_t len,
+				struct skip *why)
+{
+	json_tokener *tok = rp->tok;
+	json_object *o = NULL;
+	size_t done = 0, end = 0;
+
+	*why = (struct skip){ SKIP_SYNTAX, 0 };
+	json_tokener_reset(tok);
+	while (!o && done < len) {
+		size_t n = len - done < PARSE_PIECE ? len - done : PARSE_PIECE;
+		enum json_tokener_error e;
+
+		if (replay_index_cancelled(rp)) {
+			errno = EINTR;
+			return NULL;
+		}
+		errno = 0;
+		o = json_tokener_parse_ex(tok, s + done, (int)n);
+		e = json_tokener_get_error(tok);
+		if (o) {
+			end = done + json_tokener_get_parse_end(tok);
+			break;
+		}
+		if (e != json_tokener_continue) {
+			if (e == json_tokener_error_depth)
+				why->why = SKIP_DEPTH;
+			else if (errno == ENOMEM)
+				why->why = SKIP_NOMEM;
+			errno = EBADMSG;
+			return NULL;
+		}
+		done += n;
+	}
+	if (!o) {
+		why->why = SKIP_CUT;
+		errno = EBADMSG;
+		return NULL;
+	}
+	/* an object and nothing after it */
+	for (size_t i = end; i < len; i++) {
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r') {
+			json_object_put(o);
+			errno = EBADMSG;
+			return NULL;
+		}
+	}
+	if (!json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		errno = EBADMSG;
+		return NULL;
+	}
+	return o;
+}
+
 /* --- the scan of replay_open --- */
 
 /*
  * Opening must be quick for a recording of hours, and json-c builds every
  * object of a line (some 70 us a row), so the scan parses only headers in
- * full. A sample line is checked for its shape: "{" ... "}", no raw
- * control byte (JSON escapes them all; one means damage), "time" first
- * as json_write.c writes it, and a "tasks" array. Anything else is parsed in
- * full. replay_get() parses every line it returns and skips what then
+ * full. A sample line is checked for its shape (json_scan.h: whole, not
+ * too deep, no raw control byte, not too costly to decode), "time" first
+ * as json_write.c writes it, and a "tasks" array. Anything else is parsed
+ * in full. replay_get() parses every line it returns and skips what then
  * fails.
  */
 
-enum kind { K_BLANK, K_BAD, K_HEADER, K_SAMPLE };
+enum kind { K_BLANK, K_BAD, K_HEADER, K_SAMPLE, K_CANCEL };
 
 struct scan {
 	struct replay *rp;
 	const char *path;
 	char *err;
 	size_t errsize;
+	bool regular;          /* reading a regular file (else waited for) */
 	size_t line_no;        /* of the last line handled */
 	bool have_header;
 	size_t pending;        /* a bad line not yet judged, or 0 */
+	struct skip pending_why;
+	double last_time;      /* of the session's last sample, NAN: none */
 	bool stop;             /* reading went as far as it may */
 	bool fail;             /* replay_open fails with err */
+	bool cancelled;        /* ... because the cancel fd said so */
+	bool copy;             /* samples go to rp->fd, a copy */
+	off_t copy_len;        /* its length */
 };
 
 static bool has_prefix(const char *s, size_t len, const char *prefix)
@@ -199,16 +413,8 @@ static bool quick_time(struct replay *rp, const char *s, size_t len,
 	return *end == '\0';
 }
 
-static bool has_control(const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++)
-		if ((unsigned char)s[i] < 0x20 && s[i] != '\t' && s[i] != '\r')
-			return true;
-	return false;
-}
-
 static enum kind classify(struct replay *rp, const char *s, size_t len,
-			  json_object **obj, double *time)
+			  json_object **obj, double *time, struct skip *why)
 {
 	static const char tasks[] = ",\"" JSON_KEY_TASKS "\":[";
 	json_object *o;
@@ -219,16 +425,16 @@ static enum kind classify(struct replay *rp, const char *s, size_t len,
 	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' ||
 		       s[len - 1] == '\r'))
 		len--;
-	if (len < 2 || s[0] != '{' || s[len - 1] != '}' || has_control(s, len))
+	if (replay_index_shape(s, len, why) < 0)
 		return K_BAD;
 	if (!has_prefix(s, len, "{\"" REC_MAGIC_KEY "\":") &&
 	    quick_time(rp, s, len, time) &&
 	    memmem(s, len, tasks, sizeof(tasks) - 1))
 		return K_SAMPLE;
 	/* a header, or a line another writer laid out: parse it */
-	o = json_read_line(rp->tok, s, len);
+	o = replay_index_parse(rp, s, len, why);
 	if (!o)
-		return K_BAD;
+		return errno == EINTR ? K_CANCEL : K_BAD;
 	if (json_read_header_version(o)) {
 		*obj = o;
 		return K_HEADER;
@@ -239,6 +445,7 @@ static enum kind classify(struct replay *rp, const char *s, size_t len,
 		return K_SAMPLE;
 	}
 	json_object_put(o);
+	why->why = SKIP_NOT_SAMPLE;
 	return K_BAD;
 }
 
@@ -246,6 +453,20 @@ static void oom(struct scan *sc)
 {
 	snprintf(sc->err, sc->errsize, "%s: %s", sc->path, strerror(ENOMEM));
 	sc->fail = sc->stop = true;
+}
+
+static void interrupted(struct scan *sc)
+{
+	snprintf(sc->err, sc->errsize, _("reading %s was interrupted"),
+		 sc->path);
+	sc->fail = sc->stop = sc->cancelled = true;
+}
+
+static void not_recording(struct scan *sc)
+{
+	snprintf(sc->err, sc->errsize, _("%s is not a stalltop recording "
+		 "(its first line is not a recording header)"), sc->path);
+	sc->stop = sc->fail = true;
 }
 
 /* The first header decides whether this is a recording we can read. */
@@ -256,9 +477,7 @@ static void first_header(struct scan *sc, enum kind k, json_object *o)
 	sc->stop = true;
 	sc->fail = true;
 	if (ver == 0) {
-		snprintf(sc->err, sc->errsize, _("%s is not a stalltop recording "
-			 "(its first line is not a recording header)"),
-			 sc->path);
+		not_recording(sc);
 	} else if (ver > REC_FORMAT_VERSION) {
 		snprintf(sc->err, sc->errsize, _("%s is a recording of format "
 			 "version %d, but this stalltop reads versions up to "
@@ -272,114 +491,204 @@ static void first_header(struct scan *sc, enum kind k, json_object *o)
 	}
 }
 
-static void count_corrupt(struct damage *d, size_t line_no)
+/* The window of replay_opts: see replay.h. */
+static bool in_window(const struct replay *rp, double t)
 {
-	if (!d->corrupt++ || line_no < d->first_corrupt)
-		d->first_corrupt = line_no;
+	double b = rp->opts.begin, e = rp->opts.end;
+
+	if (isnan(b) && isnan(e))
+		return true;
+	return !isnan(t) && (isnan(b) || t >= b) && (isnan(e) || t <= e);
 }
 
-static void line(struct scan *sc, off_t off, const char *s, size_t len)
+static void add_sample(struct scan *sc, off_t off, const char *s, size_t len,
+		       double time)
+{
+	struct replay *rp = sc->rp;
+	struct skip k = { SKIP_TIME, 0 };
+
+	if (!isnan(time) && !(time > 0 && time < TIME_MAX)) {
+		count_skip(&rp->dmg, sc->line_no, &k);
+		return;
+	}
+	if (!isnan(time) && !isnan(sc->last_time) && time <= sc->last_time) {
+		k.why = SKIP_ORDER;
+		count_skip(&rp->dmg, sc->line_no, &k);
+		return;
+	}
+	if (!isnan(time))
+		sc->last_time = time;
+	if (!in_window(rp, time))
+		return;
+	if (rp->n >= rp->opts.max_samples) {
+		snprintf(rp->dmg.stop, sizeof(rp->dmg.stop),
+			 _("a replay holds at most %zu samples: replayed those "
+			   "before line %zu (choose a window with --begin and "
+			   "--end)"), REPLAY_SAMPLES_MAX, sc->line_no);
+		sc->stop = true;
+		return;
+	}
+	if (rp->n == rp->cap) {
+		size_t cap = rp->cap ? rp->cap * 2 : 256;
+		struct entry *e = realloc(rp->idx, cap * sizeof(*e));
+
+		if (!e) {
+			oom(sc);
+			return;
+		}
+		rp->idx = e;
+		rp->cap = cap;
+	}
+	if (sc->copy) {
+		/* the copy holds the samples only: nothing skipped takes room */
+		if (write_all(rp->fd, s, len) < 0) {
+			snprintf(sc->err, sc->errsize, _("cannot copy %s into "
+				 "a temporary file: %s"), sc->path,
+				 strerror(errno));
+			sc->fail = sc->stop = true;
+			return;
+		}
+		off = sc->copy_len;
+		sc->copy_len += (off_t)len;
+	}
+	rp->idx[rp->n++] = (struct entry){
+		.off = off, .time = time, .line = sc->line_no,
+		.len = (uint32_t)len, .session = (uint32_t)(rp->nsess - 1),
+	};
+}
+
+static void add_header(struct scan *sc, json_object *o)
 {
 	struct replay *rp = sc->rp;
 	struct damage *d = &rp->dmg;
-	json_object *o;
-	double time = NAN;
-	enum kind k = classify(rp, s, len, &o, &time);
+	int ver = json_read_header_version(o);
 
+	if (ver > REC_FORMAT_VERSION) {
+		size_t n = rp->n;
+
+		snprintf(d->stop, sizeof(d->stop),
+			 ngettext("line %zu starts a session of format "
+				  "version %d, newer than this stalltop "
+				  "reads (%d): replayed the %zu sample "
+				  "before it",
+				  "line %zu starts a session of format "
+				  "version %d, newer than this stalltop "
+				  "reads (%d): replayed the %zu samples "
+				  "before it", n),
+			 sc->line_no, ver, REC_FORMAT_VERSION, n);
+		sc->stop = true;
+	} else if (rp->nsess >= REPLAY_SESSIONS_MAX) {
+		snprintf(d->stop, sizeof(d->stop),
+			 _("a recording holds at most %zu sessions: replayed the "
+			   "samples before line %zu"), REPLAY_SESSIONS_MAX,
+			 sc->line_no);
+		sc->stop = true;
+	} else if (!add_session(rp, o)) {
+		oom(sc);
+	}
+	sc->last_time = NAN;
+}
+
+/* The line being gathered from the chunks. */
+struct gathering {
+	char *buf;
+	size_t len, cap;
+	off_t start;
+	bool too_long;    /* more than may be held: only its end is sought */
+};
+
+/*
+ * One line of len bytes at off: a complete one ("\n" seen) or, last, what
+ * follows the last "\n". too_long: more than may be held (s is not it).
+ */
+static void handle(struct scan *sc, off_t off, const char *s, size_t len,
+		   bool too_long, bool last)
+{
+	struct replay *rp = sc->rp;
+	struct damage *d = &rp->dmg;
+	json_object *o = NULL;
+	double time = NAN;
+	struct skip why = { SKIP_LONG, 0 };
+	enum kind k = too_long ? K_BAD : classify(rp, s, len, &o, &time, &why);
+
+	if (k == K_CANCEL) {
+		interrupted(sc);
+		return;
+	}
+	if (k == K_BLANK && last)
+		return; /* spaces after the last line are no line */
 	sc->line_no++;
 	if (k == K_BLANK)
-		goto out;
+		return;
 	if (!sc->have_header) {
-		first_header(sc, k, o);
+		if (too_long)
+			not_recording(sc);
+		else
+			first_header(sc, k, o);
 		goto out;
 	}
 	if (sc->pending) {
-		/* not the last line: torn before a new session, or corrupt */
-		if (k == K_HEADER) {
+		/* cut short before a new session: torn; else skipped */
+		if (k == K_HEADER && sc->pending_why.why == SKIP_CUT) {
 			if (!d->torn++)
 				d->first_torn = sc->pending;
 		} else {
-			count_corrupt(d, sc->pending);
+			count_skip(d, sc->pending, &sc->pending_why);
 		}
 		sc->pending = 0;
 	}
 	switch (k) {
-	case K_HEADER: {
-		int ver = json_read_header_version(o);
-
-		if (ver > REC_FORMAT_VERSION) {
-			size_t n = rp->n;
-
-			snprintf(d->stop, sizeof(d->stop),
-				 ngettext("line %zu starts a session of format "
-					  "version %d, newer than this stalltop "
-					  "reads (%d): replayed the %zu sample "
-					  "before it",
-					  "line %zu starts a session of format "
-					  "version %d, newer than this stalltop "
-					  "reads (%d): replayed the %zu samples "
-					  "before it", n),
-				 sc->line_no, ver, REC_FORMAT_VERSION, n);
-			sc->stop = true;
-		} else if (!add_session(rp, o)) {
-			oom(sc);
-		}
+	case K_HEADER:
+		add_header(sc, o);
 		break;
-	}
 	case K_SAMPLE:
-		if (rp->n == rp->cap) {
-			size_t cap = rp->cap ? rp->cap * 2 : 256;
-			struct entry *e = realloc(rp->idx, cap * sizeof(*e));
-
-			if (!e) {
-				oom(sc);
-				break;
-			}
-			rp->idx = e;
-			rp->cap = cap;
-		}
-		rp->idx[rp->n++] = (struct entry){ off, len, time, sc->line_no,
-						   rp->nsess - 1, false };
+		add_sample(sc, off, s, len, time);
 		break;
 	case K_BAD:
-		sc->pending = sc->line_no;
+		if (last && why.why == SKIP_CUT)
+			d->torn_last = true; /* no "\n" and cut short: torn */
+		else if (last)
+			count_skip(d, sc->line_no, &why);
+		else {
+			sc->pending = sc->line_no;
+			sc->pending_why = why;
+		}
 		break;
 	case K_BLANK:
+	case K_CANCEL:
 		break;
 	}
 out:
 	json_object_put(o);
 }
 
-/* The end of the stream: a last line without "\n", and zlib's verdict. */
-static void finish(struct scan *sc, const char *s, size_t len, int zerr)
+/* The end of the stream: what follows the last "\n", zlib's verdict. */
+static void finish(struct scan *sc, const struct gathering *g, int zerr)
 {
 	struct replay *rp = sc->rp;
 	struct damage *d = &rp->dmg;
-	bool fragment = len && !blank(s, len);
 
-	if (!sc->have_header && !sc->fail) {
-		/* no complete first line: a lone header without "\n" will do */
-		json_object *o = NULL;
-		double time;
-		enum kind k = fragment ? classify(rp, s, len, &o, &time) : K_BLANK;
-
-		if (k == K_BLANK && zerr == Z_OK) {
-			snprintf(sc->err, sc->errsize, _("%s is empty: it holds "
-				 "no stalltop recording"), sc->path);
-			sc->fail = true;
-		} else if (k == K_BLANK) {
-			snprintf(sc->err, sc->errsize, _("cannot read %s: the "
-				 "compressed data is damaged"), sc->path);
-			sc->fail = true;
-		} else {
-			first_header(sc, k, o);
-		}
-		json_object_put(o);
-		return;
-	}
+	if (!sc->stop && (g->len || g->too_long) &&
+	    (zerr == Z_OK || zerr == Z_BUF_ERROR))
+		handle(sc, g->start, g->buf ? g->buf : "", g->len,
+		       g->too_long, true);
 	if (sc->fail)
 		return;
+	if (!sc->have_header) {
+		if (zerr == Z_OK)
+			snprintf(sc->err, sc->errsize, _("%s is empty: it holds "
+				 "no stalltop recording"), sc->path);
+		else
+			snprintf(sc->err, sc->errsize, _("cannot read %s: the "
+				 "compressed data is damaged"), sc->path);
+		sc->fail = true;
+		return;
+	}
+	if (sc->pending) {
+		/* the last complete line: skipped for what it is, not torn */
+		count_skip(d, sc->pending, &sc->pending_why);
+		sc->pending = 0;
+	}
 	if (!sc->stop && zerr != Z_OK && zerr != Z_BUF_ERROR) {
 		size_t n = rp->n;
 
@@ -389,18 +698,13 @@ static void finish(struct scan *sc, const char *s, size_t len, int zerr)
 				  "the compressed data is damaged after line "
 				  "%zu: replayed the %zu samples before it", n),
 			 sc->line_no, n);
-		if (sc->pending)
-			count_corrupt(d, sc->pending);
-	} else if (!sc->stop) {
-		/* the last line, with or without "\n", is torn if it is bad */
-		if (sc->pending && fragment)
-			count_corrupt(d, sc->pending);
-		d->torn_last = sc->pending || fragment;
-		d->not_closed = !d->torn_last && zerr == Z_BUF_ERROR;
 	}
+	if (!sc->stop)
+		d->not_closed = !d->torn_last && zerr == Z_BUF_ERROR;
 	make_problem(rp);
 }
-/* An unlinked file for the inflated text, in $TMPDIR or /tmp. */
+
+/* An unlinked file for the copy, in $TMPDIR or /tmp. */
 static int temp_fd(void)
 {
 	const char *dir = getenv("TMPDIR");
@@ -423,7 +727,8 @@ static int temp_fd(void)
 		unlink(path);
 	return fd;
 }
-/* Append len bytes to the line being gathered. */
+
+/* Append n bytes to the line being gathered. */
 static bool gather(char **buf, size_t *len, size_t *cap, const char *s,
 		   size_t n)
 {
@@ -444,19 +749,93 @@ static bool gather(char **buf, size_t *len, size_t *cap, const char *s,
 	*len += n;
 	return true;
 }
+
 /*
- * Read the file's text, copying it to a temporary file when it is
- * compressed, and hand every line to line(). Leaves rp->fd open on
- * whichever file the offsets refer to. Takes fd.
+ * Before each read: stop when the cancel descriptor is readable; on a
+ * pipe or FIFO wait (for data, or its end) together with it, so that a
+ * writer that never comes does not hold us.
+ */
+static int wait_input(void *arg, int fd)
+{
+	struct scan *sc = arg;
+	int cancel = sc->rp->opts.cancel_fd;
+	struct pollfd p[2] = { { cancel, POLLIN, 0 }, { fd, POLLIN, 0 } };
+
+	if (sc->regular) {
+		if (!replay_index_cancelled(sc->rp))
+			return 0;
+		errno = EINTR;
+		return -1;
+	}
+	for (;;) {
+		int r = cancel >= 0 ? poll(p, 2, -1) : poll(p + 1, 1, -1);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (cancel >= 0 && p[0].revents) {
+			errno = EINTR;
+			return -1;
+		}
+		return 0; /* data, its end or an error: read() tells */
+	}
+}
+
+/* The bytes of one chunk (at pos in the text) into lines. */
+static void split(struct scan *sc, struct gathering *g, const char *chunk,
+		  size_t n, off_t pos)
+{
+	for (size_t i = 0; i < n && !sc->stop;) {
+		const char *nl = memchr(chunk + i, '\n', n - i);
+		size_t take = nl ? (size_t)(nl - (chunk + i)) : n - i;
+		size_t limit = sc->have_header ? REPLAY_LINE_MAX
+					       : REPLAY_HEADER_MAX;
+
+		if (g->len == 0 && !g->too_long)
+			g->start = pos + (off_t)i;
+		if (!g->too_long && take > limit - g->len) {
+			/* no more of it is held */
+			g->too_long = true;
+			g->len = 0;
+			if (!sc->have_header) {
+				/* no header is that long: do not read on */
+				sc->line_no++;
+				not_recording(sc);
+				break;
+			}
+		}
+		if (!g->too_long &&
+		    !gather(&g->buf, &g->len, &g->cap, chunk + i, take)) {
+			oom(sc);
+			break;
+		}
+		i += take;
+		if (nl) {
+			handle(sc, g->start, g->buf ? g->buf : "", g->len,
+			       g->too_long, false);
+			g->len = 0;
+			g->too_long = false;
+			i++;
+		}
+	}
+}
+
+/*
+ * Read the file's text and hand every line to handle(); when it is
+ * compressed or not a regular file, the samples kept are copied into a
+ * temporary file as they are found (what is skipped takes no room).
+ * Leaves rp->fd open on whichever file the offsets refer to. Takes fd.
  */
 static void scan_file(struct scan *sc, int fd)
 {
 	enum { CHUNK = 65536 };
 	struct replay *rp = sc->rp;
 	struct gzio_reader *z = gzio_reader_new(fd);
-	char *chunk = malloc(CHUNK), *lbuf = NULL;
-	size_t llen = 0, lcap = 0, n;
-	off_t pos = 0, lstart = 0;
+	char *chunk = malloc(CHUNK);
+	struct gathering g = { NULL, 0, 0, 0, false };
+	size_t n;
+	off_t pos = 0;
 	bool first = true;
 
 	if (!z || !chunk) {
@@ -466,58 +845,38 @@ static void scan_file(struct scan *sc, int fd)
 		oom(sc);
 		return;
 	}
+	gzio_reader_set_wait(z, wait_input, sc);
 	while (!sc->stop && (n = gzio_read(z, chunk, CHUNK)) > 0) {
 		if (first) {
 			first = false;
-			if (gzio_compressed(z)) {
+			if (gzio_compressed(z) || !sc->regular) {
 				/* the offsets will be those of the copy */
 				rp->fd = temp_fd();
 				if (rp->fd < 0) {
 					snprintf(sc->err, sc->errsize,
 						 _("cannot create a temporary "
-						   "file to inflate %s: %s"),
+						   "file to read %s: %s"),
 						 sc->path, strerror(errno));
 					sc->fail = true;
 					break;
 				}
+				sc->copy = true;
 			}
 		}
-		if (gzio_compressed(z) && write_all(rp->fd, chunk, n) < 0) {
-			snprintf(sc->err, sc->errsize, _("cannot inflate %s into "
-				 "a temporary file: %s"), sc->path,
-				 strerror(errno));
-			sc->fail = true;
-			break;
-		}
-		for (size_t i = 0; i < n && !sc->stop;) {
-			char *nl = memchr(chunk + i, '\n', n - i);
-			size_t take = nl ? (size_t)(nl - (chunk + i)) : n - i;
-
-			if (llen == 0)
-				lstart = pos + (off_t)i;
-			if (!gather(&lbuf, &llen, &lcap, chunk + i, take)) {
-				oom(sc);
-				break;
-			}
-			i += take;
-			if (nl) {
-				line(sc, lstart, lbuf ? lbuf : "", llen);
-				llen = 0;
-				i++;
-			}
-		}
+		split(sc, &g, chunk, n, pos);
 		pos += (off_t)n;
 	}
 	if (!sc->fail) {
-		if (gzio_error(z) == Z_ERRNO) {
+		if (gzio_error(z) == Z_ERRNO && gzio_errno(z) == EINTR) {
+			interrupted(sc);
+		} else if (gzio_error(z) == Z_ERRNO) {
 			snprintf(sc->err, sc->errsize, _("cannot read %s: %s"),
-				 sc->path, strerror(errno));
+				 sc->path, strerror(gzio_errno(z)));
 			sc->fail = true;
 		} else if (gzio_error(z) == Z_MEM_ERROR) {
 			oom(sc);
 		} else {
-			finish(sc, lbuf ? lbuf : "", sc->stop ? 0 : llen,
-			       sc->stop ? Z_OK : gzio_error(z));
+			finish(sc, &g, sc->stop ? Z_OK : gzio_error(z));
 		}
 	}
 	if (rp->fd < 0)
@@ -525,27 +884,56 @@ static void scan_file(struct scan *sc, int fd)
 	else
 		close(fd);
 	gzio_reader_free(z);
-	free(lbuf);
+	free(g.buf);
 	free(chunk);
 }
 
-int replay_index_scan(struct replay *rp, int fd, const char *path,
-		      char *err, size_t errsize)
+int replay_index_scan(struct replay *rp, int fd, bool regular,
+		      const char *path, char *err, size_t errsize)
 {
 	struct scan sc = { .rp = rp, .path = path, .err = err,
-			   .errsize = errsize };
+			   .errsize = errsize, .regular = regular,
+			   .last_time = NAN };
 
 	scan_file(&sc, fd);
+	if (sc.cancelled)
+		errno = EINTR;
 	return sc.fail ? -1 : 0;
 }
 
-void replay_index_bad_line(struct replay *rp, size_t index)
+void replay_index_bad_line(struct replay *rp, size_t index,
+			   const struct skip *why)
 {
+	char reason[300];
+
+	skip_reason(why, reason, sizeof(reason));
+	snprintf(rp->skipped_note, sizeof(rp->skipped_note),
+		 _("line %zu was skipped: %s"), rp->idx[index].line, reason);
 	if (rp->idx[index].bad)
 		return;
-	rp->idx[index].bad = true;
-	count_corrupt(&rp->dmg, rp->idx[index].line);
+	rp->idx[index].bad = 1;
+	count_skip(&rp->dmg, rp->idx[index].line, why);
 	make_problem(rp);
+}
+
+void replay_index_dropped(struct replay *rp, size_t index, size_t rows,
+			  size_t values)
+{
+	struct damage *d = &rp->dmg;
+	size_t line = rp->idx[index].line;
+
+	if (rp->idx[index].counted)
+		return;
+	rp->idx[index].counted = 1;
+
+	if (rows && (!d->rows || line < d->first_rows))
+		d->first_rows = line;
+	if (values && (!d->values || line < d->first_values))
+		d->first_values = line;
+	d->rows += rows;
+	d->values += values;
+	if (rows || values)
+		make_problem(rp);
 }
 
 size_t replay_index_find_time(const struct replay *rp, double epoch)

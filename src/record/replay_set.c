@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,7 @@
 #include "record/replay_set.h"
 
 /* The first line of a file is read up to this many bytes for its start. */
-#define FIRST_LINE_MAX 65536
+#define FIRST_LINE_MAX REPLAY_HEADER_MAX
 /* ...and of the second line, for the time of the first sample */
 #define AFTER_MAX 128
 
@@ -42,9 +43,10 @@ struct member {
 	struct replay *rp; /* NULL: left out */
 };
 
+/* 16 bytes a sample, on top of its file's index */
 struct pos {
-	size_t file;
-	size_t index;      /* in the file's replay */
+	uint32_t file;
+	uint32_t index;    /* in the file's replay (< REPLAY_SAMPLES_MAX) */
 	double time;
 };
 
@@ -55,8 +57,11 @@ struct replay_set {
 	bool name_files;   /* prefix damage notes with the file's name */
 	struct pos *idx;
 	size_t n, cap;
+	size_t overlap, first_overlap; /* samples not after the file before */
+	char *overlap_file;            /* ... the first one's file */
 	char *skipped;     /* notes of files left out */
 	char *problem;
+	char *skip_note;   /* replay_set_skipped() */
 };
 
 /* Add "; " and a formatted note to *text. */
@@ -188,14 +193,20 @@ static double quick_time(const char *s, size_t len)
  */
 static double first_start(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	struct gzio_reader *z;
+	struct stat st;
 	char *buf, *nl = NULL;
 	size_t len = 0, got;
 	double start = NAN;
 
 	if (fd < 0)
 		return NAN;
+	/* a pipe or FIFO is read once, by replay_open: nothing is taken here */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return NAN;
+	}
 	z = gzio_reader_new(fd);
 	buf = malloc(FIRST_LINE_MAX + AFTER_MAX);
 	while (z && buf && len < FIRST_LINE_MAX + AFTER_MAX &&
@@ -266,16 +277,39 @@ static bool in_window(double t, double begin, double end)
 	       (isnan(end) || t <= end);
 }
 
+/* The time of the last sample indexed that has one, NAN: none. */
+static double last_time(const struct replay_set *set)
+{
+	for (size_t i = set->n; i > 0; i--)
+		if (!isnan(set->idx[i - 1].time))
+			return set->idx[i - 1].time;
+	return NAN;
+}
+
+/*
+ * The samples of member f in the window. A sample not after the last one
+ * of the files before it (the same file twice, files that overlap) is
+ * left out: the timeline never goes back.
+ */
 static bool add_samples(struct replay_set *set, size_t f, double begin,
 			double end)
 {
 	struct replay *rp = set->m[f].rp;
+	double before = last_time(set);
 
 	for (size_t i = 0; i < replay_count(rp); i++) {
 		double t = replay_time(rp, i);
 
 		if (!in_window(t, begin, end))
 			continue;
+		if (!isnan(t) && !isnan(before) && t <= before) {
+			if (!set->overlap++) {
+				set->first_overlap = replay_line(rp, i);
+				free(set->overlap_file);
+				set->overlap_file = strdup(set->m[f].path);
+			}
+			continue;
+		}
 		if (set->n == set->cap) {
 			size_t cap = set->cap ? set->cap * 2 : 1024;
 			struct pos *p = realloc(set->idx, cap * sizeof(*p));
@@ -285,15 +319,16 @@ static bool add_samples(struct replay_set *set, size_t f, double begin,
 			set->idx = p;
 			set->cap = cap;
 		}
-		set->idx[set->n++] = (struct pos){ f, i, t };
+		set->idx[set->n++] = (struct pos){ (uint32_t)f, (uint32_t)i, t };
 	}
 	return true;
 }
 
 /* Open the members the window may need; index their samples. */
 static int open_members(struct replay_set *set, double begin, double end,
-			char *err, size_t errsize)
+			int cancel_fd, char *err, size_t errsize)
 {
+	struct replay_opts o = { begin, end, cancel_fd, 0 };
 	bool any_dir = false;
 
 	for (size_t i = 0; i < set->nm; i++) {
@@ -303,8 +338,17 @@ static int open_members(struct replay_set *set, double begin, double end,
 		any_dir |= m->from_dir;
 		if (!may_hold(set, i, begin, end))
 			continue;
-		m->rp = replay_open(m->path, why, sizeof(why));
-		if (!m->rp && !m->from_dir) {
+		if (set->n >= REPLAY_SAMPLES_MAX) {
+			/* the files together hold as much as one may */
+			add_note(&set->skipped, _("a replay holds at most %zu "
+				 "samples: %s and the files after it were not "
+				 "read (choose a window with --begin and --end)"),
+				 REPLAY_SAMPLES_MAX, m->path);
+			break;
+		}
+		o.max_samples = REPLAY_SAMPLES_MAX - set->n;
+		m->rp = replay_open_opts(m->path, &o, why, sizeof(why));
+		if (!m->rp && (!m->from_dir || errno == EINTR)) {
 			snprintf(err, errsize, "%s", why);
 			return -1;
 		}
@@ -327,6 +371,14 @@ struct replay_set *replay_set_open(const char *const *paths, size_t n,
 				   double begin, double end, char *err,
 				   size_t errsize)
 {
+	return replay_set_open_cancel(paths, n, begin, end, -1, err, errsize);
+}
+
+struct replay_set *replay_set_open_cancel(const char *const *paths, size_t n,
+					  double begin, double end,
+					  int cancel_fd, char *err,
+					  size_t errsize)
+{
 	struct replay_set *set = calloc(1, sizeof(*set));
 
 	if (!set) {
@@ -347,7 +399,7 @@ struct replay_set *replay_set_open(const char *const *paths, size_t n,
 	for (size_t i = 0; i < set->nm; i++)
 		set->m[i].start = first_start(set->m[i].path);
 	qsort(set->m, set->nm, sizeof(*set->m), by_start);
-	if (open_members(set, begin, end, err, errsize) < 0)
+	if (open_members(set, begin, end, cancel_fd, err, errsize) < 0)
 		goto fail;
 	if (!set->nopen && set->skipped) {
 		/* nothing could be read: that is a failure, not an empty set */
@@ -356,7 +408,12 @@ struct replay_set *replay_set_open(const char *const *paths, size_t n,
 	}
 	return set;
 fail:
-	replay_set_close(set);
+	{
+		int e = errno;
+
+		replay_set_close(set);
+		errno = e;
+	}
 	return NULL;
 }
 
@@ -372,13 +429,35 @@ size_t replay_set_files(const struct replay_set *set)
 
 int replay_set_get(struct replay_set *set, size_t index, struct sample *out)
 {
+	const struct member *m;
+	const char *note;
+	int ret;
+
+	free(set->skip_note);
+	set->skip_note = NULL;
 	if (index >= set->n) {
 		memset(out, 0, sizeof(*out));
 		errno = EINVAL;
 		return -1;
 	}
-	return replay_get(set->m[set->idx[index].file].rp,
-			  set->idx[index].index, out);
+	m = &set->m[set->idx[index].file];
+	ret = replay_get(m->rp, set->idx[index].index, out);
+	note = ret < 0 ? replay_skipped(m->rp) : NULL;
+	if (note && set->name_files) {
+		int e = errno;
+
+		if (asprintf(&set->skip_note, "%s: %s", m->path, note) < 0)
+			set->skip_note = NULL;
+		errno = e;
+	} else if (note) {
+		set->skip_note = strdup(note);
+	}
+	return ret;
+}
+
+const char *replay_set_skipped(const struct replay_set *set)
+{
+	return set->skip_note;
 }
 
 size_t replay_set_find_time(const struct replay_set *set, double epoch)
@@ -415,6 +494,16 @@ const char *replay_set_problem(struct replay_set *set)
 		else
 			add_note(&text, "%s", p);
 	}
+	if (set->overlap)
+		add_note(&text, ngettext("%s: %zu sample was skipped because "
+					 "its time is not after the last one of "
+					 "the files before it (from line %zu)",
+					 "%s: %zu samples were skipped because "
+					 "their time is not after the last one "
+					 "of the files before them (from line "
+					 "%zu)", set->overlap),
+			 set->overlap_file ? set->overlap_file : "?",
+			 set->overlap, set->first_overlap);
 	if (set->skipped)
 		add_note(&text, "%s", set->skipped);
 	free(set->problem);
@@ -434,5 +523,7 @@ void replay_set_close(struct replay_set *set)
 	free(set->idx);
 	free(set->skipped);
 	free(set->problem);
+	free(set->skip_note);
+	free(set->overlap_file);
 	free(set);
 }

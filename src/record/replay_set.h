@@ -16,9 +16,14 @@
  *
  * Damage: a file of a directory that cannot be read, or is not a
  * recording, is skipped with a note naming it; a file named on its own
- * that cannot be opened fails the set. The damage notes of each file
- * (replay_problem) are kept, prefixed with the file's name when the set
- * has more than one file.
+ * that cannot be opened fails the set. The files together hold at most
+ * REPLAY_SAMPLES_MAX samples (16 bytes each here, on top of their file's
+ * index): the files after that are not read, with a note. A sample whose
+ * time is not after the last sample of the files before it (one file
+ * named twice, files that overlap) is skipped with a note: the timeline
+ * never goes back. The damage notes of each file (replay_problem) are
+ * kept, prefixed with the file's name when the set has more than one
+ * file.
  */
 #ifndef STALLTOP_REPLAY_SET_H
 #define STALLTOP_REPLAY_SET_H
@@ -38,12 +43,22 @@ struct replay_set;
 struct replay_set *replay_set_open(const char *const *paths, size_t n,
 				   double begin, double end, char *err,
 				   size_t errsize);
+/*
+ * The same, reading stopped as soon as cancel_fd is readable (-1: never):
+ * NULL with errno EINTR.
+ */
+struct replay_set *replay_set_open_cancel(const char *const *paths, size_t n,
+					  double begin, double end,
+					  int cancel_fd, char *err,
+					  size_t errsize);
 
 /* The number of samples in the window, across the files. */
 size_t replay_set_count(const struct replay_set *set);
 
 /* As replay_get(), for the set's sample index (0-based). */
 int replay_set_get(struct replay_set *set, size_t index, struct sample *out);
+/* As replay_skipped(), named by its file when there are several. */
+const char *replay_set_skipped(const struct replay_set *set);
 
 /* As replay_find_time(), across the set. */
 size_t replay_set_find_time(const struct replay_set *set, double epoch);

@@ -27,6 +27,16 @@
 #define SUFFIX ".ndjson.gz"
 /* a day's files beyond this many: something is wrong, stop trying */
 #define MAX_SEQ 100000
+/* offsets of the wall clock this close are one (s): see clock_see() */
+#define OFFSET_MERGE 1.0
+/* the offsets kept at most; past that the two newest merge */
+#define NOFFSETS 16
+
+/* The wall clock minus the boot clock, and when it was last seen so. */
+struct offset {
+	double offset;
+	double boot;
+};
 
 struct rotator {
 	char *dir;
@@ -35,6 +45,14 @@ struct rotator {
 	char path[PATH_MAX];
 	time_t start;         /* of the current file's period */
 	unsigned seq;         /* its number within the period (0: none) */
+	/*
+	 * The wall clock's offsets from the boot clock over the last keep
+	 * days and one, increasing in both offset and boot time (a sliding
+	 * window minimum): off[0] is the smallest.
+	 */
+	struct offset off[NOFFSETS];
+	size_t noff;
+	double prev_time, prev_boot; /* the clocks at the last reading */
 	char warning[PATH_MAX + 256]; /* a note not handed out yet */
 	char given[PATH_MAX + 256];   /* the note handed out last */
 };
@@ -63,20 +81,44 @@ static time_t period_start(const struct rotator *r, time_t t)
 	return mktime(&tm);
 }
 
-/* The start of the period n periods before the one starting at start. */
-static time_t periods_back(const struct rotator *r, time_t start, unsigned n)
+/* The start of the period after the one starting at start. */
+static time_t next_period(const struct rotator *r, time_t start)
 {
 	struct tm tm;
 
 	if (r->o.period > 0)
-		return start - (time_t)n * r->o.period;
+		return start + r->o.period;
 	if (!localtime_r(&start, &tm))
-		return start;
-	/* by the calendar: days with a daylight saving change are not 24 h */
-	tm.tm_mday -= (int)n;
+		return start + 86400;
+	tm.tm_mday += 1;
 	tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
 	tm.tm_isdst = -1;
 	return mktime(&tm);
+}
+
+/* t, n days (or test periods) earlier by the calendar. */
+static time_t days_back(const struct rotator *r, time_t t, unsigned n)
+{
+	struct tm tm;
+
+	if (r->o.period > 0)
+		return t - (time_t)n * r->o.period;
+	if (!localtime_r(&t, &tm))
+		return t - (time_t)n * 86400;
+	tm.tm_mday -= (int)n;
+	tm.tm_isdst = -1;
+	return mktime(&tm);
+}
+
+/* A duration for a note: seconds, hours or days. */
+static void duration(double s, char *buf, size_t size)
+{
+	if (s >= 86400)
+		snprintf(buf, size, _("%.1f days"), s / 86400);
+	else if (s >= 3600)
+		snprintf(buf, size, _("%.1f h"), s / 3600);
+	else
+		snprintf(buf, size, _("%.1f s"), s);
 }
 
 /* A file's name (without the directory) for a period and a number. */
@@ -145,16 +187,102 @@ static void warn_once(struct rotator *r, const char *fmt, const char *a,
 		snprintf(r->warning, sizeof(r->warning), fmt, a, b);
 }
 
-/* Remove our files of periods before the keep most recent ones. */
-static void expire(struct rotator *r)
+/* How long the offsets are remembered: keep days and one (s). */
+static double window(const struct rotator *r)
 {
-	time_t cutoff;
+	return ((double)r->o.keep + 1) * (r->o.period > 0 ? r->o.period : 86400);
+}
+
+/*
+ * The clocks at one moment: the wall clock (a sample's time) and the boot
+ * clock. A difference between how far each moved since the last reading
+ * is a jump of the wall clock, and is noted. The offset wall - boot joins
+ * the window (whose smallest offset is the retention clock's).
+ */
+static void clock_see(struct rotator *r, double wall, double boot)
+{
+	double o = wall - boot;
+	struct offset *last;
+
+	if (r->noff) {
+		double jump = (wall - r->prev_time) - (boot - r->prev_boot);
+		char by[64], to[64] = "?";
+		time_t t = (time_t)floor(wall);
+		struct tm tm;
+
+		if (fabs(jump) > ROTATE_JUMP_TOLERANCE) {
+			duration(fabs(jump), by, sizeof(by));
+			if (localtime_r(&t, &tm))
+				strftime(to, sizeof(to), "%Y-%m-%d %H:%M:%S", &tm);
+			warn_once(r, jump > 0 ?
+				  _("the wall clock jumped forward by %s, to "
+				    "%s; retention keeps every recording that "
+				    "may be younger than --keep-days") :
+				  _("the wall clock jumped back by %s, to %s; "
+				    "retention keeps every recording that may "
+				    "be younger than --keep-days"),
+				  by, to);
+		}
+	}
+	r->prev_time = wall;
+	r->prev_boot = boot;
+	/* older offsets that are not smaller say nothing more */
+	while (r->noff && r->off[r->noff - 1].offset >= o)
+		r->noff--;
+	last = r->noff ? &r->off[r->noff - 1] : NULL;
+	if (last && o - last->offset < OFFSET_MERGE) {
+		/* the same clock (drift): the smaller offset lives on */
+		last->boot = boot;
+	} else {
+		if (r->noff == NOFFSETS) {
+			/* merge the newest two, keeping the smaller offset */
+			r->off[r->noff - 2].boot = r->off[r->noff - 1].boot;
+			r->noff--;
+		}
+		r->off[r->noff++] = (struct offset){ o, boot };
+	}
+	/* forget what is older than the window, all but the newest */
+	while (r->noff > 1 && r->off[0].boot < boot - window(r)) {
+		memmove(r->off, r->off + 1, (r->noff - 1) * sizeof(r->off[0]));
+		r->noff--;
+	}
+}
+
+/*
+ * The retention clock: the boot clock plus the smallest offset of the
+ * wall clock seen in the window. It is never ahead of the newest sample,
+ * and a file written within the window is never older by it than it
+ * really is (rotate.h).
+ */
+static double retention_now(const struct rotator *r)
+{
+	return r->off[0].offset + r->prev_boot;
+}
+
+/* The clocks now, for rotate_open and a sample without a boot time. */
+static double clock_now(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Remove our files whose every sample is older than keep days: a file
+ * holds samples of its period only, so one whose period ended keep days
+ * before the retention clock. Never the file being written.
+ */
+static void expire(struct rotator *r, const char *current)
+{
+	time_t now, cutoff;
 	struct dirent *e;
 	DIR *d;
 
 	if (!r->o.keep)
 		return;
-	cutoff = periods_back(r, r->start, r->o.keep - 1);
+	now = (time_t)floor(retention_now(r));
+	cutoff = days_back(r, now, r->o.keep);
 	d = opendir(r->dir);
 	if (!d) {
 		warn_once(r, _("cannot read %s to remove old recordings: %s"),
@@ -165,7 +293,8 @@ static void expire(struct rotator *r)
 		char path[PATH_MAX];
 		time_t t = name_start(e->d_name);
 
-		if (t == (time_t)-1 || t >= cutoff)
+		if (t == (time_t)-1 || next_period(r, t) > cutoff ||
+		    strcmp(e->d_name, current) == 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", r->dir, e->d_name);
 		if (unlinkat(dirfd(d), e->d_name, 0) < 0 && errno != ENOENT)
@@ -184,7 +313,6 @@ static int open_next(struct rotator *r, time_t start, unsigned seq,
 {
 	bool new_period = start != r->start || !r->rec;
 	char name[NAME_MAX + 1];
-	struct stat st;
 
 	if (r->rec) {
 		int ret = record_close(r->rec);
@@ -197,8 +325,6 @@ static int open_next(struct rotator *r, time_t start, unsigned seq,
 		}
 	}
 	r->start = start;
-	if (new_period)
-		expire(r);
 	for (;; seq++) {
 		if (seq > MAX_SEQ) {
 			snprintf(err, errsize, _("%s holds too many recordings "
@@ -207,12 +333,17 @@ static int open_next(struct rotator *r, time_t start, unsigned seq,
 		}
 		file_name(r, start, seq, name, sizeof(name));
 		snprintf(r->path, sizeof(r->path), "%s/%s", r->dir, name);
-		if (lstat(r->path, &st) < 0 && errno == ENOENT)
+		/* a new file, never one that is there: the first free name */
+		r->rec = record_create(r->path, err, errsize);
+		if (r->rec || errno != EEXIST)
 			break;
 	}
+	if (!r->rec)
+		return -1;
 	r->seq = seq;
-	r->rec = record_open(r->path, err, errsize);
-	return r->rec ? 0 : -1;
+	if (new_period)
+		expire(r, name);
+	return 0;
 }
 
 struct rotator *rotate_open(const char *dir, const struct rotate_opts *o,
@@ -242,7 +373,9 @@ struct rotator *rotate_open(const char *dir, const struct rotate_opts *o,
 		rotate_close(r);
 		return NULL;
 	}
-	if (open_next(r, period_start(r, time(NULL)), 0, err, errsize) < 0) {
+	clock_see(r, clock_now(CLOCK_REALTIME), clock_now(CLOCK_BOOTTIME));
+	if (open_next(r, period_start(r, (time_t)r->prev_time), 0, err,
+		      errsize) < 0) {
 		rotate_close(r);
 		return NULL;
 	}
@@ -262,11 +395,14 @@ int rotate_write(struct rotator *r, const struct sample *s, char *err,
 		 size_t errsize)
 {
 	/* the sample's own time decides, so the boundary splits no sample */
-	time_t t = isfinite(s->time) && s->time > 0 ? (time_t)s->time
-						    : time(NULL);
-	time_t start = period_start(r, t);
+	double wall = isfinite(s->time) && s->time > 0 ? s->time
+						       : clock_now(CLOCK_REALTIME);
+	double boot = isfinite(s->boottime) && s->boottime > 0 ?
+		      s->boottime : clock_now(CLOCK_BOOTTIME);
+	time_t start = period_start(r, (time_t)floor(wall));
 	int ret = 0;
 
+	clock_see(r, wall, boot);
 	if (start != r->start || !r->rec)
 		ret = open_next(r, start, 0, err, errsize);
 	else if (full(r))
@@ -274,8 +410,12 @@ int rotate_write(struct rotator *r, const struct sample *s, char *err,
 	if (ret < 0)
 		return -1;
 	if (record_write(r->rec, s) < 0) {
-		snprintf(err, errsize, _("cannot write to %s: %s"), r->path,
-			 strerror(errno));
+		if (errno == ENOENT)
+			snprintf(err, errsize, _("%s was removed while it was "
+						 "being written"), r->path);
+		else
+			snprintf(err, errsize, _("cannot write to %s: %s"),
+				 r->path, strerror(errno));
 		return -1;
 	}
 	return 0;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Keys that search and filter: the incremental search (/ and n: tasks
- * by name, cgroups by path), the name, user and process id filters and
- * the stalled-only switch. Their prompts follow each keystroke where
+ * by name, cgroups by name or path), the name filter (\: of the tasks,
+ * in the cgroup view of the cgroups), the user and process id filters
+ * and the stalled-only switch. Their prompts follow each keystroke where
  * that helps and Esc puts back what was there.
  */
 #include <config.h>
@@ -39,7 +40,7 @@ static bool find(struct screen *s, const char *text, size_t from)
 	return false;
 }
 
-/* Search the view on screen: tasks by name, cgroups by path. */
+/* Search the view on screen: tasks by name, cgroups by name or path. */
 static bool search(struct screen *s, const char *text, size_t from)
 {
 	return s->cgview ? screen_cgroup_find(s, text, from) : find(s, text, from);
@@ -81,7 +82,7 @@ static bool search_hit(const struct screen *s, const char *text)
 {
 	if (s->cgview) {
 		const struct cg_line *l = screen_cgroup_current(s);
-		return !l || strcasestr(l->cg->path, text);
+		return !l || screen_cgroup_matches(l->cg, text);
 	}
 	return !s->nview || row_matches(&s->view[s->cur], text);
 }
@@ -139,12 +140,38 @@ static const struct prompt_ops name_prompt = {
 	.cancel = name_cancel,
 };
 
+static void set_cg_filter(struct screen *s, const char *text)
+{
+	free(s->cg_filter);
+	s->cg_filter = text && *text ? strdup(text) : NULL;
+	screen_rebuild_view(s);
+}
+
+/* Esc: the cgroup filter from before. */
+static void cg_filter_cancel(struct screen *s)
+{
+	char *back = s->prompt_back_name;
+	s->prompt_back_name = NULL;
+	set_cg_filter(s, back);
+	free(back);
+}
+
+static const struct prompt_ops cg_filter_prompt = {
+	.kind = PROMPT_FILTER,
+	.label = N_("Filter cgroups (name or path): "),
+	.changed = set_cg_filter,
+	.accept = set_cg_filter,
+	.cancel = cg_filter_cancel,
+};
+
 void actions_filter_name(struct screen *s, int arg)
 {
+	const char *now = s->cgview ? s->cg_filter : s->name;
+
 	(void)arg;
 	free(s->prompt_back_name);
-	s->prompt_back_name = s->name ? strdup(s->name) : NULL;
-	prompt_start(s, &name_prompt, s->name);
+	s->prompt_back_name = now ? strdup(now) : NULL;
+	prompt_start(s, s->cgview ? &cg_filter_prompt : &name_prompt, now);
 }
 
 static void set_user(struct screen *s, const char *text)
@@ -244,11 +271,12 @@ void actions_filter_only_stalled(struct screen *s, int arg)
 
 const struct key_def actions_filter_keys[] = {
 	{ { '/' }, actions_filter_search, 0,
-	  N_("search by name, in the cgroup view by path (selects the first "
-	     "match)") },
+	  N_("search by name, in the cgroup view by name or path (selects "
+	     "the first match)") },
 	{ { 'n' }, actions_filter_search_next, 0, N_("next match of the search") },
 	{ { '\\' }, actions_filter_name, 0,
-	  N_("show only names or command lines containing a text") },
+	  N_("show only names or command lines containing a text; in the "
+	     "cgroup view, cgroups whose name or path contains it") },
 	{ { 'u' }, actions_filter_user, 0, N_("show only one user's tasks") },
 	{ { 'p' }, actions_filter_pids, 0, N_("show only some process ids") },
 	{ { 'o' }, actions_filter_only_stalled, 0,

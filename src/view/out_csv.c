@@ -23,6 +23,7 @@
 #include "model/categories.h"
 #include "model/fields.h"
 #include "model/layouts.h"
+#include "model/rowwhy.h"
 #include "record/json_keys.h"
 #include "view/output.h"
 
@@ -144,7 +145,10 @@ static void value(FILE *f, const struct field *fd, const struct field_value *v)
 		dropped(f, v->d);
 		break;
 	case FIELD_EVIDENCE:
-		/* not a CSV column: JSON carries the evidence */
+		/* the binding cause's stable key; JSON carries the evidence */
+		putc(',', f);
+		if (v->why && v->why->nranked)
+			fputs(why_rules[v->why->ranked[0].r.cause].key, f);
 		break;
 	}
 }

@@ -330,7 +330,8 @@ static void add_figures(struct cat_sum *sum, const struct cat_figure *d,
 		if (!fig->avail || fig->dropped)
 			continue;
 		if (isfinite(fig->pct) && fig->pct >= 0 && isfinite(interval) &&
-		    interval > 0) {
+		    interval > 0 && isfinite(s->sec + fig->pct / 100 * interval)) {
+			/* (a sum that overflows would be no number at all) */
 			double sec = fig->pct / 100 * interval;
 			if (!accumulated)
 				s->sec += sec;
@@ -352,7 +353,7 @@ static void add_stall(struct stall_sum *s, double total_pct, double interval,
 		      bool accumulated)
 {
 	if (!isfinite(total_pct) || total_pct < 0 || !isfinite(interval) ||
-	    interval <= 0)
+	    interval <= 0 || !isfinite(s->sec + total_pct / 100 * interval))
 		return;
 	double sec = total_pct / 100 * interval;
 	if (!accumulated)

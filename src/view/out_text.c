@@ -50,6 +50,7 @@
 #include "model/categories.h"
 #include "model/fields.h"
 #include "model/layouts.h"
+#include "model/rowwhy.h"
 #include "view/output.h"
 
 enum { W_PCT = 6, W_PSI_NAME = 8 };
@@ -104,8 +105,11 @@ static void status_line(FILE *f, const struct sample *s)
 	if (localtime_r(&t, &tm))
 		strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
 	fprintf(f, "stalltop - %s  ", clock);
-	fprintf(f, s->accumulated ? _("accumulated %.3fs") : _("interval %.3fs"),
-		s->interval);
+	if (isfinite(s->interval))
+		fprintf(f, s->accumulated ? _("accumulated %.3fs") :
+			_("interval %.3fs"), s->interval);
+	else /* unknown, or dropped as impossible */
+		fputs(s->accumulated ? _("accumulated -") : _("interval -"), f);
 	fputs("  ", f);
 	fprintf(f, ngettext("%lu process", "%lu processes", s->nprocs),
 		(unsigned long)s->nprocs);
@@ -206,8 +210,28 @@ static char *scratch_get(struct scratch *b, size_t need)
 	return b->p ? b->p : empty;
 }
 
+/*
+ * The WHY column is there, as on the screen, when a row of the block has
+ * a cause to tell.
+ */
+static bool rows_why(const struct row *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (*rowwhy_main(&r[i]))
+			return true;
+	return false;
+}
+
+static bool cgroups_why(const struct sample *s)
+{
+	for (size_t i = 0; i < s->ncgroups; i++)
+		if (*rowwhy_main_cg(&s->cgroups[i]))
+			return true;
+	return false;
+}
+
 /* The header line of a layout: each field's batch header in its width. */
-static void header_line(FILE *f, enum field_layout l, bool threads)
+static void header_line(FILE *f, enum field_layout l, bool threads, bool why)
 {
 	const int *ids;
 	int n;
@@ -217,6 +241,8 @@ static void header_line(FILE *f, enum field_layout l, bool threads)
 		const struct field *fd = fields_get(ids[i]);
 		const char *h = fd->bheader;
 
+		if (ids[i] == FIELD_WHY && !why)
+			continue;
 		if (i)
 			putc(' ', f);
 		/* thread rows show thread ids */
@@ -312,17 +338,20 @@ static void cell(FILE *f, const struct field *fd, const struct field_value *v,
 		right(f, buf, fd->bwidth);
 }
 
-static void cgroup_text(FILE *f, const struct cgroup_row *g, struct scratch *b)
+static void cgroup_text(FILE *f, const struct cgroup_row *g, bool why,
+			struct scratch *b)
 {
 	static const struct field_ctx ctx = { .fmt = FIELD_FMT_TEXT };
 	const int *ids;
 	int n;
 
-	ids = layouts_fields(FIELD_LAYOUT_CGROUPS, &n);
+	ids = layouts_fields(FIELD_LAYOUT_CGROUPS_TEXT, &n);
 	for (int i = 0; i < n; i++) {
 		const struct field *fd = fields_get(ids[i]);
 		struct field_value v;
 
+		if (ids[i] == FIELD_WHY && !why)
+			continue;
 		fields_cg_value(ids[i], g, &ctx, &v);
 		cell(f, fd, &v, fields_cat(ids[i]) >= 0 ? g->d : NULL, i == 0, b);
 	}
@@ -333,14 +362,16 @@ static void cgroup_block(FILE *f, const struct sample *s, struct scratch *b)
 {
 	/* xgettext:no-c-format */
 	fprintf(f, "%s\n", _("Cgroups (PSI some%, avg10):"));
-	header_line(f, FIELD_LAYOUT_CGROUPS, false);
+	bool why = cgroups_why(s);
+
+	header_line(f, FIELD_LAYOUT_CGROUPS_TEXT, false, why);
 	for (size_t i = 0; i < s->ncgroups; i++)
-		cgroup_text(f, &s->cgroups[i], b);
+		cgroup_text(f, &s->cgroups[i], why, b);
 	putc('\n', f);
 }
 
 static void row_text(FILE *f, const struct out_opts *o, const struct row *r,
-		     bool exited, struct scratch *b)
+		     bool exited, bool why, struct scratch *b)
 {
 	struct field_ctx ctx = {
 		.fmt = FIELD_FMT_TEXT, .cmdline = o && o->cmdline,
@@ -349,11 +380,13 @@ static void row_text(FILE *f, const struct out_opts *o, const struct row *r,
 	const int *ids;
 	int n;
 
-	ids = layouts_fields(FIELD_LAYOUT_TASKS, &n);
+	ids = layouts_fields(FIELD_LAYOUT_SCREEN, &n);
 	for (int i = 0; i < n; i++) {
 		const struct field *fd = fields_get(ids[i]);
 		struct field_value v;
 
+		if (ids[i] == FIELD_WHY && !why)
+			continue;
 		fields_row_value(ids[i], r, &ctx, &v);
 		cell(f, fd, &v, fields_cat(ids[i]) >= 0 ? r->d : NULL, i == 0, b);
 	}
@@ -369,13 +402,17 @@ void out_text(FILE *f, const struct out_opts *o, const struct sample *s)
 	putc('\n', f);
 	if (s->cgroups)
 		cgroup_block(f, s, &b);
-	header_line(f, FIELD_LAYOUT_TASKS, s->threads);
+	bool why = rows_why(s->rows, s->nrows) ||
+		   rows_why(s->exited, s->nexited);
+
+	header_line(f, FIELD_LAYOUT_SCREEN, s->threads, why);
 	for (size_t i = 0; i < s->nrows; i++)
-		row_text(f, o, &s->rows[i], (s->rows[i].flags & ROW_EXITED) != 0, &b);
+		row_text(f, o, &s->rows[i], (s->rows[i].flags & ROW_EXITED) != 0,
+			 why, &b);
 	if (s->nexited) {
 		fprintf(f, "%s\n", _("Exited during this interval:"));
 		for (size_t i = 0; i < s->nexited; i++)
-			row_text(f, o, &s->exited[i], true, &b);
+			row_text(f, o, &s->exited[i], true, why, &b);
 	}
 	putc('\n', f);
 	free(b.p);

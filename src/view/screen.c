@@ -24,10 +24,12 @@
 #include "lib/escape.h"
 #include "lib/evloop.h"
 #include "lib/nls.h"
+#include "lib/quitguard.h"
 #include "model/producer.h"
 #include "options.h"
 #include "view/screen.h"
 #include "view/screen_int.h"
+#include "view/termcheck.h"
 
 /* The first sample after a start or a mode switch comes this soon. */
 #define QUICK_SAMPLE 0.5
@@ -270,7 +272,7 @@ void screen_set_cgview(struct screen *s, bool on)
 		if (producer_set_cgroups(s->m, true) < 0) {
 			screen_message(s, true, _("no cgroup view: %s"),
 				       errno == ENOENT ?
-				       _("no cgroup v2 hierarchy is mounted") :
+				       _("no cgroup hierarchy is mounted") :
 				       strerror(errno));
 			return;
 		}
@@ -390,6 +392,16 @@ static void take_sample(struct screen *s)
 	screen_draw(s);
 }
 
+/*
+ * -n N: after the Nth sample of the refresh (keys that show a sample
+ * again do not count), as top's -n ends after N frames.
+ */
+static void count_refresh(struct screen *s)
+{
+	if (s->o->iterations && ++s->refreshes >= s->o->iterations)
+		screen_quit(s, 0);
+}
+
 static void on_timer(void *arg)
 {
 	struct screen *s = arg;
@@ -401,6 +413,7 @@ static void on_timer(void *arg)
 	if (s->replay && s->have_sample && (s->rp_paused || s->rp_done))
 		return;
 	take_sample(s);
+	count_refresh(s);
 }
 
 void screen_sample_now(struct screen *s)
@@ -432,8 +445,8 @@ static void on_signal(int signo, void *arg)
 	struct screen *s = arg;
 	if (signo == SIGWINCH)
 		resize(s);
-	else
-		screen_quit(s, 0);
+	else /* a replay cut short ends as the signal would (see main) */
+		screen_quit(s, s->replay ? 128 + signo : 0);
 }
 
 static void on_tty(int fd, unsigned revents, void *arg)
@@ -495,13 +508,22 @@ static int setup_terminal(struct screen *s)
 		return -1;
 	}
 	const char *term = getenv("TERM");
+	char esc[256];
+	escape_text(term ? term : "", esc, sizeof(esc));
+	if (!termcheck_addressable(term && *term ? term : NULL)) {
+		/* dumb, a printing terminal: the screen would be garbage */
+		warnx(_("the terminal '%s' cannot move the cursor, which the "
+			"screen needs; use -b for batch output"), esc);
+		return -1;
+	}
 	if (!newterm(term && *term ? term : NULL, stdout, stdin)) {
 		warnx(_("cannot use the terminal '%s'; use -b for batch output"),
-		      term ? term : "");
+		      esc);
 		return -1;
 	}
 	curses_on = true;
 	install_restore_paths();
+	quitguard_on_end(restore_terminal);
 	cbreak();
 	noecho();
 	nonl();
@@ -562,6 +584,7 @@ static void screen_fini(struct screen *s)
 	free(s->name);
 	free(s->prompt_back_name);
 	free(s->prompt_back_cg);
+	free(s->cg_filter);
 	free(s->search);
 	free(s->cgv);
 	free(s->cg_cur_path);
@@ -597,12 +620,16 @@ int screen_run(struct producer *m, struct evloop *loop, struct options *o)
 		return 1;
 	}
 	producer_on_trigger(m, on_trigger, &s);
-	if (s.replay)
+	if (s.replay) {
 		screen_sample_now(&s); /* a recording needs no baseline */
-	else
+		count_refresh(&s);
+	} else {
 		screen_resample_soon(&s);
+	}
 	screen_draw(&s);
-	int code = evloop_run(loop);
+	int code;
+	if (!evloop_quit_requested(loop, &code)) /* -n 1 of a replay: done */
+		code = evloop_run(loop);
 	producer_on_trigger(m, NULL, NULL);
 	evloop_del_fd(loop, STDIN_FILENO);
 	evloop_set_timer(loop, s.delay, NULL, NULL);

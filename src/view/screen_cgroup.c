@@ -2,9 +2,11 @@
 /*
  * The screen's cgroup view (key g): the sample's cgroups as a tree, each
  * cgroup below its parent and siblings ordered by the sort column, with
- * folding; the columns that fit, the selection that follows a cgroup by
- * its path across refreshes. Enter (actions_move.c) zooms into the
- * processes of the selected cgroup.
+ * folding and the filter of \ (a cgroup whose name or path has the text,
+ * with its ancestors); the columns that fit, the tree of names (NAME)
+ * taking the rest of the line; the selection that follows a cgroup by
+ * its path across refreshes (the header shows it). Enter (actions_move.c) zooms into the processes of the
+ * selected cgroup.
  */
 #include <config.h>
 
@@ -15,14 +17,20 @@
 #include <string.h>
 
 #include "kernel/cgroup.h"
+#include "lib/escape.h"
 #include "lib/nls.h"
+#include "lib/textwidth.h"
 #include "model/producer.h"
 #include "model/rowwhy.h"
 #include "model/snapshot.h"
 #include "view/screen_int.h"
 
-/* PATH keeps at least this many cells before columns are dropped. */
-#define PATH_MIN 16
+/*
+ * The tree keeps at least this many cells before columns are dropped,
+ * more for the widest line in sight (up to TREE_WANT).
+ */
+#define TREE_MIN 16
+#define TREE_WANT 56
 #define NONE ((size_t)-1)
 
 /* ---- figures ---- */
@@ -121,8 +129,19 @@ static bool is_folded(const struct screen *s, const char *path)
 	return false;
 }
 
+/* Does a cgroup's name or path have text in it (in any case)? */
+bool screen_cgroup_matches(const struct cgroup_row *g, const char *text)
+{
+	if (!text || !*text)
+		return false;
+	return (g->path && strcasestr(g->path, text)) ||
+	       (g->name && strcasestr(g->name, text));
+}
+
 struct tree {
 	size_t *first, *next; /* children lists, in sorted order */
+	size_t *parent;       /* the nearest ancestor in the sample, or NONE */
+	bool *keep;           /* the filter leaves it (or a descendant) */
 };
 
 static void emit(struct screen *s, const struct tree *t, size_t i, int depth)
@@ -130,6 +149,8 @@ static void emit(struct screen *s, const struct tree *t, size_t i, int depth)
 	const struct cgroup_row *g = &s->snap.s.cgroups[i];
 	if (s->sel.only_stalled && !(g->total_pct > 0))
 		return; /* its children add up to no more than it */
+	if (!t->keep[i])
+		return;
 	if (s->ncgv == s->cgv_cap)
 		return; /* cannot happen: the array holds every cgroup */
 	struct cg_line *l = &s->cgv[s->ncgv++];
@@ -187,18 +208,23 @@ void screen_cgroup_rebuild(struct screen *s)
 		s->cgv = v;
 		s->cgv_cap = n;
 	}
-	size_t *mem = n ? malloc(4 * n * sizeof(*mem)) : NULL;
-	if (n && !mem) {
+	size_t *mem = n ? malloc(5 * n * sizeof(*mem)) : NULL;
+	bool *keep = n ? malloc(n * sizeof(*keep)) : NULL;
+	if (n && (!mem || !keep)) {
+		free(mem);
+		free(keep);
 		screen_message(s, true, "%s", strerror(ENOMEM));
 		return;
 	}
 	size_t *bypath = mem, *order = mem + n;
-	struct tree t = { mem + 2 * n, mem + 3 * n };
+	struct tree t = { mem + 2 * n, mem + 3 * n, mem + 4 * n, keep };
+	bool filter = s->cg_filter && *s->cg_filter;
 	cmp_screen = s;
 	cmp_rows = smp->cgroups;
 	for (size_t i = 0; i < n; i++) {
 		bypath[i] = order[i] = i;
-		t.first[i] = t.next[i] = NONE;
+		t.first[i] = t.next[i] = t.parent[i] = NONE;
+		keep[i] = !filter;
 	}
 	if (n) {
 		qsort(bypath, n, sizeof(*bypath), cmp_path);
@@ -221,10 +247,17 @@ void screen_cgroup_rebuild(struct screen *s)
 		size_t *head = p == NONE ? &roots : &t.first[p];
 		t.next[i] = *head;
 		*head = i;
+		t.parent[i] = p;
 	}
+	/* a match keeps its ancestors: the way to it stays in sight */
+	for (size_t i = 0; filter && i < n; i++)
+		if (screen_cgroup_matches(&smp->cgroups[i], s->cg_filter))
+			for (size_t a = i; a != NONE && !keep[a]; a = t.parent[a])
+				keep[a] = true;
 	for (size_t i = roots; i != NONE; i = t.next[i])
 		emit(s, &t, i, 0);
 	free(mem);
+	free(keep);
 	follow(s);
 }
 
@@ -348,7 +381,7 @@ bool screen_cgroup_find(struct screen *s, const char *text, size_t from)
 		return false;
 	for (size_t k = 0; k < s->ncgv; k++) {
 		size_t i = (from + k) % s->ncgv;
-		if (strcasestr(s->cgv[i].cg->path, text)) {
+		if (screen_cgroup_matches(s->cgv[i].cg, text)) {
 			screen_cgroup_select(s, i);
 			screen_cgroup_fill(s);
 			return true;
@@ -364,9 +397,14 @@ void screen_cgroup_cell(const struct screen *s, const struct cg_line *l, int col
 {
 	const struct field *f = fields_get(col);
 	if (!f->width) {
-		/* the flexible column is the tree */
+		/*
+		 * The flexible column is the tree of names; a line at its top
+		 * shows its path ("/", or the subtree --cgroup asked for).
+		 */
 		const char *mark = !l->kids ? "  " : l->folded ? "+ " : "- ";
-		const char *name = l->depth ? base_name(l->cg->path) : l->cg->path;
+		const char *name = !l->depth ? l->cg->path :
+				   l->cg->name ? l->cg->name :
+				   base_name(l->cg->path);
 		snprintf(buf, size, "%*s%s%s", 2 * l->depth, "", mark, name);
 		return;
 	}
@@ -396,7 +434,26 @@ static double column_max(const struct screen *s, int col)
 	return max;
 }
 
-/* The header of a column; PATH tells how many columns did not fit. */
+/* The cells the tree's widest line in view takes, within the bounds. */
+static int tree_width(const struct screen *s)
+{
+	int w = TREE_MIN;
+
+	for (size_t i = 0; i < s->ncgv && w < TREE_WANT; i++) {
+		char cell[4 * TREE_WANT + 1], esc[sizeof(cell)];
+		int cw;
+
+		screen_cgroup_cell(s, &s->cgv[i], FIELD_CG_NAME, cell,
+				   sizeof(cell));
+		escape_text(cell, esc, sizeof(esc));
+		cw = textwidth_width(esc);
+		if (cw > w)
+			w = cw;
+	}
+	return w < TREE_WANT ? w : TREE_WANT;
+}
+
+/* The header of a column; the tree's tells how many did not fit. */
 static void title(const struct screen *s, int col, char *text, size_t size)
 {
 	const char *h = fields_get(col)->header;
@@ -424,9 +481,10 @@ static bool want(const struct screen *s, int col)
 }
 
 /*
- * The view's columns: when they do not fit, WHY goes first, then the
- * delay category with the smallest figures (the sorted column stays),
- * then the avg10 columns and NR.
+ * The view's columns: when they do not fit beside the tree (as wide as
+ * its widest line in sight, within TREE_MIN..TREE_WANT), WHY goes first,
+ * then the delay category with the smallest figures (the sorted column
+ * stays), then the avg10 columns and NR.
  */
 static struct col_layout columns(struct screen *s)
 {
@@ -436,7 +494,7 @@ static struct col_layout columns(struct screen *s)
 	static const int first[] = { FIELD_WHY };
 	struct col_layout l = {
 		.first = first, .nfirst = 1, .want = want,
-		.flex_min = PATH_MIN, .sorted = s->cg_sort,
+		.flex_min = tree_width(s), .sorted = s->cg_sort,
 		.last = last_resort,
 		.nlast = sizeof(last_resort) / sizeof(last_resort[0]),
 		.max = column_max, .title = title,

@@ -14,26 +14,50 @@
 #include "lib/textwidth.h"
 #include "view/screen_int.h"
 
+/*
+ * Where to cut escaped text at or before n so that no escape (\\, \n,
+ * \t, \e, \xHH) is split: a backslash there always starts one.
+ */
+static size_t escapes_whole(const char *buf, size_t n)
+{
+	size_t i = 0, last = 0;
+	while (i < n) {
+		last = i;
+		if (buf[i] == '\\' && buf[i + 1])
+			i += buf[i + 1] == 'x' ? 4 : 2;
+		else
+			i++;
+	}
+	return i == n ? n : last;
+}
+
 void screen_draw_text(struct screen *s, const char *text, bool raw, int cols,
 	       bool right, attr_t attr)
 {
-	char buf[1024];
+	char text_buf[1024], buf[1024];
 	if (cols <= 0)
 		return;
 	if (!text)
 		text = "";
 	if (raw)
-		escape_text(text, buf, sizeof(buf));
+		escape_text(text, text_buf, sizeof(text_buf));
 	else
-		snprintf(buf, sizeof(buf), "%s", text);
+		snprintf(text_buf, sizeof(text_buf), "%s", text);
 	if (!s->utf8) {
 		/* the terminal cannot show them: keep the columns straight */
-		for (char *p = buf; *p; p++)
+		for (char *p = text_buf; *p; p++)
 			if ((unsigned char)*p >= 0x80)
 				*p = '?';
+		memcpy(buf, text_buf, sizeof(buf));
+	} else {
+		/* what curses draws takes the cells textwidth counts */
+		textwidth_settle(text_buf, buf, sizeof(buf));
 	}
 	int w;
 	size_t bytes = textwidth_fit(buf, cols, &w);
+	size_t whole = escapes_whole(buf, bytes);
+	w -= (int)(bytes - whole); /* an escape is ASCII: a cell a byte */
+	bytes = whole;
 	attr_t old_attr;
 	short old_pair;
 	attr_get(&old_attr, &old_pair, NULL);

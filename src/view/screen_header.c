@@ -117,7 +117,9 @@ static void title_line(struct screen *s, int y)
 	if (s->replay)
 		replay_pieces(s, y, &x);
 
-	if (s->have_sample)
+	if (s->have_sample && !isfinite(smp->interval))
+		snprintf(buf, sizeof(buf), "%s", narrow ? "-" : _("interval -"));
+	else if (s->have_sample)
 		snprintf(buf, sizeof(buf), narrow ? _("%.3gs") : _("interval %.3gs"),
 			 smp->interval);
 	else
@@ -250,9 +252,10 @@ static void status_line(struct screen *s, int y)
 	piece(s, y, &x, buf, A_NORMAL);
 	if (s->sel.only_stalled)
 		piece(s, y, &x, _("only stalled"), s->attr[R_WARN]);
-	if (s->name && *s->name) {
+	const char *filter = s->cgview ? s->cg_filter : s->name;
+	if (filter && *filter) {
 		char esc[128];
-		escape_text(s->name, esc, sizeof(esc));
+		escape_text(filter, esc, sizeof(esc));
 		snprintf(buf, sizeof(buf), _("filter \"%s\""), esc);
 		piece(s, y, &x, buf, s->attr[R_WARN]);
 	}
@@ -282,7 +285,8 @@ static int notices(struct screen *s, int y, int max)
 	int used = 0;
 	for (; n && *n && used < max; n++, used++) {
 		move(y + used, 1);
-		screen_draw_text(s, *n, false, COLS - 1, false, s->attr[R_NOTICE]);
+		/* raw: a recording's notes name its files, outside text */
+		screen_draw_text(s, *n, true, COLS - 1, false, s->attr[R_NOTICE]);
 	}
 	return used;
 }

@@ -101,6 +101,7 @@ struct screen {
 	pid_t *pids;
 	size_t npids;
 	char *name;
+	char *cg_filter;    /* the cgroup view's filter (\): name or path */
 	char user_label[256];
 
 	/* selection: index into view, and the task it stands on */
@@ -128,7 +129,7 @@ struct screen {
 	size_t input_len;
 	pid_t prompt_back_pid;   /* selection before a search */
 	bool prompt_back_follow;
-	char *prompt_back_name;  /* filter before \ */
+	char *prompt_back_name;  /* filter before \ (of the view it was in) */
 	char *prompt_back_cg;    /* selected cgroup before a search */
 	char *search;            /* last search text */
 	char msg[512];
@@ -175,6 +176,7 @@ struct screen {
 
 	attr_t attr[NROLES];
 	int exit_code;
+	unsigned long refreshes; /* samples the refresh timer took (-n) */
 };
 
 /* screen.c */
@@ -243,6 +245,8 @@ void screen_cgroup_fold(struct screen *s, bool fold);
 void screen_cgroup_set_sort(struct screen *s, int col, bool toggle);
 /* The first cgroup whose path holds text at or after from; false if none. */
 bool screen_cgroup_find(struct screen *s, const char *text, size_t from);
+/* Does a cgroup's name or path have text in it (in any case)? */
+bool screen_cgroup_matches(const struct cgroup_row *g, const char *text);
 /* The cgroup column at screen column x, or -1. */
 int screen_cgroup_column_at(const struct screen *s, int x);
 /* Formatted text of one cell, for drawing and tests. */

@@ -277,6 +277,17 @@ static void why_lines(struct lines *L, const struct row_why *w,
 	const struct evidence *ev = &w->ev;
 	bool mem_done = false;
 
+	for (size_t i = 0; i < w->nranked; i++) {
+		char text[ROWWHY_TEXT + 16];
+
+		escape_text(w->ranked[i].text, text, sizeof(text));
+		if (i == 0)
+			add(L, true, _("Binding: %s, %.1f %% of the interval"),
+			    text, w->ranked[i].share_pct);
+		else
+			add(L, false, _("  also: %s, %.1f %%"), text,
+			    w->ranked[i].share_pct);
+	}
 	for (int c = 0; c < NCAT; c++) {
 		const struct row_why_cat *wc = &w->c[c];
 		char text[ROWWHY_TEXT + 16];
@@ -310,6 +321,35 @@ static void no_why(struct lines *L, const struct cat_figure d[NCAT])
 	      "thrashing or wpcopy"));
 }
 
+/*
+ * Memory work runs on the CPU: say why CPU% and its delay can both be
+ * high, and how TOTAL counts them, when the row did any.
+ */
+static void work_line(struct lines *L, const struct cat_figure d[NCAT],
+		      double total, bool have_cpu, double cpu_pct)
+{
+	static const enum cat work[] = { CAT_RECLAIM, CAT_COMPACT,
+					 CAT_WPCOPY, CAT_SWAP };
+	double most = 0;
+
+	for (size_t i = 0; i < sizeof(work) / sizeof(work[0]); i++)
+		if (d[work[i]].avail && d[work[i]].pct > most)
+			most = d[work[i]].pct;
+	if (!(most >= ROWWHY_MIN_PCT))
+		return;
+	if (have_cpu)
+		add(L, false, _("  TOTAL %.1f %%, CPU%% %.1f: reclaim, compaction, "
+				"copy-on-write and swap-in are work on the CPU, "
+				"so their time is run time or cpu delay too; "
+				"TOTAL counts each moment once"),
+		    total, cpu_pct);
+	else
+		add(L, false, _("  TOTAL %.1f %%: reclaim, compaction, "
+				"copy-on-write and swap-in are work on the CPU, "
+				"so their time is run time or cpu delay too; "
+				"TOTAL counts each moment once"), total);
+}
+
 static void row_lines(const struct row *r, struct lines *L)
 {
 	char name[64];
@@ -317,6 +357,7 @@ static void row_lines(const struct row *r, struct lines *L)
 	escape_text(r->comm ? r->comm : "", name, sizeof(name));
 	if (!r->why) {
 		add(L, true, _("Why: %d %s"), (int)r->pid, name);
+		work_line(L, r->d, r->total_pct, r->have_cpu_pct, r->cpu_pct);
 		no_why(L, r->d);
 		return;
 	}
@@ -326,6 +367,7 @@ static void row_lines(const struct row *r, struct lines *L)
 	else
 		add(L, true, _("Why: %d %s (first reading: no interval yet)"),
 		    (int)r->pid, name);
+	work_line(L, r->d, r->total_pct, r->have_cpu_pct, r->cpu_pct);
 	why_lines(L, r->why, r->d, false);
 }
 

@@ -438,3 +438,75 @@ bg_start_in() {
 	bg_start "$_n" sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' \
 		sh "$_c" "$@"
 }
+
+# --- extracting data ---
+
+# jq_get VAR WHAT FILE [jq options...] FILTER: VAR = FILTER's raw output
+# over FILE. Fails the test (saying WHAT) when jq fails, or finds nothing:
+# no output, null, an empty array or object. (A command substitution
+# cannot fail the test itself: its exit leaves only the subshell.)
+jq_get() {
+	local _var=$1 _what=$2 _file=$3 _out
+	shift 3
+	_out=$(jq -r "$@" "$_file" 2>"$TMP/jq_get.err") ||
+		fail "$_what: jq failed ($?) on $_file: $(cat "$TMP/jq_get.err")"
+	case $_out in
+	"" | null | "[]" | "{}")
+		fail "$_what: nothing in $_file (jq gave '$_out')" ;;
+	esac
+	eval "$_var=\$_out"
+}
+
+# --- making the machine ready ---
+
+# settle_memory: memory as a test of memory stalls needs it, whatever
+# ran before: dirty pages written back, the page cache and slab dropped
+# (what earlier tests read is not this test's to reclaim), memory
+# compacted (free memory in large blocks again, not the pieces an earlier
+# load left), then a bounded wait (10 s) until no task stalls on memory
+# any more (the "some" total of /proc/pressure/memory moves by less than
+# 1 % of 200 ms). Not settling in time is noted, not failed: the
+# workloads are driven until they made what the test needs.
+settle_memory() {
+	local _a _b _n=0
+	sync
+	echo 3 >/proc/sys/vm/drop_caches ||
+		hard_error "cannot drop the page cache (/proc/sys/vm/drop_caches)"
+	if [ -e /proc/sys/vm/compact_memory ]; then
+		echo 1 >/proc/sys/vm/compact_memory ||
+			hard_error "cannot compact memory (/proc/sys/vm/compact_memory)"
+	fi
+	[ -r /proc/pressure/memory ] || return 0
+	_b=$(_memory_stall_us)
+	while [ $_n -lt 50 ]; do
+		_a=$_b
+		sleep 0.2
+		_b=$(_memory_stall_us)
+		[ $((_b - _a)) -lt 2000 ] && break
+		_n=$((_n + 1))
+	done
+	if [ $_n -ge 50 ]; then
+		note "memory did not settle in 10 s (tasks still stalled $(((_b - _a) / 2000)) % of the last 200 ms); going on"
+	fi
+	return 0
+}
+
+# the "some" stall total of /proc/pressure/memory, in microseconds
+_memory_stall_us() {
+	sed -n 's/^some .*total=\([0-9]*\).*/\1/p' /proc/pressure/memory
+}
+
+# cpu_steal VAR CPU: VAR = the time the hypervisor has taken from CPU
+# (number) so far, in seconds (the steal column of /proc/stat). The task
+# running there while it is stolen neither runs (its sum_exec_runtime
+# stands still) nor waits for the CPU (its run_delay does not grow): a
+# check that a busy task's run time and cpu delay add up to the interval
+# must allow for it.
+cpu_steal() {
+	local _ticks
+	_ticks=$(awk -v c="cpu$2" '$1 == c { print $9 }' /proc/stat)
+	case $_ticks in
+	'' | *[!0-9]*) fail "no steal time for cpu$2 in /proc/stat: $(grep "^cpu$2 " /proc/stat)" ;;
+	esac
+	eval "$1=\$(awk -v t=\"\$_ticks\" -v hz=\"\$(getconf CLK_TCK)\" 'BEGIN { print t / hz }')"
+}

@@ -13,7 +13,8 @@ include/uapi/linux/taskstats.h.
       kernel adds up the threads, also those that ended), or with --threads
       of each of their threads (PID queries), keyed by id.
 
-  taskstats_ref.py follow --input FILE --tee OUT [--threads] PID...
+  taskstats_ref.py follow --input FILE --tee OUT [--threads]
+                   [--until CAT:MIN]... [--min-lines M] PID...
       reads stalltop's NDJSON samples line by line from FILE (a FIFO that
       stalltop writes), and the moment a line arrives, takes a reading as
       above and prints it as one JSON line {"line": N, "mono": s,
@@ -22,6 +23,12 @@ include/uapi/linux/taskstats.h.
       reading, lag = wall - the sample's "time". Then it appends the sample
       line to OUT, so a test that sees line N in OUT finds the reading of
       line N already printed. Ends at the end of FILE.
+      With --until CAT:MIN (repeatable) and --min-lines M (default 8), the
+      first reading N >= M such that every task read at lines N - M + 1
+      and N waited at least MIN % of the time between those two readings
+      in each CAT also has "enough": true, "from": N - M + 1: the workload
+      made what the test needs over the window of the last M lines, and
+      the test may stop stalltop.
 
   taskstats_ref.py exits
       registers for the exit records of every CPU, prints {"ready": true}
@@ -30,9 +37,12 @@ include/uapi/linux/taskstats.h.
       process of one thread ends with its pid record alone), or
       {"lost": true} where the socket overflowed.
 
-A reading of one task: {"version": V, "delay": {CAT: ns}, "count": {CAT: n}}
-for the categories that version has (cpu, io, swap, reclaim, thrashing,
-compact, wpcopy, irq). A task that is gone is left out.
+A reading of one task: {"version": V, "delay": {CAT: ns}, "count": {CAT: n},
+"run_real": ns, "run_virtual": ns} for the categories that version has
+(cpu, io, swap, reclaim, thrashing, compact, wpcopy, irq); run_real is
+cpu_run_real_total (user + system time, counted at the tick), run_virtual
+cpu_run_virtual_total (the scheduler's exact run time). A task that is gone
+is left out.
 """
 
 import argparse
@@ -65,6 +75,7 @@ TASKSTATS_TYPE_STATS = 3
 TASKSTATS_TYPE_AGGR_PID = 4
 TASKSTATS_TYPE_AGGR_TGID = 5
 
+SO_RCVBUFFORCE = 33  # asm-generic/socket.h; not in every Python's socket module
 NLA_TYPE_MASK = 0x3FFF  # without NLA_F_NESTED and NLA_F_NET_BYTEORDER
 
 # struct taskstats: byte offsets of each category's count and delay total,
@@ -97,7 +108,8 @@ CATEGORIES = (
     ("wpcopy", 400, 408, 13),
     ("irq", 416, 424, 14),
 )
-OFF_RUN_REAL = 64
+OFF_RUN_REAL = 64     # utime + stime, in ns (tick-based)
+OFF_RUN_VIRTUAL = 72  # the scheduler's sum_exec_runtime, in ns
 
 
 def attrs(buf):
@@ -189,14 +201,19 @@ def decode(stats):
             r["count"][key], r["delay"][key] = (
                 struct.unpack_from("=QQ", stats, count_off)[0],
                 struct.unpack_from("=Q", stats, total_off)[0])
-    r["run_real"] = struct.unpack_from("=Q", stats, OFF_RUN_REAL)[0]
+    r["run_real"], r["run_virtual"] = struct.unpack_from("=QQ", stats, OFF_RUN_REAL)
     return r
 
 
 def exits(ts):
     """Print the exit records of every CPU as they come (see above)."""
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
-    ts.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+    # room for the records of a busy machine's bursts of exits (a build):
+    # beyond net.core.rmem_max, which root may pass
+    try:
+        ts.sock.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 32 << 20)
+    except OSError:
+        ts.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 32 << 20)
     with open("/sys/devices/system/cpu/possible") as f:
         mask = f.read().strip().encode() + b"\0"
     ts.seq += 1
@@ -263,9 +280,33 @@ def reading(ts, pids, threads):
     return tasks
 
 
+def window_pct(first, last, key, cat):
+    """Task key's CAT delay over the window between two readings, in % of
+    the time between them (None when either lacks it)."""
+    a, b = first["tasks"].get(key), last["tasks"].get(key)
+    if a is None or b is None or cat not in a["delay"] or cat not in b["delay"]:
+        return None
+    return 100 * (b["delay"][cat] - a["delay"][cat]) / 1e9 / (last["mono"] - first["mono"])
+
+
+def enough(first, last, until):
+    """Whether every task read at both readings reached each CAT:MIN of
+    until between them (and at least one task was)."""
+    keys = [k for k in first["tasks"] if k in last["tasks"]]
+    if not keys:
+        return False
+    for cat, least in until:
+        for k in keys:
+            pct = window_pct(first, last, k, cat)
+            if pct is None or pct < least:
+                return False
+    return True
+
+
 def follow(ts, args):
     out = open(args.tee, "a")
     n = 0
+    recs = []
     with open(args.input, "rb") as f:
         for line in f:
             if not line.endswith(b"\n"):
@@ -279,11 +320,28 @@ def follow(ts, args):
                 lag = wall - json.loads(line)["time"]
             except (ValueError, KeyError, TypeError):
                 lag = None
-            print(json.dumps({"line": n, "mono": mono, "wall": wall,
-                              "lag": lag, "tasks": tasks}), flush=True)
+            rec = {"line": n, "mono": mono, "wall": wall, "lag": lag, "tasks": tasks}
+            recs.append(rec)
+            if args.until and n >= args.min_lines and not any(r.get("enough") for r in recs):
+                first = recs[n - args.min_lines]
+                if enough(first, rec, args.until):
+                    rec["enough"] = True
+                    rec["from"] = first["line"]
+            print(json.dumps(rec), flush=True)
             out.write(line.decode())
             out.flush()
     out.close()
+
+
+def until_arg(text):
+    """CAT:MIN, as --until takes it."""
+    cat, _, least = text.partition(":")
+    if cat not in [c[0] for c in CATEGORIES]:
+        raise argparse.ArgumentTypeError("no such category: %r" % cat)
+    try:
+        return cat, float(least)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a number: %r" % least) from None
 
 
 def main():
@@ -294,6 +352,8 @@ def main():
     sub.add_parser("exits")
     f.add_argument("--input", required=True)
     f.add_argument("--tee", required=True)
+    f.add_argument("--until", type=until_arg, action="append", default=[])
+    f.add_argument("--min-lines", type=int, default=8)
     for a in (g, f):
         a.add_argument("--threads", action="store_true")
         a.add_argument("pids", type=int, nargs="+")

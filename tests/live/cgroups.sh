@@ -97,7 +97,7 @@ note "--cgroup $LOAD and /$NAME: exactly their processes"
 # --- bad paths ---
 for bad in "/does/not/exist:No such file or directory" "../x:Invalid argument"; do
 	path=${bad%%:*}
-	want="stalltop: --cgroup '$path': not a cgroup v2 directory below $V2 (${bad#*:})"
+	want="stalltop: --cgroup '$path': not a cgroup directory below $V2 (${bad#*:})"
 	timeout 10 "$STALLTOP" -b --json --cgroup "$path" -n 1 >"$TMP/bad.out" 2>"$TMP/bad.err"
 	st=$?
 	[ "$st" -eq 2 ] || fail "--cgroup $path: status $st, expected 2 ($(cat "$TMP/bad.err"))"

@@ -34,17 +34,26 @@ bg_start a "$WL/wl_spin" -c "$cpu" -N -20 -s 1 -w
 a=$BG_PID
 bg_start b "$WL/wl_spin" -c "$cpu" -N -20 -s 1.2
 # the writer on another CPU than the spinners, where it only meets the
-# rest of the machine
+# rest of the machine (at nice -20, so that a loaded machine does not
+# keep it from waiting for IO: 40..45 % of its time)
 if [ -n "$IO_DIR" ]; then
-	bg_start io taskset -c 0 "$WL/wl_io" -t 1.5 -w "$IO_DIR/data"
+	bg_start io taskset -c 0 "$WL/wl_io" -N -20 -t 1.5 -w "$IO_DIR/data"
 	io=$BG_PID
 fi
 wait_for has_line "$TMP/a.out" '^done'
 [ -z "$io" ] || wait_for has_line "$TMP/io.out" '^done'
 # a sample that was taken after both went still
 wait_more_lines "$TMP/st.out" 2
-read -r _ delay_ns slices <"/proc/$a/schedstat"
-[ -z "$io" ] || io_ticks=$(sed 's/^.*) //' "/proc/$io/stat" | cut -d' ' -f40)
+read -r _ delay_ns slices <"/proc/$a/schedstat" || fail "cannot read /proc/$a/schedstat"
+case $delay_ns$slices in
+'' | *[!0-9]*) fail "/proc/$a/schedstat: no run_delay and pcount: $(cat "/proc/$a/schedstat")" ;;
+esac
+if [ -n "$io" ]; then
+	io_ticks=$(sed 's/^.*) //' "/proc/$io/stat" | cut -d' ' -f40)
+	case $io_ticks in
+	'' | *[!0-9]*) fail "/proc/$io/stat: no blkio ticks (field 42): $(cat "/proc/$io/stat")" ;;
+	esac
+fi
 hz=$(getconf CLK_TCK)
 stop_stalltop st "$ST_PID"
 

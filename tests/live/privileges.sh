@@ -115,16 +115,24 @@ run_case ambient "" --inh-caps=-all,+net_admin --ambient-caps=-all,+net_admin
 [ "$(field "$TMP/ambient.control" CapAmb)" = $NET_ADMIN ] ||
 	hard_error "ambient: the control has no ambient capability"
 
-# waiting_in_open PID: blocked opening the FIFO, for want of a writer
-waiting_in_open() { [ "$(cat "/proc/$1/wchan" 2>/dev/null)" = wait_for_partner ]; }
+# waiting_for_writer PID: it has opened the FIFO (without waiting in
+# open()) and waits in poll for a writer
+waiting_for_writer() {
+	for _fd in /proc/"$1"/fd/*; do
+		[ "$(readlink "$_fd" 2>/dev/null)" = "$DIR/recording" ] || continue
+		case $(cat "/proc/$1/wchan" 2>/dev/null) in
+		*poll*|*select*) return 0 ;;
+		esac
+	done
+	return 1
+}
 mkfifo "$DIR/recording" && chmod 666 "$DIR/recording" ||
 	hard_error "cannot make a FIFO in $DIR"
 bg_start replay setpriv --reuid=$nobody --regid=$nobody --clear-groups --inh-caps=-all \
 	"$DIR/documented/stalltop" -b --replay "$DIR/recording"
-wait_for waiting_in_open "$BG_PID"
+wait_for waiting_for_writer "$BG_PID"
 cat "/proc/$BG_PID/status" >"$TMP/replay.status" ||
 	fail "replay: stalltop ended before its status could be read: $(cat "$TMP/replay.err")"
-# it waits with the quit signals blocked (the event loop takes them)
 kill -s KILL "$BG_PID"
 bg_wait "$BG_PID"
 for _f in CapEff CapPrm CapInh CapAmb; do

@@ -7,7 +7,8 @@
 #  - -q wrote nothing on stdout, the recorder exited 0 on SIGTERM;
 #  - rotation: every file is named after its period's start
 #    (stalltop-YYYY-MM-DD-HHMMSS.ndjson.gz), 6 or more were made;
-#  - retention: exactly the files of the last 3 periods are left;
+#  - retention: the current period's file and those of the 3 before it
+#    are left (a file goes once its every sample is 3 periods old);
 #  - each file is complete (gzip -t, so SIGTERM finished the last one) and
 #    replays on its own in silence, every sample in its file's period (the
 #    sample after a boundary went to the new file);
@@ -49,9 +50,9 @@ sort -u "$TMP/seen" >"$TMP/seen.all"
 grep -v -E '^stalltop-[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{6}\.ndjson\.gz$' "$TMP/seen.all" &&
 	fail "files not named as rotate.h says (above)"
 ls "$D" >"$TMP/left"
-tail -n 3 "$TMP/seen.all" >"$TMP/left.want"
+tail -n 4 "$TMP/seen.all" >"$TMP/left.want"
 cmp -s "$TMP/left" "$TMP/left.want" ||
-	fail "retention: left $(tr '\n' ' ' <"$TMP/left"), expected the last 3 of $(tr '\n' ' ' <"$TMP/seen.all")"
+	fail "retention: left $(tr '\n' ' ' <"$TMP/left"), expected the last 4 of $(tr '\n' ' ' <"$TMP/seen.all")"
 note "rotation: $(wc -l <"$TMP/seen.all") files made, $(wc -l <"$TMP/left") left: $(tr '\n' ' ' <"$TMP/left")"
 
 # period_start NAME: the epoch of the period a file name stands for
@@ -183,5 +184,13 @@ done
 	fail "the service's recording does not replay: $(cat "$TMP/svc.rerr")"
 expect "the service's samples have taskstats" "$TMP/svc.replay" \
 	'select(.taskstats_version == null or .delayacct != true) | "at \(.time): no taskstats"'
+# where a cgroup hierarchy is mounted, the service records the cgroups
+if grep -Eq ' - cgroup2? ' /proc/self/mountinfo; then
+	expect "the service's samples have cgroups" "$TMP/svc.replay" \
+		'select((.cgroups // []) | map(select(.path == "/" and .name == "/")) | length != 1)
+		 | "at \(.time): no named root cgroup: \(.cgroups // "none" | tostring | .[:200])"'
+else
+	skip_part "no cgroup hierarchy is mounted: the service records none"
+fi
 note "service: $(echo "$args" | tr -s ' ') under the bounding set $caps: $(lines "$TMP/svc.replay") samples with taskstats, finished on SIGTERM"
 exit 0

@@ -12,7 +12,11 @@
  *    but MARGIN_MIB as hugetlb pages: a MAP_HUGETLB mapping reserves
  *    them without touching them (quick, where touching gigabytes is
  *    not), as surplus pages (the caller raises vm.nr_overcommit_hugepages)
- *    that go back when the process ends, however it ends;
+ *    that go back when the process ends, however it ends. Where MemFree
+ *    then still shows more than FLOOR_MIB + 2 GiB (a kernel that
+ *    initialises memory only once it is asked for, or free memory in
+ *    pieces), it asks for more, 4 GiB at a time, as long as it gets
+ *    some;
  *  - then it faults in transparent huge pages, CHUNK_MIB (default 64) at
  *    a time, until MemFree in /proc/meminfo is below FLOOR_MIB (default
  *    256) + CHUNK_MIB. What stays free is small pieces.
@@ -22,12 +26,20 @@
  * gives back the half chunk it kept from 4 rounds before (compaction has
  * moved much of it by then, so that leaves holes too) and faults in a new
  * chunk of huge pages: with no free 2 MiB block, each fault compacts
- * first, moving base pages into the holes. What it holds stays the same.
+ * first, moving base pages into the holes. What it holds stays the same
+ * while the rest of the machine does: when MemFree falls below FLOOR_MIB
+ * (others took memory) it gives back what it set aside last (or its
+ * newest chunk), and when MemFree rises above FLOOR_MIB + 2 x CHUNK_MIB
+ * (others gave memory back, in free 2 MiB blocks its faults would take
+ * without compacting) it faults in one chunk more: so it goes on
+ * compacting whatever else the machine does.
  * It makes itself the OOM killer's first choice and exits (status 5) if
- * MemFree falls below FLOOR_MIB / 2: the machine needs its memory back.
+ * MemFree falls below FLOOR_MIB / 2 all the same: the machine needs its
+ * memory back.
  *
  * Prints "reserved MIB filled MIB free MIB" and "ready" after the setup
- * and "round N free MIB" after every 16th round, flushed; runs until
+ * and "round N free MIB gave G took T" (how many times it gave memory
+ * back and took more) after every 16th round, flushed; runs until
  * killed. Exits 3 when the kernel has no transparent huge pages, 4 when
  * there is too little free memory to work with, 6 when more than 4 GiB
  * are still free after setting memory aside (filling that would take
@@ -97,6 +109,29 @@ static long free_blocks(void)
 	return blocks;
 }
 
+/* the hugetlb mappings that set memory aside, newest last */
+enum { NRES = 4096 };
+static struct { void *p; long blocks; } res[NRES];
+static int nres;
+
+/* Set aside up to want free 2 MiB blocks as hugetlb pages (reserved by
+ * the mapping, never touched); how many it did. */
+static long reserve(long want)
+{
+	long got = 0;
+	for (long step = 128; want > 0 && step >= 1 && nres < NRES; step /= 2) {
+		while (want >= step && nres < NRES) {
+			void *h = mmap(NULL, (size_t)step * HUGE, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+			if (h == MAP_FAILED)
+				break;
+			res[nres].p = h, res[nres++].blocks = step;
+			got += step, want -= step;
+		}
+	}
+	return got;
+}
+
 /* a 2 MiB-aligned mapping of len bytes */
 static char *map_aligned(size_t len)
 {
@@ -149,21 +184,27 @@ int main(int argc, char **argv)
 
 	/* set aside all free 2 MiB blocks but MARGIN_MIB, untouched */
 	long reserved = 0;
-	if (reserve_margin >= 0) {
+	for (int pass = 0; reserve_margin >= 0 && pass < 16; pass++) {
+		long free_now = mem_free();
+		if (pass > 0 && free_now <= floor_mib + 2048)
+			break; /* the rest is for the huge page faults below */
 		long want = free_blocks() - reserve_margin / 2;
-		for (long step = 128; want > 0 && step >= 1; step /= 2) {
-			while (want >= step) {
-				void *h = mmap(NULL, (size_t)step * HUGE, PROT_READ | PROT_WRITE,
-					       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
-				if (h == MAP_FAILED)
-					break;
-				reserved += step, want -= step;
-			}
-		}
+		/* more free than the buddy lists hold in 2 MiB blocks: memory
+		 * the kernel makes ready only when it is asked for it (lazy
+		 * initialisation), or pieces: asking makes it (initialises or
+		 * compacts), 4 GiB at a time */
+		if (want <= 0 && pass > 0)
+			want = (free_now - floor_mib - 2048) / 2 < 2048 ?
+			       (free_now - floor_mib - 2048) / 2 : 2048;
+		long got = reserve(want);
+		reserved += got;
+		if (got == 0)
+			break;
 	}
 	if (reserve_margin >= 0 && mem_free() > floor_mib + 4096) {
-		fprintf(stderr, "wl_compact: set aside %ld MiB, MemFree still %ld MiB\n",
-			reserved * 2, mem_free());
+		fprintf(stderr, "wl_compact: set aside %ld MiB, MemFree still %ld MiB "
+			"(%ld MiB of it in free 2 MiB blocks)\n",
+			reserved * 2, mem_free(), free_blocks() * 2);
 		exit(6);
 	}
 	/* huge pages until no free 2 MiB block is left */
@@ -181,6 +222,7 @@ int main(int argc, char **argv)
 	       n * (size_t)chunk_mib, mem_free());
 	fflush(stdout);
 
+	unsigned long gave = 0, took = 0;
 	for (unsigned long round = 1;; round++) {
 		char **t = &ring[(round - 1) % n];
 		/* split the oldest chunk's huge pages (MADV_COLD on part of
@@ -200,8 +242,25 @@ int main(int argc, char **argv)
 		 * compacts first */
 		*t = huge_chunk(chunk);
 		long free_now = mem_free();
+		if (free_now < floor_mib && (nres > 0 || n > 2)) {
+			/* the machine took memory: give some back (what was
+			 * set aside first), and the faults take what is
+			 * left */
+			if (nres > 0)
+				--nres, munmap(res[nres].p, (size_t)res[nres].blocks * HUGE);
+			else
+				munmap(ring[--n], chunk);
+			gave++;
+		} else if (free_now > floor_mib + 2 * chunk_mib && n < NMAX) {
+			/* the machine gave memory back: free 2 MiB blocks
+			 * that a fault would take without compacting; take
+			 * them first */
+			ring[n++] = huge_chunk(chunk);
+			took++;
+		}
 		if (round % 16 == 0) {
-			printf("round %lu free %ld\n", round, free_now);
+			printf("round %lu free %ld gave %lu took %lu\n", round, free_now,
+			       gave, took);
 			fflush(stdout);
 		}
 		if (free_now < floor_mib / 2) {

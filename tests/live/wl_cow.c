@@ -3,7 +3,7 @@
  * wl_cow: copy-on-write faults for the live tests.
  *
  *   wl_cow [-m MIB] [-w]
- *   wl_cow -l [-m MIB]
+ *   wl_cow -l [-m MIB] [-N NICE]
  *
  * The parent maps MIB MiB (default 64) of private anonymous memory with
  * huge pages off (so every fault copies exactly one base page), writes
@@ -18,7 +18,9 @@
  * parent forks a child that only sleeps (it keeps every page shared),
  * writes every page itself, taking one copy-on-write fault per page, and
  * ends the child. It prints "ready" after the first round (flushed) and
- * runs until killed.
+ * runs until killed. -N sets the nice value (root for a negative one;
+ * with autogroups the group's too), so that the rest of the machine does
+ * not decide how long it waits for a CPU.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -26,21 +28,38 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 int main(int argc, char **argv)
 {
 	long mib = 64;
-	int wait = 0, loop = 0, c;
-	while ((c = getopt(argc, argv, "lm:w")) != -1) {
+	int wait = 0, loop = 0, nice = 0, set_nice = 0, c;
+	while ((c = getopt(argc, argv, "lm:N:w")) != -1) {
 		switch (c) {
 		case 'l': loop = 1; break;
 		case 'm': mib = atol(optarg); break;
+		case 'N': nice = atoi(optarg); set_nice = 1; break;
 		case 'w': wait = 1; break;
 		default:
-			fprintf(stderr, "usage: wl_cow [-l] [-m MIB] [-w]\n");
+			fprintf(stderr, "usage: wl_cow [-l] [-m MIB] [-N NICE] [-w]\n");
 			return 2;
+		}
+	}
+	if (set_nice) {
+		if (setpriority(PRIO_PROCESS, 0, nice) < 0) {
+			perror("wl_cow: setpriority");
+			return 1;
+		}
+		/* with autogroups, the group's nice decides between sessions */
+		FILE *f = fopen("/proc/self/autogroup", "we");
+		if (f) {
+			fprintf(f, "%d", nice);
+			if (fclose(f) != 0) {
+				perror("wl_cow: /proc/self/autogroup");
+				return 1;
+			}
 		}
 	}
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);

@@ -3,6 +3,7 @@
  * wl_mem: memory pressure for the live tests.
  *
  *   wl_mem [-r] [-o OPS] [-a MIB] [-f FILE] [-m MIB] [-b KIB] [-N NICE]
+ *          [-T THREADS]
  *
  * Meant to run in a memory cgroup whose limit is below its working set.
  * With -a it maps MIB MiB of private anonymous memory (huge pages off)
@@ -21,17 +22,23 @@
  * cgroup's own reclaim makes room (reclaim delay). Pages in active use
  * when they were dropped count as thrashing when they come back, which
  * random reads of a working set a little larger than the limit make the
- * rule. -N sets the nice value (root for a negative one), so that the
- * rest of the machine does not decide how long the workload waits for a
- * CPU.
+ * rule. -N sets the nice value (root for a negative one; with autogroups
+ * the group's too), so that the rest of the machine does not decide how
+ * long the workload waits for a CPU. With -T, THREADS threads (the main
+ * thread the first) go round and round at once over the same memory and
+ * file, each with its own random sequence (or, page after page, each
+ * starting its own part of the way in): the process waits in each of
+ * them, so its figures (the kernel adds up the threads) are about
+ * THREADS times one thread's.
  *
- * Prints "ready" after the setup and the first round, and "round N"
- * after every 8th round, each on its own line, flushed; runs until
- * killed.
+ * Prints "ready" after the setup and the main thread's first round, and
+ * "round N" after every 8th round of the main thread, each on its own
+ * line, flushed; runs until killed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,27 +85,34 @@ static void prepare_file(const char *path, off_t size)
 	close(fd);
 }
 
-static uint64_t x = 88172645463325252ULL; /* xorshift64 */
 static off_t block = 64 << 10;
 static long ops; /* per round, with -r: 0 = the whole size */
 static volatile uint64_t sink;
 
-static uint64_t next_random(void)
+/* what every thread works on */
+static volatile uint64_t *anon;
+static size_t pages, page;
+static int fd = -1, at_random;
+static off_t file_size;
+static long nthreads = 1;
+
+static uint64_t next_random(uint64_t *x) /* xorshift64 */
 {
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return x;
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
 }
 
-static uint64_t read_file(int fd, char *buf, off_t size, int random)
+static uint64_t read_file(char *buf, uint64_t *x)
 {
+	off_t size = file_size;
 	uint64_t sum = 0;
-	if (random) {
+	if (at_random) {
 		/* OPS blocks, or as many bytes as the file holds */
 		long n = ops ? ops : (long)(size / block);
 		for (long done = 0; done < n; done++) {
-			off_t off = (off_t)(next_random() % (uint64_t)(size / block)) * block;
+			off_t off = (off_t)(next_random(x) % (uint64_t)(size / block)) * block;
 			if (pread(fd, buf, (size_t)block, off) != block)
 				die("read");
 			sum += (unsigned char)buf[0];
@@ -116,35 +130,81 @@ static uint64_t read_file(int fd, char *buf, off_t size, int random)
 	return sum;
 }
 
+/* Round after round (arg: the thread's number, NULL for the main
+ * thread, which reports). */
+static void *rounds(void *arg)
+{
+	int main_thread = arg == NULL;
+	/* page after page, thread i from i / THREADS of the way in */
+	size_t start = pages * (size_t)(uintptr_t)arg / (size_t)nthreads;
+	uint64_t x = 88172645463325252ULL + (uint64_t)(uintptr_t)arg * 0x9e3779b97f4a7c15ULL;
+	uint64_t sum = 0;
+	char *buf = NULL;
+	if (fd >= 0) {
+		buf = malloc(CHUNK);
+		if (!buf)
+			die("malloc");
+	}
+	for (unsigned long round = 1;; round++) {
+		size_t touches = at_random && ops ? (size_t)ops : pages;
+		for (size_t i = 0; anon && i < touches; i++) {
+			size_t n = at_random ? (size_t)(next_random(&x) % pages) : (start + i) % pages;
+			sum += anon[n * (page / 8) + (i & 7)];
+		}
+		if (fd >= 0)
+			sum += read_file(buf, &x);
+		if (main_thread) {
+			if (round == 1)
+				printf("ready\n");
+			else if (round % 8 == 0)
+				printf("round %lu\n", round);
+			fflush(stdout);
+		}
+		sink = sum;
+	}
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	long anon_mib = 0, file_mib = 64;
 	const char *file = NULL;
-	int nice = 0, set_nice = 0, random = 0, c;
-	while ((c = getopt(argc, argv, "a:b:f:m:N:o:r")) != -1) {
+	int nice = 0, set_nice = 0, c;
+	while ((c = getopt(argc, argv, "a:b:f:m:N:o:rT:")) != -1) {
 		switch (c) {
 		case 'a': anon_mib = atol(optarg); break;
 		case 'f': file = optarg; break;
 		case 'm': file_mib = atol(optarg); break;
 		case 'N': nice = atoi(optarg); set_nice = 1; break;
-		case 'r': random = 1; break;
+		case 'r': at_random = 1; break;
 		case 'o': ops = atol(optarg); break;
 		case 'b': block = (off_t)atol(optarg) << 10; break;
+		case 'T': nthreads = atol(optarg); break;
 		default:
 			fprintf(stderr, "usage: wl_mem [-r] [-o OPS] [-a MIB] [-f FILE] "
-				"[-m MIB] [-b KIB] [-N NICE]\n");
+				"[-m MIB] [-b KIB] [-N NICE] [-T THREADS]\n");
 			return 2;
 		}
 	}
 	if (optind != argc || anon_mib < 0 || file_mib < 1 || (!anon_mib && !file) ||
-	    ops < 0 || block < 4096 || block > CHUNK || ((off_t)file_mib << 20) % block)
+	    ops < 0 || block < 4096 || block > CHUNK || ((off_t)file_mib << 20) % block ||
+	    nthreads < 1 || nthreads > 64)
 		return 2;
-	if (set_nice && setpriority(PRIO_PROCESS, 0, nice) < 0)
-		die("setpriority");
+	if (set_nice) {
+		if (setpriority(PRIO_PROCESS, 0, nice) < 0)
+			die("setpriority");
+		/* with autogroups, the group's nice decides between sessions */
+		FILE *f = fopen("/proc/self/autogroup", "we");
+		if (f) {
+			fprintf(f, "%d", nice);
+			if (fclose(f) != 0)
+				die("/proc/self/autogroup");
+		}
+	}
 
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t len = (size_t)anon_mib << 20, pages = len / page;
-	volatile uint64_t *anon = NULL;
+	page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t len = (size_t)anon_mib << 20;
+	pages = len / page;
 	if (len) {
 		void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -155,34 +215,23 @@ int main(int argc, char **argv)
 			fill((uint64_t *)((char *)p + i * page), page / 8, i);
 		anon = p;
 	}
-	int fd = -1;
-	char *buf = NULL;
 	if (file) {
-		prepare_file(file, (off_t)file_mib << 20);
+		file_size = (off_t)file_mib << 20;
+		prepare_file(file, file_size);
 		fd = open(file, O_RDONLY);
 		if (fd < 0)
 			die(file);
-		if (random)
+		if (at_random)
 			(void)posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
-		buf = malloc(CHUNK);
-		if (!buf)
-			die("malloc");
 	}
-
-	uint64_t sum = 0;
-	for (unsigned long round = 1;; round++) {
-		size_t touches = random && ops ? (size_t)ops : pages;
-		for (size_t i = 0; anon && i < touches; i++) {
-			size_t n = random ? (size_t)(next_random() % pages) : i;
-			sum += anon[n * (page / 8) + (i & 7)];
+	for (long i = 1; i < nthreads; i++) {
+		pthread_t t;
+		int err = pthread_create(&t, NULL, rounds, (void *)(uintptr_t)i);
+		if (err) {
+			errno = err;
+			die("pthread_create");
 		}
-		if (fd >= 0)
-			sum += read_file(fd, buf, (off_t)file_mib << 20, random);
-		if (round == 1)
-			printf("ready\n");
-		else if (round % 8 == 0)
-			printf("round %lu\n", round);
-		fflush(stdout);
-		sink = sum;
 	}
+	rounds(NULL);
+	return 0;
 }

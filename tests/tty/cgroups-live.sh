@@ -27,19 +27,20 @@ in_cgroups() {
 }
 wait_for -t 10 in_cgroups
 
-TTY_READY=' PATH$'
+# the tree of names ends the header (and says how many columns did not fit)
+TTY_READY=' NAME( \(\+[0-9]+ hidden\))?$'
 tty_start --cgroups -d 0.5
 tty_wait '\[cgroups: [0-9]+\]' 5 || tty_fail "--cgroups did not start in the cgroup view"
 tty_keys g
 tty_wait ' PID USER' 5 || tty_fail "g did not show the processes"
 tty_keys g
-tty_wait ' PATH$' 5 || tty_fail "g did not show the cgroups"
+tty_wait "$TTY_READY" 5 || tty_fail "g did not show the cgroups"
 
 # The line numbers of our two cgroups and the loaded one's CPU.P% cell.
 ranked() {
 	tty_screen >"$TMP/screen"
 	awk -v me="$NAME" '
-		/ PATH$/ { for (i = 1; i <= NF; i++) col[$i] = i; seen = 1; next }
+		/ NAME( |$)/ { for (i = 1; i <= NF; i++) col[$i] = i; seen = 1; next }
 		!seen { next }
 		$NF == me { inme = 1 }
 		inme && $NF == "stload" { load = NR; p = $col["CPU.P%"] }

@@ -49,6 +49,14 @@ tty_fail() {
 # Returns once the table ($TTY_READY, default the PID header) and a
 # sample are on the screen.
 tty_start() {
+	tty_launch "$@"
+	tty_wait "${TTY_READY:- PID }" || tty_fail "stalltop did not draw its table"
+	tty_wait_sample
+}
+
+# tty_launch ARGS...: the same, returning at once (for a stalltop that
+# is to refuse, or that is signalled before it draws).
+tty_launch() {
 	mkdir -p "$TMP/config"
 	rm -f "$TMP/exit" "$TMP/stty.before" "$TMP/stty.after"
 	# (a handler, not SIG_IGN: Ctrl-C must reach stalltop, not end the pane)
@@ -64,8 +72,11 @@ exec sleep 600
 EOF
 	T new-session -d -x 160 -y 50 "sh '$TMP/run.sh'" ||
 		hard_error "tmux cannot start a session"
-	tty_wait "${TTY_READY:- PID }" || tty_fail "stalltop did not draw its table"
-	tty_wait_sample
+}
+
+# The pid of the stalltop the pane runs (empty when there is none).
+tty_pid() {
+	pgrep -P "$(T display -p '#{pane_pid}')" -x stalltop
 }
 
 # End this tmux server; the next tty_start gets a fresh one.

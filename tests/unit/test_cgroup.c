@@ -206,14 +206,17 @@ static void test_text(void)
 	FILE *f;
 
 	memset(g, 0, sizeof(g));
-	g[0] = (struct cgroup_row){ .path = "/", .depth = 0, .have_psi = true,
+	g[0] = (struct cgroup_row){ .path = "/", .name = "/", .depth = 0,
+				    .have_psi = true,
 				    .total_pct = 2.5, .nr_tasks = 12 };
 	g[0].psi.s[PSI_CPU][PSI_SOME] = (struct psi_stat){ true, 3.1, 2, 1, 100, true, 4.04 };
 	g[0].psi.s[PSI_MEMORY][PSI_SOME] = (struct psi_stat){ true, 0, 0, 0, 5, true, 0 };
 	g[0].psi.s[PSI_IO][PSI_SOME] = (struct psi_stat){ true, 0.25, 0, 0, 7, false, 0 };
 	g[0].d[CAT_CPU] = (struct cat_figure){ .avail = true, .pct = 2.5 };
 	g[0].d[CAT_IO] = (struct cat_figure){ .avail = true, .pct = 0 };
-	g[1] = (struct cgroup_row){ .path = "/load.slice", .depth = 1,
+	g[1] = (struct cgroup_row){ .path = "/load.slice",
+				    .name = "pod 1c4e2f0a-5b6c-4d7e-8f90-a1b2c3d4e5f6 "
+					    "(Burstable)", .depth = 1,
 				    .have_psi = true, .total_pct = 129.8,
 				    .nr_tasks = 3 };
 	g[1].psi.s[PSI_CPU][PSI_SOME] = (struct psi_stat){ true, 92.5, 40, 10, 1, true, 97.25 };
@@ -222,6 +225,7 @@ static void test_text(void)
 	g[1].d[CAT_IO] = (struct cat_figure){ .avail = true, .pct = 0 };
 	/* Gone between listing and reading: no psi at all; hostile name. */
 	g[2] = (struct cgroup_row){ .path = "/load.slice/\x1b[2Jx y",
+				    .name = "\x1b[2Jx y",
 				    .depth = 2, .have_psi = false,
 				    .total_pct = 0, .nr_tasks = 0 };
 

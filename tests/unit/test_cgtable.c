@@ -13,12 +13,27 @@
  */
 #include <config.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/cgtable.h"
 #include "unit.h"
 
 #define TREE FIXTURES "/cgroup/tree"
+
+/* A pure v2 layout with its hierarchy at dir. */
+static struct cgtable *table_at(const char *dir)
+{
+	char mountinfo[4096];
+	struct cg_layout l;
+
+	snprintf(mountinfo, sizeof(mountinfo),
+		 "27 24 0:25 / %s rw - cgroup2 cgroup2 rw\n", dir);
+	if (cg_layout_parse(mountinfo, &l) < 0)
+		exit(99);
+	return cgtable_new(&l);
+}
 
 /*
  * A task row in cgroup cg over an interval of DT seconds: cpu delay pct
@@ -81,7 +96,7 @@ static void make_rows(void)
 
 static void test_sums(void)
 {
-	struct cgtable *t = cgtable_new(TREE);
+	struct cgtable *t = table_at(TREE);
 	struct cgroup_row *out;
 	size_t n;
 	CHECK(t != NULL);
@@ -96,9 +111,12 @@ static void test_sums(void)
 		"/", "/load.slice", "/load.slice/x", "/load.slicex",
 	};
 	static const int depth[] = { 0, 1, 2, 1 };
+	/* and its name (model/cgname.h: here the last part of the path) */
+	static const char *const names[] = { "/", "load.slice", "x", "load.slicex" };
 	for (size_t i = 0; i < n && i < 4; i++) {
 		CHECK_STR(out[i].path, paths[i]);
 		CHECK(out[i].depth == depth[i]);
+		CHECK_STR(out[i].name, names[i]);
 	}
 
 	const struct cgroup_row *root = find(out, n, "/"),
@@ -186,7 +204,7 @@ static void test_sums(void)
 /* --cgroup /load.slice: that subtree only, no ancestor, no look-alike. */
 static void test_within(void)
 {
-	struct cgtable *t = cgtable_new(TREE);
+	struct cgtable *t = table_at(TREE);
 	struct cgroup_row *out;
 	size_t n;
 	CHECK(t != NULL);
@@ -230,7 +248,7 @@ static struct row ended_task(pid_t pid, const char *cgroup, double io_pct,
 static void test_exited(void)
 {
 	/* no such root: no pressure files, the sums are what is tested */
-	struct cgtable *t = cgtable_new("/nonexistent-cgroup-root");
+	struct cgtable *t = table_at("/nonexistent-cgroup-root");
 	CHECK(t != NULL);
 	/* 1 s interval: 10 % = 100 ms */
 	struct row live[] = {

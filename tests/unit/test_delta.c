@@ -370,7 +370,7 @@ static void test_accumulate(void)
 	delta_interval(&r1, &r2, &t, &iv);
 	delta_accumulate(&acc, false, &iv);
 	struct row r;
-	delta_figures(&acc, 2.0, &r);
+	delta_figures(&acc, 2.0, 0, &r);
 	CHECK_EQ_U(r.d[CAT_IO].count, 5);
 	CHECK_NEAR(r.d[CAT_IO].pct, 3.0, 1e-9);           /* 60 ms of 2 s */
 	/* the lifetime max rose in the window: it is the window's */
@@ -387,29 +387,129 @@ static void test_accumulate(void)
 	delta_interval(&r3, &r4, &t, &iv);
 	CHECK(!(iv.d[CAT_IO].flags & DELTA_DROPPED));
 	delta_accumulate(&acc, false, &iv);
-	delta_figures(&acc, 4.0, &r);
+	delta_figures(&acc, 4.0, 0, &r);
 	CHECK(r.d[CAT_IO].dropped);
 	CHECK(!r.d[CAT_IO].avail);
 	CHECK(r.d[CAT_CPU].avail);
 }
 
+/* Figures of one row: cpu, irq, io, swap, reclaim, compact, wpcopy,
+ * thrashing in %; -1: absent. */
+struct stall_case {
+	const char *what;
+	double cpu, irq, io, swap, reclaim, compact, wpcopy, thrashing;
+	double run;    /* R, cpu_pct; -1: unknown */
+	double lived;  /* L, %; 0: unknown */
+	double lo, hi, est;
+};
+
+static const struct stall_case stall_cases[] = {
+	/* measured (one thread of wl_mem -a 200 in a 64 MiB memory cgroup
+	 * with swap): alone on an idle CPU; its memory work is all running */
+	{ "reclaim alone", 0.6, -1, 0, 13.4, 57.8, 0, 0, 0, 99.4, 100,
+	  71.2, 71.8, 0.6 + 71.2 * 99.4 / 100.0 },
+	/* the same beside a spinner on its CPU: the old rule said 107.2;
+	 * its cgroup's PSI said cpu 49.5, memory 57.4 */
+	{ "reclaim with a competitor", 50.0, -1, 0, 6.7, 57.2, 0, 0, 0, 50.1,
+	  100, 63.9, 100, 50.0 + 63.9 * 50.1 / 100.1 },
+	/* the idle-machine sample: CPU% 99.6 beside RECLAIM 74 */
+	{ "reclaim 74 %, cpu 99.6 %", 0.4, -1, 0, 0, 74.0, 0, 0, 0, 99.6, 100,
+	  74.0, 74.4, 0.4 + 74.0 * 99.6 / 100.0 },
+	/* page-cache thrashing (why_mem.sh's workload): the refault waits
+	 * are block IO sleeps; reclaim runs */
+	{ "file thrashing", 0.5, -1, 35.0, 0, 9.0, 0, 0, 28.0, 50.0, 100,
+	  35.5, 72.5, 35.5 + 9.0 * 50.0 / 50.5 },
+	/* total_nested.sh: a swap-in's IO is block IO, refaults inside */
+	{ "nested IO", 1.0, -1, 90.0, 0.1, 0.5, 0, 0, 80.0, 8.0, 100,
+	  91.0, 100, 91.0 + 0.6 * 8.0 / 9.0 },
+	/* a plain sum of the categories far over 100: capped at L */
+	{ "capped at the life", 10.0, 1.0, 60.0, 70.0, 0, 0, 0, 50.0, 20.0, 100,
+	  71.0, 100, 100 },
+	/* run time unknown: the memory work is taken as running */
+	{ "no run time", 10.0, -1, 0, 0, 30.0, 0, 0, 0, -1, 0,
+	  30.0, 40.0, 40.0 },
+	/* a copy-on-write fault that reclaims inside: nested, not added */
+	{ "cow around reclaim", 0, -1, 0, 0, 20.0, 0, 30.0, 0, 100, 100,
+	  30.0, 50.0, 30.0 },
+	/* reclaim and compaction take turns: added */
+	{ "reclaim then compact", 0, -1, 0, 0, 20.0, 15.0, 0, 0, 100, 100,
+	  35.0, 35.0, 35.0 },
+	/* a process of 4 threads: up to 400 %, but no more */
+	{ "four threads", 300.0, -1, 80.0, 0, 50.0, 0, 0, 0, 20.0, 400,
+	  380.0, 400, 380.0 + 50.0 * 20.0 / 320.0 },
+	/* a wait that began before the window and ended in it: io 500 %
+	 * of the window, but the thread lived only the window */
+	{ "long wait", 0, -1, 500.0, 0, 0, 0, 0, 0, 0, 100, 100, 100, 100 },
+	/* irq time is stolen on the CPU: apart from run and cpu delay */
+	{ "irq", 20.0, 5.0, 0, 0, 50.0, 0, 0, 0, 75.0, 100,
+	  50.0, 75.0, 25.0 + 50.0 * 75.0 / 100.0 },
+	/* nothing */
+	{ "idle", 0, 0, 0, 0, 0, 0, 0, 0, 1.0, 100, 0, 0, 0 },
+	/* absent categories count for nothing */
+	{ "absent", 12.0, -1, -1, -1, -1, -1, -1, -1, 88.0, 100,
+	  12.0, 12.0, 12.0 },
+};
+
+static void stall_figures(const struct stall_case *k, struct cat_figure d[NCAT])
+{
+	const double v[NCAT] = {
+		[CAT_CPU] = k->cpu, [CAT_IRQ] = k->irq, [CAT_IO] = k->io,
+		[CAT_SWAP] = k->swap, [CAT_RECLAIM] = k->reclaim,
+		[CAT_COMPACT] = k->compact, [CAT_WPCOPY] = k->wpcopy,
+		[CAT_THRASHING] = k->thrashing,
+	};
+	memset(d, 0, NCAT * sizeof(d[0]));
+	for (int c = 0; c < NCAT; c++) {
+		d[c].avail = v[c] >= 0;
+		d[c].pct = v[c] >= 0 ? v[c] : 0;
+	}
+}
+
 static void test_total(void)
 {
-	struct cat_figure d[NCAT] = { 0 };
-	for (int c = 0; c < NCAT; c++)
-		d[c].avail = true;
-	d[CAT_CPU].pct = 10;
-	d[CAT_IRQ].pct = 1;
-	d[CAT_IO].pct = 60;      /* the swap-in's IO ... */
-	d[CAT_SWAP].pct = 70;    /* ... inside the swap-in */
-	d[CAT_THRASHING].pct = 50;
-	CHECK_NEAR(delta_total(d), 81.0, 1e-12);
-	/* a dropped or absent category counts for nothing */
-	d[CAT_SWAP].avail = false;
-	d[CAT_SWAP].dropped = true;
-	CHECK_NEAR(delta_total(d), 71.0, 1e-12);
-	d[CAT_CPU].avail = false;
-	CHECK_NEAR(delta_total(d), 61.0, 1e-12);
+	struct cat_figure d[NCAT];
+	for (size_t i = 0; i < sizeof(stall_cases) / sizeof(stall_cases[0]); i++) {
+		const struct stall_case *k = &stall_cases[i];
+		struct delta_stall s;
+		stall_figures(k, d);
+		delta_stall(d, k->run >= 0, k->run, k->lived, &s);
+		if (fabs(s.lo - k->lo) > 1e-9 || fabs(s.hi - k->hi) > 1e-9 ||
+		    fabs(s.est - k->est) > 1e-9)
+			fprintf(stderr, "case %s: lo %g hi %g est %g\n", k->what,
+				s.lo, s.hi, s.est);
+		CHECK_NEAR(s.lo, k->lo, 1e-9);
+		CHECK_NEAR(s.hi, k->hi, 1e-9);
+		CHECK_NEAR(s.est, k->est, 1e-9);
+		CHECK(s.lo <= s.est && s.est <= s.hi);
+		/* never above the time it lived */
+		if (k->lived > 0)
+			CHECK(s.est <= k->lived);
+		CHECK_NEAR(delta_total(d, k->run >= 0, k->run, k->lived), s.est,
+			   1e-12);
+	}
+	/* a dropped category counts for nothing */
+	stall_figures(&stall_cases[1], d);
+	d[CAT_RECLAIM].avail = false;
+	d[CAT_RECLAIM].dropped = true;
+	CHECK_NEAR(delta_total(d, true, 50.1, 100), 50.0 + 6.7 * 50.1 / 100.1,
+		   1e-9);
+	/* a row: a thread lives at most the window; a process with
+	 * unknown threads has no cap */
+	struct delta iv;
+	memset(&iv, 0, sizeof(iv));
+	iv.have_run = true;
+	iv.run_ns = 100000000;
+	iv.d[CAT_IO].flags = DELTA_AVAIL;
+	iv.d[CAT_IO].total_ns = 3000000000ULL;  /* 3 s: a long wait ended */
+	struct row r;
+	memset(&r, 0, sizeof(r));
+	delta_figures(&iv, 1.0, 1.0, &r);
+	CHECK_NEAR(r.d[CAT_IO].pct, 300.0, 1e-9);
+	CHECK_NEAR(r.total_pct, 100.0, 1e-9);
+	delta_figures(&iv, 1.0, 0.5, &r);   /* born half-way */
+	CHECK_NEAR(r.total_pct, 50.0, 1e-9);
+	delta_figures(&iv, 1.0, 0, &r);
+	CHECK_NEAR(r.total_pct, 300.0, 1e-9);
 }
 
 static void test_cats(void)

@@ -316,11 +316,59 @@ static void test_csv(void)
 	CHECK_STR(capture(escape_csv, "C:\\dir"), "C:\\\\dir");
 	CHECK_STR(capture(escape_csv, "\xe6\x97\xa5,\xe6\x9c\xac"),
 		  "\"\xe6\x97\xa5,\xe6\x9c\xac\"");
+	/*
+	 * What a spreadsheet would run as a formula gets a single quote in
+	 * front, quoted (OWASP); only the first character counts, and a tab
+	 * or CR cannot start a field (the text form escapes them).
+	 */
+	CHECK_STR(capture(escape_csv, "=1+2"), "\"'=1+2\"");
+	CHECK_STR(capture(escape_csv, "=HYPERLINK(\"http://x\",\"y\")"),
+		  "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+	CHECK_STR(capture(escape_csv, "+1"), "\"'+1\"");
+	CHECK_STR(capture(escape_csv, "-bash"), "\"'-bash\"");
+	CHECK_STR(capture(escape_csv, "-5"), "\"'-5\""); /* text, as a name */
+	CHECK_STR(capture(escape_csv, "@SUM(A1)"), "\"'@SUM(A1)\"");
+	CHECK_STR(capture(escape_csv, "a=b-c"), "a=b-c");
+	CHECK_STR(capture(escape_csv, "\t=1"), "\\t=1");
+	CHECK_STR(capture(escape_csv, "\r=1"), "\\x0d=1");
+}
+
+/*
+ * Invisible characters that join, select or modify their neighbours: a
+ * terminal draws them otherwise than their widths add up to, so they
+ * are escaped; the characters around them are kept.
+ */
+static void test_text_invisible(void)
+{
+	/* man ZWJ woman ZWJ girl: the emoji stay, the joiners do not */
+	CHECK_STR(text("\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9"),
+		  "\xf0\x9f\x91\xa8\\xe2\\x80\\x8d\xf0\x9f\x91\xa9");
+	CHECK_STR(text("a\xe2\x80\x8c" "b"), "a\\xe2\\x80\\x8cb");   /* ZWNJ */
+	CHECK_STR(text("\xe2\x80\x8b"), "\\xe2\\x80\\x8b");          /* ZWSP */
+	CHECK_STR(text("\xe2\x80\x8e"), "\\xe2\\x80\\x8e");          /* LRM */
+	CHECK_STR(text("\xe2\x81\xa0"), "\\xe2\\x81\\xa0");          /* WJ */
+	/* heart + VS16, thumbs up + skin tone, a flag, a tag, BOM, SHY */
+	CHECK_STR(text("\xe2\x9d\xa4\xef\xb8\x8f"),
+		  "\xe2\x9d\xa4\\xef\\xb8\\x8f");
+	CHECK_STR(text("\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd"),
+		  "\xf0\x9f\x91\x8d\\xf0\\x9f\\x8f\\xbd");
+	CHECK_STR(text("\xf0\x9f\x87\xa9\xf0\x9f\x87\xaa"),
+		  "\\xf0\\x9f\\x87\\xa9\\xf0\\x9f\\x87\\xaa");
+	CHECK_STR(text("\xf3\xa0\x80\x81"), "\\xf3\\xa0\\x80\\x81");
+	CHECK_STR(text("\xef\xbb\xbfx"), "\\xef\\xbb\\xbfx");
+	CHECK_STR(text("a\xc2\xad" "b"), "a\\xc2\\xadb");
+	/* ... but a combining mark on a letter is text (the screen settles) */
+	CHECK_STR(text("e\xcc\x81"), "e\xcc\x81");
+	/* the neighbours of the ranges are kept */
+	CHECK_STR(text("\xe2\x80\x8a"), "\xe2\x80\x8a");    /* U+200A */
+	CHECK_STR(text("\xef\xb8\x90"), "\xef\xb8\x90");    /* U+FE10 */
+	CHECK_STR(text("\xf0\x9f\x8f\xba"), "\xf0\x9f\x8f\xba"); /* 1F3FA */
 }
 
 int main(void)
 {
 	test_text();
+	test_text_invisible();
 	test_text_small();
 	test_text_random();
 	test_json();

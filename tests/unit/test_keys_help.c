@@ -165,7 +165,7 @@ static void test_help(void)
 				strstr(h.lines[i], categories[c].header);
 		CHECK(found);
 	}
-	ids = layouts_fields(FIELD_LAYOUT_CGROUPS, &nf);
+	ids = layouts_fields(FIELD_LAYOUT_CGROUPS_SCREEN, &nf);
 	for (int c = 0; c < nf; c++) {
 		const struct field *col = fields_get(ids[c]);
 		if (fields_cat(ids[c]) >= 0)

@@ -4,7 +4,7 @@
  * and thread rows, ended threads, cgroups, a trigger, hostile names, -a
  * and -H) written with record_write to plain and .gz files and read back
  * field by field and byte by byte; recordings older than the "threads"
- * and "accumulated" keys; what the monitor makes of replayed samples for
+ * and "accumulated" keys, and than cgroup names (named from their paths); what the monitor makes of replayed samples for
  * a view of processes and one of threads; every sample played from start
  * to end, the last one included; then damaged files: torn,
  * corrupt, from a future version, empty, not a recording, compressed and
@@ -139,12 +139,14 @@ static void build(void)
 				   .flags = ROW_EXITED };
 	figure(&texited[1].d[CAT_CPU], 0, 0, 0, false, 0);
 
-	cgroups[0] = (struct cgroup_row){ .path = "/", .depth = 0, .have_psi = true,
+	cgroups[0] = (struct cgroup_row){ .path = "/", .name = "/", .depth = 0,
+					  .have_psi = true,
 					  .total_pct = 65.55, .nr_tasks = 3 };
 	cgroups[0].psi.s[PSI_MEMORY][PSI_FULL] =
 		(struct psi_stat){ true, 3.25, 2.5, 1.75, 98765, true, 7.125 };
 	figure(&cgroups[0].d[CAT_CPU], 62.5, 41, 3.0, true, 500);
 	cgroups[1] = (struct cgroup_row){ .path = "/system.slice/postgresql@15-main.service",
+					  .name = "postgresql@15-main.service",
 					  .depth = 2, .have_psi = false,
 					  .total_pct = 15.55, .nr_tasks = 1 };
 	figure(&cgroups[1].d[CAT_IO], 3.0, 7, 4.2857142, false, 0);
@@ -335,6 +337,7 @@ static void cmp_sample(const struct sample *g, const struct sample *w)
 		const struct cgroup_row *gc = &g->cgroups[i], *wc = &w->cgroups[i];
 
 		STR("cgroup", "path", gc->path, wc->path);
+		STR("cgroup", "name", gc->name, wc->name);
 		EQ("cgroup", "depth", gc->depth, wc->depth);
 		EQ("cgroup", "have_psi", gc->have_psi, wc->have_psi);
 		if (wc->have_psi)
@@ -557,6 +560,45 @@ static void round_trip(const char *name)
 	free(want2);
 }
 
+/*
+ * A recording from before cgroups had names (no "name" key): each cgroup
+ * read back is named from its path, as the live monitor names it.
+ */
+static void unnamed_cgroups(void)
+{
+	const char *path = tmp_path("unnamed.ndjson");
+	const char *names[2] = { cgroups[0].name, cgroups[1].name };
+	struct recorder *rec = record_open(path, err, sizeof(err));
+	struct replay *rp;
+	struct sample got;
+
+	CHECK(rec != NULL);
+	if (!rec)
+		return;
+	cgroups[0].name = cgroups[1].name = NULL;
+	CHECK(record_write(rec, &s1) == 0);
+	cgroups[0].name = names[0];
+	cgroups[1].name = names[1];
+	CHECK(record_close(rec) == 0);
+	char *text = NULL;
+	FILE *f = fopen(path, "r");
+	size_t cap = 0;
+	bool named = false;
+	while (f && getline(&text, &cap, f) > 0)
+		named |= strstr(text, "\"name\"") != NULL;
+	CHECK(f && !named);
+	if (f)
+		fclose(f);
+	free(text);
+	if (!(rp = open_ok(path, 1, NULL)))
+		return;
+	CHECK(replay_get(rp, 0, &got) == 0);
+	CHECK(got.ncgroups == 2);
+	/* everything as recorded, the names made from the paths */
+	cmp_sample(&got, &s1);
+	replay_close(rp);
+}
+
 /* The plain file is the lines themselves: headers, then json_write's lines. */
 static void plain_layout(void)
 {
@@ -624,7 +666,9 @@ static void fixtures(void)
 	}
 
 	/* line 4 cut short: skipped, the samples around it replayed */
-	rp = open_ok(fixture_path("corrupt.ndjson"), 3, "line 4 is corrupt and was skipped");
+	rp = open_ok(fixture_path("corrupt.ndjson"), 3,
+		     "line 4 was skipped: it ends in the middle of its JSON "
+		     "object (cut short)");
 	if (rp) {
 		CHECK(replay_get(rp, 2, &s) == 0);
 		CHECK_NEAR(s.time, 1763740004.0, 1e-6);
@@ -634,16 +678,20 @@ static void fixtures(void)
 	/* line 4 has the shape of a sample but is not JSON: found when read */
 	rp = open_ok(fixture_path("corrupt-syntax.ndjson"), 4, NULL);
 	if (rp) {
+		const char *why = "line 4 was skipped: it is not valid JSON";
+
 		CHECK(replay_get(rp, 1, &s) == 0);
+		CHECK(replay_skipped(rp) == NULL);
 		CHECK(replay_get(rp, 2, &s) == -1 && errno == EBADMSG);
 		CHECK(s.rows == NULL && s.nrows == 0);
-		CHECK(replay_problem(rp) &&
-		      strstr(replay_problem(rp), "line 4 is corrupt and was skipped"));
+		CHECK_STR(replay_skipped(rp), why);
+		CHECK_STR(replay_problem(rp), why);
 		CHECK(replay_get(rp, 3, &s) == 0);
 		CHECK_NEAR(s.time, 1763740004.0, 1e-6);
-		/* asked again: still skipped, and said once */
+		CHECK(replay_skipped(rp) == NULL);
+		/* asked again: still skipped, and counted once */
 		CHECK(replay_get(rp, 2, &s) == -1 && errno == EBADMSG);
-		CHECK_STR(replay_problem(rp), "line 4 is corrupt and was skipped");
+		CHECK_STR(replay_problem(rp), why);
 		replay_close(rp);
 	}
 
@@ -810,6 +858,7 @@ static void thread_mode(void)
 	t.rows = &trows[1];
 	t.threads = false;
 	t.accumulated = true;
+	t.time += 1; /* a sample at the same time would be skipped */
 	CHECK(rec && record_write(rec, &t) == 0);
 	record_close(rec);
 	rp = open_ok(p, 2, NULL);
@@ -913,6 +962,9 @@ static void replay_views(void)
 	h.accumulated = true;
 	old.rows = rows;
 	old.nrows = 3;
+	/* one after the other in time: else they would be skipped */
+	proc.time = h.time + 1;
+	old.time = h.time + 2;
 	rec = record_open(p, err, sizeof(err));
 	CHECK(rec && record_write(rec, &h) == 0 && record_write(rec, &proc) == 0 &&
 	      record_write(rec, &old) == 0);
@@ -991,7 +1043,8 @@ static void play_through(void)
 		producer_free(m);
 	}
 
-	m = player_open_set(both, 2, NAN, NAN, false, NULL, err, sizeof(err));
+	m = player_open_set(both, 2, NAN, NAN, false, NULL, -1, err,
+			    sizeof(err));
 	CHECK(m != NULL);
 	if (m) {
 		n = play(m, got, 5);
@@ -1053,14 +1106,35 @@ static void append_checks(void)
 	rp = open_ok(p, 3, "line 4 is torn");
 	replay_close(rp);
 
-	/* mode 0644 (before the umask) for a new file */
-	mode_t old = umask(022);
+	/*
+	 * mode 0600 for a new file: it holds what /proc shows only to each
+	 * task's owner; 0640 in a set-group-ID directory (its group reads)
+	 */
+	mode_t old = umask(0);
 	p = tmp_path("mode.ndjson");
 	rec = record_open(p, err, sizeof(err));
 	record_close(rec);
-	umask(old);
 	struct stat st;
-	CHECK(stat(p, &st) == 0 && (st.st_mode & 0777) == 0644);
+	CHECK(stat(p, &st) == 0 && (st.st_mode & 0777) == 0600);
+	const char *sg = tmp_path("setgid");
+	CHECK(mkdir(sg, 02750) == 0 && chmod(sg, 02750) == 0);
+	char sgp[600];
+	snprintf(sgp, sizeof(sgp), "%s/rec.ndjson.gz", sg);
+	rec = record_create(sgp, err, sizeof(err));
+	CHECK(rec != NULL);
+	CHECK(stat(sgp, &st) == 0 && (st.st_mode & 0777) == 0640);
+	umask(old);
+
+	/* record_create: never one that is there */
+	CHECK(record_create(sgp, err, sizeof(err)) == NULL && errno == EEXIST);
+
+	/* removed while written: the write after says so (ENOENT) */
+	CHECK(rec && record_write(rec, &s1) == 0);
+	CHECK(unlink(sgp) == 0);
+	errno = 0;
+	CHECK(rec && record_write(rec, &s2) < 0 && errno == ENOENT);
+	CHECK(record_close(rec) == 0);
+	CHECK(rmdir(sg) == 0);
 
 	/* a full disk: said when the header cannot be written */
 	CHECK(record_open("/dev/full", err, sizeof(err)) == NULL);
@@ -1093,7 +1167,7 @@ static void cleanup(void)
 		"rec.ndjson", "rec.ndjson.gz", "cut.ndjson.gz", "not-rec.txt",
 		"future.ndjson", "really-gz.ndjson", "plain.ndjson.gz",
 		"torn.ndjson", "mode.ndjson", "header-only.ndjson",
-		"views.ndjson",
+		"views.ndjson", "unnamed.ndjson",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -1113,6 +1187,7 @@ int main(void)
 	}
 	build();
 	round_trip("rec.ndjson");
+	unnamed_cgroups();
 	plain_layout();
 	round_trip("rec.ndjson.gz");
 	gz_layout();

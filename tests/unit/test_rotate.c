@@ -32,15 +32,33 @@
 static char dir[] = "/tmp/stalltop-rotate-XXXXXX";
 static char err[1024];
 static struct row row = { .pid = 1, .tgid = 1, .comm = "init" };
+/* the wall clock minus the boot clock, as a sample would have it */
+static double offset;
 
-static struct sample at(double t)
+static double clock_s(clockid_t id)
 {
-	return (struct sample){ .time = t, .interval = 1, .rows = &row,
-				.nrows = 1 };
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* The name a period starting at t gets, with number seq (0: none). */
-static void name_of(time_t t, unsigned seq, char *buf, size_t size)
+/* A sample at wall clock t and boot clock boot. */
+static struct sample at_boot(double t, double boot)
+{
+	return (struct sample){ .time = t, .boottime = boot, .interval = 1,
+				.rows = &row, .nrows = 1 };
+}
+
+/* A sample at wall clock t, the clocks agreeing (no jump). */
+static struct sample at(double t)
+{
+	return at_boot(t, t - offset);
+}
+
+/* The name a period starting at t gets in directory d, number seq. */
+static void name_in(const char *d, time_t t, unsigned seq, char *buf,
+		    size_t size)
 {
 	char stamp[64], num[16] = "";
 	struct tm tm;
@@ -49,7 +67,12 @@ static void name_of(time_t t, unsigned seq, char *buf, size_t size)
 	strftime(stamp, sizeof(stamp), "%Y-%m-%d-%H%M%S", &tm);
 	if (seq)
 		snprintf(num, sizeof(num), ".%u", seq);
-	snprintf(buf, size, "%s/stalltop-%s%s.ndjson.gz", dir, stamp, num);
+	snprintf(buf, size, "%s/stalltop-%s%s.ndjson.gz", d, stamp, num);
+}
+
+static void name_of(time_t t, unsigned seq, char *buf, size_t size)
+{
+	name_in(dir, t, seq, buf, size);
 }
 
 static bool exists(const char *path)
@@ -102,6 +125,222 @@ static void set_has(struct replay_set *set, const double *want, size_t n)
 	}
 }
 
+/* The files of d that are ours (stalltop-*), counted. */
+static int count_in(const char *d)
+{
+	DIR *dd = opendir(d);
+	struct dirent *e;
+	int n = 0;
+
+	while (dd && (e = readdir(dd)))
+		n += strncmp(e->d_name, "stalltop-", 9) == 0;
+	if (dd)
+		closedir(dd);
+	return n;
+}
+
+/* Write s, which must go in; the note it left (or NULL) in *note. */
+static void put(struct rotator *r, struct sample s, char *note, size_t size)
+{
+	const char *w;
+
+	CHECK(rotate_write(r, &s, err, sizeof(err)) == 0);
+	w = rotate_warning(r);
+	snprintf(note, size, "%s", w ? w : "");
+}
+
+/* A rotator over a new directory d (a template, filled in). */
+static struct rotator *start(char *d, unsigned keep)
+{
+	struct rotate_opts o = { .max_size = 0, .keep = keep, .period = PERIOD };
+	struct rotator *r;
+
+	if (!mkdtemp(d)) {
+		perror("mkdtemp");
+		exit(99);
+	}
+	r = rotate_open(d, &o, err, sizeof(err));
+	CHECK(r != NULL);
+	if (!r) {
+		fprintf(stderr, "rotate_open %s: %s\n", d, err);
+		exit(unit_done());
+	}
+	return r;
+}
+
+static void remove_dir(const char *d)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", d);
+	CHECK(system(cmd) == 0);
+}
+
+/*
+ * The wall clock jumps 10 days ahead for one sample, then comes back:
+ * six periods of files (keep 7) are all left, the jump and the return
+ * are noted, the sample of the jump goes into a file of its own, the
+ * return into a new file of the period. Then the files are aged by the
+ * time that really passes: they go when the boot clock says they are 7
+ * periods old, and the file of the jump, named 10 days ahead, stays.
+ */
+static void jump_forward(void)
+{
+	char d[] = "/tmp/stalltop-rotate-jump-XXXXXX", path[4096], note[1024];
+	double now = clock_s(CLOCK_REALTIME);
+	time_t base = (time_t)now - (time_t)now % PERIOD;
+	/* six periods of recordings: base (opened at start), five before */
+	struct rotator *r = start(d, 0);
+	double t, ahead = 10 * 86400.0;
+
+	for (t = base - 5 * PERIOD; t < base; t += 2.5)
+		put(r, at(t), note, sizeof(note));
+	rotate_close(r);
+	CHECK_EQ_U(count_in(d), 6);
+
+	{
+		struct rotate_opts o = { .keep = 7, .period = PERIOD };
+
+		r = rotate_open(d, &o, err, sizeof(err));
+		CHECK(r != NULL);
+		if (!r)
+			return;
+	}
+	t = base + 1;
+	put(r, at(t), note, sizeof(note));
+	CHECK_STR(note, "");
+	/* a step of 1 s (a leap second) is not a jump */
+	put(r, at_boot(t + 3.0, t + 2.0 - offset), note, sizeof(note));
+	CHECK_STR(note, "");
+	t += 1.0;    /* the offset is now 1 s larger */
+	/* 10 days ahead, 2.5 s later by the boot clock */
+	put(r, at_boot(t + 2.5 + ahead, t + 2.5 - offset), note, sizeof(note));
+	CHECK(strstr(note, "jumped forward by 10.0 days") != NULL);
+	name_in(d, (time_t)(base + ahead), 0, path, sizeof(path));
+	CHECK(exists(path));
+	/* back, 2.5 s later */
+	t += 5;
+	put(r, at_boot(t, t - 1.0 - offset), note, sizeof(note));
+	CHECK(strstr(note, "jumped back by 10.0 days") != NULL);
+	CHECK_EQ_U(count_in(d), 9); /* six, base.1 (the start), the jump's,
+				      base.2 (the return) */
+	for (int i = 0; i <= 5; i++) {
+		name_in(d, base - i * PERIOD, 0, path, sizeof(path));
+		CHECK(exists(path));
+	}
+	name_in(d, base, 2, path, sizeof(path));
+	CHECK(rotate_path(r) && strcmp(rotate_path(r), path) == 0);
+
+	/*
+	 * Then time passes, the clocks agreeing: period base - 50 ends at
+	 * base - 40, 7 periods (70 s) before base + 30, so it goes when
+	 * period base + 30 begins, and not before.
+	 */
+	name_in(d, base - 5 * PERIOD, 0, path, sizeof(path));
+	for (t += 2.5; t < base + 3 * PERIOD; t += 2.5)
+		put(r, at_boot(t, t - 1.0 - offset), note, sizeof(note));
+	CHECK(exists(path));
+	/* (the leap second left the wall clock 1 s ahead of the boot clock) */
+	put(r, at_boot(base + 3 * PERIOD + 1, base + 3 * PERIOD - offset),
+	    note, sizeof(note));
+	CHECK(!exists(path));
+	name_in(d, base - 4 * PERIOD, 0, path, sizeof(path));
+	CHECK(exists(path));
+	/* the file of the jump is 10 days ahead of the retention clock */
+	name_in(d, (time_t)(base + ahead), 0, path, sizeof(path));
+	CHECK(exists(path));
+	CHECK(rotate_close(r) == 0);
+	remove_dir(d);
+}
+
+/*
+ * The wall clock was 1000 s behind and is set right (a jump forward that
+ * stays). The file written before is aged by the time that really passed,
+ * not by the new clock; the offsets of before are forgotten once keep + 1
+ * periods passed (the window), and the files written since are then aged
+ * by the new clock, not 1000 s late.
+ */
+static void jump_stays(void)
+{
+	char d[] = "/tmp/stalltop-rotate-stay-XXXXXX", before[4096],
+	     after[4096], note[1024];
+	struct rotator *r = start(d, 2);
+	double now = clock_s(CLOCK_REALTIME);
+	time_t base = (time_t)now - (time_t)now % PERIOD;
+	double t, boot, fix = 1000;
+
+	/* period base: a file opened at start, its last sample at base + 8.5 */
+	for (t = base + 1; t < base + PERIOD; t += 2.5)
+		put(r, at(t), note, sizeof(note));
+	boot = t - offset;
+	t += fix;
+	put(r, at_boot(t, boot), note, sizeof(note));
+	CHECK(strstr(note, "jumped forward by 1000.0 s") != NULL);
+	name_in(d, base, 0, before, sizeof(before));
+	name_in(d, base + fix + PERIOD, 0, after, sizeof(after));
+	CHECK(exists(after));
+	/*
+	 * By the new clock the file of period base is 100 periods old; it
+	 * stays until the boot clock says it ended 2 periods ago (at the
+	 * first period that begins at least 20 s after base + 10)...
+	 */
+	for (t += 2.5, boot += 2.5; t < base + fix + 3 * PERIOD;
+	     t += 2.5, boot += 2.5)
+		put(r, at_boot(t, boot), note, sizeof(note));
+	CHECK(exists(before));
+	put(r, at_boot(t, boot), note, sizeof(note));
+	CHECK(!exists(before));
+	/*
+	 * ...and the file of period base + 1010 goes as the new clock says,
+	 * when period base + 1040 begins: the offset of before was last seen
+	 * at base + 8.5 and is forgotten 30 s later. (Trusting the smallest
+	 * offset for ever would keep it until base + 2040.)
+	 */
+	for (t += 2.5, boot += 2.5; t < base + fix + 4 * PERIOD;
+	     t += 2.5, boot += 2.5)
+		put(r, at_boot(t, boot), note, sizeof(note));
+	CHECK(exists(after));
+	put(r, at_boot(t, boot), note, sizeof(note));
+	CHECK(!exists(after));
+	CHECK_STR(note, "");
+	CHECK(rotate_close(r) == 0);
+	remove_dir(d);
+}
+
+/*
+ * The wall clock jumps back 1000 s: noted; the retention clock follows
+ * it back, so the files written before, now dated ahead, are kept.
+ */
+static void jump_back(void)
+{
+	char d[] = "/tmp/stalltop-rotate-back-XXXXXX", path[4096], note[1024];
+	struct rotator *r = start(d, 2);
+	double now = clock_s(CLOCK_REALTIME);
+	time_t base = (time_t)now - (time_t)now % PERIOD;
+	double t, boot;
+
+	for (t = base + 1; t < base + 3 * PERIOD; t += 2.5)
+		put(r, at(t), note, sizeof(note));
+	boot = t - offset;
+	t -= 1000;
+	put(r, at_boot(t, boot), note, sizeof(note));
+	CHECK(strstr(note, "jumped back by 1000.0 s") != NULL);
+	for (int i = 0; i < 40; i++) {
+		t += 2.5;
+		boot += 2.5;
+		put(r, at_boot(t, boot), note, sizeof(note));
+	}
+	for (int i = 0; i < 3; i++) {
+		name_in(d, base + i * PERIOD, 0, path, sizeof(path));
+		CHECK(exists(path));
+	}
+	/* the first file after the jump is 2 periods old by now: gone */
+	name_in(d, base - 1000, 0, path, sizeof(path));
+	CHECK(!exists(path));
+	CHECK(rotate_close(r) == 0);
+	remove_dir(d);
+}
+
 int main(void)
 {
 	struct rotate_opts o = { .max_size = 0, .keep = 2, .period = PERIOD };
@@ -115,6 +354,7 @@ int main(void)
 		perror("mkdtemp");
 		return 99;
 	}
+	offset = clock_s(CLOCK_REALTIME) - clock_s(CLOCK_BOOTTIME);
 	/* the file for now is opened at once: base is now's period */
 	for (int tries = 0; tries < 5 && !r; tries++) {
 		time_t before = time(NULL);
@@ -147,14 +387,19 @@ int main(void)
 	}
 	CHECK(rotate_warning(r) == NULL);
 	CHECK(rotate_close(r) == 0);
-	/* keep 2: the periods 2 and 3 are left, 0 and 1 removed */
+	/*
+	 * keep 2: a file goes once its every sample is 2 periods old. When
+	 * period 3 began (base + 30), period 0 had ended 20 s before: gone;
+	 * period 1 ended 10 s before (its last sample 12.5 s): left.
+	 */
 	name_of(base, 0, path, sizeof(path));
 	CHECK(!exists(path));
 	name_of(base + PERIOD, 0, path, sizeof(path));
-	CHECK(!exists(path));
+	CHECK(exists(path));
 	CHECK(exists(other));
-	CHECK_EQ_U(count_files(), 3);
+	CHECK_EQ_U(count_files(), 4);
 	/* each file whole, on its own: the boundary sample opens a period */
+	replays(path, times + 4, 4);
 	name_of(base + 2 * PERIOD, 0, path, sizeof(path));
 	replays(path, times + 8, 4);
 	name_of(base + 3 * PERIOD, 0, path, sizeof(path));
@@ -199,7 +444,7 @@ int main(void)
 			double all[64];
 			size_t n = 0;
 
-			for (size_t i = 8; i < nt; i++)
+			for (size_t i = 4; i < nt; i++)
 				all[n++] = times[i];
 			for (int i = 0; i < 40; i++)
 				all[n++] = big[i];
@@ -236,7 +481,7 @@ int main(void)
 			const char *p = replay_set_problem(set);
 
 			CHECK(p && strstr(p, path));
-			CHECK(replay_set_count(set) > 8);
+			CHECK(replay_set_count(set) > 12);
 			replay_set_close(set);
 		}
 		/* not a directory of recordings */
@@ -247,5 +492,8 @@ int main(void)
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 		CHECK(system(cmd) == 0);
 	}
+	jump_forward();
+	jump_stays();
+	jump_back();
 	return unit_done();
 }

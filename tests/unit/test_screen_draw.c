@@ -678,6 +678,8 @@ static void load_cgroup_sample(const char *trigger)
 	cg[1] = make_cgroup("/b", 30, 40, 1);
 	cg[2] = make_cgroup("/", 100, 60, 5);
 	cg[3] = make_cgroup("/a/y", 20, 15, 1);
+	/* the tree shows names (model/cgname.h), the path's last part if none */
+	cg[3].name = "pod y (Burstable)";
 	cg[4] = make_cgroup("/a", 80, 25, 3);
 
 	struct sample smp;
@@ -697,20 +699,20 @@ static void load_cgroup_sample(const char *trigger)
 	screen_rebuild_view(&s);
 }
 
-/* The cgroup view's lines below its header, PATH column only, joined. */
+/* The cgroup view's lines below its header, the tree (NAME) only, joined. */
 static const char *tree(void)
 {
 	static char out[512];
 	out[0] = '\0';
-	int hy = find_line("PATH");
+	int hy = find_line(" NAME");
 	if (hy < 0)
 		return "(no header)";
 	for (int y = hy + 1; y < LINES - 1; y++) {
 		const char *l = line_at(y);
-		if ((int)strlen(l) <= s.cg_x[FIELD_CG_PATH])
+		if ((int)strlen(l) <= s.cg_x[FIELD_CG_NAME])
 			break;
 		char cell[128];
-		snprintf(cell, sizeof(cell), "%s", l + s.cg_x[FIELD_CG_PATH]);
+		snprintf(cell, sizeof(cell), "%s", l + s.cg_x[FIELD_CG_NAME]);
 		for (char *e = cell + strlen(cell); e > cell && e[-1] == ' ';)
 			*--e = '\0';
 		if (!*cell)
@@ -735,13 +737,16 @@ static void test_cgroups(void)
 	screen_input_key(&s, 'g');
 	CHECK(s.cgview && !s.msg_error);
 	screen_draw(&s);
-	int hy = find_line("PATH");
+	int hy = find_line(" NAME");
 	CHECK(hy > 0);
 	const char *head = hy > 0 ? line_at(hy) : "";
 	const char *prev = head;
 	int ncol;
-	const int *cols = layouts_fields(FIELD_LAYOUT_CGROUPS, &ncol);
+	/* every column but WHY, which only a cause brings */
+	const int *cols = layouts_fields(FIELD_LAYOUT_CGROUPS_SCREEN, &ncol);
 	for (int c = 0; c < ncol; c++) {
+		if (cols[c] == FIELD_WHY)
+			continue;
 		const char *at = strstr(prev, fields_get(cols[c])->header);
 		CHECK(at != NULL);
 		if (at)
@@ -750,7 +755,7 @@ static void test_cgroups(void)
 	CHECK(find_line("[cgroups: 5]") == 0);
 
 	/* a tree: children below their parent, siblings by TOTAL */
-	CHECK_STR(tree(), "- /|  - a|      y|      x|    b");
+	CHECK_STR(tree(), "- /|  - a|      pod y (Burstable)|      x|    b");
 	CHECK(s.ncgv == 5 && s.cg_cur == 0);
 	char buf[64];
 	screen_cgroup_cell(&s, &s.cgv[0], FIELD_CG_CPU_P, buf, sizeof(buf));
@@ -769,7 +774,7 @@ static void test_cgroups(void)
 	/* r reverses the siblings, the tree keeps its shape */
 	screen_input_key(&s, 'r');
 	screen_draw(&s);
-	CHECK_STR(tree(), "- /|    b|  - a|      x|      y");
+	CHECK_STR(tree(), "- /|    b|  - a|      x|      pod y (Burstable)");
 	screen_input_key(&s, 'r');
 	/* < and > walk the cgroup columns: NR then TOTAL */
 	screen_input_key(&s, '>');
@@ -779,7 +784,7 @@ static void test_cgroups(void)
 	/* sorted by the cgroups' own cpu pressure */
 	screen_cgroup_set_sort(&s, FIELD_CG_CPU_P, false);
 	screen_draw(&s);
-	CHECK_STR(tree(), "- /|    b|  - a|      y|      x");
+	CHECK_STR(tree(), "- /|    b|  - a|      pod y (Burstable)|      x");
 	CHECK(find_line("sort CPU.P%") == 1);
 	/* a process sort key with no cgroup column says so */
 	screen_input_key(&s, 'P');
@@ -800,7 +805,7 @@ static void test_cgroups(void)
 	CHECK(find_line("at /a") == 1);
 	screen_input_key(&s, KEY_RIGHT);
 	screen_draw(&s);
-	CHECK_STR(tree(), "- /|  - a|      y|      x|    b");
+	CHECK_STR(tree(), "- /|  - a|      pod y (Burstable)|      x|    b");
 	screen_input_key(&s, '-');
 	CHECK(s.ncgv == 3);
 	screen_input_key(&s, '+');
@@ -818,7 +823,8 @@ static void test_cgroups(void)
 	CHECK(!strcmp(s.cg_cur_path, "/a"));
 	screen_input_key(&s, KEY_RIGHT);
 
-	/* / searches the paths */
+	/* / searches the paths (and names: "b" alone finds Burstable) */
+	screen_input_key(&s, '/');
 	screen_input_key(&s, '/');
 	screen_input_key(&s, 'b');
 	CHECK(!strcmp(s.cg_cur_path, "/b"));
@@ -865,17 +871,39 @@ static void test_cgroups(void)
 	screen_input_key(&s, 'g');
 	CHECK(!s.cgview && s.nview == 5);
 
-	/* narrow: columns give way, PATH stays */
+	/* / finds a name the path does not hold; \ keeps the matches and
+	   their ancestors */
+	screen_input_key(&s, 'g');
+	CHECK(s.cgview);
+	CHECK(screen_cgroup_find(&s, "BURSTABLE", 0));
+	CHECK(!strcmp(s.cg_cur_path, "/a/y"));
+	CHECK(!screen_cgroup_find(&s, "nowhere", 0));
+	s.cg_filter = strdup("pod y");
+	screen_rebuild_view(&s);
+	screen_draw(&s);
+	CHECK_STR(tree(), "- /|  - a|      pod y (Burstable)");
+	free(s.cg_filter);
+	s.cg_filter = strdup("/b");
+	screen_rebuild_view(&s);
+	screen_draw(&s);
+	CHECK_STR(tree(), "- /|    b");
+	free(s.cg_filter);
+	s.cg_filter = NULL;
+	screen_rebuild_view(&s);
+	CHECK(s.ncgv == 5);
+	screen_input_key(&s, 'g');
+
+	/* narrow: columns give way, the tree stays */
 	screen_input_key(&s, 'g');
 	size(15, 60);
-	CHECK(s.cg_hidden > 0 && s.cg_shown[FIELD_CG_PATH] &&
+	CHECK(s.cg_hidden > 0 && s.cg_shown[FIELD_CG_NAME] &&
 	      s.cg_shown[FIELD_TOTAL]);
 	int cg_hidden = 0, ncg;
-	const int *cg = layouts_fields(FIELD_LAYOUT_CGROUPS, &ncg);
+	const int *cg = layouts_fields(FIELD_LAYOUT_CGROUPS_SCREEN, &ncg);
 	for (int c = 0; c < ncg; c++)
-		cg_hidden += !s.cg_shown[cg[c]];
+		cg_hidden += cg[c] != FIELD_WHY && !s.cg_shown[cg[c]];
 	CHECK(cg_hidden == s.cg_hidden);
-	CHECK(s.cg_x[FIELD_CG_PATH] + s.cg_w[FIELD_CG_PATH] == COLS);
+	CHECK(s.cg_x[FIELD_CG_NAME] + s.cg_w[FIELD_CG_NAME] == COLS);
 	size(50, 160);
 	CHECK(s.cg_hidden == 0);
 	screen_input_key(&s, 'g');

@@ -12,6 +12,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "kernel/cpustat.h"
+#include "kernel/sysinfo.h"
 #include "model/evidence.h"
 #include "model/why.h"
 #include "unit.h"
@@ -156,6 +158,21 @@ static void test_interval(void)
 	diskstats_free(&db);
 }
 
+/* The share each cause takes of part_us (why_holds + why_share). */
+static double share_of(enum cat c, double part_us, const struct evidence *ev,
+		       enum why_cause want)
+{
+	struct why_hold h[WHY_HOLDS];
+	double share[WHY_HOLDS];
+	size_t n = why_holds(c, part_us, ev, h);
+
+	why_share(h, n, part_us, share);
+	for (size_t i = 0; i < n; i++)
+		if (h[i].r.cause == want)
+			return share[i];
+	return -1;  /* does not hold */
+}
+
 static void test_cpu_rules(void)
 {
 	struct evidence ev = { .interval_s = 2 };
@@ -165,14 +182,25 @@ static void test_cpu_rules(void)
 	/* nothing known: no cause */
 	CHECK(cause(CAT_CPU, 1e6, &ev) == WHY_NONE);
 
+	/* the quota: its share is the share of periods throttled in */
 	ev.cpu_quota_us = val(20000);
 	ev.cpu_throttled_us = val(1580000);
+	ev.cpu_periods = val(20);
+	ev.cpu_throttled_periods = val(20);
 	CHECK(cause(CAT_CPU, 2000000, &ev) == WHY_CPU_QUOTA);
+	CHECK_NEAR(share_of(CAT_CPU, 2000000, &ev, WHY_CPU_QUOTA), 2000000, 1e-6);
 	r = why_eval(CAT_CPU, true, 2000000, &ev);
 	CHECK_STR(why_text(&r, &ev, buf, sizeof(buf)), "cpu quota");
-	/* 25 % exactly holds, below not */
-	CHECK(cause(CAT_CPU, 1580000 * 4, &ev) == WHY_CPU_QUOTA);
-	CHECK(cause(CAT_CPU, 1580000 * 4 + 10, &ev) == WHY_NONE);
+	ev.cpu_throttled_periods = val(1);
+	CHECK_NEAR(share_of(CAT_CPU, 2000000, &ev, WHY_CPU_QUOTA), 100000, 1e-6);
+	/* throttled in no period: it does not hold */
+	ev.cpu_throttled_periods = val(0);
+	CHECK(share_of(CAT_CPU, 2000000, &ev, WHY_CPU_QUOTA) < 0);
+	/* no periods counted: the throttled time, at most the part */
+	ev.cpu_periods = (struct kval){ 0 };
+	ev.cpu_throttled_periods = (struct kval){ 0 };
+	CHECK_NEAR(share_of(CAT_CPU, 2000000, &ev, WHY_CPU_QUOTA), 1580000, 1e-6);
+	CHECK_NEAR(share_of(CAT_CPU, 1000000, &ev, WHY_CPU_QUOTA), 1000000, 1e-6);
 	/* no delay, or an unknown one: no cause */
 	CHECK(cause(CAT_CPU, 0, &ev) == WHY_NONE);
 	CHECK(why_eval(CAT_CPU, false, 1e6, &ev).cause == WHY_NONE);
@@ -183,15 +211,45 @@ static void test_cpu_rules(void)
 	ev.cpu_throttled_us = val(0);
 	CHECK(cause(CAT_CPU, 2000000, &ev) == WHY_NONE);
 
-	/* pinned: 1 of 4 CPUs, 2 runnable threads */
+	/* pinned by its own threads: 1 of 4 CPUs, 2 runnable; without
+	 * per-CPU figures it accounts for the share beyond the one CPU */
 	ev.allowed_cpus = val(1);
 	ev.cpus_online = val(4);
 	ev.runnable_threads = val(2);
 	CHECK(cause(CAT_CPU, 2000000, &ev) == WHY_PINNED);
-	/* the quota comes first when it explains the delay */
+	CHECK_NEAR(share_of(CAT_CPU, 2000000, &ev, WHY_PINNED), 1000000, 1e-6);
+	/* a cgroup throttled in every period is bound by its quota,
+	 * whatever its pinning */
 	ev.cpu_throttled_us = val(1000000);
+	ev.cpu_periods = val(20);
+	ev.cpu_throttled_periods = val(20);
+	CHECK(cause(CAT_CPU, 2000000, &ev) == WHY_CPU_QUOTA);
+	CHECK_NEAR(share_of(CAT_CPU, 2000000, &ev, WHY_PINNED), 0, 1e-6);
+	/* the issue's process: two threads pinned to 1 of 2 CPUs, its
+	 * cgroup throttled in 10 of 10 periods for 379 ms of each second,
+	 * cpu delay 193 %: under a quarter of it throttled, but the quota
+	 * binds (the former rule said pinned) */
+	{
+		struct evidence q = ev;
+		q.interval_s = 1;
+		q.cpus_online = val(2);
+		q.cpu_throttled_us = val(379000);
+		q.cpu_periods = val(10);
+		q.cpu_throttled_periods = val(10);
+		CHECK(cause(CAT_CPU, 1930000, &q) == WHY_CPU_QUOTA);
+		CHECK_NEAR(share_of(CAT_CPU, 1930000, &q, WHY_CPU_QUOTA),
+			   1930000, 1e-6);
+	}
+	/* throttled in 4 of 20 periods: the pinning binds, the quota
+	 * takes its share of what is left */
+	ev.cpu_throttled_periods = val(4);
+	CHECK(cause(CAT_CPU, 2000000, &ev) == WHY_PINNED);
+	CHECK_NEAR(share_of(CAT_CPU, 2000000, &ev, WHY_CPU_QUOTA), 400000, 1e-6);
+	/* ... and past half of the periods the quota binds again */
+	ev.cpu_throttled_periods = val(11);
 	CHECK(cause(CAT_CPU, 2000000, &ev) == WHY_CPU_QUOTA);
 	ev.cpu_throttled_us = (struct kval){ 0 };
+	ev.cpu_periods = ev.cpu_throttled_periods = (struct kval){ 0 };
 	/* all CPUs allowed: not pinned */
 	ev.allowed_cpus = val(4);
 	CHECK(cause(CAT_CPU, 2000000, &ev) == WHY_NONE);
@@ -199,10 +257,48 @@ static void test_cpu_rules(void)
 	ev.allowed_cpus = val(1);
 	CHECK(cause(CAT_CPU, 2000000, &ev) == WHY_NONE);
 
+	/* several processes crowd 1 of 2 CPUs while the other idles:
+	 * one runnable thread of its own, the allowed CPU busy (idle at
+	 * most 10 % of its time), the other idle at least 10 % of its */
+	ev.runnable_threads = val(1);
+	ev.cpus_online = val(2);
+	ev.allowed_cpus_time_us = val(2000000);
+	ev.allowed_cpus_idle_us = val(200000);
+	ev.other_cpus_time_us = val(2000000);
+	ev.other_cpus_idle_us = val(1900000);
+	CHECK(cause(CAT_CPU, 1300000, &ev) == WHY_PINNED);
+	CHECK_NEAR(share_of(CAT_CPU, 1300000, &ev, WHY_PINNED), 1300000, 1e-6);
+	/* the allowed CPU idle a little more: not crowded */
+	ev.allowed_cpus_idle_us = val(200001);
+	CHECK(cause(CAT_CPU, 1300000, &ev) == WHY_NONE);
+	ev.allowed_cpus_idle_us = val(0);
+	/* the other CPU idle less than 10 %: contention, not pinning */
+	ev.other_cpus_idle_us = val(199999);
+	CHECK(cause(CAT_CPU, 1300000, &ev) == WHY_CPU_CONTENTION);
+	CHECK(share_of(CAT_CPU, 1300000, &ev, WHY_PINNED) < 0);
+	/* at 10 % it holds, for the idle time it could give: the rest is
+	 * contention, which then binds */
+	ev.other_cpus_idle_us = val(200000);
+	CHECK_NEAR(share_of(CAT_CPU, 1300000, &ev, WHY_PINNED), 200000, 1e-6);
+	CHECK_NEAR(share_of(CAT_CPU, 1300000, &ev, WHY_CPU_CONTENTION),
+		   1100000, 1e-6);
+	CHECK(cause(CAT_CPU, 1300000, &ev) == WHY_CPU_CONTENTION);
+	/* pinned takes what the others' idle time could give: past half of
+	 * the delay it binds */
+	ev.other_cpus_idle_us = val(650001);
+	CHECK(cause(CAT_CPU, 1300000, &ev) == WHY_PINNED);
+	ev.other_cpus_idle_us = val(649999);
+	CHECK(cause(CAT_CPU, 1300000, &ev) == WHY_CPU_CONTENTION);
+	ev.allowed_cpus_time_us = ev.allowed_cpus_idle_us = (struct kval){ 0 };
+	ev.other_cpus_time_us = ev.other_cpus_idle_us = (struct kval){ 0 };
+	ev.cpus_online = val(4);
+
 	/* contention: 3 runnable besides the reader on 2 allowed CPUs */
 	ev.allowed_cpus = val(2);
 	ev.sys_runnable = val(4);
 	CHECK(cause(CAT_CPU, 2000000, &ev) == WHY_CPU_CONTENTION);
+	CHECK_NEAR(share_of(CAT_CPU, 2000000, &ev, WHY_CPU_CONTENTION),
+		   2000000, 1e-6);
 	r = why_eval(CAT_CPU, true, 2000000, &ev);
 	CHECK_STR(why_text(&r, &ev, buf, sizeof(buf)), "cpu contention");
 	ev.sys_runnable = val(3);
@@ -212,6 +308,62 @@ static void test_cpu_rules(void)
 	CHECK(cause(CAT_IO, 2000000, &ev) == WHY_NONE);
 	CHECK(cause(CAT_COMPACT, 2000000, &ev) == WHY_NONE);
 	CHECK(cause(CAT_IRQ, 2000000, &ev) == WHY_NONE);
+}
+
+/* The per-CPU lines of /proc/stat, split by an allowed CPU list. */
+static void test_cpustat(void)
+{
+	static const char text[] =
+		"cpu  30 0 20 150 10 0 0 0 0 0\n"
+		"cpu0 20 0 15 5 0 0 0 0 0 0\n"
+		"cpu1 10 0 5 140 10 0 0 0 0 0\n"
+		"cpu3 1 2 3 4 5 6 7 8 100 100\n"
+		"intr 1 2 3\nprocs_running 3\n";
+	struct cpustat st = { 0 };
+	struct cpustat_split sp;
+
+	CHECK(cpustat_parse(text, &st) == 0);
+	CHECK_EQ_U(st.n, 3);
+	CHECK(st.cpu[0].cpu == 0 && st.cpu[0].idle == 5 && st.cpu[0].total == 40);
+	CHECK(st.cpu[1].idle == 150 && st.cpu[1].total == 165);
+	/* guest time is inside user already: not added */
+	CHECK(st.cpu[2].cpu == 3 && st.cpu[2].total == 36);
+	cpustat_split(&st, "0", &sp);
+	CHECK(sp.in_idle.have && sp.in_idle.v == 5 && sp.in_total.v == 40);
+	CHECK(sp.out_idle.v == 159 && sp.out_total.v == 201);
+	cpustat_split(&st, "0-1,3\n", &sp);
+	CHECK(sp.in_total.v == 241 && sp.out_total.have && sp.out_total.v == 0);
+	cpustat_split(&st, "0-x", &sp);
+	CHECK(!sp.in_idle.have && !sp.out_idle.have);
+	CHECK(sysinfo_cpulist_has("0-3,8", 8) && !sysinfo_cpulist_has("0-3,8", 4));
+	CHECK(!sysinfo_cpulist_has("3-1", 2));
+	CHECK(cpustat_parse("cpu 1 2 3 4\n", &st) == -1);  /* no cpuN */
+	CHECK(cpustat_parse("cpu0 1 2\n", &st) == -1);     /* too short */
+	cpustat_free(&st);
+}
+
+/* why_share: the largest estimate first, each at most what is left. */
+static void test_share(void)
+{
+	struct why_hold h[WHY_HOLDS] = {
+		{ { WHY_CPU_QUOTA, -1, -1 }, 30, false },
+		{ { WHY_PINNED, -1, -1 }, 80, false },
+		{ { WHY_CPU_CONTENTION, -1, -1 }, 0, true },
+	};
+	double share[WHY_HOLDS];
+
+	CHECK(why_share(h, 3, 100, share) == 1);
+	CHECK_NEAR(share[1], 80, 1e-9);
+	CHECK_NEAR(share[0], 20, 1e-9);
+	CHECK_NEAR(share[2], 0, 1e-9);
+	CHECK(why_share(h, 3, 200, share) == 2);  /* the residual: 90 */
+	CHECK_NEAR(share[0], 30, 1e-9);
+	CHECK_NEAR(share[2], 90, 1e-9);
+	/* equal estimates: the first in the table's order takes it */
+	h[0].est_us = 80;
+	CHECK(why_share(h, 3, 100, share) == 0);
+	CHECK_NEAR(share[1], 20, 1e-9);
+	CHECK(why_share(h, 0, 100, share) == -1);
 }
 
 static void test_mem_rules(void)
@@ -352,6 +504,8 @@ int main(void)
 	test_fields();
 	test_interval();
 	test_cpu_rules();
+	test_share();
+	test_cpustat();
 	test_mem_rules();
 	test_io_rules();
 	test_wpcopy_rule();

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Where a cgroup row's figures come from (cgdirs.c), on the fixture trees
+ * of tests/fixtures/cgroup/layouts: the layouts of the saved mountinfo
+ * files with their mount points moved into the fixture trees. For one
+ * service on each layout, the evidence read through the directories
+ * cgdirs_open gives (evidence_read) and its pressure (cgdirs_read_psi):
+ *  - pure v2: everything from the v2 directory (version 2);
+ *  - hybrid: limits and usage from the v1 hierarchies of the same path
+ *    (cpu quota, cpuacct usage from a hierarchy of its own, the memory
+ *    limit, blkio), pressure from the controller-less v2 directory;
+ *  - v1: from the v1 hierarchies, task states asked of the tree's own
+ *    directory, pressure from cpuacct's hierarchy where a kernel has v1
+ *    pressure files; a session scope that the memory hierarchy does not
+ *    have: no memory figures, never another cgroup's.
+ * The root counts no task states. And the cgroup table on the hybrid
+ * tree: rows named, with their own pressure.
+ */
+#include <config.h>
+
+#include <string.h>
+#include <unistd.h>
+
+#include "model/cgdirs.h"
+#include "model/cgtable.h"
+#include "unit.h"
+
+#define LAYOUTS FIXTURES "/cgroup/layouts/"
+#define NGINX "/system.slice/nginx.service"
+#define MIB (1024ull * 1024)
+
+/* The layout of a mountinfo fixture, its /sys/fs/cgroup in a fixture tree. */
+static void layout(const char *mountinfo, const char *tree, struct cg_layout *l)
+{
+	static const char sys[] = "/sys/fs/cgroup";
+	char *text = unit_fixture(mountinfo, NULL);
+
+	if (cg_layout_parse(text, l) < 0)
+		exit(99);
+	free(text);
+	for (int h = 0; h < NCG_HIER; h++) {
+		char moved[CG_LAYOUT_PATH];
+
+		if (strncmp(l->m[h].dir, sys, sizeof(sys) - 1) != 0)
+			continue;
+		snprintf(moved, sizeof(moved), "%s%s%s", LAYOUTS, tree,
+			 l->m[h].dir + sizeof(sys) - 1);
+		memcpy(l->m[h].dir, moved, sizeof(moved));
+	}
+}
+
+static void read_at(const struct cg_layout *l, const char *path,
+		    struct evidence_dirs *d, struct evidence_reading *r)
+{
+	*d = EVIDENCE_DIRS_NONE;
+	cgdirs_open(l, path, d);
+	evidence_read(d, NULL, r);
+}
+
+static void test_v2(void)
+{
+	struct cg_layout l;
+	struct evidence_dirs d;
+	struct evidence_reading r;
+
+	layout("cgroup/mountinfo-v2", "v2", &l);
+	read_at(&l, NGINX, &d, &r);
+	CHECK(d.cg2 >= 0);
+	CHECK(d.cpu1 < 0 && d.cpuacct1 < 0 && d.mem1 < 0 && d.blkio1 < 0);
+	CHECK(d.states1 < 0 && !d.no_states);
+	CHECK(r.cpu.version == 2 && r.cpu.quota_us.v == 50000 &&
+	      r.cpu.period_us.v == 100000);
+	CHECK(r.mem.version == 2 && r.mem.max.have && r.mem.max.v == 64 * MIB);
+	CHECK(r.mem.current.v == 63 * MIB);
+	CHECK(r.mem.pressure[PSI_SOME].total_us == 1500000);
+	CHECK(r.io.version == 2 && r.io.ndev == 2);
+	cgdirs_close(&d);
+	CHECK(d.cg2 == -1);
+}
+
+static void test_hybrid(void)
+{
+	struct cg_layout l;
+	struct evidence_dirs d;
+	struct evidence_reading r;
+
+	layout("cgroup/mountinfo-hybrid", "hybrid", &l);
+	read_at(&l, NGINX, &d, &r);
+	CHECK(d.cg2 >= 0 && d.cpu1 >= 0 && d.cpuacct1 >= 0 && d.mem1 >= 0 &&
+	      d.blkio1 >= 0);
+	/* the tree is v2: its task states are counted there */
+	CHECK(d.states1 < 0);
+	/* the v2 directory has cpu.stat but no cpu.max: the v1 quota counts */
+	CHECK(r.cpu.version == 1 && r.cpu.quota_us.v == 50000 &&
+	      r.cpu.period_us.v == 100000);
+	CHECK(r.cpu.nr_throttled.have && r.cpu.nr_throttled.v == 180);
+	/* cpuacct.usage of the cpuacct hierarchy: ns to us */
+	CHECK(r.cpu.usage_us.have && r.cpu.usage_us.v == 4120000);
+	CHECK(r.cpu.pressure[PSI_SOME].present &&
+	      r.cpu.pressure[PSI_SOME].total_us == 420000);
+	CHECK(r.mem.version == 1 && r.mem.max.v == 64 * MIB &&
+	      r.mem.current.v == 63 * MIB && r.mem.failcnt.v == 1234);
+	CHECK(r.mem.pressure[PSI_SOME].present &&
+	      r.mem.pressure[PSI_SOME].total_us == 1500000 &&
+	      r.mem.pressure[PSI_FULL].total_us == 1200000);
+	CHECK(r.io.version == 1 && r.io.ndev == 1);
+	CHECK(r.io.pressure[PSI_SOME].total_us == 30000);
+	cgdirs_close(&d);
+
+	/* the root: every task of the machine, no states; no limit */
+	read_at(&l, "/", &d, &r);
+	CHECK(d.no_states && d.cg2 >= 0 && d.mem1 >= 0);
+	CHECK(r.mem.version == 1 && r.mem.max.have && r.mem.max.max);
+	cgdirs_close(&d);
+
+	/* a path that is nowhere: nothing, not the root's */
+	read_at(&l, "/system.slice/gone.service", &d, &r);
+	CHECK(d.cg2 < 0 && d.mem1 < 0);
+	CHECK(r.mem.version == 0 && !r.mem.max.have);
+	cgdirs_close(&d);
+
+	struct psi_reading p;
+	cgdirs_read_psi(&l, NGINX, &p);
+	CHECK(p.line[PSI_MEMORY][PSI_SOME].present &&
+	      p.line[PSI_MEMORY][PSI_SOME].total_us == 1500000);
+	CHECK(p.line[PSI_CPU][PSI_FULL].total_us == 90000);
+	CHECK(!p.line[PSI_IRQ][PSI_SOME].present);
+	CHECK(p.when > 0);
+	cgdirs_read_psi(&l, "/system.slice/gone.service", &p);
+	CHECK(!p.line[PSI_CPU][PSI_SOME].present);
+}
+
+static void test_v1(void)
+{
+	struct cg_layout l;
+	struct evidence_dirs d;
+	struct evidence_reading r;
+	struct psi_reading p;
+
+	layout("cgroup/mountinfo-v1", "v1", &l);
+	read_at(&l, "/user.slice", &d, &r);
+	CHECK(d.cg2 < 0 && d.cpu1 >= 0 && d.mem1 >= 0);
+	/* cpuacct is mounted with cpu: read there, not twice */
+	CHECK(d.cpuacct1 < 0);
+	/* the tree's own directory (name=systemd) for cgroupstats */
+	CHECK(d.states1 >= 0);
+	CHECK(r.cpu.version == 1 && r.cpu.quota_us.v == 150000 &&
+	      r.cpu.usage_us.v == 4120000);
+	CHECK(r.mem.version == 1 && r.mem.max.v == 1024 * MIB &&
+	      r.mem.failcnt.v == 7);
+	cgdirs_close(&d);
+
+	/* systemd made no memory cgroup for the session: no figures */
+	read_at(&l, "/user.slice/user-1000.slice/session-2.scope", &d, &r);
+	CHECK(d.states1 >= 0 && d.mem1 < 0 && d.cpu1 < 0);
+	CHECK(r.mem.version == 0 && !r.mem.max.have && !r.mem.current.have);
+	cgdirs_close(&d);
+
+	/* v1 pressure files of cpuacct's hierarchy (with cpu here) */
+	cgdirs_read_psi(&l, "/user.slice", &p);
+	CHECK(p.line[PSI_CPU][PSI_SOME].total_us == 300000);
+	CHECK(p.line[PSI_MEMORY][PSI_SOME].total_us == 600000);
+	CHECK(p.line[PSI_IO][PSI_FULL].total_us == 20000);
+	cgdirs_read_psi(&l, "/user.slice/user-1000.slice", &p);
+	CHECK(!p.line[PSI_CPU][PSI_SOME].present &&
+	      !p.line[PSI_MEMORY][PSI_SOME].present);
+}
+
+/* The cgroup table on the hybrid tree: names and v2 pressure. */
+static void test_table(void)
+{
+	struct cg_layout l;
+	struct row rows[2];
+	struct cgroup_row *out;
+	size_t n;
+
+	layout("cgroup/mountinfo-hybrid", "hybrid", &l);
+	struct cgtable *t = cgtable_new(&l);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	memset(rows, 0, sizeof(rows));
+	rows[0].pid = 100;
+	rows[0].cgroup = NGINX;
+	rows[1].pid = 1;
+	rows[1].cgroup = "/init.scope";
+	CHECK(cgtable_build(t, rows, 2, NULL, 0, 1.0, NULL, &out, &n) == 0);
+	CHECK(n == 4);
+	for (size_t i = 0; i < n; i++) {
+		const char *want = !strcmp(out[i].path, "/") ? "/" :
+				   !strcmp(out[i].path, "/system.slice") ?
+				   "system.slice" :
+				   !strcmp(out[i].path, NGINX) ? "nginx.service" :
+				   "init.scope";
+		CHECK_STR(out[i].name, want);
+		if (!strcmp(out[i].path, NGINX))
+			CHECK(out[i].have_psi &&
+			      out[i].psi.s[PSI_MEMORY][PSI_SOME].present);
+		if (!strcmp(out[i].path, "/init.scope"))
+			CHECK(!out[i].have_psi);
+	}
+	cgtable_free(t);
+}
+
+int main(void)
+{
+	test_v2();
+	test_hybrid();
+	test_v1();
+	test_table();
+	return unit_done();
+}
