@@ -47,16 +47,17 @@ psi_totals() {
 }
 
 # check NAME PID PSIDIR: TOTAL of PID over samples 2..7 against PSIDIR's
-# pressure over the same window.
+# pressure over the same window (stalltop's samples in $TMP/st-NAME.out:
+# $TMP/NAME.out is the workload's, which may write while it runs).
 check() {
-	local _n=$1 _pid=$2 _dir=$3 _p0 _p1 _t0 _t1
-	start_stalltop "$_n" -p "$_pid" -d 1 -n 7
+	local _n=$1 _pid=$2 _dir=$3 _p0 _p1 _t0 _t1 _s=st-$1
+	start_stalltop "$_s" -p "$_pid" -d 1 -n 7
 	_p0=$(psi_totals "$_dir")
 	_t0=$(now_ms)
-	wait_lines "$TMP/$_n.out" 7
+	wait_lines "$TMP/$_s.out" 7
 	_p1=$(psi_totals "$_dir")
 	_t1=$(now_ms)
-	stop_stalltop "$_n" "$ST_PID"
+	stop_stalltop "$_s" "$ST_PID"
 	jq -s -r --argjson pid "$_pid" --arg p0 "$_p0" --arg p1 "$_p1" \
 		--argjson t0 "$_t0" --argjson t1 "$_t1" --argjson tol "$TOL" '
 	  ($p0 | split(" ") | map(select(. != "") | tonumber)) as $a
@@ -70,13 +71,13 @@ check() {
 	  | "\($total) \($psi | max) \($psi | add) \($psi[0]) \($psi[1]) \($psi[2]) \($rows | length)
 	     \([$rows[] | {cpu_pct, cpu: .delay.cpu.pct, io: .delay.io.pct, swap: .delay.swap.pct,
 	                   reclaim: .delay.reclaim.pct, total_pct}] | tostring)"' \
-		"$TMP/$_n.out" >"$TMP/$_n.cmp" || fail "$_n: jq failed"
+		"$TMP/$_s.out" >"$TMP/$_n.cmp" || fail "$_n: jq failed"
 	set -- $(head -n 1 "$TMP/$_n.cmp")
 	note "$_n: TOTAL $1 over the window; cgroup PSI some cpu $4, memory $5, io $6 (largest $2, sum $3); rows $7"
 	note "$_n: $(tail -n 1 "$TMP/$_n.cmp")"
 	[ "$7" -ge 5 ] || fail "$_n: the task is in $7 of 6 samples"
 	# never above the time it lived: 100 % a thread (each is one)
-	expect "$_n: TOTAL at most 100 % of a thread" "$TMP/$_n.out" --argjson pid "$_pid" '
+	expect "$_n: TOTAL at most 100 % of a thread" "$TMP/$_s.out" --argjson pid "$_pid" '
 	  (.tasks + .exited)[] | select(.pid == $pid and .total_pct > 100 * (.threads // 1))
 	  | "TOTAL \(.total_pct) of \(.threads) thread(s): cpu_pct \(.cpu_pct), cpu \(.delay.cpu.pct), reclaim \(.delay.reclaim.pct), swap \(.delay.swap.pct)"'
 
