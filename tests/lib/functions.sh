@@ -443,8 +443,9 @@ bg_start_in() {
 
 # jq_get VAR WHAT FILE [jq options...] FILTER: VAR = FILTER's raw output
 # over FILE. Fails the test (saying WHAT) when jq fails, or finds nothing:
-# no output, null, an empty array or object. (A command substitution
-# cannot fail the test itself: its exit leaves only the subshell.)
+# no output, null, an empty array or object. (A fail inside a command
+# substitution stops the test only at the next note or expect, see fail;
+# this one stops it at once.)
 jq_get() {
 	local _var=$1 _what=$2 _file=$3 _out
 	shift 3

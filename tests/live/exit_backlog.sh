@@ -88,7 +88,11 @@ stop_stalltop st "$ST_PID"
 
 # per pid: its lives (children), its rows; "pid lives rows"
 cat "$TMP"/pids.* | sort | uniq -c | awk '{ print $2, $1 }' | sort >"$TMP/lives"
-jq -r --argjson storms "[$storms]" '.exited[] | select(.ppid | IN($storms[])) | .pid' \
+# the children of the storms: their parent and their name (an ended
+# storm's pid may be any process's later, and that one's children have it
+# as their parent too)
+jq -r --argjson storms "[$storms]" \
+	'.exited[] | select((.ppid | IN($storms[])) and .comm == "wl_storm") | .pid' \
 	"$TMP/st.out" | sort | uniq -c | awk '{ print $2, $1 }' | sort >"$TMP/rows"
 join -a 1 -a 2 -e 0 -o 0,1.2,2.2 "$TMP/lives" "$TMP/rows" >"$TMP/per_pid"
 twice=$(awk '$2 > 1' "$TMP/per_pid" | wc -l)
