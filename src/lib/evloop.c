@@ -57,10 +57,13 @@ void evloop_free(struct evloop *l)
 		return;
 	if (l->timer_fd >= 0)
 		close(l->timer_fd);
-	if (l->signal_fd >= 0) {
+	/*
+	 * The signals stay blocked: the loop is freed on the way out, and a
+	 * second SIGTERM then must not end the process with the status of
+	 * a killed one after it finished its work.
+	 */
+	if (l->signal_fd >= 0)
 		close(l->signal_fd);
-		sigprocmask(SIG_UNBLOCK, &l->sigs, NULL);
-	}
 	free(l);
 }
 
