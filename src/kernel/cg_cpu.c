@@ -68,17 +68,6 @@ void cg_cpu_parse_stat(const char *text, int version, struct cg_cpu *out)
 	out->throttled_us.v /= 1000; /* v1 counts nanoseconds */
 }
 
-/* True when the file was there (v1 has it only with cgroup1 PSI). */
-static bool read_pressure(int dirfd, struct cg_cpu *out)
-{
-	char buf[SMALL];
-
-	if (kval_read_file(dirfd, "cpu.pressure", buf, sizeof(buf)) <= 0)
-		return false;
-	psi_parse(buf, out->pressure);
-	return true;
-}
-
 void cg_cpu_read_v2(int dirfd, struct cg_cpu *out)
 {
 	char buf[SMALL];
@@ -93,7 +82,7 @@ void cg_cpu_read_v2(int dirfd, struct cg_cpu *out)
 		cg_cpu_parse_stat(buf, 2, out);
 		out->version = 2;
 	}
-	if (read_pressure(dirfd, out))
+	if (psi_read_file(dirfd, "cpu.pressure", out->pressure))
 		out->version = 2;
 }
 
@@ -135,7 +124,7 @@ void cg_cpu_read_v1(int dirfd, struct cg_cpu *out)
 		out->version = 1;
 	}
 	cg_cpu_read_cpuacct(dirfd, out);
-	if (read_pressure(dirfd, out))
+	if (psi_read_file(dirfd, "cpu.pressure", out->pressure))
 		out->version = 1;
 }
 

@@ -226,16 +226,6 @@ void cg_io_parse_v1_service(const char *text, size_t read_off,
 	}
 }
 
-static bool read_pressure(int dirfd, struct cg_io *out)
-{
-	char buf[4096];
-
-	if (kval_read_file(dirfd, "io.pressure", buf, sizeof(buf)) <= 0)
-		return false;
-	psi_parse(buf, out->pressure);
-	return true;
-}
-
 void cg_io_read_v2(int dirfd, struct cg_io *out)
 {
 	char buf[IO_BUF];
@@ -255,7 +245,7 @@ void cg_io_read_v2(int dirfd, struct cg_io *out)
 	}
 	if (limits)
 		cg_io_no_limit_elsewhere(out);
-	any |= read_pressure(dirfd, out);
+	any |= psi_read_file(dirfd, "io.pressure", out->pressure);
 	if (any)
 		out->version = 2;
 }
@@ -300,7 +290,7 @@ void cg_io_read_v1(int dirfd, struct cg_io *out)
 	/* all four limit files read whole: an unlisted device is unlimited */
 	if (limits == 4)
 		cg_io_no_limit_elsewhere(out);
-	any |= read_pressure(dirfd, out);
+	any |= psi_read_file(dirfd, "io.pressure", out->pressure);
 	if (any)
 		out->version = 1;
 }

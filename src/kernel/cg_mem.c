@@ -95,16 +95,6 @@ static bool read_stat(int dirfd, int version, struct cg_mem *out)
 	return true;
 }
 
-static bool read_pressure(int dirfd, struct cg_mem *out)
-{
-	char buf[SMALL];
-
-	if (kval_read_file(dirfd, "memory.pressure", buf, sizeof(buf)) <= 0)
-		return false;
-	psi_parse(buf, out->pressure);
-	return true;
-}
-
 void cg_mem_read_v2(int dirfd, struct cg_mem *out)
 {
 	char buf[SMALL];
@@ -126,7 +116,7 @@ void cg_mem_read_v2(int dirfd, struct cg_mem *out)
 		any = true;
 	}
 	any |= read_stat(dirfd, 2, out);
-	any |= read_pressure(dirfd, out);
+	any |= psi_read_file(dirfd, "memory.pressure", out->pressure);
 	if (any)
 		out->version = 2;
 }
@@ -152,7 +142,7 @@ void cg_mem_read_v1(int dirfd, struct cg_mem *out)
 	read_one(dirfd, "memory.memsw.failcnt", &out->memsw_failcnt,
 		 kval_parse_number);
 	any |= read_stat(dirfd, 1, out);
-	any |= read_pressure(dirfd, out);
+	any |= psi_read_file(dirfd, "memory.pressure", out->pressure);
 	if (any)
 		out->version = 1;
 }

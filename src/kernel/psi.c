@@ -9,14 +9,12 @@
  */
 #include <config.h>
 
-#include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "kernel/kval.h"
 #include "kernel/psi.h"
@@ -168,6 +166,24 @@ int psi_parse(const char *text, struct psi_line line[NPSI_KIND])
 	return found;
 }
 
+bool psi_read_file(int dirfd, const char *name, struct psi_line line[NPSI_KIND])
+{
+	char buf[512];
+	ssize_t n = kval_read_file(dirfd, name, buf, sizeof(buf));
+
+	if (n <= 0)
+		return false;
+	if ((size_t)n == sizeof(buf) - 1) {
+		/* Longer than any real file: drop a cut-off last line. */
+		char *nl = strrchr(buf, '\n');
+
+		if (nl)
+			nl[1] = '\0';
+	}
+	psi_parse(buf, line);
+	return true;
+}
+
 void psi_read_dir(const char *dir, const char *suffix, struct psi_reading *out)
 {
 	struct timespec ts;
@@ -177,31 +193,12 @@ void psi_read_dir(const char *dir, const char *suffix, struct psi_reading *out)
 	out->when = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 
 	for (int r = 0; dir && r < NPSI; r++) {
-		char path[4096], buf[512];
-		ssize_t n;
-		int fd, len;
+		char path[4096];
+		int len = snprintf(path, sizeof(path), "%s/%s%s", dir,
+				   psi_res_name[r], suffix);
 
-		len = snprintf(path, sizeof(path), "%s/%s%s", dir, psi_res_name[r],
-			       suffix);
-		if (len < 0 || (size_t)len >= sizeof(path))
-			continue;
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		do
-			n = read(fd, buf, sizeof(buf) - 1);
-		while (n < 0 && errno == EINTR);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
-		if ((size_t)n == sizeof(buf) - 1) {
-			/* Longer than any real file: drop a cut-off last line. */
-			char *nl = strrchr(buf, '\n');
-			if (nl)
-				nl[1] = '\0';
-		}
-		psi_parse(buf, out->line[r]);
+		if (len > 0 && (size_t)len < sizeof(path))
+			psi_read_file(AT_FDCWD, path, out->line[r]);
 	}
 }
 

@@ -48,6 +48,13 @@ struct psi_sample {
 int psi_parse(const char *text, struct psi_line line[NPSI_KIND]);
 
 /*
+ * Read the pressure file name below dirfd (AT_FDCWD: name is a path) into
+ * line[NPSI_KIND]. True when the file was there (a line that does not
+ * parse stays absent, as in psi_parse).
+ */
+bool psi_read_file(int dirfd, const char *name, struct psi_line line[NPSI_KIND]);
+
+/*
  * Read the file of each resource in dir, named by the resource and suffix:
  * "cpu" in /proc/pressure (suffix ""), "cpu.pressure" in a cgroup (suffix
  * ".pressure"). Missing files are absent; so is every one when dir is NULL.
