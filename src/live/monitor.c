@@ -312,6 +312,8 @@ static const struct producer_ops monitor_ops = {
 	.set_accumulate = monitor_set_accumulate,
 	.set_cgroups = monitor_set_cgroups,
 	.enable_delayacct = monitor_enable_delayacct,
+	.act = act_run,
+	.prio = act_prio,
 	.free = monitor_free,
 };
 

@@ -193,6 +193,11 @@ void gather_cgroups(struct monitor *m, struct cgroup_row *rows, size_t n);
 void gather_new_round(struct monitor *m);
 void gather_free(struct monitor *m);
 
+/* act.c: acting on a task (the producer's act and prio) */
+int act_run(struct producer *p, struct producer_act *a);
+int act_prio(struct producer *p, const struct producer_act *who,
+	     struct producer_prio *out);
+
 /* cgsum.c: the sums per cgroup */
 /* A process's cgroup is read again at the latest this long after (s). */
 #define CGSUM_RECHECK 5.0

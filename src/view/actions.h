@@ -61,6 +61,12 @@ key_action_fn actions_replay_step_forward;
 key_action_fn actions_replay_step_back;
 key_action_fn actions_replay_jump;      /* asks for a time */
 
+/* actions_task.c: acting on the selected task */
+extern const struct key_def actions_task_keys[];
+key_action_fn actions_task_kill;        /* a list of signals, then asks */
+key_action_fn actions_task_renice;      /* arg: the step of the nice value */
+key_action_fn actions_task_ionice;      /* class, level, then asks */
+
 /* actions_control.c: display and control */
 extern const struct key_def actions_control_keys[];
 key_action_fn actions_control_cmdline;

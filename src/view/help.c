@@ -24,6 +24,7 @@ static const char *const section_title[NKS] = {
 	[KS_FILTER] = N_("Searching and filtering"),
 	[KS_CGROUP] = N_("The cgroup view"),
 	[KS_REPLAY] = N_("Replaying a recording (--replay)"),
+	[KS_TASK] = N_("Acting on the selected task"),
 	[KS_CONTROL] = N_("Display and control"),
 };
 

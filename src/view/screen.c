@@ -495,6 +495,8 @@ void screen_draw(struct screen *s)
 			screen_table_draw(s, y, h - ph);
 		if (ph)
 			screen_why_draw(s, y + h - ph, ph);
+		if (s->menu.open)
+			menu_draw(s, y, h);
 		screen_input_draw_bottom(s, LINES - 1);
 	}
 	refresh();
