@@ -25,6 +25,7 @@ key_action_fn actions_move_end;
 key_action_fn actions_move_drill;       /* Enter: threads of the process */
 key_action_fn actions_move_back;        /* leave the threads, the zoom */
 key_action_fn actions_move_threads;     /* all-threads mode */
+key_action_fn actions_move_tree;        /* F5: the tree of processes */
 /* Select row i of the process view (the last one when past the end). */
 void actions_move_select(struct screen *s, size_t i);
 /* Move the selection by d rows in the view on screen. */

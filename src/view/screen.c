@@ -144,6 +144,40 @@ static bool in_zoom(const struct screen *s, const struct row *r)
 	return r->cgroup && cgroup_path_within(r->cgroup, s->zoom);
 }
 
+/*
+ * F5: the sorted rows of processes put in tree order (siblings keep the
+ * sort's order); thread rows stay a list.
+ */
+static void tree_view(struct screen *s)
+{
+	s->tree_on = false;
+	if (!s->tree || s->snap.s.threads || !s->nview)
+		return;
+	size_t n = s->nview;
+	if (n > s->tree_cap) {
+		struct tree_line *l = realloc(s->tree_lines, n * sizeof(*l));
+		if (!l) {
+			screen_message(s, true, "%s", strerror(ENOMEM));
+			return;
+		}
+		s->tree_lines = l;
+		s->tree_cap = n;
+	}
+	struct row *copy = malloc(n * sizeof(*copy));
+	if (!copy || tree_order(s->view, n, s->tree_lines) < 0) {
+		free(copy);
+		screen_message(s, true, "%s", strerror(ENOMEM));
+		return;
+	}
+	memcpy(copy, s->view, n * sizeof(*copy));
+	for (size_t i = 0; i < n; i++) {
+		s->view[i] = copy[s->tree_lines[i].row];
+		s->tree_lines[i].row = i;
+	}
+	free(copy);
+	s->tree_on = true;
+}
+
 void screen_rebuild_view(struct screen *s)
 {
 	const struct sample *smp = &s->snap.s;
@@ -166,6 +200,7 @@ void screen_rebuild_view(struct screen *s)
 		if (in_zoom(s, &smp->exited[i]))
 			s->view[k++] = smp->exited[i];
 	s->nview = select_rows(s->view, k, &s->sel, smp->interval);
+	tree_view(s);
 	if (s->cgview)
 		screen_cgroup_rebuild(s);
 
@@ -582,6 +617,7 @@ static void screen_fini(struct screen *s)
 	snapshot_free(&s->snap);
 	help_free(&s->help_text);
 	free(s->view);
+	free(s->tree_lines);
 	free(s->pids);
 	free(s->name);
 	free(s->prompt_back_name);

@@ -19,6 +19,7 @@
 #include "model/layouts.h"
 #include "model/select.h"
 #include "model/snapshot.h"
+#include "model/tree.h"
 #include "view/help.h"
 #include "view/keys.h"
 
@@ -131,6 +132,10 @@ struct screen {
 	pid_t drill_back_pid;
 	bool cmdline;
 	bool accumulate;
+	bool tree;          /* F5: processes under their parents */
+	bool tree_on;       /* the view is in tree order now (process rows) */
+	struct tree_line *tree_lines; /* per row of view when tree_on */
+	size_t tree_cap;
 	bool mono;
 	bool utf8;
 	double delay;

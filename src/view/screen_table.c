@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "lib/nls.h"
 #include "lib/textwidth.h"
 #include "model/rowwhy.h"
@@ -243,6 +244,19 @@ static void row_line(struct screen *s, const struct col_layout *l, int y,
 			continue;
 		char buf[4096];
 		screen_table_cell(s, r, i, buf, sizeof(buf));
+		bool raw = flags & FIELD_RAW;
+		if (i == FIELD_COMM && s->tree_on && r >= s->view &&
+		    r < s->view + s->nview) {
+			/* the connectors, then the name escaped here */
+			char pre[3 * 3 * (TREE_MAX_DRAWN + 1)], esc[sizeof(buf)];
+			tree_prefix(&s->tree_lines[r - s->view], s->utf8, pre,
+				    sizeof(pre));
+			size_t pl = strlen(pre);
+			memcpy(esc, pre, pl + 1);
+			escape_text(buf, esc + pl, sizeof(esc) - pl);
+			memcpy(buf, esc, sizeof(buf));
+			raw = false;
+		}
 		attr_t a = base;
 		if (!selected && !exited) {
 			if (fresh && (flags & FIELD_IDENT))
@@ -250,7 +264,7 @@ static void row_line(struct screen *s, const struct col_layout *l, int y,
 			else
 				a = cell_role(s, r, i);
 		}
-		screen_draw_table_cell(s, l, y, i, buf, flags & FIELD_RAW, a);
+		screen_draw_table_cell(s, l, y, i, buf, raw, a);
 	}
 }
 
