@@ -102,14 +102,16 @@ static void init_roles(struct screen *s)
 	init_pair(6, COLOR_BLACK, COLOR_GREEN);  /* sorted header */
 	init_pair(7, COLOR_CYAN, -1);            /* notices, sparkline */
 	init_pair(8, COLOR_BLACK, COLOR_WHITE);  /* selection */
+	init_pair(9, COLOR_BLACK, COLOR_GREEN);  /* a new task's row */
+	init_pair(10, COLOR_WHITE, COLOR_RED);   /* an ended task's row */
 	a[R_TITLE] = COLOR_PAIR(1);
 	a[R_SORTED] = COLOR_PAIR(6) | A_BOLD;
 	a[R_SELECTED] = COLOR_PAIR(8);
 	a[R_LOW] = A_DIM;
 	a[R_WARN] = COLOR_PAIR(2);
 	a[R_SEVERE] = COLOR_PAIR(3) | A_BOLD;
-	a[R_NEW] = COLOR_PAIR(4) | A_BOLD;
-	a[R_EXITED] = A_DIM;
+	a[R_NEW] = COLOR_PAIR(9);
+	a[R_EXITED] = COLOR_PAIR(10);
 	a[R_BANNER] = COLOR_PAIR(5) | A_BOLD;
 	a[R_NOTICE] = COLOR_PAIR(7);
 	a[R_SPARK] = COLOR_PAIR(7);

@@ -232,10 +232,14 @@ static void row_line(struct screen *s, const struct col_layout *l, int y,
 {
 	attr_t base = A_NORMAL;
 	bool exited = r->flags & ROW_EXITED, fresh = r->flags & ROW_NEW;
+	/* as htop: a new task's row green, an ended one's red, for the one
+	   refresh of the interval it started or ended in */
 	if (selected)
 		base = s->attr[R_SELECTED];
 	else if (exited)
 		base = s->attr[R_EXITED];
+	else if (fresh)
+		base = s->attr[R_NEW];
 	screen_draw_fill(y, 0, COLS, base);
 	for (int k = 0; k < l->n; k++) {
 		int i = l->ids[k];
@@ -258,12 +262,8 @@ static void row_line(struct screen *s, const struct col_layout *l, int y,
 			raw = false;
 		}
 		attr_t a = base;
-		if (!selected && !exited) {
-			if (fresh && (flags & FIELD_IDENT))
-				a = s->attr[R_NEW];
-			else
-				a = cell_role(s, r, i);
-		}
+		if (!selected && !exited && !fresh)
+			a = cell_role(s, r, i);
 		screen_draw_table_cell(s, l, y, i, buf, raw, a);
 	}
 }
