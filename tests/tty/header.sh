@@ -43,8 +43,8 @@ else
 fi
 
 # CPU: with every CPU busy the share is near 100 (others' work is busy
-# time too). Measured here with two helpers on 2 CPUs: 99.0-100.0 % over
-# 20 samples; 90 leaves room for a tick lost to the idle task.
+# time too). Measured here with two helpers on 2 CPUs: 100.0 % in each of
+# 20 samples in a row; 90 leaves room for ticks lost to the idle task.
 cpu_high() {
 	cpu=$(line | sed -n 's/.*  CPU \([0-9.]*\)% busy.*/\1/p')
 	[ -n "$cpu" ] && awk -v c="$cpu" 'BEGIN { exit !(c >= 90 && c <= 100) }'
