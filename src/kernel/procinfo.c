@@ -256,6 +256,11 @@ static double start_time(unsigned long long ticks)
 	return (double)bt + (double)ticks / (double)procinfo_hertz();
 }
 
+double procinfo_start_epoch(unsigned long long ticks)
+{
+	return start_time(ticks);
+}
+
 static void emit_details(struct procinfo *pi, struct pids_fetch *f, bool full,
 			 pi_details_cb cb, void *arg)
 {

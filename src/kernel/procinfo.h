@@ -74,6 +74,12 @@ long procinfo_system_threads(void);
 long procinfo_hertz(void);
 
 /*
+ * A start in ticks since boot as seconds since the epoch, as struct
+ * task_info has it (the same boot time every time); 0 unknown.
+ */
+double procinfo_start_epoch(unsigned long long ticks);
+
+/*
  * Whether we run in the initial pid namespace (where /proc shows every
  * process of the machine). True when it cannot be told.
  */

@@ -98,6 +98,39 @@ bool sysinfo_cpulist_has(const char *text, unsigned cpu)
 	return cpulist_walk(text, &cpu, &found) >= 0 && found;
 }
 
+int sysinfo_parse_loadavg(const char *text, double out[3])
+{
+	/* "%lu.%02lu" each, whatever the locale's decimal point */
+	const char *p = text;
+	for (int i = 0; i < 3; i++) {
+		uint64_t whole = 0, frac = 0, scale = 1;
+		int digits = 0;
+		while (*p >= '0' && *p <= '9' && digits < 12) {
+			whole = whole * 10 + (uint64_t)(*p++ - '0');
+			digits++;
+		}
+		if (!digits || *p++ != '.')
+			return -1;
+		for (digits = 0; *p >= '0' && *p <= '9' && digits < 6; digits++) {
+			frac = frac * 10 + (uint64_t)(*p++ - '0');
+			scale *= 10;
+		}
+		if (!digits || (*p != ' ' && *p != '\t'))
+			return -1;
+		out[i] = (double)whole + (double)frac / (double)scale;
+		p++;
+	}
+	return 0;
+}
+
+int sysinfo_read_loadavg(int procfd, double out[3])
+{
+	char buf[256];
+	if (procfd < 0 || kval_read_file(procfd, "loadavg", buf, sizeof(buf)) <= 0)
+		return -1;
+	return sysinfo_parse_loadavg(buf, out);
+}
+
 void sysinfo_read_mem(int procfd, struct sysinfo_mem *out)
 {
 	char buf[8192];

@@ -24,6 +24,14 @@ struct sysinfo_load {
 /* The text of /proc/meminfo; values in bytes. Returns the keys found. */
 int sysinfo_parse_meminfo(const char *text, struct sysinfo_mem *out);
 
+/*
+ * The text of /proc/loadavg: its three averages into out. 0, or -1 when
+ * it does not parse.
+ */
+int sysinfo_parse_loadavg(const char *text, double out[3]);
+/* Read procfd's "loadavg"; 0, or -1. */
+int sysinfo_read_loadavg(int procfd, double out[3]);
+
 /* The text of /proc/stat: procs_running and procs_blocked only. */
 void sysinfo_parse_stat(const char *text, struct sysinfo_load *out);
 

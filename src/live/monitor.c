@@ -156,6 +156,7 @@ static int monitor_sample(struct producer *p, struct sample *out)
 	out->nrows = m->nrows;
 	out->exited = m->exited;
 	out->nexited = m->nexited;
+	machine_read(m, &out->machine);
 	out->nprocs = tasktable_count(m->procs);
 	out->nthreads = rows_count_threads(m);
 	gather_new_round(m);
@@ -279,6 +280,7 @@ static void monitor_free(struct producer *p)
 	cgtable_free(m->cgt);
 	free(m->cgl);
 	gather_free(m);
+	machine_free(m);
 	free(m->trows);
 	free(m->texited);
 	taskstats_close(m->ts);
@@ -312,6 +314,8 @@ static const struct producer_ops monitor_ops = {
 	.set_accumulate = monitor_set_accumulate,
 	.set_cgroups = monitor_set_cgroups,
 	.enable_delayacct = monitor_enable_delayacct,
+	.act = act_run,
+	.prio = act_prio,
 	.free = monitor_free,
 };
 

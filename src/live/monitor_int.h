@@ -22,6 +22,7 @@
 
 struct cgtable;
 struct gather;
+struct machine;
 struct pc_event;
 struct pi_task;
 struct proc_conn;
@@ -90,6 +91,7 @@ struct monitor {
 	bool status_filled;         /* this sample's rows have their state */
 	double sample_dt;           /* the latest sample's interval (s) */
 	struct gather *gather;      /* evidence of stalls (gather.c) */
+	struct machine *machine;    /* load, CPU, memory (machine.c) */
 	const char *fired;          /* label of the trigger that fired */
 
 	struct row *rows;
@@ -192,6 +194,15 @@ void gather_cgroups(struct monitor *m, struct cgroup_row *rows, size_t n);
 /* A sample begins: forget what is too old to make an interval with. */
 void gather_new_round(struct monitor *m);
 void gather_free(struct monitor *m);
+
+/* machine.c: the machine at a glance (the sample's machine) */
+void machine_read(struct monitor *m, struct sample_machine *out);
+void machine_free(struct monitor *m);
+
+/* act.c: acting on a task (the producer's act and prio) */
+int act_run(struct producer *p, struct producer_act *a);
+int act_prio(struct producer *p, const struct producer_act *who,
+	     struct producer_prio *out);
 
 /* cgsum.c: the sums per cgroup */
 /* A process's cgroup is read again at the latest this long after (s). */

@@ -49,6 +49,32 @@ int producer_enable_delayacct(struct producer *p)
 	return p->ops->enable_delayacct(p);
 }
 
+bool producer_can_act(const struct producer *p)
+{
+	return p->ops->act != NULL;
+}
+
+int producer_act(struct producer *p, struct producer_act *a)
+{
+	a->done = 0;
+	if (!p->ops->act) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	return p->ops->act(p, a);
+}
+
+int producer_prio(struct producer *p, const struct producer_act *who,
+		  struct producer_prio *out)
+{
+	*out = (struct producer_prio){ .io_level = -1 };
+	if (!p->ops->prio) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	return p->ops->prio(p, who, out);
+}
+
 int producer_set_accumulate(struct producer *p, bool accumulate)
 {
 	if (!p->ops->set_accumulate) {

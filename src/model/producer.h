@@ -21,6 +21,36 @@
 
 struct producer;
 
+/*
+ * An action on a task the operator chose (the screen's kill, renice and
+ * ionice): who, with the start that tells a reused id, and what.
+ */
+enum producer_act_kind {
+	PRODUCER_ACT_SIGNAL,  /* value: the signal number */
+	PRODUCER_ACT_NICE,    /* value: the new nice value */
+	PRODUCER_ACT_IOPRIO,  /* value: the class (1 rt, 2 be, 3 idle), level */
+};
+
+struct producer_act {
+	enum producer_act_kind kind;
+	pid_t pid;            /* the thread's id when thread, else the tgid */
+	pid_t tgid;
+	bool thread;          /* only this thread, else the whole process */
+	double start;         /* its task_info.start when it was chosen */
+	int value;
+	int level;            /* IO level 0-7 (rt, be) */
+	int done;             /* out: threads acted on */
+};
+
+/* What a task's priorities are now (for the confirmation). */
+struct producer_prio {
+	bool have_nice;
+	int nice;
+	bool have_io;
+	int io_class;         /* 0 none (from nice), 1 rt, 2 be, 3 idle */
+	int io_level;         /* -1 for idle */
+};
+
 struct producer_ops {
 	/*
 	 * Close the interval since the previous sample (or the baseline)
@@ -50,6 +80,16 @@ struct producer_ops {
 	 * where the figures are not measured now (a recording).
 	 */
 	int (*enable_delayacct)(struct producer *p);
+	/*
+	 * Act on a live task, after checking that its id still names the
+	 * task chosen; 0, or -1 with errno (ESRCH ended, ESTALE the id
+	 * names another task now, EPERM no privilege). NULL where the
+	 * tasks are not live (a recording).
+	 */
+	int (*act)(struct producer *p, struct producer_act *a);
+	/* A task's priorities now (the act's who); 0, or -1 with errno. */
+	int (*prio)(struct producer *p, const struct producer_act *who,
+		    struct producer_prio *out);
 
 	/*
 	 * Moving in time, which only a stored stream of samples can do
@@ -99,6 +139,12 @@ int producer_set_cgroups(struct producer *p, bool on);
 bool producer_measures(const struct producer *p);
 /* Returns 0, or -1 with errno (ENOTSUP where it does not measure). */
 int producer_enable_delayacct(struct producer *p);
+/* Can it act on tasks (live)? */
+bool producer_can_act(const struct producer *p);
+/* The act; -1 with errno ENOTSUP where it cannot act. */
+int producer_act(struct producer *p, struct producer_act *a);
+int producer_prio(struct producer *p, const struct producer_act *who,
+		  struct producer_prio *out);
 
 /*
  * Call cb when a PSI trigger fires (the next sample then carries its

@@ -95,6 +95,23 @@ struct cgroup_row {
 				      for a row: gathered for those shown) */
 };
 
+/*
+ * The machine at a glance, as top and htop show it above the table: read
+ * by the live source each sample; a recording does not hold it (all
+ * absent).
+ */
+struct sample_machine {
+	bool have_load;
+	double load[3];       /* /proc/loadavg: 1, 5 and 15 minutes */
+	bool have_cpu;
+	double cpu_busy;      /* % of all online CPUs' time in the interval
+				 not idle or waiting for IO (/proc/stat) */
+	bool have_mem;
+	uint64_t mem_total, mem_used;   /* bytes; used = total - available */
+	bool have_swap;
+	uint64_t swap_total, swap_used; /* bytes; used = total - free */
+};
+
 struct sample {
 	double time;          /* wall clock at the end of the interval */
 	double boottime;      /* CLOCK_BOOTTIME at the same moment (s), 0 if
@@ -120,6 +137,7 @@ struct sample {
 	size_t nthread_rows;
 	struct row *thread_exited;  /* ...and its threads that ended in the */
 	size_t nthread_exited;      /* interval (else NULL) */
+	struct sample_machine machine;
 	size_t nprocs;        /* processes known */
 	size_t nthreads;      /* threads known, 0 if not counted */
 };

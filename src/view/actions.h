@@ -25,6 +25,7 @@ key_action_fn actions_move_end;
 key_action_fn actions_move_drill;       /* Enter: threads of the process */
 key_action_fn actions_move_back;        /* leave the threads, the zoom */
 key_action_fn actions_move_threads;     /* all-threads mode */
+key_action_fn actions_move_tree;        /* F5: the tree of processes */
 /* Select row i of the process view (the last one when past the end). */
 void actions_move_select(struct screen *s, size_t i);
 /* Move the selection by d rows in the view on screen. */
@@ -60,6 +61,12 @@ extern const struct key_def actions_replay_keys[];
 key_action_fn actions_replay_step_forward;
 key_action_fn actions_replay_step_back;
 key_action_fn actions_replay_jump;      /* asks for a time */
+
+/* actions_task.c: acting on the selected task */
+extern const struct key_def actions_task_keys[];
+key_action_fn actions_task_kill;        /* a list of signals, then asks */
+key_action_fn actions_task_renice;      /* arg: the step of the nice value */
+key_action_fn actions_task_ionice;      /* class, level, then asks */
 
 /* actions_control.c: display and control */
 extern const struct key_def actions_control_keys[];

@@ -160,6 +160,21 @@ void actions_move_threads(struct screen *s, int arg)
 			: _("one row per process"));
 }
 
+void actions_move_tree(struct screen *s, int arg)
+{
+	(void)arg;
+	s->tree = !s->tree;
+	screen_rebuild_view(s);
+	if (s->tree && s->snap.s.threads)
+		screen_message(s, false, _("the tree shows processes: it "
+					   "appears when the rows are processes "
+					   "again"));
+	else
+		screen_message(s, false, s->tree ? _("processes under their "
+						     "parents")
+				 : _("processes as a list"));
+}
+
 const struct key_def actions_move_keys[] = {
 	{ { KEY_UP }, actions_move_up, 0, N_("move the selection up") },
 	{ { KEY_DOWN }, actions_move_down, 0, N_("move the selection down") },
@@ -176,5 +191,8 @@ const struct key_def actions_move_keys[] = {
 		"processes to the cgroups") },
 	{ { 'H' }, actions_move_threads, 0,
 	  N_("one row per thread, for all processes (on/off)") },
+	{ { KEY_F(5) }, actions_move_tree, 0,
+	  N_("processes under their parents, siblings in the sort order "
+	     "(on/off)") },
 	{ { 0 }, NULL, 0, NULL },
 };

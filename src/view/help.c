@@ -24,6 +24,7 @@ static const char *const section_title[NKS] = {
 	[KS_FILTER] = N_("Searching and filtering"),
 	[KS_CGROUP] = N_("The cgroup view"),
 	[KS_REPLAY] = N_("Replaying a recording (--replay)"),
+	[KS_TASK] = N_("Acting on the selected task"),
 	[KS_CONTROL] = N_("Display and control"),
 };
 
@@ -183,8 +184,10 @@ static int meaning_part(struct help_text *h, const char *path)
 		N_("time is run time or CPU delay too, so CPU% and RECLAIM can both"),
 		N_("be high for one thread; the columns overlap and never add up."),
 		"",
-		N_("Colours: red a large stall, yellow a notable one; new tasks are"),
-		N_("highlighted, tasks that ended in the interval are dimmed."),
+		N_("Colours: red a large stall, yellow a notable one. As in htop, a"),
+		N_("task that started in the interval has a green row and one that"),
+		N_("ended a red row, for that one refresh (bold and dim without"),
+		N_("colours)."),
 		"",
 		N_("PSI: the share of the interval in which some (or all) non-idle"),
 		N_("tasks stalled on the resource, then the kernel's 10 s, 60 s and"),

@@ -30,6 +30,7 @@ static const struct {
 	{ KS_FILTER, actions_filter_keys },
 	{ KS_CGROUP, actions_cgroup_keys },
 	{ KS_REPLAY, actions_replay_keys },
+	{ KS_TASK, actions_task_keys },
 	{ KS_CONTROL, actions_control_keys },
 };
 

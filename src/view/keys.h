@@ -28,6 +28,7 @@ enum key_section {
 	KS_FILTER,
 	KS_CGROUP,
 	KS_REPLAY,
+	KS_TASK,
 	KS_CONTROL,
 	NKS
 };

@@ -91,7 +91,7 @@ void prompt_key(struct screen *s, int key)
 void prompt_draw(struct screen *s, int y)
 {
 	const struct prompt_ops *ops = s->prompt_ops;
-	const char *label = _(ops->label);
+	const char *label = ops->label ? _(ops->label) : s->prompt_label;
 	char shown[sizeof(s->input) * 4];
 	escape_text(s->input, shown, sizeof(shown));
 	move(y, 0);

@@ -102,14 +102,16 @@ static void init_roles(struct screen *s)
 	init_pair(6, COLOR_BLACK, COLOR_GREEN);  /* sorted header */
 	init_pair(7, COLOR_CYAN, -1);            /* notices, sparkline */
 	init_pair(8, COLOR_BLACK, COLOR_WHITE);  /* selection */
+	init_pair(9, COLOR_BLACK, COLOR_GREEN);  /* a new task's row */
+	init_pair(10, COLOR_WHITE, COLOR_RED);   /* an ended task's row */
 	a[R_TITLE] = COLOR_PAIR(1);
 	a[R_SORTED] = COLOR_PAIR(6) | A_BOLD;
 	a[R_SELECTED] = COLOR_PAIR(8);
 	a[R_LOW] = A_DIM;
 	a[R_WARN] = COLOR_PAIR(2);
 	a[R_SEVERE] = COLOR_PAIR(3) | A_BOLD;
-	a[R_NEW] = COLOR_PAIR(4) | A_BOLD;
-	a[R_EXITED] = A_DIM;
+	a[R_NEW] = COLOR_PAIR(9);
+	a[R_EXITED] = COLOR_PAIR(10);
 	a[R_BANNER] = COLOR_PAIR(5) | A_BOLD;
 	a[R_NOTICE] = COLOR_PAIR(7);
 	a[R_SPARK] = COLOR_PAIR(7);
@@ -144,6 +146,40 @@ static bool in_zoom(const struct screen *s, const struct row *r)
 	return r->cgroup && cgroup_path_within(r->cgroup, s->zoom);
 }
 
+/*
+ * F5: the sorted rows of processes put in tree order (siblings keep the
+ * sort's order); thread rows stay a list.
+ */
+static void tree_view(struct screen *s)
+{
+	s->tree_on = false;
+	if (!s->tree || s->snap.s.threads || !s->nview)
+		return;
+	size_t n = s->nview;
+	if (n > s->tree_cap) {
+		struct tree_line *l = realloc(s->tree_lines, n * sizeof(*l));
+		if (!l) {
+			screen_message(s, true, "%s", strerror(ENOMEM));
+			return;
+		}
+		s->tree_lines = l;
+		s->tree_cap = n;
+	}
+	struct row *copy = malloc(n * sizeof(*copy));
+	if (!copy || tree_order(s->view, n, s->tree_lines) < 0) {
+		free(copy);
+		screen_message(s, true, "%s", strerror(ENOMEM));
+		return;
+	}
+	memcpy(copy, s->view, n * sizeof(*copy));
+	for (size_t i = 0; i < n; i++) {
+		s->view[i] = copy[s->tree_lines[i].row];
+		s->tree_lines[i].row = i;
+	}
+	free(copy);
+	s->tree_on = true;
+}
+
 void screen_rebuild_view(struct screen *s)
 {
 	const struct sample *smp = &s->snap.s;
@@ -166,6 +202,7 @@ void screen_rebuild_view(struct screen *s)
 		if (in_zoom(s, &smp->exited[i]))
 			s->view[k++] = smp->exited[i];
 	s->nview = select_rows(s->view, k, &s->sel, smp->interval);
+	tree_view(s);
 	if (s->cgview)
 		screen_cgroup_rebuild(s);
 
@@ -495,6 +532,8 @@ void screen_draw(struct screen *s)
 			screen_table_draw(s, y, h - ph);
 		if (ph)
 			screen_why_draw(s, y + h - ph, ph);
+		if (s->menu.open)
+			menu_draw(s, y, h);
 		screen_input_draw_bottom(s, LINES - 1);
 	}
 	refresh();
@@ -580,6 +619,7 @@ static void screen_fini(struct screen *s)
 	snapshot_free(&s->snap);
 	help_free(&s->help_text);
 	free(s->view);
+	free(s->tree_lines);
 	free(s->pids);
 	free(s->name);
 	free(s->prompt_back_name);

@@ -410,6 +410,80 @@ static void psi_compact(struct screen *s, int y)
 	}
 }
 
+/* Bytes as the meters show them: 1.2G, 512M (binary units). */
+static void bytes_text(char *buf, size_t size, uint64_t v)
+{
+	static const char units[] = "KMGTPE";
+	double x = (double)v / 1024.0;
+	int u = 0;
+	while (x >= 1024.0 && units[u + 1]) {
+		x /= 1024.0;
+		u++;
+	}
+	snprintf(buf, size, x < 10 ? "%.1f%c" : "%.0f%c", x, units[u]);
+}
+
+/* A piece of the meters line only when it fits whole. */
+static bool meter(struct screen *s, int y, int *x, const char *text,
+		  attr_t attr)
+{
+	if (*x + textwidth_width(text) > COLS)
+		return false;
+	return piece(s, y, x, text, attr);
+}
+
+/*
+ * The machine at a glance, as top shows it: load averages, CPU busy,
+ * memory and swap used of total. Pieces that do not fit whole are left
+ * out from the right (swap first).
+ */
+static void machine_line(struct screen *s, int y)
+{
+	const struct sample_machine *mc = &s->snap.s.machine;
+	char buf[128], a[32], b[32];
+	int x = 0;
+	if (s->replay) {
+		move(y, 0);
+		screen_draw_text(s, _("load, CPU, memory and swap: not in the "
+				      "recording"), false, COLS, false,
+				 s->attr[R_NOTICE]);
+		return;
+	}
+	if (mc->have_load)
+		snprintf(buf, sizeof(buf), _("load %.2f %.2f %.2f"), mc->load[0],
+			 mc->load[1], mc->load[2]);
+	else
+		snprintf(buf, sizeof(buf), "%s", _("load -"));
+	if (!meter(s, y, &x, buf, A_NORMAL))
+		return;
+	if (mc->have_cpu)
+		snprintf(buf, sizeof(buf), _("CPU %.1f%% busy"), mc->cpu_busy);
+	else
+		snprintf(buf, sizeof(buf), "%s", _("CPU -"));
+	if (!meter(s, y, &x, buf, mc->have_cpu ? pct_role(s, mc->cpu_busy)
+					       : A_NORMAL))
+		return;
+	if (mc->have_mem) {
+		bytes_text(a, sizeof(a), mc->mem_used);
+		bytes_text(b, sizeof(b), mc->mem_total);
+		snprintf(buf, sizeof(buf), _("mem %s/%s"), a, b);
+	} else {
+		snprintf(buf, sizeof(buf), "%s", _("mem -"));
+	}
+	if (!meter(s, y, &x, buf, A_NORMAL))
+		return;
+	if (mc->have_swap && mc->swap_total) {
+		bytes_text(a, sizeof(a), mc->swap_used);
+		bytes_text(b, sizeof(b), mc->swap_total);
+		snprintf(buf, sizeof(buf), _("swap %s/%s"), a, b);
+	} else if (mc->have_swap) {
+		snprintf(buf, sizeof(buf), "%s", _("no swap"));
+	} else {
+		snprintf(buf, sizeof(buf), "%s", _("swap -"));
+	}
+	meter(s, y, &x, buf, A_NORMAL);
+}
+
 int screen_header_draw(struct screen *s, int y)
 {
 	bool wide = COLS >= PSI_WIDE_COLS && LINES >= PSI_WIDE_LINES;
@@ -418,6 +492,8 @@ int screen_header_draw(struct screen *s, int y)
 	if (delayacct_banner(s, y))
 		y++;
 	status_line(s, y++);
+	if (s->have_sample)
+		machine_line(s, y++);
 	y += notices(s, y, LINES >= PSI_WIDE_LINES ? MAX_NOTICES :
 			   LINES >= 15 ? 1 : 0);
 	if (s->have_sample && !psi_any(s)) {

@@ -68,6 +68,10 @@ void screen_input_key(struct screen *s, int key)
 		prompt_key(s, key);
 		return;
 	}
+	if (s->menu.open) {
+		menu_key(s, key);
+		return;
+	}
 	s->msg[0] = '\0';
 	s->msg_error = false;
 	const struct key_binding *b = keys_lookup(key);
@@ -209,6 +213,13 @@ void screen_input_draw_bottom(struct screen *s, int y)
 		return;
 	}
 	curs_set(0);
+	if (s->menu.open) {
+		move(y, 0);
+		screen_draw_text(s, _("Up/Down or a number choose, Enter takes it, "
+				      "Esc cancels"), false, COLS, false,
+				 s->attr[R_NOTICE]);
+		return;
+	}
 	if (s->msg[0]) {
 		move(y, 0);
 		screen_draw_text(s, s->msg, false, COLS, false,

@@ -15,9 +15,11 @@
 
 #include "kernel/psi.h"
 #include "model/fields.h"
+#include "model/producer.h"
 #include "model/layouts.h"
 #include "model/select.h"
 #include "model/snapshot.h"
+#include "model/tree.h"
 #include "view/help.h"
 #include "view/keys.h"
 
@@ -42,12 +44,25 @@ enum prompt_kind {
 	PROMPT_DELAY,
 	PROMPT_CONFIRM,     /* y/n: turn delay accounting on */
 	PROMPT_JUMP,        /* replay: a time to jump to */
+	PROMPT_ACT,         /* y/n: act on a task (kill, renice, ionice) */
+};
+
+/* A list to choose from (menu.c): the kill key's signals, ionice's classes. */
+#define MENU_MAX 40
+struct menu {
+	bool open;
+	char title[256];
+	char item[MENU_MAX][48];
+	int value[MENU_MAX];
+	size_t n, cur, top;
+	int typed;          /* the digits typed so far: a value to choose */
+	void (*chosen)(struct screen *s, int value);
 };
 
 /* What a prompt is for: its owner's part (prompt.c edits the line). */
 struct prompt_ops {
 	enum prompt_kind kind;
-	const char *label;  /* N_() */
+	const char *label;  /* N_(); NULL: the screen's prompt_label */
 	/* the text after each keystroke (NULL: only Enter counts) */
 	void (*changed)(struct screen *s, const char *text);
 	void (*accept)(struct screen *s, const char *text);
@@ -117,6 +132,10 @@ struct screen {
 	pid_t drill_back_pid;
 	bool cmdline;
 	bool accumulate;
+	bool tree;          /* F5: processes under their parents */
+	bool tree_on;       /* the view is in tree order now (process rows) */
+	struct tree_line *tree_lines; /* per row of view when tree_on */
+	size_t tree_cap;
 	bool mono;
 	bool utf8;
 	double delay;
@@ -127,6 +146,7 @@ struct screen {
 	const struct prompt_ops *prompt_ops;
 	char input[256];
 	size_t input_len;
+	char prompt_label[512];  /* a question made for the moment */
 	pid_t prompt_back_pid;   /* selection before a search */
 	bool prompt_back_follow;
 	char *prompt_back_name;  /* filter before \ (of the view it was in) */
@@ -173,6 +193,12 @@ struct screen {
 	bool rp_have;       /* the position below is known */
 	size_t rp_index, rp_count;
 	bool rp_paused, rp_done;
+
+	/* acting on a task: the list open, the task chosen and what to do */
+	struct menu menu;
+	struct producer_act act;
+	char act_who[160];  /* the task, escaped: "'name' (pid 12)" */
+	char act_now[64];   /* its priority when chosen (ionice) */
 
 	attr_t attr[NROLES];
 	int exit_code;
@@ -266,6 +292,15 @@ void prompt_start(struct screen *s, const struct prompt_ops *ops,
 void prompt_key(struct screen *s, int key);
 /* The label, the line and the cursor at line y. */
 void prompt_draw(struct screen *s, int y);
+
+/* menu.c: a list to choose one entry from, over the table */
+void menu_open(struct screen *s, const char *title,
+	       void (*chosen)(struct screen *s, int value));
+void menu_add(struct screen *s, const char *text, int value);
+/* Put the selection on the entry of this value (if there is one). */
+void menu_select_value(struct screen *s, int value);
+void menu_key(struct screen *s, int key);
+void menu_draw(struct screen *s, int y, int h);
 
 /* screen_draw.c: small helpers shared by the drawing parts */
 /* Print text (escaped first when raw) at most cols cells, padded to cols. */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "lib/nls.h"
 #include "lib/textwidth.h"
 #include "model/rowwhy.h"
@@ -231,10 +232,14 @@ static void row_line(struct screen *s, const struct col_layout *l, int y,
 {
 	attr_t base = A_NORMAL;
 	bool exited = r->flags & ROW_EXITED, fresh = r->flags & ROW_NEW;
+	/* as htop: a new task's row green, an ended one's red, for the one
+	   refresh of the interval it started or ended in */
 	if (selected)
 		base = s->attr[R_SELECTED];
 	else if (exited)
 		base = s->attr[R_EXITED];
+	else if (fresh)
+		base = s->attr[R_NEW];
 	screen_draw_fill(y, 0, COLS, base);
 	for (int k = 0; k < l->n; k++) {
 		int i = l->ids[k];
@@ -243,14 +248,23 @@ static void row_line(struct screen *s, const struct col_layout *l, int y,
 			continue;
 		char buf[4096];
 		screen_table_cell(s, r, i, buf, sizeof(buf));
-		attr_t a = base;
-		if (!selected && !exited) {
-			if (fresh && (flags & FIELD_IDENT))
-				a = s->attr[R_NEW];
-			else
-				a = cell_role(s, r, i);
+		bool raw = flags & FIELD_RAW;
+		if (i == FIELD_COMM && s->tree_on && r >= s->view &&
+		    r < s->view + s->nview) {
+			/* the connectors, then the name escaped here */
+			char pre[3 * 3 * (TREE_MAX_DRAWN + 1)], esc[sizeof(buf)];
+			tree_prefix(&s->tree_lines[r - s->view], s->utf8, pre,
+				    sizeof(pre));
+			size_t pl = strlen(pre);
+			memcpy(esc, pre, pl + 1);
+			escape_text(buf, esc + pl, sizeof(esc) - pl);
+			memcpy(buf, esc, sizeof(buf));
+			raw = false;
 		}
-		screen_draw_table_cell(s, l, y, i, buf, flags & FIELD_RAW, a);
+		attr_t a = base;
+		if (!selected && !exited && !fresh)
+			a = cell_role(s, r, i);
+		screen_draw_table_cell(s, l, y, i, buf, raw, a);
 	}
 }
 

@@ -317,6 +317,16 @@ static void test_sysinfo(void)
 	CHECK(sysinfo_parse_meminfo("MemTotal: 5 MB\nMemFree: 7\n", &m) == 1);
 	NONE(m.mem_total);
 	HAVE(m.mem_free, 7);
+	/* /proc/loadavg: three averages, "%lu.%02lu" whatever the locale */
+	double la[3] = { -1, -1, -1 };
+	CHECK(sysinfo_parse_loadavg("0.52 12.61 100.07 2/345 6789\n", la) == 0);
+	CHECK_NEAR(la[0], 0.52, 1e-9);
+	CHECK_NEAR(la[1], 12.61, 1e-9);
+	CHECK_NEAR(la[2], 100.07, 1e-9);
+	CHECK(sysinfo_parse_loadavg("0.52 0.61\n", la) == -1);
+	CHECK(sysinfo_parse_loadavg("0,52 0,61 0,70 1/2 3\n", la) == -1);
+	CHECK(sysinfo_parse_loadavg("", la) == -1);
+	CHECK(sysinfo_read_loadavg(-1, la) == -1);
 	close(p);
 	close(s);
 }
