@@ -127,6 +127,7 @@ struct screen {
 	const struct prompt_ops *prompt_ops;
 	char input[256];
 	size_t input_len;
+	bool input_selected;     /* the pre-filled text: a key replaces it */
 	pid_t prompt_back_pid;   /* selection before a search */
 	bool prompt_back_follow;
 	char *prompt_back_name;  /* filter before \ (of the view it was in) */
