@@ -84,7 +84,11 @@ static void set_delay(struct screen *s, const char *text)
 	}
 	screen_set_delay(s, d);
 	actions_control_sync_options(s);
-	screen_message(s, false, _("refresh every %g s"), d);
+	if (s->replay)
+		screen_message(s, false, _("speed: the next sample every %g s"),
+			       d);
+	else
+		screen_message(s, false, _("refresh every %g s"), d);
 }
 
 static const struct prompt_ops delay_prompt = {
@@ -93,12 +97,19 @@ static const struct prompt_ops delay_prompt = {
 	.accept = set_delay,
 };
 
+/* A replay's d sets the speed, as its key hint says. */
+static const struct prompt_ops speed_prompt = {
+	.kind = PROMPT_DELAY,
+	.label = N_("Speed, seconds from one sample to the next: "),
+	.accept = set_delay,
+};
+
 void actions_control_delay(struct screen *s, int arg)
 {
 	(void)arg;
 	char buf[32];
 	snprintf(buf, sizeof(buf), "%g", s->delay);
-	prompt_start(s, &delay_prompt, buf);
+	prompt_start(s, s->replay ? &speed_prompt : &delay_prompt, buf);
 }
 
 static void enable_delayacct(struct screen *s, bool yes)
