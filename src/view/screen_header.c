@@ -128,13 +128,20 @@ static void title_line(struct screen *s, int y)
 	piece(s, y, &x, buf, s->attr[R_TITLE]);
 
 	if (s->have_sample) {
-		if (smp->nthreads)
-			snprintf(buf, sizeof(buf), narrow ? _("%zu proc %zu thr") :
-				 _("%zu processes, %zu threads"), smp->nprocs,
-				 smp->nthreads);
+		unsigned long np = (unsigned long)smp->nprocs;
+		unsigned long nt = (unsigned long)smp->nthreads;
+		int n = 0;
+
+		if (narrow)
+			n = snprintf(buf, sizeof(buf), _("%lu proc"), np);
 		else
-			snprintf(buf, sizeof(buf), narrow ? _("%zu proc") :
-				 _("%zu processes"), smp->nprocs);
+			n = snprintf(buf, sizeof(buf),
+				     ngettext("%lu process", "%lu processes", np),
+				     np);
+		if (nt && n >= 0 && (size_t)n < sizeof(buf))
+			snprintf(buf + n, sizeof(buf) - (size_t)n,
+				 narrow ? _(" %lu thr") :
+				 ngettext(", %lu thread", ", %lu threads", nt), nt);
 		piece(s, y, &x, buf, s->attr[R_TITLE]);
 	}
 	if (s->cgview) {
@@ -244,12 +251,33 @@ static void status_line(struct screen *s, int y)
 		}
 	}
 	piece(s, y, &x, sort_label(s, buf, sizeof(buf)), A_BOLD);
+	bool since_start = s->have_sample ? smp->accumulated : s->accumulate;
+	const char *shown = s->sel.metric == METRIC_PCT && since_start
+			    /* xgettext:no-c-format */
+			    ? _("% of the time since start")
+			    : screen_table_metric_label(s->sel.metric);
+
 	if (narrow)
-		snprintf(buf, sizeof(buf), "%s", screen_table_metric_label(s->sel.metric));
+		snprintf(buf, sizeof(buf), "%s", shown);
+	else if (s->sel.metric == METRIC_PCT)
+		snprintf(buf, sizeof(buf), _("showing %s"), shown);
 	else
-		snprintf(buf, sizeof(buf), _("showing %s"),
-			 screen_table_metric_label(s->sel.metric));
+		/* TOTAL stays a share of the time: say so beside the unit */
+		snprintf(buf, sizeof(buf), since_start
+			 ? _("showing %s, TOTAL%% of the time since start")
+			 : _("showing %s, TOTAL%% of interval"), shown);
 	piece(s, y, &x, buf, A_NORMAL);
+	if (s->sel.metric == METRIC_MAX && s->have_sample &&
+	    smp->ts_version > 0 && smp->ts_version < 17) {
+		/*
+		 * why the max column is mostly - (delta.c): known only
+		 * where one wait ended or a thread's lifetime max rose
+		 */
+		snprintf(buf, sizeof(buf),
+			 _("max mostly -: taskstats v%u dates no wait "
+			   "(v17 does)"), smp->ts_version);
+		piece(s, y, &x, buf, s->attr[R_WARN]);
+	}
 	if (s->sel.only_stalled)
 		piece(s, y, &x, _("only stalled"), s->attr[R_WARN]);
 	const char *filter = s->cgview ? s->cg_filter : s->name;

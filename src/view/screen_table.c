@@ -173,18 +173,29 @@ static void title(const struct screen *s, int col, char *text, size_t size)
 {
 	const char *h = fields_get(col)->header;
 	bool flex = !fields_get(col)->width;   /* the command */
+	/* beside ms or events, TOTAL carries its unit */
+	if (col == FIELD_TOTAL && s->sel.metric != METRIC_PCT)
+		h = "TOTAL%";
 	if (flex && s->cmdline)
 		h = _("COMMAND LINE");
 	if (!flex || !s->cols_hidden) {
 		snprintf(text, size, "%s", h);
 		return;
 	}
-	snprintf(text, size, _("%s (%d columns hidden, widen the terminal)"), h,
-		 s->cols_hidden);
-	if (textwidth_width(text) > s->col_w[col])
-		snprintf(text, size, _("%s (+%d hidden)"), h, s->cols_hidden);
-	if (textwidth_width(text) > s->col_w[col])
-		snprintf(text, size, "%s +%d", h, s->cols_hidden);
+	/*
+	 * One form of the marker, as in the cgroup view; a narrow column
+	 * cuts the name before it rather than the count.
+	 */
+	char mark[64];
+	int room;
+
+	snprintf(mark, sizeof(mark), _("(+%d hidden)"), s->cols_hidden);
+	room = s->col_w[col] - textwidth_width(mark) - 1;
+	if (room > 0)
+		snprintf(text, size, "%.*s %s",
+			 (int)textwidth_fit(h, room, NULL), h, mark);
+	else
+		snprintf(text, size, "%s", mark);
 }
 
 /*

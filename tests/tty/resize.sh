@@ -23,7 +23,7 @@ tty_until 20 hogs_shown || tty_fail "the two CPU hogs are not shown"
 T resize-window -x 60 -y 15
 narrow_ok() {
 	s=$(tty_screen)
-	echo "$s" | grep -Eq '^ +PID USER +S +CPU% +CPU +TOTAL COMMAND \+[78] *$' &&
+	echo "$s" | grep -Eq '^ +PID USER +S +CPU% +CPU +TOTAL COMM[A-Z]* \(\+[78] hidden\) *$' &&
 		echo "$s" | grep -q '^ stalltop ' &&
 		echo "$s" | grep -Eq '^PSI|PSI not available' &&
 		[ "$(tty_rows | wc -l)" -eq 2 ] &&
@@ -33,7 +33,7 @@ narrow_ok() {
 			{ ok += ($7 == "sthogcpu" && $5 >= 30 && $6 >= $5) }
 			END { exit ok != 2 }'
 }
-tty_until 10 narrow_ok || tty_fail "no sane screen at 60x15 (PID USER S CPU% CPU TOTAL COMMAND +7 or +8, two hogs)"
+tty_until 10 narrow_ok || tty_fail "no sane screen at 60x15 (PID USER S CPU% CPU TOTAL COMM (+7 or +8 hidden), two hogs)"
 
 T resize-window -x 40 -y 8
 tty_wait 'terminal too small' 10 || tty_fail "no message below the minimum"
