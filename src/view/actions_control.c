@@ -154,6 +154,18 @@ void actions_control_delayacct(struct screen *s, int arg)
 		prompt_start(s, &delayacct_prompt, NULL);
 }
 
+void actions_control_setup(struct screen *s, int arg)
+{
+	(void)arg;
+	if (s->cgview) {
+		screen_message(s, true, "%s", _("the column setup is the task "
+						"table's: leave the cgroup view "
+						"first (g)"));
+		return;
+	}
+	screen_setup_open(s);
+}
+
 /* The evidence pane: on with the state of what is in sight now. */
 void actions_control_why(struct screen *s, int arg)
 {
@@ -204,6 +216,8 @@ const struct key_def actions_control_keys[] = {
 	{ { ' ' }, actions_control_freeze, 0,
 	  N_("freeze the display (collection goes on); replaying: pause or "
 	     "resume playback") },
+	{ { KEY_F(2) }, actions_control_setup, 0,
+	  N_("column setup: show, hide and order the columns (saved)") },
 	{ { 'd' }, actions_control_delay, 0,
 	  N_("change the refresh interval (seconds; replaying: the time each "
 	     "sample stays)") },

@@ -383,6 +383,19 @@ static bool psi_any(const struct screen *s)
 	return false;
 }
 
+/*
+ * A row of PSI the kernel fills: the irq row goes where the kernel has
+ * no IRQ time accounting (no /proc/pressure/irq beside the others), as
+ * the IRQ column does (screen_setup.c).
+ */
+static bool psi_row_shown(const struct screen *s, int r)
+{
+	const struct psi_stat *st = s->snap.s.psi.s[r];
+
+	return r != PSI_IRQ || !s->have_sample ||
+	       st[PSI_SOME].present || st[PSI_FULL].present;
+}
+
 static int psi_wide(struct screen *s, int y)
 {
 	static const char *const heads[] = {
@@ -402,18 +415,23 @@ static int psi_wide(struct screen *s, int y)
 		move(y, spark_x);
 		screen_draw_text(s, _("history"), false, spark_w, false, A_BOLD);
 	}
+	int k = 0;
+
 	for (int r = 0; r < NPSI; r++) {
-		move(y + 1 + r, 0);
+		if (!psi_row_shown(s, r))
+			continue;
+		k++;
+		move(y + k, 0);
 		screen_draw_text(s, psi_res_name[r], false, PSI_NAME_W, false, A_NORMAL);
 		psi_kind_cells(s, &s->snap.s.psi.s[r][PSI_SOME]);
 		addstr("  ");
 		psi_kind_cells(s, &s->snap.s.psi.s[r][PSI_FULL]);
 		if (spark_w >= SPARK_MIN) {
-			move(y + 1 + r, spark_x);
+			move(y + k, spark_x);
 			sparkline(s, r, spark_w - 1);
 		}
 	}
-	return 1 + NPSI;
+	return 1 + k;
 }
 
 static void psi_compact(struct screen *s, int y)
@@ -423,6 +441,9 @@ static void psi_compact(struct screen *s, int y)
 	piece(s, y, &x, _("PSI some/full%"), A_BOLD);
 	for (int r = 0; r < NPSI; r++) {
 		char some[16] = "-", full[16] = "-", buf[64];
+
+		if (!psi_row_shown(s, r))
+			continue;
 		const struct psi_stat *a = &s->snap.s.psi.s[r][PSI_SOME];
 		const struct psi_stat *b = &s->snap.s.psi.s[r][PSI_FULL];
 		if (a->present && a->have_pct)

@@ -68,6 +68,11 @@ void screen_input_key(struct screen *s, int key)
 		prompt_key(s, key);
 		return;
 	}
+	if (s->setup) {
+		s->msg[0] = '\0';
+		screen_setup_key(s, key);
+		return;
+	}
 	s->msg[0] = '\0';
 	s->msg_error = false;
 	const struct key_binding *b = keys_lookup(key);

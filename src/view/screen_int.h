@@ -136,6 +136,16 @@ struct screen {
 	char msg[512];
 	bool msg_error;
 
+	/* the task table's columns (screen_setup.c) */
+	int cols[NFIELD];        /* every column of the screen, in order */
+	int ncols;
+	bool col_on[NFIELD];     /* shown, once chosen (cols_custom) */
+	bool cols_custom;        /* chosen: settings file or F2 */
+	int eff_cols[NFIELD];    /* those shown (screen_setup_columns) */
+	bool setup;              /* the column setup (F2) is open */
+	int setup_cur;
+	bool setup_changed;
+
 	/* help screen */
 	bool help;
 	int help_top;
@@ -193,6 +203,8 @@ void screen_quit(struct screen *s, int code);
 const struct row *screen_current(const struct screen *s);
 /* The state and evidence of the rows in sight and the selected one, now. */
 void screen_fill_current(struct screen *s);
+/* Sorting by a detail (fields.h FIELD_DETAIL): read it for every row. */
+void screen_fill_for_sort(struct screen *s);
 /* A sample now (t, T, j, a trigger); the timer starts over. */
 void screen_sample_now(struct screen *s);
 /* The rows of another kind are wanted: soon live, at once in a replay. */
@@ -258,6 +270,18 @@ void screen_cgroup_cell(const struct screen *s, const struct cg_line *l, int col
 void screen_input_key(struct screen *s, int key);
 void screen_input_mouse(struct screen *s);
 void screen_input_draw_bottom(struct screen *s, int y);
+
+/* screen_setup.c: the task table's columns and their setup (F2) */
+void screen_setup_init(struct screen *s);
+/* The columns shown, in order (before the width decides); *n of them. */
+const int *screen_setup_columns(struct screen *s, int *n);
+/* Why a column is hidden by default, or NULL when it is shown. */
+const char *screen_setup_off_reason(const struct screen *s, int id);
+/* The next sortable shown column that way (dir -1, 1), or id. */
+int screen_setup_step(struct screen *s, int id, int dir);
+void screen_setup_open(struct screen *s);
+void screen_setup_key(struct screen *s, int key);
+void screen_setup_draw(struct screen *s);
 
 /* prompt.c: the line typed at the bottom (search, filters, jump...) */
 /* Open a prompt with initial text (NULL: empty). */

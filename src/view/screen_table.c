@@ -233,7 +233,7 @@ static struct col_layout columns(struct screen *s)
 		.shown = s->col_shown, .x = s->col_x, .w = s->col_w,
 		.hidden = &s->cols_hidden,
 	};
-	l.ids = layouts_fields(FIELD_LAYOUT_SCREEN, &l.n);
+	l.ids = screen_setup_columns(s, &l.n);
 	return l;
 }
 

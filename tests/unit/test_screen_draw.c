@@ -451,6 +451,52 @@ static void test_keys(void)
  * and one category: the seven categories with the smallest figures go,
  * the sorted one stays.
  */
+/*
+ * The columns by default: none of those next to a stall, and IRQ only
+ * where the kernel collects IRQ time (the sample has an irq pressure
+ * row beside the cpu one); the irq PSI row goes with it.
+ */
+static bool irq_psi_row(void)
+{
+	for (int y = 0; y < LINES; y++)
+		if (strncmp(line_at(y), "irq ", 4) == 0)
+			return true;
+	return false;
+}
+
+static void test_default_columns(void)
+{
+	struct psi_stat irq[NPSI_KIND];
+	int hy;
+
+	size(50, 200);
+	hy = find_line("COMMAND");
+	CHECK(hy > 0 && strstr(line_at(hy), " IRQ "));
+	CHECK(hy > 0 && !strstr(line_at(hy), " NI ") &&
+	      !strstr(line_at(hy), "RSS KiB"));
+	CHECK(irq_psi_row());
+	memcpy(irq, s.snap.s.psi.s[PSI_IRQ], sizeof(irq));
+	memset(s.snap.s.psi.s[PSI_IRQ], 0, sizeof(irq));
+	size(50, 200);
+	hy = find_line("COMMAND");
+	CHECK(hy > 0 && !strstr(line_at(hy), " IRQ "));
+	CHECK(!irq_psi_row());
+	CHECK(screen_setup_off_reason(&s, FIELD_CAT + CAT_IRQ) != NULL);
+	CHECK(screen_setup_off_reason(&s, FIELD_RSS) != NULL);
+	CHECK(screen_setup_off_reason(&s, FIELD_TOTAL) == NULL);
+	/* chosen, a column is shown whatever the default */
+	s.cols_custom = true;
+	memset(s.col_on, 0, sizeof(s.col_on));
+	s.col_on[FIELD_PID] = s.col_on[FIELD_CAT + CAT_IRQ] = true;
+	s.col_on[FIELD_RSS] = true;
+	size(50, 200);
+	hy = find_line("COMMAND");
+	CHECK(hy > 0 && strstr(line_at(hy), " IRQ ") &&
+	      strstr(line_at(hy), "RSS KiB") && !strstr(line_at(hy), "TOTAL"));
+	s.cols_custom = false;
+	memcpy(s.snap.s.psi.s[PSI_IRQ], irq, sizeof(irq));
+}
+
 static void test_narrow(void)
 {
 	size(15, 60);
@@ -1175,6 +1221,7 @@ int main(void)
 	test_wide();
 	test_cells();
 	test_keys();
+	test_default_columns();
 	test_narrow();
 	test_metrics();
 	test_banner();
