@@ -145,6 +145,7 @@ struct screen {
 	bool setup;              /* the column setup (F2) is open */
 	int setup_cur;
 	bool setup_changed;
+	int hscroll;             /* cells of COMMAND scrolled off (Left/Right) */
 
 	/* help screen */
 	bool help;
@@ -233,6 +234,8 @@ void screen_table_format(const struct field *f, const struct field_value *v,
 attr_t screen_table_value_role(const struct screen *s, int id,
 			       const struct field_value *v);
 void screen_table_draw(struct screen *s, int y, int h);
+/* Cells of the widest COMMAND cell among the rows in view (escaped). */
+int screen_table_command_width(const struct screen *s);
 /* Sort key (field) of the column header at screen column x, or -1. */
 int screen_table_sort_at(const struct screen *s, int x);
 /* Formatted text of one cell, for drawing and tests. */

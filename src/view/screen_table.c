@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "lib/nls.h"
 #include "lib/textwidth.h"
 #include "model/rowwhy.h"
@@ -178,6 +179,11 @@ static void title(const struct screen *s, int col, char *text, size_t size)
 		h = "TOTAL%";
 	if (flex && s->cmdline)
 		h = _("COMMAND LINE");
+	if (flex && s->hscroll > 0) {
+		/* scrolled: say from which cell the lines are shown */
+		snprintf(text, size, _("%s from cell %d"), h, s->hscroll + 1);
+		return;
+	}
 	if (!flex || !s->cols_hidden) {
 		snprintf(text, size, "%s", h);
 		return;
@@ -237,6 +243,38 @@ static struct col_layout columns(struct screen *s)
 	return l;
 }
 
+/* The COMMAND cell as shown: escaped, hscroll cells scrolled off. */
+static const char *command_text(const struct screen *s, const char *raw,
+				char *buf, size_t size)
+{
+	size_t off;
+
+	escape_text(raw, buf, size);
+	if (s->hscroll <= 0)
+		return buf;
+	off = textwidth_fit(buf, s->hscroll, NULL);
+	return buf + off;
+}
+
+int screen_table_command_width(const struct screen *s)
+{
+	size_t h = s->rows_h > 0 ? (size_t)s->rows_h : (size_t)LINES;
+	int widest = 0;
+
+	for (size_t i = s->top; i < s->nview && i < s->top + h; i++) {
+		char raw[4096], buf[4096 * 4];
+		int w;
+
+		screen_table_cell(s, &s->view[i], FIELD_COMM, raw, sizeof(raw));
+		escape_text(raw, buf, sizeof(buf));
+		w = textwidth_width(buf);
+		if (w > widest)
+			widest = w;
+	}
+	/* what does not fit in the column is what scrolling brings in */
+	return s->col_shown[FIELD_COMM] ? widest - s->col_w[FIELD_COMM] : 0;
+}
+
 static void row_line(struct screen *s, const struct col_layout *l, int y,
 		     const struct row *r, bool selected)
 {
@@ -260,6 +298,16 @@ static void row_line(struct screen *s, const struct col_layout *l, int y,
 				a = s->attr[R_NEW];
 			else
 				a = cell_role(s, r, i);
+		}
+		if (i == FIELD_COMM) {
+			/* scrolled by Left and Right: escaped here, then cut */
+			char esc[sizeof(buf) * 4];
+
+			screen_draw_table_cell(s, l, y, i,
+					       command_text(s, buf, esc,
+							    sizeof(esc)),
+					       false, a);
+			continue;
 		}
 		screen_draw_table_cell(s, l, y, i, buf, flags & FIELD_RAW, a);
 	}

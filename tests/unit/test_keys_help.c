@@ -73,8 +73,9 @@ static void test_table(void)
 	} reserved[] = {
 		{ 't', actions_replay_step_forward }, { 'T', actions_replay_step_back },
 		{ 'j', actions_replay_jump }, { 'g', actions_cgroup_view },
-		{ KEY_LEFT, actions_cgroup_fold }, { '-', actions_cgroup_fold },
-		{ KEY_RIGHT, actions_cgroup_unfold }, { '+', actions_cgroup_unfold },
+		{ '-', actions_cgroup_fold }, { '+', actions_cgroup_unfold },
+		/* Left and Right scroll the command lines (fold in the cgroup view) */
+		{ KEY_LEFT, actions_move_left }, { KEY_RIGHT, actions_move_right },
 		{ KEY_F(2), actions_control_setup },
 	};
 	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++) {
