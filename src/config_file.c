@@ -19,6 +19,7 @@
 #include "lib/numfmt.h"
 #include "lib/numparse.h"
 #include "model/fields.h"
+#include "model/layouts.h"
 #include "model/select.h"
 #include "view/output.h"
 
@@ -66,7 +67,7 @@ char *config_file_path(void)
 }
 
 /* The settings: each knows its SET_ bit and how to read and write it. */
-enum setting_type { T_BOOL, T_DELAY, T_SORT, T_METRIC };
+enum setting_type { T_BOOL, T_DELAY, T_SORT, T_METRIC, T_COLUMNS };
 
 struct setting {
 	const char *key;
@@ -87,6 +88,7 @@ static const struct setting settings[] = {
 	{ "threads", T_BOOL, SET_THREADS, OPT(threads) },
 	{ "accumulate", T_BOOL, SET_ACCUMULATE, OPT(accumulate) },
 	{ "monochrome", T_BOOL, SET_MONOCHROME, OPT(monochrome) },
+	{ "columns", T_COLUMNS, SET_COLUMNS, OPT(columns) },
 };
 
 #define NSETTINGS (sizeof(settings) / sizeof(settings[0]))
@@ -106,6 +108,44 @@ static int parse_bool(const char *v, bool *out)
 		}
 	}
 	return -1;
+}
+
+static char *trim(char *s);
+
+/*
+ * The screen's columns: names (fields' keys) of the task table, each
+ * once, comma-separated, COMMAND (comm) last. Returns 0 or -1.
+ */
+static int parse_columns(struct options *o, const char *v)
+{
+	int n = 0;
+	const char *p = v;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char name[64];
+		int id;
+
+		if (len == 0 || len >= sizeof(name))
+			return -1;
+		memcpy(name, p, len);
+		name[len] = '\0';
+		id = layouts_screen_by_key(trim(name));
+		if (id < 0 || n == NFIELD)
+			return -1;
+		for (int i = 0; i < n; i++)
+			if (o->columns[i] == id)
+				return -1;
+		o->columns[n++] = id;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	/* the command line takes the rest of the line: last, and there */
+	if (n == 0 || o->columns[n - 1] != FIELD_COMM)
+		return -1;
+	o->ncolumns = n;
+	return 0;
 }
 
 /* Parse value for s into o. Returns 0, or -1 when the value is invalid. */
@@ -139,6 +179,8 @@ static int apply(struct options *o, const struct setting *s, const char *v)
 			return -1;
 		*(enum metric *)field = (enum metric)k;
 		return 0;
+	case T_COLUMNS:
+		return parse_columns(o, v);
 	}
 	return -1;
 }
@@ -355,6 +397,16 @@ static int write_settings(FILE *f, const struct options *o)
 		case T_METRIC:
 			fprintf(f, "%s=%s\n", s->key,
 				config_file_metric_name(*(const enum metric *)field));
+			break;
+		case T_COLUMNS:
+			/* the default columns are no setting */
+			if (!o->ncolumns)
+				continue;
+			fprintf(f, "%s=", s->key);
+			for (int i = 0; i < o->ncolumns; i++)
+				fprintf(f, "%s%s", i ? "," : "",
+					fields_get(o->columns[i])->key);
+			putc('\n', f);
 			break;
 		}
 	}

@@ -157,6 +157,18 @@ static void __attribute__((noreturn)) usage(void)
 		"A figure the kernel reports that cannot be true (a wait longer than\n"
 		"the task has existed) is dropped: shown as !, null in JSON, never\n"
 		"sorted on or summed, and counted in the header.\n"), f);
+	fputs(_("\nNext to a stall (columns and sort keys; the screen shows them\n"
+		"when chosen with F2, batch text, CSV and JSON always):\n"), f);
+	for (int id = 0; id < NFIELD; id++) {
+		const struct field *fd = fields_get(id);
+
+		if (fd->flags & FIELD_OFF)
+			fprintf(f, "  %-10s %s: %s\n", fields_sort_name(id),
+				fd->header, _(fd->help));
+	}
+	fputs(_("The IRQ column and the irq row of PSI are hidden where the "
+		"kernel\ncollects no IRQ time (CONFIG_IRQ_TIME_ACCOUNTING off: no\n"
+		"/proc/pressure/irq); F2 shows the column anyway.\n"), f);
 	fputs(_("\nWhy it stalls: for the shown processes and cgroups that stall\n"
 		"on cpu, io, memory or wpcopy, the counters that tell why (cgroup\n"
 		"limits, throttling, events and pressure, task states, allowed CPUs,\n"
@@ -172,7 +184,9 @@ static void __attribute__((noreturn)) usage(void)
 		"                                            each task is in them\n"
 		"  <cgroup>/*.pressure                       a cgroup's pressure (v2)\n"
 		"  <cgroup>/cpu.* memory.* io.* blkio.*,\n"
-		"  /proc/PID/io, /proc/diskstats             evidence of stalls (WHY)\n"), f);
+		"  /proc/PID/io, /proc/diskstats             evidence of stalls (WHY)\n"
+		"  /proc/PID/status, stat, io, wchan         RSS, SWAP, NI, faults, IO,\n"
+		"                                            WCHAN\n"), f);
 	fputs(_("\nTaskstats needs CAP_NET_ADMIN: run as root, or grant it once with\n"
 		"  setcap cap_net_admin+ep /path/to/stalltop   (or make install-setcap)\n"
 		"Then anyone who may run that binary reads every task's delay and IO\n"

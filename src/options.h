@@ -45,6 +45,12 @@ struct options {
 	const char **replays;    /* every --replay PATH, in order */
 	size_t nreplays;
 	double begin, end;       /* --begin, --end: epoch seconds, NAN: none */
+	/*
+	 * The screen's task columns in order (the settings file's
+	 * "columns", column setup F2); ncolumns 0: the default ones.
+	 */
+	int columns[NFIELD];
+	int ncolumns;
 	/* which of these the command line set (they override the config) */
 	unsigned set_mask;
 };
@@ -59,6 +65,7 @@ enum opt_set {
 	SET_ACCUMULATE = 1u << 6,
 	SET_MONOCHROME = 1u << 7,
 	SET_METRIC = 1u << 8,
+	SET_COLUMNS = 1u << 9,   /* the settings file only */
 };
 
 /*

@@ -132,6 +132,9 @@ static void batch_write(struct batch *b, struct sample *s)
 		batch_metrics(b, s);
 		return;
 	}
+	/* a detail sorted by is read for every row first (FIELD_DETAIL) */
+	if (fields_get(b->o->sel.sort)->flags & FIELD_DETAIL)
+		producer_fill_status(b->m, s->rows, s->nrows);
 	select_sample_rows(s->rows, &s->nrows, s->exited, &s->nexited,
 			   &b->o->sel, s->interval);
 	if (b->hide_cgroups) {

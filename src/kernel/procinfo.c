@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -37,6 +38,7 @@ struct procinfo {
 	struct pids_info *scan;
 	struct pids_info *full;
 	struct pids_info *brief;
+	struct pids_info *context;
 };
 
 enum scan_rel { S_PID, S_TGID, S_START };
@@ -63,6 +65,21 @@ static enum pids_item details_items[NDETAILS] = {
 	[D_EUID] = PIDS_ID_EUID, [D_EUSER] = PIDS_ID_EUSER,
 };
 
+/* What stands next to a stall (procinfo_context). */
+enum context_rel {
+	C_PID, C_START, C_STATE, C_FLAGS, C_NICE, C_RSS, C_SWAP, C_MAJFLT,
+	C_WCHAN, NCONTEXT
+};
+static enum pids_item context_items[NCONTEXT] = {
+	[C_PID] = PIDS_ID_PID, [C_START] = PIDS_TICS_BEGAN,
+	[C_STATE] = PIDS_STATE, [C_FLAGS] = PIDS_FLAGS, [C_NICE] = PIDS_NICE,
+	[C_RSS] = PIDS_VM_RSS, [C_SWAP] = PIDS_VM_SWAP,
+	[C_MAJFLT] = PIDS_FLT_MAJ, [C_WCHAN] = PIDS_WCHAN_NAME,
+};
+
+/* A kernel thread (task flag PF_KTHREAD): no memory of its own. */
+#define PI_PF_KTHREAD 0x00200000u
+
 /* The longest command line kept; longer ones are cut. */
 #define CMDLINE_MAX 65536
 
@@ -76,7 +93,9 @@ struct procinfo *procinfo_new(void)
 	if (procps_pids_new(&pi->scan, scan_items, NITEMS(scan_items)) < 0 ||
 	    procps_pids_new(&pi->full, details_items,
 			    NITEMS(details_items)) < 0 ||
-	    procps_pids_new(&pi->brief, details_items, D_EUID) < 0) {
+	    procps_pids_new(&pi->brief, details_items, D_EUID) < 0 ||
+	    procps_pids_new(&pi->context, context_items,
+			    NITEMS(context_items)) < 0) {
 		procinfo_free(pi);
 		return NULL;
 	}
@@ -93,6 +112,8 @@ void procinfo_free(struct procinfo *pi)
 		procps_pids_unref(&pi->full);
 	if (pi->brief)
 		procps_pids_unref(&pi->brief);
+	if (pi->context)
+		procps_pids_unref(&pi->context);
 	free(pi->cmdline);
 	for (size_t i = 0; i < pi->nusers; i++)
 		free(pi->users[i].name);
@@ -301,6 +322,84 @@ int procinfo_details(struct procinfo *pi, const pid_t *ids, size_t n, bool full,
 			      .arg = arg };
 	return select_chunks(full ? pi->full : pi->brief, ids, n,
 			     PIDS_SELECT_PID, emit_details_chunk, &c);
+}
+
+/* The IO of a process through its /proc directory (absent: unreadable). */
+static void read_io(pid_t pid, struct procinfo_context *c)
+{
+	char path[64];
+	struct taskev_io io;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	taskev_read_io(fd, &io);
+	if (fd >= 0)
+		close(fd);
+	c->have_io = io.read_bytes.have && io.write_bytes.have;
+	c->read_bytes = io.read_bytes.v;
+	c->write_bytes = io.write_bytes.v;
+}
+
+struct context_ctx {
+	bool threads;
+	pi_context_cb cb;
+	void *arg;
+};
+
+static void emit_context_chunk(struct pids_fetch *f, void *arg)
+{
+	struct context_ctx *cc = arg;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	for (int i = 0; i < f->counts->total; i++) {
+		struct pids_stack *s = f->stacks[i];
+		struct procinfo_context c = {
+			.pid = PIDS_VAL(C_PID, s_int, s, NULL),
+			.start = PIDS_VAL(C_START, ull_int, s, NULL),
+			.state = PIDS_VAL(C_STATE, s_ch, s, NULL),
+			.at = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9,
+		};
+		unsigned long flags = PIDS_VAL(C_FLAGS, ul_int, s, NULL);
+		int nice = PIDS_VAL(C_NICE, s_int, s, NULL);
+		const char *wchan = PIDS_VAL(C_WCHAN, str, s, NULL);
+
+		if (nice >= -20 && nice <= 19) {
+			c.ctx.nice = nice;
+			c.ctx.have |= CTX_NICE;
+		}
+		/* a kernel thread or a zombie has no memory to tell */
+		if (!(flags & PI_PF_KTHREAD) && c.state != 'Z' &&
+		    c.state != 'X') {
+			c.ctx.rss_kib = (long long)PIDS_VAL(C_RSS, ul_int, s,
+							    NULL);
+			c.ctx.swap_kib = (long long)PIDS_VAL(C_SWAP, ul_int, s,
+							     NULL);
+			c.ctx.have |= CTX_RSS | CTX_SWAP;
+		}
+		/* a wait channel means something in an uninterruptible sleep */
+		if (c.state == 'D' && wchan && *wchan && strcmp(wchan, "-") &&
+		    strcmp(wchan, "?") && strcmp(wchan, "0")) {
+			snprintf(c.ctx.wchan, sizeof(c.ctx.wchan), "%s", wchan);
+			c.ctx.have |= CTX_WCHAN;
+		}
+		if (!cc->threads) {
+			c.have_majflt = true;
+			c.majflt = PIDS_VAL(C_MAJFLT, ul_int, s, NULL);
+			read_io(c.pid, &c);
+		}
+		cc->cb(&c, cc->arg);
+	}
+}
+
+int procinfo_context(struct procinfo *pi, const pid_t *ids, size_t n,
+		     bool threads, pi_context_cb cb, void *arg)
+{
+	struct context_ctx cc = { .threads = threads, .cb = cb, .arg = arg };
+
+	return select_chunks(pi->context, ids, n, PIDS_SELECT_PID,
+			     emit_context_chunk, &cc);
 }
 
 long procinfo_hertz(void)

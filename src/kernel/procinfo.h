@@ -31,6 +31,22 @@ struct procinfo_details {
 	uid_t uid;
 };
 
+/*
+ * What stands next to a stall (struct task_ctx) as read at one moment:
+ * the levels as they are, the counters the rates are made of.
+ */
+struct procinfo_context {
+	pid_t pid;
+	unsigned long long start; /* clock ticks since boot; 0 unknown */
+	char state;
+	struct task_ctx ctx;      /* rss, swap, nice, wchan; no rates */
+	bool have_majflt;
+	unsigned long long majflt; /* major faults of the whole process */
+	bool have_io;             /* /proc/PID/io could be read (ptrace) */
+	unsigned long long read_bytes, write_bytes;
+	double at;                /* CLOCK_MONOTONIC seconds of the read */
+};
+
 typedef void (*pi_task_cb)(const struct pi_task *t, void *arg);
 typedef void (*pi_details_cb)(const struct procinfo_details *d, void *arg);
 
@@ -51,6 +67,18 @@ int procinfo_threads(struct procinfo *pi, const pid_t *tgids, size_t n,
  */
 int procinfo_details(struct procinfo *pi, const pid_t *ids, size_t n, bool full,
 	       pi_details_cb cb, void *arg);
+
+typedef void (*pi_context_cb)(const struct procinfo_context *c, void *arg);
+
+/*
+ * What stands next to a stall for these ids. Processes (threads=false)
+ * get their faults and IO (/proc/PID/io, readable with ptrace rights
+ * only); thread ids only what a thread has of its own or shares whole
+ * (memory, nice, wait channel): /proc counts faults and IO per process.
+ * Ids that vanished are skipped.
+ */
+int procinfo_context(struct procinfo *pi, const pid_t *ids, size_t n,
+		     bool threads, pi_context_cb cb, void *arg);
 
 /*
  * The raw name (/proc/PID/comm) and command line (arguments joined by

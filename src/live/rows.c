@@ -33,6 +33,8 @@ static void fill_identity(struct monitor *m, struct task *k, struct row *r,
 	r->pid = k->id;
 	r->tgid = k->tgid;
 	r->info = k->info;
+	/* read for the rows shown (rows_fill_status), never carried over */
+	memset(&r->info.ctx, 0, sizeof(r->info.ctx));
 	if (m->o.threads)
 		r->info.threads = -1;
 	r->uid = k->uid;
@@ -281,7 +283,10 @@ static void on_details(const struct procinfo_details *d, void *arg)
 		return; /* another task now has this id */
 	k->start = d->start;
 	tasks_waits_from_ticks(c->m, k, d->start);
+	struct task_ctx ctx = k->info.ctx; /* read apart (fill_context) */
+
 	k->info = d->info;
+	k->info.ctx = ctx;
 	k->info_round = c->m->round;
 	k->info_stale = false;
 	if (d->info.threads > 1)
@@ -397,6 +402,93 @@ static void read_wanted_info(struct monitor *m)
 				 on_details, &c);
 }
 
+/*
+ * A rate from two readings of a counter: none for the first reading,
+ * an unreadable one, or a counter that went back (another task's, or
+ * garbage), as the trust rules want.
+ */
+static bool counter_rate(bool have_prev, unsigned long long prev,
+			 bool have_now, unsigned long long now, double dt,
+			 double *out)
+{
+	if (!have_prev || !have_now || !(dt > 0) || now < prev)
+		return false;
+	*out = (double)(now - prev) / dt;
+	return true;
+}
+
+struct context_read {
+	struct monitor *m;
+	struct tasktable *t;
+};
+
+static void on_context(const struct procinfo_context *c, void *arg)
+{
+	struct context_read *cr = arg;
+	struct monitor *m = cr->m;
+	struct task *k = tasktable_find(cr->t, c->pid);
+	bool follows;
+	double dt;
+
+	if (!k || (c->start && k->start && c->start != k->start))
+		return; /* gone, or the id is another task's now */
+	/* rates only between readings of consecutive samples, per interval */
+	follows = k->ctx_round && k->ctx_round + 1 == m->round &&
+		  !m->o.accumulate;
+	dt = c->at - k->ctx_at;
+	struct task_ctx *x = &k->info.ctx;
+
+	*x = c->ctx;
+	if (counter_rate(follows && k->ctx_have_majflt, k->ctx_majflt,
+			 c->have_majflt, c->majflt, dt, &x->majflt_ps))
+		x->have |= CTX_MAJFLT;
+	if (counter_rate(follows && k->ctx_have_io, k->ctx_rbytes, c->have_io,
+			 c->read_bytes, dt, &x->read_bps))
+		x->have |= CTX_READ;
+	if (counter_rate(follows && k->ctx_have_io, k->ctx_wbytes, c->have_io,
+			 c->write_bytes, dt, &x->write_bps))
+		x->have |= CTX_WRITE;
+	k->ctx_round = m->round;
+	k->ctx_at = c->at;
+	k->ctx_have_majflt = c->have_majflt;
+	k->ctx_majflt = c->majflt;
+	k->ctx_have_io = c->have_io;
+	k->ctx_rbytes = c->read_bytes;
+	k->ctx_wbytes = c->write_bytes;
+}
+
+/*
+ * What stands next to the stall of these rows, read once per reading
+ * (a view may ask again: it gets the same), into each row.
+ */
+static void fill_context(struct monitor *m, struct tasktable *t,
+			 struct row *rows, size_t n, bool threads)
+{
+	struct context_read cr = { m, t };
+
+	m->npidbuf = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct task *k;
+
+		if (!(rows[i].flags & ROW_EXITED) &&
+		    (k = tasktable_find(t, rows[i].pid)) &&
+		    k->ctx_round != m->round)
+			push_pid(m, k->id);
+	}
+	if (m->npidbuf)
+		procinfo_context(m->pi, m->pidbuf, m->npidbuf, threads,
+				 on_context, &cr);
+	for (size_t i = 0; i < n; i++) {
+		struct task *k;
+
+		memset(&rows[i].info.ctx, 0, sizeof(rows[i].info.ctx));
+		if (!(rows[i].flags & ROW_EXITED) &&
+		    (k = tasktable_find(t, rows[i].pid)) &&
+		    k->ctx_round == m->round)
+			rows[i].info.ctx = k->info.ctx;
+	}
+}
+
 /* Thread rows: the thread's state, and the parent of its process. */
 static void fill_thread_status(struct monitor *m, struct row *rows, size_t n)
 {
@@ -426,6 +518,8 @@ static void fill_thread_status(struct monitor *m, struct row *rows, size_t n)
 		if (p && p->info.ppid)
 			rows[i].info.ppid = p->info.ppid;
 	}
+	if (m->threads)
+		fill_context(m, m->threads, rows, n, true);
 }
 
 void rows_fill_status(struct monitor *m, struct row *rows, size_t n)
@@ -454,6 +548,7 @@ void rows_fill_status(struct monitor *m, struct row *rows, size_t n)
 			continue;
 		rows[i].info = k->info; /* process rows: threads is theirs */
 	}
+	fill_context(m, t, rows, n, false);
 	gather_rows(m, rows, n);
 }
 

@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lib/nls.h"
@@ -353,6 +354,151 @@ static void put_why(const struct field *f, struct row *r,
 	r->why = v->have ? v->why : NULL;
 }
 
+/* ---- what stands next to a stall (struct task_ctx) ---- */
+
+/* f->arg: the member's bit (enum task_ctx_have). */
+static bool ctx_has(const struct field *f, const struct row *r)
+{
+	return r->info.ctx.have & (unsigned)f->arg;
+}
+
+static long long *ctx_kib(struct task_ctx *x, unsigned bit)
+{
+	return bit == CTX_RSS ? &x->rss_kib : &x->swap_kib;
+}
+
+static double *ctx_rate(struct task_ctx *x, unsigned bit)
+{
+	return bit == CTX_READ ? &x->read_bps
+	       : bit == CTX_WRITE ? &x->write_bps : &x->majflt_ps;
+}
+
+/* Memory, KiB, as /proc/PID/status gives it. */
+static void get_kib(const struct field *f, const struct row *r,
+		    const struct field_ctx *c, struct field_value *v)
+{
+	struct task_ctx x = r->info.ctx;
+
+	(void)c;
+	if (ctx_has(f, r))
+		set_int(v, *ctx_kib(&x, (unsigned)f->arg));
+}
+
+static void put_kib(const struct field *f, struct row *r,
+		    const struct field_value *v)
+{
+	unsigned bit = (unsigned)f->arg;
+
+	r->info.ctx.have &= ~bit;
+	if (!v->have)
+		return;
+	*ctx_kib(&r->info.ctx, bit) = v->i;
+	r->info.ctx.have |= bit;
+}
+
+/* A rate, per second; IO shows MiB/s on the screen and in text. */
+static void get_rate(const struct field *f, const struct row *r,
+		     const struct field_ctx *c, struct field_value *v)
+{
+	struct task_ctx x = r->info.ctx;
+	double rate = *ctx_rate(&x, (unsigned)f->arg);
+
+	if (!ctx_has(f, r))
+		return;
+	if (f->arg != CTX_MAJFLT &&
+	    (c->fmt == FIELD_FMT_SCREEN || c->fmt == FIELD_FMT_TEXT))
+		rate /= 1024 * 1024;
+	set_num(v, true, rate);
+}
+
+static void put_rate(const struct field *f, struct row *r,
+		     const struct field_value *v)
+{
+	unsigned bit = (unsigned)f->arg;
+
+	r->info.ctx.have &= ~bit;
+	if (!v->have || !isfinite(v->num))
+		return;
+	*ctx_rate(&r->info.ctx, bit) = v->num;
+	r->info.ctx.have |= bit;
+}
+
+static void get_nice(const struct field *f, const struct row *r,
+		     const struct field_ctx *c, struct field_value *v)
+{
+	(void)c;
+	if (ctx_has(f, r))
+		set_int(v, r->info.ctx.nice);
+}
+
+static void put_nice(const struct field *f, struct row *r,
+		     const struct field_value *v)
+{
+	(void)f;
+	r->info.ctx.have &= ~(unsigned)CTX_NICE;
+	if (!v->have || v->i < INT_MIN || v->i > INT_MAX)
+		return;
+	r->info.ctx.nice = (int)v->i;
+	r->info.ctx.have |= CTX_NICE;
+}
+
+/* Nice values ascending, as the scheduler ranks them; unknown last. */
+static int cmp_nice(const struct field_value *a, const struct field_value *b)
+{
+	if (a->have != b->have)
+		return a->have ? -1 : 1;
+	return cmp_asc(a, b);
+}
+
+/* Only a task in D waits in a channel worth naming. */
+static void get_wchan(const struct field *f, const struct row *r,
+		      const struct field_ctx *c, struct field_value *v)
+{
+	(void)c;
+	if (ctx_has(f, r))
+		set_str(v, r->info.ctx.wchan);
+}
+
+static void put_wchan(const struct field *f, struct row *r,
+		      const struct field_value *v)
+{
+	(void)f;
+	r->info.ctx.have &= ~(unsigned)CTX_WCHAN;
+	if (!v->have || !v->str || !*v->str)
+		return;
+	snprintf(r->info.ctx.wchan, sizeof(r->info.ctx.wchan), "%s", v->str);
+	r->info.ctx.have |= CTX_WCHAN;
+}
+
+/* Names, absent last (as a figure). */
+static int cmp_str_present(const struct field_value *a,
+			   const struct field_value *b)
+{
+	if (a->have != b->have)
+		return a->have ? -1 : 1;
+	return cmp_str(a, b);
+}
+
+/* The operator's name of the task's cgroup, made from its path. */
+static void get_cgname(const struct field *f, const struct row *r,
+		       const struct field_ctx *c, struct field_value *v)
+{
+	(void)f, (void)c;
+	if (!r->cgroup || cgname_of(r->cgroup, v->buf, sizeof(v->buf)) < 0)
+		return;
+	set_str(v, v->buf);
+}
+
+/*
+ * Replay: the name is made again from the path (the "cgroup" key), as
+ * live; the recorded one is only for the reader of the file.
+ */
+static void put_cgname(const struct field *f, struct row *r,
+		       const struct field_value *v)
+{
+	(void)f, (void)r, (void)v;
+}
+
 /* ---- cgroup rows ---- */
 
 /* The cgroup's own pressure: some, share of the interval (f->arg). */
@@ -538,6 +684,98 @@ static const struct field table[NFIELD] = {
 		.type = FIELD_EVIDENCE, .width = 16, .bwidth = 16,
 		.flags = TASK | CG | FIELD_LEFT | FIELD_RAW | FIELD_OPTIONAL,
 		.get = get_why, .cg_get = cg_why, .set = put_why,
+	},
+
+	/* what stands next to a stall: the screen shows them when chosen */
+	[FIELD_RSS] = {
+		.header = "RSS KiB", .bheader = N_("RSS KiB"), .key = "rss_kib",
+		.sort_name = "rss",
+		.help = N_("resident memory, KiB; - for a kernel thread or an "
+			   "ended task"),
+		.type = FIELD_INT, .width = 9, .bwidth = 9,
+		.flags = TASK | FIELD_SORT | FIELD_DETAIL | FIELD_OFF |
+			 FIELD_OPTIONAL,
+		.arg = CTX_RSS,
+		.cmp = cmp_desc, .get = get_kib, .set = put_kib,
+	},
+	[FIELD_SWAP] = {
+		.header = "SWAP KiB", .bheader = N_("SWAP KiB"),
+		.key = "swap_kib", .sort_name = "swapped",
+		.help = N_("memory swapped out, KiB; - for a kernel thread or "
+			   "an ended task"),
+		.type = FIELD_INT, .width = 9, .bwidth = 9,
+		.flags = TASK | FIELD_SORT | FIELD_DETAIL | FIELD_OFF |
+			 FIELD_OPTIONAL,
+		.arg = CTX_SWAP,
+		.cmp = cmp_desc, .get = get_kib, .set = put_kib,
+	},
+	[FIELD_IO_READ] = {
+		.header = "RD MiB/s", .bheader = N_("RD MiB/s"),
+		.key = "read_bps", .sort_name = "read",
+		.help = N_("bytes read from storage per second, MiB/s (JSON "
+			   "and CSV: bytes/s), between two samples; - at the "
+			   "first, with -a or -H, or without the right to "
+			   "read /proc/PID/io"),
+		.type = FIELD_NUM, .width = 8, .bwidth = 8, .decimals = 2,
+		.flags = TASK | FIELD_SORT | FIELD_DETAIL | FIELD_OFF |
+			 FIELD_OPTIONAL,
+		.arg = CTX_READ,
+		.cmp = cmp_desc, .get = get_rate, .set = put_rate,
+	},
+	[FIELD_IO_WRITE] = {
+		.header = "WR MiB/s", .bheader = N_("WR MiB/s"),
+		.key = "write_bps", .sort_name = "write",
+		.help = N_("bytes written to storage per second, MiB/s (JSON "
+			   "and CSV: bytes/s), between two samples; - at the "
+			   "first, with -a or -H, or without the right to "
+			   "read /proc/PID/io"),
+		.type = FIELD_NUM, .width = 8, .bwidth = 8, .decimals = 2,
+		.flags = TASK | FIELD_SORT | FIELD_DETAIL | FIELD_OFF |
+			 FIELD_OPTIONAL,
+		.arg = CTX_WRITE,
+		.cmp = cmp_desc, .get = get_rate, .set = put_rate,
+	},
+	[FIELD_MAJFLT] = {
+		.header = "MAJFL/s", .bheader = N_("MAJFL/s"),
+		.key = "majflt_ps", .sort_name = "majflt",
+		.help = N_("major page faults per second (pages read in), "
+			   "between two samples; - at the first, with -a or -H"),
+		.type = FIELD_NUM, .width = 7, .bwidth = 7, .decimals = 1,
+		.flags = TASK | FIELD_SORT | FIELD_DETAIL | FIELD_OFF |
+			 FIELD_OPTIONAL,
+		.arg = CTX_MAJFLT,
+		.cmp = cmp_desc, .get = get_rate, .set = put_rate,
+	},
+	[FIELD_NICE] = {
+		.header = "NI", .bheader = N_("NI"), .key = "nice",
+		.help = N_("nice value, -20 (first) to 19"),
+		.type = FIELD_INT, .width = 3, .bwidth = 3,
+		.flags = TASK | FIELD_SORT | FIELD_DETAIL | FIELD_OFF |
+			 FIELD_OPTIONAL,
+		.arg = CTX_NICE,
+		.cmp = cmp_nice, .get = get_nice, .set = put_nice,
+	},
+	[FIELD_WCHAN] = {
+		.header = "WCHAN", .bheader = N_("WCHAN"), .key = "wchan",
+		.help = N_("the kernel function a task in D (uninterruptible) "
+			   "sleeps in; - in any other state, or when the "
+			   "kernel does not say"),
+		.type = FIELD_STR, .width = 16, .bwidth = 16,
+		.flags = TASK | FIELD_LEFT | FIELD_SORT | FIELD_DETAIL |
+			 FIELD_OFF | FIELD_RAW | FIELD_OPTIONAL,
+		.arg = CTX_WCHAN,
+		.cmp = cmp_str_present, .get = get_wchan, .set = put_wchan,
+	},
+	[FIELD_CGNAME] = {
+		.header = "CGROUP", .bheader = N_("CGROUP"),
+		.key = "cgroup_name",
+		.help = N_("what operators call the task's cgroup (its systemd "
+			   "unit, a container); - until cgroups are read (g or "
+			   "--cgroups)"),
+		.type = FIELD_STR, .width = 20, .bwidth = 20,
+		.flags = TASK | FIELD_LEFT | FIELD_SORT | FIELD_OFF | FIELD_RAW |
+			 FIELD_OPTIONAL,
+		.cmp = cmp_str_present, .get = get_cgname, .set = put_cgname,
 	},
 
 	/* the cgroup view: batch text heads them with the kernel's names */

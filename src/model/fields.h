@@ -15,6 +15,7 @@
 #include <stdbool.h>
 
 #include "model/categories.h"
+#include "model/cgname.h"
 #include "model/sample.h"
 
 enum field_id {
@@ -38,6 +39,15 @@ enum field_id {
 	FIELD_CGROUP,
 	FIELD_START,
 	FIELD_WHY,                    /* the evidence of its stalls (rowwhy.h) */
+	/* what stands next to a stall (struct task_ctx) */
+	FIELD_RSS,
+	FIELD_SWAP,
+	FIELD_IO_READ,
+	FIELD_IO_WRITE,
+	FIELD_MAJFLT,
+	FIELD_NICE,
+	FIELD_WCHAN,
+	FIELD_CGNAME,                 /* the name of the task's cgroup */
 	/* the cgroup view's own columns */
 	FIELD_CG_CPU_P,
 	FIELD_CG_CPU_10,
@@ -74,6 +84,13 @@ enum field_flags {
 	FIELD_KERNEL = 1u << 6,   /* batch header is the kernel's: untranslated */
 	FIELD_TASK = 1u << 7,     /* has a value for task rows */
 	FIELD_CGROUP_ROW = 1u << 8, /* has a value for cgroup rows */
+	/*
+	 * Read with a row's details (producer fill_status), for the rows a
+	 * view shows: a view sorting by it reads them for every row first.
+	 */
+	FIELD_DETAIL = 1u << 9,
+	/* the screen shows it only when chosen (column setup, F2) */
+	FIELD_OFF = 1u << 10,
 };
 
 /* Who asks for a value: a few fields look different in each. */
@@ -104,6 +121,7 @@ struct field_value {
 	const struct cat_figure *d; /* FIELD_FIGURES, FIELD_SET: NCAT of them */
 	const struct row_why *why;  /* FIELD_EVIDENCE */
 	char small[2];        /* room for a one-character str */
+	char buf[CGNAME_MAX]; /* room for a str made by the getter */
 };
 
 struct field;

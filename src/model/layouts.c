@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "model/fields.h"
 #include "model/layouts.h"
@@ -19,9 +20,11 @@ static const int tasks_layout[] = {
 	FIELD_PID, FIELD_USER, FIELD_STATE, FIELD_CPU_PCT, CATS, FIELD_TOTAL,
 	FIELD_COMM,
 };
+/* the screen shows the FIELD_OFF ones when chosen (F2); text shows all */
 static const int screen_layout[] = {
 	FIELD_PID, FIELD_USER, FIELD_STATE, FIELD_CPU_PCT, CATS, FIELD_TOTAL,
-	FIELD_WHY, FIELD_COMM,
+	FIELD_NICE, FIELD_RSS, FIELD_SWAP, FIELD_IO_READ, FIELD_IO_WRITE,
+	FIELD_MAJFLT, FIELD_WCHAN, FIELD_CGNAME, FIELD_WHY, FIELD_COMM,
 };
 static const int cgroups_layout[] = {
 	FIELD_CG_CPU_P, FIELD_CG_CPU_10, FIELD_CG_MEM_P, FIELD_CG_MEM_10,
@@ -41,12 +44,16 @@ static const int cgroups_text_layout[] = {
 static const int csv_layout[] = {
 	FIELD_PID, FIELD_TGID, FIELD_PPID, FIELD_USER, FIELD_STATE,
 	FIELD_THREADS, FIELD_CPU_PCT, FIELD_DELAY, FIELD_TOTAL, FIELD_DROPPED,
-	FIELD_EXITED, FIELD_COMMAND, FIELD_WHY,
+	FIELD_EXITED, FIELD_COMMAND, FIELD_WHY, FIELD_NICE, FIELD_RSS,
+	FIELD_SWAP, FIELD_IO_READ, FIELD_IO_WRITE, FIELD_MAJFLT, FIELD_WCHAN,
+	FIELD_CGNAME,
 };
 static const int json_layout[] = {
 	FIELD_PID, FIELD_TGID, FIELD_PPID, FIELD_COMM, FIELD_CMDLINE,
 	FIELD_USER, FIELD_STATE, FIELD_THREADS, FIELD_CPU_PCT, FIELD_DELAY,
 	FIELD_DROPPED, FIELD_TOTAL, FIELD_CGROUP, FIELD_START, FIELD_WHY,
+	FIELD_NICE, FIELD_RSS, FIELD_SWAP, FIELD_IO_READ, FIELD_IO_WRITE,
+	FIELD_MAJFLT, FIELD_WCHAN, FIELD_CGNAME,
 };
 
 #define LAYOUT(a) { a, sizeof(a) / sizeof(a[0]) }
@@ -110,4 +117,18 @@ int layouts_step(enum field_layout l, int id, int dir, unsigned flags)
 		if ((fields_get(ids[i])->flags & flags) == flags)
 			return ids[i];
 	return id;
+}
+
+int layouts_screen_by_key(const char *name)
+{
+	int n;
+	const int *ids = layouts_fields(FIELD_LAYOUT_SCREEN, &n);
+
+	for (int i = 0; i < n; i++) {
+		const char *key = fields_get(ids[i])->key;
+
+		if (key && strcmp(key, name) == 0)
+			return ids[i];
+	}
+	return -1;
 }

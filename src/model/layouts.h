@@ -33,4 +33,10 @@ bool layouts_has(enum field_layout l, int id);
  */
 int layouts_step(enum field_layout l, int id, int dir, unsigned flags);
 
+/*
+ * The field of the screen's task table whose key (JSON key, as the
+ * settings file names columns) is name, or -1.
+ */
+int layouts_screen_by_key(const char *name);
+
 #endif

@@ -29,6 +29,39 @@ struct cat_figure {
 			     delta.h): not shown, sorted on or summed */
 };
 
+/* The size of a wait channel's name kept (kernel symbols are shorter). */
+#define TASK_WCHAN_MAX 48
+
+/*
+ * What stands next to a stall: the task's memory, IO, faults, nice and
+ * wait channel, read when a view shows the row (or sorts by one of
+ * them: fields.h FIELD_DETAIL). A member counts only with its bit in
+ * have (all zero: nothing known); the rates cover the time between two
+ * readings of consecutive samples.
+ */
+enum task_ctx_have {
+	CTX_RSS = 1u << 0,
+	CTX_SWAP = 1u << 1,
+	CTX_NICE = 1u << 2,
+	CTX_READ = 1u << 3,
+	CTX_WRITE = 1u << 4,
+	CTX_MAJFLT = 1u << 5,
+	CTX_WCHAN = 1u << 6,
+};
+
+struct task_ctx {
+	unsigned have;        /* enum task_ctx_have */
+	long long rss_kib;    /* resident memory, KiB (a kernel thread has
+				 none of its own: unknown) */
+	long long swap_kib;   /* swapped out, KiB */
+	int nice;             /* -20..19 */
+	double read_bps;      /* bytes read from storage per second */
+	double write_bps;     /* bytes written to storage per second */
+	double majflt_ps;     /* major faults per second */
+	char wchan[TASK_WCHAN_MAX]; /* the kernel function it sleeps in,
+				 while in D */
+};
+
 /*
  * What the sources read of a task apart from its delay figures and its
  * names: read together (procinfo), kept per task (struct task) and copied
@@ -43,6 +76,7 @@ struct task_info {
 				 (from its /proc start and the boot time);
 				 0 when unknown. With the id it names one
 				 life of a task across samples. */
+	struct task_ctx ctx;  /* what stands next to a stall */
 };
 
 /* Nothing known: what a task and a row hold before the first read. */

@@ -23,8 +23,9 @@ static bool keep(const struct row *r, const struct select_opts *o)
 			return false;
 	}
 	if (o->name && *o->name) {
-		if (!(r->comm && strstr(r->comm, o->name)) &&
-		    !(r->cmdline && strstr(r->cmdline, o->name)))
+		/* in any case, as the search and the cgroups' filter */
+		if (!(r->comm && strcasestr(r->comm, o->name)) &&
+		    !(r->cmdline && strcasestr(r->cmdline, o->name)))
 			return false;
 	}
 	return true;

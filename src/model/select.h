@@ -19,7 +19,8 @@ struct select_opts {
 	size_t npids;
 	bool have_uid;
 	uid_t uid;             /* keep only this user's */
-	const char *name;      /* keep only comm/cmdline containing this */
+	const char *name;      /* keep only comm/cmdline containing this
+				  (in any case) */
 	size_t limit;          /* 0: no limit */
 };
 

@@ -57,6 +57,14 @@ struct task {
 	 */
 	bool info_stale;
 	uint64_t info_round;       /* the reading after which info was read */
+	/*
+	 * What stands next to a stall (info.ctx): read once per reading
+	 * for the rows shown; the counters its rates are made of, as read.
+	 */
+	uint64_t ctx_round;        /* the reading after which it was read */
+	double ctx_at;             /* CLOCK_MONOTONIC of that read */
+	bool ctx_have_majflt, ctx_have_io;
+	unsigned long long ctx_majflt, ctx_rbytes, ctx_wbytes;
 	bool cg_stale;             /* exec'd: its cgroup is read again */
 	double cg_at;              /* CLOCK_MONOTONIC when its cgroup was read */
 

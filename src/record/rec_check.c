@@ -123,6 +123,34 @@ static bool ok_id(pid_t id)
 	return id >= 0 && id <= REC_CHECK_PID_MAX;
 }
 
+/*
+ * What stands next to a stall: memory not negative nor beyond what a
+ * 64-bit machine addresses (2^54 KiB), nice -20..19, rates finite and not
+ * negative. Returns the values dropped.
+ */
+static size_t check_ctx(struct task_ctx *x)
+{
+	unsigned bad = 0;
+
+	if ((x->have & CTX_RSS) && !(x->rss_kib >= 0 && x->rss_kib < (1LL << 54)))
+		bad |= CTX_RSS;
+	if ((x->have & CTX_SWAP) &&
+	    !(x->swap_kib >= 0 && x->swap_kib < (1LL << 54)))
+		bad |= CTX_SWAP;
+	if ((x->have & CTX_NICE) && !(x->nice >= -20 && x->nice <= 19))
+		bad |= CTX_NICE;
+	if ((x->have & CTX_READ) && !(isfinite(x->read_bps) && x->read_bps >= 0))
+		bad |= CTX_READ;
+	if ((x->have & CTX_WRITE) &&
+	    !(isfinite(x->write_bps) && x->write_bps >= 0))
+		bad |= CTX_WRITE;
+	if ((x->have & CTX_MAJFLT) &&
+	    !(isfinite(x->majflt_ps) && x->majflt_ps >= 0))
+		bad |= CTX_MAJFLT;
+	x->have &= ~bad;
+	return (size_t)__builtin_popcount(bad);
+}
+
 static size_t check_row(struct row *r, const struct sample *s, bool thread)
 {
 	struct bounds b = { s->interval, LIFE_UNKNOWN,
@@ -153,6 +181,7 @@ static size_t check_row(struct row *r, const struct sample *s, bool thread)
 	}
 	n += check_figures(r->d, &b);
 	n += check_total(&r->total_pct, &b);
+	n += check_ctx(&r->info.ctx);
 	return n;
 }
 

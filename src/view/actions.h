@@ -77,6 +77,9 @@ key_action_fn actions_control_delay;
 key_action_fn actions_control_delayacct; /* asks first */
 key_action_fn actions_control_save;
 key_action_fn actions_control_why;
+key_action_fn actions_control_setup;
+key_action_fn actions_move_left;
+key_action_fn actions_move_right;
 key_action_fn actions_control_redraw;
 key_action_fn actions_control_help;
 key_action_fn actions_control_quit;

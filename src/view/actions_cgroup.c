@@ -48,9 +48,9 @@ void actions_cgroup_unfold(struct screen *s, int arg)
 const struct key_def actions_cgroup_keys[] = {
 	{ { 'g' }, actions_cgroup_view, 0,
 	  N_("the cgroup view: a tree of cgroups with their pressure (on/off)") },
-	{ { KEY_LEFT, '-' }, actions_cgroup_fold, 0,
+	{ { '-' }, actions_cgroup_fold, 0,
 	  N_("fold the selected cgroup (on a folded one: go to its parent)") },
-	{ { KEY_RIGHT, '+' }, actions_cgroup_unfold, 0,
+	{ { '+' }, actions_cgroup_unfold, 0,
 	  N_("unfold the selected cgroup") },
 	{ { 0 }, NULL, 0, NULL },
 };

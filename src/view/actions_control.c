@@ -84,7 +84,11 @@ static void set_delay(struct screen *s, const char *text)
 	}
 	screen_set_delay(s, d);
 	actions_control_sync_options(s);
-	screen_message(s, false, _("refresh every %g s"), d);
+	if (s->replay)
+		screen_message(s, false, _("speed: the next sample every %g s"),
+			       d);
+	else
+		screen_message(s, false, _("refresh every %g s"), d);
 }
 
 static const struct prompt_ops delay_prompt = {
@@ -93,12 +97,19 @@ static const struct prompt_ops delay_prompt = {
 	.accept = set_delay,
 };
 
+/* A replay's d sets the speed, as its key hint says. */
+static const struct prompt_ops speed_prompt = {
+	.kind = PROMPT_DELAY,
+	.label = N_("Speed, seconds from one sample to the next: "),
+	.accept = set_delay,
+};
+
 void actions_control_delay(struct screen *s, int arg)
 {
 	(void)arg;
 	char buf[32];
 	snprintf(buf, sizeof(buf), "%g", s->delay);
-	prompt_start(s, &delay_prompt, buf);
+	prompt_start(s, s->replay ? &speed_prompt : &delay_prompt, buf);
 }
 
 static void enable_delayacct(struct screen *s, bool yes)
@@ -141,6 +152,18 @@ void actions_control_delayacct(struct screen *s, int arg)
 		screen_message(s, false, _("delay accounting is already on"));
 	else
 		prompt_start(s, &delayacct_prompt, NULL);
+}
+
+void actions_control_setup(struct screen *s, int arg)
+{
+	(void)arg;
+	if (s->cgview) {
+		screen_message(s, true, "%s", _("the column setup is the task "
+						"table's: leave the cgroup view "
+						"first (g)"));
+		return;
+	}
+	screen_setup_open(s);
 }
 
 /* The evidence pane: on with the state of what is in sight now. */
@@ -193,6 +216,8 @@ const struct key_def actions_control_keys[] = {
 	{ { ' ' }, actions_control_freeze, 0,
 	  N_("freeze the display (collection goes on); replaying: pause or "
 	     "resume playback") },
+	{ { KEY_F(2) }, actions_control_setup, 0,
+	  N_("column setup: show, hide and order the columns (saved)") },
 	{ { 'd' }, actions_control_delay, 0,
 	  N_("change the refresh interval (seconds; replaying: the time each "
 	     "sample stays)") },

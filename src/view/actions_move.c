@@ -175,6 +175,38 @@ void actions_move_tree(struct screen *s, int arg)
 				 : _("processes as a list"));
 }
 
+/*
+ * Left and Right: in the task table, the command lines scroll by this
+ * many cells (the end of a long one comes into view); in the cgroup
+ * view they fold and unfold, as - and + do.
+ */
+#define HSCROLL_STEP 16
+
+void actions_move_left(struct screen *s, int arg)
+{
+	(void)arg;
+	if (s->cgview) {
+		actions_cgroup_fold(s, 0);
+		return;
+	}
+	s->hscroll = s->hscroll > HSCROLL_STEP ? s->hscroll - HSCROLL_STEP : 0;
+}
+
+void actions_move_right(struct screen *s, int arg)
+{
+	(void)arg;
+	if (s->cgview) {
+		actions_cgroup_unfold(s, 0);
+		return;
+	}
+	/* it stops where the longest line in view ends at the right edge */
+	int rest = screen_table_command_width(s);
+
+	if (s->hscroll < rest)
+		s->hscroll = s->hscroll + HSCROLL_STEP < rest ?
+			     s->hscroll + HSCROLL_STEP : rest;
+}
+
 const struct key_def actions_move_keys[] = {
 	{ { KEY_UP }, actions_move_up, 0, N_("move the selection up") },
 	{ { KEY_DOWN }, actions_move_down, 0, N_("move the selection down") },
@@ -194,5 +226,10 @@ const struct key_def actions_move_keys[] = {
 	{ { KEY_F(5) }, actions_move_tree, 0,
 	  N_("processes under their parents, siblings in the sort order "
 	     "(on/off)") },
+	{ { KEY_LEFT }, actions_move_left, 0,
+	  N_("scroll the command lines left (in the cgroup view: fold)") },
+	{ { KEY_RIGHT }, actions_move_right, 0,
+	  N_("scroll the command lines right, to see the end of a long one "
+	     "(in the cgroup view: unfold)") },
 	{ { 0 }, NULL, 0, NULL },
 };

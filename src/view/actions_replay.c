@@ -64,7 +64,9 @@ static int clock_part(const char **p, bool first, unsigned max)
 /*
  * A time to jump to: HH:MM[:SS] on the day of the sample shown (or the
  * day before or after, whichever comes nearest to it: a recording may
- * span midnight), or seconds since the epoch. Returns 0 or -1.
+ * span midnight) up to the end of that second, or seconds since the
+ * epoch. The player goes to the last sample at or before it. Returns 0
+ * or -1.
  */
 static int parse_jump(const struct screen *s, const char *text, double *out)
 {
@@ -103,7 +105,12 @@ static int parse_jump(const struct screen *s, const char *text, double *out)
 	}
 	if (isnan(best))
 		return -1;
-	*out = best;
+	/*
+	 * The header shows a sample's time cut to the second: the clock
+	 * typed names that whole second, so the sample shown as 19:38:15
+	 * (taken at 19:38:15.8, say) is the one at or before it.
+	 */
+	*out = best + 1 - 1e-6;
 	return 0;
 }
 

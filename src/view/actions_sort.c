@@ -20,6 +20,7 @@ void actions_sort_set(struct screen *s, int key, bool toggle)
 		s->sel.reverse = false;
 	s->sel.sort = key;
 	actions_control_sync_options(s);
+	screen_fill_for_sort(s);
 	screen_rebuild_view(s);
 }
 
@@ -28,7 +29,7 @@ static void step(struct screen *s, int dir)
 {
 	int next = s->cgview
 		? layouts_step(FIELD_LAYOUT_CGROUPS, s->cg_sort, dir, 0)
-		: layouts_step(FIELD_LAYOUT_TASKS, s->sel.sort, dir, FIELD_SORT);
+		: screen_setup_step(s, s->sel.sort, dir);
 
 	if (s->cgview && next != s->cg_sort)
 		screen_cgroup_set_sort(s, next, false);

@@ -124,6 +124,15 @@ static int columns_part(struct help_text *h)
 		if (add_entry(h, c->header, KEY_COL, _(c->help)) < 0)
 			return -1;
 	}
+	static const char *const hidden[] = {
+		N_("Hidden until chosen with F2 (column setup, saved): NI, RSS,"),
+		N_("SWAP, RD, WR, MAJFL, WCHAN, CGROUP; and IRQ, with the irq row"),
+		N_("of PSI, where the kernel collects no IRQ time"),
+		N_("(CONFIG_IRQ_TIME_ACCOUNTING off: no /proc/pressure/irq)."),
+	};
+	for (size_t i = 0; i < sizeof(hidden) / sizeof(hidden[0]); i++)
+		if (add(h, false, "%s", _(hidden[i])) < 0)
+			return -1;
 	return 0;
 }
 

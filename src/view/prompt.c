@@ -22,6 +22,8 @@ void prompt_start(struct screen *s, const struct prompt_ops *ops,
 	s->prompt_ops = ops;
 	snprintf(s->input, sizeof(s->input), "%s", initial ? initial : "");
 	s->input_len = strlen(s->input);
+	/* pre-filled text is selected: the first key typed replaces it */
+	s->input_selected = s->input_len > 0;
 }
 
 /* Close the prompt first: what it was for may open another message. */
@@ -56,6 +58,9 @@ void prompt_key(struct screen *s, int key)
 		ops->answer(s, key == 'y' || key == 'Y');
 		return;
 	}
+	bool selected = s->input_selected;
+
+	s->input_selected = false;
 	switch (key) {
 	case '\n':
 	case '\r':
@@ -72,6 +77,12 @@ void prompt_key(struct screen *s, int key)
 		drop_char(s);
 		changed(s);
 		return;
+	case KEY_LEFT:
+	case KEY_RIGHT:
+	case KEY_HOME:
+	case KEY_END:
+		/* the cursor stays at the end: the text is kept to edit */
+		return;
 	case KEYS_CTRL('u'):
 		s->input_len = 0;
 		s->input[0] = '\0';
@@ -79,8 +90,14 @@ void prompt_key(struct screen *s, int key)
 		return;
 	}
 	/* bytes of UTF-8 come one by one */
-	if (key < ' ' || key > 255 || key == KEYS_DEL)
+	if (key < ' ' || key > 255 || key == KEYS_DEL) {
+		s->input_selected = selected;
 		return;
+	}
+	if (selected) {
+		s->input_len = 0;
+		s->input[0] = '\0';
+	}
 	if (s->input_len + 1 < sizeof(s->input)) {
 		s->input[s->input_len++] = (char)key;
 		s->input[s->input_len] = '\0';
@@ -103,7 +120,8 @@ void prompt_draw(struct screen *s, int y)
 		do
 			tail++;
 		while (((unsigned char)*tail & 0xc0) == 0x80);
-	screen_draw_text(s, tail, false, COLS - x, false, A_NORMAL);
+	screen_draw_text(s, tail, false, COLS - x, false,
+			 s->input_selected ? A_REVERSE : A_NORMAL);
 	int cx = x + textwidth_width(tail);
 	if (ops->hit && s->input_len && !ops->hit(s, s->input)) {
 		move(y, cx + 1);

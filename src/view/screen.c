@@ -331,6 +331,33 @@ void screen_set_cgview(struct screen *s, bool on)
 	screen_fill_current(s);
 }
 
+void screen_fill_for_sort(struct screen *s)
+{
+	const struct field *f = fields_get(s->sel.sort);
+	struct sample *smp = &s->snap.s;
+	struct row *tmp;
+
+	if (!f || !(f->flags & FIELD_DETAIL) || !s->m || !s->have_sample ||
+	    s->frozen || !smp->nrows)
+		return;
+	/*
+	 * Sorting by a detail (RSS, IO rate...) compares every row's: read
+	 * them all now, not only for the rows shown after the sort. A copy
+	 * is filled, so that the evidence it gathers stays the producer's
+	 * (fill_visible keeps what the rows shown need).
+	 */
+	tmp = malloc(smp->nrows * sizeof(*tmp));
+	if (!tmp) {
+		screen_message(s, true, "%s", strerror(ENOMEM));
+		return;
+	}
+	memcpy(tmp, smp->rows, smp->nrows * sizeof(*tmp));
+	producer_fill_status(s->m, tmp, smp->nrows);
+	for (size_t i = 0; i < smp->nrows; i++)
+		smp->rows[i].info = tmp[i].info;
+	free(tmp);
+}
+
 /*
  * Ask the monitor for the current state of the rows about to be shown,
  * and keep it in the snapshot so that re-sorting does not lose it.
@@ -424,6 +451,7 @@ static void take_sample(struct screen *s)
 		s->collecting = false;
 		screen_header_history_push(s, &smp.psi);
 	}
+	screen_fill_for_sort(s);
 	screen_rebuild_view(s);
 	screen_fill_current(s);
 	screen_draw(s);
@@ -523,6 +551,9 @@ void screen_draw(struct screen *s)
 	} else if (s->help) {
 		curs_set(0);
 		screen_draw_help(s);
+	} else if (s->setup) {
+		curs_set(0);
+		screen_setup_draw(s);
 	} else {
 		int y = screen_header_draw(s, 0);
 		int h = LINES - 1 - y, ph = screen_why_height(s, h);
@@ -608,6 +639,7 @@ static void screen_init(struct screen *s, struct producer *m,
 	s->cgview = o->cgroups;
 	s->cg_sort = layouts_has(FIELD_LAYOUT_CGROUPS, o->sel.sort)
 		      ? o->sel.sort : FIELD_TOTAL;
+	screen_setup_init(s);
 	char *path = config_file_path();
 	if (help_build(&s->help_text, path) < 0)
 		memset(&s->help_text, 0, sizeof(s->help_text));

@@ -457,8 +457,15 @@ static int tree_width(const struct screen *s)
 static void title(const struct screen *s, int col, char *text, size_t size)
 {
 	const char *h = fields_get(col)->header;
+	char mark[64];
+
+	/* beside ms or events, TOTAL carries its unit */
+	if (col == FIELD_TOTAL && s->sel.metric != METRIC_PCT)
+		h = "TOTAL%";
+	/* one form of the marker, as in the task table */
+	snprintf(mark, sizeof(mark), _("(+%d hidden)"), s->cg_hidden);
 	if (!fields_get(col)->width && s->cg_hidden)
-		snprintf(text, size, _("%s (+%d hidden)"), h, s->cg_hidden);
+		snprintf(text, size, "%s %s", h, mark);
 	else
 		snprintf(text, size, "%s", h);
 }

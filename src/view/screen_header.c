@@ -128,13 +128,20 @@ static void title_line(struct screen *s, int y)
 	piece(s, y, &x, buf, s->attr[R_TITLE]);
 
 	if (s->have_sample) {
-		if (smp->nthreads)
-			snprintf(buf, sizeof(buf), narrow ? _("%zu proc %zu thr") :
-				 _("%zu processes, %zu threads"), smp->nprocs,
-				 smp->nthreads);
+		unsigned long np = (unsigned long)smp->nprocs;
+		unsigned long nt = (unsigned long)smp->nthreads;
+		int n = 0;
+
+		if (narrow)
+			n = snprintf(buf, sizeof(buf), _("%lu proc"), np);
 		else
-			snprintf(buf, sizeof(buf), narrow ? _("%zu proc") :
-				 _("%zu processes"), smp->nprocs);
+			n = snprintf(buf, sizeof(buf),
+				     ngettext("%lu process", "%lu processes", np),
+				     np);
+		if (nt && n >= 0 && (size_t)n < sizeof(buf))
+			snprintf(buf + n, sizeof(buf) - (size_t)n,
+				 narrow ? _(" %lu thr") :
+				 ngettext(", %lu thread", ", %lu threads", nt), nt);
 		piece(s, y, &x, buf, s->attr[R_TITLE]);
 	}
 	if (s->cgview) {
@@ -244,12 +251,33 @@ static void status_line(struct screen *s, int y)
 		}
 	}
 	piece(s, y, &x, sort_label(s, buf, sizeof(buf)), A_BOLD);
+	bool since_start = s->have_sample ? smp->accumulated : s->accumulate;
+	const char *shown = s->sel.metric == METRIC_PCT && since_start
+			    /* xgettext:no-c-format */
+			    ? _("% of the time since start")
+			    : screen_table_metric_label(s->sel.metric);
+
 	if (narrow)
-		snprintf(buf, sizeof(buf), "%s", screen_table_metric_label(s->sel.metric));
+		snprintf(buf, sizeof(buf), "%s", shown);
+	else if (s->sel.metric == METRIC_PCT)
+		snprintf(buf, sizeof(buf), _("showing %s"), shown);
 	else
-		snprintf(buf, sizeof(buf), _("showing %s"),
-			 screen_table_metric_label(s->sel.metric));
+		/* TOTAL stays a share of the time: say so beside the unit */
+		snprintf(buf, sizeof(buf), since_start
+			 ? _("showing %s, TOTAL%% of the time since start")
+			 : _("showing %s, TOTAL%% of interval"), shown);
 	piece(s, y, &x, buf, A_NORMAL);
+	if (s->sel.metric == METRIC_MAX && s->have_sample &&
+	    smp->ts_version > 0 && smp->ts_version < 17) {
+		/*
+		 * why the max column is mostly - (delta.c): known only
+		 * where one wait ended or a thread's lifetime max rose
+		 */
+		snprintf(buf, sizeof(buf),
+			 _("max mostly -: taskstats v%u dates no wait "
+			   "(v17 does)"), smp->ts_version);
+		piece(s, y, &x, buf, s->attr[R_WARN]);
+	}
 	if (s->sel.only_stalled)
 		piece(s, y, &x, _("only stalled"), s->attr[R_WARN]);
 	const char *filter = s->cgview ? s->cg_filter : s->name;
@@ -355,6 +383,19 @@ static bool psi_any(const struct screen *s)
 	return false;
 }
 
+/*
+ * A row of PSI the kernel fills: the irq row goes where the kernel has
+ * no IRQ time accounting (no /proc/pressure/irq beside the others), as
+ * the IRQ column does (screen_setup.c).
+ */
+static bool psi_row_shown(const struct screen *s, int r)
+{
+	const struct psi_stat *st = s->snap.s.psi.s[r];
+
+	return r != PSI_IRQ || !s->have_sample ||
+	       st[PSI_SOME].present || st[PSI_FULL].present;
+}
+
 static int psi_wide(struct screen *s, int y)
 {
 	static const char *const heads[] = {
@@ -374,18 +415,23 @@ static int psi_wide(struct screen *s, int y)
 		move(y, spark_x);
 		screen_draw_text(s, _("history"), false, spark_w, false, A_BOLD);
 	}
+	int k = 0;
+
 	for (int r = 0; r < NPSI; r++) {
-		move(y + 1 + r, 0);
+		if (!psi_row_shown(s, r))
+			continue;
+		k++;
+		move(y + k, 0);
 		screen_draw_text(s, psi_res_name[r], false, PSI_NAME_W, false, A_NORMAL);
 		psi_kind_cells(s, &s->snap.s.psi.s[r][PSI_SOME]);
 		addstr("  ");
 		psi_kind_cells(s, &s->snap.s.psi.s[r][PSI_FULL]);
 		if (spark_w >= SPARK_MIN) {
-			move(y + 1 + r, spark_x);
+			move(y + k, spark_x);
 			sparkline(s, r, spark_w - 1);
 		}
 	}
-	return 1 + NPSI;
+	return 1 + k;
 }
 
 static void psi_compact(struct screen *s, int y)
@@ -395,6 +441,9 @@ static void psi_compact(struct screen *s, int y)
 	piece(s, y, &x, _("PSI some/full%"), A_BOLD);
 	for (int r = 0; r < NPSI; r++) {
 		char some[16] = "-", full[16] = "-", buf[64];
+
+		if (!psi_row_shown(s, r))
+			continue;
 		const struct psi_stat *a = &s->snap.s.psi.s[r][PSI_SOME];
 		const struct psi_stat *b = &s->snap.s.psi.s[r][PSI_FULL];
 		if (a->present && a->have_pct)

@@ -72,6 +72,11 @@ void screen_input_key(struct screen *s, int key)
 		menu_key(s, key);
 		return;
 	}
+	if (s->setup) {
+		s->msg[0] = '\0';
+		screen_setup_key(s, key);
+		return;
+	}
 	s->msg[0] = '\0';
 	s->msg_error = false;
 	const struct key_binding *b = keys_lookup(key);

@@ -147,6 +147,7 @@ struct screen {
 	char input[256];
 	size_t input_len;
 	char prompt_label[512];  /* a question made for the moment */
+	bool input_selected;     /* the pre-filled text: a key replaces it */
 	pid_t prompt_back_pid;   /* selection before a search */
 	bool prompt_back_follow;
 	char *prompt_back_name;  /* filter before \ (of the view it was in) */
@@ -154,6 +155,17 @@ struct screen {
 	char *search;            /* last search text */
 	char msg[512];
 	bool msg_error;
+
+	/* the task table's columns (screen_setup.c) */
+	int cols[NFIELD];        /* every column of the screen, in order */
+	int ncols;
+	bool col_on[NFIELD];     /* shown, once chosen (cols_custom) */
+	bool cols_custom;        /* chosen: settings file or F2 */
+	int eff_cols[NFIELD];    /* those shown (screen_setup_columns) */
+	bool setup;              /* the column setup (F2) is open */
+	int setup_cur;
+	bool setup_changed;
+	int hscroll;             /* cells of COMMAND scrolled off (Left/Right) */
 
 	/* help screen */
 	bool help;
@@ -218,6 +230,8 @@ void screen_quit(struct screen *s, int code);
 const struct row *screen_current(const struct screen *s);
 /* The state and evidence of the rows in sight and the selected one, now. */
 void screen_fill_current(struct screen *s);
+/* Sorting by a detail (fields.h FIELD_DETAIL): read it for every row. */
+void screen_fill_for_sort(struct screen *s);
 /* A sample now (t, T, j, a trigger); the timer starts over. */
 void screen_sample_now(struct screen *s);
 /* The rows of another kind are wanted: soon live, at once in a replay. */
@@ -246,6 +260,8 @@ void screen_table_format(const struct field *f, const struct field_value *v,
 attr_t screen_table_value_role(const struct screen *s, int id,
 			       const struct field_value *v);
 void screen_table_draw(struct screen *s, int y, int h);
+/* Cells of the widest COMMAND cell among the rows in view (escaped). */
+int screen_table_command_width(const struct screen *s);
 /* Sort key (field) of the column header at screen column x, or -1. */
 int screen_table_sort_at(const struct screen *s, int x);
 /* Formatted text of one cell, for drawing and tests. */
@@ -283,6 +299,18 @@ void screen_cgroup_cell(const struct screen *s, const struct cg_line *l, int col
 void screen_input_key(struct screen *s, int key);
 void screen_input_mouse(struct screen *s);
 void screen_input_draw_bottom(struct screen *s, int y);
+
+/* screen_setup.c: the task table's columns and their setup (F2) */
+void screen_setup_init(struct screen *s);
+/* The columns shown, in order (before the width decides); *n of them. */
+const int *screen_setup_columns(struct screen *s, int *n);
+/* Why a column is hidden by default, or NULL when it is shown. */
+const char *screen_setup_off_reason(const struct screen *s, int id);
+/* The next sortable shown column that way (dir -1, 1), or id. */
+int screen_setup_step(struct screen *s, int id, int dir);
+void screen_setup_open(struct screen *s);
+void screen_setup_key(struct screen *s, int key);
+void screen_setup_draw(struct screen *s);
 
 /* prompt.c: the line typed at the bottom (search, filters, jump...) */
 /* Open a prompt with initial text (NULL: empty). */

@@ -174,18 +174,34 @@ static void title(const struct screen *s, int col, char *text, size_t size)
 {
 	const char *h = fields_get(col)->header;
 	bool flex = !fields_get(col)->width;   /* the command */
+	/* beside ms or events, TOTAL carries its unit */
+	if (col == FIELD_TOTAL && s->sel.metric != METRIC_PCT)
+		h = "TOTAL%";
 	if (flex && s->cmdline)
 		h = _("COMMAND LINE");
+	if (flex && s->hscroll > 0) {
+		/* scrolled: say from which cell the lines are shown */
+		snprintf(text, size, _("%s from cell %d"), h, s->hscroll + 1);
+		return;
+	}
 	if (!flex || !s->cols_hidden) {
 		snprintf(text, size, "%s", h);
 		return;
 	}
-	snprintf(text, size, _("%s (%d columns hidden, widen the terminal)"), h,
-		 s->cols_hidden);
-	if (textwidth_width(text) > s->col_w[col])
-		snprintf(text, size, _("%s (+%d hidden)"), h, s->cols_hidden);
-	if (textwidth_width(text) > s->col_w[col])
-		snprintf(text, size, "%s +%d", h, s->cols_hidden);
+	/*
+	 * One form of the marker, as in the cgroup view; a narrow column
+	 * cuts the name before it rather than the count.
+	 */
+	char mark[64];
+	int room;
+
+	snprintf(mark, sizeof(mark), _("(+%d hidden)"), s->cols_hidden);
+	room = s->col_w[col] - textwidth_width(mark) - 1;
+	if (room > 0)
+		snprintf(text, size, "%.*s %s",
+			 (int)textwidth_fit(h, room, NULL), h, mark);
+	else
+		snprintf(text, size, "%s", mark);
 }
 
 /*
@@ -223,8 +239,43 @@ static struct col_layout columns(struct screen *s)
 		.shown = s->col_shown, .x = s->col_x, .w = s->col_w,
 		.hidden = &s->cols_hidden,
 	};
-	l.ids = layouts_fields(FIELD_LAYOUT_SCREEN, &l.n);
+	l.ids = screen_setup_columns(s, &l.n);
 	return l;
+}
+
+/* The COMMAND cell as shown: escaped, hscroll cells scrolled off. */
+static const char *command_text(const struct screen *s, const char *text,
+				bool raw, char *buf, size_t size)
+{
+	size_t off;
+
+	if (raw)
+		escape_text(text, buf, size);
+	else
+		snprintf(buf, size, "%s", text);
+	if (s->hscroll <= 0)
+		return buf;
+	off = textwidth_fit(buf, s->hscroll, NULL);
+	return buf + off;
+}
+
+int screen_table_command_width(const struct screen *s)
+{
+	size_t h = s->rows_h > 0 ? (size_t)s->rows_h : (size_t)LINES;
+	int widest = 0;
+
+	for (size_t i = s->top; i < s->nview && i < s->top + h; i++) {
+		char raw[4096], buf[4096 * 4];
+		int w;
+
+		screen_table_cell(s, &s->view[i], FIELD_COMM, raw, sizeof(raw));
+		escape_text(raw, buf, sizeof(buf));
+		w = textwidth_width(buf);
+		if (w > widest)
+			widest = w;
+	}
+	/* what does not fit in the column is what scrolling brings in */
+	return s->col_shown[FIELD_COMM] ? widest - s->col_w[FIELD_COMM] : 0;
 }
 
 static void row_line(struct screen *s, const struct col_layout *l, int y,
@@ -264,6 +315,16 @@ static void row_line(struct screen *s, const struct col_layout *l, int y,
 		attr_t a = base;
 		if (!selected && !exited && !fresh)
 			a = cell_role(s, r, i);
+		if (i == FIELD_COMM) {
+			/* scrolled by Left and Right: escaped here, then cut */
+			char esc[sizeof(buf) * 4];
+
+			screen_draw_table_cell(s, l, y, i,
+					       command_text(s, buf, raw, esc,
+							    sizeof(esc)),
+					       false, a);
+			continue;
+		}
 		screen_draw_table_cell(s, l, y, i, buf, raw, a);
 	}
 }

@@ -134,12 +134,23 @@ static void cpu_facts(struct lines *L, const struct evidence *ev, bool cg)
 		    count(&ev->sys_runnable, a, sizeof(a)),
 		    count(&ev->cpus_online, b, sizeof(b)));
 	} else {
-		add(L, false, _("  allowed CPUs %s of %s; %s of its %s threads "
-				"runnable; %s tasks runnable on the machine"),
+		char its[WHY_WIDTH];
+
+		/* no "- of its - threads": say what is not known */
+		if (ev->threads.have && ev->runnable_threads.have)
+			snprintf(its, sizeof(its),
+				 ngettext("%s of its %s thread runnable",
+					  "%s of its %s threads runnable",
+					  (unsigned long)ev->threads.v),
+				 count(&ev->runnable_threads, c, sizeof(c)),
+				 count(&ev->threads, d, sizeof(d)));
+		else
+			snprintf(its, sizeof(its), "%s",
+				 _("its runnable threads unknown"));
+		add(L, false, _("  allowed CPUs %s of %s; %s; %s tasks runnable "
+				"on the machine"),
 		    count(&ev->allowed_cpus, a, sizeof(a)),
-		    count(&ev->cpus_online, b, sizeof(b)),
-		    count(&ev->runnable_threads, c, sizeof(c)),
-		    count(&ev->threads, d, sizeof(d)),
+		    count(&ev->cpus_online, b, sizeof(b)), its,
 		    count(&ev->sys_runnable, e, sizeof(e)));
 	}
 	pressure(L, "cpu", &ev->cpu_some_us, &ev->cpu_full_us);
@@ -206,8 +217,9 @@ static void io_facts(struct lines *L, const struct evidence *ev, bool cg)
 	char a[32], b[32], c[32], d[32], n[64];
 
 	if (!cg)
-		add(L, false, _("  the process read %s, wrote %s from storage "
-				"(%s, %s through read and write calls)"),
+		add(L, false, _("  the process read %s from storage and wrote "
+				"%s to it (%s, %s through read and write "
+				"calls)"),
 		    bytes(&ev->task_read_bytes, a, sizeof(a)),
 		    bytes(&ev->task_write_bytes, b, sizeof(b)),
 		    bytes(&ev->task_rchar, c, sizeof(c)),

@@ -23,7 +23,7 @@ tty_until 20 hogs_shown || tty_fail "the two CPU hogs are not shown"
 T resize-window -x 60 -y 15
 narrow_ok() {
 	s=$(tty_screen)
-	echo "$s" | grep -Eq '^ +PID USER +S +CPU% +CPU +TOTAL COMMAND \+[78] *$' &&
+	echo "$s" | grep -Eq '^ +PID USER +S +CPU% +CPU +TOTAL COMM[A-Z]* \(\+[78] hidden\) *$' &&
 		echo "$s" | grep -q '^ stalltop ' &&
 		echo "$s" | grep -Eq '^PSI|PSI not available' &&
 		[ "$(tty_rows | wc -l)" -eq 2 ] &&
@@ -33,15 +33,18 @@ narrow_ok() {
 			{ ok += ($7 == "sthogcpu" && $5 >= 30 && $6 >= $5) }
 			END { exit ok != 2 }'
 }
-tty_until 10 narrow_ok || tty_fail "no sane screen at 60x15 (PID USER S CPU% CPU TOTAL COMMAND +7 or +8, two hogs)"
+tty_until 10 narrow_ok || tty_fail "no sane screen at 60x15 (PID USER S CPU% CPU TOTAL COMM (+7 or +8 hidden), two hogs)"
 
 T resize-window -x 40 -y 8
 tty_wait 'terminal too small' 10 || tty_fail "no message below the minimum"
 
 T resize-window -x 160 -y 50
-# every column, and WHY where a row has a cause
+# every column, and WHY where a row has a cause; IRQ where the kernel
+# collects IRQ time (it has /proc/pressure/irq beside the others)
+irq=' +IRQ'
+[ -e /proc/pressure/irq ] || [ ! -e /proc/pressure/cpu ] || irq=
 wide_ok() {
-	tty_screen | grep -Eq '^ +PID USER +S +CPU% +CPU +IO +SWAP +RECLAIM +THRASH +COMPACT +WPCOPY +IRQ +TOTAL( +WHY)? +COMMAND *$'
+	tty_screen | grep -Eq "^ +PID USER +S +CPU% +CPU +IO +SWAP +RECLAIM +THRASH +COMPACT +WPCOPY$irq +TOTAL( +WHY)? +COMMAND *\$"
 }
 tty_until 10 wide_ok || tty_fail "not every column is back at 160x50"
 tty_keys C-c

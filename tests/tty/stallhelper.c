@@ -5,6 +5,9 @@
  *   stallhelper io NAME FILE        synchronous direct writes to FILE
  *   stallhelper threads NAME N      N extra threads; prints every tid
  *   stallhelper name NAME           just sleep (NAME may hold anything)
+ *   stallhelper alloc NAME MIB      touch MIB MiB of memory, then sleep
+ *   stallhelper paced NAME FILE KIB direct writes of KIB KiB a second to
+ *                                   FILE, 64 KiB at a time on a clock
  * Each dies with its parent and after ten minutes at the latest.
  */
 #define _GNU_SOURCE
@@ -17,6 +20,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define LIFETIME 600
@@ -60,6 +64,55 @@ static void io(const char *path)
 	}
 }
 
+static void alloc(long mib)
+{
+	size_t n = (size_t)mib << 20;
+	volatile char *p = malloc(n);
+
+	if (mib <= 0 || !p) {
+		fprintf(stderr, "cannot allocate %ld MiB\n", mib);
+		exit(1);
+	}
+	/* every page written (volatile: the compiler may not skip it) */
+	for (size_t i = 0; i < n; i += 4096)
+		p[i] = 'x';
+	printf("ready\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
+/* Writes of IO_BLOCK at fixed moments: kib KiB a second on average. */
+static void paced(const char *path, long kib)
+{
+	void *buf;
+	struct timespec next;
+	long step_ns;
+
+	if (kib < 64 || posix_memalign(&buf, 4096, IO_BLOCK) != 0)
+		exit(2);
+	memset(buf, 'x', IO_BLOCK);
+	int fd = open(path, O_WRONLY | O_CREAT | O_DIRECT, 0600);
+	if (fd < 0) {
+		perror(path);
+		exit(1);
+	}
+	step_ns = (long)(1e9 * (IO_BLOCK / 1024) / (double)kib);
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (off_t off = 0;; off = (off + IO_BLOCK) % IO_SPAN) {
+		if (pwrite(fd, buf, IO_BLOCK, off) != IO_BLOCK) {
+			perror("pwrite");
+			exit(1);
+		}
+		next.tv_nsec += step_ns;
+		while (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+}
+
 static void *thread_main(void *arg)
 {
 	char name[16];
@@ -93,7 +146,8 @@ static void threads(const char *name, int n)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s busy|io|threads|name NAME [ARG]\n",
+		fprintf(stderr, "usage: %s busy|io|threads|name|alloc|paced "
+			"NAME [ARG...]\n",
 			argv[0]);
 		return 2;
 	}
@@ -106,6 +160,10 @@ int main(int argc, char **argv)
 		io(argv[3]);
 	else if (strcmp(argv[1], "threads") == 0 && argc == 4)
 		threads(argv[2], atoi(argv[3]));
+	else if (strcmp(argv[1], "alloc") == 0 && argc == 4)
+		alloc(atol(argv[3]));
+	else if (strcmp(argv[1], "paced") == 0 && argc == 5)
+		paced(argv[3], atol(argv[4]));
 	else if (strcmp(argv[1], "name") == 0)
 		for (;;)
 			pause();

@@ -16,7 +16,16 @@ else
 	tty_wait 'PSI not available' || tty_fail "no word on the missing PSI"
 fi
 header=$(tty_screen | grep -E '^ +PID ')
-for col in PID USER S 'CPU%' CPU IO SWAP RECLAIM THRASH COMPACT WPCOPY IRQ \
+# IRQ where the kernel collects IRQ time (it then has /proc/pressure/irq
+# beside the others); without it the column is hidden by default
+irq=
+if [ -e /proc/pressure/irq ] || [ ! -e /proc/pressure/cpu ]; then
+	irq=IRQ
+else
+	echo "$header" | grep -Eq ' IRQ ' &&
+		tty_fail "IRQ shown without IRQ time accounting: $header"
+fi
+for col in PID USER S 'CPU%' CPU IO SWAP RECLAIM THRASH COMPACT WPCOPY $irq \
 	   TOTAL COMMAND; do
 	echo "$header" | grep -Eq "(^| )$col( |\$)" ||
 		tty_fail "no column $col in: $header"

@@ -262,6 +262,36 @@ static void test_broken_lines(void)
 	CHECK(err && strstr(err, "colour"));
 }
 
+/* The screen's columns: read, refused when broken, written back. */
+static void test_columns(void)
+{
+	char path[300];
+	struct options o;
+	char *err;
+
+	snprintf(path, sizeof(path), "%s/columns", dir);
+	write_file(path,
+		   "columns=pid,nice,rss_kib,total_pct,write_bps,comm\n"
+		   "columns=pid,comm,nice\n"       /* 2: COMMAND not last */
+		   "columns=pid,pid,comm\n"        /* 3: twice */
+		   "columns=pid,tgid,comm\n"       /* 4: not a column */
+		   "columns=pid,,comm\n");         /* 5: an empty name */
+	defaults(&o);
+	CHECK(load_capture(&o, path, &err) == 4);
+	CHECK(o.ncolumns == 6);
+	CHECK(o.ncolumns == 6 && o.columns[0] == FIELD_PID &&
+	      o.columns[1] == FIELD_NICE && o.columns[2] == FIELD_RSS &&
+	      o.columns[3] == FIELD_TOTAL && o.columns[4] == FIELD_IO_WRITE &&
+	      o.columns[5] == FIELD_COMM);
+	CHECK(config_file_save(&o, path) == 0);
+	CHECK(strstr(read_all(path),
+		     "\ncolumns=pid,nice,rss_kib,total_pct,write_bps,comm\n"));
+	/* the default columns are no setting: not written */
+	o.ncolumns = 0;
+	CHECK(config_file_save(&o, path) == 0);
+	CHECK(!strstr(read_all(path), "columns="));
+}
+
 static void test_missing_and_failing(void)
 {
 	char path[300];
@@ -327,6 +357,7 @@ int main(void)
 	test_broken_lines();
 	test_missing_and_failing();
 	test_no_color_env();
+	test_columns();
 	cleanup();
 	return unit_done();
 }

@@ -73,8 +73,10 @@ static void test_table(void)
 	} reserved[] = {
 		{ 't', actions_replay_step_forward }, { 'T', actions_replay_step_back },
 		{ 'j', actions_replay_jump }, { 'g', actions_cgroup_view },
-		{ KEY_LEFT, actions_cgroup_fold }, { '-', actions_cgroup_fold },
-		{ KEY_RIGHT, actions_cgroup_unfold }, { '+', actions_cgroup_unfold },
+		{ '-', actions_cgroup_fold }, { '+', actions_cgroup_unfold },
+		/* Left and Right scroll the command lines (fold in the cgroup view) */
+		{ KEY_LEFT, actions_move_left }, { KEY_RIGHT, actions_move_right },
+		{ KEY_F(2), actions_control_setup },
 	};
 	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++) {
 		const struct key_binding *b = keys_lookup(reserved[i].key);
@@ -149,7 +151,7 @@ static void test_help(void)
 	CHECK(!help_lists_key(&h, "z"));
 
 	int nf;
-	const int *ids = layouts_fields(FIELD_LAYOUT_TASKS, &nf);
+	const int *ids = layouts_fields(FIELD_LAYOUT_SCREEN, &nf);
 	for (int c = 0; c < nf; c++) {
 		const struct field *col = fields_get(ids[c]);
 		CHECK(help_has_line_with(&h, col->header, col->help));
@@ -192,9 +194,12 @@ static void test_columns(void)
 	CHECK(layouts_step(t, FIELD_COMM, 1, FIELD_SORT) == FIELD_COMM);
 	CHECK(layouts_step(t, FIELD_PID, -1, FIELD_SORT) == FIELD_PID);
 	CHECK(layouts_step(t, FIELD_CAT + CAT_CPU, -1, FIELD_SORT) == FIELD_CPU_PCT);
+	/* every sort key is a column of the screen (some shown when chosen) */
 	for (int k = 0; k < NFIELD; k++)
 		if (fields_get(k)->flags & FIELD_SORT)
-			CHECK(layouts_has(t, k));
+			CHECK(layouts_has(t, k) ||
+			      (layouts_has(FIELD_LAYOUT_SCREEN, k) &&
+			       (fields_get(k)->flags & FIELD_OFF)));
 	CHECK(fields_get(FIELD_CAT + CAT_IO)->header == categories[CAT_IO].header);
 
 	/* the cgroup view: every column has a header and help, one of each */

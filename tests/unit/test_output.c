@@ -36,6 +36,13 @@ static void build(void)
 		.info = { .ppid = 1, .state = 'S', .threads = 4 },
 		.have_cpu_pct = true, .cpu_pct = 37.5, .total_pct = 15.55,
 	};
+	/* next to its stall: all but the wait channel (it is not in D) */
+	r->info.ctx = (struct task_ctx){
+		.have = CTX_RSS | CTX_SWAP | CTX_NICE | CTX_READ | CTX_WRITE |
+			CTX_MAJFLT,
+		.rss_kib = 123456, .swap_kib = 0, .nice = -5,
+		.read_bps = 1048576, .write_bps = 524288.5, .majflt_ps = 12.5,
+	};
 	r->d[CAT_CPU] = (struct cat_figure){ .avail = true, .pct = 12.5,
 		.count = 40, .have_avg = true, .avg_ms = 3.125,
 		.have_max = true, .max_ms = 9.8 };

@@ -192,8 +192,15 @@ static int check_layout(int hy)
 		}
 		CHECK(s.col_x[i] == x);
 		const char *title = cell_at(hy, i);
-		if (i == FIELD_COMM)
-			CHECK(strncmp(title, "COMMAND", 7) == 0);
+		if (i == FIELD_COMM) {
+			/* the name, or as much as fits before the marker */
+			size_t name = strcspn(title, "(");
+			while (name && title[name - 1] == ' ')
+				name--;
+			CHECK(strncmp(title, "COMMAND", name) == 0);
+			CHECK(name == 7 || strchr(title, '('));
+		} else if (i == FIELD_TOTAL && s.sel.metric != METRIC_PCT)
+			CHECK_STR(title, "TOTAL%");
 		else
 			CHECK_STR(title, fields_get(i)->header);
 		x += s.col_w[i] + 1;
@@ -201,11 +208,12 @@ static int check_layout(int hy)
 	CHECK(s.col_shown[FIELD_COMM]);
 	CHECK(x - 1 == COLS);
 	CHECK(hidden == s.cols_hidden);
-	const char *command = strstr(line_at(hy), "COMMAND");
 	int said = 0;
-	if (command && sscanf(command, "COMMAND +%d", &said) != 1 &&
-	    sscanf(command, "COMMAND (+%d", &said) != 1)
-		sscanf(command, "COMMAND (%d columns hidden", &said);
+	/* one form of the marker: "(+N hidden)", whatever the width */
+	const char *mark = s.col_shown[FIELD_COMM] ?
+			   strstr(line_at(hy) + s.col_x[FIELD_COMM], "(+") : NULL;
+	if (mark && sscanf(mark, "(+%d hidden)", &said) != 1)
+		said = -1;
 	CHECK(said == hidden);
 	return hidden;
 }
@@ -443,6 +451,52 @@ static void test_keys(void)
  * and one category: the seven categories with the smallest figures go,
  * the sorted one stays.
  */
+/*
+ * The columns by default: none of those next to a stall, and IRQ only
+ * where the kernel collects IRQ time (the sample has an irq pressure
+ * row beside the cpu one); the irq PSI row goes with it.
+ */
+static bool irq_psi_row(void)
+{
+	for (int y = 0; y < LINES; y++)
+		if (strncmp(line_at(y), "irq ", 4) == 0)
+			return true;
+	return false;
+}
+
+static void test_default_columns(void)
+{
+	struct psi_stat irq[NPSI_KIND];
+	int hy;
+
+	size(50, 200);
+	hy = find_line("COMMAND");
+	CHECK(hy > 0 && strstr(line_at(hy), " IRQ "));
+	CHECK(hy > 0 && !strstr(line_at(hy), " NI ") &&
+	      !strstr(line_at(hy), "RSS KiB"));
+	CHECK(irq_psi_row());
+	memcpy(irq, s.snap.s.psi.s[PSI_IRQ], sizeof(irq));
+	memset(s.snap.s.psi.s[PSI_IRQ], 0, sizeof(irq));
+	size(50, 200);
+	hy = find_line("COMMAND");
+	CHECK(hy > 0 && !strstr(line_at(hy), " IRQ "));
+	CHECK(!irq_psi_row());
+	CHECK(screen_setup_off_reason(&s, FIELD_CAT + CAT_IRQ) != NULL);
+	CHECK(screen_setup_off_reason(&s, FIELD_RSS) != NULL);
+	CHECK(screen_setup_off_reason(&s, FIELD_TOTAL) == NULL);
+	/* chosen, a column is shown whatever the default */
+	s.cols_custom = true;
+	memset(s.col_on, 0, sizeof(s.col_on));
+	s.col_on[FIELD_PID] = s.col_on[FIELD_CAT + CAT_IRQ] = true;
+	s.col_on[FIELD_RSS] = true;
+	size(50, 200);
+	hy = find_line("COMMAND");
+	CHECK(hy > 0 && strstr(line_at(hy), " IRQ ") &&
+	      strstr(line_at(hy), "RSS KiB") && !strstr(line_at(hy), "TOTAL"));
+	s.cols_custom = false;
+	memcpy(s.snap.s.psi.s[PSI_IRQ], irq, sizeof(irq));
+}
+
 static void test_narrow(void)
 {
 	size(15, 60);
@@ -459,7 +513,7 @@ static void test_narrow(void)
 	for (int c = 0; c < NCAT; c++)
 		CHECK(s.col_shown[FIELD_CAT + c] == (c == CAT_CPU));
 	static const char head[] =
-		"    PID USER     S   CPU%      CPU    TOTAL COMMAND +7";
+		"    PID USER     S   CPU%      CPU    TOTAL COMM (+7 hidden)";
 	CHECK(strncmp(line_at(hy), head, strlen(head)) == 0);
 	CHECK(strspn(line_at(hy) + strlen(head), " ") == 60 - strlen(head));
 	int y = find_line("busy");
@@ -551,6 +605,7 @@ static void load_metric_sample(void)
 	smp.interval = 1.0;
 	smp.delayacct = true;
 	smp.delayacct_known = true;
+	smp.ts_version = 16;
 	smp.rows = rows;
 	smp.nrows = 3;
 	smp.nprocs = 3;
@@ -585,6 +640,13 @@ static void test_metrics(void)
 		CHECK(hy > 0 && s.nview == 3);
 		if (hy <= 0 || s.nview != 3)
 			continue;
+		/* beside ms or events TOTAL says it stays a percentage */
+		CHECK_STR(cell_at(hy, FIELD_TOTAL),
+			  m == METRIC_PCT ? "TOTAL" : "TOTAL%");
+		CHECK((find_line("TOTAL% of interval") == 1) == (m != METRIC_PCT));
+		/* taskstats v16: why the max is mostly - */
+		CHECK((find_line("taskstats v16 dates no wait (v17 does)") == 1) ==
+		      (m == METRIC_MAX));
 		for (int k = 0; k < 3; k++) {
 			CHECK(s.view[k].pid == order[m][k]);
 			int i = (int)(s.view[k].pid - mrow[0].pid);
@@ -609,6 +671,24 @@ static void test_metrics(void)
 		for (int k = 0; k < 3 && s.nview == 3; k++)
 			CHECK(s.view[k].pid == order[m][2 - k]);
 	}
+	/* -a: the figures cover the time since start, and say so */
+	s.snap.s.accumulated = true;
+	s.sel.metric = METRIC_PCT;
+	size(50, 160);
+	CHECK(find_line("showing % of the time since start") == 1);
+	CHECK(find_line("% of interval") < 0);
+	s.sel.metric = METRIC_AVG;
+	size(50, 160);
+	CHECK(find_line("TOTAL% of the time since start") == 1);
+	/* one of each: no "1 processes" or "1 threads" */
+	s.snap.s.nprocs = 1;
+	s.snap.s.nthreads = 1;
+	size(50, 160);
+	CHECK(find_line(" 1 process, 1 thread ") == 0);
+	s.snap.s.nthreads = 2;
+	size(50, 160);
+	CHECK(find_line(" 1 process, 2 threads ") == 0);
+	s.snap.s.accumulated = false;
 	s.sel.sort = FIELD_TOTAL;
 	s.sel.reverse = false;
 	s.sel.metric = METRIC_PCT;
@@ -1141,6 +1221,7 @@ int main(void)
 	test_wide();
 	test_cells();
 	test_keys();
+	test_default_columns();
 	test_narrow();
 	test_metrics();
 	test_banner();

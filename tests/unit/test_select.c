@@ -84,6 +84,13 @@ static void test_filter(void)
 	CHECK_EQ_U(rows[1].pid, 40);
 	o = (struct select_opts){ .sort = FIELD_PID, .name = "alpha" };
 	CHECK_EQ_U(select_rows(rows, 4, &o, 1.0), 2);
+	/* the name filter matches in any case */
+	o = (struct select_opts){ .sort = FIELD_PID, .name = "ALPHABET" };
+	CHECK_EQ_U(select_rows(rows, 4, &o, 1.0), 1);
+	CHECK_EQ_U(rows[0].pid, 40);
+	o = (struct select_opts){ .sort = FIELD_PID, .name = "GaMmA" };
+	CHECK_EQ_U(select_rows(rows, 4, &o, 1.0), 1);
+	CHECK_EQ_U(rows[0].pid, 30);
 }
 
 static void test_keys(void)
