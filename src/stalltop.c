@@ -89,16 +89,10 @@ static void batch_note(const char *text, void *arg)
 	b->last_note = strdup(text);
 }
 
-struct textfile_arg {
-	struct out_opts *out;
-	const struct sample *s;
-};
-
+/* node_exporter's textfile collector reads the Prometheus text format. */
 static int fill_textfile(FILE *f, void *arg)
 {
-	struct textfile_arg *a = arg;
-	output_write(f, a->out, a->s);
-	return ferror(f) ? -1 : 0;
+	return out_openmetrics_write(f, arg, OUT_OPENMETRICS_PROM);
 }
 
 /*
@@ -116,9 +110,9 @@ static void batch_metrics(struct batch *b, struct sample *s)
 		output_write(stdout, &b->out, s);
 		return;
 	}
-	struct textfile_arg arg = { &b->out, s };
+	out_openmetrics_add(b->out.om, s);
 	char why[512];
-	if (textfile_replace(b->o->textfile, fill_textfile, &arg, why,
+	if (textfile_replace(b->o->textfile, fill_textfile, b->out.om, why,
 			     sizeof(why)) < 0) {
 		warnx("--textfile: %s", why);
 		evloop_quit(b->loop, 1);

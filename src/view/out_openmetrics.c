@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Batch OpenMetrics: per sample one exposition of counters, ending with
- * "# EOF", for Prometheus (a scrape of node_exporter's textfile
- * collector, or a file for promtool).
+ * Batch metrics: the counters of every sample so far, written in the
+ * OpenMetrics text format (--format openmetrics: one exposition per
+ * sample, each ending with "# EOF") or in the Prometheus text format
+ * 0.0.4 (--textfile, for node_exporter's textfile collector).
  *
  *   stalltop_task_delay_seconds_total{pid,start,comm,category}
  *   stalltop_task_delays_total{pid,start,comm,category}
@@ -30,10 +31,9 @@
  * screen has it): the kernel nests waits, so a sum over the categories
  * would count one wait twice.
  *
- * The text is the Prometheus text format that ends with "# EOF": HELP and
- * TYPE name each counter with its _total, as promtool and node_exporter
- * read it, and Prometheus reads it as OpenMetrics too. HELP texts are part
- * of the format, like the names, and are not translated.
+ * The two formats differ only in the lines around the series (see
+ * family()). HELP texts are part of the format, like the names, and are
+ * not translated.
  */
 #include <config.h>
 
@@ -84,7 +84,8 @@ struct cg_series {
 	struct cat_sum sum[NCAT];
 	struct stall_sum stall;
 	unsigned long seen;
-	const struct cgroup_row *row; /* in the sample being written */
+	bool have_psi;             /* its PSI totals, read in the last sample */
+	struct psi_sample psi;
 };
 
 struct shown {
@@ -102,6 +103,9 @@ struct out_openmetrics {
 	size_t ncg_buckets, ncgs;
 	struct shown *shown;
 	size_t cap_shown, nshown;
+	/* of the last sample added */
+	struct psi_sample psi;
+	uint64_t events_lost, exit_records_lost;
 };
 
 /* ---- label values ---- */
@@ -409,8 +413,12 @@ static int cmp_shown(const void *pa, const void *pb)
 	return (a->r->pid > b->r->pid) - (a->r->pid < b->r->pid);
 }
 
-static void add_sample(struct out_openmetrics *m, const struct sample *s)
+static void prune(struct out_openmetrics *m);
+
+void out_openmetrics_add(struct out_openmetrics *m, const struct sample *s)
 {
+	if (m->nsample)
+		prune(m); /* what the last write showed for the last time */
 	m->nsample++;
 	m->nshown = 0;
 	add_rows(m, s, s->rows, s->nrows, false);
@@ -428,12 +436,19 @@ static void add_sample(struct out_openmetrics *m, const struct sample *s)
 		add_figures(c->sum, g->d, s->interval, s->accumulated);
 		add_stall(&c->stall, g->total_pct, s->interval, s->accumulated);
 		c->seen = m->nsample;
-		c->row = g;
+		c->have_psi = g->have_psi;
+		c->psi = g->psi;
 	}
 	m->dropped += s->dropped;
+	m->psi = s->psi;
+	m->events_lost = s->events_lost;
+	m->exit_records_lost = s->exit_records_lost;
+	/* the rows are the sample's: the shown keep only their series */
+	for (size_t i = 0; i < m->nshown; i++)
+		m->shown[i].r = NULL;
 }
 
-/* After the write: the ended and the long unseen are forgotten. */
+/* Before the next sample: the ended and the long unseen are forgotten. */
 static void prune(struct out_openmetrics *m)
 {
 	for (size_t i = 0; i < m->ntask_buckets; i++) {
@@ -466,15 +481,37 @@ static void prune(struct out_openmetrics *m)
 
 /* ---- writing ---- */
 
-static void family(FILE *f, const char *name, const char *help)
+const char *out_openmetrics_content_type(enum out_openmetrics_format fmt)
 {
-	fputs("# HELP ", f);
+	return fmt == OUT_OPENMETRICS_OM ?
+	       "application/openmetrics-text; version=1.0.0; charset=utf-8" :
+	       "text/plain; version=0.0.4; charset=utf-8";
+}
+
+/*
+ * The HELP and TYPE lines of a counter whose samples are NAME_total, and
+ * in OpenMetrics its UNIT when NAME ends with one ("_seconds"). OpenMetrics
+ * names the family without the _total of its samples, Prometheus 0.0.4
+ * with it (as promtool and node_exporter read it).
+ */
+static void family(FILE *f, enum out_openmetrics_format fmt, const char *name,
+		   const char *help)
+{
+	const char *total = fmt == OUT_OPENMETRICS_OM ? "" : "_total";
+	size_t n = strlen(name);
+
+	fprintf(f, "# HELP %s%s %s\n# TYPE %s%s counter\n", name, total, help,
+		name, total);
+	if (fmt == OUT_OPENMETRICS_OM && n > 8 &&
+	    strcmp(name + n - 8, "_seconds") == 0)
+		fprintf(f, "# UNIT %s seconds\n", name);
+}
+
+/* The start of a counter's sample: its name with _total. */
+static void counter(FILE *f, const char *name)
+{
 	fputs(name, f);
-	putc(' ', f);
-	fputs(help, f);
-	fputs("\n# TYPE ", f);
-	fputs(name, f);
-	fputs(" counter\n", f);
+	fputs("_total", f);
 }
 
 static void label(FILE *f, bool first, const char *key, const char *value)
@@ -547,29 +584,31 @@ static void task_labels(FILE *f, const struct task_series *t, int c)
 		label(f, false, "category", categories[c].key);
 }
 
-static void write_task_stall(FILE *f, const struct out_openmetrics *m)
+static void write_task_stall(FILE *f, const struct out_openmetrics *m,
+			     enum out_openmetrics_format fmt)
 {
-	const char *name = "stalltop_task_stall_seconds_total";
+	const char *name = "stalltop_task_stall_seconds";
 
-	family(f, name, "Seconds a task stalled: cpu + irq + the largest other "
+	family(f, fmt, name, "Seconds a task stalled: cpu + irq + the largest other "
 	       "category (top tasks only).");
 	for (size_t i = 0; i < m->nshown; i++) {
 		const struct task_series *t = m->shown[i].t;
 		if (!t->stall.have)
 			continue;
-		fputs(name, f);
+		counter(f, name);
 		putc('{', f);
 		task_labels(f, t, -1);
 		value_sec(f, t->stall.sec);
 	}
 }
 
-static void write_tasks(FILE *f, const struct out_openmetrics *m, bool count)
+static void write_tasks(FILE *f, const struct out_openmetrics *m, bool count,
+			enum out_openmetrics_format fmt)
 {
-	const char *name = count ? "stalltop_task_delays_total" :
-				   "stalltop_task_delay_seconds_total";
+	const char *name = count ? "stalltop_task_delays" :
+				   "stalltop_task_delay_seconds";
 
-	family(f, name, count ?
+	family(f, fmt, name, count ?
 	       "Delays a task waited through, by category (top tasks only)." :
 	       "Seconds a task waited, by category (top tasks only).");
 	for (size_t i = 0; i < m->nshown; i++) {
@@ -578,7 +617,7 @@ static void write_tasks(FILE *f, const struct out_openmetrics *m, bool count)
 			const struct cat_sum *s = &t->sum[c];
 			if (count ? !s->have_count : !s->have_sec)
 				continue;
-			fputs(name, f);
+			counter(f, name);
 			putc('{', f);
 			task_labels(f, t, c);
 			if (count)
@@ -613,12 +652,13 @@ static struct cg_series **cgroups_seen(const struct out_openmetrics *m,
 	return v;
 }
 
-static void write_cgroups(FILE *f, struct cg_series **v, size_t n, bool count)
+static void write_cgroups(FILE *f, struct cg_series **v, size_t n, bool count,
+			  enum out_openmetrics_format fmt)
 {
-	const char *name = count ? "stalltop_cgroup_delays_total" :
-				   "stalltop_cgroup_delay_seconds_total";
+	const char *name = count ? "stalltop_cgroup_delays" :
+				   "stalltop_cgroup_delay_seconds";
 
-	family(f, name, count ?
+	family(f, fmt, name, count ?
 	       "Delays the tasks of a cgroup and below waited through, by category." :
 	       "Seconds the tasks of a cgroup and below waited, by category.");
 	for (size_t i = 0; i < n; i++) {
@@ -626,7 +666,7 @@ static void write_cgroups(FILE *f, struct cg_series **v, size_t n, bool count)
 			const struct cat_sum *s = &v[i]->sum[c];
 			if (count ? !s->have_count : !s->have_sec)
 				continue;
-			fputs(name, f);
+			counter(f, name);
 			putc('{', f);
 			label(f, true, "cgroup", v[i]->label);
 			label(f, false, "category", categories[c].key);
@@ -638,16 +678,17 @@ static void write_cgroups(FILE *f, struct cg_series **v, size_t n, bool count)
 	}
 }
 
-static void write_cgroup_stall(FILE *f, struct cg_series **v, size_t n)
+static void write_cgroup_stall(FILE *f, struct cg_series **v, size_t n,
+			       enum out_openmetrics_format fmt)
 {
-	const char *name = "stalltop_cgroup_stall_seconds_total";
+	const char *name = "stalltop_cgroup_stall_seconds";
 
-	family(f, name, "Seconds the tasks of a cgroup and below stalled: cpu "
+	family(f, fmt, name, "Seconds the tasks of a cgroup and below stalled: cpu "
 	       "+ irq + the largest other category.");
 	for (size_t i = 0; i < n; i++) {
 		if (!v[i]->stall.have)
 			continue;
-		fputs(name, f);
+		counter(f, name);
 		putc('{', f);
 		label(f, true, "cgroup", v[i]->label);
 		value_sec(f, v[i]->stall.sec);
@@ -659,24 +700,24 @@ static const char *const psi_metric[NPSI_KIND] = {
 };
 
 static void write_cgroup_psi(FILE *f, struct cg_series **v, size_t n,
-			     int kind)
+			     int kind, enum out_openmetrics_format fmt)
 {
 	char name[64];
 
-	snprintf(name, sizeof(name), "stalltop_cgroup_pressure_%s_seconds_total",
+	snprintf(name, sizeof(name), "stalltop_cgroup_pressure_%s_seconds",
 		 psi_metric[kind]);
-	family(f, name, kind == PSI_SOME ?
+	family(f, fmt, name, kind == PSI_SOME ?
 	       "Seconds some tasks of the cgroup were stalled on the resource (PSI some)." :
 	       "Seconds all tasks of the cgroup were stalled on the resource (PSI full).");
 	for (size_t i = 0; i < n; i++) {
 		/* its PSI totals are the kernel's, read in this sample */
-		const struct cgroup_row *g = v[i]->row;
+		const struct cg_series *g = v[i];
 		if (!g->have_psi)
 			continue;
 		for (int r = 0; r < NPSI; r++) {
 			if (!g->psi.s[r][kind].present)
 				continue;
-			fputs(name, f);
+			counter(f, name);
 			putc('{', f);
 			label(f, true, "cgroup", v[i]->label);
 			label(f, false, "resource", psi_res_name[r]);
@@ -687,65 +728,67 @@ static void write_cgroup_psi(FILE *f, struct cg_series **v, size_t n,
 	}
 }
 
-static void write_psi(FILE *f, const struct sample *s, int kind)
+static void write_psi(FILE *f, const struct out_openmetrics *m, int kind,
+		      enum out_openmetrics_format fmt)
 {
 	char name[64];
 
-	snprintf(name, sizeof(name), "stalltop_pressure_%s_seconds_total",
+	snprintf(name, sizeof(name), "stalltop_pressure_%s_seconds",
 		 psi_metric[kind]);
-	family(f, name, kind == PSI_SOME ?
+	family(f, fmt, name, kind == PSI_SOME ?
 	       "Seconds some tasks were stalled on the resource (PSI some)." :
 	       "Seconds all non-idle tasks were stalled on the resource (PSI full).");
 	for (int r = 0; r < NPSI; r++) {
-		if (!s->psi.s[r][kind].present)
+		if (!m->psi.s[r][kind].present)
 			continue;
-		fputs(name, f);
+		counter(f, name);
 		putc('{', f);
 		label(f, true, "resource", psi_res_name[r]);
 		fputs("} ", f);
-		put_us(f, s->psi.s[r][kind].total_us);
+		put_us(f, m->psi.s[r][kind].total_us);
 		putc('\n', f);
 	}
 }
 
-static void single(FILE *f, const char *name, const char *help, uint64_t v)
+static void single(FILE *f, enum out_openmetrics_format fmt, const char *name,
+		   const char *help, uint64_t v)
 {
-	family(f, name, help);
-	fputs(name, f);
+	family(f, fmt, name, help);
+	counter(f, name);
 	putc(' ', f);
 	put_u64(f, v);
 	putc('\n', f);
 }
 
-void out_openmetrics_write(FILE *f, struct out_openmetrics *m,
-			   const struct sample *s)
+int out_openmetrics_write(FILE *f, const struct out_openmetrics *m,
+			  enum out_openmetrics_format fmt)
 {
-	add_sample(m, s);
-	write_tasks(f, m, false);
-	write_tasks(f, m, true);
-	write_task_stall(f, m);
+	write_tasks(f, m, false, fmt);
+	write_tasks(f, m, true, fmt);
+	write_task_stall(f, m, fmt);
 
 	size_t ncg = 0;
 	struct cg_series **cg = cgroups_seen(m, &ncg);
 	if (cg && ncg) {
-		write_cgroups(f, cg, ncg, false);
-		write_cgroups(f, cg, ncg, true);
-		write_cgroup_stall(f, cg, ncg);
-		write_cgroup_psi(f, cg, ncg, PSI_SOME);
-		write_cgroup_psi(f, cg, ncg, PSI_FULL);
+		write_cgroups(f, cg, ncg, false, fmt);
+		write_cgroups(f, cg, ncg, true, fmt);
+		write_cgroup_stall(f, cg, ncg, fmt);
+		write_cgroup_psi(f, cg, ncg, PSI_SOME, fmt);
+		write_cgroup_psi(f, cg, ncg, PSI_FULL, fmt);
 	}
 	free(cg);
 
-	write_psi(f, s, PSI_SOME);
-	write_psi(f, s, PSI_FULL);
-	single(f, "stalltop_events_lost_total",
+	write_psi(f, m, PSI_SOME, fmt);
+	write_psi(f, m, PSI_FULL, fmt);
+	single(f, fmt, "stalltop_events_lost",
 	       "Fork, exit and exit-record notifications lost since stalltop started.",
-	       s->events_lost);
-	single(f, "stalltop_exit_records_lost_total",
-	       "Exit records lost since stalltop started.", s->exit_records_lost);
-	single(f, "stalltop_dropped_figures_total",
+	       m->events_lost);
+	single(f, fmt, "stalltop_exit_records_lost",
+	       "Exit records lost since stalltop started.", m->exit_records_lost);
+	single(f, fmt, "stalltop_dropped_figures",
 	       "Figures dropped as impossible, summed over the samples.",
 	       m->dropped);
-	fputs("# EOF\n", f);
-	prune(m);
+	if (fmt == OUT_OPENMETRICS_OM)
+		fputs("# EOF\n", f);
+	return ferror(f) ? -1 : 0;
 }

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Batch OpenMetrics: samples in, one exposition per sample out, with
- * counters that add up every sample since the writer was made. The
- * caller owns the state across samples.
+ * Batch metrics: samples in, counters that add up every sample since the
+ * writer was made, and an exposition of them out, in the OpenMetrics text
+ * format or in the Prometheus text format 0.0.4. Adding and writing are
+ * apart: a write shows the state of the last sample added and changes
+ * nothing, so the same state can be written any number of times, in
+ * either format, into any FILE * (a file, a pipe, open_memstream).
+ * The caller owns the state across samples.
  */
 #ifndef STALLTOP_OUT_OPENMETRICS_H
 #define STALLTOP_OUT_OPENMETRICS_H
@@ -15,6 +19,21 @@
 /* Per-task series shown per sample when the caller does not say. */
 #define OUT_OPENMETRICS_TOP 20
 
+/*
+ * The two text formats. They differ in the TYPE and HELP lines of a
+ * counter (the family's name without _total in OpenMetrics, with it in
+ * Prometheus 0.0.4), the UNIT lines and the info type (OpenMetrics
+ * only), and the closing "# EOF" (OpenMetrics only). The series and their
+ * values are the same.
+ */
+enum out_openmetrics_format {
+	OUT_OPENMETRICS_OM,   /* OpenMetrics 1.0.0 */
+	OUT_OPENMETRICS_PROM, /* Prometheus text format 0.0.4 */
+};
+
+/* The HTTP Content-Type of a format, with its version and charset. */
+const char *out_openmetrics_content_type(enum out_openmetrics_format fmt);
+
 struct out_openmetrics;
 
 /*
@@ -24,11 +43,16 @@ struct out_openmetrics;
 struct out_openmetrics *out_openmetrics_new(size_t top);
 void out_openmetrics_free(struct out_openmetrics *m);
 
+/* Add the sample's figures (every row of it, live and ended) to the
+ * counters; what the next write shows. */
+void out_openmetrics_add(struct out_openmetrics *m, const struct sample *s);
+
 /*
- * Add the sample's figures (every row of it, live and ended) to the
- * counters, then write the exposition, ending with "# EOF".
+ * Write the exposition of the last sample added (before any: the
+ * counters that need no sample). Computes nothing and changes nothing;
+ * 0, or -1 when the stream has an error (ferror).
  */
-void out_openmetrics_write(FILE *f, struct out_openmetrics *m,
-			   const struct sample *s);
+int out_openmetrics_write(FILE *f, const struct out_openmetrics *m,
+			  enum out_openmetrics_format fmt);
 
 #endif

@@ -13,12 +13,14 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/numfmt.h"
 #include "unit.h"
 #include "view/out_openmetrics.h"
 
-static char *run(struct out_openmetrics *m, const struct sample *s)
+static char *text_of(const struct out_openmetrics *m,
+		     enum out_openmetrics_format fmt)
 {
 	char *p = NULL;
 	size_t n = 0;
@@ -26,9 +28,16 @@ static char *run(struct out_openmetrics *m, const struct sample *s)
 
 	if (!f)
 		exit(99);
-	out_openmetrics_write(f, m, s);
+	CHECK(out_openmetrics_write(f, m, fmt) == 0);
 	fclose(f);
 	return p;
+}
+
+/* A sample added, then its OpenMetrics exposition. */
+static char *run(struct out_openmetrics *m, const struct sample *s)
+{
+	out_openmetrics_add(m, s);
+	return text_of(m, OUT_OPENMETRICS_OM);
 }
 
 /* A label value up to its closing quote; only \\, \" and \n escapes. */
@@ -180,7 +189,10 @@ static void test_hostile(void)
 	CHECK(!strstr(t, "category=\"irq\""));
 	CHECK(strstr(t, "\nstalltop_events_lost_total 7\n"));
 	CHECK(strstr(t, "\nstalltop_dropped_figures_total 2\n"));
-	CHECK(strstr(t, "# TYPE stalltop_task_delay_seconds_total counter\n"));
+	CHECK(strstr(t, "# TYPE stalltop_task_delay_seconds counter\n"
+		     "# UNIT stalltop_task_delay_seconds seconds\n"));
+	CHECK(strstr(t, "# TYPE stalltop_events_lost counter\n"));
+	CHECK(!strstr(t, "# UNIT stalltop_events_lost"));
 	free(t);
 
 	/* the dropped figures add up over the samples */
@@ -321,7 +333,7 @@ static void test_top(void)
 	t = run(m, &s);
 	check_format(t);
 	CHECK(!strstr(t, "pid="));
-	CHECK(strstr(t, "# TYPE stalltop_events_lost_total counter\n"));
+	CHECK(strstr(t, "# TYPE stalltop_events_lost counter\n"));
 	free(t);
 	out_openmetrics_free(m);
 }
@@ -347,6 +359,73 @@ static void test_churn(void)
 	out_openmetrics_free(m);
 }
 
+/* Lines of TEXT not starting with '#', in order. */
+static char *samples_of(const char *text)
+{
+	char *out = calloc(1, strlen(text) + 1), *o = out;
+	if (!out)
+		exit(99);
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p + 1) : strlen(p);
+		if (*p != '#') {
+			memcpy(o, p, n);
+			o += n;
+		}
+		p += n;
+	}
+	return out;
+}
+
+/*
+ * The two formats: the same series and values; OpenMetrics names a
+ * counter's family without _total, gives the unit and ends with # EOF;
+ * Prometheus 0.0.4 names it with _total and has neither. A write
+ * changes nothing: twice the same text.
+ */
+static void test_formats(void)
+{
+	struct out_openmetrics *m = out_openmetrics_new(20);
+	struct row rows[1] = { task(1, 1000, "a", 10) };
+	struct sample s = sample_of(rows, 1, NULL, 0);
+	s.events_lost = 3;
+
+	/* before any sample: the counters that need none */
+	char *t = text_of(m, OUT_OPENMETRICS_PROM);
+	CHECK(strstr(t, "\nstalltop_events_lost_total 0\n"));
+	free(t);
+
+	out_openmetrics_add(m, &s);
+	char *om = text_of(m, OUT_OPENMETRICS_OM);
+	char *om2 = text_of(m, OUT_OPENMETRICS_OM);
+	char *pr = text_of(m, OUT_OPENMETRICS_PROM);
+	char *pr2 = text_of(m, OUT_OPENMETRICS_PROM);
+
+	check_format(om);
+	CHECK(strcmp(om, om2) == 0);
+	CHECK(strcmp(pr, pr2) == 0);
+	char *a = samples_of(om), *b = samples_of(pr);
+	CHECK(strcmp(a, b) == 0 && strstr(a, "stalltop_task_delay_seconds_total{"));
+	free(a);
+	free(b);
+	CHECK(strstr(pr, "# HELP stalltop_task_delay_seconds_total "));
+	CHECK(strstr(pr, "# TYPE stalltop_task_delay_seconds_total counter\n"));
+	CHECK(strstr(pr, "\nstalltop_events_lost_total 3\n"));
+	CHECK(!strstr(pr, "# UNIT"));
+	CHECK(!strstr(pr, "# EOF"));
+	CHECK(strstr(om, "# HELP stalltop_task_delay_seconds "));
+	CHECK(strstr(om, "# UNIT stalltop_task_delay_seconds seconds\n"));
+	CHECK(strstr(out_openmetrics_content_type(OUT_OPENMETRICS_OM),
+		     "application/openmetrics-text; version=1.0.0"));
+	CHECK(strstr(out_openmetrics_content_type(OUT_OPENMETRICS_PROM),
+		     "text/plain; version=0.0.4"));
+	free(om);
+	free(om2);
+	free(pr);
+	free(pr2);
+	out_openmetrics_free(m);
+}
+
 int main(void)
 {
 	test_hostile();
@@ -355,5 +434,6 @@ int main(void)
 	test_exited();
 	test_top();
 	test_churn();
+	test_formats();
 	return unit_done();
 }
