@@ -27,6 +27,7 @@ struct options {
 	bool format_set;         /* --format or --json was given */
 	unsigned long top;       /* --top: OpenMetrics per-task series */
 	const char *textfile;    /* --textfile PATH */
+	const char *listen;      /* --listen ADDR:PORT (checked) */
 	bool enable_delayacct;   /* --enable-delayacct */
 	bool monochrome;         /* --no-color, NO_COLOR */
 	bool no_events;          /* --no-events: scan /proc every refresh */

@@ -36,6 +36,7 @@
 #include "view/out_openmetrics.h"
 #include "view/output.h"
 #include "view/screen.h"
+#include "view/scrape.h"
 #include "view/textfile.h"
 
 struct batch {
@@ -48,6 +49,7 @@ struct batch {
 	int ntold;
 	char *last_note;                  /* the note printed last */
 	bool hide_cgroups;    /* summed for the recording, not asked for */
+	struct scrape *scrape;            /* --listen */
 };
 
 /* A message with outside text in it (file names, a recording's notes). */
@@ -96,6 +98,33 @@ static int fill_textfile(FILE *f, void *arg)
 }
 
 /*
+ * --listen: the sample's exposition in each format, rendered once here,
+ * so that a scrape only hands out text.
+ */
+static int publish_metrics(struct batch *b)
+{
+	static const enum out_openmetrics_format fmts[] = {
+		OUT_OPENMETRICS_PROM, OUT_OPENMETRICS_OM
+	};
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		if (!f)
+			return -1;
+		int ret = out_openmetrics_write(f, b->out.om, fmts[i]);
+		if (fclose(f) != 0 || ret < 0) {
+			free(text);
+			errno = ENOMEM;
+			return -1;
+		}
+		if (scrape_publish(b->scrape, fmts[i], text, len) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
  * OpenMetrics counters add up every row, not only those shown: only the
  * filters that choose tasks (-p, -u) apply, not the limit or -o.
  */
@@ -106,11 +135,18 @@ static void batch_metrics(struct batch *b, struct sample *s)
 	/* the writer ranks the rows itself: filtered, not sorted */
 	s->nrows = select_keep(s->rows, s->nrows, &all);
 	s->nexited = select_keep(s->exited, s->nexited, &all);
-	if (!b->o->textfile) {
+	if (!b->o->textfile && !b->scrape) {
 		output_write(stdout, &b->out, s);
 		return;
 	}
 	out_openmetrics_add(b->out.om, s);
+	if (b->scrape && publish_metrics(b) < 0) {
+		warn("--listen");
+		evloop_quit(b->loop, 1);
+		return;
+	}
+	if (!b->o->textfile)
+		return;
 	char why[512];
 	if (textfile_replace(b->o->textfile, fill_textfile, b->out.om, why,
 			     sizeof(why)) < 0) {
@@ -154,7 +190,7 @@ static void batch_tick(void *arg)
 		return;
 	}
 	/* -q: the recording (producer_on_sample) is all there is */
-	if (b->o->textfile || !b->o->quiet)
+	if (b->o->textfile || b->scrape || !b->o->quiet)
 		batch_write(b, &s);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		evloop_quit(b->loop, errno == EPIPE ? 0 : 1);
@@ -428,6 +464,13 @@ int main(int argc, char **argv)
 		check_cgroup(&o, cgroup, sizeof(cgroup));
 	if (o.textfile)
 		check_textfile(&o);
+	/* before the monitor: a port in use ends the start, not a run */
+	struct scrape *scrape = NULL;
+	if (o.listen) {
+		char why[512];
+		if (!(scrape = scrape_open(o.listen, loop, why, sizeof(why))))
+			errx(1, "--listen '%s': %s", o.listen, why);
+	}
 	/*
 	 * The metrics and recordings have the cgroups wherever there is a
 	 * hierarchy; the screen and the batch formats show them when asked.
@@ -480,6 +523,7 @@ int main(int argc, char **argv)
 		free(msg);
 	}
 	if (!m) {
+		scrape_close(scrape);
 		recording_close(&recording);
 		free(triggers);
 		evloop_free(loop);
@@ -492,7 +536,8 @@ int main(int argc, char **argv)
 	if (o.batch) {
 		struct batch b = { &o, m, loop,
 				   { o.format, NULL, o.cmdline, false }, 0,
-				   { NULL }, 0, NULL, sum_cgroups && !o.cgroups };
+				   { NULL }, 0, NULL, sum_cgroups && !o.cgroups,
+				   scrape };
 		batch_notices(&b);
 		if (o.format == OUT_OPENMETRICS &&
 		    !(b.out.om = out_openmetrics_new(o.top)))
@@ -521,6 +566,7 @@ int main(int argc, char **argv)
 	if (o.replay && code > 128)
 		exit(code);
 	quitguard_stop();
+	scrape_close(scrape);
 	producer_free(m);
 	if (recording_close(&recording) < 0 && code == 0)
 		code = 1;
