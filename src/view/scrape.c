@@ -25,8 +25,9 @@
  * keeps it alive until it is done, and the next sample replaces it for
  * every scrape that begins after.
  *
- * The bounds (scrape.h): connections at once and per address, an idle
- * timeout, and the memory of a connection, which bounds a request's line
+ * Connections are kept alive between requests (Prometheus scrapes each
+ * target over one). The bounds (scrape.h): connections at once and per
+ * address, an idle timeout, and the memory of a connection, which bounds a request's line
  * and headers (a longer one gets 414 or 431 and the connection is
  * closed). Nothing is logged per request: a client must not be able to
  * fill the journal.
@@ -264,10 +265,26 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 				  size_t *upload_size, void **req_cls)
 {
 	struct scrape *s = cls;
+	static int request_seen;
 	(void)version;
 	(void)upload_data;
 	(void)upload_size;
-	(void)req_cls;
+	/*
+	 * Answered on the second call, once the request is read whole: MHD
+	 * closes a connection answered before that. A request that comes
+	 * with a body (none of ours has a use for one) is answered at once
+	 * without reading it, and its connection closed after the answer.
+	 */
+	if (!*req_cls) {
+		const char *len = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+					      MHD_HTTP_HEADER_CONTENT_LENGTH);
+		if (!MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+				MHD_HTTP_HEADER_TRANSFER_ENCODING) &&
+		    (!len || strcmp(len, "0") == 0)) {
+			*req_cls = &request_seen;
+			return MHD_YES;
+		}
+	}
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 &&
 	    strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return MHD_queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED,
