@@ -5,7 +5,8 @@
 #
 # The unit (data/stalltop-serve.service) passes systemd-analyze verify
 # without a word. Its own command line (a shorter interval, the
-# recording into the test's directory, a free port instead of 9847) runs
+# recording into the test's directory, a free port instead of 9847, the
+# two spinners' own series with --top and -p) runs
 # under the unit's system call filter and capability bounding set, as
 # tests/live/faults_service.sh runs the recording service's: one process
 # records and serves. Prometheus scrapes it every second; through
@@ -45,14 +46,19 @@ systemd-analyze verify --man=no "$TMP/unit/stalltop-serve.service" >"$TMP/verify
 cpu=$((NCPU - 1))
 helper="$top_builddir/tests/tty/stallhelper"
 bg_start spin taskset -c "$cpu" "$helper" busy spinner
+spin=$BG_PID
 bg_start other taskset -c "$cpu" "$helper" busy other
+other=$BG_PID
 
 st_port=$(free_port)
 args=$(sed -n 's/^ExecStart=[^ ]* //p' "$UNIT")
 echo "$args" | grep -q -- '--listen 127.0.0.1:9847' ||
 	fail "the unit does not listen on 127.0.0.1:9847: $args"
 # shellcheck disable=SC2046 # the unit's words
-set -- $(echo "$args" | sed "s|-d [0-9.]*|-d 0.5|; s|/var/log/stalltop/|$TMP/rec/|; s|--listen [^ ]*|--listen 127.0.0.1:$st_port|")
+# (and the spinners' own series: --top, -p so that no busier task of the
+# machine outranks them)
+set -- $(echo "$args" | sed "s|-d [0-9.]*|-d 0.5|; s|/var/log/stalltop/|$TMP/rec/|; s|--listen [^ ]*|--listen 127.0.0.1:$st_port|") \
+	--top 20 -p "$spin,$other"
 caps=$(prop CapabilityBoundingSet | tr 'A-Z' 'a-z' | sed 's/cap_/+/g; s/ /,/g')
 bg_start st setpriv --bounding-set "-all,$caps" --no-new-privs \
 	"$PY" "$FILTER" run "$(prop SystemCallFilter)" "$(prop SystemCallErrorNumber)" \
