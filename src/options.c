@@ -41,6 +41,7 @@ enum {
 	OPT_TOP,
 	OPT_TEXTFILE,
 	OPT_LISTEN,
+	OPT_HOST_PSI,
 	OPT_RECORD_MAX_SIZE,
 	OPT_KEEP_DAYS,
 	OPT_BEGIN,
@@ -75,6 +76,7 @@ static const struct option long_opts[] = {
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "textfile", required_argument, NULL, OPT_TEXTFILE },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "host-psi", no_argument, NULL, OPT_HOST_PSI },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "record-max-size", required_argument, NULL, OPT_RECORD_MAX_SIZE },
 	{ "keep-days", required_argument, NULL, OPT_KEEP_DAYS },
@@ -110,8 +112,10 @@ static void __attribute__((noreturn)) usage(void)
 		"                          tasks that have exited\n"), f);
 	fputs(_("     --format FORMAT      batch output: text, csv, json or openmetrics\n"), f);
 	fputs(_("     --json               the same as --format json\n"), f);
-	fputs(_("     --top N              OpenMetrics: series of the N tasks that stalled\n"
-		"                          most in each interval (default 20, 0 = none)\n"), f);
+	fputs(_("     --top N              OpenMetrics: also series of the N tasks that\n"
+		"                          stalled most in each interval (default 0: none)\n"), f);
+	fputs(_("     --host-psi           OpenMetrics: also the host's PSI (node_exporter's\n"
+		"                          node_pressure_* has it)\n"), f);
 	fputs(_("     --textfile PATH      batch mode without output: rewrite PATH with\n"
 		"                          the metrics at every refresh (for node_exporter's\n"
 		"                          textfile collector; name it *.prom)\n"), f);
@@ -395,6 +399,9 @@ void options_parse(struct options *o, int argc, char **argv)
 				    optarg);
 			o->top = n;
 			break;
+		case OPT_HOST_PSI:
+			o->host_psi = true;
+			break;
 		case OPT_TEXTFILE:
 			if (!*optarg)
 				bad(_("an empty file name for --textfile"));
@@ -511,6 +518,11 @@ void options_parse(struct options *o, int argc, char **argv)
 
 void options_free(struct options *o)
 {
+	for (size_t i = 0; i < o->ngroup_rules; i++)
+		free(o->group_rules[i]);
+	free(o->group_rules);
+	o->group_rules = NULL;
+	o->ngroup_rules = 0;
 	free(o->triggers);
 	o->triggers = NULL;
 	free(o->replays);

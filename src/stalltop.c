@@ -33,6 +33,7 @@
 #include "record/player.h"
 #include "record/record.h"
 #include "record/rotate.h"
+#include "view/om_series.h"
 #include "view/out_openmetrics.h"
 #include "view/output.h"
 #include "view/screen.h"
@@ -306,6 +307,27 @@ static void recording_at_exit(void)
 }
 
 
+/*
+ * The metrics' workload-group rules of the settings file, compiled
+ * (checked as the file was read); NULL when there are none.
+ */
+static struct om_rule *group_rules(struct options *o)
+{
+	config_file_load_groups(o, NULL);
+	if (!o->ngroup_rules)
+		return NULL;
+	struct om_rule *r = calloc(o->ngroup_rules, sizeof(*r));
+	if (!r)
+		err(1, NULL);
+	for (size_t i = 0; i < o->ngroup_rules; i++) {
+		char why[256];
+		if (om_series_rule_parse(&r[i], o->group_rules[i], why,
+					 sizeof(why)) < 0)
+			errx(1, "%s", why); /* read back as it was checked */
+	}
+	return r;
+}
+
 /* A replay ends this long after SIGINT or SIGTERM at most (quitguard.h). */
 #define QUIT_GRACE 0.3
 
@@ -539,9 +561,14 @@ int main(int argc, char **argv)
 				   { NULL }, 0, NULL, sum_cgroups && !o.cgroups,
 				   scrape };
 		batch_notices(&b);
-		if (o.format == OUT_OPENMETRICS &&
-		    !(b.out.om = out_openmetrics_new(o.top)))
-			errx(1, "%s", strerror(errno));
+		struct om_rule *rules = NULL;
+		if (o.format == OUT_OPENMETRICS) {
+			if (!(b.out.om = out_openmetrics_new(o.top)))
+				errx(1, "%s", strerror(errno));
+			rules = group_rules(&o);
+			out_openmetrics_set_rules(b.out.om, rules, o.ngroup_rules);
+			out_openmetrics_set_host_psi(b.out.om, o.host_psi);
+		}
 		producer_on_trigger(m, batch_trigger, &b);
 		if (producer_finite(m)) {
 			/* a recording is re-emitted at once, sample by sample */
@@ -550,7 +577,14 @@ int main(int argc, char **argv)
 			evloop_set_timer(loop, o.delay, batch_tick, &b);
 			code = evloop_run(loop);
 		}
+		/* ended by itself: no metrics of a stalltop that is gone (a
+		   kill leaves them; the file's mtime tells) */
+		if (o.textfile && unlink(o.textfile) < 0 && errno != ENOENT)
+			warn(_("--textfile: cannot remove %s"), o.textfile);
 		out_openmetrics_free(b.out.om);
+		for (size_t i = 0; rules && i < o.ngroup_rules; i++)
+			om_series_rule_free(&rules[i]);
+		free(rules);
 		for (int i = 0; i < b.ntold; i++)
 			free(b.told[i]);
 		free(b.last_note);

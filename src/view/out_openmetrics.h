@@ -11,13 +11,15 @@
 #ifndef STALLTOP_OUT_OPENMETRICS_H
 #define STALLTOP_OUT_OPENMETRICS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "model/sample.h"
 
-/* Per-task series shown per sample when the caller does not say. */
-#define OUT_OPENMETRICS_TOP 20
+/* Per-task series shown per sample when the caller does not say: none
+ * (the series are per cgroup and per workload group). */
+#define OUT_OPENMETRICS_TOP 0
 
 /*
  * The two text formats. They differ in the TYPE and HELP lines of a
@@ -35,6 +37,7 @@ enum out_openmetrics_format {
 const char *out_openmetrics_content_type(enum out_openmetrics_format fmt);
 
 struct out_openmetrics;
+struct om_rule;
 
 /*
  * A writer that shows the top tasks of each sample (by total stall of the
@@ -42,6 +45,15 @@ struct out_openmetrics;
  */
 struct out_openmetrics *out_openmetrics_new(size_t top);
 void out_openmetrics_free(struct out_openmetrics *m);
+
+/* Workload groups by these rules (view/om_series.h; kept by the caller)
+ * rather than by command name alone. */
+void out_openmetrics_set_rules(struct out_openmetrics *m,
+			       const struct om_rule *rules, size_t n);
+
+/* Write the host's PSI totals too (node_exporter has them already as
+ * node_pressure_*): off unless asked. */
+void out_openmetrics_set_host_psi(struct out_openmetrics *m, bool on);
 
 /* Add the sample's figures (every row of it, live and ended) to the
  * counters; what the next write shows. */

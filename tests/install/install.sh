@@ -71,6 +71,12 @@ for u in "$UNIT" "$SERVE_UNIT"; do
 		fail "the installed ${u##*/} does not run $bindir/stalltop: $(grep ExecStart "$u")"
 done
 
+# the alert rules and the dashboard, as they are in contrib/
+for f in prometheus/stalltop-rules.yml grafana/stalltop.json; do
+	cmp -s "$ROOT$datadir/stalltop/${f#*/}" "$top_srcdir/contrib/$f" ||
+		fail "make install did not put contrib/$f into $datadir/stalltop"
+done
+
 # --- the program ---
 "$BIN" --version >"$TMP/version" 2>&1 || fail "$BIN --version failed: $(cat "$TMP/version")"
 [ "$(cat "$TMP/version")" = "stalltop $version" ] ||

@@ -74,7 +74,7 @@ run_delay() {
 
 run_delay
 run0=$RUN_DELAY
-timeout 60 "$STALLTOP" -b -n 3 -d 0.5 --format openmetrics \
+timeout 60 "$STALLTOP" -b -n 3 -d 0.5 --format openmetrics --top 20 \
 	--record "$TMP/rec.ndjson" >"$TMP/live.om" 2>"$TMP/live.err" ||
 	fail "stalltop --format openmetrics exited $?: $(cat "$TMP/live.err")"
 run_delay
@@ -85,7 +85,7 @@ live=$(hostile_series "$TMP/live.om" '\\\\xff')
 [ "$(echo "$live" | wc -l)" -eq 1 ] || fail "the hostile task has several series: $live"
 note "live: $live"
 
-timeout 60 "$STALLTOP" --replay "$TMP/rec.ndjson" -b --format openmetrics \
+timeout 60 "$STALLTOP" --replay "$TMP/rec.ndjson" -b --format openmetrics --top 20 \
 	>"$TMP/replay.om" 2>"$TMP/replay.err" ||
 	fail "the replay exited $?: $(cat "$TMP/replay.err")"
 check_expositions "$TMP/replay.om" 3
@@ -127,15 +127,22 @@ awk -v c="$last" -v r0="$run0" -v r1="$run1" 'BEGIN { exit !(c <= (r1 - r0) / 1e
 	fail "the counter reached $last s, but the kernel counted $(((run1 - run0) / 1000)) us of cpu delay over the whole run"
 note "cpu counter: $(tr '\n' ' ' <"$TMP/values")(the kernel: $(((run1 - run0) / 1000)) us over the run)"
 
-# --textfile: the Prometheus text format 0.0.4, as node_exporter reads it
-timeout 60 "$STALLTOP" -n 2 -d 0.5 --textfile "$TMP/x.prom" 2>"$TMP/tf.err" ||
-	fail "stalltop --textfile exited $?: $(cat "$TMP/tf.err")"
-[ -s "$TMP/x.prom" ] || fail "--textfile left no file"
-promtool check metrics <"$TMP/x.prom" >"$TMP/promtool.out" 2>&1 ||
+# --textfile: the Prometheus text format 0.0.4, as node_exporter reads it;
+# the file is removed when stalltop ends by itself (SIGTERM, the end of -n)
+bg_start tf "$STALLTOP" -d 0.5 --textfile "$TMP/x.prom"
+tf=$BG_PID
+wait_for -t 10 test -s "$TMP/x.prom"
+cp "$TMP/x.prom" "$TMP/x.copy"
+bg_stop "$tf" || fail "stalltop --textfile ended with status $? on SIGTERM: $(cat "$TMP/tf.err")"
+[ -e "$TMP/x.prom" ] && fail "--textfile: the file stays after SIGTERM"
+promtool check metrics <"$TMP/x.copy" >"$TMP/promtool.out" 2>&1 ||
 	fail "--textfile: promtool: $(head -5 "$TMP/promtool.out")"
-grep -q '^# TYPE stalltop_events_lost_total counter$' "$TMP/x.prom" ||
-	fail "--textfile: no TYPE line of stalltop_events_lost_total: $(grep events_lost "$TMP/x.prom")"
-grep -q '^# EOF' "$TMP/x.prom" && fail "--textfile: an OpenMetrics # EOF in the Prometheus text format"
+grep -q '^# TYPE stalltop_events_lost_total counter$' "$TMP/x.copy" ||
+	fail "--textfile: no TYPE line of stalltop_events_lost_total: $(grep events_lost "$TMP/x.copy")"
+grep -q '^# EOF' "$TMP/x.copy" && fail "--textfile: an OpenMetrics # EOF in the Prometheus text format"
+timeout 60 "$STALLTOP" -n 2 -d 0.5 --textfile "$TMP/y.prom" 2>"$TMP/tf2.err" ||
+	fail "stalltop --textfile -n 2 exited $?: $(cat "$TMP/tf2.err")"
+[ -e "$TMP/y.prom" ] && fail "--textfile: the file stays after the end of -n"
 
 # bad input: a clear message and status 2 (1 for a directory that
 # cannot take the file), nothing written
