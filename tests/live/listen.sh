@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The scrape endpoint (--listen) against what a client may do, all on
 # loopback:
+#  - a port alone listens on 127.0.0.1 only; [::1]:PORT on ::1 only;
 #  - before the first sample /metrics is 503; after it, 200 with the
 #    Prometheus text format (its Content-Type, no "# EOF") by default and
 #    OpenMetrics (its Content-Type, "# EOF", UNIT lines) when Accept asks
@@ -47,6 +48,13 @@ U=http://127.0.0.1:$port
 bg_start st "$STALLTOP" --listen "$port" -d 3 -q --record "$TMP/rec.ndjson"
 st=$BG_PID
 wait_for -t 10 listening "$port"
+
+# a port alone listens on loopback only (0100007F: 127.0.0.1 in
+# /proc/net/tcp; 0A: LISTEN)
+hexport=$(printf '%04X' "$port")
+listeners=$(awk -v p=":$hexport" '$4 == "0A" && substr($2, 9) == p { print $2 }' /proc/net/tcp /proc/net/tcp6)
+[ "$listeners" = "0100007F:$hexport" ] ||
+	fail "--listen $port listens on '$listeners', not 127.0.0.1 alone"
 
 # --- before the first sample ---
 get pre "$U/metrics"
@@ -244,6 +252,14 @@ bg_stop "$st" || fail "stalltop --listen ended with status $? on SIGTERM: $(cat 
 n=$(lines "$TMP/rec.ndjson")
 [ "$n" -ge 3 ] || fail "the recording beside --listen has $n samples"
 listening "$port" && fail "the port is still served after the end"
+
+# --- IPv6: [::1]:PORT serves ::1, and not 127.0.0.1 ---
+bg_start v6 "$STALLTOP" --listen "[::1]:$port" -d 0.5
+v6=$BG_PID
+v6_up() { curl -s -g -o /dev/null "http://[::1]:$port/"; }
+wait_for -t 10 v6_up
+listening "$port" && fail "--listen [::1]:$port answers on 127.0.0.1 too"
+bg_stop "$v6" || fail "stalltop --listen [::1]:$port ended with status $?: $(cat "$TMP/v6.err")"
 
 # --- the start's errors ---
 # expect_start STATUS TEXT ARGS...: stalltop ARGS exits STATUS saying TEXT
