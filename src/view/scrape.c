@@ -481,7 +481,10 @@ int scrape_publish(struct scrape *s, enum out_openmetrics_format fmt,
 	if (MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
 				    out_openmetrics_content_type(fmt)) != MHD_YES ||
 	    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL,
-				    "no-store") != MHD_YES) {
+				    "no-store") != MHD_YES ||
+	    /* the format depends on Accept */
+	    MHD_add_response_header(r, MHD_HTTP_HEADER_VARY,
+				    MHD_HTTP_HEADER_ACCEPT) != MHD_YES) {
 		MHD_destroy_response(r);
 		errno = ENOMEM;
 		return -1;

@@ -71,6 +71,8 @@ get head "$U/metrics" -I
 	fail "Prometheus format served as '$(header prom Content-Type)'"
 [ "$(header om Content-Type)" = "application/openmetrics-text; version=1.0.0; charset=utf-8" ] ||
 	fail "OpenMetrics served as '$(header om Content-Type)'"
+[ "$(header om Vary)" = Accept ] && [ "$(header prom Vary)" = Accept ] ||
+	fail "/metrics does not say it varies by Accept: '$(header prom Vary)'"
 grep -q '^# EOF$' "$TMP/prom.b" && fail "the Prometheus text has a '# EOF'"
 [ "$(tail -n 1 "$TMP/om.b")" = "# EOF" ] || fail "the OpenMetrics text does not end with # EOF: $(tail -n 2 "$TMP/om.b")"
 grep -q '^# UNIT ' "$TMP/om.b" || fail "the OpenMetrics text has no UNIT line"
