@@ -447,15 +447,20 @@ struct scrape *scrape_open(const char *arg, struct evloop *loop, char *err,
 		scrape_close(s);
 		return NULL;
 	}
+	/* the loop watches the daemon's epoll descriptor and its timer */
 	const union MHD_DaemonInfo *info =
 		MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_EPOLL_FD);
-	s->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (!info || s->timer_fd < 0 ||
-	    evloop_add_fd(loop, info->epoll_fd, POLLIN, on_epoll, s) < 0 ||
-	    (s->epoll_fd = info->epoll_fd,
-	     evloop_add_fd(loop, s->timer_fd, POLLIN, on_timer, s) < 0)) {
+	errno = EINVAL;
+	if (info && evloop_add_fd(loop, info->epoll_fd, POLLIN, on_epoll,
+				  s) == 0) {
+		s->epoll_fd = info->epoll_fd;
+		s->timer_fd = timerfd_create(CLOCK_MONOTONIC,
+					     TFD_NONBLOCK | TFD_CLOEXEC);
+	}
+	if (s->timer_fd < 0 ||
+	    evloop_add_fd(loop, s->timer_fd, POLLIN, on_timer, s) < 0) {
 		snprintf(err, errsize, _("cannot start the HTTP server: %s"),
-			 strerror(errno ? errno : EINVAL));
+			 strerror(errno));
 		scrape_close(s);
 		return NULL;
 	}
