@@ -560,6 +560,14 @@ void om_series_add(struct om_series *t, const struct sample *s)
 		c->seen = t->nsample;
 		c->have_psi = g->have_psi;
 		c->psi = g->psi;
+		c->have_throttled = g->have_throttled;
+		c->throttled_us = g->throttled_us;
+		c->have_mem_high = g->have_mem_high;
+		c->mem_high = g->mem_high;
+		c->have_mem_max = g->have_mem_max;
+		c->mem_max = g->mem_max;
+		c->have_mem_oom_kill = g->have_mem_oom_kill;
+		c->mem_oom_kill = g->mem_oom_kill;
 	}
 	t->dropped += s->dropped;
 	t->time = s->time;

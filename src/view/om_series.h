@@ -80,6 +80,9 @@ struct om_cgroup {
 	unsigned long seen;
 	bool have_psi;             /* its PSI totals, of the last sample */
 	struct psi_sample psi;
+	/* the kernel's counters, of the last sample (sample.h) */
+	bool have_throttled, have_mem_high, have_mem_max, have_mem_oom_kill;
+	uint64_t throttled_us, mem_high, mem_max, mem_oom_kill;
 };
 
 /* A user's rule: tasks whose comm (or command line) matches are GROUP. */

@@ -13,6 +13,8 @@
  *   stalltop_cgroup_delays_total{id,name,depth,category}
  *   stalltop_cgroup_stall_seconds_total{id,name,depth}
  *   stalltop_cgroup_pressure_{waiting,stalled}_seconds_total{id,name,depth,resource}
+ *   stalltop_cgroup_cpu_throttled_seconds_total{id,name,depth}
+ *   stalltop_cgroup_memory_events_total{id,name,depth,event}
  *   stalltop_group_delay_seconds_total{group,category}
  *   stalltop_group_delays_total{group,category}
  *   stalltop_group_stall_seconds_total{group}
@@ -374,6 +376,68 @@ static void write_cgroup_psi(FILE *f, enum out_openmetrics_format fmt,
 	}
 }
 
+/*
+ * The WHY of a cgroup as the kernel counts it: time throttled by its CPU
+ * quota, times its memory hit a limit. Its own totals, as read.
+ */
+static void write_cgroup_throttled(FILE *f, enum out_openmetrics_format fmt,
+				   const struct lists *l)
+{
+	const char *name = "stalltop_cgroup_cpu_throttled_seconds";
+	bool any = false;
+
+	for (size_t i = 0; i < l->ncgs; i++)
+		any |= l->cgs[i]->have_throttled;
+	if (!any)
+		return;
+	family(f, fmt, name, COUNTER, "Seconds the tasks of the cgroup were "
+	       "throttled by its CPU quota (cpu.stat).");
+	for (size_t i = 0; i < l->ncgs; i++) {
+		const struct om_cgroup *g = l->cgs[i];
+		if (!g->have_throttled)
+			continue;
+		counter(f, name);
+		putc('{', f);
+		cg_labels(f, g);
+		fputs("} ", f);
+		put_us(f, g->throttled_us);
+		putc('\n', f);
+	}
+}
+
+static void write_cgroup_mem_events(FILE *f, enum out_openmetrics_format fmt,
+				    const struct lists *l)
+{
+	const char *name = "stalltop_cgroup_memory_events";
+	bool any = false;
+
+	for (size_t i = 0; i < l->ncgs; i++)
+		any |= l->cgs[i]->have_mem_high || l->cgs[i]->have_mem_max ||
+		       l->cgs[i]->have_mem_oom_kill;
+	if (!any)
+		return;
+	family(f, fmt, name, COUNTER, "Times the memory of the cgroup and "
+	       "below hit memory.high (high), memory.max (max; v1: failcnt), "
+	       "and OOM kills (oom_kill).");
+	for (size_t i = 0; i < l->ncgs; i++) {
+		const struct om_cgroup *g = l->cgs[i];
+		const struct { const char *event; bool have; uint64_t v; } ev[] = {
+			{ "high", g->have_mem_high, g->mem_high },
+			{ "max", g->have_mem_max, g->mem_max },
+			{ "oom_kill", g->have_mem_oom_kill, g->mem_oom_kill },
+		};
+		for (size_t k = 0; k < sizeof(ev) / sizeof(ev[0]); k++) {
+			if (!ev[k].have)
+				continue;
+			counter(f, name);
+			putc('{', f);
+			cg_labels(f, g);
+			label(f, false, "event", ev[k].event);
+			value_count(f, ev[k].v);
+		}
+	}
+}
+
 static void write_psi(FILE *f, enum out_openmetrics_format fmt,
 		      const struct om_series *t, int kind)
 {
@@ -457,6 +521,8 @@ int out_openmetrics_write(FILE *f, const struct out_openmetrics *m,
 	write_stall(f, fmt, &l, CGROUPS);
 	write_cgroup_psi(f, fmt, &l, PSI_SOME);
 	write_cgroup_psi(f, fmt, &l, PSI_FULL);
+	write_cgroup_throttled(f, fmt, &l);
+	write_cgroup_mem_events(f, fmt, &l);
 	write_delays(f, fmt, &l, GROUPS, false);
 	write_delays(f, fmt, &l, GROUPS, true);
 	write_stall(f, fmt, &l, GROUPS);

@@ -165,6 +165,10 @@ static void test_hostile(void)
 	};
 	struct cgroup_row cg = { .path = "/x\"y\\z\n\xff", .name = "n\"m\x1b",
 				 .depth = 1, .have_psi = true };
+	cg.have_throttled = true;
+	cg.throttled_us = 2500001;
+	cg.have_mem_max = true;
+	cg.mem_max = 3;
 	cg.d[CAT_CPU] = (struct cat_figure){ .avail = true, .pct = 50,
 					     .have_count = true, .count = 3 };
 	cg.psi.s[PSI_CPU][PSI_SOME] = (struct psi_stat){ .present = true,
@@ -188,6 +192,11 @@ static void test_hostile(void)
 	CHECK_NEAR(value(t, "stalltop_cgroup_delays_total{" CG ",category=\"cpu\""),
 		   3, 0);
 	CHECK(strstr(t, "stalltop_cgroup_pressure_waiting_seconds_total{" CG ",resource=\"cpu\"} 1.234567\n"));
+	/* the kernel's counters of the cgroup as given; the absent absent */
+	CHECK(strstr(t, "\nstalltop_cgroup_cpu_throttled_seconds_total{" CG "} 2.500001\n"));
+	CHECK(strstr(t, "\nstalltop_cgroup_memory_events_total{" CG ",event=\"max\"} 3\n"));
+	CHECK(!strstr(t, "event=\"high\""));
+	CHECK(!strstr(t, "event=\"oom_kill\""));
 	CHECK(strstr(t, "stalltop_pressure_stalled_seconds_total{resource=\"io\"} 0.000005\n"));
 	/* a resource the kernel does not have is no series */
 	CHECK(!strstr(t, "stalltop_pressure_waiting_seconds_total{resource=\"memory\"}"));
