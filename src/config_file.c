@@ -21,6 +21,7 @@
 #include "model/fields.h"
 #include "model/layouts.h"
 #include "model/select.h"
+#include "view/om_series.h"
 #include "view/output.h"
 
 
@@ -245,7 +246,36 @@ static bool no_color_env(void)
 	return v && *v;
 }
 
-static int load_stream(struct options *o, FILE *f, const char *path)
+/*
+ * A workload-group rule of the metrics (view/om_series.h), checked and
+ * kept as written, in the file's order. 0, or -1 when skipped.
+ */
+static int add_group_rule(struct options *o, const char *value,
+			  const char *path, unsigned lineno)
+{
+	struct om_rule r;
+	char why[256];
+	if (om_series_rule_parse(&r, value, why, sizeof(why)) < 0) {
+		warn_line(path, lineno, _("invalid group rule '%s' (%s), skipped"),
+			  value, why);
+		return -1;
+	}
+	om_series_rule_free(&r);
+	char *copy = strdup(value);
+	char **v = copy ? realloc(o->group_rules,
+				  (o->ngroup_rules + 1) * sizeof(*v)) : NULL;
+	if (!v) {
+		free(copy);
+		warn_line(path, lineno, "%s", strerror(ENOMEM));
+		return -1;
+	}
+	v[o->ngroup_rules++] = copy;
+	o->group_rules = v;
+	return 0;
+}
+
+static int load_stream(struct options *o, FILE *f, const char *path,
+		       bool groups_only)
 {
 	char *buf = NULL;
 	size_t cap = 0;
@@ -258,6 +288,8 @@ static int load_stream(struct options *o, FILE *f, const char *path)
 		if (!*line || *line == '#')
 			continue;
 		char *eq = strchr(line, '=');
+		if (!eq && groups_only)
+			continue;
 		if (!eq) {
 			warn_line(path, lineno, _("not a key=value line, skipped"));
 			skipped++;
@@ -265,6 +297,13 @@ static int load_stream(struct options *o, FILE *f, const char *path)
 		}
 		*eq = '\0';
 		char *key = trim(line), *value = trim(eq + 1);
+		if (strcmp(key, "group") == 0) {
+			if (add_group_rule(o, value, path, lineno) < 0)
+				skipped++;
+			continue;
+		}
+		if (groups_only)
+			continue;
 		const struct setting *s = NULL;
 		for (size_t i = 0; i < NSETTINGS; i++)
 			if (strcmp(settings[i].key, key) == 0)
@@ -292,7 +331,8 @@ static int load_stream(struct options *o, FILE *f, const char *path)
 	return skipped;
 }
 
-int config_file_load(struct options *o, const char *path_or_null)
+static int load_file(struct options *o, const char *path_or_null,
+		     bool groups_only)
 {
 	char *own = NULL;
 	const char *path = path_or_null;
@@ -312,7 +352,7 @@ int config_file_load(struct options *o, const char *path_or_null)
 		free(own);
 		return ret;
 	}
-	int skipped = load_stream(o, f, path);
+	int skipped = load_stream(o, f, path, groups_only);
 	if (ferror(f)) {
 		warn_file(path);
 		skipped = -1;
@@ -320,6 +360,16 @@ int config_file_load(struct options *o, const char *path_or_null)
 	fclose(f);
 	free(own);
 	return skipped;
+}
+
+int config_file_load(struct options *o, const char *path_or_null)
+{
+	return load_file(o, path_or_null, false);
+}
+
+int config_file_load_groups(struct options *o, const char *path_or_null)
+{
+	return load_file(o, path_or_null, true);
 }
 
 int config_file_load_text(struct options *o, const char *text, size_t len,
@@ -331,7 +381,7 @@ int config_file_load_text(struct options *o, const char *text, size_t len,
 	FILE *f = fmemopen((void *)text, len, "r");
 	if (!f)
 		return -1;
-	int skipped = load_stream(o, f, name);
+	int skipped = load_stream(o, f, name, false);
 	fclose(f);
 	return skipped;
 }
@@ -410,6 +460,8 @@ static int write_settings(FILE *f, const struct options *o)
 			break;
 		}
 	}
+	for (size_t i = 0; i < o->ngroup_rules; i++)
+		fprintf(f, "group=%s\n", o->group_rules[i]);
 	return ferror(f) ? -1 : 0;
 }
 

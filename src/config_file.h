@@ -23,6 +23,12 @@ char *config_file_path(void);
 int config_file_load(struct options *o, const char *path_or_null);
 
 /*
+ * Only the workload-group rules of the metrics ("group=" lines), which
+ * apply in batch mode too; the rest of the file is left to the screen.
+ */
+int config_file_load_groups(struct options *o, const char *path_or_null);
+
+/*
  * The same for the len bytes of text, a file's contents, reported on
  * stderr as name:line. Returns the number of skipped lines, or -1 when
  * the text cannot be read (no memory). For tests and fuzzing.

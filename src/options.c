@@ -21,6 +21,7 @@
 #include "record/rotate.h"
 #include "options.h"
 #include "view/out_openmetrics.h"
+#include "view/scrape.h"
 
 
 enum {
@@ -39,6 +40,8 @@ enum {
 	OPT_REPLAY,
 	OPT_TOP,
 	OPT_TEXTFILE,
+	OPT_LISTEN,
+	OPT_HOST_PSI,
 	OPT_RECORD_MAX_SIZE,
 	OPT_KEEP_DAYS,
 	OPT_BEGIN,
@@ -72,6 +75,8 @@ static const struct option long_opts[] = {
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "textfile", required_argument, NULL, OPT_TEXTFILE },
+	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "host-psi", no_argument, NULL, OPT_HOST_PSI },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "record-max-size", required_argument, NULL, OPT_RECORD_MAX_SIZE },
 	{ "keep-days", required_argument, NULL, OPT_KEEP_DAYS },
@@ -92,7 +97,8 @@ static void __attribute__((noreturn)) usage(void)
 	fputs(_(" -d, --delay SECONDS      refresh interval, fractional (default 1)\n"), f);
 	fputs(_(" -n, --iterations N       stop after N samples\n"), f);
 	fputs(_(" -q, --quiet              batch mode that writes nothing on stdout, only\n"
-		"                          the recording or the textfile (implies -b)\n"), f);
+		"                          the recording, the textfile or the endpoint\n"
+		"                          (implies -b)\n"), f);
 	fputs(_(" -p, --pid PID[,PID...]   only these processes (with -H, their threads);\n"
 		"                          may be repeated\n"), f);
 	fputs(_(" -u, --user NAME|UID      only this user's tasks\n"), f);
@@ -106,11 +112,18 @@ static void __attribute__((noreturn)) usage(void)
 		"                          tasks that have exited\n"), f);
 	fputs(_("     --format FORMAT      batch output: text, csv, json or openmetrics\n"), f);
 	fputs(_("     --json               the same as --format json\n"), f);
-	fputs(_("     --top N              OpenMetrics: series of the N tasks that stalled\n"
-		"                          most in each interval (default 20, 0 = none)\n"), f);
+	fputs(_("     --top N              OpenMetrics: also series of the N tasks that\n"
+		"                          stalled most in each interval (default 0: none)\n"), f);
+	fputs(_("     --host-psi           OpenMetrics: also the host's PSI (node_exporter's\n"
+		"                          node_pressure_* has it)\n"), f);
 	fputs(_("     --textfile PATH      batch mode without output: rewrite PATH with\n"
 		"                          the metrics at every refresh (for node_exporter's\n"
 		"                          textfile collector; name it *.prom)\n"), f);
+	fputs(_("     --listen [ADDR:]PORT batch mode without output: serve the metrics\n"
+		"                          of the last sample over HTTP at /metrics for\n"
+		"                          Prometheus; PORT alone is 127.0.0.1:PORT\n"
+		"                          (loopback), 0.0.0.0:PORT or [::]:PORT every\n"
+		"                          address, [ADDR]:PORT an IPv6 address\n"), f);
 	fputs(_("     --enable-delayacct   turn on kernel.task_delayacct (needs root)\n"), f);
 	fputs(_("     --no-color           no colours on the screen (also NO_COLOR)\n"), f);
 	fputs(_("     --no-events          do not use fork/exit notifications: scan\n"
@@ -283,14 +296,24 @@ static void check_combinations(struct options *o)
 		o->batch = true;
 		o->format = OUT_OPENMETRICS;
 	}
+	if (o->listen) {
+		if (o->format_set && o->format != OUT_OPENMETRICS)
+			bad(_("--listen serves the metrics: it does not go "
+			      "with another --format"));
+		if (o->replay)
+			bad(_("--listen and --replay do not go together"));
+		o->batch = true;
+		o->format = OUT_OPENMETRICS;
+	}
 	if ((!isnan(o->begin) || !isnan(o->end)) && !o->replay)
 		bad(_("--begin and --end select samples of --replay"));
 	if (!isnan(o->begin) && !isnan(o->end) && o->begin > o->end)
 		bad(_("--begin is later than --end"));
 	if (o->no_cgroups && (o->cgroups || o->cgroup))
 		bad(_("--no-cgroups goes with neither --cgroups nor --cgroup"));
-	if (o->quiet && !o->record && !o->textfile)
-		bad(_("--quiet writes nothing without --record or --textfile"));
+	if (o->quiet && !o->record && !o->textfile && !o->listen)
+		bad(_("--quiet writes nothing without --record, --textfile or "
+		      "--listen"));
 	if (o->rotate_opts_set && (!o->record || !rotate_is_dir(o->record)))
 		bad(_("--record-max-size and --keep-days are for --record "
 		      "DIRECTORY"));
@@ -390,11 +413,25 @@ void options_parse(struct options *o, int argc, char **argv)
 				    optarg);
 			o->top = n;
 			break;
+		case OPT_HOST_PSI:
+			o->host_psi = true;
+			break;
 		case OPT_TEXTFILE:
 			if (!*optarg)
 				bad(_("an empty file name for --textfile"));
 			o->textfile = optarg;
 			break;
+		case OPT_LISTEN: {
+			struct sockaddr_storage sa;
+			socklen_t len;
+			char why[256];
+			if (scrape_parse_address(optarg, &sa, &len, why,
+						 sizeof(why)) < 0)
+				bad(_("invalid address '%s' for --listen: %s"),
+				    optarg, why);
+			o->listen = optarg;
+			break;
+		}
 		case OPT_ENABLE_DELAYACCT:
 			o->enable_delayacct = true;
 			break;
@@ -495,6 +532,11 @@ void options_parse(struct options *o, int argc, char **argv)
 
 void options_free(struct options *o)
 {
+	for (size_t i = 0; i < o->ngroup_rules; i++)
+		free(o->group_rules[i]);
+	free(o->group_rules);
+	o->group_rules = NULL;
+	o->ngroup_rules = 0;
 	free(o->triggers);
 	o->triggers = NULL;
 	free(o->replays);

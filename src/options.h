@@ -27,6 +27,10 @@ struct options {
 	bool format_set;         /* --format or --json was given */
 	unsigned long top;       /* --top: OpenMetrics per-task series */
 	const char *textfile;    /* --textfile PATH */
+	const char *listen;      /* --listen ADDR:PORT (checked) */
+	bool host_psi;           /* --host-psi: the host's PSI in the metrics */
+	char **group_rules;      /* settings "group=GROUP:comm|cmdline:REGEX" */
+	size_t ngroup_rules;
 	bool enable_delayacct;   /* --enable-delayacct */
 	bool monochrome;         /* --no-color, NO_COLOR */
 	bool no_events;          /* --no-events: scan /proc every refresh */

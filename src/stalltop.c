@@ -33,9 +33,11 @@
 #include "record/player.h"
 #include "record/record.h"
 #include "record/rotate.h"
+#include "view/om_series.h"
 #include "view/out_openmetrics.h"
 #include "view/output.h"
 #include "view/screen.h"
+#include "view/scrape.h"
 #include "view/textfile.h"
 
 struct batch {
@@ -48,6 +50,7 @@ struct batch {
 	int ntold;
 	char *last_note;                  /* the note printed last */
 	bool hide_cgroups;    /* summed for the recording, not asked for */
+	struct scrape *scrape;            /* --listen */
 };
 
 /* A message with outside text in it (file names, a recording's notes). */
@@ -89,16 +92,37 @@ static void batch_note(const char *text, void *arg)
 	b->last_note = strdup(text);
 }
 
-struct textfile_arg {
-	struct out_opts *out;
-	const struct sample *s;
-};
-
+/* node_exporter's textfile collector reads the Prometheus text format. */
 static int fill_textfile(FILE *f, void *arg)
 {
-	struct textfile_arg *a = arg;
-	output_write(f, a->out, a->s);
-	return ferror(f) ? -1 : 0;
+	return out_openmetrics_write(f, arg, OUT_OPENMETRICS_PROM);
+}
+
+/*
+ * --listen: the sample's exposition in each format, rendered once here,
+ * so that a scrape only hands out text.
+ */
+static int publish_metrics(struct batch *b)
+{
+	static const enum out_openmetrics_format fmts[] = {
+		OUT_OPENMETRICS_PROM, OUT_OPENMETRICS_OM
+	};
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		if (!f)
+			return -1;
+		int ret = out_openmetrics_write(f, b->out.om, fmts[i]);
+		if (fclose(f) != 0 || ret < 0) {
+			free(text);
+			errno = ENOMEM;
+			return -1;
+		}
+		if (scrape_publish(b->scrape, fmts[i], text, len) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 /*
@@ -112,13 +136,20 @@ static void batch_metrics(struct batch *b, struct sample *s)
 	/* the writer ranks the rows itself: filtered, not sorted */
 	s->nrows = select_keep(s->rows, s->nrows, &all);
 	s->nexited = select_keep(s->exited, s->nexited, &all);
-	if (!b->o->textfile) {
+	if (!b->o->textfile && !b->scrape) {
 		output_write(stdout, &b->out, s);
 		return;
 	}
-	struct textfile_arg arg = { &b->out, s };
+	out_openmetrics_add(b->out.om, s);
+	if (b->scrape && publish_metrics(b) < 0) {
+		warn("--listen");
+		evloop_quit(b->loop, 1);
+		return;
+	}
+	if (!b->o->textfile)
+		return;
 	char why[512];
-	if (textfile_replace(b->o->textfile, fill_textfile, &arg, why,
+	if (textfile_replace(b->o->textfile, fill_textfile, b->out.om, why,
 			     sizeof(why)) < 0) {
 		warnx("--textfile: %s", why);
 		evloop_quit(b->loop, 1);
@@ -163,7 +194,7 @@ static void batch_tick(void *arg)
 		return;
 	}
 	/* -q: the recording (producer_on_sample) is all there is */
-	if (b->o->textfile || !b->o->quiet)
+	if (b->o->textfile || b->scrape || !b->o->quiet)
 		batch_write(b, &s);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		evloop_quit(b->loop, errno == EPIPE ? 0 : 1);
@@ -278,6 +309,27 @@ static void recording_at_exit(void)
 		recording_close(open_recording);
 }
 
+
+/*
+ * The metrics' workload-group rules of the settings file, compiled
+ * (checked as the file was read); NULL when there are none.
+ */
+static struct om_rule *group_rules(struct options *o)
+{
+	config_file_load_groups(o, NULL);
+	if (!o->ngroup_rules)
+		return NULL;
+	struct om_rule *r = calloc(o->ngroup_rules, sizeof(*r));
+	if (!r)
+		err(1, NULL);
+	for (size_t i = 0; i < o->ngroup_rules; i++) {
+		char why[256];
+		if (om_series_rule_parse(&r[i], o->group_rules[i], why,
+					 sizeof(why)) < 0)
+			errx(1, "%s", why); /* read back as it was checked */
+	}
+	return r;
+}
 
 /* A replay ends this long after SIGINT or SIGTERM at most (quitguard.h). */
 #define QUIT_GRACE 0.3
@@ -437,6 +489,13 @@ int main(int argc, char **argv)
 		check_cgroup(&o, cgroup, sizeof(cgroup));
 	if (o.textfile)
 		check_textfile(&o);
+	/* before the monitor: a port in use ends the start, not a run */
+	struct scrape *scrape = NULL;
+	if (o.listen) {
+		char why[512];
+		if (!(scrape = scrape_open(o.listen, loop, why, sizeof(why))))
+			errx(1, "--listen '%s': %s", o.listen, why);
+	}
 	/*
 	 * The metrics and recordings have the cgroups wherever there is a
 	 * hierarchy; the screen and the batch formats show them when asked.
@@ -489,6 +548,7 @@ int main(int argc, char **argv)
 		free(msg);
 	}
 	if (!m) {
+		scrape_close(scrape);
 		recording_close(&recording);
 		free(triggers);
 		evloop_free(loop);
@@ -501,11 +561,17 @@ int main(int argc, char **argv)
 	if (o.batch) {
 		struct batch b = { &o, m, loop,
 				   { o.format, NULL, o.cmdline, false }, 0,
-				   { NULL }, 0, NULL, sum_cgroups && !o.cgroups };
+				   { NULL }, 0, NULL, sum_cgroups && !o.cgroups,
+				   scrape };
 		batch_notices(&b);
-		if (o.format == OUT_OPENMETRICS &&
-		    !(b.out.om = out_openmetrics_new(o.top)))
-			errx(1, "%s", strerror(errno));
+		struct om_rule *rules = NULL;
+		if (o.format == OUT_OPENMETRICS) {
+			if (!(b.out.om = out_openmetrics_new(o.top)))
+				errx(1, "%s", strerror(errno));
+			rules = group_rules(&o);
+			out_openmetrics_set_rules(b.out.om, rules, o.ngroup_rules);
+			out_openmetrics_set_host_psi(b.out.om, o.host_psi);
+		}
 		producer_on_trigger(m, batch_trigger, &b);
 		if (producer_finite(m)) {
 			/* a recording is re-emitted at once, sample by sample */
@@ -514,7 +580,14 @@ int main(int argc, char **argv)
 			evloop_set_timer(loop, o.delay, batch_tick, &b);
 			code = evloop_run(loop);
 		}
+		/* ended by itself: no metrics of a stalltop that is gone (a
+		   kill leaves them; the file's mtime tells) */
+		if (o.textfile && unlink(o.textfile) < 0 && errno != ENOENT)
+			warn(_("--textfile: cannot remove %s"), o.textfile);
 		out_openmetrics_free(b.out.om);
+		for (size_t i = 0; rules && i < o.ngroup_rules; i++)
+			om_series_rule_free(&rules[i]);
+		free(rules);
 		for (int i = 0; i < b.ntold; i++)
 			free(b.told[i]);
 		free(b.last_note);
@@ -530,6 +603,7 @@ int main(int argc, char **argv)
 	if (o.replay && code > 128)
 		exit(code);
 	quitguard_stop();
+	scrape_close(scrape);
 	producer_free(m);
 	if (recording_close(&recording) < 0 && code == 0)
 		code = 1;

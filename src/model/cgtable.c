@@ -7,6 +7,7 @@
 
 #include "kernel/cgroup.h"
 #include "model/cgdirs.h"
+#include "model/evidence.h"
 #include "model/cgname.h"
 #include "model/cgtable.h"
 
@@ -190,6 +191,30 @@ static const struct row *row_at(const struct row_sets *rs, size_t i)
 	return i < rs->n[0] ? &rs->rows[0][i] : &rs->rows[1][i - rs->n[0]];
 }
 
+/* A kernel counter into a row's figure: absent unless given. */
+static void counter_of(const struct kval *k, uint64_t *v, bool *have)
+{
+	*have = k->have && !k->max;
+	*v = *have ? k->v : 0;
+}
+
+/* The cgroup's throttling and memory events (sample.h). */
+static void read_counters(const struct cg_layout *l, struct cgroup_row *r)
+{
+	struct evidence_dirs d = EVIDENCE_DIRS_NONE;
+	struct cg_cpu cpu;
+	struct cg_mem mem;
+
+	cgdirs_open(l, r->path, &d);
+	evidence_read_cgroup(&d, &cpu, &mem);
+	cgdirs_close(&d);
+	counter_of(&cpu.throttled_us, &r->throttled_us, &r->have_throttled);
+	counter_of(&mem.ev_high, &r->mem_high, &r->have_mem_high);
+	counter_of(mem.version == 1 ? &mem.failcnt : &mem.ev_max, &r->mem_max,
+		   &r->have_mem_max);
+	counter_of(&mem.ev_oom_kill, &r->mem_oom_kill, &r->have_mem_oom_kill);
+}
+
 int cgtable_build(struct cgtable *t, const struct row *rows, size_t n,
 	      const struct row *exited, size_t nexited, double dt,
 	      const char *within, struct cgroup_row **out, size_t *nout)
@@ -247,6 +272,7 @@ int cgtable_build(struct cgtable *t, const struct row *rows, size_t n,
 		psi_interval(g->have_prev ? &g->prev : NULL, &now, &r->psi);
 		g->prev = now;
 		g->have_prev = true;
+		read_counters(&t->layout, r);
 	}
 	/* sum every row into its cgroup and each ancestor */
 	for (size_t i = 0; i < all; i++) {

@@ -89,6 +89,15 @@ static void read_states(const struct evidence_dirs *d, struct ts_client *ts,
 	memset(out, 0, sizeof(*out));
 }
 
+void evidence_read_cgroup(const struct evidence_dirs *dirs, struct cg_cpu *cpu,
+			  struct cg_mem *mem)
+{
+	memset(cpu, 0, sizeof(*cpu));
+	memset(mem, 0, sizeof(*mem));
+	read_cpu(dirs, cpu);
+	read_mem(dirs, mem);
+}
+
 static bool wants(const struct evidence_dirs *d, enum evidence_group group)
 {
 	return !d->want || (d->want & EVIDENCE_WANT(group));

@@ -109,6 +109,14 @@ void evidence_read(const struct evidence_dirs *dirs, struct ts_client *ts,
 void evidence_read_system(const struct evidence_dirs *dirs,
 			  struct evidence_reading *out);
 
+/*
+ * Only a cgroup's cpu and memory files (v2 where the directory has the
+ * controller, else v1), as evidence_read reads them: its throttling and
+ * memory events are the kernel's counters, for the metrics.
+ */
+void evidence_read_cgroup(const struct evidence_dirs *dirs, struct cg_cpu *cpu,
+			  struct cg_mem *mem);
+
 /* evidence_read, with the machine-wide part copied from sys. */
 void evidence_read_with(const struct evidence_dirs *dirs, struct ts_client *ts,
 			const struct evidence_reading *sys,

@@ -125,6 +125,17 @@ struct cgroup_row {
 	struct cat_figure d[NCAT]; /* summed over its processes and below */
 	double total_pct;
 	size_t nr_tasks;      /* processes in it and below */
+	/*
+	 * The kernel's own counters of the cgroup at the sample (absent
+	 * where its files are not there, and in a replay): time its tasks
+	 * were throttled by its CPU quota (cpu.stat, its own), and the times
+	 * its memory hit memory.high and memory.max and OOM kills
+	 * (memory.events, it and below; v1: failcnt as max).
+	 */
+	uint64_t throttled_us;
+	bool have_throttled;
+	uint64_t mem_high, mem_max, mem_oom_kill;
+	bool have_mem_high, have_mem_max, have_mem_oom_kill;
 	const struct row_why *why; /* evidence of its stalls, or NULL (as
 				      for a row: gathered for those shown) */
 };

@@ -1,288 +1,72 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Batch OpenMetrics: per sample one exposition of counters, ending with
- * "# EOF", for Prometheus (a scrape of node_exporter's textfile
- * collector, or a file for promtool).
+ * The metrics as text: the series of om_series.c written in the
+ * OpenMetrics text format (--format openmetrics: one exposition per
+ * sample, each ending with "# EOF") or in the Prometheus text format
+ * 0.0.4 (--textfile, for node_exporter's textfile collector; a scrape).
  *
- *   stalltop_task_delay_seconds_total{pid,start,comm,category}
- *   stalltop_task_delays_total{pid,start,comm,category}
- *   stalltop_task_stall_seconds_total{pid,start,comm}
- *   stalltop_cgroup_delay_seconds_total{cgroup,category}
- *   stalltop_cgroup_delays_total{cgroup,category}
- *   stalltop_cgroup_stall_seconds_total{cgroup}
- *   stalltop_cgroup_pressure_{waiting,stalled}_seconds_total{cgroup,resource}
- *   stalltop_pressure_{waiting,stalled}_seconds_total{resource}
+ *   stalltop_build_info{version}                         (info)
+ *   stalltop_last_sample_timestamp_seconds               (gauge)
+ *   stalltop_delay_accounting                            (gauge, 1 or 0)
+ *   stalltop_tasks                                       (gauge)
+ *   stalltop_cgroup_delay_seconds_total{id,name,depth,category}
+ *   stalltop_cgroup_delays_total{id,name,depth,category}
+ *   stalltop_cgroup_stall_seconds_total{id,name,depth}
+ *   stalltop_cgroup_pressure_{waiting,stalled}_seconds_total{id,name,depth,resource}
+ *   stalltop_cgroup_cpu_throttled_seconds_total{id,name,depth}
+ *   stalltop_cgroup_memory_events_total{id,name,depth,event}
+ *   stalltop_group_delay_seconds_total{group,category}
+ *   stalltop_group_delays_total{group,category}
+ *   stalltop_group_stall_seconds_total{group}
+ *   stalltop_group_tasks{group}                          (gauge)
+ *   stalltop_task_delay_seconds_total{pid,start,comm,category}   (--top N)
+ *   stalltop_task_delays_total{pid,start,comm,category}          (--top N)
+ *   stalltop_task_stall_seconds_total{pid,start,comm}            (--top N)
+ *   stalltop_pressure_{waiting,stalled}_seconds_total{resource}  (asked)
  *   stalltop_events_lost_total, stalltop_exit_records_lost_total,
  *   stalltop_dropped_figures_total
  *
- * Samples carry the figures of an interval; counters must be cumulative,
- * so the writer keeps a sum per series and adds every row of every sample
- * to it, not only the rows it shows: a task that leaves the top N and
- * comes back continues where it was. A task is its id and its start time
- * (a reused pid is another task, hence another series). A task that ended
- * adds its last interval once and is forgotten; so is one not seen for
- * STALE samples (its end was lost). With -a the figures are already
- * cumulative and are taken as they are. A figure dropped as impossible is
- * never added, and a category the kernel does not give has no series at
- * all (absent, not 0). Waiting and stalled are PSI's some and full, named
- * as cAdvisor names them; those are the kernel's own totals. A stall
+ * id and name are a cgroup's path and name as cAdvisor labels a
+ * container; depth is its level (0 for the root): a cgroup's figures
+ * include those below it, so a sum over the cgroups of one depth counts
+ * each task once. Waiting and stalled are PSI's some and full, named as
+ * cAdvisor names them; those are the kernel's own totals. The host's PSI
+ * is node_exporter's node_pressure_*: written only when asked. A stall
  * counter adds up TOTAL (cpu + irq + the largest other category, as the
  * screen has it): the kernel nests waits, so a sum over the categories
  * would count one wait twice.
  *
- * The text is the Prometheus text format that ends with "# EOF": HELP and
- * TYPE name each counter with its _total, as promtool and node_exporter
- * read it, and Prometheus reads it as OpenMetrics too. HELP texts are part
- * of the format, like the names, and are not translated.
+ * The two formats differ only in the lines around the series (see
+ * family()). HELP texts are part of the format, like the names, and are
+ * not translated.
  */
 #include <config.h>
 
 #include <errno.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "model/categories.h"
+#include "view/om_series.h"
 #include "view/out_openmetrics.h"
 
-/* Samples after which a series no sample mentioned is forgotten. */
-#define STALE 60
-
-struct cat_sum {
-	bool have_sec, have_count;
-	double sec;
-	uint64_t count;
-};
-
-/* TOTAL, summed: seconds stalled by the rule of delta_total. */
-struct stall_sum {
-	bool have;
-	double sec;
-};
-
-struct task_series {
-	struct task_series *next;  /* hash chain */
-	pid_t pid;
-	double start;              /* 0: unknown (no label) */
-	char *comm;                /* as the row has it */
-	char *comm_label;          /* escaped for a label value */
-	struct cat_sum sum[NCAT];
-	struct stall_sum stall;
-	unsigned long seen;        /* the last sample that had it */
-	bool ended;
-};
-
-struct cg_series {
-	struct cg_series *next;
-	char *path;
-	char *label;
-	struct cat_sum sum[NCAT];
-	struct stall_sum stall;
-	unsigned long seen;
-	const struct cgroup_row *row; /* in the sample being written */
-};
-
-struct shown {
-	const struct row *r;
-	struct task_series *t;
-};
-
 struct out_openmetrics {
-	size_t top;
-	unsigned long nsample;
-	uint64_t dropped;
-	struct task_series **tasks;   /* hash buckets */
-	size_t ntask_buckets, ntasks;
-	struct cg_series **cgs;
-	size_t ncg_buckets, ncgs;
-	struct shown *shown;
-	size_t cap_shown, nshown;
+	struct om_series *t;
+	bool host_psi;
 };
-
-/* ---- label values ---- */
-
-/*
- * A name as a label value: first escape_text (so invalid UTF-8 and
- * control bytes become \xHH text and the value is valid UTF-8 without
- * line breaks), then the exposition's escapes for \, " and newline.
- */
-static char *label_of(const char *raw)
-{
-	size_t len = strlen(raw), n = 4 * len + 1;
-	char *text = malloc(n);
-	char *out = malloc(2 * n);
-	if (!text || !out) {
-		free(text);
-		free(out);
-		return NULL;
-	}
-	escape_text(raw, text, n);
-	char *o = out;
-	for (const char *p = text; *p; p++) {
-		if (*p == '\\' || *p == '"') {
-			*o++ = '\\';
-			*o++ = *p;
-		} else if (*p == '\n') {
-			*o++ = '\\';
-			*o++ = 'n';
-		} else {
-			*o++ = *p;
-		}
-	}
-	*o = '\0';
-	free(text);
-	return out;
-}
-
-/* ---- the tables ---- */
-
-static size_t task_hash(pid_t pid, size_t nbuckets)
-{
-	return ((size_t)(unsigned)pid * 2654435761u) % nbuckets;
-}
-
-static size_t str_hash(const char *s, size_t nbuckets)
-{
-	size_t h = 5381;
-	for (; *s; s++)
-		h = h * 33 + (unsigned char)*s;
-	return h % nbuckets;
-}
-
-/* Double the buckets when the chains grow long; failure is harmless. */
-static void tasks_grow(struct out_openmetrics *m)
-{
-	size_t n = m->ntask_buckets * 2;
-	struct task_series **b = calloc(n, sizeof(*b));
-	if (!b)
-		return;
-	for (size_t i = 0; i < m->ntask_buckets; i++) {
-		struct task_series *t = m->tasks[i], *next;
-		for (; t; t = next) {
-			next = t->next;
-			size_t h = task_hash(t->pid, n);
-			t->next = b[h];
-			b[h] = t;
-		}
-	}
-	free(m->tasks);
-	m->tasks = b;
-	m->ntask_buckets = n;
-}
-
-static void cgs_grow(struct out_openmetrics *m)
-{
-	size_t n = m->ncg_buckets * 2;
-	struct cg_series **b = calloc(n, sizeof(*b));
-	if (!b)
-		return;
-	for (size_t i = 0; i < m->ncg_buckets; i++) {
-		struct cg_series *g = m->cgs[i], *next;
-		for (; g; g = next) {
-			next = g->next;
-			size_t h = str_hash(g->path, n);
-			g->next = b[h];
-			b[h] = g;
-		}
-	}
-	free(m->cgs);
-	m->cgs = b;
-	m->ncg_buckets = n;
-}
-
-static void task_free(struct task_series *t)
-{
-	free(t->comm);
-	free(t->comm_label);
-	free(t);
-}
-
-static void cg_free(struct cg_series *g)
-{
-	free(g->path);
-	free(g->label);
-	free(g);
-}
-
-/* The series of (pid, start), made when new; NULL when out of memory. */
-static struct task_series *task_get(struct out_openmetrics *m,
-				    const struct row *r)
-{
-	double start = r->info.start > 0 ? r->info.start : 0;
-	size_t h = task_hash(r->pid, m->ntask_buckets);
-	struct task_series *t = m->tasks[h];
-
-	for (; t; t = t->next)
-		if (t->pid == r->pid && t->start == start)
-			break;
-	if (!t) {
-		t = calloc(1, sizeof(*t));
-		if (!t)
-			return NULL;
-		t->pid = r->pid;
-		t->start = start;
-		t->next = m->tasks[h];
-		m->tasks[h] = t;
-		if (++m->ntasks > 2 * m->ntask_buckets)
-			tasks_grow(m);
-	}
-	const char *comm = r->comm ? r->comm : "";
-	if (!t->comm || strcmp(t->comm, comm) != 0) {
-		char *c = strdup(comm), *l = label_of(comm);
-		if (!c || !l) {
-			free(c);
-			free(l);
-			return t->comm ? t : NULL;
-		}
-		free(t->comm);
-		free(t->comm_label);
-		t->comm = c;
-		t->comm_label = l;
-	}
-	return t;
-}
-
-static struct cg_series *cg_get(struct out_openmetrics *m, const char *path)
-{
-	size_t h = str_hash(path, m->ncg_buckets);
-	struct cg_series *g = m->cgs[h];
-
-	for (; g; g = g->next)
-		if (strcmp(g->path, path) == 0)
-			return g;
-	g = calloc(1, sizeof(*g));
-	if (!g)
-		return NULL;
-	g->path = strdup(path);
-	g->label = label_of(path);
-	if (!g->path || !g->label) {
-		cg_free(g);
-		return NULL;
-	}
-	g->next = m->cgs[h];
-	m->cgs[h] = g;
-	if (++m->ncgs > 2 * m->ncg_buckets)
-		cgs_grow(m);
-	return g;
-}
 
 struct out_openmetrics *out_openmetrics_new(size_t top)
 {
 	struct out_openmetrics *m = calloc(1, sizeof(*m));
 	if (!m)
 		return NULL;
-	m->top = top;
-	m->ntask_buckets = 256;
-	m->ncg_buckets = 64;
-	m->tasks = calloc(m->ntask_buckets, sizeof(*m->tasks));
-	m->cgs = calloc(m->ncg_buckets, sizeof(*m->cgs));
-	if (!m->tasks || !m->cgs) {
-		out_openmetrics_free(m);
+	m->t = om_series_new(top);
+	if (!m->t) {
+		free(m);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -293,188 +77,65 @@ void out_openmetrics_free(struct out_openmetrics *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; m->tasks && i < m->ntask_buckets; i++) {
-		struct task_series *t = m->tasks[i], *next;
-		for (; t; t = next) {
-			next = t->next;
-			task_free(t);
-		}
-	}
-	for (size_t i = 0; m->cgs && i < m->ncg_buckets; i++) {
-		struct cg_series *g = m->cgs[i], *next;
-		for (; g; g = next) {
-			next = g->next;
-			cg_free(g);
-		}
-	}
-	free(m->tasks);
-	free(m->cgs);
-	free(m->shown);
+	om_series_free(m->t);
 	free(m);
 }
 
-/* ---- adding a sample ---- */
-
-/*
- * One interval's figures into the sums: seconds from the share of the
- * interval, events from the count. Accumulated figures (-a) already are
- * the totals; a total never goes down.
- */
-static void add_figures(struct cat_sum *sum, const struct cat_figure *d,
-			double interval, bool accumulated)
+void out_openmetrics_set_rules(struct out_openmetrics *m,
+			       const struct om_rule *rules, size_t n)
 {
-	for (int c = 0; c < NCAT; c++) {
-		const struct cat_figure *fig = &d[c];
-		struct cat_sum *s = &sum[c];
-
-		if (!fig->avail || fig->dropped)
-			continue;
-		if (isfinite(fig->pct) && fig->pct >= 0 && isfinite(interval) &&
-		    interval > 0 && isfinite(s->sec + fig->pct / 100 * interval)) {
-			/* (a sum that overflows would be no number at all) */
-			double sec = fig->pct / 100 * interval;
-			if (!accumulated)
-				s->sec += sec;
-			else if (sec > s->sec)
-				s->sec = sec;
-			s->have_sec = true;
-		}
-		if (fig->have_count) {
-			if (!accumulated)
-				s->count += fig->count;
-			else if (fig->count > s->count)
-				s->count = fig->count;
-			s->have_count = true;
-		}
-	}
+	om_series_set_rules(m->t, rules, n);
 }
 
-static void add_stall(struct stall_sum *s, double total_pct, double interval,
-		      bool accumulated)
+void out_openmetrics_set_host_psi(struct out_openmetrics *m, bool on)
 {
-	if (!isfinite(total_pct) || total_pct < 0 || !isfinite(interval) ||
-	    interval <= 0 || !isfinite(s->sec + total_pct / 100 * interval))
-		return;
-	double sec = total_pct / 100 * interval;
-	if (!accumulated)
-		s->sec += sec;
-	else if (sec > s->sec)
-		s->sec = sec;
-	s->have = true;
+	m->host_psi = on;
 }
 
-static void push_shown(struct out_openmetrics *m, const struct row *r,
-		       struct task_series *t)
+void out_openmetrics_add(struct out_openmetrics *m, const struct sample *s)
 {
-	if (m->nshown == m->cap_shown) {
-		size_t n = m->cap_shown ? m->cap_shown * 2 : 256;
-		struct shown *p = realloc(m->shown, n * sizeof(*p));
-		if (!p)
-			return;
-		m->shown = p;
-		m->cap_shown = n;
-	}
-	m->shown[m->nshown++] = (struct shown){ r, t };
-}
-
-static void add_rows(struct out_openmetrics *m, const struct sample *s,
-		     const struct row *rows, size_t n, bool exited)
-{
-	for (size_t i = 0; i < n; i++) {
-		const struct row *r = &rows[i];
-		struct task_series *t = task_get(m, r);
-
-		if (!t)
-			continue; /* out of memory: the row is left out */
-		add_figures(t->sum, r->d, s->interval, s->accumulated);
-		add_stall(&t->stall, r->total_pct, s->interval, s->accumulated);
-		t->seen = m->nsample;
-		if (exited || (r->flags & ROW_EXITED))
-			t->ended = true;
-		push_shown(m, r, t); /* or it cannot be among the top */
-	}
-}
-
-/* By the interval's total stall, largest first; absent last; then pid. */
-static int cmp_shown(const void *pa, const void *pb)
-{
-	const struct shown *a = pa, *b = pb;
-	double va = a->r->total_pct, vb = b->r->total_pct;
-	bool ha = isfinite(va), hb = isfinite(vb);
-
-	if (ha != hb)
-		return ha ? -1 : 1;
-	if (ha && va != vb)
-		return va > vb ? -1 : 1;
-	return (a->r->pid > b->r->pid) - (a->r->pid < b->r->pid);
-}
-
-static void add_sample(struct out_openmetrics *m, const struct sample *s)
-{
-	m->nsample++;
-	m->nshown = 0;
-	add_rows(m, s, s->rows, s->nrows, false);
-	add_rows(m, s, s->exited, s->nexited, true);
-	if (m->nshown > 1)
-		qsort(m->shown, m->nshown, sizeof(*m->shown), cmp_shown);
-	if (m->nshown > m->top)
-		m->nshown = m->top;
-	for (size_t i = 0; i < s->ncgroups; i++) {
-		const struct cgroup_row *g = &s->cgroups[i];
-		struct cg_series *c = g->path ? cg_get(m, g->path) : NULL;
-
-		if (!c)
-			continue;
-		add_figures(c->sum, g->d, s->interval, s->accumulated);
-		add_stall(&c->stall, g->total_pct, s->interval, s->accumulated);
-		c->seen = m->nsample;
-		c->row = g;
-	}
-	m->dropped += s->dropped;
-}
-
-/* After the write: the ended and the long unseen are forgotten. */
-static void prune(struct out_openmetrics *m)
-{
-	for (size_t i = 0; i < m->ntask_buckets; i++) {
-		struct task_series **pp = &m->tasks[i];
-		while (*pp) {
-			struct task_series *t = *pp;
-			if (t->ended || t->seen + STALE < m->nsample) {
-				*pp = t->next;
-				task_free(t);
-				m->ntasks--;
-			} else {
-				pp = &t->next;
-			}
-		}
-	}
-	for (size_t i = 0; i < m->ncg_buckets; i++) {
-		struct cg_series **pp = &m->cgs[i];
-		while (*pp) {
-			struct cg_series *g = *pp;
-			if (g->seen + STALE < m->nsample) {
-				*pp = g->next;
-				cg_free(g);
-				m->ncgs--;
-			} else {
-				pp = &g->next;
-			}
-		}
-	}
+	om_series_add(m->t, s);
 }
 
 /* ---- writing ---- */
 
-static void family(FILE *f, const char *name, const char *help)
+const char *out_openmetrics_content_type(enum out_openmetrics_format fmt)
 {
-	fputs("# HELP ", f);
+	return fmt == OUT_OPENMETRICS_OM ?
+	       "application/openmetrics-text; version=1.0.0; charset=utf-8" :
+	       "text/plain; version=0.0.4; charset=utf-8";
+}
+
+enum kind { COUNTER, GAUGE, INFO };
+
+/*
+ * The HELP and TYPE lines of a family and in OpenMetrics its UNIT when
+ * NAME ends with one ("_seconds"). A counter's samples are NAME_total:
+ * OpenMetrics names the family without the _total, Prometheus 0.0.4
+ * with it (as promtool and node_exporter read it). An info's samples
+ * are NAME_info: an info family in OpenMetrics, a gauge in 0.0.4.
+ */
+static void family(FILE *f, enum out_openmetrics_format fmt, const char *name,
+		   enum kind kind, const char *help)
+{
+	bool om = fmt == OUT_OPENMETRICS_OM;
+	const char *suffix = om ? "" : kind == COUNTER ? "_total" :
+				       kind == INFO ? "_info" : "";
+	const char *type = kind == COUNTER ? "counter" :
+			   kind == INFO && om ? "info" : "gauge";
+	size_t n = strlen(name);
+
+	fprintf(f, "# HELP %s%s %s\n# TYPE %s%s %s\n", name, suffix, help,
+		name, suffix, type);
+	if (om && n > 8 && strcmp(name + n - 8, "_seconds") == 0)
+		fprintf(f, "# UNIT %s seconds\n", name);
+}
+
+/* The start of a counter's sample: its name with _total. */
+static void counter(FILE *f, const char *name)
+{
 	fputs(name, f);
-	putc(' ', f);
-	fputs(help, f);
-	fputs("\n# TYPE ", f);
-	fputs(name, f);
-	fputs(" counter\n", f);
+	fputs("_total", f);
 }
 
 static void label(FILE *f, bool first, const char *key, const char *value)
@@ -531,7 +192,7 @@ static void value_count(FILE *f, uint64_t v)
 }
 
 /* pid, start and comm; with c >= 0 the category too. */
-static void task_labels(FILE *f, const struct task_series *t, int c)
+static void task_labels(FILE *f, const struct om_task *t, int c)
 {
 	char buf[NUMFMT_INT_SIZE];
 
@@ -547,88 +208,90 @@ static void task_labels(FILE *f, const struct task_series *t, int c)
 		label(f, false, "category", categories[c].key);
 }
 
-static void write_task_stall(FILE *f, const struct out_openmetrics *m)
+static void cg_labels(FILE *f, const struct om_cgroup *g)
 {
-	const char *name = "stalltop_task_stall_seconds_total";
+	char buf[NUMFMT_INT_SIZE];
 
-	family(f, name, "Seconds a task stalled: cpu + irq + the largest other "
-	       "category (top tasks only).");
-	for (size_t i = 0; i < m->nshown; i++) {
-		const struct task_series *t = m->shown[i].t;
-		if (!t->stall.have)
-			continue;
-		fputs(name, f);
-		putc('{', f);
-		task_labels(f, t, -1);
-		value_sec(f, t->stall.sec);
-	}
+	label(f, true, "id", g->id_label);
+	label(f, false, "name", g->name_label);
+	numfmt_i64(buf, g->depth);
+	label(f, false, "depth", buf);
 }
 
-static void write_tasks(FILE *f, const struct out_openmetrics *m, bool count)
-{
-	const char *name = count ? "stalltop_task_delays_total" :
-				   "stalltop_task_delay_seconds_total";
+/* What a family is written over: the series and their labels. */
+enum over { TASKS, GROUPS, CGROUPS };
 
-	family(f, name, count ?
-	       "Delays a task waited through, by category (top tasks only)." :
-	       "Seconds a task waited, by category (top tasks only).");
-	for (size_t i = 0; i < m->nshown; i++) {
-		const struct task_series *t = m->shown[i].t;
-		for (int c = 0; c < NCAT; c++) {
-			const struct cat_sum *s = &t->sum[c];
-			if (count ? !s->have_count : !s->have_sec)
-				continue;
-			fputs(name, f);
-			putc('{', f);
-			task_labels(f, t, c);
-			if (count)
-				value_count(f, s->count);
-			else
-				value_sec(f, s->sec);
-		}
-	}
+struct lists {
+	const struct om_series *t;
+	struct om_group **groups;
+	size_t ngroups;
+	struct om_cgroup **cgs;
+	size_t ncgs;
+};
+
+static size_t count_of(const struct lists *l, enum over over)
+{
+	return over == TASKS ? l->t->nshown : over == GROUPS ? l->ngroups : l->ncgs;
 }
 
-/* The cgroups in the order of their paths, for a stable text. */
-static int cmp_cg(const void *pa, const void *pb)
+static void labels_of(FILE *f, const struct lists *l, enum over over, size_t i)
 {
-	const struct cg_series *a = *(const struct cg_series *const *)pa;
-	const struct cg_series *b = *(const struct cg_series *const *)pb;
-
-	return strcmp(a->path, b->path);
+	if (over == TASKS)
+		task_labels(f, l->t->shown[i], -1);
+	else if (over == GROUPS)
+		label(f, true, "group", l->groups[i]->label);
+	else
+		cg_labels(f, l->cgs[i]);
 }
 
-static struct cg_series **cgroups_seen(const struct out_openmetrics *m,
-				       size_t *n)
+static const struct om_sum *sums_of(const struct lists *l, enum over over,
+				    size_t i)
 {
-	struct cg_series **v = malloc((m->ncgs ? m->ncgs : 1) * sizeof(*v));
-	*n = 0;
-	if (!v)
-		return NULL;
-	for (size_t i = 0; i < m->ncg_buckets; i++)
-		for (struct cg_series *g = m->cgs[i]; g; g = g->next)
-			if (g->seen == m->nsample)
-				v[(*n)++] = g;
-	qsort(v, *n, sizeof(*v), cmp_cg);
-	return v;
+	return over == TASKS ? l->t->shown[i]->sum :
+	       over == GROUPS ? l->groups[i]->sum : l->cgs[i]->sum;
 }
 
-static void write_cgroups(FILE *f, struct cg_series **v, size_t n, bool count)
+static const struct om_stall *stall_of(const struct lists *l, enum over over,
+				       size_t i)
 {
-	const char *name = count ? "stalltop_cgroup_delays_total" :
-				   "stalltop_cgroup_delay_seconds_total";
+	return over == TASKS ? &l->t->shown[i]->stall :
+	       over == GROUPS ? &l->groups[i]->stall : &l->cgs[i]->stall;
+}
 
-	family(f, name, count ?
-	       "Delays the tasks of a cgroup and below waited through, by category." :
-	       "Seconds the tasks of a cgroup and below waited, by category.");
+static const char *const over_name[] = {
+	[TASKS] = "task", [GROUPS] = "group", [CGROUPS] = "cgroup",
+};
+
+static const char *const over_help[] = {
+	[TASKS] = "a task (top tasks only)",
+	[GROUPS] = "the tasks of a workload group, ended and live",
+	[CGROUPS] = "the tasks of a cgroup and below",
+};
+
+/* The delay seconds (or counts) per category of every series of OVER. */
+static void write_delays(FILE *f, enum out_openmetrics_format fmt,
+			 const struct lists *l, enum over over, bool count)
+{
+	size_t n = count_of(l, over);
+	char name[64], help[160];
+
+	if (!n)
+		return;
+	snprintf(name, sizeof(name), "stalltop_%s_%s", over_name[over],
+		 count ? "delays" : "delay_seconds");
+	snprintf(help, sizeof(help), "%s %s, by category.",
+		 count ? "Delays waited through by" : "Seconds waited by",
+		 over_help[over]);
+	family(f, fmt, name, COUNTER, help);
 	for (size_t i = 0; i < n; i++) {
+		const struct om_sum *sum = sums_of(l, over, i);
 		for (int c = 0; c < NCAT; c++) {
-			const struct cat_sum *s = &v[i]->sum[c];
+			const struct om_sum *s = &sum[c];
 			if (count ? !s->have_count : !s->have_sec)
 				continue;
-			fputs(name, f);
+			counter(f, name);
 			putc('{', f);
-			label(f, true, "cgroup", v[i]->label);
+			labels_of(f, l, over, i);
 			label(f, false, "category", categories[c].key);
 			if (count)
 				value_count(f, s->count);
@@ -638,19 +301,43 @@ static void write_cgroups(FILE *f, struct cg_series **v, size_t n, bool count)
 	}
 }
 
-static void write_cgroup_stall(FILE *f, struct cg_series **v, size_t n)
+static void write_stall(FILE *f, enum out_openmetrics_format fmt,
+			const struct lists *l, enum over over)
 {
-	const char *name = "stalltop_cgroup_stall_seconds_total";
+	size_t n = count_of(l, over);
+	char name[64], help[200];
 
-	family(f, name, "Seconds the tasks of a cgroup and below stalled: cpu "
-	       "+ irq + the largest other category.");
+	if (!n)
+		return;
+	snprintf(name, sizeof(name), "stalltop_%s_stall_seconds", over_name[over]);
+	snprintf(help, sizeof(help), "Seconds stalled by %s: cpu + irq + the "
+		 "largest other category.", over_help[over]);
+	family(f, fmt, name, COUNTER, help);
 	for (size_t i = 0; i < n; i++) {
-		if (!v[i]->stall.have)
+		const struct om_stall *s = stall_of(l, over, i);
+		if (!s->have)
 			continue;
+		counter(f, name);
+		putc('{', f);
+		labels_of(f, l, over, i);
+		value_sec(f, s->sec);
+	}
+}
+
+static void write_group_tasks(FILE *f, enum out_openmetrics_format fmt,
+			      const struct lists *l)
+{
+	const char *name = "stalltop_group_tasks";
+
+	if (!l->ngroups)
+		return;
+	family(f, fmt, name, GAUGE,
+	       "Tasks of the workload group in the last sample.");
+	for (size_t i = 0; i < l->ngroups; i++) {
 		fputs(name, f);
 		putc('{', f);
-		label(f, true, "cgroup", v[i]->label);
-		value_sec(f, v[i]->stall.sec);
+		label(f, true, "group", l->groups[i]->label);
+		value_count(f, l->groups[i]->ntasks);
 	}
 }
 
@@ -658,27 +345,29 @@ static const char *const psi_metric[NPSI_KIND] = {
 	[PSI_SOME] = "waiting", [PSI_FULL] = "stalled",
 };
 
-static void write_cgroup_psi(FILE *f, struct cg_series **v, size_t n,
-			     int kind)
+static void write_cgroup_psi(FILE *f, enum out_openmetrics_format fmt,
+			     const struct lists *l, int kind)
 {
 	char name[64];
 
-	snprintf(name, sizeof(name), "stalltop_cgroup_pressure_%s_seconds_total",
+	if (!l->ncgs)
+		return;
+	snprintf(name, sizeof(name), "stalltop_cgroup_pressure_%s_seconds",
 		 psi_metric[kind]);
-	family(f, name, kind == PSI_SOME ?
+	family(f, fmt, name, COUNTER, kind == PSI_SOME ?
 	       "Seconds some tasks of the cgroup were stalled on the resource (PSI some)." :
 	       "Seconds all tasks of the cgroup were stalled on the resource (PSI full).");
-	for (size_t i = 0; i < n; i++) {
-		/* its PSI totals are the kernel's, read in this sample */
-		const struct cgroup_row *g = v[i]->row;
+	for (size_t i = 0; i < l->ncgs; i++) {
+		/* its PSI totals are the kernel's, read in the last sample */
+		const struct om_cgroup *g = l->cgs[i];
 		if (!g->have_psi)
 			continue;
 		for (int r = 0; r < NPSI; r++) {
 			if (!g->psi.s[r][kind].present)
 				continue;
-			fputs(name, f);
+			counter(f, name);
 			putc('{', f);
-			label(f, true, "cgroup", v[i]->label);
+			cg_labels(f, g);
 			label(f, false, "resource", psi_res_name[r]);
 			fputs("} ", f);
 			put_us(f, g->psi.s[r][kind].total_us);
@@ -687,65 +376,176 @@ static void write_cgroup_psi(FILE *f, struct cg_series **v, size_t n,
 	}
 }
 
-static void write_psi(FILE *f, const struct sample *s, int kind)
+/*
+ * The WHY of a cgroup as the kernel counts it: time throttled by its CPU
+ * quota, times its memory hit a limit. Its own totals, as read.
+ */
+static void write_cgroup_throttled(FILE *f, enum out_openmetrics_format fmt,
+				   const struct lists *l)
 {
-	char name[64];
+	const char *name = "stalltop_cgroup_cpu_throttled_seconds";
+	bool any = false;
 
-	snprintf(name, sizeof(name), "stalltop_pressure_%s_seconds_total",
-		 psi_metric[kind]);
-	family(f, name, kind == PSI_SOME ?
-	       "Seconds some tasks were stalled on the resource (PSI some)." :
-	       "Seconds all non-idle tasks were stalled on the resource (PSI full).");
-	for (int r = 0; r < NPSI; r++) {
-		if (!s->psi.s[r][kind].present)
+	for (size_t i = 0; i < l->ncgs; i++)
+		any |= l->cgs[i]->have_throttled;
+	if (!any)
+		return;
+	family(f, fmt, name, COUNTER, "Seconds the tasks of the cgroup were "
+	       "throttled by its CPU quota (cpu.stat).");
+	for (size_t i = 0; i < l->ncgs; i++) {
+		const struct om_cgroup *g = l->cgs[i];
+		if (!g->have_throttled)
 			continue;
-		fputs(name, f);
+		counter(f, name);
 		putc('{', f);
-		label(f, true, "resource", psi_res_name[r]);
+		cg_labels(f, g);
 		fputs("} ", f);
-		put_us(f, s->psi.s[r][kind].total_us);
+		put_us(f, g->throttled_us);
 		putc('\n', f);
 	}
 }
 
-static void single(FILE *f, const char *name, const char *help, uint64_t v)
+static void write_cgroup_mem_events(FILE *f, enum out_openmetrics_format fmt,
+				    const struct lists *l)
 {
-	family(f, name, help);
+	const char *name = "stalltop_cgroup_memory_events";
+	bool any = false;
+
+	for (size_t i = 0; i < l->ncgs; i++)
+		any |= l->cgs[i]->have_mem_high || l->cgs[i]->have_mem_max ||
+		       l->cgs[i]->have_mem_oom_kill;
+	if (!any)
+		return;
+	family(f, fmt, name, COUNTER, "Times the memory of the cgroup and "
+	       "below hit memory.high (high), memory.max (max; v1: failcnt), "
+	       "and OOM kills (oom_kill).");
+	for (size_t i = 0; i < l->ncgs; i++) {
+		const struct om_cgroup *g = l->cgs[i];
+		const struct { const char *event; bool have; uint64_t v; } ev[] = {
+			{ "high", g->have_mem_high, g->mem_high },
+			{ "max", g->have_mem_max, g->mem_max },
+			{ "oom_kill", g->have_mem_oom_kill, g->mem_oom_kill },
+		};
+		for (size_t k = 0; k < sizeof(ev) / sizeof(ev[0]); k++) {
+			if (!ev[k].have)
+				continue;
+			counter(f, name);
+			putc('{', f);
+			cg_labels(f, g);
+			label(f, false, "event", ev[k].event);
+			value_count(f, ev[k].v);
+		}
+	}
+}
+
+static void write_psi(FILE *f, enum out_openmetrics_format fmt,
+		      const struct om_series *t, int kind)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "stalltop_pressure_%s_seconds",
+		 psi_metric[kind]);
+	family(f, fmt, name, COUNTER, kind == PSI_SOME ?
+	       "Seconds some tasks were stalled on the resource (PSI some)." :
+	       "Seconds all non-idle tasks were stalled on the resource (PSI full).");
+	for (int r = 0; r < NPSI; r++) {
+		if (!t->psi.s[r][kind].present)
+			continue;
+		counter(f, name);
+		putc('{', f);
+		label(f, true, "resource", psi_res_name[r]);
+		fputs("} ", f);
+		put_us(f, t->psi.s[r][kind].total_us);
+		putc('\n', f);
+	}
+}
+
+static void single(FILE *f, enum out_openmetrics_format fmt, const char *name,
+		   const char *help, uint64_t v)
+{
+	family(f, fmt, name, COUNTER, help);
+	counter(f, name);
+	putc(' ', f);
+	put_u64(f, v);
+	putc('\n', f);
+}
+
+static void gauge(FILE *f, enum out_openmetrics_format fmt, const char *name,
+		  const char *help, uint64_t v)
+{
+	family(f, fmt, name, GAUGE, help);
 	fputs(name, f);
 	putc(' ', f);
 	put_u64(f, v);
 	putc('\n', f);
 }
 
-void out_openmetrics_write(FILE *f, struct out_openmetrics *m,
-			   const struct sample *s)
+/* What tells "no stalls" from "no stalltop" and from "not measured". */
+static void write_state(FILE *f, enum out_openmetrics_format fmt,
+			const struct om_series *t)
 {
-	add_sample(m, s);
-	write_tasks(f, m, false);
-	write_tasks(f, m, true);
-	write_task_stall(f, m);
+	char *version = om_series_label(VERSION);
 
-	size_t ncg = 0;
-	struct cg_series **cg = cgroups_seen(m, &ncg);
-	if (cg && ncg) {
-		write_cgroups(f, cg, ncg, false);
-		write_cgroups(f, cg, ncg, true);
-		write_cgroup_stall(f, cg, ncg);
-		write_cgroup_psi(f, cg, ncg, PSI_SOME);
-		write_cgroup_psi(f, cg, ncg, PSI_FULL);
+	family(f, fmt, "stalltop_build", INFO,
+	       "The version of stalltop writing these metrics; always 1.");
+	fprintf(f, "stalltop_build_info{version=\"%s\"} 1\n",
+		version ? version : "");
+	free(version);
+	if (!t->nsample)
+		return;
+	family(f, fmt, "stalltop_last_sample_timestamp_seconds", GAUGE,
+	       "When the last sample was taken, seconds since the epoch.");
+	fputs("stalltop_last_sample_timestamp_seconds ", f);
+	put_sec(f, t->time);
+	putc('\n', f);
+	if (t->delayacct_known)
+		gauge(f, fmt, "stalltop_delay_accounting",
+		      "1 when the kernel's delay accounting was on at the last "
+		      "sample; 0: the delay counters cannot grow.",
+		      t->delayacct ? 1 : 0);
+	gauge(f, fmt, "stalltop_tasks", "Processes known at the last sample.",
+	      t->nprocs);
+}
+
+int out_openmetrics_write(FILE *f, const struct out_openmetrics *m,
+			  enum out_openmetrics_format fmt)
+{
+	const struct om_series *t = m->t;
+	struct lists l = { .t = t };
+
+	write_state(f, fmt, t);
+	l.cgs = om_series_cgroups(t, &l.ncgs);
+	l.groups = om_series_groups(t, &l.ngroups);
+	write_delays(f, fmt, &l, CGROUPS, false);
+	write_delays(f, fmt, &l, CGROUPS, true);
+	write_stall(f, fmt, &l, CGROUPS);
+	write_cgroup_psi(f, fmt, &l, PSI_SOME);
+	write_cgroup_psi(f, fmt, &l, PSI_FULL);
+	write_cgroup_throttled(f, fmt, &l);
+	write_cgroup_mem_events(f, fmt, &l);
+	write_delays(f, fmt, &l, GROUPS, false);
+	write_delays(f, fmt, &l, GROUPS, true);
+	write_stall(f, fmt, &l, GROUPS);
+	write_group_tasks(f, fmt, &l);
+	write_delays(f, fmt, &l, TASKS, false);
+	write_delays(f, fmt, &l, TASKS, true);
+	write_stall(f, fmt, &l, TASKS);
+	free(l.cgs);
+	free(l.groups);
+
+	if (m->host_psi) {
+		write_psi(f, fmt, t, PSI_SOME);
+		write_psi(f, fmt, t, PSI_FULL);
 	}
-	free(cg);
-
-	write_psi(f, s, PSI_SOME);
-	write_psi(f, s, PSI_FULL);
-	single(f, "stalltop_events_lost_total",
+	single(f, fmt, "stalltop_events_lost",
 	       "Fork, exit and exit-record notifications lost since stalltop started.",
-	       s->events_lost);
-	single(f, "stalltop_exit_records_lost_total",
-	       "Exit records lost since stalltop started.", s->exit_records_lost);
-	single(f, "stalltop_dropped_figures_total",
+	       t->events_lost);
+	single(f, fmt, "stalltop_exit_records_lost",
+	       "Exit records lost since stalltop started.", t->exit_records_lost);
+	single(f, fmt, "stalltop_dropped_figures",
 	       "Figures dropped as impossible, summed over the samples.",
-	       m->dropped);
-	fputs("# EOF\n", f);
-	prune(m);
+	       t->dropped);
+	if (fmt == OUT_OPENMETRICS_OM)
+		fputs("# EOF\n", f);
+	return ferror(f) ? -1 : 0;
 }

@@ -25,7 +25,8 @@ void output_write(FILE *f, struct out_opts *o, const struct sample *s)
 		json_write_sample(f, s);
 		break;
 	case OUT_OPENMETRICS:
-		out_openmetrics_write(f, o->om, s);
+		out_openmetrics_add(o->om, s);
+		out_openmetrics_write(f, o->om, OUT_OPENMETRICS_OM);
 		break;
 	}
 	fflush(f);

@@ -17,6 +17,7 @@
 #include "fuzz.h"
 #include "model/select.h"
 #include "options.h"
+#include "view/om_series.h"
 
 #define ALL_SET (SET_DELAY | SET_SORT | SET_REVERSE | SET_ONLY_STALLED | \
 		 SET_CMDLINE | SET_THREADS | SET_ACCUMULATE | SET_MONOCHROME | \
@@ -88,6 +89,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_valid(&o);
 	if (no_color)
 		FUZZ_CHECK(!o.monochrome);
+	/* the group rules kept are those that parse */
+	for (size_t i = 0; i < o.ngroup_rules; i++) {
+		struct om_rule r;
+		char why[256];
+		FUZZ_CHECK(om_series_rule_parse(&r, o.group_rules[i], why,
+						sizeof(why)) == 0);
+		om_series_rule_free(&r);
+	}
+	options_free(&o);
 
 	/* everything set on the command line: nothing changes */
 	defaults(&o, ALL_SET);
@@ -95,5 +105,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ret = config_file_load_text(&o, text, size, "fuzz");
 	FUZZ_CHECK(ret >= 0 && ret <= lines);
 	FUZZ_CHECK(same(&o, &before));
+	options_free(&o);
 	return 0;
 }

@@ -55,18 +55,27 @@ PAGE="$ROOT$man1dir/stalltop.1"
 MO="$ROOT$localedir/de/LC_MESSAGES/stalltop.mo"
 COMPLETION="$ROOT$bcdir/stalltop"
 UNIT="$ROOT$unitdir/stalltop.service"
+SERVE_UNIT="$ROOT$unitdir/stalltop-serve.service"
 # configure --without-bashcompletiondir installs no completion
 if [ "$bcdir" = no ]; then
 	note "configured without a bash completion"
 	COMPLETION=
 fi
-for f in "$BIN" "$PAGE" "$MO" "$UNIT" ${COMPLETION:+"$COMPLETION"}; do
+for f in "$BIN" "$PAGE" "$MO" "$UNIT" "$SERVE_UNIT" ${COMPLETION:+"$COMPLETION"}; do
 	[ -f "$f" ] || fail "make install did not install ${f#"$ROOT"}; it installed: $(cd "$ROOT" && find . -type f)"
 done
 [ -x "$BIN" ] || fail "the installed program is not executable"
 # the recording service runs the installed program
-grep -q "^ExecStart=$bindir/stalltop " "$UNIT" ||
-	fail "the installed unit does not run $bindir/stalltop: $(grep ExecStart "$UNIT")"
+for u in "$UNIT" "$SERVE_UNIT"; do
+	grep -q "^ExecStart=$bindir/stalltop " "$u" ||
+		fail "the installed ${u##*/} does not run $bindir/stalltop: $(grep ExecStart "$u")"
+done
+
+# the alert rules and the dashboard, as they are in contrib/
+for f in prometheus/stalltop-rules.yml grafana/stalltop.json; do
+	cmp -s "$ROOT$datadir/stalltop/${f#*/}" "$top_srcdir/contrib/$f" ||
+		fail "make install did not put contrib/$f into $datadir/stalltop"
+done
 
 # --- the program ---
 "$BIN" --version >"$TMP/version" 2>&1 || fail "$BIN --version failed: $(cat "$TMP/version")"
@@ -193,7 +202,8 @@ submake install prefix="$PREFIX" DESTDIR="$STAGE" ||
 	fail "make install prefix=$PREFIX failed: $(cat "$LOG")"
 for f in "$(dir bindir)/stalltop" "$(dir man1dir)/stalltop.1" \
 	"$(dir localedir)/de/LC_MESSAGES/stalltop.mo" \
-	"$(dir unitdir)/stalltop.service"; do
+	"$(dir unitdir)/stalltop.service" \
+	"$(dir unitdir)/stalltop-serve.service"; do
 	case $f in
 	"$PREFIX"/*) ;;
 	*) fail "with prefix=$PREFIX, $f is not below it" ;;

@@ -49,7 +49,7 @@ ne=$BG_PID
 wait_for -t 15 fetch "http://127.0.0.1:$ne_port/metrics" "$TMP/m0"
 
 # -p: on a busy machine other tasks may outrank the spinners in the top 20
-bg_start st "$STALLTOP" --textfile "$TMP/tf/stalltop.prom" -d 0.5 \
+bg_start st "$STALLTOP" --textfile "$TMP/tf/stalltop.prom" -d 0.5 --top 20 \
 	-p "$spin,$other" --record "$TMP/rec.ndjson"
 st=$BG_PID
 wait_for -t 10 test -s "$TMP/tf/stalltop.prom"
@@ -129,5 +129,6 @@ python3 -c "import sys; sys.exit(not abs(float('$rate') * 100 - float('$want')) 
 
 bg_stop "$prom" >/dev/null 2>&1 || true
 bg_stop "$st" || fail "stalltop --textfile ended with status $? on SIGTERM: $(cat "$TMP/st.err")"
+[ -e "$TMP/tf/stalltop.prom" ] && fail "the textfile stays after SIGTERM"
 bg_stop "$ne" >/dev/null 2>&1 || true
 exit 0

@@ -1,7 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# --format openmetrics, live and replayed, passes promtool check metrics
-# while a process with a hostile name runs: its comm holds a double
+# --format openmetrics, live and replayed, is read by Prometheus's own
+# OpenMetrics parser (promtool's backfill, each sample given a time
+# stamp), every sample named as its family says, and --textfile's
+# Prometheus text format passes promtool check metrics, while a process
+# with a hostile name runs: its comm holds a double
 # quote, a backslash, a newline and an invalid UTF-8 byte (set with
 # prctl). Each sample is one exposition ending with "# EOF"; each is
 # checked on its own. The hostile process, one of two spinners pinned to
@@ -37,8 +40,21 @@ check_expositions() {
 	rm -f "$TMP"/expo.*
 	awk -v dir="$TMP" '{ print > (dir "/expo." n) } /^# EOF$/ { close(dir "/expo." n); n++ }' n=0 "$1"
 	for _f in "$TMP"/expo.*; do
-		promtool check metrics <"$_f" >"$TMP/promtool.out" 2>&1 ||
-			fail "$1: promtool: $(head -5 "$TMP/promtool.out")"
+		awk '/^#/ { print; next } { print $0 " 1763740000" }' "$_f" >"$_f.ts"
+		rm -rf "$TMP/blocks"
+		promtool tsdb create-blocks-from openmetrics "$_f.ts" "$TMP/blocks" \
+			>"$TMP/promtool.out" 2>&1 ||
+			fail "$1: promtool's OpenMetrics parser: $(head -5 "$TMP/promtool.out")"
+		# a counter's samples are FAMILY_total, a gauge's FAMILY, an
+		# info's FAMILY_info; a UNIT is the family's suffix
+		awk '/^# TYPE / { fam = $3; type = $4; next }
+			/^# UNIT / { if ($3 != fam || substr(fam, length(fam) - length($4)) != "_" $4) { print "UNIT " $3 " " $4 " of family " fam; exit 1 } next }
+			/^#/ { next }
+			{ name = $1; sub(/[{ ].*/, "", name)
+			  want = type == "counter" ? fam "_total" : type == "info" ? fam "_info" : fam
+			  if (name != want) { print "sample " name " in family " fam " (" type ")"; exit 1 } }' \
+			"$_f" >"$TMP/names.out" ||
+			fail "$1: $(cat "$TMP/names.out")"
 	done
 }
 
@@ -58,7 +74,7 @@ run_delay() {
 
 run_delay
 run0=$RUN_DELAY
-timeout 60 "$STALLTOP" -b -n 3 -d 0.5 --format openmetrics \
+timeout 60 "$STALLTOP" -b -n 3 -d 0.5 --format openmetrics --top 20 \
 	--record "$TMP/rec.ndjson" >"$TMP/live.om" 2>"$TMP/live.err" ||
 	fail "stalltop --format openmetrics exited $?: $(cat "$TMP/live.err")"
 run_delay
@@ -69,7 +85,7 @@ live=$(hostile_series "$TMP/live.om" '\\\\xff')
 [ "$(echo "$live" | wc -l)" -eq 1 ] || fail "the hostile task has several series: $live"
 note "live: $live"
 
-timeout 60 "$STALLTOP" --replay "$TMP/rec.ndjson" -b --format openmetrics \
+timeout 60 "$STALLTOP" --replay "$TMP/rec.ndjson" -b --format openmetrics --top 20 \
 	>"$TMP/replay.om" 2>"$TMP/replay.err" ||
 	fail "the replay exited $?: $(cat "$TMP/replay.err")"
 check_expositions "$TMP/replay.om" 3
@@ -110,6 +126,23 @@ last=$(tail -n 1 "$TMP/values")
 awk -v c="$last" -v r0="$run0" -v r1="$run1" 'BEGIN { exit !(c <= (r1 - r0) / 1e9 + 0.001) }' ||
 	fail "the counter reached $last s, but the kernel counted $(((run1 - run0) / 1000)) us of cpu delay over the whole run"
 note "cpu counter: $(tr '\n' ' ' <"$TMP/values")(the kernel: $(((run1 - run0) / 1000)) us over the run)"
+
+# --textfile: the Prometheus text format 0.0.4, as node_exporter reads it;
+# the file is removed when stalltop ends by itself (SIGTERM, the end of -n)
+bg_start tf "$STALLTOP" -d 0.5 --textfile "$TMP/x.prom"
+tf=$BG_PID
+wait_for -t 10 test -s "$TMP/x.prom"
+cp "$TMP/x.prom" "$TMP/x.copy"
+bg_stop "$tf" || fail "stalltop --textfile ended with status $? on SIGTERM: $(cat "$TMP/tf.err")"
+[ -e "$TMP/x.prom" ] && fail "--textfile: the file stays after SIGTERM"
+promtool check metrics <"$TMP/x.copy" >"$TMP/promtool.out" 2>&1 ||
+	fail "--textfile: promtool: $(head -5 "$TMP/promtool.out")"
+grep -q '^# TYPE stalltop_events_lost_total counter$' "$TMP/x.copy" ||
+	fail "--textfile: no TYPE line of stalltop_events_lost_total: $(grep events_lost "$TMP/x.copy")"
+grep -q '^# EOF' "$TMP/x.copy" && fail "--textfile: an OpenMetrics # EOF in the Prometheus text format"
+timeout 60 "$STALLTOP" -n 2 -d 0.5 --textfile "$TMP/y.prom" 2>"$TMP/tf2.err" ||
+	fail "stalltop --textfile -n 2 exited $?: $(cat "$TMP/tf2.err")"
+[ -e "$TMP/y.prom" ] && fail "--textfile: the file stays after the end of -n"
 
 # bad input: a clear message and status 2 (1 for a directory that
 # cannot take the file), nothing written

@@ -8,7 +8,8 @@
  * largest, the --cgroup subtree, each cgroup's own pressure (its
  * *.pressure files: none for a cgroup without them, a share from the
  * second build on) and cgroups nobody is in any more forgotten; tasks
- * that ended in the interval summed too, a longest wait known only where
+ * that ended in the interval summed too, its throttling and memory
+ * events as the kernel counts them (absent without the files), a longest wait known only where
  * every task's is, a dropped figure left out.
  */
 #include <config.h>
@@ -128,6 +129,15 @@ static void test_sums(void)
 		cgtable_free(t);
 		return;
 	}
+
+	/* the kernel's counters where its files are: /load.slice's cpu.stat
+	   and memory.events; none at all where there are none */
+	CHECK(load->have_throttled && load->throttled_us == 2500000);
+	CHECK(load->have_mem_high && load->mem_high == 12);
+	CHECK(load->have_mem_max && load->mem_max == 3);
+	CHECK(load->have_mem_oom_kill && load->mem_oom_kill == 1);
+	CHECK(!x->have_throttled && !x->have_mem_high && !x->have_mem_max &&
+	      !x->have_mem_oom_kill);
 
 	/* /load.slice: a, b and, below it, c; not /load.slicex's d */
 	CHECK_EQ_U(load->nr_tasks, 3);

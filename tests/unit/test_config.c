@@ -292,6 +292,64 @@ static void test_columns(void)
 	CHECK(!strstr(read_all(path), "columns="));
 }
 
+/*
+ * Workload-group rules: kept in order, a broken one skipped with its
+ * line, written back by a save; the groups-only load reads nothing else
+ * and says nothing of the other lines.
+ */
+static void test_group_rules(void)
+{
+	char path[300], path2[300];
+	snprintf(path, sizeof(path), "%s/groups", dir);
+	snprintf(path2, sizeof(path2), "%s/groups2", dir);
+	write_file(path, "delay=3\n"
+		   "group=web:comm:^(nginx|apache2)$\n"
+		   "group=bad:pid:1\n"               /* 3: no such field */
+		   "group=worse:comm:(\n"            /* 4: no regex */
+		   "group=java:cmdline:-jar .*app\n"
+		   "colour=blue\n");
+	struct options o;
+	defaults(&o);
+	char *err;
+	CHECK(load_capture(&o, path, &err) == 3);
+	CHECK(o.ngroup_rules == 2);
+	CHECK(o.ngroup_rules == 2 && strcmp(o.group_rules[0], "web:comm:^(nginx|apache2)$") == 0 &&
+	      strcmp(o.group_rules[1], "java:cmdline:-jar .*app") == 0);
+	char want[400];
+	snprintf(want, sizeof(want), "%s:3: ", path);
+	CHECK(err && strstr(err, want) && strstr(err, "bad:pid:1"));
+	snprintf(want, sizeof(want), "%s:4: ", path);
+	CHECK(err && strstr(err, want));
+	CHECK(config_file_save(&o, path2) == 0);
+	struct options back;
+	defaults(&back);
+	CHECK(load_capture(&back, path2, &err) == 0);
+	CHECK(back.ngroup_rules == 2 && strcmp(back.group_rules[1], o.group_rules[1]) == 0);
+	options_free(&back);
+	options_free(&o);
+
+	/* groups only: the delay is not taken, only rule lines are told */
+	defaults(&o);
+	o.delay = 1;
+	char errpath[300];
+	snprintf(errpath, sizeof(errpath), "%s/stderr2", dir);
+	fflush(stderr);
+	int saved = dup(2);
+	int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	dup2(fd, 2);
+	close(fd);
+	int r = config_file_load_groups(&o, path);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	CHECK(r == 2);
+	CHECK(o.ngroup_rules == 2);
+	CHECK_NEAR(o.delay, 1, 1e-9);
+	char *text = read_all(errpath);
+	CHECK(text && strstr(text, "bad:pid:1") && !strstr(text, "colour"));
+	options_free(&o);
+}
+
 static void test_missing_and_failing(void)
 {
 	char path[300];
@@ -355,6 +413,7 @@ int main(void)
 	test_round_trip_opposite();
 	test_command_line_wins();
 	test_broken_lines();
+	test_group_rules();
 	test_missing_and_failing();
 	test_no_color_env();
 	test_columns();
