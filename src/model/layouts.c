@@ -103,10 +103,9 @@ bool layouts_has(enum field_layout l, int id)
 	return false;
 }
 
-int layouts_step(enum field_layout l, int id, int dir, unsigned flags)
+int layouts_step_in(const int *ids, int n, int id, int dir, unsigned flags)
 {
-	int n, at = -1;
-	const int *ids = layouts_fields(l, &n);
+	int at = -1;
 
 	for (int i = 0; i < n && at < 0; i++)
 		if (ids[i] == id)
@@ -117,6 +116,14 @@ int layouts_step(enum field_layout l, int id, int dir, unsigned flags)
 		if ((fields_get(ids[i])->flags & flags) == flags)
 			return ids[i];
 	return id;
+}
+
+int layouts_step(enum field_layout l, int id, int dir, unsigned flags)
+{
+	int n;
+	const int *ids = layouts_fields(l, &n);
+
+	return layouts_step_in(ids, n, id, dir, flags);
 }
 
 int layouts_screen_by_key(const char *name)

@@ -34,6 +34,12 @@ bool layouts_has(enum field_layout l, int id);
 int layouts_step(enum field_layout l, int id, int dir, unsigned flags);
 
 /*
+ * The same step in the list ids[n] (a screen's own column order): the
+ * next id after id in direction dir with every flag of flags.
+ */
+int layouts_step_in(const int *ids, int n, int id, int dir, unsigned flags);
+
+/*
  * The field of the screen's task table whose key (JSON key, as the
  * settings file names columns) is name, or -1.
  */

@@ -89,18 +89,10 @@ const int *screen_setup_columns(struct screen *s, int *n)
 
 int screen_setup_step(struct screen *s, int id, int dir)
 {
-	int n, at = -1;
+	int n;
 	const int *ids = screen_setup_columns(s, &n);
 
-	for (int i = 0; i < n && at < 0; i++)
-		if (ids[i] == id)
-			at = i;
-	if (at < 0)
-		return id;
-	for (int i = at + dir; i >= 0 && i < n; i += dir)
-		if (fields_get(ids[i])->flags & FIELD_SORT)
-			return ids[i];
-	return id;
+	return layouts_step_in(ids, n, id, dir, FIELD_SORT);
 }
 
 void screen_setup_open(struct screen *s)
