@@ -38,17 +38,7 @@ command -v prometheus >/dev/null 2>&1 ||
 	hard_error "needs prometheus (./bootstrap installs it)"
 cg_root
 
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-# fetch URL OUT: the body into OUT; fails quietly (for wait_for)
-fetch() {
-	python3 - "$1" "$2" <<'PY' 2>/dev/null
-import sys, urllib.request
-with urllib.request.urlopen(sys.argv[1], timeout=5) as r:
-    open(sys.argv[2], "wb").write(r.read())
-PY
-}
+. "$top_srcdir/tests/lib/prometheus.sh"
 # query EXPR OUT: Prometheus's result vector (JSON) of an instant query
 query() {
 	python3 - "$pr_port" "$1" "$2" <<'PY'
@@ -142,22 +132,8 @@ thr_grows() { python3 -c "import sys; sys.exit(not float('$(throttled)') > float
 wait_for -t 10 thr_grows
 note "the cgroup's throttled seconds: $thr0, then $(throttled)"
 
-pr_port=$(free_port)
 cp "$top_srcdir/contrib/prometheus/stalltop-rules.yml" "$TMP/rules.yml"
-cat >"$TMP/prometheus.yml" <<EOC
-global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
-rule_files:
-  - $TMP/rules.yml
-scrape_configs:
-  - job_name: node
-    static_configs:
-      - targets: ['127.0.0.1:$ne_port']
-EOC
-bg_start prom prometheus --config.file="$TMP/prometheus.yml" \
-	--storage.tsdb.path="$TMP/tsdb" --web.listen-address="127.0.0.1:$pr_port"
-wait_for -t 30 fetch "http://127.0.0.1:$pr_port/-/ready" "$TMP/ready"
+prom_start node "127.0.0.1:$ne_port" "$TMP/rules.yml"
 
 # series_of FILE: the sample lines of a textfile, names and labels
 series_of() { grep -v '^#' "$1" | sed 's/ [^ ]*$//' | sort; }

@@ -28,9 +28,7 @@
 live_init
 need_cmd python3 curl setpriv
 
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
+. "$top_srcdir/tests/lib/prometheus.sh"
 listening() { curl -s -o /dev/null "http://127.0.0.1:$1/"; }
 # get NAME URL [CURL ARGS...]: headers into $TMP/NAME.h, body into
 # $TMP/NAME.b, the status into $CODE

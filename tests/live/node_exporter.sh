@@ -21,17 +21,7 @@ command -v prometheus-node-exporter >/dev/null 2>&1 ||
 	skip "prometheus-node-exporter is not installed"
 command -v prometheus >/dev/null 2>&1 || skip "prometheus is not installed"
 
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-# fetch URL OUT: the body into OUT; fails quietly (for wait_for)
-fetch() {
-	python3 - "$1" "$2" <<'PY' 2>/dev/null
-import sys, urllib.request
-with urllib.request.urlopen(sys.argv[1], timeout=2) as r:
-    open(sys.argv[2], "wb").write(r.read())
-PY
-}
+. "$top_srcdir/tests/lib/prometheus.sh"
 
 cpu=$((NCPU - 1))
 helper="$top_builddir/tests/tty/stallhelper"
@@ -74,20 +64,7 @@ grows() { scrape 2; python3 -c "import sys; sys.exit(not float('$V') > float('$v
 wait_for -t 10 grows
 note "the spinner's cpu delay: $v1 s, then $V s"
 
-pr_port=$(free_port)
-cat >"$TMP/prometheus.yml" <<EOC
-global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
-scrape_configs:
-  - job_name: node
-    static_configs:
-      - targets: ['127.0.0.1:$ne_port']
-EOC
-bg_start prom prometheus --config.file="$TMP/prometheus.yml" \
-	--storage.tsdb.path="$TMP/tsdb" --web.listen-address="127.0.0.1:$pr_port"
-prom=$BG_PID
-wait_for -t 30 fetch "http://127.0.0.1:$pr_port/-/ready" "$TMP/ready"
+prom_start node "127.0.0.1:$ne_port"
 
 # 12 s of scrapes, then the rate over the last 10 s of them
 query="rate(stalltop_task_delay_seconds_total{pid=\"$spin\",comm=\"spinner\",category=\"cpu\"}[10s])"

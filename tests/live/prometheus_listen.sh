@@ -28,10 +28,7 @@ FILTER=$top_srcdir/tests/lib/syscall_filter.py
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 export ASAN_OPTIONS
 
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-fetch() { curl -s -f -m 5 -o "$2" "$1"; }
+. "$top_srcdir/tests/lib/prometheus.sh"
 
 UNIT=$top_builddir/data/stalltop-serve.service
 [ -f "$UNIT" ] || hard_error "$UNIT was not built"
@@ -66,20 +63,7 @@ bg_start st setpriv --bounding-set "-all,$caps" --no-new-privs \
 st=$BG_PID
 wait_for -t 15 fetch "http://127.0.0.1:$st_port/metrics" "$TMP/m0"
 
-pr_port=$(free_port)
-cat >"$TMP/prometheus.yml" <<EOC
-global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
-scrape_configs:
-  - job_name: stalltop
-    static_configs:
-      - targets: ['127.0.0.1:$st_port']
-EOC
-bg_start prom prometheus --config.file="$TMP/prometheus.yml" \
-	--storage.tsdb.path="$TMP/tsdb" --web.listen-address="127.0.0.1:$pr_port"
-prom=$BG_PID
-wait_for -t 30 fetch "http://127.0.0.1:$pr_port/-/ready" "$TMP/ready"
+prom_start stalltop "127.0.0.1:$st_port"
 
 # query PROMQL OUT: the instant query's result, one "LABELS VALUE" a line
 query() {
