@@ -8,7 +8,8 @@
 # WR MiB/s of one writing 4 MiB a second against its /proc/PID/io.
 # Sorting by a column read for the rows shown reads it for every row
 # first: by RSS the process with the most memory comes first, on the
-# screen and in batch output cut to one row.
+# screen and in batch output cut to one row. WCHAN of a task in state D
+# is the kernel's /proc/PID/wchan, and null for one asleep in S.
 . "$top_srcdir/tests/tty/tty-lib.sh"
 need_cmd nice awk jq sort
 set_io_dir
@@ -132,3 +133,21 @@ top=$("$STALLTOP" -b -n 2 -d 0.5 -s rss --limit 1 --json | tail -n 1 | jq '.task
 [ "$top" = "$MEM_PID" ] ||
 	fail "batch output sorted by RSS, cut to one row, shows $top, not $MEM_PID"
 
+
+# WCHAN: a task in state D (a parent waiting for its vfork child) shows
+# the wait channel the kernel gives in /proc/PID/wchan; one asleep in S
+# shows none (JSON null)
+bg_start vf "$HELPER" vfork stctxvf
+VF_PID=$BG_PID
+in_d() { [ "$(awk '{ print $3 }' "/proc/$VF_PID/stat" 2>/dev/null)" = D ]; }
+wait_for in_d
+want_wchan=$(cat "/proc/$VF_PID/wchan")
+case $want_wchan in '' | 0) hard_error "no wait channel in /proc/$VF_PID/wchan: '$want_wchan'" ;; esac
+"$STALLTOP" -b -n 2 -d 0.5 -p "$VF_PID,$MEM_PID" --json | tail -n 1 >"$TMP/wchan.json" ||
+	fail "stalltop -b -p $VF_PID,$MEM_PID failed"
+got=$(jq -r --argjson p "$VF_PID" '.tasks[] | select(.pid == $p) | "\(.state) \(.wchan)"' "$TMP/wchan.json")
+[ "$got" = "D $want_wchan" ] ||
+	fail "pid $VF_PID: state and wchan '$got', the kernel says 'D $want_wchan'"
+got=$(jq -r --argjson p "$MEM_PID" '.tasks[] | select(.pid == $p) | "\(.state) \(.wchan)"' "$TMP/wchan.json")
+[ "$got" = "S null" ] ||
+	fail "pid $MEM_PID (asleep): state and wchan '$got', want 'S null'"

@@ -8,12 +8,15 @@
  *   stallhelper alloc NAME MIB      touch MIB MiB of memory, then sleep
  *   stallhelper paced NAME FILE KIB direct writes of KIB KiB a second to
  *                                   FILE, 64 KiB at a time on a clock
+ *   stallhelper vfork NAME          in state D: waits (killable) for a
+ *                                   vfork child that sleeps
  * Each dies with its parent and after ten minutes at the latest.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,10 +146,39 @@ static void threads(const char *name, int n)
 		pause();
 }
 
+static int vfork_child(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	alarm(LIFETIME);
+	for (;;)
+		pause();
+	return 0;
+}
+
+/*
+ * The parent of a CLONE_VFORK child sleeps uninterruptibly (killable)
+ * until the child execs or ends: state D with a wait channel, for as long
+ * as the child sleeps. The child has its own stack and memory.
+ */
+static void vfork_wait(void)
+{
+	static char stack[64 * 1024];
+
+	printf("ready\n");
+	fflush(stdout);
+	if (clone(vfork_child, stack + sizeof(stack), CLONE_VFORK | SIGCHLD,
+		  NULL) < 0) {
+		perror("clone");
+		exit(1);
+	}
+	exit(0);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s busy|io|threads|name|alloc|paced "
+		fprintf(stderr, "usage: %s busy|io|threads|name|alloc|paced|vfork "
 			"NAME [ARG...]\n",
 			argv[0]);
 		return 2;
@@ -164,6 +196,8 @@ int main(int argc, char **argv)
 		alloc(atol(argv[3]));
 	else if (strcmp(argv[1], "paced") == 0 && argc == 5)
 		paced(argv[3], atol(argv[4]));
+	else if (strcmp(argv[1], "vfork") == 0)
+		vfork_wait();
 	else if (strcmp(argv[1], "name") == 0)
 		for (;;)
 			pause();
