@@ -89,6 +89,7 @@ static const struct setting settings[] = {
 	{ "threads", T_BOOL, SET_THREADS, OPT(threads) },
 	{ "accumulate", T_BOOL, SET_ACCUMULATE, OPT(accumulate) },
 	{ "monochrome", T_BOOL, SET_MONOCHROME, OPT(monochrome) },
+	{ "tree", T_BOOL, SET_TREE, OPT(tree) },
 	{ "columns", T_COLUMNS, SET_COLUMNS, OPT(columns) },
 };
 

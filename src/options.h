@@ -23,6 +23,7 @@ struct options {
 	struct select_opts sel;  /* -s -r -o --limit (pids/uid mirrored) */
 	bool cmdline;            /* -c */
 	bool accumulate;         /* -a */
+	bool tree;               /* the settings file only: F5 */
 	enum out_format format;  /* --format, --json */
 	bool format_set;         /* --format or --json was given */
 	unsigned long top;       /* --top: OpenMetrics per-task series */
@@ -70,6 +71,7 @@ enum opt_set {
 	SET_MONOCHROME = 1u << 7,
 	SET_METRIC = 1u << 8,
 	SET_COLUMNS = 1u << 9,   /* the settings file only */
+	SET_TREE = 1u << 10,     /* the settings file only */
 };
 
 /*

@@ -31,6 +31,7 @@ void actions_control_sync_options(struct screen *s)
 	o->cmdline = s->cmdline;
 	o->threads = s->threads_all;
 	o->accumulate = s->accumulate;
+	o->tree = s->tree;
 }
 
 void actions_control_cmdline(struct screen *s, int arg)

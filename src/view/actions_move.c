@@ -164,6 +164,7 @@ void actions_move_tree(struct screen *s, int arg)
 {
 	(void)arg;
 	s->tree = !s->tree;
+	actions_control_sync_options(s);
 	screen_rebuild_view(s);
 	if (s->tree && s->snap.s.threads)
 		screen_message(s, false, _("the tree shows processes: it "

@@ -629,6 +629,7 @@ static void screen_init(struct screen *s, struct producer *m,
 	s->sel.name = s->name;
 	s->threads_all = o->threads;
 	s->cmdline = o->cmdline;
+	s->tree = o->tree;
 	s->accumulate = o->accumulate;
 	s->delay = o->delay > 0 ? o->delay : 1.0;
 	const char *nc = getenv("NO_COLOR");

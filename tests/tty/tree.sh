@@ -3,7 +3,7 @@
 # F5 shows processes under their parents: a child the helper's parent
 # spawned comes right below it with htop's connector (UTF-8, and ASCII
 # in the C locale), though the PID order put it above; F5 again gives
-# the list back.
+# the list back; W saves it (tree=1), and a restart shows the tree.
 . "$top_srcdir/tests/tty/tty-lib.sh"
 
 # a parent (the sh that execs into the helper) with two children
@@ -59,4 +59,15 @@ ascii_tree() {
 		tty_rows | grep -Eq ' \|- sttreekid[12] *$'
 }
 tty_until 10 ascii_tree || tty_fail "no ASCII connectors in the C locale"
+
+# W saves the tree with the other settings: it is there after a restart
+tty_keys W
+tty_wait 'settings saved to' 5 || tty_fail "W did not save the settings"
+grep -qx 'tree=1' "$TMP/config/stalltop/stalltoprc" ||
+	tty_fail "the settings file lacks tree=1: $(cat "$TMP/config/stalltop/stalltoprc")"
+tty_quit_and_check
+tty_restart
+tty_start
+tty_filter sttree
+tty_until 10 ascii_tree || tty_fail "the tree saved with W is not there after a restart"
 tty_quit_and_check

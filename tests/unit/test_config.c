@@ -292,6 +292,26 @@ static void test_columns(void)
 	CHECK(!strstr(read_all(path), "columns="));
 }
 
+/* The tree (F5): read, refused when not a boolean, written back. */
+static void test_tree(void)
+{
+	char path[300];
+	struct options o;
+	char *err;
+
+	snprintf(path, sizeof(path), "%s/tree", dir);
+	write_file(path, "tree=maybe\ntree=1\n");
+	defaults(&o);
+	CHECK(load_capture(&o, path, &err) == 1);
+	CHECK(err && strstr(err, "maybe"));
+	CHECK(o.tree);
+	CHECK(config_file_save(&o, path) == 0);
+	CHECK(strstr(read_all(path), "\ntree=1\n"));
+	o.tree = false;
+	CHECK(config_file_save(&o, path) == 0);
+	CHECK(strstr(read_all(path), "\ntree=0\n"));
+}
+
 /*
  * Workload-group rules: kept in order, a broken one skipped with its
  * line, written back by a save; the groups-only load reads nothing else
@@ -417,6 +437,7 @@ int main(void)
 	test_missing_and_failing();
 	test_no_color_env();
 	test_columns();
+	test_tree();
 	cleanup();
 	return unit_done();
 }
