@@ -5,14 +5,16 @@
 # its start; in the cgroup view the same keys fold and unfold.
 . "$top_srcdir/tests/tty/tty-lib.sh"
 
-# a command line of about 700 cells that ends in a word of its own
+# a command line of about 700 cells that ends in a word of its own, and
+# starts with a short word of its own too (argv[0]), whatever the length
+# of the build directory's path
 args=$(i=0; while [ $i -lt 100 ]; do printf 'arg%03d ' $i; i=$((i + 1)); done)
-bg_start long "$HELPER" name sthscroll $args sthscrollend
+bg_start long bash -c 'exec -a sthscroll "$@"' sh "$HELPER" name sthscroll $args sthscrollend
 TTY_ENV=NO_COLOR=1
 tty_start -d 1 -c
 tty_filter sthscroll
 shown() { tty_rows | grep -q "$1"; }
-tty_until 10 shown "stallhelper name sthscroll" ||
+tty_until 10 shown "sthscroll name sthscroll arg000" ||
 	tty_fail "the start of the command line is not shown"
 shown sthscrollend && tty_fail "the end shows before any scrolling"
 
@@ -37,7 +39,7 @@ while ! shown sthscrollend; do
 done
 tty_screen | grep -Eq '^ +PID USER .*COMMAND LINE from cell [0-9]+' ||
 	tty_fail "the heading does not say the lines are scrolled"
-shown "stallhelper name" && tty_fail "the start is still shown at the end"
+shown "sthscroll name sthscroll arg000" && tty_fail "the start is still shown at the end"
 # further Right stops where the end is in view
 last=$(from)
 tty_keys Right Right
@@ -54,5 +56,5 @@ while [ -n "$(from)" ]; do
 done
 tty_screen | grep -Eq '^ +PID USER .* COMMAND LINE *$' ||
 	tty_fail "the heading still says the lines are scrolled"
-shown "stallhelper name sthscroll" || tty_fail "back at cell 1, the start is not shown"
+shown "sthscroll name sthscroll arg000" || tty_fail "back at cell 1, the start is not shown"
 tty_quit_and_check
