@@ -18,9 +18,7 @@
 
 #include <libproc2/pids.h>
 
-#include "kernel/kval.h"
 #include "kernel/procinfo.h"
-#include "kernel/procstat.h"
 #include "kernel/taskev.h"
 
 /* libproc2 takes at most this many ids per select call. */
@@ -69,12 +67,11 @@ static enum pids_item details_items[NDETAILS] = {
 
 /* What stands next to a stall (procinfo_context). */
 enum context_rel {
-	C_PID, C_TGID, C_START, C_STATE, C_FLAGS, C_NICE, C_RSS, C_SWAP,
-	C_MAJFLT, C_WCHAN, NCONTEXT
+	C_PID, C_START, C_STATE, C_FLAGS, C_NICE, C_RSS, C_SWAP, C_MAJFLT,
+	C_WCHAN, NCONTEXT
 };
 static enum pids_item context_items[NCONTEXT] = {
-	[C_PID] = PIDS_ID_PID, [C_TGID] = PIDS_ID_TGID,
-	[C_START] = PIDS_TICS_BEGAN,
+	[C_PID] = PIDS_ID_PID, [C_START] = PIDS_TICS_BEGAN,
 	[C_STATE] = PIDS_STATE, [C_FLAGS] = PIDS_FLAGS, [C_NICE] = PIDS_NICE,
 	[C_RSS] = PIDS_VM_RSS, [C_SWAP] = PIDS_VM_SWAP,
 	[C_MAJFLT] = PIDS_FLT_MAJ, [C_WCHAN] = PIDS_WCHAN_NAME,
@@ -327,38 +324,21 @@ int procinfo_details(struct procinfo *pi, const pid_t *ids, size_t n, bool full,
 			     PIDS_SELECT_PID, emit_details_chunk, &c);
 }
 
-/*
- * The IO of a task through its /proc directory (absent: unreadable). A
- * process's is /proc/PID; a thread's own is /proc/TGID/task/TID, since
- * the files below /proc/TID count its whole process. A thread's major
- * faults come from the same directory (libproc2's sum its process's).
- */
-static void read_io(pid_t tgid, pid_t pid, bool thread,
-		    struct procinfo_context *c)
+/* The IO of a process through its /proc directory (absent: unreadable). */
+static void read_io(pid_t pid, struct procinfo_context *c)
 {
-	char path[64], stat[1024];
+	char path[64];
 	struct taskev_io io;
-	unsigned long long majflt;
 	int fd;
 
-	if (thread)
-		snprintf(path, sizeof(path), "/proc/%d/task/%d", (int)tgid,
-			 (int)pid);
-	else
-		snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	taskev_read_io(fd, &io);
+	if (fd >= 0)
+		close(fd);
 	c->have_io = io.read_bytes.have && io.write_bytes.have;
 	c->read_bytes = io.read_bytes.v;
 	c->write_bytes = io.write_bytes.v;
-	if (thread && fd >= 0 &&
-	    kval_read_file(fd, "stat", stat, sizeof(stat)) > 0 &&
-	    procstat_stat_field(stat, 12, &majflt) == 0) {
-		c->have_majflt = true;
-		c->majflt = majflt;
-	}
-	if (fd >= 0)
-		close(fd);
 }
 
 struct context_ctx {
@@ -407,9 +387,8 @@ static void emit_context_chunk(struct pids_fetch *f, void *arg)
 		if (!cc->threads) {
 			c.have_majflt = true;
 			c.majflt = PIDS_VAL(C_MAJFLT, ul_int, s, NULL);
+			read_io(c.pid, &c);
 		}
-		read_io(PIDS_VAL(C_TGID, s_int, s, NULL), c.pid, cc->threads,
-			&c);
 		cc->cb(&c, cc->arg);
 	}
 }

@@ -83,37 +83,38 @@ int procstat_parse_schedstat(const char *text, uint64_t *run_ns, uint64_t *delay
 	return *p == '\n' || *p == '\0' ? 0 : -1;
 }
 
-int procstat_stat_field(const char *text, int n, unsigned long long *out)
-{
-	/* the command may hold ") ": the fields start after the last ')' */
-	const char *p = strrchr(text, ')');
-	uint64_t v;
-
-	if (n < 3 || !p || p[1] != ' ')
-		return -1;
-	p += 2;
-	/* p is at field 3 (state) */
-	for (int field = 3; field < n; field++) {
-		while (*p && *p != ' ' && *p != '\n')
-			p++;
-		if (*p != ' ')
-			return -1;
-		p++;
-	}
-	if (parse_u64(&p, &v) < 0 || (*p && *p != ' ' && *p != '\n'))
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int procstat_parse_stat(const char *text, unsigned long long *start,
 		  unsigned long long *blkio_ticks)
 {
-	/* start is field 22, blkio field 42 */
-	if (procstat_stat_field(text, 22, start) < 0 ||
-	    procstat_stat_field(text, 42, blkio_ticks) < 0)
+	/* the command may hold ") ": the fields start after the last ')' */
+	const char *p = strrchr(text, ')');
+	if (!p || p[1] != ' ')
 		return -1;
-	return 0;
+	p += 2;
+	/* p is at field 3 (state); start is field 22, blkio field 42 */
+	int field = 3;
+	uint64_t v;
+	bool have_start = false;
+	while (*p && *p != '\n') {
+		if (field == 22 || field == 42) {
+			if (parse_u64(&p, &v) < 0)
+				return -1;
+			if (field == 22) {
+				*start = v;
+				have_start = true;
+			} else {
+				*blkio_ticks = v;
+				return have_start ? 0 : -1;
+			}
+		} else {
+			while (*p && *p != ' ' && *p != '\n')
+				p++;
+		}
+		if (*p == ' ')
+			p++;
+		field++;
+	}
+	return -1;
 }
 
 static ssize_t read_small(int dirfd, const char *path, char *buf, size_t size)

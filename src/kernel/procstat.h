@@ -36,12 +36,6 @@ int procstat_parse_schedstat(const char *text, uint64_t *run_ns, uint64_t *delay
 		       uint64_t *count);
 
 /*
- * Field n (3 or more: after the command) of a /proc/PID/stat line, a
- * number (state, field 3, is not). Returns 0, or -1 if malformed.
- */
-int procstat_stat_field(const char *text, int n, unsigned long long *out);
-
-/*
  * A /proc/PID/stat line → start time (field 22, ticks since boot) and
  * block-IO delay (field 42, ticks). The command in parentheses may hold
  * spaces and parentheses. Returns 0, or -1 if malformed.

@@ -714,7 +714,7 @@ static const struct field table[NFIELD] = {
 		.key = "read_bps", .sort_name = "read",
 		.help = N_("bytes read from storage per second, MiB/s (JSON "
 			   "and CSV: bytes/s), between two samples; - at the "
-			   "first, with -a, or without the right to "
+			   "first, with -a or -H, or without the right to "
 			   "read /proc/PID/io"),
 		.type = FIELD_NUM, .width = 8, .bwidth = 8, .decimals = 2,
 		.flags = TASK | FIELD_SORT | FIELD_DETAIL | FIELD_OFF |
@@ -727,7 +727,7 @@ static const struct field table[NFIELD] = {
 		.key = "write_bps", .sort_name = "write",
 		.help = N_("bytes written to storage per second, MiB/s (JSON "
 			   "and CSV: bytes/s), between two samples; - at the "
-			   "first, with -a, or without the right to "
+			   "first, with -a or -H, or without the right to "
 			   "read /proc/PID/io"),
 		.type = FIELD_NUM, .width = 8, .bwidth = 8, .decimals = 2,
 		.flags = TASK | FIELD_SORT | FIELD_DETAIL | FIELD_OFF |
@@ -739,7 +739,7 @@ static const struct field table[NFIELD] = {
 		.header = "MAJFL/s", .bheader = N_("MAJFL/s"),
 		.key = "majflt_ps", .sort_name = "majflt",
 		.help = N_("major page faults per second (pages read in), "
-			   "between two samples; - at the first or with -a"),
+			   "between two samples; - at the first, with -a or -H"),
 		.type = FIELD_NUM, .width = 7, .bwidth = 7, .decimals = 1,
 		.flags = TASK | FIELD_SORT | FIELD_DETAIL | FIELD_OFF |
 			 FIELD_OPTIONAL,

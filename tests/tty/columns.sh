@@ -9,9 +9,7 @@
 # Sorting by a column read for the rows shown reads it for every row
 # first: by RSS the process with the most memory comes first, on the
 # screen and in batch output cut to one row. WCHAN of a task in state D
-# is the kernel's /proc/PID/wchan, and null for one asleep in S. Thread
-# rows (-H) have each thread's own IO rate: the writing thread's against
-# its /proc/TGID/task/TID/io, the sleeping one's 0.
+# is the kernel's /proc/PID/wchan, and null for one asleep in S.
 . "$top_srcdir/tests/tty/tty-lib.sh"
 need_cmd nice awk jq sort
 set_io_dir
@@ -153,34 +151,3 @@ got=$(jq -r --argjson p "$VF_PID" '.tasks[] | select(.pid == $p) | "\(.state) \(
 got=$(jq -r --argjson p "$MEM_PID" '.tasks[] | select(.pid == $p) | "\(.state) \(.wchan)"' "$TMP/wchan.json")
 [ "$got" = "S null" ] ||
 	fail "pid $MEM_PID (asleep): state and wchan '$got', want 'S null'"
-
-# Thread rows (-H): each thread's own IO rate, from /proc/TGID/task/TID:
-# the thread that writes 2 MiB a second has it, the one asleep 0 (not
-# its process's rate); both have a major-fault rate
-bg_start pt "$HELPER" paced-thread stctxpt "$IO_DIR/pthread.dat" 2048
-PT_PID=$BG_PID
-pt_tid() { PT_TID=$(head -n 1 "$TMP/pt.out"); [ -n "$PT_TID" ]; }
-wait_for pt_tid
-tio() { awk '/^write_bytes:/ { print $2 }' "/proc/$PT_PID/task/$PT_TID/io"; }
-w0=$(tio)
-t0=$(now_ms)
-"$STALLTOP" -b -H -n 4 -d 1 -p "$PT_PID" --json >"$TMP/threads.json" ||
-	fail "stalltop -b -H -p $PT_PID failed"
-w1=$(tio)
-t1=$(now_ms)
-ref=$((1000 * (w1 - w0) / (t1 - t0)))
-# The writer paces 64 KiB writes at 2 MiB/s; measured here: its thread
-# wrote 2.00 MiB/s over the run, and each interval's figure was within
-# 0.2 to 0.8 % of that. Allowed: 10 % (three writes of 32 a second), on each of
-# the last two samples.
-tail -n 2 "$TMP/threads.json" | jq -c --argjson p "$PT_PID" --argjson t "$PT_TID" \
-	'[.tasks[] | select(.tgid == $p) | {tid: .pid, w: .write_bps, m: .majflt_ps}]' >"$TMP/pt.rows"
-while read -r rows; do
-	w=$(echo "$rows" | jq --argjson t "$PT_TID" '.[] | select(.tid == $t) | .w')
-	awk -v g="$w" -v r="$ref" 'BEGIN { exit !(g ~ /^[0-9.e+]+$/ && g >= r * 0.90 && g <= r * 1.10) }' ||
-		fail "thread $PT_TID writes $w bytes/s in -H, its /proc/$PT_PID/task/$PT_TID/io says $ref: $rows"
-	w=$(echo "$rows" | jq --argjson p "$PT_PID" '.[] | select(.tid == $p) | .w')
-	[ "$w" = 0 ] || fail "thread $PT_PID (asleep) writes '$w' bytes/s in -H: $rows"
-	echo "$rows" | jq -e 'length == 2 and all(.[]; .m != null)' >/dev/null ||
-		fail "a thread row without its major-fault rate: $rows"
-done <"$TMP/pt.rows"

@@ -8,9 +8,6 @@
  *   stallhelper alloc NAME MIB      touch MIB MiB of memory, then sleep
  *   stallhelper paced NAME FILE KIB direct writes of KIB KiB a second to
  *                                   FILE, 64 KiB at a time on a clock
- *   stallhelper paced-thread NAME FILE KIB
- *                                   the same from a second thread (its
- *                                   tid printed), the first asleep
  *   stallhelper vfork NAME          in state D: waits (killable) for a
  *                                   vfork child that sleeps
  * Each dies with its parent and after ten minutes at the latest.
@@ -119,37 +116,6 @@ static void paced(const char *path, long kib)
 	}
 }
 
-struct paced_arg {
-	const char *path;
-	long kib;
-};
-
-static void *paced_main(void *arg)
-{
-	const struct paced_arg *a = arg;
-
-	printf("%ld\n", (long)syscall(SYS_gettid));
-	fflush(stdout);
-	paced(a->path, a->kib);
-	return NULL;
-}
-
-/* paced() in a second thread; the first sleeps. */
-static void paced_thread(const char *path, long kib)
-{
-	static struct paced_arg a;
-	pthread_t t;
-
-	a.path = path;
-	a.kib = kib;
-	if (pthread_create(&t, NULL, paced_main, &a) != 0) {
-		fprintf(stderr, "pthread_create failed\n");
-		exit(1);
-	}
-	for (;;)
-		pause();
-}
-
 static void *thread_main(void *arg)
 {
 	char name[16];
@@ -212,7 +178,7 @@ static void vfork_wait(void)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s busy|io|threads|name|alloc|paced|paced-thread|vfork "
+		fprintf(stderr, "usage: %s busy|io|threads|name|alloc|paced|vfork "
 			"NAME [ARG...]\n",
 			argv[0]);
 		return 2;
@@ -230,8 +196,6 @@ int main(int argc, char **argv)
 		alloc(atol(argv[3]));
 	else if (strcmp(argv[1], "paced") == 0 && argc == 5)
 		paced(argv[3], atol(argv[4]));
-	else if (strcmp(argv[1], "paced-thread") == 0 && argc == 5)
-		paced_thread(argv[3], atol(argv[4]));
 	else if (strcmp(argv[1], "vfork") == 0)
 		vfork_wait();
 	else if (strcmp(argv[1], "name") == 0)

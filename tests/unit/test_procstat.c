@@ -156,17 +156,6 @@ int main(void)
 	CHECK_EQ_U(blkio, 31);
 	CHECK(procstat_parse_stat("1 (x) S 1 2 3\n", &start, &blkio) < 0);
 	CHECK(procstat_parse_stat("no parenthesis", &start, &blkio) < 0);
-	/* one field by its number: minflt (10), majflt (12) */
-	unsigned long long v = 0;
-	CHECK(procstat_stat_field(stat, 10, &v) == 0);
-	CHECK_EQ_U(v, 100);
-	CHECK(procstat_stat_field("9 (t) S 1 9 9 0 -1 4194560 100 0 77 0\n", 12,
-				  &v) == 0);
-	CHECK_EQ_U(v, 77);
-	CHECK(procstat_stat_field(stat, 8, &v) < 0);   /* -1: not a count */
-	CHECK(procstat_stat_field(stat, 3, &v) < 0);   /* the state letter */
-	CHECK(procstat_stat_field(stat, 60, &v) < 0);  /* past the end */
-	CHECK(procstat_stat_field("1 (x) S 1 2x 3\n", 5, &v) < 0);
 
 	/*
 	 * live: this process and its threads, read twice (busy threads and
