@@ -525,6 +525,7 @@ int main(int argc, char **argv)
 		.record_threads = recording_on,
 		.triggers = triggers,
 		.ntriggers = o.ntriggers,
+		.machine = !o.batch,
 	};
 	int code = 2;
 	char err[512];

@@ -156,7 +156,10 @@ static int monitor_sample(struct producer *p, struct sample *out)
 	out->nrows = m->nrows;
 	out->exited = m->exited;
 	out->nexited = m->nexited;
-	machine_read(m, &out->machine);
+	if (m->o.machine)
+		machine_read(m, &out->machine);
+	else
+		out->machine = (struct sample_machine){ .have_load = false };
 	out->nprocs = tasktable_count(m->procs);
 	out->nthreads = rows_count_threads(m);
 	gather_new_round(m);

@@ -29,6 +29,8 @@ struct monitor_opts {
 	struct psi_trigger *triggers; /* parsed, to arm; owned by the caller */
 	size_t ntriggers;
 	double rescan;         /* safety rescan period, 0 = never */
+	bool machine;          /* the machine at a glance (sample.machine),
+				  which only the screen shows */
 };
 
 /*
