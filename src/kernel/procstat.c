@@ -156,15 +156,15 @@ static void to_reading(const struct raw *w, struct ts_reading *r)
 {
 	long hz = procinfo_hertz();
 	if (w->have_cpu) {
-		r->have |= 1u << CAT_CPU;
-		r->d[CAT_CPU].count += w->count;
-		r->d[CAT_CPU].total_ns += w->delay;
+		r->have |= 1u << TS_DELAY_CPU;
+		r->d[TS_DELAY_CPU].count += w->count;
+		r->d[TS_DELAY_CPU].total_ns += w->delay;
 		r->run_ns += w->run;
 	}
 	if (w->have_io) {
-		r->have |= 1u << CAT_IO;
-		r->no_count |= 1u << CAT_IO;
-		r->d[CAT_IO].total_ns += w->blkio * (1000000000ULL / (uint64_t)hz);
+		r->have |= 1u << TS_DELAY_BLKIO;
+		r->no_count |= 1u << TS_DELAY_BLKIO;
+		r->d[TS_DELAY_BLKIO].total_ns += w->blkio * (1000000000ULL / (uint64_t)hz);
 	}
 }
 
@@ -215,14 +215,14 @@ static void add_thread(struct procstat *ps, struct ts_reading *acc, bool known,
 	acc->have |= now.have;
 	acc->no_count |= now.no_count;
 	acc->run_ns += grow(base->run_ns, now.run_ns);
-	for (int c = 0; c < NCAT; c++) {
+	for (int c = 0; c < TS_NDELAY; c++) {
 		acc->d[c].count += grow(base->d[c].count, now.d[c].count);
 		acc->d[c].total_ns += grow(base->d[c].total_ns, now.d[c].total_ns);
 	}
 	if (tnew && !known) {
 		/* the first reading: totals start from the sum */
 		acc->run_ns += now.run_ns;
-		for (int c = 0; c < NCAT; c++) {
+		for (int c = 0; c < TS_NDELAY; c++) {
 			acc->d[c].count += now.d[c].count;
 			acc->d[c].total_ns += now.d[c].total_ns;
 		}
