@@ -46,7 +46,7 @@ static enum pids_item scan_items[] = { PIDS_ID_PID, PIDS_ID_TGID, PIDS_TICS_BEGA
 
 /*
  * The details. The brief list has the items before D_EUID: the ids, the
- * start and every member of struct task_info, so that both reads fill it
+ * start and every member of struct procinfo_info, so that both reads fill it
  * whole; the full list adds the identity. Names and command lines are
  * read raw, not through libproc2, which replaces control bytes with '?':
  * the views must see the real bytes to show them escaped (and JSON to
@@ -54,7 +54,7 @@ static enum pids_item scan_items[] = { PIDS_ID_PID, PIDS_ID_TGID, PIDS_TICS_BEGA
  */
 enum details_rel {
 	D_PID, D_TGID, D_START,
-	D_PPID, D_STATE, D_NLWP,        /* struct task_info */
+	D_PPID, D_STATE, D_NLWP,        /* struct procinfo_info */
 	D_EUID, D_EUSER,                /* the full read only */
 	NDETAILS
 };
@@ -237,8 +237,8 @@ const char *procinfo_cmdline(struct procinfo *pi, pid_t pid)
 	return pi->cmdline;
 }
 
-/* The struct task_info of a task: items of both lists (before D_EUID). */
-static void read_info(struct pids_stack *s, struct task_info *info)
+/* What both reads give: items of both lists (before D_EUID). */
+static void read_info(struct pids_stack *s, struct procinfo_info *info)
 {
 	info->ppid = PIDS_VAL(D_PPID, s_int, s, NULL);
 	info->state = PIDS_VAL(D_STATE, s_ch, s, NULL);
@@ -366,23 +366,20 @@ static void emit_context_chunk(struct pids_fetch *f, void *arg)
 		const char *wchan = PIDS_VAL(C_WCHAN, str, s, NULL);
 
 		if (nice >= -20 && nice <= 19) {
-			c.ctx.nice = nice;
-			c.ctx.have |= CTX_NICE;
+			c.nice = nice;
+			c.have_nice = true;
 		}
 		/* a kernel thread or a zombie has no memory to tell */
 		if (!(flags & PI_PF_KTHREAD) && c.state != 'Z' &&
 		    c.state != 'X') {
-			c.ctx.rss_kib = (long long)PIDS_VAL(C_RSS, ul_int, s,
-							    NULL);
-			c.ctx.swap_kib = (long long)PIDS_VAL(C_SWAP, ul_int, s,
-							     NULL);
-			c.ctx.have |= CTX_RSS | CTX_SWAP;
+			c.rss_kib = (long long)PIDS_VAL(C_RSS, ul_int, s, NULL);
+			c.swap_kib = (long long)PIDS_VAL(C_SWAP, ul_int, s, NULL);
+			c.have_mem = true;
 		}
 		/* a wait channel means something in an uninterruptible sleep */
 		if (c.state == 'D' && wchan && *wchan && strcmp(wchan, "-") &&
 		    strcmp(wchan, "?") && strcmp(wchan, "0")) {
-			snprintf(c.ctx.wchan, sizeof(c.ctx.wchan), "%s", wchan);
-			c.ctx.have |= CTX_WCHAN;
+			snprintf(c.wchan, sizeof(c.wchan), "%s", wchan);
 		}
 		if (!cc->threads) {
 			c.have_majflt = true;
