@@ -145,18 +145,6 @@ int main(void)
 	CHECK(procstat_parse_schedstat("1 2 x\n", &run, &delay, &count) < 0);
 	CHECK(procstat_parse_schedstat("", &run, &delay, &count) < 0);
 
-	/* a real stat line, with a command holding ") (" and spaces */
-	const char *stat = "4242 (a) (b c) S 1 4242 4242 0 -1 4194560 100 0 0 0 "
-			   "5 6 0 0 20 0 1 0 987654 1000000 100 "
-			   "18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 "
-			   "31 0 0 0 0 0 0 0 0 0 0\n";
-	unsigned long long start = 0, blkio = 0;
-	CHECK(procstat_parse_stat(stat, &start, &blkio) == 0);
-	CHECK_EQ_U(start, 987654);
-	CHECK_EQ_U(blkio, 31);
-	CHECK(procstat_parse_stat("1 (x) S 1 2 3\n", &start, &blkio) < 0);
-	CHECK(procstat_parse_stat("no parenthesis", &start, &blkio) < 0);
-
 	/*
 	 * live: this process and its threads, read twice (busy threads and
 	 * CPU readings: not beside a live test)
