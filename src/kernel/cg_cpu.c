@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kernel/cg_cpu.h"
+#include "kernel/procfs.h"
 
 #define SMALL 4096
 
@@ -75,10 +76,10 @@ void cg_cpu_read_v2(int dirfd, struct cg_cpu *out)
 	memset(out, 0, sizeof(*out));
 	if (dirfd < 0)
 		return;
-	if (kval_read_file(dirfd, "cpu.max", buf, sizeof(buf)) > 0 &&
+	if (procfs_read_lines(dirfd, "cpu.max", buf, sizeof(buf)) > 0 &&
 	    cg_cpu_parse_max(buf, &out->quota_us, &out->period_us) == 0)
 		out->version = 2;
-	if (kval_read_file(dirfd, "cpu.stat", buf, sizeof(buf)) > 0) {
+	if (procfs_read_lines(dirfd, "cpu.stat", buf, sizeof(buf)) > 0) {
 		cg_cpu_parse_stat(buf, 2, out);
 		out->version = 2;
 	}
@@ -109,17 +110,17 @@ void cg_cpu_read_v1(int dirfd, struct cg_cpu *out)
 	memset(out, 0, sizeof(*out));
 	if (dirfd < 0)
 		return;
-	if (kval_read_file(dirfd, "cpu.cfs_quota_us", buf, sizeof(buf)) > 0) {
+	if (procfs_read_lines(dirfd, "cpu.cfs_quota_us", buf, sizeof(buf)) > 0) {
 		out->quota_us = parse_v1_quota(buf);
 		out->version = 1;
 	}
-	if (kval_read_file(dirfd, "cpu.cfs_period_us", buf, sizeof(buf)) > 0) {
+	if (procfs_read_lines(dirfd, "cpu.cfs_period_us", buf, sizeof(buf)) > 0) {
 		k = kval_parse_number(buf);
 		if (k.have && k.v > 0)
 			out->period_us = k;
 		out->version = 1;
 	}
-	if (kval_read_file(dirfd, "cpu.stat", buf, sizeof(buf)) > 0) {
+	if (procfs_read_lines(dirfd, "cpu.stat", buf, sizeof(buf)) > 0) {
 		cg_cpu_parse_stat(buf, 1, out);
 		out->version = 1;
 	}
@@ -133,7 +134,7 @@ void cg_cpu_read_cpuacct(int dirfd, struct cg_cpu *out)
 	char buf[SMALL];
 
 	if (dirfd >= 0 &&
-	    kval_read_file(dirfd, "cpuacct.usage", buf, sizeof(buf)) > 0) {
+	    procfs_read_lines(dirfd, "cpuacct.usage", buf, sizeof(buf)) > 0) {
 		out->usage_us = kval_parse_number(buf);
 		out->usage_us.v /= 1000;
 	}

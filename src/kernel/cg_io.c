@@ -14,6 +14,7 @@
 
 #include "kernel/cg_io.h"
 #include "kernel/kval.h"
+#include "kernel/procfs.h"
 
 #define IO_BUF 16384
 
@@ -234,12 +235,12 @@ void cg_io_read_v2(int dirfd, struct cg_io *out)
 	memset(out, 0, sizeof(*out));
 	if (dirfd < 0)
 		return;
-	if (kval_read_file(dirfd, "io.max", buf, sizeof(buf)) >= 0) {
+	if (procfs_read_lines(dirfd, "io.max", buf, sizeof(buf)) >= 0) {
 		/* a line we could not read may limit any device */
 		limits = cg_io_parse_max(buf, out) == 0;
 		any = true;
 	}
-	if (kval_read_file(dirfd, "io.stat", buf, sizeof(buf)) >= 0) {
+	if (procfs_read_lines(dirfd, "io.stat", buf, sizeof(buf)) >= 0) {
 		cg_io_parse_stat(buf, out);
 		any = true;
 	}
@@ -269,19 +270,19 @@ void cg_io_read_v1(int dirfd, struct cg_io *out)
 	if (dirfd < 0)
 		return;
 	for (size_t i = 0; i < sizeof(lim) / sizeof(lim[0]); i++) {
-		if (kval_read_file(dirfd, lim[i].file, buf, sizeof(buf)) < 0)
+		if (procfs_read_lines(dirfd, lim[i].file, buf, sizeof(buf)) < 0)
 			continue;
 		any = true;
 		if (cg_io_parse_v1_limit(buf, lim[i].offset, out) == 0)
 			limits++;
 	}
-	if (kval_read_file(dirfd, "blkio.throttle.io_service_bytes", buf,
+	if (procfs_read_lines(dirfd, "blkio.throttle.io_service_bytes", buf,
 			   sizeof(buf)) >= 0) {
 		cg_io_parse_v1_service(buf, offsetof(struct cg_io_dev, rbytes),
 				       offsetof(struct cg_io_dev, wbytes), out);
 		any = true;
 	}
-	if (kval_read_file(dirfd, "blkio.throttle.io_serviced", buf,
+	if (procfs_read_lines(dirfd, "blkio.throttle.io_serviced", buf,
 			   sizeof(buf)) >= 0) {
 		cg_io_parse_v1_service(buf, offsetof(struct cg_io_dev, rios),
 				       offsetof(struct cg_io_dev, wios), out);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kernel/cg_mem.h"
+#include "kernel/procfs.h"
 
 #define SMALL 4096
 #define STAT_BUF 16384
@@ -79,7 +80,7 @@ static bool read_one(int dirfd, const char *name, struct kval *k,
 {
 	char buf[SMALL];
 
-	if (kval_read_file(dirfd, name, buf, sizeof(buf)) <= 0)
+	if (procfs_read_lines(dirfd, name, buf, sizeof(buf)) <= 0)
 		return false;
 	*k = parse(buf);
 	return true;
@@ -89,7 +90,7 @@ static bool read_stat(int dirfd, int version, struct cg_mem *out)
 {
 	char buf[STAT_BUF];
 
-	if (kval_read_file(dirfd, "memory.stat", buf, sizeof(buf)) <= 0)
+	if (procfs_read_lines(dirfd, "memory.stat", buf, sizeof(buf)) <= 0)
 		return false;
 	cg_mem_parse_stat(buf, version, out);
 	return true;
@@ -111,7 +112,7 @@ void cg_mem_read_v2(int dirfd, struct cg_mem *out)
 			kval_parse_number);
 	any |= read_one(dirfd, "memory.swap.max", &out->swap_max,
 			kval_parse_limit);
-	if (kval_read_file(dirfd, "memory.events", buf, sizeof(buf)) > 0) {
+	if (procfs_read_lines(dirfd, "memory.events", buf, sizeof(buf)) > 0) {
 		cg_mem_parse_events(buf, out);
 		any = true;
 	}

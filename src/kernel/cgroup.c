@@ -21,48 +21,15 @@
 #include <unistd.h>
 
 #include "kernel/cgroup.h"
+#include "kernel/procfs.h"
 
 /* statfs f_type of the cgroup2 and cgroup file systems (linux/magic.h). */
 #define CG2_MAGIC 0x63677270UL
 #define CG1_MAGIC 0x27e0ebUL
 
-/* Read a whole file into a malloc'd NUL-terminated buffer, or NULL. */
 char *cgroup_read_file(const char *path)
 {
-	size_t cap = 4096, len = 0;
-	char *buf = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return NULL;
-	for (;;) {
-		ssize_t n;
-
-		if (!buf || len + 1 >= cap) {
-			char *p;
-
-			if (buf)
-				cap *= 2;
-			p = realloc(buf, cap);
-			if (!p)
-				break;
-			buf = p;
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		if (n == 0) {
-			buf[len] = '\0';
-			close(fd);
-			return buf;
-		}
-		len += (size_t)n;
-	}
-	free(buf);
-	close(fd);
-	return NULL;
+	return procfs_read_all(AT_FDCWD, path);
 }
 
 /* The next space-separated field of a line [*p, end), or false. */

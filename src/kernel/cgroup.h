@@ -71,8 +71,8 @@ int cgroup_parse_proc_cgroup_v1(const char *text, const char *controller,
 				char *path, size_t size);
 
 /*
- * The whole text of a (small) file such as /proc/self/mountinfo or
- * /proc/PID/cgroup, malloc'd; NULL with errno set.
+ * The whole text of a file such as /proc/self/mountinfo or
+ * /proc/PID/cgroup, malloc'd (procfs_read_all); NULL with errno set.
  */
 char *cgroup_read_file(const char *path);
 

@@ -22,6 +22,7 @@
 #include <linux/netlink.h>
 
 #include "kernel/cgstats.h"
+#include "kernel/procfs.h"
 #include "kernel/taskev.h"
 #include "kernel/taskstats.h"
 
@@ -176,7 +177,7 @@ static int count_file(int cgfd, const char *file, int procfd,
 	memset(out, 0, sizeof(*out));
 	if (!buf)
 		return -1;
-	if (kval_read_file(cgfd, file, buf, size) < 0) {
+	if (procfs_read_lines(cgfd, file, buf, size) < 0) {
 		int saved = errno;
 
 		free(buf);
@@ -188,15 +189,16 @@ static int count_file(int cgfd, const char *file, int procfd,
 	for (p = buf; *p;) {
 		char *nl = strchr(p, '\n'), path[32], stat[1024];
 		char *end = nl ? nl : p + strlen(p);
+		struct procfs_stat st;
 		uint64_t tid;
 
 		if (kval_parse_u64(p, end, &tid) && tid > 0 && tid < (1u << 30)) {
 			listed++;
 			snprintf(path, sizeof(path), "%llu/stat",
 				 (unsigned long long)tid);
-			if (kval_read_file(procfd, path, stat, sizeof(stat)) > 0 &&
-			    taskev_parse_state(stat))
-				cgstats_count_state(taskev_parse_state(stat), out);
+			if (procfs_read_lines(procfd, path, stat, sizeof(stat)) > 0 &&
+			    procfs_parse_stat(stat, &st) == 0)
+				cgstats_count_state(st.state, out);
 		}
 		p = nl ? nl + 1 : end;
 	}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kernel/cpustat.h"
+#include "kernel/procfs.h"
 #include "kernel/sysinfo.h"
 
 #define FIELDS 10
@@ -86,7 +87,7 @@ int cpustat_read(int procfd, struct cpustat *out)
 		errno = ENOMEM;
 		return -1;
 	}
-	if (procfd >= 0 && kval_read_file(procfd, "stat", buf, size) > 0)
+	if (procfd >= 0 && procfs_read_lines(procfd, "stat", buf, size) > 0)
 		rc = cpustat_parse(buf, out);
 	else
 		out->n = 0;

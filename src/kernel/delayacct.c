@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "kernel/delayacct.h"
+#include "kernel/procfs.h"
 
 /* When delayacct_enable() wrote the switch: between these times. */
 static double switched_lo, switched_hi;
@@ -32,16 +33,8 @@ bool delayacct_switched(double *lo, double *hi)
 int delayacct_state(void)
 {
 	char buf[16];
-	ssize_t n;
-	int fd;
+	ssize_t n = procfs_read(AT_FDCWD, DELAYACCT_SYSCTL, buf, sizeof(buf));
 
-	fd = open(DELAYACCT_SYSCTL, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	do
-		n = read(fd, buf, sizeof(buf) - 1);
-	while (n < 0 && errno == EINTR);
-	close(fd);
 	if (n <= 0 || buf[0] < '0' || buf[0] > '9')
 		return -1;
 	/* The kernel writes "0\n" or "1\n"; any other number means on. */

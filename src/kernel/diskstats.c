@@ -17,6 +17,7 @@
 
 #include "kernel/diskstats.h"
 #include "kernel/kval.h"
+#include "kernel/procfs.h"
 
 #define SECTOR 512
 #define MIN_FIELDS 11
@@ -103,7 +104,7 @@ int diskstats_read(const char *path, struct diskstats *out)
 	if (!buf)
 		return -1;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	if (kval_read_file(-1, path, buf, size) < 0) {
+	if (procfs_read_lines(-1, path, buf, size) < 0) {
 		int saved = errno;
 
 		free(buf);

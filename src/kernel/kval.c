@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Small kernel files (cgroup interface files, /proc/PID/io, meminfo):
- * one open/read/close each, relative to a directory descriptor, and a
- * strict parser for their numbers. Nothing here allocates.
+ * The values of small kernel files (cgroup interface files, /proc/PID/io,
+ * meminfo): a strict parser for their numbers and "key value" lines
+ * (procfs.c reads the files). Nothing here allocates.
  */
 #include <config.h>
 
@@ -14,49 +14,6 @@
 #include <unistd.h>
 
 #include "kernel/kval.h"
-
-ssize_t kval_read_file(int dirfd, const char *name, char *buf, size_t size)
-{
-	size_t len = 0;
-	int fd, saved;
-
-	if (!buf || size < 2 || !name) {
-		errno = EINVAL;
-		return -1;
-	}
-	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return -1;
-	while (len < size - 1) {
-		ssize_t n = read(fd, buf + len, size - 1 - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			saved = errno;
-			close(fd);
-			errno = saved;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	if (len && buf[len - 1] != '\n') {
-		/*
-		 * The kernel ends every line of these files; a last line
-		 * without its end was cut (by our buffer, or the file is not
-		 * what it should be): drop it rather than read a number short.
-		 */
-		char *nl = strrchr(buf, '\n');
-
-		len = nl ? (size_t)(nl + 1 - buf) : 0;
-		buf[len] = '\0';
-	}
-	return (ssize_t)len;
-}
 
 bool kval_parse_u64(const char *p, const char *end, uint64_t *out)
 {

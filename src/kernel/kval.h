@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The evidence readers' common ground: one value the kernel may or may
- * not have given, the reading of a small kernel file relative to a
- * directory descriptor (so that a fixture folder can stand in for a
- * cgroup or /proc), and the parsing of "key value" lines.
+ * not have given, and the parsing of numbers and "key value" lines
+ * (kernel/procfs.h reads the files, relative to a directory descriptor
+ * so that a fixture folder can stand in for a cgroup or /proc).
  *
  * A value is absent (have == false) when its file is missing, unreadable,
  * of the other cgroup version, or garbage; it is never 0 for unknown.
@@ -25,18 +25,6 @@ struct kval {
 	bool max;
 	uint64_t v;
 };
-
-/* A file larger than this is not one of ours: it is cut at a line end. */
-#define KVAL_FILE_MAX 65536
-
-/*
- * Read the file name relative to dirfd (or an absolute name; dirfd may
- * then be -1) into buf (NUL-terminated). Only whole lines are kept: a
- * last line without its newline (cut short, or longer than the buffer)
- * is dropped. Returns the length (0 for an empty file,
- * which io.max is without limits), or -1 with errno set (ENOENT, EACCES).
- */
-ssize_t kval_read_file(int dirfd, const char *name, char *buf, size_t size);
 
 /*
  * Decimal digits [p, end) with nothing else: no sign, no blank, no

@@ -18,14 +18,32 @@
 #include "kernel/privs.h"
 
 /* Keep CAP_NET_ADMIN (if we have it and keep is set), nothing else. */
-static int restrict_to(bool keep)
+/* This process's capability sets (capget); 0 or -1. */
+static int get_caps(struct __user_cap_header_struct *hdr,
+		    struct __user_cap_data_struct data[2])
 {
-	struct __user_cap_header_struct hdr = {
+	*hdr = (struct __user_cap_header_struct){
 		.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0
 	};
+	memset(data, 0, 2 * sizeof(*data));
+	return syscall(SYS_capget, hdr, data) < 0 ? -1 : 0;
+}
+
+bool privs_effective(int cap)
+{
+	struct __user_cap_header_struct hdr;
 	struct __user_cap_data_struct data[2];
-	memset(data, 0, sizeof(data));
-	if (syscall(SYS_capget, &hdr, data) < 0)
+
+	if (cap < 0 || cap >= 64 || get_caps(&hdr, data) < 0)
+		return false;
+	return (data[cap / 32].effective >> (cap % 32)) & 1;
+}
+
+static int restrict_to(bool keep)
+{
+	struct __user_cap_header_struct hdr;
+	struct __user_cap_data_struct data[2];
+	if (get_caps(&hdr, data) < 0)
 		return -1;
 	unsigned idx = CAP_NET_ADMIN / 32, bit = 1u << (CAP_NET_ADMIN % 32);
 	int had = keep && (data[idx].permitted & bit) != 0;

@@ -3,6 +3,8 @@
 #ifndef STALLTOP_PRIVS_H
 #define STALLTOP_PRIVS_H
 
+#include <stdbool.h>
+
 /*
  * When started with file capabilities (not as root), keep CAP_NET_ADMIN
  * in the effective and permitted sets only: everything else is dropped,
@@ -16,5 +18,11 @@ int privs_restrict(void);
  * taskstats, and has no use for CAP_NET_ADMIN while it parses them.
  */
 int privs_drop_all(void);
+
+/*
+ * Whether this process holds capability cap (CAP_SYS_RESOURCE, ...) in
+ * its effective set; false when it cannot be told.
+ */
+bool privs_effective(int cap);
 
 #endif

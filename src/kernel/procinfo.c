@@ -17,7 +17,9 @@
 #include <zlib.h>
 
 #include <libproc2/pids.h>
+#include <libproc2/stat.h>
 
+#include "kernel/procfs.h"
 #include "kernel/procinfo.h"
 #include "kernel/taskev.h"
 
@@ -46,7 +48,7 @@ static enum pids_item scan_items[] = { PIDS_ID_PID, PIDS_ID_TGID, PIDS_TICS_BEGA
 
 /*
  * The details. The brief list has the items before D_EUID: the ids, the
- * start and every member of struct task_info, so that both reads fill it
+ * start and every member of struct procinfo_info, so that both reads fill it
  * whole; the full list adds the identity. Names and command lines are
  * read raw, not through libproc2, which replaces control bytes with '?':
  * the views must see the real bytes to show them escaped (and JSON to
@@ -54,7 +56,7 @@ static enum pids_item scan_items[] = { PIDS_ID_PID, PIDS_ID_TGID, PIDS_TICS_BEGA
  */
 enum details_rel {
 	D_PID, D_TGID, D_START,
-	D_PPID, D_STATE, D_NLWP,        /* struct task_info */
+	D_PPID, D_STATE, D_NLWP,        /* struct procinfo_info */
 	D_EUID, D_EUSER,                /* the full read only */
 	NDETAILS
 };
@@ -194,25 +196,16 @@ static ssize_t read_proc(pid_t pid, const char *name, char *buf, size_t size)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	size_t n = 0;
-	ssize_t got;
-	while (n < size && (got = read(fd, buf + n, size - n)) > 0)
-		n += (size_t)got;
-	close(fd);
-	return (ssize_t)n;
+	return procfs_read(AT_FDCWD, path, buf, size);
 }
 
 const char *procinfo_comm(struct procinfo *pi, pid_t pid)
 {
-	ssize_t n = read_proc(pid, "comm", pi->comm, sizeof(pi->comm) - 1);
+	ssize_t n = read_proc(pid, "comm", pi->comm, sizeof(pi->comm));
 	if (n < 0)
 		return NULL;
 	if (n > 0 && pi->comm[n - 1] == '\n')
-		n--;
-	pi->comm[n] = '\0';
+		pi->comm[n - 1] = '\0';
 	return pi->comm;
 }
 
@@ -224,7 +217,7 @@ const char *procinfo_cmdline(struct procinfo *pi, pid_t pid)
 		if (!pi->cmdline)
 			return NULL;
 	}
-	ssize_t n = read_proc(pid, "cmdline", pi->cmdline, pi->cmdline_cap);
+	ssize_t n = read_proc(pid, "cmdline", pi->cmdline, pi->cmdline_cap + 1);
 	if (n < 0)
 		return NULL;
 	/* arguments are NUL-separated: join them with spaces */
@@ -237,8 +230,8 @@ const char *procinfo_cmdline(struct procinfo *pi, pid_t pid)
 	return pi->cmdline;
 }
 
-/* The struct task_info of a task: items of both lists (before D_EUID). */
-static void read_info(struct pids_stack *s, struct task_info *info)
+/* What both reads give: items of both lists (before D_EUID). */
+static void read_info(struct pids_stack *s, struct procinfo_info *info)
 {
 	info->ppid = PIDS_VAL(D_PPID, s_int, s, NULL);
 	info->state = PIDS_VAL(D_STATE, s_ch, s, NULL);
@@ -250,20 +243,15 @@ static unsigned long long boot_time(void)
 {
 	static unsigned long long bt;
 	static bool tried;
-	char line[256];
+	struct stat_info *info = NULL;
 
 	if (tried)
 		return bt;
 	tried = true;
-	FILE *f = fopen("/proc/stat", "re");
-	if (!f)
+	if (procps_stat_new(&info) < 0)
 		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (strncmp(line, "btime ", 6) == 0) {
-			bt = strtoull(line + 6, NULL, 10);
-			break;
-		}
-	fclose(f);
+	bt = STAT_GET(info, STAT_SYS_TIME_OF_BOOT, ul_int);
+	procps_stat_unref(&info);
 	return bt;
 }
 
@@ -366,23 +354,20 @@ static void emit_context_chunk(struct pids_fetch *f, void *arg)
 		const char *wchan = PIDS_VAL(C_WCHAN, str, s, NULL);
 
 		if (nice >= -20 && nice <= 19) {
-			c.ctx.nice = nice;
-			c.ctx.have |= CTX_NICE;
+			c.nice = nice;
+			c.have_nice = true;
 		}
 		/* a kernel thread or a zombie has no memory to tell */
 		if (!(flags & PI_PF_KTHREAD) && c.state != 'Z' &&
 		    c.state != 'X') {
-			c.ctx.rss_kib = (long long)PIDS_VAL(C_RSS, ul_int, s,
-							    NULL);
-			c.ctx.swap_kib = (long long)PIDS_VAL(C_SWAP, ul_int, s,
-							     NULL);
-			c.ctx.have |= CTX_RSS | CTX_SWAP;
+			c.rss_kib = (long long)PIDS_VAL(C_RSS, ul_int, s, NULL);
+			c.swap_kib = (long long)PIDS_VAL(C_SWAP, ul_int, s, NULL);
+			c.have_mem = true;
 		}
 		/* a wait channel means something in an uninterruptible sleep */
 		if (c.state == 'D' && wchan && *wchan && strcmp(wchan, "-") &&
 		    strcmp(wchan, "?") && strcmp(wchan, "0")) {
-			snprintf(c.ctx.wchan, sizeof(c.ctx.wchan), "%s", wchan);
-			c.ctx.have |= CTX_WCHAN;
+			snprintf(c.wchan, sizeof(c.wchan), "%s", wchan);
 		}
 		if (!cc->threads) {
 			c.have_majflt = true;
@@ -443,14 +428,8 @@ const char *procinfo_user_name(struct procinfo *pi, uid_t uid)
 long procinfo_system_threads(void)
 {
 	char buf[128];
-	int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (procfs_read(AT_FDCWD, "/proc/loadavg", buf, sizeof(buf)) <= 0)
 		return -1;
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	/* "0.00 0.01 0.05 1/345 6789": the number after the slash */
 	char *slash = strchr(buf, '/');
 	if (!slash)
@@ -463,17 +442,13 @@ long procinfo_system_threads(void)
 char procinfo_thread_state(pid_t tgid, pid_t tid)
 {
 	char path[64], buf[512];
+	struct procfs_stat st;
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)tgid,
 		 (int)tid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (procfs_read(AT_FDCWD, path, buf, sizeof(buf)) <= 0 ||
+	    procfs_parse_stat(buf, &st) < 0)
 		return '\0';
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return '\0';
-	buf[n] = '\0';
-	return taskev_parse_state(buf);
+	return st.state;
 }
 
 /* The inode of the initial pid namespace (PROC_PID_INIT_INO). */

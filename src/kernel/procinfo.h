@@ -11,8 +11,6 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "model/sample.h"
-
 struct procinfo;
 
 struct pi_task {
@@ -21,25 +19,40 @@ struct pi_task {
 	unsigned long long start; /* start time, clock ticks since boot */
 };
 
+/* What both reads of the details give. */
+struct procinfo_info {
+	pid_t ppid;               /* 0 when unknown */
+	char state;               /* '\0' when unknown */
+	int threads;              /* -1 when unknown */
+	double start;             /* seconds since the epoch; 0 unknown */
+};
+
 struct procinfo_details {
 	pid_t pid, tgid;
 	unsigned long long start;
-	struct task_info info;   /* every member, in both reads */
+	struct procinfo_info info; /* every member, in both reads */
 	const char *comm;        /* valid during the callback */
 	const char *cmdline;     /* "" for kernel threads */
 	const char *user;
 	uid_t uid;
 };
 
+/* The size of a wait channel's name kept (kernel symbols are shorter). */
+#define PROCINFO_WCHAN_MAX 48
+
 /*
- * What stands next to a stall (struct task_ctx) as read at one moment:
- * the levels as they are, the counters the rates are made of.
+ * What stands next to a stall as read at one moment: the levels as they
+ * are, the counters the rates are made of.
  */
 struct procinfo_context {
 	pid_t pid;
 	unsigned long long start; /* clock ticks since boot; 0 unknown */
 	char state;
-	struct task_ctx ctx;      /* rss, swap, nice, wchan; no rates */
+	bool have_nice;
+	int nice;                 /* -20..19 */
+	bool have_mem;            /* not for a kernel thread or a zombie */
+	long long rss_kib, swap_kib;
+	char wchan[PROCINFO_WCHAN_MAX]; /* where it sleeps in D; "" none */
 	bool have_majflt;
 	unsigned long long majflt; /* major faults of the whole process */
 	bool have_io;             /* /proc/PID/io could be read (ptrace) */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kernel/procfs.h"
 #include "kernel/procinfo.h"
 #include "kernel/procstat.h"
 #include "model/tasktable.h"
@@ -83,53 +84,6 @@ int procstat_parse_schedstat(const char *text, uint64_t *run_ns, uint64_t *delay
 	return *p == '\n' || *p == '\0' ? 0 : -1;
 }
 
-int procstat_parse_stat(const char *text, unsigned long long *start,
-		  unsigned long long *blkio_ticks)
-{
-	/* the command may hold ") ": the fields start after the last ')' */
-	const char *p = strrchr(text, ')');
-	if (!p || p[1] != ' ')
-		return -1;
-	p += 2;
-	/* p is at field 3 (state); start is field 22, blkio field 42 */
-	int field = 3;
-	uint64_t v;
-	bool have_start = false;
-	while (*p && *p != '\n') {
-		if (field == 22 || field == 42) {
-			if (parse_u64(&p, &v) < 0)
-				return -1;
-			if (field == 22) {
-				*start = v;
-				have_start = true;
-			} else {
-				*blkio_ticks = v;
-				return have_start ? 0 : -1;
-			}
-		} else {
-			while (*p && *p != ' ' && *p != '\n')
-				p++;
-		}
-		if (*p == ' ')
-			p++;
-		field++;
-	}
-	return -1;
-}
-
-static ssize_t read_small(int dirfd, const char *path, char *buf, size_t size)
-{
-	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return n;
-}
-
 struct raw {
 	bool have_cpu;
 	uint64_t run, delay, count;
@@ -141,12 +95,16 @@ struct raw {
 static int read_raw(int dirfd, struct raw *r)
 {
 	char buf[1024];
+	struct procfs_stat st;
 	memset(r, 0, sizeof(*r));
-	if (read_small(dirfd, "stat", buf, sizeof(buf)) < 0)
+	if (procfs_read(dirfd, "stat", buf, sizeof(buf)) < 0)
 		return -1;
-	if (procstat_parse_stat(buf, &r->start, &r->blkio) == 0)
-		r->have_io = true;
-	if (read_small(dirfd, "schedstat", buf, sizeof(buf)) >= 0 &&
+	if (procfs_parse_stat(buf, &st) == 0 && st.have_start) {
+		r->start = st.start;
+		r->blkio = st.blkio_ticks;
+		r->have_io = st.have_blkio;
+	}
+	if (procfs_read(dirfd, "schedstat", buf, sizeof(buf)) >= 0 &&
 	    procstat_parse_schedstat(buf, &r->run, &r->delay, &r->count) == 0)
 		r->have_cpu = true;
 	return 0;
@@ -156,15 +114,15 @@ static void to_reading(const struct raw *w, struct ts_reading *r)
 {
 	long hz = procinfo_hertz();
 	if (w->have_cpu) {
-		r->have |= 1u << CAT_CPU;
-		r->d[CAT_CPU].count += w->count;
-		r->d[CAT_CPU].total_ns += w->delay;
+		r->have |= 1u << TS_DELAY_CPU;
+		r->d[TS_DELAY_CPU].count += w->count;
+		r->d[TS_DELAY_CPU].total_ns += w->delay;
 		r->run_ns += w->run;
 	}
 	if (w->have_io) {
-		r->have |= 1u << CAT_IO;
-		r->no_count |= 1u << CAT_IO;
-		r->d[CAT_IO].total_ns += w->blkio * (1000000000ULL / (uint64_t)hz);
+		r->have |= 1u << TS_DELAY_BLKIO;
+		r->no_count |= 1u << TS_DELAY_BLKIO;
+		r->d[TS_DELAY_BLKIO].total_ns += w->blkio * (1000000000ULL / (uint64_t)hz);
 	}
 }
 
@@ -215,14 +173,14 @@ static void add_thread(struct procstat *ps, struct ts_reading *acc, bool known,
 	acc->have |= now.have;
 	acc->no_count |= now.no_count;
 	acc->run_ns += grow(base->run_ns, now.run_ns);
-	for (int c = 0; c < NCAT; c++) {
+	for (int c = 0; c < TS_NDELAY; c++) {
 		acc->d[c].count += grow(base->d[c].count, now.d[c].count);
 		acc->d[c].total_ns += grow(base->d[c].total_ns, now.d[c].total_ns);
 	}
 	if (tnew && !known) {
 		/* the first reading: totals start from the sum */
 		acc->run_ns += now.run_ns;
-		for (int c = 0; c < NCAT; c++) {
+		for (int c = 0; c < TS_NDELAY; c++) {
 			acc->d[c].count += now.d[c].count;
 			acc->d[c].total_ns += now.d[c].total_ns;
 		}

@@ -35,12 +35,4 @@ int procstat_query(struct procstat *ps, enum ts_kind kind, const uint32_t *ids,
 int procstat_parse_schedstat(const char *text, uint64_t *run_ns, uint64_t *delay_ns,
 		       uint64_t *count);
 
-/*
- * A /proc/PID/stat line → start time (field 22, ticks since boot) and
- * block-IO delay (field 42, ticks). The command in parentheses may hold
- * spaces and parentheses. Returns 0, or -1 if malformed.
- */
-int procstat_parse_stat(const char *text, unsigned long long *start,
-		  unsigned long long *blkio_ticks);
-
 #endif

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "kernel/kval.h"
+#include "kernel/procfs.h"
 #include "kernel/psi.h"
 
 const char *const psi_res_name[NPSI] = {
@@ -169,7 +170,7 @@ int psi_parse(const char *text, struct psi_line line[NPSI_KIND])
 bool psi_read_file(int dirfd, const char *name, struct psi_line line[NPSI_KIND])
 {
 	char buf[512];
-	ssize_t n = kval_read_file(dirfd, name, buf, sizeof(buf));
+	ssize_t n = procfs_read_lines(dirfd, name, buf, sizeof(buf));
 
 	if (n <= 0)
 		return false;

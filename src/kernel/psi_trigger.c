@@ -20,6 +20,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <linux/capability.h>
+
+#include "kernel/privs.h"
 #include "kernel/psi_trigger.h"
 #include "lib/escape.h"
 #include "lib/nls.h"
@@ -28,7 +31,6 @@ enum {
 	WINDOW_MIN_MS = 500,
 	WINDOW_MAX_MS = 10000,
 	UNPRIV_WINDOW_MS = 2000,
-	CAP_SYS_RESOURCE_BIT = 24,
 };
 
 /* The form every parse error names; syntax, so not translated. */
@@ -166,33 +168,12 @@ bad_form:
 	return -1;
 }
 
-/* Does this process hold CAP_SYS_RESOURCE in its effective set? */
-static bool sys_resource_capable(void)
-{
-	FILE *f = fopen("/proc/self/status", "re");
-	char line[256];
-	bool yes = false;
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "CapEff:", 7) == 0) {
-			unsigned long long eff = strtoull(line + 7, NULL, 16);
-
-			yes = (eff >> CAP_SYS_RESOURCE_BIT) & 1;
-			break;
-		}
-	}
-	fclose(f);
-	return yes;
-}
-
 /* Why writing the trigger failed, in words. */
 static void write_error(const struct psi_trigger *t, const char *path, int e,
 			char *err, size_t errsize)
 {
 	if (e == EINVAL && t->window_ms % UNPRIV_WINDOW_MS &&
-	    !sys_resource_capable())
+	    !privs_effective(CAP_SYS_RESOURCE))
 		say(err, errsize,
 		    _("cannot arm trigger %s: without CAP_SYS_RESOURCE the kernel takes only windows that are multiples of 2 s (2000 ms)"),
 		    t->label);

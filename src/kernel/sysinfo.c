@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/procfs.h"
 #include "kernel/sysinfo.h"
 
 #define NKEYS(a) (sizeof(a) / sizeof((a)[0]))
@@ -126,7 +127,7 @@ int sysinfo_parse_loadavg(const char *text, double out[3])
 int sysinfo_read_loadavg(int procfd, double out[3])
 {
 	char buf[256];
-	if (procfd < 0 || kval_read_file(procfd, "loadavg", buf, sizeof(buf)) <= 0)
+	if (procfd < 0 || procfs_read_lines(procfd, "loadavg", buf, sizeof(buf)) <= 0)
 		return -1;
 	return sysinfo_parse_loadavg(buf, out);
 }
@@ -137,7 +138,7 @@ void sysinfo_read_mem(int procfd, struct sysinfo_mem *out)
 
 	memset(out, 0, sizeof(*out));
 	if (procfd >= 0 &&
-	    kval_read_file(procfd, "meminfo", buf, sizeof(buf)) > 0)
+	    procfs_read_lines(procfd, "meminfo", buf, sizeof(buf)) > 0)
 		sysinfo_parse_meminfo(buf, out);
 }
 
@@ -151,12 +152,12 @@ void sysinfo_read_load(int procfd, int sysfd, struct sysinfo_load *out)
 		size_t size = 1 << 20;
 		char *buf = malloc(size);
 
-		if (buf && kval_read_file(procfd, "stat", buf, size) > 0)
+		if (buf && procfs_read_lines(procfd, "stat", buf, size) > 0)
 			sysinfo_parse_stat(buf, out);
 		free(buf);
 	}
 	if (sysfd >= 0 &&
-	    kval_read_file(sysfd, "online", small, sizeof(small)) > 0) {
+	    procfs_read_lines(sysfd, "online", small, sizeof(small)) > 0) {
 		long n = sysinfo_cpulist_count(small);
 
 		if (n > 0)

@@ -18,6 +18,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "kernel/procfs.h"
 #include "kernel/procinfo.h"
 #include "kernel/procstat.h"
 #include "kernel/taskact.h"
@@ -43,24 +44,13 @@ static int read_start(pid_t tgid, pid_t pid, double *out)
 			 (int)pid);
 	else
 		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	struct procfs_stat st;
+	if (procfs_read(AT_FDCWD, path, text, sizeof(text)) <= 0 ||
+	    procfs_parse_stat(text, &st) < 0 || !st.have_start) {
 		errno = ESRCH;
 		return -1;
 	}
-	ssize_t n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	if (n <= 0) {
-		errno = ESRCH;
-		return -1;
-	}
-	text[n] = '\0';
-	unsigned long long start, blkio;
-	if (procstat_parse_stat(text, &start, &blkio) < 0) {
-		errno = ESRCH;
-		return -1;
-	}
-	*out = procinfo_start_epoch(start);
+	*out = procinfo_start_epoch(st.start);
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kernel/procfs.h"
 #include "kernel/sysinfo.h"
 #include "kernel/taskev.h"
 
@@ -77,15 +78,6 @@ struct kval taskev_parse_allowed(const char *text)
 	return k;
 }
 
-char taskev_parse_state(const char *text)
-{
-	const char *p = text ? strrchr(text, ')') : NULL;
-
-	if (!p || p[1] != ' ' || !p[2] || p[2] < 'A' || p[2] > 'z')
-		return 0;
-	return p[2];
-}
-
 struct kval taskev_parse_smaps_rollup(const char *text)
 {
 	static const struct kval_key keys[] = {
@@ -131,7 +123,7 @@ void taskev_read_io(int pidfd, struct taskev_io *out)
 	char buf[1024];
 
 	memset(out, 0, sizeof(*out));
-	if (pidfd >= 0 && kval_read_file(pidfd, "io", buf, sizeof(buf)) > 0)
+	if (pidfd >= 0 && procfs_read_lines(pidfd, "io", buf, sizeof(buf)) > 0)
 		taskev_parse_io(buf, out);
 }
 
@@ -152,19 +144,17 @@ static void count_threads(int pidfd, struct taskev_cpu *out)
 	}
 	while ((de = readdir(dir)) != NULL) {
 		char path[300], buf[1024];
-		char state;
+		struct procfs_stat st;
 
 		if (de->d_name[0] < '0' || de->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof(path), "%s/stat", de->d_name);
 		/* a thread that ended meanwhile is not counted */
-		if (kval_read_file(dirfd(dir), path, buf, sizeof(buf)) <= 0)
-			continue;
-		state = taskev_parse_state(buf);
-		if (!state)
+		if (procfs_read_lines(dirfd(dir), path, buf, sizeof(buf)) <= 0 ||
+		    procfs_parse_stat(buf, &st) < 0)
 			continue;
 		threads++;
-		runnable += state == 'R';
+		runnable += st.state == 'R';
 	}
 	closedir(dir);
 	if (threads) {
@@ -181,7 +171,7 @@ void taskev_read_cpu(int pidfd, uint64_t cpus_online, struct taskev_cpu *out)
 	memset(out, 0, sizeof(*out));
 	if (pidfd < 0)
 		return;
-	if (kval_read_file(pidfd, "status", buf, sizeof(buf)) > 0) {
+	if (procfs_read_lines(pidfd, "status", buf, sizeof(buf)) > 0) {
 		out->allowed_cpus = taskev_parse_allowed(buf);
 		if (!out->allowed_cpus.have ||
 		    !taskev_parse_allowed_list(buf, out->allowed_list,
@@ -202,11 +192,11 @@ void taskev_read_mem(int pidfd, struct taskev_mem *out)
 	memset(out, 0, sizeof(*out));
 	if (pidfd < 0)
 		return;
-	if (kval_read_file(pidfd, "smaps_rollup", buf, sizeof(buf)) > 0) {
+	if (procfs_read_lines(pidfd, "smaps_rollup", buf, sizeof(buf)) > 0) {
 		out->private_bytes = taskev_parse_smaps_rollup(buf);
 		if (out->private_bytes.have)
 			return;
 	}
-	if (page > 0 && kval_read_file(pidfd, "statm", buf, sizeof(buf)) > 0)
+	if (page > 0 && procfs_read_lines(pidfd, "statm", buf, sizeof(buf)) > 0)
 		out->private_bytes = taskev_parse_statm(buf, (unsigned long)page);
 }

@@ -47,12 +47,6 @@ struct kval taskev_parse_allowed(const char *text);
 /* The same list as text into list (false: none, too long or garbage). */
 bool taskev_parse_allowed_list(const char *text, char *list, size_t size);
 
-/*
- * The state letter of a /proc/PID/stat text (after the last ')', where a
- * name with parentheses cannot fool it), or 0 when there is none.
- */
-char taskev_parse_state(const char *text);
-
 /* smaps_rollup text: Private_Clean + Private_Dirty in bytes. */
 struct kval taskev_parse_smaps_rollup(const char *text);
 

@@ -6,7 +6,7 @@
  *
  * The payload is copied into a zeroed local of our own layout, and a field
  * is used only when the reported version has it and the payload reaches
- * it. Where each category's figures sit comes from the categories[] table.
+ * it. Where each delay kind's figures sit comes from the delays[] table.
  */
 #include <config.h>
 
@@ -19,7 +19,8 @@
 
 #include "kernel/ts_decode.h"
 #include "kernel/ts_layout.h"
-#include "model/categories.h"
+
+enum { TS_LAYOUT_MAIN, TS_LAYOUT_V15 };
 
 /* Where the non-category fields sit in each layout. */
 struct basic_offsets {
@@ -40,7 +41,39 @@ static const struct basic_offsets basic_at[2] = {
 	[TS_LAYOUT_V15] = BASIC_OFFSETS(struct ts_layout_v15),
 };
 
-/* Versions that introduced fields outside the category table. */
+#define TS(f) offsetof(struct ts_layout, f)
+#define TS15(f) offsetof(struct ts_layout_v15, f)
+
+/*
+ * Where a delay kind's figures sit: at[TS_LAYOUT_MAIN] in struct ts_layout
+ * (versions 1-14, 16, 17; max from 16), at[TS_LAYOUT_V15] in struct
+ * ts_layout_v15; max_at (version 17) in the main layout only.
+ */
+struct delay_offsets {
+	size_t count, total, max, max_at;
+};
+
+#define DELAY(name, v) { v, { \
+	{ TS(name##_count), TS(name##_delay_total), TS(name##_delay_max), \
+	  TS(name##_delay_max_ts) }, \
+	{ TS15(name##_count), TS15(name##_delay_total), \
+	  TS15(name##_delay_max), 0 } } }
+
+static const struct {
+	unsigned min_version;   /* the version that brought it */
+	struct delay_offsets at[2];
+} delays[TS_NDELAY] = {
+	[TS_DELAY_CPU] = DELAY(cpu, 1),
+	[TS_DELAY_BLKIO] = DELAY(blkio, 1),
+	[TS_DELAY_SWAPIN] = DELAY(swapin, 1),
+	[TS_DELAY_FREEPAGES] = DELAY(freepages, 7),
+	[TS_DELAY_THRASHING] = DELAY(thrashing, 9),
+	[TS_DELAY_COMPACT] = DELAY(compact, 11),
+	[TS_DELAY_WPCOPY] = DELAY(wpcopy, 13),
+	[TS_DELAY_IRQ] = DELAY(irq, 14),
+};
+
+/* Versions that introduced fields outside the delays[] table. */
 enum {
 	V_BTIME64 = 10,
 	V_TGID = 12,
@@ -121,10 +154,10 @@ static void decode_delays(const struct ts_bytes *b, int layout,
 {
 	unsigned max_from = layout == TS_LAYOUT_V15 ? V_MAX_INLINE : V_MAX_END;
 
-	for (int c = 0; c < NCAT; c++) {
-		const struct cat_offsets *o = &categories[c].at[layout];
+	for (int c = 0; c < TS_NDELAY; c++) {
+		const struct delay_offsets *o = &delays[c].at[layout];
 
-		if (version < categories[c].min_version ||
+		if (version < delays[c].min_version ||
 		    !covers(b, o->count, 8) || !covers(b, o->total, 8))
 			continue;
 		r->d[c].count = get_u64(b, o->count);

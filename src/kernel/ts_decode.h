@@ -12,7 +12,6 @@
 #include <stdint.h>
 
 #include "kernel/ts_layout.h"
-#include "model/categories.h"
 
 /* The newest struct taskstats version whose layout we know. */
 #define TS_KNOWN_VERSION 17
@@ -71,11 +70,11 @@ struct ts_reading {
 	uint64_t run_ns;       /* time on a CPU, ns (cpu_run_virtual_total:
 				  the scheduler's clock, not ticks) */
 	bool have_basic;       /* comm..etime present */
-	struct ts_delay d[NCAT];
-	uint32_t have;         /* bit c: count and total of category c present */
-	uint32_t have_max;     /* bit c: max of category c present */
-	uint32_t have_max_at;  /* bit c: max_at of category c present */
-	uint32_t no_count;     /* bit c: total known but not the count (/proc) */
+	struct ts_delay d[TS_NDELAY]; /* by enum ts_delay_kind */
+	uint32_t have;         /* bit k: count and total of kind k present */
+	uint32_t have_max;     /* bit k: max of kind k present */
+	uint32_t have_max_at;  /* bit k: max_at of kind k present */
+	uint32_t no_count;     /* bit k: total known but not the count (/proc) */
 };
 
 /*

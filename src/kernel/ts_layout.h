@@ -16,6 +16,22 @@
 
 #define TS_COMM_BYTES 32
 
+/*
+ * The kernel's delay kinds, in struct taskstats order. model/categories.h
+ * names its categories after these (and checks that they agree).
+ */
+enum ts_delay_kind {
+	TS_DELAY_CPU,        /* cpu_count, cpu_delay_total */
+	TS_DELAY_BLKIO,      /* blkio_* */
+	TS_DELAY_SWAPIN,     /* swapin_* */
+	TS_DELAY_FREEPAGES,  /* freepages_* (version 7) */
+	TS_DELAY_THRASHING,  /* thrashing_* (version 9) */
+	TS_DELAY_COMPACT,    /* compact_* (version 11) */
+	TS_DELAY_WPCOPY,     /* wpcopy_* (version 13) */
+	TS_DELAY_IRQ,        /* irq_* (version 14) */
+	TS_NDELAY
+};
+
 struct ts_timespec {
 	int64_t tv_sec;
 	int64_t tv_nsec;

@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "kernel/proc_conn.h"
+#include "kernel/procfs.h"
 #include "kernel/taskstats.h"
 #include "lib/evloop.h"
 #include "lib/nls.h"
@@ -346,23 +348,20 @@ void events_drain(struct monitor *m)
 static int possible_cpus(void)
 {
 	int hi = -1;
-	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
-	if (f) {
-		char line[256];
-		if (fgets(line, sizeof(line), f)) {
-			for (char *p = line; *p;) {
-				if (*p < '0' || *p > '9') {
-					p++;
-					continue;
-				}
-				char *end;
-				long v = strtol(p, &end, 10);
-				if (v > hi && v < INT_MAX)
-					hi = (int)v;
-				p = end;
+	char line[256];
+	if (procfs_read_lines(AT_FDCWD, "/sys/devices/system/cpu/possible", line,
+			      sizeof(line)) > 0) {
+		for (char *p = line; *p;) {
+			if (*p < '0' || *p > '9') {
+				p++;
+				continue;
 			}
+			char *end;
+			long v = strtol(p, &end, 10);
+			if (v > hi && v < INT_MAX)
+				hi = (int)v;
+			p = end;
 		}
-		fclose(f);
 	}
 	if (hi < 0)
 		hi = (int)sysconf(_SC_NPROCESSORS_CONF) - 1;

@@ -13,6 +13,7 @@
 #include "kernel/procinfo.h"
 #include "kernel/taskstats.h"
 #include "live/monitor_int.h"
+#include "live/taskinfo.h"
 #include "model/delta.h"
 #include "model/producer.h"
 #include "model/tasktable.h"
@@ -283,10 +284,7 @@ static void on_details(const struct procinfo_details *d, void *arg)
 		return; /* another task now has this id */
 	k->start = d->start;
 	tasks_waits_from_ticks(c->m, k, d->start);
-	struct task_ctx ctx = k->info.ctx; /* read apart (fill_context) */
-
-	k->info = d->info;
-	k->info.ctx = ctx;
+	taskinfo_from_details(&k->info, d); /* ctx is read apart (fill_context) */
 	k->info_round = c->m->round;
 	k->info_stale = false;
 	if (d->info.threads > 1)
@@ -438,7 +436,7 @@ static void on_context(const struct procinfo_context *c, void *arg)
 	dt = c->at - k->ctx_at;
 	struct task_ctx *x = &k->info.ctx;
 
-	*x = c->ctx;
+	taskinfo_ctx_from(x, c);
 	if (counter_rate(follows && k->ctx_have_majflt, k->ctx_majflt,
 			 c->have_majflt, c->majflt, dt, &x->majflt_ps))
 		x->have |= CTX_MAJFLT;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The delay categories: the single source for columns, sort keys, JSON
- * keys, help text and where each figure lives in struct taskstats.
+ * keys and help text; where each figure lives in struct taskstats is
+ * kernel/ts_decode.c's.
  * Adding a category is one row in categories.c.
  */
 #ifndef STALLTOP_CATEGORIES_H
@@ -9,17 +10,22 @@
 
 #include <stddef.h>
 
-enum { TS_LAYOUT_MAIN, TS_LAYOUT_V15 };
+#include "kernel/ts_layout.h"
 
+/*
+ * One category per delay kind of the kernel (kernel/ts_layout.h), in its
+ * order: a reading's d[] is indexed by either (categories.c checks that
+ * they agree).
+ */
 enum cat {
-	CAT_CPU,
-	CAT_IO,
-	CAT_SWAP,
-	CAT_RECLAIM,
-	CAT_THRASHING,
-	CAT_COMPACT,
-	CAT_WPCOPY,
-	CAT_IRQ,
+	CAT_CPU = TS_DELAY_CPU,
+	CAT_IO = TS_DELAY_BLKIO,
+	CAT_SWAP = TS_DELAY_SWAPIN,
+	CAT_RECLAIM = TS_DELAY_FREEPAGES,
+	CAT_THRASHING = TS_DELAY_THRASHING,
+	CAT_COMPACT = TS_DELAY_COMPACT,
+	CAT_WPCOPY = TS_DELAY_WPCOPY,
+	CAT_IRQ = TS_DELAY_IRQ,
 	NCAT
 };
 
@@ -28,15 +34,6 @@ struct category {
 	const char *header;   /* column header: "CPU" */
 	const char *help;     /* N_() text: what the task waits for */
 	char sort_shortcut;   /* screen key that sorts by this column */
-	unsigned min_version; /* taskstats version that introduced it */
-	/*
-	 * Byte offsets of the figures: at[TS_LAYOUT_MAIN] in struct ts_layout
-	 * (versions 1-14, 16, 17; max from 16), at[TS_LAYOUT_V15] in struct
-	 * ts_layout_v15; max_at (version 17) in the main layout only.
-	 */
-	struct cat_offsets {
-		size_t count, total, max, max_at;
-	} at[2];
 	int count_is_32bit;   /* the kernel keeps this count in 32 bits */
 };
 

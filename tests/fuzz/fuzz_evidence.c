@@ -26,6 +26,7 @@
 #include "kernel/cg_mem.h"
 #include "kernel/cgroup.h"
 #include "kernel/diskstats.h"
+#include "kernel/procfs.h"
 #include "kernel/sysinfo.h"
 #include "kernel/taskev.h"
 
@@ -123,7 +124,7 @@ static void sys_task(const char *text)
 	struct sysinfo_load l = { 0 };
 	struct taskev_io tio;
 	struct kval k;
-	char state;
+	struct procfs_stat st;
 
 	sysinfo_parse_meminfo(text, &m);
 	check_kvals(&m, sizeof(m));
@@ -139,8 +140,10 @@ static void sys_task(const char *text)
 	check_kval(&k);
 	k = taskev_parse_statm(text, 4096);
 	check_kval(&k);
-	state = taskev_parse_state(text);
-	FUZZ_CHECK(state == 0 || (state >= 'A' && state <= 'z'));
+	if (procfs_parse_stat(text, &st) == 0) {
+		FUZZ_CHECK(st.state >= 'A' && st.state <= 'z');
+		FUZZ_CHECK(!st.have_blkio || st.have_start);
+	}
 }
 
 static void cgroup_v1(const char *text)

@@ -5,7 +5,7 @@
  * whole input. Checks that a message decodes all or nothing, that the
  * count returned is the count delivered, and that each reading claims only
  * what its version and length allow: comm NUL-terminated in its array,
- * category bits only for categories the version has, maxima only from
+ * delay-kind bits only for kinds the version has, maxima only from
  * version 15 on, and a shorter payload never claiming more or different
  * figures than a longer one.
  */
@@ -15,18 +15,24 @@
 
 #include "fuzz.h"
 #include "kernel/ts_decode.h"
-#include "model/categories.h"
 
-#define ALL_CATS ((1u << NCAT) - 1)
+#define ALL_CATS ((1u << TS_NDELAY) - 1)
+
+/* The version that brought each delay kind (<linux/taskstats.h>). */
+static const unsigned since[TS_NDELAY] = {
+	[TS_DELAY_CPU] = 1, [TS_DELAY_BLKIO] = 1, [TS_DELAY_SWAPIN] = 1,
+	[TS_DELAY_FREEPAGES] = 7, [TS_DELAY_THRASHING] = 9,
+	[TS_DELAY_COMPACT] = 11, [TS_DELAY_WPCOPY] = 13, [TS_DELAY_IRQ] = 14,
+};
 
 static void check_reading(const struct ts_reading *r)
 {
 	FUZZ_CHECK(memchr(r->comm, '\0', sizeof(r->comm)) != NULL);
 	FUZZ_CHECK((r->have & ~ALL_CATS) == 0);
 	FUZZ_CHECK((r->have_max & ~r->have) == 0);
-	for (int c = 0; c < NCAT; c++) {
+	for (int c = 0; c < TS_NDELAY; c++) {
 		if (r->have & (1u << c)) {
-			FUZZ_CHECK(r->version >= categories[c].min_version);
+			FUZZ_CHECK(r->version >= since[c]);
 		} else {
 			FUZZ_CHECK(r->d[c].count == 0 && r->d[c].total_ns == 0 &&
 				   r->d[c].max_ns == 0);
@@ -56,7 +62,7 @@ static void check_prefix(const struct ts_reading *part,
 	FUZZ_CHECK((part->have_max & ~whole->have_max) == 0);
 	FUZZ_CHECK(!part->have_basic || whole->have_basic);
 	FUZZ_CHECK(!part->have_tgid || whole->have_tgid);
-	for (int c = 0; c < NCAT; c++) {
+	for (int c = 0; c < TS_NDELAY; c++) {
 		if (part->have & (1u << c))
 			FUZZ_CHECK(part->d[c].count == whole->d[c].count &&
 				   part->d[c].total_ns == whole->d[c].total_ns);

@@ -22,6 +22,7 @@
 #include "kernel/cgroup.h"
 #include "kernel/cgstats.h"
 #include "kernel/kval.h"
+#include "kernel/procfs.h"
 #include "kernel/taskstats.h"
 #include "unit.h"
 
@@ -36,7 +37,7 @@ static char *slurp(const char *path)
 {
 	static char buf[1 << 20];
 
-	if (kval_read_file(-1, path, buf, sizeof(buf)) < 0)
+	if (procfs_read_lines(-1, path, buf, sizeof(buf)) < 0)
 		return NULL;
 	return buf;
 }

@@ -4,7 +4,8 @@
  * expected form), labels, POLLPRI/POLLERR handling, error reasons for a
  * missing PSI or resource; then live: a 500 ms window on
  * /proc/pressure/memory (armed with CAP_SYS_RESOURCE, refused with the
- * 2 s reason without it, also checked in a child that drops it), and a
+ * 2 s reason without it, also checked in a child that drops it), what
+ * privs_effective says against /proc/self/status, and a
  * cpu trigger that really fires under CPU contention (two busy children
  * pinned to each CPU). The live part takes the live tests' lock; without
  * PSI it is skipped (77) and says so.
@@ -22,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kernel/privs.h"
 #include "kernel/psi_trigger.h"
 #include "unit.h"
 
@@ -181,18 +183,24 @@ static bool have_psi(const char *res)
  * that are not multiples of 2 s; root does not always have it (a
  * container may drop it even from the bounding set).
  */
-static bool sys_resource(void)
+/* A capability set of this process as /proc/self/status shows it ("CapEff:"). */
+static unsigned long long status_caps(const char *key)
 {
 	FILE *f = fopen("/proc/self/status", "r");
 	char line[256];
-	bool yes = false;
+	unsigned long long set = 0;
 
 	while (f && fgets(line, sizeof(line), f))
-		if (strncmp(line, "CapEff:", 7) == 0)
-			yes = (strtoull(line + 7, NULL, 16) >> CAP_SYS_RESOURCE) & 1;
+		if (strncmp(line, key, strlen(key)) == 0)
+			set = strtoull(line + strlen(key), NULL, 16);
 	if (f)
 		fclose(f);
-	return yes;
+	return set;
+}
+
+static bool sys_resource(void)
+{
+	return (status_caps("CapEff:") >> CAP_SYS_RESOURCE) & 1;
 }
 
 /*
@@ -243,6 +251,57 @@ static int drop_sys_resource(void)
 		return -1;
 	d[CAP_SYS_RESOURCE / 32].effective &= ~(1u << (CAP_SYS_RESOURCE % 32));
 	return (int)syscall(SYS_capset, &h, d);
+}
+
+/*
+ * privs_effective (what the 2 s message rests on) tells the effective
+ * set as /proc/self/status has it, for every capability; and a
+ * capability dropped from the effective set alone (still permitted) is
+ * not held.
+ */
+static void test_privs_effective(void)
+{
+	unsigned long long eff = status_caps("CapEff:");
+	int cap = -1;
+	pid_t pid;
+	int status;
+
+	for (int c = 0; c <= CAP_LAST_CAP; c++) {
+		if (privs_effective(c) != (bool)((eff >> c) & 1))
+			printf("capability %d: privs_effective %d, CapEff %llx\n",
+			       c, privs_effective(c), eff);
+		CHECK(privs_effective(c) == (bool)((eff >> c) & 1));
+		if (cap < 0 && ((eff >> c) & 1))
+			cap = c;
+	}
+	CHECK(!privs_effective(-1) && !privs_effective(64));
+	if (cap < 0) {
+		printf("no effective capability (euid %ld): none to drop\n",
+		       (long)geteuid());
+		return;
+	}
+	pid = fork();
+	if (pid < 0)
+		exit(99);
+	if (pid == 0) {
+		struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+		struct __user_cap_data_struct d[2];
+
+		if (syscall(SYS_capget, &h, d) < 0)
+			_exit(10);
+		d[cap / 32].effective &= ~(1u << (cap % 32));
+		if (syscall(SYS_capset, &h, d) < 0)
+			_exit(11);
+		if (!((status_caps("CapPrm:") >> cap) & 1))
+			_exit(12);  /* it must still be permitted */
+		_exit(privs_effective(cap) ? 13 : 0);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status));
+	if (WEXITSTATUS(status))
+		printf("capability %d dropped from the effective set: child status %d\n",
+		       cap, WEXITSTATUS(status));
+	CHECK_EQ_U(WEXITSTATUS(status), 0);
 }
 
 /*
@@ -387,6 +446,7 @@ int main(void)
 	test_parse();
 	test_fired();
 	test_arm_missing();
+	test_privs_effective();
 	test_arm_live();
 	test_unprivileged();
 	test_fires();

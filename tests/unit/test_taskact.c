@@ -16,8 +16,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "kernel/procfs.h"
 #include "kernel/procinfo.h"
-#include "kernel/procstat.h"
 #include "kernel/taskact.h"
 #include "unit.h"
 
@@ -56,10 +56,10 @@ static double start_of(pid_t tgid, pid_t pid)
 	size_t n = fread(text, 1, sizeof(text) - 1, f);
 	fclose(f);
 	text[n] = '\0';
-	unsigned long long start, blkio;
-	if (procstat_parse_stat(text, &start, &blkio) < 0)
+	struct procfs_stat st;
+	if (procfs_parse_stat(text, &st) < 0 || !st.have_start)
 		return 0;
-	return procinfo_start_epoch(start);
+	return procinfo_start_epoch(st.start);
 }
 
 int main(void)

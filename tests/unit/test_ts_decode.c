@@ -100,7 +100,7 @@ static void check_values(const struct ts_reading *r, unsigned salt)
 		CHECK_EQ_U(r->tgid, 5000 + salt);
 	else
 		CHECK_EQ_U(r->tgid, 0);
-	for (int c = 0; c < NCAT; c++) {
+	for (int c = 0; c < TS_NDELAY; c++) {
 		if (r->have & (1u << c)) {
 			CHECK_EQ_U(r->d[c].count, want_count(c, salt));
 			CHECK_EQ_U(r->d[c].total_ns, want_total(c, salt));
@@ -329,7 +329,7 @@ static void test_truncation(void)
 	CHECK_EQ_U(decode_prefix(stats, 40, &r), 0);
 	CHECK_EQ_U(r.have, 0x01);
 	CHECK_EQ_U(r.have_max, 0x01);
-	CHECK_EQ_U(r.d[CAT_CPU].max_ns, want_max(CAT_CPU, 15));
+	CHECK_EQ_U(r.d[TS_DELAY_CPU].max_ns, want_max(TS_DELAY_CPU, 15));
 	CHECK_EQ_U(decode_prefix(stats, 200, &r), 0);
 	CHECK_EQ_U(r.have, 0x07);
 	CHECK_EQ_U(r.have_max, 0x07);
@@ -478,10 +478,10 @@ static void test_real(void)
 	CHECK_EQ_U(r->uid, 0);
 	CHECK_STR(r->comm, "process_api");
 	CHECK(r->btime > 1600000000u);
-	CHECK(r->d[CAT_CPU].count > 0);
-	CHECK(r->d[CAT_CPU].total_ns >= r->d[CAT_CPU].max_ns);
-	CHECK(r->d[CAT_CPU].max_ns > 0);
-	pid_cpu_count = r->d[CAT_CPU].count;
+	CHECK(r->d[TS_DELAY_CPU].count > 0);
+	CHECK(r->d[TS_DELAY_CPU].total_ns >= r->d[TS_DELAY_CPU].max_ns);
+	CHECK(r->d[TS_DELAY_CPU].max_ns > 0);
+	pid_cpu_count = r->d[TS_DELAY_CPU].count;
 
 	/* a TGID reply: delays and times summed, no identity fields */
 	CHECK_EQ_U(decode("taskstats/real-v16-tgid.bin", &g), 1);
@@ -495,7 +495,7 @@ static void test_real(void)
 	CHECK_EQ_U(r->pid, 0);
 	CHECK_EQ_U(r->tgid, 0);
 	CHECK_EQ_U(r->btime, 0);
-	CHECK(r->d[CAT_CPU].count >= pid_cpu_count);
+	CHECK(r->d[TS_DELAY_CPU].count >= pid_cpu_count);
 	CHECK(r->etime_us > 0);
 
 	/* the last thread of a two-thread process exits */
@@ -511,7 +511,7 @@ static void test_real(void)
 	CHECK_EQ_U(g.r[1].version, 16);
 	CHECK_EQ_U(g.r[1].have, 0xff);
 	CHECK_STR(g.r[1].comm, "");
-	CHECK(g.r[1].d[CAT_CPU].count >= g.r[0].d[CAT_CPU].count);
+	CHECK(g.r[1].d[TS_DELAY_CPU].count >= g.r[0].d[TS_DELAY_CPU].count);
 }
 
 int main(void)

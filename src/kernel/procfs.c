@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The kernel's small files and /proc/PID/stat (procfs.h): one
+ * open/read/close each, relative to a directory descriptor.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernel/kval.h"
+#include "kernel/procfs.h"
+
+/* Read fd to its end or until buf is full; the length, or -1. */
+static ssize_t read_fd(int fd, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	while (len < size) {
+		ssize_t n = read(fd, buf + len, size - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	return (ssize_t)len;
+}
+
+static int open_file(int dirfd, const char *name)
+{
+	return openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+}
+
+ssize_t procfs_read(int dirfd, const char *name, char *buf, size_t size)
+{
+	ssize_t len;
+	int fd, saved;
+
+	if (!buf || size < 2 || !name) {
+		errno = EINVAL;
+		return -1;
+	}
+	fd = open_file(dirfd, name);
+	if (fd < 0)
+		return -1;
+	len = read_fd(fd, buf, size - 1);
+	saved = errno;
+	close(fd);
+	if (len < 0) {
+		errno = saved;
+		return -1;
+	}
+	buf[len] = '\0';
+	return len;
+}
+
+ssize_t procfs_read_lines(int dirfd, const char *name, char *buf,
+			  size_t size)
+{
+	ssize_t len = procfs_read(dirfd, name, buf, size);
+
+	if (len > 0 && buf[len - 1] != '\n') {
+		/*
+		 * The kernel ends every line of these files; a last line
+		 * without its end was cut (by our buffer, or the file is not
+		 * what it should be): drop it rather than read a number short.
+		 */
+		char *nl = memrchr(buf, '\n', (size_t)len);
+
+		len = nl ? nl + 1 - buf : 0;
+		buf[len] = '\0';
+	}
+	return len;
+}
+
+char *procfs_read_all(int dirfd, const char *name)
+{
+	size_t cap = 4096, len = 0;
+	char *buf = NULL;
+	int fd = open_file(dirfd, name), saved;
+
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		ssize_t n;
+
+		if (!buf || len + 1 >= cap) {
+			char *p = realloc(buf, buf ? cap * 2 : cap);
+
+			if (!p)
+				break;
+			if (buf)
+				cap *= 2;
+			buf = p;
+		}
+		n = read_fd(fd, buf + len, cap - len - 1);
+		if (n < 0)
+			break;
+		len += (size_t)n;
+		if (len + 1 < cap) { /* short of full: the end */
+			buf[len] = '\0';
+			close(fd);
+			return buf;
+		}
+	}
+	saved = errno;
+	free(buf);
+	close(fd);
+	errno = saved;
+	return NULL;
+}
+
+/* The stat fields stalltop takes (1-based, as proc(5) counts them). */
+enum { F_STATE = 3, F_START = 22, F_BLKIO = 42 };
+
+int procfs_parse_stat(const char *text, struct procfs_stat *out)
+{
+	const char *p = text ? strrchr(text, ')') : NULL;
+
+	memset(out, 0, sizeof(*out));
+	if (!p || p[1] != ' ' || p[2] < 'A' || p[2] > 'z')
+		return -1;
+	out->state = p[2];
+	p += 2;
+	for (int field = F_STATE; *p && *p != '\n' && field <= F_BLKIO;
+	     field++) {
+		const char *s = p;
+		uint64_t v;
+
+		while (*p && *p != ' ' && *p != '\n')
+			p++;
+		if (field == F_START || field == F_BLKIO) {
+			if (!kval_parse_u64(s, p, &v))
+				return -1;
+			if (field == F_START) {
+				out->start = v;
+				out->have_start = true;
+			} else {
+				out->blkio_ticks = v;
+				out->have_blkio = true;
+			}
+		}
+		if (*p == ' ')
+			p++;
+	}
+	return 0;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The kernel's small files (/proc, /sys, cgroup interface files), read
+ * relative to a directory descriptor so that a fixture folder can stand
+ * in for /proc or a cgroup (an absolute name reads the real one; dirfd
+ * may then be -1 or AT_FDCWD), and the one parser of /proc/PID/stat.
+ * What libproc2 reads (kernel/procinfo.c) is not read here.
+ */
+#ifndef STALLTOP_PROCFS_H
+#define STALLTOP_PROCFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * Read the file name relative to dirfd into buf: at most size - 1 bytes,
+ * then a NUL (the bytes may hold NULs: /proc/PID/cmdline). Returns the
+ * length, or -1 with errno set (ENOENT, EACCES; EINVAL for no buffer).
+ */
+ssize_t procfs_read(int dirfd, const char *name, char *buf, size_t size);
+
+/*
+ * The same for a file of lines: only whole lines are kept, a last line
+ * without its newline (cut short, or longer than the buffer) is dropped,
+ * so that a number is never read short. Returns the length (0 for an
+ * empty file, which io.max is without limits), or -1 with errno set.
+ */
+ssize_t procfs_read_lines(int dirfd, const char *name, char *buf,
+			  size_t size);
+
+/*
+ * A whole file of any size (mountinfo, a long /proc/PID/cgroup) into a
+ * malloc'd NUL-terminated buffer, or NULL with errno set.
+ */
+char *procfs_read_all(int dirfd, const char *name);
+
+/* What stalltop takes of a /proc/PID/stat line. */
+struct procfs_stat {
+	char state;                     /* field 3: 'R', 'S', 'D'... */
+	bool have_start, have_blkio;
+	unsigned long long start;       /* field 22: ticks since boot */
+	unsigned long long blkio_ticks; /* field 42: block-IO delay, ticks */
+};
+
+/*
+ * Parse a /proc/PID/stat line (the command in parentheses may hold
+ * spaces and parentheses: the fields start after the last ')'). Returns
+ * 0 when it has a state, with have_start and have_blkio telling whether
+ * the line reaches those fields; -1 when it is no stat line, or a field
+ * taken is not a number.
+ */
+int procfs_parse_stat(const char *text, struct procfs_stat *out);
+
+#endif
