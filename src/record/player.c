@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/cgroup.h"
 #include "lib/nls.h"
+#include "model/cgname.h"
 #include "model/producer.h"
 #include "record/player.h"
 #include "record/replay_set.h"
@@ -117,7 +117,7 @@ static bool wanted(const struct player *pl, const struct row *r)
 	if (pl->only_tgid && r->tgid != pl->only_tgid)
 		return false;
 	return !pl->cgroup_within ||
-	       (r->cgroup && cgroup_path_within(r->cgroup, pl->cgroup_within));
+	       (r->cgroup && cgname_within(r->cgroup, pl->cgroup_within));
 }
 
 /* Append the rows of src the view wants to *v. */

@@ -20,11 +20,11 @@
 #include <unistd.h>
 
 #include "config_file.h"
-#include "kernel/cgroup.h"
 #include "lib/escape.h"
 #include "lib/evloop.h"
 #include "lib/nls.h"
 #include "lib/quitguard.h"
+#include "model/cgname.h"
 #include "model/producer.h"
 #include "options.h"
 #include "view/screen.h"
@@ -143,7 +143,7 @@ static bool in_zoom(const struct screen *s, const struct row *r)
 {
 	if (!s->zoom || s->drill_tgid)
 		return true;
-	return r->cgroup && cgroup_path_within(r->cgroup, s->zoom);
+	return r->cgroup && cgname_within(r->cgroup, s->zoom);
 }
 
 /*
