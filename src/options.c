@@ -160,7 +160,7 @@ static void __attribute__((noreturn)) usage(void)
 	fputs(_("\nDelay categories (columns and sort keys):\n"), f);
 	for (int c = 0; c < NCAT; c++)
 		fprintf(f, "  %-10s %s\n", categories[c].key, _(categories[c].help));
-	fputs(_("\nOther sort keys: total, cpu_pct, pid, comm.\n"
+	fputs(_("\nOther sort keys: total, cpu_pct, pid, comm, state.\n"
 		"TOTAL (total) is the share of the interval the task was held back,\n"
 		"never more than the time it lived: cpu + irq + io + the memory work\n"
 		"W = swap + max(wpcopy, reclaim + compact) times R / (R + cpu + irq)\n"

@@ -420,15 +420,3 @@ int cgroup_v1_dir(const char *mountinfo, const char *proc_cgroup,
 		return -1;
 	return join(dir, size, mnt, path + rl, NULL) ? 0 : -1;
 }
-
-int cgroup_path_within(const char *path, const char *prefix)
-{
-	size_t n;
-
-	if (!path || !prefix || !*prefix)
-		return 0;
-	n = strlen(prefix);
-	if (strncmp(path, prefix, n) != 0)
-		return 0;
-	return path[n] == '\0' || path[n] == '/' || prefix[n - 1] == '/';
-}

@@ -86,7 +86,4 @@ char *cgroup_read_file(const char *path);
 int cgroup_v1_dir(const char *mountinfo, const char *proc_cgroup,
 		  const char *controller, char *dir, size_t size);
 
-/* Is path equal to prefix or below it ("/a" covers "/a/b", not "/ab")? */
-int cgroup_path_within(const char *path, const char *prefix);
-
 #endif

@@ -314,6 +314,7 @@ static const struct producer_ops monitor_ops = {
 	.fill_status = fill_status,
 	.fill_cgroups = fill_cgroups,
 	.set_threads = monitor_set_threads,
+	.makes_threads = true,
 	.set_accumulate = monitor_set_accumulate,
 	.set_cgroups = monitor_set_cgroups,
 	.enable_delayacct = monitor_enable_delayacct,

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/cgroup.h"
 #include "kernel/procinfo.h"
 #include "kernel/taskstats.h"
 #include "live/monitor_int.h"
 #include "live/taskinfo.h"
+#include "model/cgname.h"
 #include "model/delta.h"
 #include "model/producer.h"
 #include "model/tasktable.h"
@@ -215,7 +215,7 @@ static void build_row(struct task *k, void *arg)
 		return;
 	fill_identity(m, k, r, c->now);
 	if (m->o.cgroup_within &&
-	    (!r->cgroup || !cgroup_path_within(r->cgroup, m->o.cgroup_within))) {
+	    (!r->cgroup || !cgname_within(r->cgroup, m->o.cgroup_within))) {
 		/* outside the subtree asked for: take the row back */
 		if (c->recording && k->exited && !m->o.accumulate)
 			m->ntexited--;

@@ -316,3 +316,15 @@ int cgname_of(const char *path, char *buf, size_t size)
 	put(&o, c[0].s, c[0].n);
 	return o.len;
 }
+
+bool cgname_within(const char *path, const char *prefix)
+{
+	size_t n;
+
+	if (!path || !prefix || !*prefix)
+		return false;
+	n = strlen(prefix);
+	if (strncmp(path, prefix, n) != 0)
+		return false;
+	return path[n] == '\0' || path[n] == '/' || prefix[n - 1] == '/';
+}

@@ -23,6 +23,7 @@
 #ifndef STALLTOP_CGNAME_H
 #define STALLTOP_CGNAME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Room for any name: a path component is at most 255 bytes. */
@@ -34,5 +35,11 @@
  * snprintf does.
  */
 int cgname_of(const char *path, char *out, size_t size);
+
+/*
+ * Is the cgroup at path the one at prefix or below it ("/a" covers
+ * "/a/b", not "/ab")? False when either is NULL or prefix is empty.
+ */
+bool cgname_within(const char *path, const char *prefix);
 
 #endif

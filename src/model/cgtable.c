@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/cgroup.h"
 #include "model/cgdirs.h"
 #include "model/evidence.h"
 #include "model/cgname.h"
@@ -224,7 +223,7 @@ int cgtable_build(struct cgtable *t, const struct row *rows, size_t n,
 	t->gen++;
 	for (size_t i = 0; i < all; i++) {
 		const char *p = row_at(&rs, i)->cgroup;
-		if (!p || (within && !cgroup_path_within(p, within)))
+		if (!p || (within && !cgname_within(p, within)))
 			continue;
 		if (use_with_ancestors(t, p) < 0)
 			return -1;
@@ -255,7 +254,7 @@ int cgtable_build(struct cgtable *t, const struct row *rows, size_t n,
 	size_t nr = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		struct cg *g = &t->cg[i];
-		if (within && !cgroup_path_within(g->path, within))
+		if (within && !cgname_within(g->path, within))
 			continue; /* an ancestor of the subtree asked for */
 		t->max_unknown[nr] = 0;
 		struct cgroup_row *r = &t->rows[nr++];
@@ -278,10 +277,10 @@ int cgtable_build(struct cgtable *t, const struct row *rows, size_t n,
 	for (size_t i = 0; i < all; i++) {
 		const struct row *row = row_at(&rs, i);
 		const char *p = row->cgroup;
-		if (!p || (within && !cgroup_path_within(p, within)))
+		if (!p || (within && !cgname_within(p, within)))
 			continue;
 		for (size_t j = 0; j < nr; j++)
-			if (cgroup_path_within(p, t->rows[j].path))
+			if (cgname_within(p, t->rows[j].path))
 				add_figures(&t->rows[j], &t->max_unknown[j], row,
 					    dt);
 	}

@@ -593,7 +593,7 @@ static const struct field table[NFIELD] = {
 		.help = N_("state: R running, S sleeping, D uninterruptible, "
 			   "Z zombie..."),
 		.type = FIELD_STR, .width = 1, .bwidth = 1,
-		.flags = TASK | FIELD_LEFT,
+		.flags = TASK | FIELD_LEFT | FIELD_SORT | FIELD_DETAIL,
 		.cmp = cmp_str, .get = get_state, .set = put_state,
 	},
 	[FIELD_CPU_PCT] = {
@@ -634,12 +634,12 @@ static const struct field table[NFIELD] = {
 		.cmp = cmp_asc, .get = get_pid, .set = put_pid,
 	},
 	[FIELD_PPID] = {
-		.key = "ppid", .type = FIELD_INT, .flags = TASK,
+		.key = "ppid", .type = FIELD_INT, .flags = TASK | FIELD_DETAIL,
 		.arg = offsetof(struct row, info.ppid),
 		.cmp = cmp_asc, .get = get_pid, .set = put_pid,
 	},
 	[FIELD_THREADS] = {
-		.key = "threads", .type = FIELD_INT, .flags = TASK,
+		.key = "threads", .type = FIELD_INT, .flags = TASK | FIELD_DETAIL,
 		.cmp = cmp_desc, .get = get_threads, .set = put_threads,
 	},
 	[FIELD_CMDLINE] = {
@@ -671,7 +671,7 @@ static const struct field table[NFIELD] = {
 	},
 	[FIELD_START] = {
 		.key = "start", .type = FIELD_NUM,
-		.flags = TASK | FIELD_OPTIONAL,
+		.flags = TASK | FIELD_OPTIONAL | FIELD_DETAIL,
 		.cmp = cmp_desc, .get = get_start, .set = put_start,
 	},
 	[FIELD_WHY] = {

@@ -85,8 +85,11 @@ enum field_flags {
 	FIELD_TASK = 1u << 7,     /* has a value for task rows */
 	FIELD_CGROUP_ROW = 1u << 8, /* has a value for cgroup rows */
 	/*
-	 * Read with a row's details (producer fill_status), for the rows a
-	 * view shows: a view sorting by it reads them for every row first.
+	 * Its value is the row's struct task_info (state, parent, threads,
+	 * start, what stands next to a stall), read with a row's details
+	 * (producer fill_status) for the rows a view shows: a view sorting
+	 * by it reads them for every row first, else it would sort on the
+	 * values of an earlier reading.
 	 */
 	FIELD_DETAIL = 1u << 9,
 	/* the screen shows it only when chosen (column setup, F2) */

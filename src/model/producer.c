@@ -85,6 +85,16 @@ int producer_set_accumulate(struct producer *p, bool accumulate)
 	return 0;
 }
 
+bool producer_can_accumulate(const struct producer *p)
+{
+	return p->ops->set_accumulate != NULL;
+}
+
+bool producer_makes_threads(const struct producer *p)
+{
+	return p->ops->makes_threads;
+}
+
 int producer_set_cgroups(struct producer *p, bool on)
 {
 	return p->ops->set_cgroups(p, on);
@@ -145,6 +155,17 @@ bool producer_position(const struct producer *p, size_t *index,
 bool producer_done(const struct producer *p)
 {
 	return p->ops->done && p->ops->done(p);
+}
+
+const char *producer_words(const struct producer *p, enum producer_words w)
+{
+	return p->ops->words ? p->ops->words(p, w) : NULL;
+}
+
+const char *producer_refusal(const struct producer *p, enum producer_words w)
+{
+	const char *text = producer_words(p, w);
+	return text ? text : strerror(ENOTSUP);
 }
 
 const char *const *producer_notices(const struct producer *p)

@@ -51,6 +51,19 @@ struct producer_prio {
 	int io_level;         /* -1 for idle */
 };
 
+/*
+ * What a producer says to the user in its own words: what it is, and why
+ * it cannot do what a view asked (the view only knows that it cannot).
+ */
+enum producer_words {
+	PRODUCER_WORDS_TITLE,         /* what it plays, for the header */
+	PRODUCER_WORDS_NO_ACCUMULATE, /* no figures since now */
+	PRODUCER_WORDS_NO_MEASURE,    /* no delay accounting to turn on */
+	PRODUCER_WORDS_NO_ACT,        /* no action on its tasks */
+	PRODUCER_WORDS_NO_THREADS,    /* no thread rows in its samples */
+	PRODUCER_WORDS_NO_MACHINE,    /* no load, CPU, memory, swap */
+};
+
 struct producer_ops {
 	/*
 	 * Close the interval since the previous sample (or the baseline)
@@ -71,6 +84,11 @@ struct producer_ops {
 			     size_t n);
 	/* Rows of threads (of one process: only_tgid) or of processes. */
 	void (*set_threads)(struct producer *p, bool threads, pid_t only_tgid);
+	/*
+	 * set_threads makes thread rows of any process; false: only those
+	 * its samples hold (which may be none).
+	 */
+	bool makes_threads;
 	/* Figures since now instead of per interval. NULL: as produced. */
 	void (*set_accumulate)(struct producer *p, bool accumulate);
 	/* Sum rows per cgroup; 0, or -1 with errno (ENOENT: no v2). */
@@ -108,6 +126,9 @@ struct producer_ops {
 	/* The last sample was handed out: the stream has an end. */
 	bool (*done)(const struct producer *p);
 
+	/* Its words (translated) for the user, or NULL: it has none. */
+	const char *(*words)(const struct producer *p, enum producer_words w);
+
 	void (*free)(struct producer *p);
 };
 
@@ -134,6 +155,10 @@ void producer_fill_cgroups(struct producer *p, struct cgroup_row *rows,
 void producer_set_threads(struct producer *p, bool threads, pid_t only_tgid);
 /* Returns 0, or -1 with errno ENOTSUP where figures come as produced. */
 int producer_set_accumulate(struct producer *p, bool accumulate);
+/* Can it give figures since now instead of per interval? */
+bool producer_can_accumulate(const struct producer *p);
+/* Does it make thread rows of any process when asked (set_threads)? */
+bool producer_makes_threads(const struct producer *p);
 int producer_set_cgroups(struct producer *p, bool on);
 /* Does the producer measure now, so that delay accounting can be turned on? */
 bool producer_measures(const struct producer *p);
@@ -171,6 +196,11 @@ bool producer_position(const struct producer *p, size_t *index,
 		       size_t *count);
 /* true once the last sample of a finite stream was handed out. */
 bool producer_done(const struct producer *p);
+
+/* The producer's words of that kind, or NULL where it has none. */
+const char *producer_words(const struct producer *p, enum producer_words w);
+/* Why it cannot (a PRODUCER_WORDS_NO_*): its words, else "not supported". */
+const char *producer_refusal(const struct producer *p, enum producer_words w);
 
 /* Notices for the user (fallbacks, missing features); NULL-terminated. */
 const char *const *producer_notices(const struct producer *p);

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/cgroup.h"
 #include "lib/nls.h"
+#include "model/cgname.h"
 #include "model/producer.h"
 #include "record/player.h"
 #include "record/replay_set.h"
@@ -117,7 +117,7 @@ static bool wanted(const struct player *pl, const struct row *r)
 	if (pl->only_tgid && r->tgid != pl->only_tgid)
 		return false;
 	return !pl->cgroup_within ||
-	       (r->cgroup && cgroup_path_within(r->cgroup, pl->cgroup_within));
+	       (r->cgroup && cgname_within(r->cgroup, pl->cgroup_within));
 }
 
 /* Append the rows of src the view wants to *v. */
@@ -214,6 +214,31 @@ static int sample(struct producer *p, struct sample *out)
 	return 0;
 }
 
+/* What a recording says of itself and of what it cannot do. */
+static const char *words(const struct producer *p, enum producer_words w)
+{
+	(void)p;
+	switch (w) {
+	case PRODUCER_WORDS_TITLE:
+		return _("REPLAY");
+	case PRODUCER_WORDS_NO_ACCUMULATE:
+		return _("a recording holds its intervals as they were "
+			 "recorded");
+	case PRODUCER_WORDS_NO_MEASURE:
+		return _("a replay does not measure: delay accounting is the "
+			 "recorded system's");
+	case PRODUCER_WORDS_NO_ACT:
+		return _("a replay shows recorded tasks: no action on them is "
+			 "possible");
+	case PRODUCER_WORDS_NO_THREADS:
+		return _("this recording holds no thread rows: only its "
+			 "processes can be shown");
+	case PRODUCER_WORDS_NO_MACHINE:
+		return _("load, CPU, memory and swap: not in the recording");
+	}
+	return NULL;
+}
+
 static void player_free(struct producer *p)
 {
 	struct player *pl = of(p);
@@ -234,6 +259,7 @@ static const struct producer_ops player_ops = {
 	.paused = paused,
 	.position = position,
 	.done = done,
+	.words = words,
 	.free = player_free,
 };
 

@@ -44,13 +44,15 @@ void actions_control_cmdline(struct screen *s, int arg)
 void actions_control_accumulate(struct screen *s, int arg)
 {
 	(void)arg;
-	if (s->replay) {
-		screen_message(s, true, _("a recording holds its intervals "
-					  "as they were recorded"));
+	if (!s->m)
+		return;
+	if (producer_set_accumulate(s->m, !s->accumulate) < 0) {
+		screen_message(s, true, "%s",
+			       producer_refusal(s->m,
+						PRODUCER_WORDS_NO_ACCUMULATE));
 		return;
 	}
 	s->accumulate = !s->accumulate;
-	producer_set_accumulate(s->m, s->accumulate);
 	actions_control_sync_options(s);
 	s->frozen = false;
 	screen_resample_soon(s);
@@ -61,15 +63,24 @@ void actions_control_accumulate(struct screen *s, int arg)
 void actions_control_freeze(struct screen *s, int arg)
 {
 	(void)arg;
-	if (!s->replay) {
+	/* what can move in time pauses; what measures freezes the display */
+	if (!s->m || !producer_seekable(s->m)) {
 		s->frozen = !s->frozen;
 		return;
 	}
 	s->rp_paused = !s->rp_paused;
-	if (s->m)
-		producer_pause(s->m, s->rp_paused);
+	producer_pause(s->m, s->rp_paused);
 	screen_message(s, false, s->rp_paused ? _("playback paused")
 					      : _("playback goes on"));
+}
+
+/*
+ * The interval of a producer that measures is what its figures cover; of
+ * one that does not, only how fast its samples are shown.
+ */
+static bool paced(const struct screen *s)
+{
+	return s->m && !producer_measures(s->m);
 }
 
 static void set_delay(struct screen *s, const char *text)
@@ -85,7 +96,7 @@ static void set_delay(struct screen *s, const char *text)
 	}
 	screen_set_delay(s, d);
 	actions_control_sync_options(s);
-	if (s->replay)
+	if (paced(s))
 		screen_message(s, false, _("speed: the next sample every %g s"),
 			       d);
 	else
@@ -98,7 +109,7 @@ static const struct prompt_ops delay_prompt = {
 	.accept = set_delay,
 };
 
-/* A replay's d sets the speed, as its key hint says. */
+/* d sets the speed where samples are not measured, as its hint says. */
 static const struct prompt_ops speed_prompt = {
 	.kind = PROMPT_DELAY,
 	.label = N_("Speed, seconds from one sample to the next: "),
@@ -110,7 +121,7 @@ void actions_control_delay(struct screen *s, int arg)
 	(void)arg;
 	char buf[32];
 	snprintf(buf, sizeof(buf), "%g", s->delay);
-	prompt_start(s, s->replay ? &speed_prompt : &delay_prompt, buf);
+	prompt_start(s, paced(s) ? &speed_prompt : &delay_prompt, buf);
 }
 
 static void enable_delayacct(struct screen *s, bool yes)
@@ -145,10 +156,9 @@ static const struct prompt_ops delayacct_prompt = {
 void actions_control_delayacct(struct screen *s, int arg)
 {
 	(void)arg;
-	if (s->m ? !producer_measures(s->m) : s->replay)
-		screen_message(s, true, _("a replay does not measure: "
-					  "delay accounting is the "
-					  "recorded system's"));
+	if (s->m && !producer_measures(s->m))
+		screen_message(s, true, "%s",
+			       producer_refusal(s->m, PRODUCER_WORDS_NO_MEASURE));
 	else if (s->have_sample && s->snap.s.delayacct)
 		screen_message(s, false, _("delay accounting is already on"));
 	else

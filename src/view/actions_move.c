@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include "lib/nls.h"
+#include "model/producer.h"
 #include "view/actions.h"
 #include "view/screen_int.h"
 
@@ -124,10 +125,10 @@ void actions_move_drill(struct screen *s, int arg)
 		screen_message(s, true, _("this task has ended"));
 		return;
 	}
-	if (s->replay && !s->snap.s.thread_rows && !s->snap.s.threads &&
-	    !s->threads_all) {
-		screen_message(s, true, _("this recording holds no thread rows: "
-					  "only its processes can be shown"));
+	if (s->m && !producer_makes_threads(s->m) && !s->snap.s.thread_rows &&
+	    !s->snap.s.threads && !s->threads_all) {
+		screen_message(s, true, "%s",
+			       producer_refusal(s->m, PRODUCER_WORDS_NO_THREADS));
 		return;
 	}
 	pid_t tgid = r->tgid ? r->tgid : r->pid;

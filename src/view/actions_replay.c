@@ -16,10 +16,10 @@
 #include "view/actions.h"
 #include "view/screen_int.h"
 
-/* The keys here outside a replay: say what they are for. */
+/* The keys here where samples cannot move in time: say what they are for. */
 static bool not_replay(struct screen *s)
 {
-	if (s->replay)
+	if (s->m && producer_seekable(s->m))
 		return false;
 	screen_message(s, true, _("t, T and j move through a recording "
 				  "(stalltop --replay FILE)"));
@@ -31,8 +31,7 @@ void actions_replay_step_forward(struct screen *s, int arg)
 	(void)arg;
 	if (not_replay(s))
 		return;
-	if (s->m)
-		producer_step(s->m, 1);
+	producer_step(s->m, 1);
 	screen_sample_now(s);
 }
 
@@ -41,8 +40,7 @@ void actions_replay_step_back(struct screen *s, int arg)
 	(void)arg;
 	if (not_replay(s))
 		return;
-	if (s->m)
-		producer_step(s->m, -1);
+	producer_step(s->m, -1);
 	screen_sample_now(s);
 }
 

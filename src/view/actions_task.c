@@ -23,9 +23,10 @@
 /* Take the selected task as the one to act on; false (and why) if none. */
 static bool choose(struct screen *s)
 {
-	if (s->replay || !s->m || !producer_can_act(s->m)) {
-		screen_message(s, true, _("a replay shows recorded tasks: no "
-					  "action on them is possible"));
+	if (!s->m || !producer_can_act(s->m)) {
+		screen_message(s, true, "%s",
+			       s->m ? producer_refusal(s->m, PRODUCER_WORDS_NO_ACT)
+				    : strerror(ENOTSUP));
 		return false;
 	}
 	if (s->cgview) {

@@ -20,11 +20,11 @@
 #include <unistd.h>
 
 #include "config_file.h"
-#include "kernel/cgroup.h"
 #include "lib/escape.h"
 #include "lib/evloop.h"
 #include "lib/nls.h"
 #include "lib/quitguard.h"
+#include "model/cgname.h"
 #include "model/producer.h"
 #include "options.h"
 #include "view/screen.h"
@@ -143,7 +143,7 @@ static bool in_zoom(const struct screen *s, const struct row *r)
 {
 	if (!s->zoom || s->drill_tgid)
 		return true;
-	return r->cgroup && cgroup_path_within(r->cgroup, s->zoom);
+	return r->cgroup && cgname_within(r->cgroup, s->zoom);
 }
 
 /*
@@ -272,11 +272,11 @@ void screen_refetch(struct screen *s)
 {
 	if (!s->m)
 		return;
-	if (!s->replay) {
+	if (!producer_seekable(s->m)) {
 		screen_resample_soon(s);
 		return;
 	}
-	/* the same recorded sample again, seen the new way */
+	/* the same stored sample again, seen the new way */
 	producer_step(s->m, 0);
 	screen_sample_now(s);
 }
@@ -402,8 +402,8 @@ void screen_fill_current(struct screen *s)
 		fill_visible(s);
 }
 
-/* Where a replay stands, for the header. */
-static void replay_state(struct screen *s)
+/* Where the producer stands in its stream of samples, for the header. */
+static void stream_state(struct screen *s)
 {
 	s->rp_have = producer_position(s->m, &s->rp_index, &s->rp_count);
 	s->rp_paused = producer_paused(s->m);
@@ -420,8 +420,7 @@ static void take_sample(struct screen *s)
 		screen_draw(s);
 		return;
 	}
-	if (s->replay)
-		replay_state(s);
+	stream_state(s);
 	if (s->frozen) {
 		/* collection goes on, the display stays */
 		if (smp.trigger) {
@@ -434,7 +433,8 @@ static void take_sample(struct screen *s)
 		}
 		return;
 	}
-	if (smp.trigger && !s->replay) {
+	/* a trigger stored with a sample did not take it now */
+	if (smp.trigger && producer_measures(s->m)) {
 		char label[128], clock[32] = "";
 		time_t t = (time_t)smp.time;
 		struct tm tm;
@@ -474,8 +474,8 @@ static void on_timer(void *arg)
 		s->quick_timer = false;
 		arm_timer(s, s->delay);
 	}
-	/* a paused or finished replay would read the same sample again */
-	if (s->replay && s->have_sample && (s->rp_paused || s->rp_done))
+	/* a paused or finished stream would hand out the same sample again */
+	if (s->have_sample && (s->rp_paused || s->rp_done))
 		return;
 	take_sample(s);
 	count_refresh(s);
@@ -510,8 +510,8 @@ static void on_signal(int signo, void *arg)
 	struct screen *s = arg;
 	if (signo == SIGWINCH)
 		resize(s);
-	else /* a replay cut short ends as the signal would (see main) */
-		screen_quit(s, s->replay ? 128 + signo : 0);
+	else /* a finite stream cut short ends as the signal would (see main) */
+		screen_quit(s, s->m && producer_finite(s->m) ? 128 + signo : 0);
 }
 
 static void on_tty(int fd, unsigned revents, void *arg)
@@ -636,7 +636,6 @@ static void screen_init(struct screen *s, struct producer *m,
 	s->mono = o->monochrome || (nc && *nc);
 	s->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	s->table_y = -1;
-	s->replay = m && producer_seekable(m);
 	s->cgview = o->cgroups;
 	s->cg_sort = layouts_has(FIELD_LAYOUT_CGROUPS, o->sel.sort)
 		      ? o->sel.sort : FIELD_TOTAL;
@@ -693,8 +692,8 @@ int screen_run(struct producer *m, struct evloop *loop, struct options *o)
 		return 1;
 	}
 	producer_on_trigger(m, on_trigger, &s);
-	if (s.replay) {
-		screen_sample_now(&s); /* a recording needs no baseline */
+	if (producer_seekable(m)) {
+		screen_sample_now(&s); /* stored samples need no baseline */
 		count_refresh(&s);
 	} else {
 		screen_resample_soon(&s);

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/cgroup.h"
 #include "lib/escape.h"
 #include "lib/nls.h"
 #include "lib/textwidth.h"
+#include "model/cgname.h"
 #include "model/producer.h"
 #include "model/rowwhy.h"
 #include "model/snapshot.h"
@@ -180,7 +180,7 @@ static void follow(struct screen *s)
 				best = i;
 				break;
 			}
-			if (cgroup_path_within(s->cg_cur_path, p) &&
+			if (cgname_within(s->cg_cur_path, p) &&
 			    s->cgv[i].depth > depth) {
 				best = i;
 				depth = s->cgv[i].depth;

@@ -67,16 +67,22 @@ static attr_t pct_role(const struct screen *s, double pct)
 	return A_NORMAL;
 }
 
-/* REPLAY, the position in the recording, the sample's date, playback. */
+/*
+ * Where samples move in time: what the producer plays, the position in
+ * its stream, the sample's date, playback.
+ */
 static void replay_pieces(struct screen *s, int y, int *x)
 {
 	const struct sample *smp = &s->snap.s;
+	const char *title = producer_words(s->m, PRODUCER_WORDS_TITLE);
 	char buf[128];
+	char esc[64];
+	escape_text(title ? title : "", esc, sizeof(esc));
 	if (s->rp_have)
-		snprintf(buf, sizeof(buf), _("REPLAY %zu/%zu"), s->rp_index + 1,
+		snprintf(buf, sizeof(buf), "%s %zu/%zu", esc, s->rp_index + 1,
 			 s->rp_count);
 	else
-		snprintf(buf, sizeof(buf), "%s", _("REPLAY"));
+		snprintf(buf, sizeof(buf), "%s", esc);
 	piece(s, y, x, buf, s->attr[R_TITLE] | A_BOLD);
 	if (s->have_sample) {
 		time_t t = (time_t)smp->time;
@@ -114,7 +120,7 @@ static void title_line(struct screen *s, int y)
 		snprintf(buf, sizeof(buf), _("TRIGGER %s"), label);
 		piece(s, y, &x, buf, s->attr[R_TRIGGER]);
 	}
-	if (s->replay)
+	if (s->m && producer_seekable(s->m))
 		replay_pieces(s, y, &x);
 
 	if (s->have_sample && !isfinite(smp->interval))
@@ -163,12 +169,13 @@ static void title_line(struct screen *s, int y)
 			 (int)s->drill_tgid, name);
 		piece(s, y, &x, buf, s->attr[R_TITLE] | A_BOLD);
 	} else if (s->threads_all ||
-		   (s->replay && s->have_sample && smp->threads)) {
-		/* a recording of threads shows threads in either view */
+		   (s->have_sample && !s->collecting && smp->threads)) {
+		/* samples that hold only threads show threads in either view */
 		piece(s, y, &x, _("[threads]"), s->attr[R_TITLE] | A_BOLD);
 	}
-	/* a replay shows what the recording was taken with */
-	if (s->replay ? s->have_sample && smp->accumulated : s->accumulate)
+	/* figures as produced: what the sample says, not what was asked */
+	if (!s->m || producer_can_accumulate(s->m) ? s->accumulate
+	    : s->have_sample && smp->accumulated)
 		piece(s, y, &x, _("[since start]"), s->attr[R_TITLE] | A_BOLD);
 	if (s->frozen)
 		piece(s, y, &x, _("[FROZEN]"), s->attr[R_TITLE] | A_BOLD);
@@ -491,11 +498,13 @@ static void machine_line(struct screen *s, int y)
 	const struct sample_machine *mc = &s->snap.s.machine;
 	char buf[128], a[32], b[32];
 	int x = 0;
-	if (s->replay) {
+	const char *none = s->m ? producer_words(s->m, PRODUCER_WORDS_NO_MACHINE)
+				: NULL;
+	if (none && !mc->have_load && !mc->have_cpu && !mc->have_mem &&
+	    !mc->have_swap) {
+		/* the producer says why it has none of them */
 		move(y, 0);
-		screen_draw_text(s, _("load, CPU, memory and swap: not in the "
-				      "recording"), false, COLS, false,
-				 s->attr[R_NOTICE]);
+		screen_draw_text(s, none, false, COLS, false, s->attr[R_NOTICE]);
 		return;
 	}
 	if (mc->have_load)

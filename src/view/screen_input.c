@@ -11,6 +11,7 @@
 
 #include "lib/nls.h"
 #include "lib/textwidth.h"
+#include "model/producer.h"
 #include "view/actions.h"
 #include "view/screen_int.h"
 
@@ -189,9 +190,10 @@ static const struct hint cgroup_replay_hints[] = {
 
 static void hints(struct screen *s, int y)
 {
-	const struct hint *h = s->cgview && s->replay ? cgroup_replay_hints
+	bool seek = s->m && producer_seekable(s->m);
+	const struct hint *h = s->cgview && seek ? cgroup_replay_hints
 			     : s->cgview ? cgroup_hints
-			     : s->replay ? replay_hints : live_hints;
+			     : seek ? replay_hints : live_hints;
 	int x = 0;
 	for (size_t i = 0; h[i].label; i++) {
 		char name[32];

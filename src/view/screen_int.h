@@ -200,8 +200,7 @@ struct screen {
 	bool cg_shown[NFIELD];
 	int cg_hidden;
 
-	/* the producer moves in time: a recording (producer_seekable) */
-	bool replay;
+	/* where the producer stands in its stream (producer_position) */
 	bool rp_have;       /* the position below is known */
 	size_t rp_index, rp_count;
 	bool rp_paused, rp_done;

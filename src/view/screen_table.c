@@ -13,6 +13,7 @@
 #include "lib/escape.h"
 #include "lib/nls.h"
 #include "lib/textwidth.h"
+#include "model/producer.h"
 #include "model/rowwhy.h"
 #include "view/screen_int.h"
 
@@ -334,13 +335,14 @@ static void empty_text(const struct screen *s, char *buf, size_t size)
 {
 	const struct sample *smp = &s->snap.s;
 	bool thread_rows = s->drill_tgid || s->threads_all;
+	/* thread rows only as the samples hold them (not made when asked) */
+	bool stored = s->m && !producer_makes_threads(s->m);
 	if (!s->have_sample || s->collecting)
 		snprintf(buf, size, "%s", _("waiting for the first sample..."));
-	else if (s->replay && thread_rows && !smp->threads)
+	else if (stored && thread_rows && !smp->threads)
 		snprintf(buf, size, "%s",
-			 _("this recording holds no thread rows: only its "
-			   "processes can be shown"));
-	else if (s->replay && s->drill_tgid && !smp->nrows && !smp->nexited)
+			 producer_refusal(s->m, PRODUCER_WORDS_NO_THREADS));
+	else if (stored && s->drill_tgid && !smp->nrows && !smp->nexited)
 		snprintf(buf, size, _("no thread of process %d is recorded in "
 				      "this sample"), (int)s->drill_tgid);
 	else if (s->zoom && !s->drill_tgid && !smp->nrows && !smp->nexited)

@@ -4,7 +4,8 @@
  * docker, podman, cri-o, containerd, the kubelet (both cgroup drivers)
  * and LXC make them, the ones that only look like them, and the edges:
  * the root, trailing slashes, hostile bytes kept raw for the views to
- * escape, a name cut to a small buffer.
+ * escape, a name cut to a small buffer; whether a path lies within a
+ * cgroup (cgname_within).
  */
 #include <config.h>
 
@@ -145,9 +146,28 @@ static void test_edges(void)
 	CHECK(strlen(big) == 255);
 }
 
+/* Whether a path is a cgroup's or below it: whole components only. */
+static void test_within(void)
+{
+	CHECK(cgname_within("/a", "/a"));
+	CHECK(cgname_within("/a/b", "/a"));
+	CHECK(cgname_within("/a/b/c", "/a/b"));
+	CHECK(!cgname_within("/ab", "/a"));
+	CHECK(!cgname_within("/a", "/a/b"));
+	CHECK(!cgname_within("/b", "/a"));
+	CHECK(cgname_within("/", "/"));
+	CHECK(cgname_within("/anything/at/all", "/"));
+	CHECK(cgname_within("/a/b", "/a/"));
+	CHECK(!cgname_within("/a (deleted)", "/a"));
+	CHECK(!cgname_within(NULL, "/"));
+	CHECK(!cgname_within("/a", NULL));
+	CHECK(!cgname_within("/a", ""));
+}
+
 int main(void)
 {
 	test_table();
 	test_edges();
+	test_within();
 	return unit_done();
 }

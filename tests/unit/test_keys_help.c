@@ -187,7 +187,9 @@ static void test_columns(void)
 {
 	/* < and > walk the sortable columns in screen order */
 	enum field_layout t = FIELD_LAYOUT_TASKS;
-	CHECK(layouts_step(t, FIELD_PID, 1, FIELD_SORT) == FIELD_CPU_PCT);
+	CHECK(layouts_step(t, FIELD_PID, 1, FIELD_SORT) == FIELD_STATE);
+	CHECK(layouts_step(t, FIELD_STATE, 1, FIELD_SORT) == FIELD_CPU_PCT);
+	CHECK(layouts_step(t, FIELD_CPU_PCT, -1, FIELD_SORT) == FIELD_STATE);
 	CHECK(layouts_step(t, FIELD_CPU_PCT, 1, FIELD_SORT) == FIELD_CAT + CAT_CPU);
 	CHECK(layouts_step(t, FIELD_CAT + CAT_IRQ, 1, FIELD_SORT) == FIELD_TOTAL);
 	CHECK(layouts_step(t, FIELD_TOTAL, 1, FIELD_SORT) == FIELD_COMM);

@@ -1024,10 +1024,84 @@ static void test_trigger(void)
 
 /* ---- the replay header and keys ---- */
 
+/* A recording played on the screen: where it is, and its player. */
+struct played {
+	char dir[256], path[320];
+	struct producer *m;
+	struct evloop *loop;
+};
+
+/*
+ * Record n copies of the sample loaded, one each 10 s from its time, and
+ * put their player on the screen as the producer (what --replay does).
+ * False when that failed (said).
+ */
+static bool play_loaded(struct played *pl, int n)
+{
+	const char *tmp = getenv("TMPDIR");
+	char err[512];
+	struct sample smp;
+	struct recorder *rec;
+
+	memset(pl, 0, sizeof(*pl));
+	snprintf(pl->dir, sizeof(pl->dir), "%s/test_screen_draw.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(pl->dir)) {
+		perror("mkdtemp");
+		exit(99);
+	}
+	snprintf(pl->path, sizeof(pl->path), "%s/play.ndjson", pl->dir);
+	load_sample();
+	smp = s.snap.s;
+	rec = record_open(pl->path, err, sizeof(err));
+	CHECK(rec != NULL);
+	if (!rec) {
+		fprintf(stderr, "%s: %s\n", pl->path, err);
+		rmdir(pl->dir);
+		return false;
+	}
+	for (int i = 0; i < n; i++) {
+		smp.time = s.snap.s.time + 10 * i;
+		CHECK(record_write(rec, &smp) == 0);
+	}
+	CHECK(record_close(rec) == 0);
+	pl->m = player_open(pl->path, false, NULL, err, sizeof(err));
+	pl->loop = evloop_new();
+	CHECK(pl->m != NULL && pl->loop != NULL);
+	if (!pl->m)
+		fprintf(stderr, "%s: %s\n", pl->path, err);
+	if (!pl->m || !pl->loop) {
+		if (pl->m)
+			producer_free(pl->m);
+		evloop_free(pl->loop);
+		unlink(pl->path);
+		rmdir(pl->dir);
+		return false;
+	}
+	s.m = pl->m;
+	s.loop = pl->loop;
+	s.msg[0] = '\0';
+	return true;
+}
+
+/* The screen without a producer again; the recording removed. */
+static void play_end(struct played *pl)
+{
+	s.m = NULL;
+	s.loop = NULL;
+	s.rp_have = s.rp_done = s.rp_paused = false;
+	s.msg[0] = '\0';
+	producer_free(pl->m);
+	evloop_free(pl->loop);
+	unlink(pl->path);
+	rmdir(pl->dir);
+}
+
 static void test_replay(void)
 {
-	load_sample();
-	s.replay = true;
+	struct played pl;
+	if (!play_loaded(&pl, 5))
+		return;
 	s.rp_have = true;
 	s.rp_index = 2;
 	s.rp_count = 5;
@@ -1042,14 +1116,16 @@ static void test_replay(void)
 	if (strncmp(line_at(0), when, strlen(when)) != 0)
 		fprintf(stderr, "header: %s\nwanted: %s\n", line_at(0), when);
 	CHECK(find_line("[paused]") < 0);
+	/* the machine line: the player says why it has none */
+	CHECK(find_line("load, CPU, memory and swap: not in the recording") > 0);
 	/* Space pauses instead of freezing */
 	screen_input_key(&s, ' ');
-	CHECK(s.rp_paused && !s.frozen);
+	CHECK(s.rp_paused && !s.frozen && producer_paused(s.m));
 	screen_draw(&s);
 	CHECK(find_line("REPLAY 3/5  ") == 0 && find_line("[paused]") == 0);
 	CHECK(find_line("FROZEN") < 0);
 	screen_input_key(&s, ' ');
-	CHECK(!s.rp_paused);
+	CHECK(!s.rp_paused && !producer_paused(s.m));
 	s.rp_done = true;
 	screen_draw(&s);
 	CHECK(find_line("[end]") == 0);
@@ -1059,11 +1135,11 @@ static void test_replay(void)
 	screen_draw(&s);
 	CHECK(strstr(line_at(LINES - 1), "t next") &&
 	      strstr(line_at(LINES - 1), "j jump"));
-	/* t and T do not complain in a replay */
+	/* t and T move through the recording: to its second sample, back */
 	screen_input_key(&s, 't');
-	CHECK(!s.msg_error);
+	CHECK(!s.msg_error && s.rp_index == 1 && s.rp_count == 5);
 	screen_input_key(&s, 'T');
-	CHECK(!s.msg_error);
+	CHECK(!s.msg_error && s.rp_index == 0);
 	/* j asks for a time, starting from the sample's own */
 	screen_input_key(&s, 'j');
 	CHECK(s.prompt == PROMPT_JUMP);
@@ -1089,18 +1165,32 @@ static void test_replay(void)
 	CHECK(!s.msg_error);
 	screen_input_key(&s, 'j');
 	screen_input_key(&s, 21);
-	for (const char *p = "1763740000.5"; *p; p++)
+	for (const char *p = "1763740020.5"; *p; p++)
 		screen_input_key(&s, *p);
 	screen_input_key(&s, '\r');
-	CHECK(!s.msg_error);
-	/* a recording without thread rows: Enter says so */
+	CHECK(!s.msg_error && s.rp_index == 2);
+	/* a recording without thread rows: Enter says so, in its words */
 	CHECK(s.snap.s.thread_rows == NULL);
 	screen_input_key(&s, KEY_HOME);
 	screen_input_key(&s, '\r');
-	CHECK(s.msg_error && strstr(s.msg, "thread") && s.drill_tgid == 0);
+	CHECK(s.msg_error && s.drill_tgid == 0);
+	CHECK_STR(s.msg, "this recording holds no thread rows: only its "
+		  "processes can be shown");
 	/* a figure the replay cannot change */
 	screen_input_key(&s, 'a');
 	CHECK(s.msg_error && !s.accumulate);
+	CHECK_STR(s.msg, "a recording holds its intervals as they were "
+		  "recorded");
+	/* nor can it act, nor measure */
+	screen_input_key(&s, 'k');
+	CHECK(s.msg_error && !s.menu.open && strstr(s.msg, "no action"));
+	screen_input_key(&s, 'E');
+	CHECK(s.msg_error && s.prompt == PROMPT_NONE &&
+	      strstr(s.msg, "does not measure"));
+	/* d sets the speed of playback */
+	screen_input_key(&s, 'd');
+	CHECK(s.prompt == PROMPT_DELAY && strstr(s.prompt_ops->label, "Speed"));
+	screen_input_key(&s, 27);
 	/* the header says how the sample was recorded, not what was asked */
 	s.msg[0] = '\0';
 	screen_draw(&s);
@@ -1115,11 +1205,14 @@ static void test_replay(void)
 	CHECK(find_line("[threads]") == 0 && find_line("[since start]") == 0);
 	s.snap.s.threads = false;
 	s.snap.s.accumulated = false;
-	s.replay = false;
-	s.rp_have = false;
-	s.msg[0] = '\0';
+	play_end(&pl);
+	load_sample();
 	screen_draw(&s);
 	CHECK(find_line("REPLAY") < 0);
+	/* without a producer that moves in time, t says what it is for */
+	screen_input_key(&s, 't');
+	CHECK(s.msg_error && strstr(s.msg, "--replay"));
+	s.msg[0] = '\0';
 }
 
 /*
@@ -1129,69 +1222,29 @@ static void test_replay(void)
  */
 static void test_replay_play(void)
 {
-	const char *tmp = getenv("TMPDIR");
-	char dir[256], path[320], err[512], want[128], clock[16];
-	struct sample smp;
-	struct recorder *rec;
-	struct producer *m;
-	struct evloop *loop;
+	struct played pl;
+	char want[128], clock[16];
 
-	snprintf(dir, sizeof(dir), "%s/test_screen_draw.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
-		exit(99);
-	}
-	snprintf(path, sizeof(path), "%s/play.ndjson", dir);
-	load_sample();
-	smp = s.snap.s;
-	rec = record_open(path, err, sizeof(err));
-	CHECK(rec != NULL);
-	if (!rec) {
-		fprintf(stderr, "%s: %s\n", path, err);
-		rmdir(dir);
+	if (!play_loaded(&pl, 3))
 		return;
-	}
-	for (int i = 0; i < 3; i++) {
-		smp.time = 1763740000 + 10 * i;
-		CHECK(record_write(rec, &smp) == 0);
-	}
-	CHECK(record_close(rec) == 0);
-	m = player_open(path, false, NULL, err, sizeof(err));
-	loop = evloop_new();
-	CHECK(m != NULL && loop != NULL);
-	if (m && loop) {
-		s.m = m;
-		s.loop = loop;
-		s.replay = true;
-		s.msg[0] = '\0';
-		for (int k = 1; k <= 3; k++) {
-			time_t t = 1763740000 + 10 * (k - 1);
-			struct tm tm;
+	for (int k = 1; k <= 3; k++) {
+		time_t t = 1763740000 + 10 * (k - 1);
+		struct tm tm;
 
-			screen_sample_now(&s);
-			gmtime_r(&t, &tm);
-			strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
-			snprintf(want, sizeof(want), " stalltop %s  REPLAY %d/3",
-				 clock, k);
-			CHECK(strncmp(line_at(0), want, strlen(want)) == 0);
-			CHECK((find_line("[end]") == 0) == (k == 3));
-			if (strncmp(line_at(0), want, strlen(want)) != 0)
-				fprintf(stderr, "header: %s\nwanted: %s\n",
-					line_at(0), want);
-		}
-		CHECK(s.rp_done && s.rp_index == 2 && s.rp_count == 3);
+		screen_sample_now(&s);
+		gmtime_r(&t, &tm);
+		strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+		snprintf(want, sizeof(want), " stalltop %s  REPLAY %d/3",
+			 clock, k);
+		CHECK(strncmp(line_at(0), want, strlen(want)) == 0);
+		CHECK((find_line("[end]") == 0) == (k == 3));
+		if (strncmp(line_at(0), want, strlen(want)) != 0)
+			fprintf(stderr, "header: %s\nwanted: %s\n",
+				line_at(0), want);
 	}
-	s.m = NULL;
-	s.loop = NULL;
-	s.replay = false;
-	s.rp_have = s.rp_done = s.rp_paused = false;
-	s.msg[0] = '\0';
-	if (m)
-		producer_free(m);
-	evloop_free(loop);
-	unlink(path);
-	rmdir(dir);
+	CHECK(s.rp_done && s.rp_index == 2 && s.rp_count == 3);
+	play_end(&pl);
+	load_sample();
 }
 
 int main(void)

@@ -2,6 +2,9 @@
 /* Sorting and filtering of rows; parsing of numbers from the user. */
 #include <config.h>
 
+#include <stdio.h>
+#include <string.h>
+
 #include "lib/numparse.h"
 #include "model/layouts.h"
 #include "model/select.h"
@@ -101,10 +104,80 @@ static void test_keys(void)
 	CHECK(fields_sort_by_name("cpu_pct") == FIELD_CPU_PCT);
 	CHECK(fields_sort_by_name("pid") == FIELD_PID);
 	CHECK(fields_sort_by_name("comm") == FIELD_COMM);
+	CHECK(fields_sort_by_name("state") == FIELD_STATE);
 	CHECK(fields_sort_by_name("bogus") == -1);
 	for (int k = 0; k < NFIELD; k++)
 		if (fields_get(k)->flags & FIELD_SORT)
 			CHECK(fields_sort_by_name(fields_sort_name(k)) == k);
+}
+
+/* Do two values of a field say the same (strings by their text)? */
+static bool same_value(const struct field_value *a, const struct field_value *b)
+{
+	if (a->have != b->have)
+		return false;
+	if (!a->have)
+		return true;
+	if ((a->str == NULL) != (b->str == NULL) ||
+	    (a->str && strcmp(a->str, b->str) != 0))
+		return false;
+	return a->i == b->i && (a->num == b->num || (a->num != a->num &&
+						     b->num != b->num));
+}
+
+/*
+ * FIELD_DETAIL marks exactly the fields whose value is the row's
+ * task_info, which is read only for the rows a view shows: a view that
+ * sorts by such a field reads it for every row first. Every task field
+ * is read from one row twice, with nothing known of its task and with
+ * everything known; a field whose value changed must carry the flag, and
+ * every field carrying it must change. A field of task_info added
+ * without the flag fails here.
+ */
+static void test_detail_flag(void)
+{
+	struct row r = mk(42, "worker", 10, 5, true, 0);
+	struct field_ctx c = { .fmt = FIELD_FMT_JSON, .interval = 1 };
+	struct field_value before, after;
+
+	r.info = TASK_INFO_UNKNOWN;
+	struct row known = r;
+	known.info.ppid = 7;
+	known.info.state = 'D';
+	known.info.threads = 3;
+	known.info.start = 1763740000.5;
+	known.info.ctx.have = CTX_RSS | CTX_SWAP | CTX_NICE | CTX_READ |
+			      CTX_WRITE | CTX_MAJFLT | CTX_WCHAN;
+	known.info.ctx.rss_kib = 1024;
+	known.info.ctx.swap_kib = 64;
+	known.info.ctx.nice = 5;
+	known.info.ctx.read_bps = 4096;
+	known.info.ctx.write_bps = 8192;
+	known.info.ctx.majflt_ps = 2;
+	snprintf(known.info.ctx.wchan, sizeof(known.info.ctx.wchan), "%s",
+		 "io_schedule");
+	int ndetail = 0;
+	for (int id = 0; id < NFIELD; id++) {
+		const struct field *f = fields_get(id);
+		if (!f->get)
+			continue;
+		fields_row_value(id, &r, &c, &before);
+		fields_row_value(id, &known, &c, &after);
+		bool detail = (f->flags & FIELD_DETAIL) != 0;
+		bool changed = !same_value(&before, &after);
+		ndetail += detail;
+		unit_checks++;
+		if (detail != changed) {
+			unit_failures++;
+			fprintf(stderr, "field %d (%s): its value %s with the "
+				"task's details but it is %s FIELD_DETAIL\n",
+				id, f->key ? f->key : "?",
+				changed ? "changes" : "does not change",
+				detail ? "marked" : "not marked");
+		}
+	}
+	/* the test itself: some field did change */
+	CHECK(ndetail > 0);
 }
 
 /* A field a layout shows lacks something it needs: say which. */
@@ -235,6 +308,7 @@ int main(void)
 	test_sample_limit();
 	test_filter();
 	test_keys();
+	test_detail_flag();
 	test_layouts();
 	test_numbers();
 	return unit_done();
