@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The delay categories: the single source for columns, sort keys, JSON
- * keys, help text and where each figure lives in struct taskstats.
+ * keys, help text, where each figure lives in struct taskstats and which
+ * evidence and causes explain a stall of it.
  * Adding a category is one row in categories.c.
  */
 #ifndef STALLTOP_CATEGORIES_H
@@ -38,6 +39,15 @@ struct category {
 		size_t count, total, max, max_at;
 	} at[2];
 	int count_is_32bit;   /* the kernel keeps this count in 32 bits */
+	/*
+	 * What explains a stall of it: the evidence groups read for it and
+	 * shown under it (EVIDENCE_WANT of enum evidence_group in
+	 * model/evidence.h), and the causes tried for it (WHY_RULE of enum
+	 * why_cause in model/why.h, at most WHY_HOLDS). 0 and 0: nothing
+	 * explains it; its stall has no evidence and no WHY.
+	 */
+	unsigned evidence;
+	unsigned causes;
 };
 
 extern const struct category categories[NCAT];
