@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The delay categories: the single source for columns, sort keys, JSON
- * keys and help text; where each figure lives in struct taskstats is
- * kernel/ts_decode.c's.
+ * keys and help text, and which evidence and causes explain a stall of
+ * it; where each figure lives in struct taskstats is kernel/ts_decode.c's.
  * Adding a category is one row in categories.c.
  */
 #ifndef STALLTOP_CATEGORIES_H
@@ -35,6 +35,15 @@ struct category {
 	const char *help;     /* N_() text: what the task waits for */
 	char sort_shortcut;   /* screen key that sorts by this column */
 	int count_is_32bit;   /* the kernel keeps this count in 32 bits */
+	/*
+	 * What explains a stall of it: the evidence groups read for it and
+	 * shown under it (EVIDENCE_WANT of enum evidence_group in
+	 * model/evidence.h), and the causes tried for it (WHY_RULE of enum
+	 * why_cause in model/why.h, at most WHY_HOLDS). 0 and 0: nothing
+	 * explains it; its stall has no evidence and no WHY.
+	 */
+	unsigned evidence;
+	unsigned causes;
 };
 
 extern const struct category categories[NCAT];

@@ -10,33 +10,9 @@
 
 #include "model/rowwhy.h"
 
-/*
- * The evidence the rules of a category need (EVIDENCE_WANT of its groups;
- * the task states go with cpu and io); 0: none.
- */
-static unsigned evidence_of(enum cat c)
-{
-	switch (c) {
-	case CAT_CPU:
-		return EVIDENCE_WANT(EVIDENCE_CPU) |
-		       EVIDENCE_WANT(EVIDENCE_STATES);
-	case CAT_IO:
-		return EVIDENCE_WANT(EVIDENCE_IO) |
-		       EVIDENCE_WANT(EVIDENCE_STATES);
-	case CAT_SWAP:
-	case CAT_RECLAIM:
-	case CAT_THRASHING:
-		return EVIDENCE_WANT(EVIDENCE_MEMORY);
-	case CAT_WPCOPY:
-		return EVIDENCE_WANT(EVIDENCE_WPCOPY);
-	default:
-		return 0;
-	}
-}
-
 bool rowwhy_covers(enum cat c)
 {
-	return evidence_of(c) != 0;
+	return categories[c].evidence != 0;
 }
 
 bool rowwhy_stalled(const struct cat_figure *f)
@@ -59,14 +35,15 @@ unsigned rowwhy_wants(const struct cat_figure d[NCAT])
 
 	for (int c = 0; c < NCAT; c++)
 		if (rowwhy_stalled(&d[c]))
-			want |= evidence_of((enum cat)c);
+			want |= categories[c].evidence;
 	return want;
 }
 
-static bool is_memory(int c)
+/* Held back from running (cpu, irq, io); the others are memory work and
+ * share what is left of TOTAL. */
+static bool is_held(int c)
 {
-	return c == CAT_SWAP || c == CAT_RECLAIM || c == CAT_COMPACT ||
-	       c == CAT_WPCOPY || c == CAT_THRASHING;
+	return c == CAT_CPU || c == CAT_IRQ || c == CAT_IO;
 }
 
 static double fig(const struct cat_figure d[NCAT], int c)
@@ -103,7 +80,7 @@ void rowwhy_parts(const struct cat_figure d[NCAT], double total,
 	}
 	rest = total - sum;
 	for (int c = 0; c < NCAT; c++)
-		if (is_memory(c))
+		if (!is_held(c))
 			weight[c] = c == CAT_THRASHING ? fmax(0, thr - swap)
 						       : fig(d, c);
 	sum = 0;

@@ -3,15 +3,16 @@
  * The evidence a row carries (struct row.why): the evidence of the
  * interval (evidence.h) and, per delay category that stalled, the cause
  * the rule table (why.h) finds, or none. Which rows have one: those shown
- * whose delay in a category the rules cover is at least ROWWHY_MIN_PCT of
- * the interval; the producers decide (live: gathered for such rows only;
+ * whose delay in a category evidence explains (the category table's
+ * evidence and causes) is at least ROWWHY_MIN_PCT of the interval; the producers decide (live: gathered for such rows only;
  * a recording: as recorded). Cgroup rows carry the same (cgwhy.h).
  *
  * THE RANKING. A row's TOTAL (delta.h) is split by category: cpu and irq
  * delay outside the memory work (the part of them the memory work's own
  * waits for a CPU take goes with it), io less the refault waits inside it
- * (thrashing beyond swap: memory's), and what is left of TOTAL to swap,
- * reclaim, compact, wpcopy and thrashing in proportion to their delays.
+ * (thrashing beyond swap: memory's), and what is left of TOTAL to the
+ * other categories (swap, reclaim, compact, wpcopy, thrashing) in
+ * proportion to their delays.
  * Each stalled category's part goes to its causes that hold (why.h); a
  * cause's share is what it took, summed over categories, in % of the
  * interval. The causes are ranked by share, the largest first: the
@@ -68,7 +69,8 @@ struct row_why {
 void rowwhy_parts(const struct cat_figure d[NCAT], double total,
 		  bool have_cpu, double cpu_pct, double part[NCAT]);
 
-/* Whether the rule table has rules for a category. */
+/* Whether evidence explains a category (its row in the category table
+ * names some). */
 bool rowwhy_covers(enum cat c);
 
 /* Whether a category's figure is a stall worth the evidence. */
@@ -78,8 +80,9 @@ bool rowwhy_stalled(const struct cat_figure *f);
 bool rowwhy_wanted(const struct cat_figure d[NCAT]);
 
 /*
- * The evidence its stalls need (EVIDENCE_WANT of groups): what a stalled
- * category's rules read; the rest is not read and stays absent.
+ * The evidence its stalls need (EVIDENCE_WANT of groups): the evidence
+ * of each stalled category's row in the category table; the rest is not
+ * read and stays absent.
  */
 unsigned rowwhy_wants(const struct cat_figure d[NCAT]);
 

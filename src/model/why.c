@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The rule table of why.h: one function per rule, each true only when
- * every figure it needs is known and shows the cause. A rule never fills
- * in an unknown figure with 0.
+ * every figure it needs is known and shows the cause, named by its
+ * cause's row of why_rules[] (below the rules); the category table names
+ * the causes tried for each category. A rule never fills in an unknown
+ * figure with 0.
  */
 #include <config.h>
 
@@ -12,42 +14,6 @@
 
 #include "lib/nls.h"
 #include "model/why.h"
-
-const struct why_rule why_rules[NWHY] = {
-	[WHY_NONE] = { "", "", "" },
-	[WHY_CPU_QUOTA] = { "cpu_quota", N_("cpu quota"),
-		N_("the cgroup used up its CPU quota: it accounts for the CPU "
-		   "delay in the share of periods it was throttled in") },
-	[WHY_PINNED] = { "pinned", N_("pinned"),
-		N_("the CPUs the process may use, fewer than the machine has, "
-		   "are crowded (more of its threads runnable, or busy) while "
-		   "others idle: it accounts for up to their idle time") },
-	[WHY_CPU_CONTENTION] = { "cpu_contention", N_("cpu contention"),
-		N_("more tasks of the machine are runnable than the CPUs the "
-		   "process may use, or those were busy: what quota and "
-		   "pinning leave") },
-	[WHY_MEM_LIMIT] = { "mem_limit", N_("mem limit"),
-		/* xgettext:no-c-format */
-		N_("the cgroup hit its memory limit, or uses 95 % of it") },
-	[WHY_MEM_HIGH] = { "mem_high", N_("mem high"),
-		N_("the cgroup went over memory.high and was throttled") },
-	[WHY_SWAP_FULL] = { "swap_full", N_("swap full"),
-		/* xgettext:no-c-format */
-		N_("the cgroup's or the machine's swap is 95 % used") },
-	[WHY_LOW_MEMORY] = { "low_memory", N_("low memory"),
-		/* xgettext:no-c-format */
-		N_("the machine has less than 5 % of its memory available") },
-	[WHY_IO_LIMIT] = { "io_limit", N_("io limit %s"),
-		/* xgettext:no-c-format */
-		N_("the cgroup's IO on a device reached 90 % of its limit") },
-	[WHY_DISK_BUSY] = { "disk_busy", N_("disk %s %.0f%%"),
-		/* xgettext:no-c-format */
-		N_("a disk the process's cgroup used was busy at least 80 % of "
-		   "the interval") },
-	[WHY_FORK_COW] = { "fork_cow", N_("fork cow"),
-		N_("the process forked in the interval: pages it shares with "
-		   "its children are copied when written") },
-};
 
 /* A number (a limit that is not "max", or a count) the kernel gave. */
 static bool known(const struct kval *k)
@@ -63,21 +29,23 @@ static bool at_least(const struct kval *part, double share,
 	       (double)part->v >= share * (double)whole->v;
 }
 
-/* The quota's part of p: the share of periods throttled in. */
-static bool rule_cpu_quota(double p, const struct evidence *ev, double *est)
+/* The quota's part of P: the share of periods throttled in. */
+static bool rule_cpu_quota(const struct evidence *ev, struct why_hold *h)
 {
+	double p = h->est_us;
+
 	if (!known(&ev->cpu_quota_us))
 		return false;
 	if (known(&ev->cpu_throttled_periods) && known(&ev->cpu_periods) &&
 	    ev->cpu_periods.v > 0) {
 		double f = (double)ev->cpu_throttled_periods.v /
 			   (double)ev->cpu_periods.v;
-		*est = p * (f < 1 ? f : 1);
+		h->est_us = p * (f < 1 ? f : 1);
 		return ev->cpu_throttled_periods.v > 0;
 	}
 	if (known(&ev->cpu_throttled_us) && ev->cpu_throttled_us.v > 0) {
 		double t = (double)ev->cpu_throttled_us.v;
-		*est = t < p ? t : p;
+		h->est_us = t < p ? t : p;
 		return true;
 	}
 	return false;
@@ -103,8 +71,9 @@ static bool others_idle(const struct evidence *ev)
 		       WHY_IDLE_SHARE * (double)ev->other_cpus_time_us.v;
 }
 
-static bool rule_pinned(double p, const struct evidence *ev, double *est)
+static bool rule_pinned(const struct evidence *ev, struct why_hold *h)
 {
+	double p = h->est_us;
 	bool own;
 
 	if (!known(&ev->allowed_cpus) || !known(&ev->cpus_online) ||
@@ -114,23 +83,26 @@ static bool rule_pinned(double p, const struct evidence *ev, double *est)
 	      ev->runnable_threads.v > ev->allowed_cpus.v;
 	if (allowed_busy(ev) && others_idle(ev)) {
 		double idle = (double)ev->other_cpus_idle_us.v;
-		*est = idle < p ? idle : p;
+		h->est_us = idle < p ? idle : p;
 		return true;
 	}
 	if (!own)
 		return false;
 	if (known(&ev->other_cpus_idle_us)) {
 		double idle = (double)ev->other_cpus_idle_us.v;
-		*est = idle < p ? idle : p;
+		h->est_us = idle < p ? idle : p;
 	} else {
-		*est = p * (1 - (double)ev->allowed_cpus.v /
-				(double)ev->runnable_threads.v);
+		h->est_us = p * (1 - (double)ev->allowed_cpus.v /
+				     (double)ev->runnable_threads.v);
 	}
 	return true;
 }
 
-static bool rule_cpu_contention(const struct evidence *ev)
+/* The residual cause of cpu: what quota and pinning leave. */
+static bool rule_cpu_contention(const struct evidence *ev, struct why_hold *h)
 {
+	h->est_us = 0;
+	h->residual = true;
 	if (allowed_busy(ev))
 		return true;
 	return known(&ev->allowed_cpus) && known(&ev->sys_runnable) &&
@@ -143,15 +115,23 @@ static bool positive(const struct kval *k)
 	return known(k) && k->v > 0;
 }
 
-static bool rule_mem_limit(const struct evidence *ev)
+static bool rule_mem_limit(const struct evidence *ev, struct why_hold *h)
 {
+	(void)h;
 	return positive(&ev->mem_events_max) || positive(&ev->mem_failcnt) ||
 	       positive(&ev->memsw_failcnt) ||
 	       at_least(&ev->mem_current, WHY_LIMIT_SHARE, &ev->mem_max);
 }
 
-static bool rule_swap_full(const struct evidence *ev)
+static bool rule_mem_high(const struct evidence *ev, struct why_hold *h)
 {
+	(void)h;
+	return positive(&ev->mem_events_high);
+}
+
+static bool rule_swap_full(const struct evidence *ev, struct why_hold *h)
+{
+	(void)h;
 	if (at_least(&ev->swap_current, WHY_LIMIT_SHARE, &ev->swap_max))
 		return true;
 	return known(&ev->sys_swap_total) && known(&ev->sys_swap_free) &&
@@ -160,8 +140,9 @@ static bool rule_swap_full(const struct evidence *ev)
 		       WHY_LOW_SHARE * (double)ev->sys_swap_total.v;
 }
 
-static bool rule_low_memory(const struct evidence *ev)
+static bool rule_low_memory(const struct evidence *ev, struct why_hold *h)
 {
+	(void)h;
 	return known(&ev->sys_mem_total) && known(&ev->sys_mem_available) &&
 	       ev->sys_mem_total.v > 0 &&
 	       (double)ev->sys_mem_available.v <
@@ -178,7 +159,8 @@ static bool at_rate(const struct kval *count, const struct kval *limit,
 		       WHY_IO_LIMIT_SHARE * (double)limit->v;
 }
 
-static int rule_io_limit(const struct evidence *ev)
+/* The first device of the cgroup at its limit, or -1. */
+static int io_limited(const struct evidence *ev)
 {
 	for (size_t i = 0; i < ev->n_io_devs && i < EVIDENCE_IO_DEVS; i++) {
 		const struct evidence_io_dev *d = &ev->io_devs[i];
@@ -190,6 +172,12 @@ static int rule_io_limit(const struct evidence *ev)
 			return (int)i;
 	}
 	return -1;
+}
+
+static bool rule_io_limit(const struct evidence *ev, struct why_hold *h)
+{
+	h->r.io_dev = io_limited(ev);
+	return h->r.io_dev >= 0;
 }
 
 /* Did the cgroup do IO on the disk in the interval? */
@@ -218,8 +206,8 @@ static bool cgroup_did_io(const struct evidence *ev)
 	return false;
 }
 
-/* The busiest disk at WHY_DISK_BUSY_PCT (disks come busiest first). */
-static int rule_disk_busy(const struct evidence *ev)
+/* The busiest disk at WHY_DISK_BUSY_PCT (disks come busiest first), or -1. */
+static int busy_disk(const struct evidence *ev)
 {
 	bool only_cgroup = cgroup_did_io(ev);
 
@@ -234,61 +222,82 @@ static int rule_disk_busy(const struct evidence *ev)
 	return -1;
 }
 
-static void hold(struct why_hold *out, size_t *n, enum why_cause c,
-		 double est, bool residual)
+static bool rule_disk_busy(const struct evidence *ev, struct why_hold *h)
 {
-	if (*n >= WHY_HOLDS)
-		return;
-	out[*n] = (struct why_hold){ { c, -1, -1 }, est, residual };
-	(*n)++;
+	h->r.disk = busy_disk(ev);
+	return h->r.disk >= 0;
 }
+
+static bool rule_fork_cow(const struct evidence *ev, struct why_hold *h)
+{
+	(void)h;
+	return positive(&ev->forks);
+}
+
+_Static_assert(NWHY <= sizeof(unsigned) * 8,
+	       "a category's causes are the bits of an unsigned");
+
+/* The causes, each with its rule; a category names those tried for it. */
+const struct why_rule why_rules[NWHY] = {
+	[WHY_NONE] = { "", "", "", NULL },
+	[WHY_CPU_QUOTA] = { "cpu_quota", N_("cpu quota"),
+		N_("the cgroup used up its CPU quota: it accounts for the CPU "
+		   "delay in the share of periods it was throttled in"),
+		rule_cpu_quota },
+	[WHY_PINNED] = { "pinned", N_("pinned"),
+		N_("the CPUs the process may use, fewer than the machine has, "
+		   "are crowded (more of its threads runnable, or busy) while "
+		   "others idle: it accounts for up to their idle time"),
+		rule_pinned },
+	[WHY_CPU_CONTENTION] = { "cpu_contention", N_("cpu contention"),
+		N_("more tasks of the machine are runnable than the CPUs the "
+		   "process may use, or those were busy: what quota and "
+		   "pinning leave"),
+		rule_cpu_contention },
+	[WHY_MEM_LIMIT] = { "mem_limit", N_("mem limit"),
+		/* xgettext:no-c-format */
+		N_("the cgroup hit its memory limit, or uses 95 % of it"),
+		rule_mem_limit },
+	[WHY_MEM_HIGH] = { "mem_high", N_("mem high"),
+		N_("the cgroup went over memory.high and was throttled"),
+		rule_mem_high },
+	[WHY_SWAP_FULL] = { "swap_full", N_("swap full"),
+		/* xgettext:no-c-format */
+		N_("the cgroup's or the machine's swap is 95 % used"),
+		rule_swap_full },
+	[WHY_LOW_MEMORY] = { "low_memory", N_("low memory"),
+		/* xgettext:no-c-format */
+		N_("the machine has less than 5 % of its memory available"),
+		rule_low_memory },
+	[WHY_IO_LIMIT] = { "io_limit", N_("io limit %s"),
+		/* xgettext:no-c-format */
+		N_("the cgroup's IO on a device reached 90 % of its limit"),
+		rule_io_limit },
+	[WHY_DISK_BUSY] = { "disk_busy", N_("disk %s %.0f%%"),
+		/* xgettext:no-c-format */
+		N_("a disk the process's cgroup used was busy at least 80 % of "
+		   "the interval"),
+		rule_disk_busy },
+	[WHY_FORK_COW] = { "fork_cow", N_("fork cow"),
+		N_("the process forked in the interval: pages it shares with "
+		   "its children are copied when written"),
+		rule_fork_cow },
+};
 
 size_t why_holds(enum cat cat, double part_us, const struct evidence *ev,
 		 struct why_hold out[WHY_HOLDS])
 {
 	size_t n = 0;
-	double est = 0;
-	int at;
 
-	if (!ev || !(part_us > 0))
+	if (!ev || !(part_us > 0) || (unsigned)cat >= NCAT)
 		return 0;
-	switch (cat) {
-	case CAT_CPU:
-		if (rule_cpu_quota(part_us, ev, &est))
-			hold(out, &n, WHY_CPU_QUOTA, est, false);
-		if (rule_pinned(part_us, ev, &est))
-			hold(out, &n, WHY_PINNED, est, false);
-		if (rule_cpu_contention(ev))
-			hold(out, &n, WHY_CPU_CONTENTION, 0, true);
-		break;
-	case CAT_SWAP:
-	case CAT_RECLAIM:
-	case CAT_THRASHING:
-		if (rule_mem_limit(ev))
-			hold(out, &n, WHY_MEM_LIMIT, part_us, false);
-		if (positive(&ev->mem_events_high))
-			hold(out, &n, WHY_MEM_HIGH, part_us, false);
-		if (rule_swap_full(ev))
-			hold(out, &n, WHY_SWAP_FULL, part_us, false);
-		if (rule_low_memory(ev))
-			hold(out, &n, WHY_LOW_MEMORY, part_us, false);
-		break;
-	case CAT_IO:
-		if ((at = rule_io_limit(ev)) >= 0) {
-			hold(out, &n, WHY_IO_LIMIT, part_us, false);
-			out[n - 1].r.io_dev = at;
-		}
-		if ((at = rule_disk_busy(ev)) >= 0) {
-			hold(out, &n, WHY_DISK_BUSY, part_us, false);
-			out[n - 1].r.disk = at;
-		}
-		break;
-	case CAT_WPCOPY:
-		if (positive(&ev->forks))
-			hold(out, &n, WHY_FORK_COW, part_us, false);
-		break;
-	default:
-		break;
+	for (int c = WHY_NONE + 1; c < NWHY && n < WHY_HOLDS; c++) {
+		struct why_hold h = { { (enum why_cause)c, -1, -1 }, part_us,
+				      false };
+
+		if ((categories[cat].causes & WHY_RULE(c)) &&
+		    why_rules[c].holds(ev, &h))
+			out[n++] = h;
 	}
 	return n;
 }

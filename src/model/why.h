@@ -50,6 +50,10 @@
  *  wpcopy       fork cow         forks > 0 in the interval; P
  *               (fork_cow)
  *  compact, irq (no rules)
+ *
+ * Which causes are tried for a category is its row's "causes" in the
+ * category table (categories.c); each cause's rule is its row's "holds"
+ * in why_rules[].
  */
 #ifndef STALLTOP_WHY_H
 #define STALLTOP_WHY_H
@@ -83,14 +87,8 @@ enum why_cause {
 	NWHY
 };
 
-struct why_rule {
-	const char *key;    /* stable JSON value: "cpu_quota" */
-	const char *text;   /* N_(): shown ("cpu quota"); with a device and
-			       a share for io_limit and disk_busy */
-	const char *rule;   /* N_(): when it holds, for the manual and help */
-};
-
-extern const struct why_rule why_rules[NWHY];
+/* A set of causes, as the category table names them: WHY_RULE(a) | ... */
+#define WHY_RULE(cause) (1u << (cause))
 
 /* A cause and what it points at. */
 struct why_result {
@@ -106,13 +104,29 @@ struct why_hold {
 	bool residual;    /* takes what the others leave */
 };
 
+struct why_rule {
+	const char *key;    /* stable JSON value: "cpu_quota" */
+	const char *text;   /* N_(): shown ("cpu quota"); with a device and
+			       a share for io_limit and disk_busy */
+	const char *rule;   /* N_(): when it holds, for the manual and help */
+	/*
+	 * Does it hold by ev? h comes with the cause and est_us = the
+	 * category's part P (> 0); the rule may lower est_us to what it
+	 * accounts for, make it residual, or name the device it points at.
+	 */
+	bool (*holds)(const struct evidence *ev, struct why_hold *h);
+};
+
+extern const struct why_rule why_rules[NWHY];
+
 /* At most this many causes hold for one category. */
 #define WHY_HOLDS 4
 
 /*
- * The causes that hold for category cat, whose part of the row's stall
- * in the interval is part_us microseconds, into out (at most WHY_HOLDS),
- * in the table's order; returns how many.
+ * The causes that hold for category cat (of its row's causes in the
+ * category table), whose part of the row's stall in the interval is
+ * part_us microseconds, into out (at most WHY_HOLDS), in the order of
+ * enum why_cause; returns how many.
  */
 size_t why_holds(enum cat cat, double part_us, const struct evidence *ev,
 		 struct why_hold out[WHY_HOLDS]);

@@ -249,10 +249,13 @@ static void io_facts(struct lines *L, const struct evidence *ev, bool cg)
 	pressure(L, "io", &ev->io_some_us, &ev->io_full_us);
 }
 
-static void wpcopy_facts(struct lines *L, const struct evidence *ev)
+/* A process's forks and private memory; a cgroup has none. */
+static void wpcopy_facts(struct lines *L, const struct evidence *ev, bool cg)
 {
 	char a[32], b[32];
 
+	if (cg)
+		return;
 	add(L, false, _("  forked %s processes; private memory %s"),
 	    delta(&ev->forks, a, sizeof(a)),
 	    bytes(&ev->private_bytes, b, sizeof(b)));
@@ -277,9 +280,30 @@ static void state_facts(struct lines *L, const struct evidence *ev, bool cg)
 	    count(&ev->tasks_io_wait, e, sizeof(e)));
 }
 
-static bool is_mem(int c)
+/*
+ * The facts of one evidence group a stalled category names (the
+ * category table's evidence); the task states come once, after every
+ * category.
+ */
+static void group_facts(struct lines *L, enum evidence_group g,
+			const struct evidence *ev, bool cg)
 {
-	return c == CAT_SWAP || c == CAT_RECLAIM || c == CAT_THRASHING;
+	switch (g) {
+	case EVIDENCE_CPU:
+		cpu_facts(L, ev, cg);
+		break;
+	case EVIDENCE_MEMORY:
+		mem_facts(L, ev);
+		break;
+	case EVIDENCE_IO:
+		io_facts(L, ev, cg);
+		break;
+	case EVIDENCE_WPCOPY:
+		wpcopy_facts(L, ev, cg);
+		break;
+	case EVIDENCE_STATES:
+		break;
+	}
 }
 
 /* The stalled categories of w with their causes and evidence. */
@@ -287,7 +311,7 @@ static void why_lines(struct lines *L, const struct row_why *w,
 		      const struct cat_figure d[NCAT], bool cg)
 {
 	const struct evidence *ev = &w->ev;
-	bool mem_done = false;
+	unsigned done = 0;      /* the groups shown, each once */
 
 	for (size_t i = 0; i < w->nranked; i++) {
 		char text[ROWWHY_TEXT + 16];
@@ -310,27 +334,54 @@ static void why_lines(struct lines *L, const struct row_why *w,
 		add(L, true, _("%s %.1f %%: %s"), categories[c].header,
 		    d[c].pct, wc->text[0] ? text :
 		    _("no cause the evidence supports"));
-		if (c == CAT_CPU)
-			cpu_facts(L, ev, cg);
-		else if (c == CAT_IO)
-			io_facts(L, ev, cg);
-		else if (c == CAT_WPCOPY && !cg)
-			wpcopy_facts(L, ev);
-		else if (is_mem(c) && !mem_done) {
-			mem_facts(L, ev);
-			mem_done = true;
+		for (unsigned g = 0; g < sizeof(done) * 8; g++) {
+			unsigned bit = EVIDENCE_WANT(g);
+
+			if (!(categories[c].evidence & bit & ~done))
+				continue;
+			group_facts(L, (enum evidence_group)g, ev, cg);
+			done |= bit;
 		}
 	}
 	state_facts(L, ev, cg);
 }
 
+/* The keys of the categories evidence explains: "cpu, io, ... or wpcopy". */
+static const char *covered(char *buf, size_t size)
+{
+	char head[256] = "";
+	const char *last = NULL;
+
+	for (int c = 0; c < NCAT; c++) {
+		size_t n = strlen(head);
+
+		if (!rowwhy_covers((enum cat)c))
+			continue;
+		if (last)
+			snprintf(head + n, sizeof(head) - n, "%s%s",
+				 n ? ", " : "", last);
+		last = categories[c].key;
+	}
+	if (!last)
+		snprintf(buf, size, "-");
+	else if (!head[0])
+		snprintf(buf, size, "%s", last);
+	else
+		/* TRANSLATORS: the end of a list of category keys: "cpu,
+		   io or swap" */
+		snprintf(buf, size, _("%s or %s"), head, last);
+	return buf;
+}
+
 static void no_why(struct lines *L, const struct cat_figure d[NCAT])
 {
-	add(L, false, "%s", rowwhy_wanted(d) ?
-	    _("  no evidence was gathered for this row") :
-	    /* xgettext:no-c-format */
-	    _("  no stall of 1 % or more in cpu, io, swap, reclaim, "
-	      "thrashing or wpcopy"));
+	char keys[256];
+
+	if (rowwhy_wanted(d))
+		add(L, false, "%s", _("  no evidence was gathered for this row"));
+	else
+		add(L, false, _("  no stall of %.0f %% or more in %s"),
+		    ROWWHY_MIN_PCT, covered(keys, sizeof(keys)));
 }
 
 /*

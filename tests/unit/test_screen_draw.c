@@ -7,8 +7,10 @@
  * the help page and the keys that change the view; the four metrics
  * (each cell its own row's and category's figure, and the order of a
  * sort by a category under each); the cgroup tree (order, folding,
- * zooming into a cgroup's processes), the header's trigger flag and the
- * replay header; a recording played on the screen to its last sample.
+ * zooming into a cgroup's processes), the header's trigger flag, the
+ * evidence pane (each stalled category's facts under it, the memory ones
+ * once, none for a category without evidence) and the replay header; a
+ * recording played on the screen to its last sample.
  */
 #include <config.h>
 
@@ -25,6 +27,7 @@
 #include "lib/textwidth.h"
 #include "model/layouts.h"
 #include "model/producer.h"
+#include "model/rowwhy.h"
 #include "options.h"
 #include "record/player.h"
 #include "record/record.h"
@@ -990,6 +993,219 @@ static void test_cgroups(void)
 	s.msg[0] = '\0';
 }
 
+/* ---- the evidence pane ---- */
+
+/*
+ * A process stalled in cpu, io, swap, reclaim, wpcopy and compact, with
+ * the evidence of each and a cause for each but compact.
+ */
+static void make_why(struct row_why *w, const struct cat_figure d[NCAT])
+{
+	struct evidence *ev = &w->ev;
+
+	memset(w, 0, sizeof(*w));
+	ev->interval_s = 2;
+	ev->cpu_cgroup_version = 1;
+	ev->cpu_quota_us = (struct kval){ .have = true, .v = 20000 };
+	ev->cpu_period_us = (struct kval){ .have = true, .v = 100000 };
+	ev->cpu_throttled_us = (struct kval){ .have = true, .v = 1000000 };
+	ev->allowed_cpus = (struct kval){ .have = true, .v = 2 };
+	ev->cpus_online = (struct kval){ .have = true, .v = 2 };
+	ev->mem_cgroup_version = 1;
+	ev->mem_max = (struct kval){ .have = true, .v = 64 << 20 };
+	ev->mem_current = (struct kval){ .have = true, .v = 63 << 20 };
+	ev->mem_events_max = (struct kval){ .have = true, .v = 0 };
+	ev->mem_failcnt = (struct kval){ .have = true, .v = 9 };
+	ev->task_read_bytes = (struct kval){ .have = true, .v = 4096 };
+	ev->n_disks = 1;
+	ev->disks[0] = (struct diskstats_busy){ 8, 0, "sda", 98.5, 1.25, 0,
+						52428800 };
+	ev->forks = (struct kval){ .have = true, .v = 3 };
+	ev->private_bytes = (struct kval){ .have = true, .v = 1 << 20 };
+	ev->states_source = CGSTATS_KERNEL;
+	ev->tasks_running = (struct kval){ .have = true, .v = 1 };
+	rowwhy_eval(w, d, 60, true, 20, 2, WHY_NONE);
+}
+
+/* The pane's lines, from the one below its title to the bottom line. */
+static int pane_lines(const char *lines[], int max)
+{
+	static char buf[40][512];
+	int y = find_line("Evidence (w closes)"), n = 0;
+
+	CHECK(y > 0);
+	for (y++; y > 0 && y < LINES - 1 && n < max && n < 40; y++, n++) {
+		snprintf(buf[n], sizeof(buf[n]), "%s", line_at(y));
+		for (char *e = buf[n] + strlen(buf[n]);
+		     e > buf[n] && e[-1] == ' ';)
+			*--e = '\0';
+		lines[n] = buf[n];
+	}
+	return n;
+}
+
+static void select_pid(pid_t pid)
+{
+	for (size_t i = 0; i < s.nview; i++)
+		if (s.view[i].pid == pid)
+			s.cur = i;
+	CHECK(s.cur < s.nview && s.view[s.cur].pid == pid);
+}
+
+/*
+ * The pane's next line (*i of n) starts with want; at the first that
+ * does not, say what the pane has there and check no further (*i = -1).
+ */
+static void check_prefix(const char *l[], int n, int *i, const char *want)
+{
+	if (*i < 0)
+		return;
+	if (*i >= n) {
+		fprintf(stderr, "pane: %d lines, wanted \"%s...\" after them\n",
+			n, want);
+		CHECK(0);
+		*i = -1;
+		return;
+	}
+	if (strncmp(l[*i], want, strlen(want)) != 0) {
+		fprintf(stderr, "pane line %d \"%s\", wanted \"%s...\"\n", *i,
+			l[*i], want);
+		CHECK(0);
+		*i = -1;
+		return;
+	}
+	(*i)++;
+}
+
+static void test_why_pane(void)
+{
+	static struct row rows[3];
+	static struct cgroup_row cg[1];
+	static struct row_why w, wcg;
+	struct sample smp;
+	const char *l[40];
+	int n, i = 0;
+
+	rows[0] = make_row(100, "stuck", "root");
+	set_figure(&rows[0], CAT_CPU, 30, 10);
+	set_figure(&rows[0], CAT_IO, 20, 4);
+	set_figure(&rows[0], CAT_SWAP, 5, 1);
+	set_figure(&rows[0], CAT_RECLAIM, 4, 1);
+	set_figure(&rows[0], CAT_WPCOPY, 3, 1);
+	set_figure(&rows[0], CAT_COMPACT, 2, 1);
+	rows[0].total_pct = 60;
+	rows[0].cpu_pct = 20;
+	make_why(&w, rows[0].d);
+	rows[0].why = &w;
+	/* a stall of a category without evidence: no pane to fill */
+	rows[1] = make_row(200, "compact", "root");
+	set_figure(&rows[1], CAT_COMPACT, 50, 1);
+	rows[1].total_pct = 50;
+	/* a stall with evidence the producer did not gather */
+	rows[2] = make_row(300, "nowhy", "root");
+	set_figure(&rows[2], CAT_IO, 10, 1);
+	rows[2].total_pct = 10;
+	/* the cgroup of the first, with the same stalls and evidence */
+	cg[0] = make_cgroup("/", 30, 10, 3);
+	memcpy(cg[0].d, rows[0].d, sizeof(cg[0].d));
+	make_why(&wcg, cg[0].d);
+	cg[0].why = &wcg;
+	memset(&smp, 0, sizeof(smp));
+	smp.time = 1763740000;
+	smp.interval = 2.0;
+	smp.delayacct = true;
+	smp.delayacct_known = true;
+	smp.ts_version = 16;
+	smp.rows = rows;
+	smp.nrows = 3;
+	smp.nprocs = 3;
+	smp.cgroups = cg;
+	smp.ncgroups = 1;
+	CHECK(snapshot_copy(&s.snap, &smp) == 0);
+	s.have_sample = true;
+	screen_rebuild_view(&s);
+	s.why = true;
+
+	select_pid(100);
+	size(80, 200);
+	n = pane_lines(l, 40);
+	/* the causes ranked, then each stalled category with its facts */
+	check_prefix(l, n, &i, "Why: 100 stuck (evidence of 2.00 s)");
+	check_prefix(l, n, &i, "  TOTAL 60.0 %, CPU% 20.0: reclaim,");
+	check_prefix(l, n, &i, "Binding: cpu quota, ");
+	check_prefix(l, n, &i, "  also: disk sda 98%, ");
+	check_prefix(l, n, &i, "  also: mem limit, ");
+	check_prefix(l, n, &i, "  also: fork cow, ");
+	check_prefix(l, n, &i, "CPU 30.0 %: cpu quota");
+	check_prefix(l, n, &i, "  cpu.cfs_quota_us/cpu.cfs_period_us 20000/100000 µs: throttled 1.00 s");
+	check_prefix(l, n, &i, "  allowed CPUs 2 of 2; its runnable threads unknown;");
+	check_prefix(l, n, &i, "IO 20.0 %: disk sda 98%");
+	check_prefix(l, n, &i, "  the process read 4.0 KiB from storage");
+	check_prefix(l, n, &i, "  disk sda: 98 % busy, queue 1.25, read 0 B, wrote 50 MiB");
+	check_prefix(l, n, &i, "SWAP 5.0 %: mem limit");
+	check_prefix(l, n, &i, "  memory.limit_in_bytes 64 MiB, current 63 MiB; max events +0, failcnt +9");
+	check_prefix(l, n, &i, "  machine: - free, - available of -; swap - free of -");
+	/* the memory facts once, under the first memory category */
+	check_prefix(l, n, &i, "RECLAIM 4.0 %: mem limit");
+	check_prefix(l, n, &i, "WPCOPY 3.0 %: fork cow");
+	check_prefix(l, n, &i, "  forked +3 processes; private memory 1.0 MiB");
+	/* no line of compact: it has no evidence */
+	check_prefix(l, n, &i, "  its cgroup's tasks (cgroupstats): 1 running,");
+	CHECK(i < 0 || i == n);
+	if (i >= 0 && i != n)
+		fprintf(stderr, "pane: %d lines, wanted %d: \"%s\"\n", n, i,
+			l[i]);
+
+	select_pid(200);
+	size(80, 200);
+	n = pane_lines(l, 40);
+	CHECK(n == 3);
+	i = 0;
+	check_prefix(l, n, &i, "Why: 200 compact");
+	check_prefix(l, n, &i, "  TOTAL 50.0 %, CPU% 1.5: reclaim,");
+	check_prefix(l, n, &i, "  no stall of 1 % or more in cpu, io, swap, reclaim, thrashing or wpcopy");
+	CHECK(n == 3 && strlen(l[2]) == strlen("  no stall of 1 % or more in "
+					       "cpu, io, swap, reclaim, "
+					       "thrashing or wpcopy"));
+
+	select_pid(300);
+	size(80, 200);
+	n = pane_lines(l, 40);
+	CHECK(n == 2);
+	i = 0;
+	check_prefix(l, n, &i, "Why: 300 nowhy");
+	check_prefix(l, n, &i, "  no evidence was gathered for this row");
+
+	/* a cgroup's pane: the machine's CPUs, no process's forks */
+	opts.cgroups = true;
+	screen_set_cgview(&s, true);
+	size(80, 200);
+	n = pane_lines(l, 40);
+	i = 0;
+	check_prefix(l, n, &i, "Why: cgroup / (evidence of 2.00 s)");
+	check_prefix(l, n, &i, "Binding: cpu quota, ");
+	check_prefix(l, n, &i, "  also: disk sda 98%, ");
+	check_prefix(l, n, &i, "  also: mem limit, ");
+	check_prefix(l, n, &i, "  also: fork cow, ");
+	check_prefix(l, n, &i, "CPU 30.0 %: cpu quota");
+	check_prefix(l, n, &i, "  cpu.cfs_quota_us/cpu.cfs_period_us 20000/100000 µs: throttled 1.00 s");
+	check_prefix(l, n, &i, "  - tasks runnable on the machine, 2 CPUs online");
+	check_prefix(l, n, &i, "IO 20.0 %: disk sda 98%");
+	check_prefix(l, n, &i, "  disk sda: 98 % busy, queue 1.25, read 0 B, wrote 50 MiB");
+	check_prefix(l, n, &i, "SWAP 5.0 %: mem limit");
+	check_prefix(l, n, &i, "  memory.limit_in_bytes 64 MiB, current 63 MiB; max events +0, failcnt +9");
+	check_prefix(l, n, &i, "  machine: - free, - available of -; swap - free of -");
+	check_prefix(l, n, &i, "RECLAIM 4.0 %: mem limit");
+	check_prefix(l, n, &i, "WPCOPY 3.0 %: fork cow");
+	check_prefix(l, n, &i, "  the cgroup's own tasks (cgroupstats): 1 running,");
+	CHECK(i < 0 || i == n);
+	screen_set_cgview(&s, false);
+	opts.cgroups = false;
+	s.why = false;
+	s.cur = 0;
+	load_sample();
+}
+
 /* ---- the trigger flag ---- */
 
 static void test_trigger(void)
@@ -1280,6 +1496,7 @@ int main(void)
 	test_banner();
 	test_cgroups();
 	test_trigger();
+	test_why_pane();
 	test_replay();
 	test_replay_play();
 
