@@ -679,17 +679,40 @@ static int rows_alloc(struct codec_rows *r, const struct codec_table *t,
 	return r->rows ? 0 : -1;
 }
 
+/*
+ * The next entity of a list into r, which has room for *cap: memory
+ * grows with the entities a payload holds, not with the count it claims.
+ */
+static int add_entity(struct in *in, const struct tab *tb,
+		      struct codec_rows *r, size_t *cap)
+{
+	const struct codec_table *t = tb->t;
+
+	if (r->n == *cap) {
+		size_t n = *cap < 64 ? 64 : 2 * *cap;
+		void *p = realloc(r->rows, n * t->size);
+		if (!p)
+			return -1;
+		r->rows = p;
+		*cap = n;
+	}
+	if (get_entity(in, tb, row_at(t, r, r->n)) < 0)
+		return -1;
+	r->n++;
+	return 0;
+}
+
 static int key_table(struct in *in, const struct tab *tb, struct codec_rows *r)
 {
 	const struct codec_table *t = tb->t;
-	size_t n;
+	size_t n, cap = 1;
 
 	if (get_count(in, t->max_rows, &n) < 0)
 		return -1;
-	if (rows_alloc(r, t, n) < 0)
+	if (rows_alloc(r, t, 0) < 0)
 		return -1;
-	for (; r->n < n; r->n++)
-		if (get_entity(in, tb, row_at(t, r, r->n)) < 0)
+	while (r->n < n)
+		if (add_entity(in, tb, r, &cap) < 0)
 			return -1;
 	return sort_rows(in, t, r);
 }
@@ -754,12 +777,9 @@ static int delta_table(struct in *in, const struct tab *tb,
 	r->n = kept;
 	if (get_count(in, t->max_rows - kept, &nadd) < 0)
 		goto out;
-	void *p = realloc(r->rows, (kept + nadd ? kept + nadd : 1) * t->size);
-	if (!p)
-		goto out;
-	r->rows = p;
-	for (; nadd; nadd--, r->n++)
-		if (get_entity(in, tb, row_at(t, r, r->n)) < 0)
+	size_t cap = prev->n ? prev->n : 1;
+	for (; nadd; nadd--)
+		if (add_entity(in, tb, r, &cap) < 0)
 			goto out;
 	rc = sort_rows(in, t, r);
 out:
