@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The size of recordings of readings (src/store/): a synthetic day of
+ * samples with the test schema shaped like a task reading
+ * (tests/lib/store_schema.h: 26 counters, comm, cmdline, cgroup; 20
+ * cgroups; the system), encoded by the codec and framed by the frame
+ * writer, as the recorder will:
+ *
+ *   idle   100 processes whose counters rarely move (5 % of them each
+ *          sample, two counters), no churn
+ *   busy   100 processes whose CPU, scheduling, fault and IO counters
+ *          all move every sample
+ *   day    500 processes: 20 % move each sample, one exits and another
+ *          starts every minute
+ *
+ * each at -d 10 for a day (8,640 samples), a key frame every
+ * KEY_EVERY samples (-k, default 60: ten minutes). For each, the bytes
+ * per sample and per day stored three ways: raw records; each record's
+ * payload deflated on its own (what the recorder writes: a damaged
+ * record costs itself alone); and the raw records in one gzip stream
+ * (for comparison only: one damaged byte costs the rest of the file).
+ * And the CPU time the encoder and writer took per sample.
+ *
+ *   bench/storesize [-k KEY_EVERY] [-n SAMPLES]
+ *   bench/storesize -r FILE [-k KEY_EVERY]
+ *
+ * With -r, the readings of a real machine instead (bench/run takes them
+ * while today's recorder records the same machine): FILE has a line per
+ * process and sample, tab-separated: the sample's number, the tid, the
+ * start time, the 26 counters ("-" for unknown) in the order of
+ * store_schema.h, comm, cmdline and the cgroup path. Too few samples for
+ * a day, so the figure per sample is the mean delta frame plus the key
+ * frame's share (its size / KEY_EVERY).
+ *
+ * Output: one line per load and way, key=value, for bench/run.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "store/codec.h"
+#include "store/frame.h"
+#include "../tests/lib/store_schema.h"
+
+#define MAXTASKS 4096
+#define NCG 20
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+
+static uint64_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static const char *const cmds[] = {
+	"/usr/sbin/sshd -D", "/lib/systemd/systemd-journald",
+	"postgres: checkpointer", "/usr/bin/python3 /opt/app/worker.py --queue=default",
+	"nginx: worker process", "/usr/lib/jvm/java-17/bin/java -Xmx2g -jar /srv/app.jar",
+	"/usr/sbin/cron -f", "/usr/bin/containerd", "/usr/bin/dockerd -H fd://",
+	"/usr/sbin/rsyslogd -n -iNONE",
+};
+
+struct load {
+	const char *name;
+	size_t procs;
+	unsigned move_pct;      /* processes that move each sample */
+	unsigned counters;      /* counters that move in one that moves */
+	unsigned churn_every;   /* samples between an exit and a start */
+};
+
+static struct st_task tasks[MAXTASKS];
+static struct st_cgroup cgroups[NCG];
+static struct st_system sys;
+static size_t ntasks;
+static uint64_t next_pid = 1000;
+
+static void new_task(struct st_task *t)
+{
+	const struct codec_table *tb = &st_tables[ST_TASKS];
+	const char *cmd = cmds[rnd() % (sizeof(cmds) / sizeof(cmds[0]))];
+
+	memset(t, 0, sizeof(*t));
+	t->tid = t->tgid = next_pid++;
+	t->start = 400000000000ull + rnd() % 100000000000ull;
+	t->ppid = 1;
+	t->nice = 0;
+	snprintf(t->comm, sizeof(t->comm), "%.15s",
+		 strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd);
+	snprintf(t->cmdline, sizeof(t->cmdline), "%s", cmd);
+	snprintf(t->cgroup, sizeof(t->cgroup), "/system.slice/unit-%u.service",
+		 (unsigned)(rnd() % NCG));
+	/* the delay categories of memory pressure and IRQ (counters 4 to
+	 * 11 and 14, 15) are 0 for most tasks, as they are on a machine
+	 * with enough memory and without IRQ time accounting */
+	for (int c = 0; c < ST_NCNT; c++)
+		t->cnt[c] = ((c >= 4 && c < 12) || c == 14 || c == 15) &&
+			    rnd() % 10 ? 0 : c % 2 ? rnd() % 2000000000000ull :
+			    rnd() % 100000;
+	for (size_t i = 0; i < tb->nfields; i++)
+		codec_set_known(tb, t, tb->fields[i].id, true);
+}
+
+/* What a task that ran for part of 10 s adds to its counters. */
+static void move(struct st_task *t, unsigned counters)
+{
+	/* the CPU delay, run times, user and system time, context switches,
+	 * faults and IO (0 to 3 and 16 to 25) */
+	static const unsigned moving[] = { 0, 1, 16, 17, 18, 19, 2, 3, 20, 21,
+					   22, 23, 24, 25 };
+	for (unsigned k = 0; k < counters && k < 14; k++) {
+		unsigned c = moving[k];
+		/* odd: nanosecond totals; even: counts */
+		t->cnt[c] += c % 2 ? rnd() % 2000000000ull : rnd() % 3000;
+	}
+}
+
+static void setup(const struct load *l)
+{
+	ntasks = l->procs;
+	for (size_t i = 0; i < ntasks; i++)
+		new_task(&tasks[i]);
+	for (size_t i = 0; i < NCG; i++) {
+		memset(&cgroups[i], 0, sizeof(cgroups[i]));
+		snprintf(cgroups[i].path, sizeof(cgroups[i].path),
+			 "/system.slice/unit-%zu.service", i);
+		for (size_t j = 0; j < st_tables[ST_CGROUPS].nfields; j++)
+			codec_set_known(&st_tables[ST_CGROUPS], &cgroups[i],
+					st_tables[ST_CGROUPS].fields[j].id, true);
+	}
+	memset(&sys, 0, sizeof(sys));
+	for (size_t j = 0; j < st_tables[ST_SYSTEM].nfields; j++)
+		codec_set_known(&st_tables[ST_SYSTEM], &sys,
+				st_tables[ST_SYSTEM].fields[j].id, true);
+}
+
+static void step(const struct load *l, size_t n)
+{
+	for (size_t i = 0; i < ntasks; i++)
+		if (rnd() % 100 < l->move_pct)
+			move(&tasks[i], l->counters);
+	if (l->churn_every && n % l->churn_every == 0)
+		new_task(&tasks[rnd() % ntasks]);
+	/* a cgroup moves about as often as its tasks: its CPU time and
+	 * CPU pressure; under load every counter */
+	for (size_t i = 0; i < NCG; i++)
+		if (rnd() % 100 < 2 * l->move_pct)
+			for (int c = 0; c < (l->move_pct >= 50 ? 8 : 2); c++)
+				cgroups[i].cnt[c] += rnd() % 100000000;
+	/* the system's pressure totals move a little even when idle; the
+	 * averages (two decimals) only under load */
+	for (int i = 0; i < 6; i++)
+		if (rnd() % 100 < 2 * l->move_pct)
+			sys.psi_total[i] += rnd() % 1000000;
+	for (int i = 0; i < 3; i++)
+		if (rnd() % 100 < l->move_pct)
+			sys.avg10[i] = (double)(rnd() % 10000) / 100;
+}
+
+static double cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static off_t size_of(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0) {
+		perror("storesize: fstat");
+		exit(1);
+	}
+	return st.st_size;
+}
+
+/* The raw file through gzip, as one stream: its compressed size. */
+static size_t gzipped(int fd)
+{
+	size_t n = (size_t)size_of(fd);
+	unsigned char *in = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
+	uLongf out_len = compressBound(n);
+	unsigned char *out = malloc(out_len);
+
+	if (in == MAP_FAILED || !out ||
+	    compress2(out, &out_len, in, n, Z_DEFAULT_COMPRESSION) != Z_OK) {
+		fprintf(stderr, "storesize: cannot compress\n");
+		exit(1);
+	}
+	munmap(in, n);
+	free(out);
+	return out_len + 12;    /* gzip's header and trailer beside zlib's */
+}
+
+static void run(const struct load *l, unsigned key_every, size_t samples)
+{
+	int fd[2];
+	struct frame_writer *w[2];
+	struct codec_enc *e = codec_enc_new(&st_schema, key_every, 0);
+	struct codec_rows rows[ST_NTABLES];
+	double cpu = 0;
+
+	for (int k = 0; k < 2; k++) {
+		fd[k] = memfd_create("storesize", MFD_CLOEXEC);
+		w[k] = fd[k] < 0 ? NULL :
+		       frame_writer_open(fd[k], k == 1, "stalltop bench");
+		if (!w[k]) {
+			perror("storesize");
+			exit(1);
+		}
+	}
+	rng = 0x2545f4914f6cdd1dull;
+	setup(l);
+	for (size_t n = 0; n < samples; n++) {
+		const unsigned char *p;
+		size_t len;
+		int type;
+
+		step(l, n);
+		rows[ST_TASKS] = (struct codec_rows){ tasks, ntasks };
+		rows[ST_CGROUPS] = (struct codec_rows){ cgroups, NCG };
+		rows[ST_SYSTEM] = (struct codec_rows){ &sys, 1 };
+		struct codec_sample s = { 1763740000.0 + 10.0 * (double)n, rows };
+		double t0 = cpu_s();
+		if (codec_enc_sample(e, &s, &p, &len, &type) < 0 ||
+		    frame_write(w[1], type, s.time, p, len) < 0) {
+			perror("storesize");
+			exit(1);
+		}
+		cpu += cpu_s() - t0;
+		if (frame_write(w[0], type, s.time, p, len) < 0) {
+			perror("storesize");
+			exit(1);
+		}
+	}
+	size_t raw = (size_t)size_of(fd[0]), deflated = (size_t)size_of(fd[1]);
+	size_t gz = gzipped(fd[0]);
+	const char *way[] = { "raw", "deflate", "gzip" };
+	size_t bytes[] = { raw, deflated, gz };
+	for (int k = 0; k < 3; k++)
+		printf("load=%s procs=%zu way=%s samples=%zu key_every=%u "
+		       "bytes=%zu per_sample=%.0f per_day_mb=%.2f "
+		       "cpu_us_per_sample=%.0f\n", l->name, l->procs, way[k],
+		       samples, key_every, bytes[k],
+		       (double)bytes[k] / (double)samples,
+		       (double)bytes[k] / (double)samples * 8640 / 1e6,
+		       1e6 * cpu / (double)samples);
+	for (int k = 0; k < 2; k++) {
+		frame_writer_free(w[k]);
+		close(fd[k]);
+	}
+	codec_enc_free(e);
+}
+
+/* The next field of a tab-separated line, NUL-terminated in place. */
+static char *field(char **line)
+{
+	char *f = *line, *tab = strchr(f, '\t');
+
+	if (tab) {
+		*tab = '\0';
+		*line = tab + 1;
+	} else {
+		*line = f + strlen(f);
+	}
+	return f;
+}
+
+static void real(const char *path, unsigned key_every)
+{
+	FILE *in = fopen(path, "r");
+	struct codec_enc *e = codec_enc_new(&st_schema, 0, 0);
+	const struct codec_table *tb = &st_tables[ST_TASKS];
+	struct codec_rows rows[ST_NTABLES] = { { tasks, 0 }, { cgroups, 0 },
+					       { &sys, 0 } };
+	char *line = NULL;
+	size_t cap = 0, samples = 0, procs = 0, key = 0, deltas[2] = { 0, 0 };
+	long cur = -1;
+	int fd = memfd_create("storesize", MFD_CLOEXEC);
+	struct frame_writer *w = fd < 0 ? NULL :
+				 frame_writer_open(fd, true, "stalltop bench");
+
+	if (!in || !e || !w) {
+		perror(path);
+		exit(1);
+	}
+	for (;;) {
+		ssize_t n = getline(&line, &cap, in);
+		char *p = line;
+		long sample = n > 0 ? strtol(field(&p), NULL, 10) : -2;
+
+		if (sample != cur && cur >= 0) {
+			const unsigned char *out;
+			size_t len;
+			int type;
+			struct codec_sample s = { 1763740000.0 + (double)cur, rows };
+			off_t before = size_of(fd);
+			if (codec_enc_sample(e, &s, &out, &len, &type) < 0 ||
+			    frame_write(w, type, s.time, out, len) < 0) {
+				perror("storesize");
+				exit(1);
+			}
+			size_t bytes = (size_t)(size_of(fd) - before);
+			if (type == FRAME_KEY)
+				key = bytes;
+			else
+				deltas[0] += bytes, deltas[1]++;
+			samples++;
+			procs += rows[ST_TASKS].n;
+			rows[ST_TASKS].n = 0;
+		}
+		if (n <= 0)
+			break;
+		cur = sample;
+		if (rows[ST_TASKS].n == MAXTASKS)
+			continue;
+		struct st_task *t = &tasks[rows[ST_TASKS].n++];
+		memset(t, 0, sizeof(*t));
+		line[n - 1] = line[n - 1] == '\n' ? '\0' : line[n - 1];
+		t->tid = t->tgid = strtoull(field(&p), NULL, 10);
+		t->start = strtoull(field(&p), NULL, 10);
+		codec_set_known(tb, t, 1, true);
+		codec_set_known(tb, t, 2, true);
+		codec_set_known(tb, t, 3, true);
+		for (int c = 0; c < ST_NCNT; c++) {
+			char *v = field(&p);
+			if (*v && *v != '-') {
+				t->cnt[c] = strtoull(v, NULL, 10);
+				codec_set_known(tb, t, ST_CNT_ID + (unsigned)c, true);
+			}
+		}
+		snprintf(t->comm, sizeof(t->comm), "%s", field(&p));
+		snprintf(t->cmdline, sizeof(t->cmdline), "%s", field(&p));
+		snprintf(t->cgroup, sizeof(t->cgroup), "%s", field(&p));
+		for (unsigned id = 6; id <= 8; id++)
+			codec_set_known(tb, t, id, true);
+	}
+	if (!deltas[1]) {
+		fprintf(stderr, "storesize: %s: fewer than two samples\n", path);
+		exit(1);
+	}
+	double per = (double)deltas[0] / (double)deltas[1] +
+		     (double)key / (key_every ? key_every : 1);
+	printf("load=real procs=%.0f way=deflate samples=%zu key_every=%u "
+	       "key_bytes=%zu delta_bytes=%.0f per_sample=%.0f per_proc=%.1f\n",
+	       (double)procs / (double)samples, samples, key_every, key,
+	       (double)deltas[0] / (double)deltas[1], per,
+	       per * (double)samples / (double)procs);
+	free(line);
+	fclose(in);
+	frame_writer_free(w);
+	close(fd);
+	codec_enc_free(e);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct load loads[] = {
+		{ "idle", 100, 5, 2, 0 },
+		{ "busy", 100, 100, 10, 0 },
+		{ "day", 500, 20, 6, 6 },
+	};
+	unsigned key_every = 60;
+	size_t samples = 8640;
+	const char *readings = NULL;
+	int c;
+
+	while ((c = getopt(argc, argv, "k:n:r:")) != -1) {
+		switch (c) {
+		case 'r':
+			readings = optarg;
+			break;
+		case 'k':
+			key_every = (unsigned)strtoul(optarg, NULL, 10);
+			break;
+		case 'n':
+			samples = strtoul(optarg, NULL, 10);
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-k KEY_EVERY] [-n SAMPLES | "
+				"-r FILE]\n", argv[0]);
+			return 2;
+		}
+	}
+	if (!samples) {
+		fprintf(stderr, "storesize: -n takes a positive number\n");
+		return 2;
+	}
+	if (readings) {
+		real(readings, key_every);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(loads) / sizeof(loads[0]); i++)
+		run(&loads[i], key_every, samples);
+	return 0;
+}

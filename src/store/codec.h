@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Samples of readings as the payloads of FRAME_KEY and FRAME_DELTA
+ * records (frame.h), generic over a schema.
+ *
+ * A sample is a set of tables (tasks, cgroups, the system...), each a
+ * list of entities of one C struct. A table's schema (struct
+ * codec_table) gives every field a stable numeric id (1 to
+ * CODEC_MAX_ID), a type, its offset in the struct and its name; the key
+ * fields (CODEC_KEY: a task's id and start time, a cgroup's path; none
+ * for a table of one entity) identify an entity from sample to sample.
+ * Each struct has a bitmap of the ids it knows (known_offset): a field
+ * not known is not written, and a field not written is unknown. Ids are
+ * never reused: a new field gets a new id, a field that goes away leaves
+ * its id unused.
+ *
+ * Payload (varints as in varint.h):
+ *
+ *   sample   := seq table*
+ *   seq      := varint, one more than the sample before
+ *   table    := table-id:varint length:varint body (length bytes)
+ *   key body := count:varint entity*count
+ *   delta    := count:varint gap:varint*count             (removed)
+ *               count:varint (gap:varint field* 0)*count  (changed)
+ *               count:varint entity*count                 (added)
+ *   entity   := field* 0
+ *   field    := tag:varint value, tag = id << 2 | wire
+ *   wire 0   := varint: u64 as it is, s64 zigzagged; in a delta, a
+ *               counter (CODEC_COUNTER) the entity knew before is the
+ *               zigzagged difference from its value then (mod 2^64)
+ *   wire 1   := 8 bytes, little-endian: a double
+ *   wire 2   := length:varint bytes: a string (no NUL)
+ *   wire 3   := no value: the field became unknown (deltas only)
+ *
+ * Entities are in key order (u64 and s64 keys as numbers, strings by
+ * bytes). A gap is the distance in that order of the previous sample
+ * from the entity before in the same list (the first: from -1), so an
+ * entity that did not change costs nothing and one that did costs a
+ * byte besides its fields. A key frame holds every table (one not
+ * written is empty); a delta frame only the tables that changed. The
+ * decoder applies a delta only to the sample whose seq is one less:
+ * after a lost or damaged record it skips deltas up to the next key
+ * frame, never misapplying one. A reader skips a field or table id it
+ * does not know (a newer file), by its wire type or length.
+ */
+#ifndef STALLTOP_CODEC_H
+#define STALLTOP_CODEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CODEC_MAX_ID 1023
+
+enum codec_type { CODEC_U64, CODEC_S64, CODEC_DOUBLE, CODEC_STRING };
+
+#define CODEC_KEY 0x1u          /* part of the key; always known */
+#define CODEC_COUNTER 0x2u      /* written as a difference in deltas */
+
+struct codec_field {
+	unsigned id;
+	enum codec_type type;
+	unsigned flags;
+	size_t offset;          /* of a uint64_t, int64_t, double or char[] */
+	size_t size;            /* a string's array (with its NUL) */
+	const char *name;
+};
+
+struct codec_table {
+	unsigned id;
+	const char *name;
+	size_t size;            /* of the struct */
+	size_t known_offset;    /* of the bitmap of known ids (bit id) */
+	size_t known_size;      /* its bytes: ids below known_size * 8 */
+	size_t max_rows;        /* more in a file is damage */
+	const struct codec_field *fields;
+	size_t nfields;
+};
+
+struct codec_schema {
+	const struct codec_table *tables;
+	size_t ntables;
+};
+
+/* The entities of one table: an array of its struct. */
+struct codec_rows {
+	void *rows;
+	size_t n;
+};
+
+/* A sample: one codec_rows per table of the schema, in its order. */
+struct codec_sample {
+	double time;
+	struct codec_rows *tables;
+};
+
+bool codec_known(const struct codec_table *t, const void *row, unsigned id);
+void codec_set_known(const struct codec_table *t, void *row, unsigned id,
+		     bool known);
+/*
+ * The schema is sound (ids unique, in 1..CODEC_MAX_ID and in the
+ * bitmap; offsets inside the struct; key fields not counters): 0, or -1
+ * with the reason in err (for the program's own tables: tests check them).
+ */
+int codec_schema_check(const struct codec_schema *s, char *err,
+		       size_t errsize);
+
+struct codec_enc;
+/*
+ * An encoder writing a key frame every key_every samples (0: only the
+ * first) or when key_seconds passed since the last one (0: never).
+ */
+struct codec_enc *codec_enc_new(const struct codec_schema *s,
+				unsigned key_every, double key_seconds);
+/* The next sample is a key frame (the start of a file). */
+void codec_enc_restart(struct codec_enc *e);
+/*
+ * The payload of sample in into *out (valid until the next call) and its
+ * record type (FRAME_KEY or FRAME_DELTA) into *type. 0, or -1 with errno
+ * set: EINVAL for a key field unknown, two entities of one key or more
+ * than max_rows; ENOMEM.
+ */
+int codec_enc_sample(struct codec_enc *e, const struct codec_sample *in,
+		     const unsigned char **out, size_t *len, int *type);
+void codec_enc_free(struct codec_enc *e);
+
+struct codec_dec;
+struct codec_dec *codec_dec_new(const struct codec_schema *s);
+/*
+ * Decode the payload of a FRAME_KEY or FRAME_DELTA record. 1: the sample
+ * is ready (codec_dec_sample); 0: a delta without the sample it applies
+ * to, skipped; -1: damaged (err says how; deltas are skipped up to the
+ * next key frame) or errno ENOMEM.
+ */
+int codec_dec_frame(struct codec_dec *d, int type, double time,
+		    const unsigned char *p, size_t len, char *err,
+		    size_t errsize);
+/* The sample decoded last, its tables in key order. */
+const struct codec_sample *codec_dec_sample(const struct codec_dec *d);
+/* Deltas skipped so far for want of their base. */
+uint64_t codec_dec_skipped(const struct codec_dec *d);
+void codec_dec_free(struct codec_dec *d);
+
+#endif

@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Checked, self-delimiting records in a file: the format is in frame.h. */
+#include <config.h>
+
+#include "store/frame.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "lib/all_io.h"
+#include "lib/nls.h"
+#include "store/varint.h"
+
+static const unsigned char magic[4] = { 0xf5, 'S', 'T', 'K' };
+
+struct frame_writer {
+	int fd;
+	bool compress;
+	z_stream z;
+	unsigned char *buf;             /* one record as it is written */
+	size_t cap;
+	uint64_t bytes;
+};
+
+struct frame_reader {
+	int fd;
+	unsigned char *buf;             /* the file from offset on */
+	size_t cap, start, end;
+	uint64_t offset;                /* file offset of buf[0] */
+	bool eof;
+	z_stream z;
+	bool z_ready;
+	unsigned char *out;             /* an inflated payload */
+	size_t out_cap;
+	unsigned version;
+	uint64_t skipped, gaps, tail;
+};
+
+static void put_le(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get_le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+static int grow(unsigned char **buf, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap : 4096;
+	while (n < need)
+		n *= 2;
+	unsigned char *p = realloc(*buf, n);
+	if (!p)
+		return -1;
+	*buf = p;
+	*cap = n;
+	return 0;
+}
+
+/* ---- writing ---- */
+
+struct frame_writer *frame_writer_open(int fd, bool compress,
+				       const char *writer)
+{
+	struct frame_writer *w = calloc(1, sizeof(*w));
+	unsigned char head[2 + 256];
+	size_t n = strnlen(writer, 256);
+
+	if (!w)
+		return NULL;
+	w->fd = fd;
+	w->compress = compress;
+	if (compress && deflateInit2(&w->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED,
+				     -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+		free(w);
+		errno = ENOMEM;
+		return NULL;
+	}
+	put_le(head, FRAME_VERSION, 2);
+	memcpy(head + 2, writer, n);
+	if (frame_write(w, FRAME_HEADER, 0, head, 2 + n) < 0) {
+		int e = errno;
+		frame_writer_free(w);
+		errno = e;
+		return NULL;
+	}
+	return w;
+}
+
+/*
+ * The payload deflated into w->buf at FRAME_HEADER_SIZE: its length, or
+ * 0 when that is not smaller than len.
+ */
+static size_t deflated(struct frame_writer *w, const void *payload, size_t len)
+{
+	size_t bound = VARINT_MAX + deflateBound(&w->z, len);
+
+	if (grow(&w->buf, &w->cap, FRAME_HEADER_SIZE + bound +
+		 FRAME_TRAILER_SIZE) < 0)
+		return 0;
+	unsigned char *p = w->buf + FRAME_HEADER_SIZE;
+	size_t n = varint_put(p, len);
+	deflateReset(&w->z);
+	w->z.next_in = (unsigned char *)(uintptr_t)payload;
+	w->z.avail_in = (uInt)len;
+	w->z.next_out = p + n;
+	w->z.avail_out = (uInt)(bound - n);
+	if (deflate(&w->z, Z_FINISH) != Z_STREAM_END)
+		return 0;
+	n = bound - w->z.avail_out;
+	return n < len ? n : 0;
+}
+
+int frame_write(struct frame_writer *w, int type, double time,
+		const void *payload, size_t len)
+{
+	size_t stored = 0;
+	int flags = 0;
+	uint64_t t;
+
+	if (type <= 0 || type > 255 || len > FRAME_MAX_PAYLOAD) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (w->compress && type != FRAME_HEADER && len > 0)
+		stored = deflated(w, payload, len);
+	if (stored) {
+		flags = FRAME_F_DEFLATE;
+	} else {
+		stored = len;
+		if (grow(&w->buf, &w->cap, FRAME_HEADER_SIZE + len +
+			 FRAME_TRAILER_SIZE) < 0)
+			return -1;
+		if (len)
+			memcpy(w->buf + FRAME_HEADER_SIZE, payload, len);
+	}
+	unsigned char *h = w->buf;
+	memcpy(h, magic, 4);
+	h[4] = (unsigned char)type;
+	h[5] = (unsigned char)flags;
+	h[6] = h[7] = 0;
+	put_le(h + 8, stored, 4);
+	memcpy(&t, &time, 8);
+	put_le(h + 12, t, 8);
+	size_t n = FRAME_HEADER_SIZE + stored;
+	put_le(h + n, crc32(0, h, (uInt)n), 4);
+	n += FRAME_TRAILER_SIZE;
+	if (write_all(w->fd, (const char *)h, n) < 0)
+		return -1;
+	w->bytes += n;
+	return 0;
+}
+
+uint64_t frame_writer_bytes(const struct frame_writer *w)
+{
+	return w->bytes;
+}
+
+void frame_writer_free(struct frame_writer *w)
+{
+	if (!w)
+		return;
+	if (w->compress)
+		deflateEnd(&w->z);
+	free(w->buf);
+	free(w);
+}
+
+/* ---- reading ---- */
+
+struct frame_reader *frame_reader_new(int fd)
+{
+	struct frame_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->fd = fd;
+	return r;
+}
+
+/*
+ * At least need bytes from r->start in the buffer, unless the file ends
+ * first. 0, or -1 with errno set.
+ */
+static int fill(struct frame_reader *r, size_t need)
+{
+	while (r->end - r->start < need && !r->eof) {
+		if (r->start > 0) {
+			memmove(r->buf, r->buf + r->start, r->end - r->start);
+			r->offset += r->start;
+			r->end -= r->start;
+			r->start = 0;
+		}
+		if (grow(&r->buf, &r->cap, need) < 0)
+			return -1;
+		ssize_t n = read(r->fd, r->buf + r->end, r->cap - r->end);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			r->eof = true;
+		r->end += (size_t)n;
+	}
+	return 0;
+}
+
+/* The payload of the record at p, inflated into r->out: its length, or -1. */
+static long inflated(struct frame_reader *r, const unsigned char *p, size_t n)
+{
+	uint64_t len;
+	size_t k = varint_get(p, p + n, &len);
+
+	/* deflate shrinks by 1032:1 at best: a larger claim is a lie */
+	if (!k || len == 0 || len > FRAME_MAX_PAYLOAD ||
+	    len > (uint64_t)(n - k) * 1032 + 64)
+		return -1;
+	if (!r->z_ready) {
+		if (inflateInit2(&r->z, -15) != Z_OK)
+			return -1;
+		r->z_ready = true;
+	}
+	if (grow(&r->out, &r->out_cap, len) < 0)
+		return -1;
+	inflateReset(&r->z);
+	r->z.next_in = (unsigned char *)(uintptr_t)(p + k);
+	r->z.avail_in = (uInt)(n - k);
+	r->z.next_out = r->out;
+	r->z.avail_out = (uInt)len;
+	if (inflate(&r->z, Z_FINISH) != Z_STREAM_END || r->z.avail_out ||
+	    r->z.avail_in)
+		return -1;
+	return (long)len;
+}
+
+/*
+ * The record at r->start into *f when it holds: its size in the file, 0
+ * when it does not (or the file ends inside it), -1 on a read error.
+ */
+static long take(struct frame_reader *r, struct frame *f)
+{
+	if (fill(r, FRAME_HEADER_SIZE) < 0)
+		return -1;
+	const unsigned char *h = r->buf + r->start;
+	if (r->end - r->start < FRAME_HEADER_SIZE || memcmp(h, magic, 4) ||
+	    h[4] == 0 || (h[5] & ~FRAME_F_DEFLATE))
+		return 0;
+	size_t stored = get_le(h + 8, 4);
+	if (stored > FRAME_MAX_STORED)
+		return 0;
+	size_t size = FRAME_HEADER_SIZE + stored + FRAME_TRAILER_SIZE;
+	if (fill(r, size) < 0)
+		return -1;
+	if (r->end - r->start < size)
+		return 0;
+	h = r->buf + r->start;
+	if (crc32(0, h, (uInt)(size - FRAME_TRAILER_SIZE)) !=
+	    get_le(h + size - FRAME_TRAILER_SIZE, 4))
+		return 0;
+	f->type = h[4];
+	uint64_t t = get_le(h + 12, 8);
+	memcpy(&f->time, &t, 8);
+	f->offset = r->offset + r->start;
+	f->data = h + FRAME_HEADER_SIZE;
+	f->len = stored;
+	if (h[5] & FRAME_F_DEFLATE) {
+		long n = inflated(r, f->data, stored);
+		if (n < 0)
+			return 0;
+		f->data = r->out;
+		f->len = (size_t)n;
+	}
+	return (long)size;
+}
+
+/* Past damage: to the next byte that could start a record. */
+static size_t resync(struct frame_reader *r)
+{
+	const unsigned char *p = memchr(r->buf + r->start + 1, magic[0],
+					r->end - r->start - 1);
+	size_t n = p ? (size_t)(p - (r->buf + r->start)) : r->end - r->start;
+
+	r->start += n;
+	return n;
+}
+
+int frame_reader_next(struct frame_reader *r, struct frame *f, char *err,
+		      size_t errsize)
+{
+	uint64_t skip = 0;
+
+	for (;;) {
+		long size = take(r, f);
+		if (size < 0) {
+			snprintf(err, errsize, _("cannot read the recording: %s"),
+				 strerror(errno));
+			return -1;
+		}
+		if (size == 0) {
+			if (r->end == r->start) {
+				r->tail = skip;
+				r->skipped += skip;
+				r->gaps += skip > 0;
+				return 0;
+			}
+			skip += resync(r);
+			continue;
+		}
+		r->start += (size_t)size;
+		if (f->type == FRAME_HEADER) {
+			if (f->len < 2) {
+				skip += (uint64_t)size;
+				continue;
+			}
+			r->version = (unsigned)get_le(f->data, 2);
+			if (r->version > FRAME_VERSION) {
+				snprintf(err, errsize, _("the recording is of "
+					 "format version %u; this stalltop "
+					 "reads versions up to %u"),
+					 r->version, FRAME_VERSION);
+				errno = ENOTSUP;
+				return -1;
+			}
+			if (skip) {
+				r->skipped += skip;
+				r->gaps++;
+				skip = 0;
+			}
+			continue;
+		}
+		f->skipped = skip;
+		r->skipped += skip;
+		r->gaps += skip > 0;
+		return 1;
+	}
+}
+
+unsigned frame_reader_version(const struct frame_reader *r)
+{
+	return r->version;
+}
+
+uint64_t frame_reader_skipped(const struct frame_reader *r)
+{
+	return r->skipped;
+}
+
+uint64_t frame_reader_gaps(const struct frame_reader *r)
+{
+	return r->gaps;
+}
+
+uint64_t frame_reader_tail(const struct frame_reader *r)
+{
+	return r->tail;
+}
+
+void frame_reader_free(struct frame_reader *r)
+{
+	if (!r)
+		return;
+	if (r->z_ready)
+		inflateEnd(&r->z);
+	free(r->buf);
+	free(r->out);
+	free(r);
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Records in a recording file: each one self-delimiting and checked, so
+ * that a reader can start at any record and skips a torn or damaged part
+ * to go on at the next good one.
+ *
+ * A record, all numbers little-endian:
+ *
+ *   offset size
+ *        0    4  magic F5 53 54 4B ("\xf5STK"; 0xF5 never occurs in
+ *                UTF-8 text)
+ *        4    1  type: FRAME_HEADER, FRAME_KEY, FRAME_DELTA, or another
+ *                (>= FRAME_OTHER) that a reader hands out as it is
+ *        5    1  flags: FRAME_F_DEFLATE, the payload is compressed
+ *        6    2  0 (reserved)
+ *        8    4  length of the payload as stored, at most
+ *                FRAME_MAX_STORED
+ *       12    8  time of the sample, seconds since the epoch (IEEE 754
+ *                double)
+ *       20    n  payload
+ *     20+n    4  CRC-32 (zlib's crc32) of the 20 header bytes and the
+ *                payload
+ *
+ * A compressed payload is the length it inflates to (a varint, see
+ * codec.h, at most FRAME_MAX_PAYLOAD) followed by a raw deflate stream
+ * of its own: nothing is shared between records, so damage to one record
+ * costs that record alone. The writer compresses a payload only when that
+ * makes it smaller.
+ *
+ * A file starts with a FRAME_HEADER record: a payload of the format
+ * version (2 bytes) and the name of the program that wrote it (text, not
+ * NUL-terminated). A reader refuses a file of a newer version; a
+ * compatible addition (a new field or table of codec.h, a new record
+ * type) does not change the version.
+ *
+ * Reading: a record counts only when its magic, type, length and CRC
+ * hold and its payload inflates. Anything else is skipped byte by byte
+ * up to the next record that holds; the bytes skipped before a record
+ * and those of a torn tail are counted. Memory stays bounded whatever the
+ * lengths in the file say (FRAME_MAX_STORED, FRAME_MAX_PAYLOAD).
+ */
+#ifndef STALLTOP_FRAME_H
+#define STALLTOP_FRAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FRAME_VERSION 1
+#define FRAME_HEADER_SIZE 20
+#define FRAME_TRAILER_SIZE 4
+#define FRAME_MAX_PAYLOAD (16u << 20)
+#define FRAME_MAX_STORED (FRAME_MAX_PAYLOAD + 64)
+
+enum frame_type {
+	FRAME_HEADER = 1,       /* the file header: the format version */
+	FRAME_KEY = 2,          /* a whole sample (codec.h) */
+	FRAME_DELTA = 3,        /* what changed since the sample before */
+	FRAME_OTHER = 16,       /* from here on: records for other uses */
+};
+
+#define FRAME_F_DEFLATE 0x01
+
+/* A record read: data is valid until the next frame_reader_next(). */
+struct frame {
+	int type;
+	double time;
+	const unsigned char *data;      /* the payload, inflated */
+	size_t len;
+	uint64_t offset;                /* where the record starts */
+	uint64_t skipped;               /* damaged bytes skipped before it */
+};
+
+struct frame_writer;
+struct frame_reader;
+
+/*
+ * Write records to fd (not taken: close it yourself), starting with the
+ * file header naming the program `writer`. With compress, payloads are
+ * deflated when that makes them smaller. NULL with errno set on failure.
+ */
+struct frame_writer *frame_writer_open(int fd, bool compress,
+				       const char *writer);
+/* One record, in one write(2). 0, or -1 with errno set. */
+int frame_write(struct frame_writer *w, int type, double time,
+		const void *payload, size_t len);
+/* Bytes written so far, the header included. */
+uint64_t frame_writer_bytes(const struct frame_writer *w);
+void frame_writer_free(struct frame_writer *w);
+
+/* Read records from fd (not taken). NULL with errno set (ENOMEM). */
+struct frame_reader *frame_reader_new(int fd);
+/*
+ * The next good record into *f: 1; 0 at the end of the file; -1 with
+ * errno set on a read error (EIO and the like, ENOMEM) or a file of a
+ * newer format (ENOTSUP), with a translated message in err. Header
+ * records are taken in by the reader, never handed out.
+ */
+int frame_reader_next(struct frame_reader *r, struct frame *f, char *err,
+		      size_t errsize);
+/* The format version of the last header read; 0 before any. */
+unsigned frame_reader_version(const struct frame_reader *r);
+/* Damaged bytes skipped so far (torn tail included), and in how many parts. */
+uint64_t frame_reader_skipped(const struct frame_reader *r);
+uint64_t frame_reader_gaps(const struct frame_reader *r);
+/* Bytes of a torn or damaged end, known at the end of the file. */
+uint64_t frame_reader_tail(const struct frame_reader *r);
+void frame_reader_free(struct frame_reader *r);
+
+#endif

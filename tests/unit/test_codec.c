@@ -1,0 +1,750 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Samples through the codec (src/store/codec.c) and back, with a schema
+ * shaped like the readings (tests/lib/store_schema.h): random samples
+ * and edge values (0, the largest counters, counters that wrap, NaN, -0,
+ * infinities, empty and longest strings, control bytes) come back field
+ * for field, a field made unknown comes back unknown; a reader starting
+ * at any record decodes from the next key frame on; a lost key frame or
+ * delta makes the deltas up to the next key frame skipped, never applied
+ * to the wrong sample; a newer file's fields and tables are skipped by
+ * an older reader, and an older file reads with a newer schema; damaged
+ * payloads are refused with the reason; the encoder refuses entities
+ * without a key or with one key twice.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "store/codec.h"
+#include "store/frame.h"
+#include "../lib/store_schema.h"
+#include "unit.h"
+
+#define NSAMPLES 240
+#define MAXTASKS 200
+
+static uint64_t rng = 88172645463325252ull;
+
+static uint64_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static bool chance(unsigned percent)
+{
+	return rnd() % 100 < percent;
+}
+
+/* One sample of the truth, as the producer would hand it over. */
+struct truth {
+	double time;
+	struct st_task tasks[MAXTASKS];
+	struct st_cgroup cgroups[4];
+	struct st_system system;
+	size_t ntasks, ncgroups;
+};
+
+static const uint64_t edges[] = {
+	0, 1, 127, 128, 16383, 16384, UINT32_MAX, (uint64_t)INT64_MAX,
+	(uint64_t)INT64_MAX + 1, UINT64_MAX - 1, UINT64_MAX,
+};
+
+static uint64_t any_u64(void)
+{
+	if (chance(20))
+		return edges[rnd() % (sizeof(edges) / sizeof(edges[0]))];
+	uint64_t v = rnd();
+
+	return v >> (rnd() % 64);
+}
+
+static void any_string(char *s, size_t size)
+{
+	size_t n = chance(10) ? size - 1 : rnd() % size;
+
+	for (size_t i = 0; i < n; i++)
+		s[i] = (char)(1 + rnd() % 255);   /* control bytes too, no NUL */
+	memset(s + n, 0, size - n);
+}
+
+static void set_known(const struct codec_table *t, void *row, bool all)
+{
+	for (size_t i = 0; i < t->nfields; i++)
+		codec_set_known(t, row, t->fields[i].id,
+				all || (t->fields[i].flags & CODEC_KEY) ||
+				!chance(10));
+}
+
+static void new_task(struct st_task *k, uint64_t tid)
+{
+	memset(k, 0, sizeof(*k));
+	k->tid = tid;
+	k->start = any_u64();
+	k->tgid = rnd() % 4194304;
+	k->ppid = any_u64();
+	k->nice = (int64_t)any_u64();
+	for (int i = 0; i < ST_NCNT; i++)
+		k->cnt[i] = any_u64();
+	any_string(k->comm, sizeof(k->comm));
+	any_string(k->cmdline, sizeof(k->cmdline));
+	any_string(k->cgroup, sizeof(k->cgroup));
+	set_known(&st_tables[ST_TASKS], k, chance(50));
+}
+
+static double any_double(void)
+{
+	static const double odd[] = { 0.0, -0.0, 1e-310, 1e308, -1.5 };
+
+	switch (rnd() % 8) {
+	case 0:
+		return NAN;
+	case 1:
+		return rnd() % 2 ? INFINITY : -INFINITY;
+	case 2:
+		return odd[rnd() % 5];
+	}
+	return (double)(rnd() % 100000) / 100.0;
+}
+
+/* The next sample from the one before: tasks come, go and move. */
+static void evolve(struct truth *s, const struct truth *prev)
+{
+	const struct codec_table *tt = &st_tables[ST_TASKS];
+
+	*s = *prev;
+	s->time = prev->time + 10;
+	for (size_t i = 0; i < s->ntasks; i++) {
+		struct st_task *k = &s->tasks[i];
+
+		if (chance(3)) {
+			s->tasks[i--] = s->tasks[--s->ntasks];
+			continue;
+		}
+		if (chance(30))
+			for (int c = 0; c < ST_NCNT; c++)
+				if (chance(40))
+					k->cnt[c] += chance(5) ? any_u64() :
+						     rnd() % 5000;
+		if (chance(5))
+			any_string(k->comm, sizeof(k->comm));
+		if (chance(5))
+			k->nice = (int64_t)any_u64();
+		if (chance(4)) {
+			unsigned id = tt->fields[2 + rnd() % (tt->nfields - 2)].id;
+			codec_set_known(tt, k, id, !codec_known(tt, k, id));
+		}
+	}
+	while (s->ntasks < MAXTASKS && chance(60)) {
+		/* a new task; now and then a pid used again, a new start */
+		uint64_t tid = s->ntasks && chance(20) ?
+			s->tasks[rnd() % s->ntasks].tid : 1 + rnd() % 100000;
+		new_task(&s->tasks[s->ntasks++], tid);
+		for (size_t j = 0; j + 1 < s->ntasks; j++)
+			if (st_key_cmp(tt, &s->tasks[j],
+				       &s->tasks[s->ntasks - 1]) == 0) {
+				s->ntasks--;
+				break;
+			}
+	}
+	for (size_t i = 0; i < s->ncgroups; i++)
+		if (chance(50))
+			s->cgroups[i].cnt[rnd() % 8] += rnd() % 100000;
+	for (int i = 0; i < 6; i++)
+		s->system.psi_total[i] += rnd() % 1000;
+	if (chance(50))
+		s->system.avg10[rnd() % 3] = any_double();
+}
+
+static struct truth *truths;
+
+static void make_truths(void)
+{
+	struct truth *t = &truths[0];
+	const char *paths[] = { "/", "/system.slice",
+				"/system.slice/a\x1b[31m.service",
+				"/user.slice" };
+
+	memset(t, 0, sizeof(*t));
+	t->time = 1763740000.5;
+	t->ncgroups = 4;
+	for (size_t i = 0; i < 4; i++) {
+		strcpy(t->cgroups[i].path, paths[i]);
+		set_known(&st_tables[ST_CGROUPS], &t->cgroups[i], true);
+	}
+	set_known(&st_tables[ST_SYSTEM], &t->system, true);
+	for (int i = 0; i < 3; i++)
+		t->system.avg10[i] = any_double();
+	for (uint64_t tid = 1; tid <= 60; tid++)
+		new_task(&t->tasks[t->ntasks++], tid);
+	for (size_t i = 1; i < NSAMPLES; i++)
+		evolve(&truths[i], &truths[i - 1]);
+}
+
+static struct codec_rows rows_of[ST_NTABLES];
+
+static struct codec_sample sample_of(struct truth *t)
+{
+	rows_of[ST_TASKS] = (struct codec_rows){ t->tasks, t->ntasks };
+	rows_of[ST_CGROUPS] = (struct codec_rows){ t->cgroups, t->ncgroups };
+	rows_of[ST_SYSTEM] = (struct codec_rows){ &t->system, 1 };
+	return (struct codec_sample){ t->time, rows_of };
+}
+
+/* A table decoded against the truth's: key order, every row the same. */
+static bool same_table(const struct codec_table *t, const struct codec_rows *r,
+		       const void *want, size_t n, size_t sample)
+{
+	if (r->n != n) {
+		fprintf(stderr, "sample %zu, %s: %zu rows, expected %zu\n",
+			sample, t->name, r->n, n);
+		return false;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		const unsigned char *row = (unsigned char *)r->rows + i * t->size;
+		const unsigned char *w = NULL;
+
+		if (i && st_key_cmp(t, row - t->size, row) >= 0) {
+			fprintf(stderr, "sample %zu, %s: row %zu out of order\n",
+				sample, t->name, i);
+			return false;
+		}
+		for (size_t j = 0; j < n && !w; j++)
+			if (st_key_cmp(t, row, (const unsigned char *)want +
+				       j * t->size) == 0)
+				w = (const unsigned char *)want + j * t->size;
+		unsigned id = w ? st_row_diff(t, row, w) : 0;
+		if (!w || id) {
+			fprintf(stderr, "sample %zu, %s: row %zu %s (field %u)\n",
+				sample, t->name, i,
+				w ? "differs" : "not in the truth", id);
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool same_sample(const struct codec_sample *s, const struct truth *t,
+			size_t i)
+{
+	if (memcmp(&s->time, &t->time, sizeof(double)) != 0) {
+		fprintf(stderr, "sample %zu: time %.17g, expected %.17g\n", i,
+			s->time, t->time);
+		return false;
+	}
+	return same_table(&st_tables[ST_TASKS], &s->tables[ST_TASKS],
+			  t->tasks, t->ntasks, i) &&
+	       same_table(&st_tables[ST_CGROUPS], &s->tables[ST_CGROUPS],
+			  t->cgroups, t->ncgroups, i) &&
+	       same_table(&st_tables[ST_SYSTEM], &s->tables[ST_SYSTEM],
+			  &t->system, 1, i);
+}
+
+/* Every truth encoded into a file of records; the record types. */
+static int encode_file(bool compress, unsigned key_every, int *types)
+{
+	int fd = memfd_create("codec", MFD_CLOEXEC);
+	struct frame_writer *w = frame_writer_open(fd, compress, "test_codec");
+	struct codec_enc *e = codec_enc_new(&st_schema, key_every, 0);
+
+	if (fd < 0 || !w || !e) {
+		perror("encode_file");
+		exit(99);
+	}
+	for (size_t i = 0; i < NSAMPLES; i++) {
+		struct codec_sample s = sample_of(&truths[i]);
+		const unsigned char *p;
+		size_t len;
+
+		if (codec_enc_sample(e, &s, &p, &len, &types[i]) < 0 ||
+		    frame_write(w, types[i], s.time, p, len) < 0) {
+			perror("encode_file");
+			exit(99);
+		}
+	}
+	codec_enc_free(e);
+	frame_writer_free(w);
+	lseek(fd, 0, SEEK_SET);
+	return fd;
+}
+
+/*
+ * Decode fd from record `from` on, leaving out record `drop` (-1: none):
+ * a key frame decodes, a delta only when the record before it did; each
+ * decoded sample checked against its truth. The samples decoded.
+ */
+static size_t decode_file(int fd, size_t from, long drop, const int *types)
+{
+	struct frame_reader *r = frame_reader_new(fd);
+	struct codec_dec *d = codec_dec_new(&st_schema);
+	struct frame f;
+	char err[256];
+	size_t n = 0, decoded = 0;
+	bool prev_ok = false;
+
+	lseek(fd, 0, SEEK_SET);
+	for (; frame_reader_next(r, &f, err, sizeof(err)) == 1; n++) {
+		CHECK_EQ_U(f.skipped, 0);
+		CHECK_EQ_U(f.type, types[n]);
+		if (n < from || (long)n == drop) {
+			prev_ok = false;
+			continue;
+		}
+		int rc = codec_dec_frame(d, f.type, f.time, f.data, f.len, err,
+					 sizeof(err));
+		CHECK_EQ_U(rc, f.type == FRAME_KEY || prev_ok ? 1 : 0);
+		prev_ok = rc == 1;
+		if (rc == 1) {
+			decoded++;
+			CHECK(same_sample(codec_dec_sample(d), &truths[n], n));
+		}
+	}
+	CHECK_EQ_U(n, NSAMPLES);
+	CHECK_EQ_U(frame_reader_version(r), FRAME_VERSION);
+	CHECK_EQ_U(frame_reader_skipped(r), 0);
+	codec_dec_free(d);
+	frame_reader_free(r);
+	return decoded;
+}
+
+static void test_round_trip(bool compress, unsigned key_every)
+{
+	int types[NSAMPLES];
+	int fd = encode_file(compress, key_every, types);
+	size_t keys = 0;
+
+	for (size_t i = 0; i < NSAMPLES; i++)
+		keys += types[i] == FRAME_KEY;
+	/* the first, then every key_every samples */
+	CHECK_EQ_U(keys, key_every ? (NSAMPLES + key_every - 1) / key_every : 1);
+	CHECK_EQ_U(decode_file(fd, 0, -1, types), NSAMPLES);
+	/* a reader starting anywhere: from the next key frame on */
+	for (size_t from = 1; from < NSAMPLES; from += 37) {
+		size_t next = from;
+		while (next < NSAMPLES && types[next] != FRAME_KEY)
+			next++;
+		CHECK_EQ_U(decode_file(fd, from, -1, types), NSAMPLES - next);
+	}
+	close(fd);
+}
+
+/* A lost key frame, a lost delta: skipped up to the next key frame. */
+static void test_lost(void)
+{
+	int types[NSAMPLES];
+	int fd = encode_file(true, 20, types);
+
+	CHECK_EQ_U(types[40], FRAME_KEY);
+	/* samples 40 to 59 need record 40 */
+	CHECK_EQ_U(decode_file(fd, 0, 40, types), NSAMPLES - 20);
+	/* samples 45 to 59 need record 45 */
+	CHECK_EQ_U(decode_file(fd, 0, 45, types), NSAMPLES - 15);
+	close(fd);
+}
+
+/* Damage to a key frame's record inside a file: the reader skips it, the
+ * decoder the deltas after it, and both say so. */
+static void test_damaged_key_record(void)
+{
+	int types[NSAMPLES];
+	int fd = encode_file(false, 10, types);
+	struct frame_reader *r = frame_reader_new(fd);
+	struct codec_dec *d = codec_dec_new(&st_schema);
+	uint64_t offset[NSAMPLES + 1];
+	struct frame f;
+	char err[256];
+	size_t n = 0, decoded = 0, skipped = 0;
+
+	while (frame_reader_next(r, &f, err, sizeof(err)) == 1)
+		offset[n++] = f.offset;
+	offset[n] = (uint64_t)lseek(fd, 0, SEEK_END);
+	CHECK_EQ_U(n, NSAMPLES);
+	frame_reader_free(r);
+	/* a byte in the middle of record 30, a key frame */
+	CHECK_EQ_U(types[30], FRAME_KEY);
+	unsigned char b;
+	off_t at = (off_t)(offset[30] + offset[31]) / 2;
+	CHECK(pread(fd, &b, 1, at) == 1);
+	b ^= 0x10;
+	CHECK(pwrite(fd, &b, 1, at) == 1);
+	lseek(fd, 0, SEEK_SET);
+	r = frame_reader_new(fd);
+	while (frame_reader_next(r, &f, err, sizeof(err)) == 1) {
+		size_t i = (size_t)((f.time - truths[0].time) / 10 + 0.5);
+
+		if (i >= NSAMPLES || f.time != truths[i].time)
+			fprintf(stderr, "a record of time %.17g, no sample's\n",
+				f.time);
+		CHECK(i < NSAMPLES && f.time == truths[i].time);
+		if (i >= NSAMPLES)
+			break;
+		CHECK_EQ_U(f.skipped, i == 31 ? offset[31] - offset[30] : 0);
+		int rc = codec_dec_frame(d, f.type, f.time, f.data, f.len, err,
+					 sizeof(err));
+		/* 31 to 39 skipped: their key frame is gone */
+		CHECK_EQ_U(rc, i > 30 && i < 40 ? 0 : 1);
+		if (rc == 1) {
+			decoded++;
+			CHECK(same_sample(codec_dec_sample(d), &truths[i], i));
+		} else {
+			skipped++;
+		}
+	}
+	CHECK_EQ_U(frame_reader_gaps(r), 1);
+	CHECK_EQ_U(frame_reader_skipped(r), offset[31] - offset[30]);
+	/* 31 to 39 skipped: their key frame is gone */
+	CHECK_EQ_U(skipped, 9);
+	CHECK_EQ_U(codec_dec_skipped(d), 9);
+	CHECK_EQ_U(decoded, NSAMPLES - 10);
+	codec_dec_free(d);
+	frame_reader_free(r);
+	close(fd);
+}
+
+/* ---- a newer schema: more fields, one more table ---- */
+
+struct task2 {
+	struct st_task old;
+	uint64_t extra;
+	double extra_d;
+	char extra_s[8];
+	int64_t extra_i;
+};
+
+static struct codec_field task2_fields[ST_NFIELDS(st_task_fields) + 4];
+static struct codec_table tables2[ST_NTABLES + 1];
+static const struct codec_schema schema2 = { tables2, ST_NTABLES + 1 };
+
+static void make_schema2(void)
+{
+	size_t n = ST_NFIELDS(st_task_fields);
+
+	memcpy(task2_fields, st_task_fields, sizeof(st_task_fields));
+	task2_fields[n] = (struct codec_field){ 40, CODEC_U64, CODEC_COUNTER,
+		offsetof(struct task2, extra), 0, "extra" };
+	task2_fields[n + 1] = (struct codec_field){ 41, CODEC_DOUBLE, 0,
+		offsetof(struct task2, extra_d), 0, "extra_d" };
+	task2_fields[n + 2] = (struct codec_field){ 42, CODEC_STRING, 0,
+		offsetof(struct task2, extra_s), 8, "extra_s" };
+	task2_fields[n + 3] = (struct codec_field){ 43, CODEC_S64, 0,
+		offsetof(struct task2, extra_i), 0, "extra_i" };
+	memcpy(tables2, st_tables, sizeof(st_tables));
+	tables2[ST_TASKS].size = sizeof(struct task2);
+	tables2[ST_TASKS].fields = task2_fields;
+	tables2[ST_TASKS].nfields = n + 4;
+	/* a table the older reader does not know, like the system's */
+	tables2[ST_NTABLES] = st_tables[ST_SYSTEM];
+	tables2[ST_NTABLES].id = 9;
+	tables2[ST_NTABLES].name = "newer";
+}
+
+static void test_versions(void)
+{
+	static struct task2 t2[MAXTASKS];
+	struct codec_rows rows2[ST_NTABLES + 1];
+	struct codec_enc *e = codec_enc_new(&schema2, 50, 0);
+	struct codec_dec *d = codec_dec_new(&st_schema);
+	struct codec_dec *d2 = codec_dec_new(&schema2);
+	struct codec_enc *e1 = codec_enc_new(&st_schema, 50, 0);
+	struct st_system newer;
+	char err[256];
+	const unsigned char *p;
+	size_t len;
+	int type;
+
+	CHECK(codec_schema_check(&schema2, err, sizeof(err)) == 0);
+	memset(&newer, 0, sizeof(newer));
+	set_known(&st_tables[ST_SYSTEM], &newer, true);
+	for (size_t i = 0; i < NSAMPLES; i++) {
+		struct truth *t = &truths[i];
+
+		for (size_t k = 0; k < t->ntasks; k++) {
+			t2[k].old = t->tasks[k];
+			/* every task's new fields move at every sample */
+			t2[k].extra = i * 1000 + k;
+			t2[k].extra_d = (double)i / 3;
+			snprintf(t2[k].extra_s, 8, "s%zu", i % 1000);
+			t2[k].extra_i = -(int64_t)i;
+			for (unsigned id = 40; id <= 43; id++)
+				codec_set_known(&tables2[ST_TASKS], &t2[k], id,
+						true);
+		}
+		newer.psi_total[0] = i;
+		rows2[ST_TASKS] = (struct codec_rows){ t2, t->ntasks };
+		rows2[ST_CGROUPS] = (struct codec_rows){ t->cgroups,
+							 t->ncgroups };
+		rows2[ST_SYSTEM] = (struct codec_rows){ &t->system, 1 };
+		rows2[ST_NTABLES] = (struct codec_rows){ &newer, 1 };
+		struct codec_sample s2 = { t->time, rows2 };
+		/* newer writer, older reader */
+		CHECK(codec_enc_sample(e, &s2, &p, &len, &type) == 0);
+		int rc = codec_dec_frame(d, type, t->time, p, len, err,
+					 sizeof(err));
+		CHECK_EQ_U(rc, 1);
+		if (rc != 1)
+			fprintf(stderr, "sample %zu: %s\n", i, err);
+		CHECK(rc == 1 && same_sample(codec_dec_sample(d), t, i));
+		/* older writer, newer reader: the new fields unknown */
+		struct codec_sample s = sample_of(t);
+		CHECK(codec_enc_sample(e1, &s, &p, &len, &type) == 0);
+		CHECK_EQ_U(codec_dec_frame(d2, type, t->time, p, len, err,
+					   sizeof(err)), 1);
+		const struct codec_sample *got = codec_dec_sample(d2);
+		CHECK_EQ_U(got->tables[ST_TASKS].n, t->ntasks);
+		CHECK_EQ_U(got->tables[ST_NTABLES].n, 0);
+		for (size_t k = 0; k < got->tables[ST_TASKS].n; k++) {
+			const struct task2 *r =
+				(struct task2 *)got->tables[ST_TASKS].rows + k;
+			for (unsigned id = 40; id <= 43; id++)
+				CHECK(!codec_known(&tables2[ST_TASKS], r, id));
+		}
+	}
+	codec_enc_free(e);
+	codec_enc_free(e1);
+	codec_dec_free(d);
+	codec_dec_free(d2);
+}
+
+/* ---- damaged payloads, built by hand ---- */
+
+/* A key frame of one task (tid 1, start 1), seq 1, for the deltas below. */
+static const unsigned char base[] = { 1, 1, 6, 1, 4, 1, 8, 1, 0 };
+
+static void damaged(const char *what, const unsigned char *p, size_t len,
+		    bool delta, const char *reason)
+{
+	struct codec_dec *d = codec_dec_new(&st_schema);
+	char err[256] = "";
+	/* the delta after it, seq 3: changes nothing */
+	static const unsigned char next[] = { 3 };
+
+	if (delta)
+		CHECK_EQ_U(codec_dec_frame(d, FRAME_KEY, 1, base, sizeof(base),
+					   err, sizeof(err)), 1);
+	errno = 0;
+	int rc = codec_dec_frame(d, delta ? FRAME_DELTA : FRAME_KEY, 2, p, len,
+				 err, sizeof(err));
+	if (rc != -1 || errno != EBADMSG || !strstr(err, reason))
+		fprintf(stderr, "%s: rc %d, errno %d, \"%s\", expected \"%s\"\n",
+			what, rc, errno, err, reason);
+	CHECK(rc == -1 && errno == EBADMSG && strstr(err, reason));
+	/* no base any more: the next delta is skipped, not applied */
+	CHECK_EQ_U(codec_dec_frame(d, FRAME_DELTA, 3, next, sizeof(next), err,
+				   sizeof(err)), 0);
+	codec_dec_free(d);
+}
+
+#define DAMAGED(what, delta, reason, ...) do { \
+	static const unsigned char p_[] = { __VA_ARGS__ }; \
+	damaged(what, p_, sizeof(p_), delta, reason); \
+} while (0)
+
+static void test_damaged_payloads(void)
+{
+	char err[256];
+	struct codec_dec *d = codec_dec_new(&st_schema);
+
+	DAMAGED("huge count", false, "more entities", 1, 1, 3, 0xff, 0xff, 0x7f);
+	DAMAGED("no key", false, "without its key", 1, 1, 4, 1, 4, 5, 0);
+	DAMAGED("wrong wire", false, "wrong type", 1, 1, 4, 1, 5, 5, 0);
+	DAMAGED("long string", false, "string too long", 1, 1, 24, 1, 4, 1,
+		8, 1, 26, 16, 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a',
+		'a', 'a', 'a', 'a', 'a', 'a', 'a', 0);
+	DAMAGED("NUL", false, "with a NUL", 1, 1, 10, 1, 4, 1, 8, 1, 26, 2,
+		'a', 0, 0);
+	DAMAGED("string past the end", false, "string runs past", 1, 1, 9, 1,
+		4, 1, 8, 1, 26, 40, 'a', 0);
+	DAMAGED("twice", false, "one key", 1, 1, 11, 2, 4, 1, 8, 1, 0, 4, 1, 8,
+		1, 0);
+	DAMAGED("table past the end", false, "table runs past", 1, 1, 50, 0);
+	DAMAGED("runaway varint", false, "number runs past", 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff);
+	DAMAGED("after a table", false, "bytes after", 1, 1, 3, 0, 7, 7);
+	DAMAGED("same table twice", false, "given twice", 1, 1, 1, 0, 1, 1, 0);
+	DAMAGED("removed, not there", true, "not there", 2, 1, 3, 1, 5, 0);
+	DAMAGED("changed, not there", true, "not there", 2, 1, 6, 0, 1, 1, 0,
+		0, 0);
+	DAMAGED("changed, removed", true, "not there", 2, 1, 7, 1, 0, 1, 0, 0,
+		0, 0);
+	DAMAGED("key changed", true, "key that changed", 2, 1, 7, 0, 1, 0, 4,
+		2, 0, 0);
+	DAMAGED("unknown in a key frame", false, "wrong type", 1, 1, 7, 1, 4,
+		1, 8, 1, 15, 0);
+
+	/* a delta out of sequence is skipped, the base dropped */
+	static const unsigned char d3[] = { 3 }, d2[] = { 2 };
+	CHECK_EQ_U(codec_dec_frame(d, FRAME_KEY, 1, base, sizeof(base), err,
+				   sizeof(err)), 1);
+	CHECK_EQ_U(codec_dec_frame(d, FRAME_DELTA, 2, d3, 1, err,
+				   sizeof(err)), 0);
+	CHECK_EQ_U(codec_dec_frame(d, FRAME_DELTA, 2, d2, 1, err,
+				   sizeof(err)), 0);
+	CHECK_EQ_U(codec_dec_skipped(d), 2);
+	/* unknown field ids of every wire type and an unknown table pass */
+	static const unsigned char newer[] = {
+		1, 1, 24, 1, 4, 1, 8, 1,
+		0xa0, 0x01, 0xff, 0x01,         /* id 40, varint */
+		0xa5, 0x01, 1, 2, 3, 4, 5, 6, 7, 8,     /* id 41, 8 bytes */
+		0xaa, 0x01, 1, 'x',             /* id 42, a string */
+		0,
+		77, 2, 0xde, 0xad,              /* table 77 */
+	};
+	CHECK_EQ_U(codec_dec_frame(d, FRAME_KEY, 1, newer, sizeof(newer), err,
+				   sizeof(err)), 1);
+	CHECK_EQ_U(codec_dec_sample(d)->tables[ST_TASKS].n, 1);
+	codec_dec_free(d);
+}
+
+/* Every cut of a real key frame and delta: refused or decoded, never a
+ * crash or a read past the cut (valgrind, ASan). */
+static void test_cuts(void)
+{
+	struct codec_enc *e = codec_enc_new(&st_schema, 0, 0);
+	struct codec_sample s0 = sample_of(&truths[0]);
+	const unsigned char *p;
+	unsigned char *key, *cut;
+	size_t keylen, len;
+	int type;
+	char err[256];
+
+	CHECK(codec_enc_sample(e, &s0, &p, &keylen, &type) == 0);
+	key = malloc(keylen);
+	memcpy(key, p, keylen);
+	struct codec_sample s1 = sample_of(&truths[1]);
+	CHECK(codec_enc_sample(e, &s1, &p, &len, &type) == 0);
+	CHECK_EQ_U(type, FRAME_DELTA);
+	for (size_t n = 0; n < keylen + len; n++) {
+		bool delta = n >= keylen;
+		size_t at = delta ? n - keylen : n;
+		struct codec_dec *d = codec_dec_new(&st_schema);
+
+		if (delta)
+			CHECK_EQ_U(codec_dec_frame(d, FRAME_KEY, 0, key, keylen,
+						   err, sizeof(err)), 1);
+		/* exactly the bytes before the cut, in a buffer of their own */
+		cut = malloc(at ? at : 1);
+		memcpy(cut, delta ? p : key, at);
+		int rc = codec_dec_frame(d, delta ? FRAME_DELTA : FRAME_KEY, 0,
+					 cut, at, err, sizeof(err));
+		if (rc != -1 && rc != 1)
+			fprintf(stderr, "cut at %zu of the %s: %d\n", at,
+				delta ? "delta" : "key frame", rc);
+		CHECK(rc == -1 || rc == 1);
+		free(cut);
+		codec_dec_free(d);
+	}
+	free(key);
+	codec_enc_free(e);
+}
+
+/* Only what changed: nothing costs the sequence number alone, a wrapped
+ * counter its difference; bad input to the encoder is refused. */
+static void test_encoder(void)
+{
+	struct codec_enc *e = codec_enc_new(&st_schema, 0, 0);
+	struct codec_dec *d = codec_dec_new(&st_schema);
+	static struct truth t;
+	struct codec_sample s;
+	const unsigned char *p;
+	size_t len;
+	int type;
+	char err[256];
+
+	t = truths[0];
+	s = sample_of(&t);
+	CHECK(codec_enc_sample(e, &s, &p, &len, &type) == 0);
+	CHECK_EQ_U(type, FRAME_KEY);
+	CHECK_EQ_U(codec_dec_frame(d, type, t.time, p, len, err, sizeof(err)), 1);
+	CHECK(codec_enc_sample(e, &s, &p, &len, &type) == 0);
+	CHECK_EQ_U(type, FRAME_DELTA);
+	CHECK_EQ_U(len, 1);
+	CHECK_EQ_U(codec_dec_frame(d, type, t.time, p, len, err, sizeof(err)), 1);
+	/* a counter wraps: its difference is 6, one byte */
+	t.tasks[7].cnt[3] = UINT64_MAX - 2;
+	codec_set_known(&st_tables[ST_TASKS], &t.tasks[7], ST_CNT_ID + 3, true);
+	CHECK(codec_enc_sample(e, &s, &p, &len, &type) == 0);
+	CHECK_EQ_U(codec_dec_frame(d, type, t.time, p, len, err, sizeof(err)), 1);
+	t.tasks[7].cnt[3] += 6;
+	CHECK(codec_enc_sample(e, &s, &p, &len, &type) == 0);
+	/* seq, table id, length, 0 removed, 1 changed, its gap, tag, the
+	 * difference, the end, 0 added: ten bytes, one per item */
+	CHECK_EQ_U(len, 10);
+	CHECK_EQ_U(codec_dec_frame(d, type, t.time, p, len, err, sizeof(err)), 1);
+	CHECK(same_sample(codec_dec_sample(d), &t, 0));
+	/* refused: a key twice, a key unknown, two systems */
+	t.tasks[1] = t.tasks[0];
+	CHECK(codec_enc_sample(e, &s, &p, &len, &type) < 0 && errno == EINVAL);
+	t = truths[0];
+	codec_set_known(&st_tables[ST_TASKS], &t.tasks[2], 2, false);
+	CHECK(codec_enc_sample(e, &s, &p, &len, &type) < 0 && errno == EINVAL);
+	t = truths[0];
+	rows_of[ST_SYSTEM].n = 2;
+	CHECK(codec_enc_sample(e, &s, &p, &len, &type) < 0 && errno == EINVAL);
+	/* and after them the encoder goes on from the last good sample */
+	t = truths[1];
+	s = sample_of(&t);
+	CHECK(codec_enc_sample(e, &s, &p, &len, &type) == 0);
+	CHECK_EQ_U(type, FRAME_DELTA);
+	CHECK_EQ_U(codec_dec_frame(d, type, t.time, p, len, err, sizeof(err)), 1);
+	CHECK(same_sample(codec_dec_sample(d), &t, 1));
+	codec_enc_free(e);
+	codec_dec_free(d);
+}
+
+/* A key frame every key_seconds too. */
+static void test_key_seconds(void)
+{
+	struct codec_enc *e = codec_enc_new(&st_schema, 0, 60);
+	const unsigned char *p;
+	size_t len;
+	int type, keys = 0;
+
+	for (size_t i = 0; i < 30; i++) {
+		struct codec_sample s = sample_of(&truths[i]);
+		CHECK(codec_enc_sample(e, &s, &p, &len, &type) == 0);
+		/* samples are 10 s apart: 0, 60, 120 ... are key frames */
+		CHECK_EQ_U(type, i % 6 == 0 ? FRAME_KEY : FRAME_DELTA);
+		keys += type == FRAME_KEY;
+	}
+	codec_enc_restart(e);
+	struct codec_sample s = sample_of(&truths[30]);
+	CHECK(codec_enc_sample(e, &s, &p, &len, &type) == 0);
+	CHECK_EQ_U(type, FRAME_KEY);
+	CHECK_EQ_U(keys, 5);
+	codec_enc_free(e);
+}
+
+int main(void)
+{
+	char err[256];
+
+	CHECK(codec_schema_check(&st_schema, err, sizeof(err)) == 0);
+	truths = calloc(NSAMPLES, sizeof(*truths));
+	if (!truths)
+		return 99;
+	make_truths();
+	make_schema2();
+	test_round_trip(false, 0);
+	test_round_trip(true, 60);
+	test_round_trip(true, 7);
+	test_lost();
+	test_damaged_key_record();
+	test_versions();
+	test_damaged_payloads();
+	test_cuts();
+	test_encoder();
+	test_key_seconds();
+	free(truths);
+	return unit_done();
+}
