@@ -3,8 +3,8 @@
  * The monitor's sums per cgroup: where each process is in the cgroup
  * tree of the layout (kernel/cg_layout.h: v2, else name=systemd, else
  * cpu; tasks can be moved at any time, and a child that ended early is
- * where its parent is), and the cgroup rows of a sample (model/cgtable.c
- * does the sums).
+ * where its parent is), and the cgroup rows of a sample (live/cgtable.c,
+ * model/cgrows.c does the sums).
  */
 #include <config.h>
 
@@ -15,7 +15,7 @@
 
 #include "kernel/cg_layout.h"
 #include "live/monitor_int.h"
-#include "model/cgtable.h"
+#include "live/cgtable.h"
 #include "model/producer.h"
 #include "model/tasktable.h"
 

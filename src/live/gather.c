@@ -9,8 +9,8 @@
  * the first time has current values only: the next sample has deltas.
  *
  * The cgroup rows a view shows stalled get theirs the same way, from
- * the directories of the cgroup's path in each hierarchy (model/cgdirs.h;
- * model/cgwhy.h keeps their previous readings by path). A process reads
+ * the directories of the cgroup's path in each hierarchy (live/cgdirs.h;
+ * live/cgwhy.h keeps their previous readings by path). A process reads
  * its own cgroups of the same hierarchies, from /proc/PID/cgroup.
  *
  * Every descriptor is opened for one reading and closed after it: a
@@ -30,8 +30,9 @@
 #include "kernel/diskstats.h"
 #include "kernel/kval.h"
 #include "live/monitor_int.h"
-#include "model/cgdirs.h"
-#include "model/cgwhy.h"
+#include "live/cgdirs.h"
+#include "live/cgwhy.h"
+#include "live/evidence_read.h"
 #include "model/evidence.h"
 #include "model/rowwhy.h"
 #include "model/tasktable.h"

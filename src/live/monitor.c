@@ -38,7 +38,7 @@
 #include "lib/nls.h"
 #include "live/monitor.h"
 #include "live/monitor_int.h"
-#include "model/cgtable.h"
+#include "live/cgtable.h"
 #include "model/producer.h"
 #include "model/tasktable.h"
 

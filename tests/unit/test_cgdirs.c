@@ -21,8 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/cgdirs.h"
-#include "model/cgtable.h"
+#include "live/cgdirs.h"
+#include "live/cgtable.h"
 #include "unit.h"
 
 #define LAYOUTS FIXTURES "/cgroup/layouts/"

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "kernel/kval.h"
-#include "model/cgwhy.h"
+#include "live/cgwhy.h"
 #include "record/json_read.h"
 #include "record/json_write.h"
 #include "unit.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/cgwhy.h"
+#include "live/cgwhy.h"
 
 struct cgwhy_entry {
 	char *path;

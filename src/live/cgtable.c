@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The cgroup table: per-cgroup sums of task rows and per-cgroup PSI. */
+/*
+ * The cgroup table: per-cgroup PSI and counters, read, next to the sums
+ * of task rows (model/cgrows.c).
+ */
 #include <config.h>
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/cgdirs.h"
-#include "model/evidence.h"
+#include "live/cgdirs.h"
+#include "live/cgtable.h"
+#include "live/evidence_read.h"
 #include "model/cgname.h"
-#include "model/cgtable.h"
+#include "model/cgrows.h"
 
 struct cg {
 	char *path;
@@ -129,56 +133,6 @@ static int use_with_ancestors(struct cgtable *t, const char *path)
 	}
 }
 
-static int depth_of(const char *path)
-{
-	if (strcmp(path, "/") == 0)
-		return 0;
-	int d = 0;
-	for (; *path; path++)
-		d += *path == '/';
-	return d;
-}
-
-static void add_figures(struct cgroup_row *g, unsigned *max_unknown,
-			const struct row *r, double dt)
-{
-	for (int c = 0; c < NCAT; c++) {
-		const struct cat_figure *f = &r->d[c];
-		struct cat_figure *s = &g->d[c];
-		if (!f->avail)
-			continue;
-		/* the average is rebuilt from summed delay over summed events */
-		double delay_ms = f->pct / 100.0 * dt * 1000.0;
-		double prev_delay = s->have_avg || s->count ?
-			s->avg_ms * (double)s->count : 0;
-		if (!s->avail) {
-			s->avail = true;
-			s->have_count = true;
-		}
-		s->pct += f->pct;
-		if (f->have_count)
-			s->count += f->count;
-		else
-			s->have_count = false;
-		if (s->have_count && s->count)
-			s->avg_ms = (prev_delay + (f->have_count ? delay_ms : 0)) /
-				    (double)s->count;
-		s->have_avg = s->have_count && s->count > 0;
-		/* the longest wait is known only if every task's is */
-		bool waited = f->have_count ? f->count > 0 : f->pct > 0;
-		if (waited && !f->have_max)
-			*max_unknown |= 1u << c;
-		if (*max_unknown & (1u << c)) {
-			s->have_max = false;
-		} else if (f->have_max && (!s->have_max || f->max_ms > s->max_ms)) {
-			s->have_max = true;
-			s->max_ms = f->max_ms;
-		}
-	}
-	g->total_pct += r->total_pct;
-	g->nr_tasks++;
-}
-
 /* The live rows and the rows that ended, as one list. */
 struct row_sets {
 	const struct row *rows[2];
@@ -261,7 +215,7 @@ int cgtable_build(struct cgtable *t, const struct row *rows, size_t n,
 		memset(r, 0, sizeof(*r));
 		r->path = g->path;
 		r->name = g->name;
-		r->depth = depth_of(g->path);
+		r->depth = cgrows_depth(g->path);
 		struct psi_reading now;
 		cgdirs_read_psi(&t->layout, g->path, &now);
 		r->have_psi = false;
@@ -281,7 +235,7 @@ int cgtable_build(struct cgtable *t, const struct row *rows, size_t n,
 			continue;
 		for (size_t j = 0; j < nr; j++)
 			if (cgname_within(p, t->rows[j].path))
-				add_figures(&t->rows[j], &t->max_unknown[j], row,
+				cgrows_add(&t->rows[j], &t->max_unknown[j], row,
 					    dt);
 	}
 	*out = t->rows;

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "kernel/kval.h"
-#include "model/cgdirs.h"
+#include "live/cgdirs.h"
 
 /* The directory of path in hierarchy h, opened; -1 when there is none. */
 static int open_in(const struct cg_layout *l, enum cg_hier h, const char *path)

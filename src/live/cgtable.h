@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The cgroup table: task rows summed into one row per cgroup (and per
- * ancestor: a cgroup's figures cover everything below it), next to each
- * cgroup's own pressure over the same interval, each with its name
- * (model/cgname.h).
+ * ancestor: a cgroup's figures cover everything below it; model/cgrows.h),
+ * next to each cgroup's own pressure over the same interval, read here,
+ * each with its name (model/cgname.h).
  */
-#ifndef STALLTOP_CGVIEW_H
-#define STALLTOP_CGVIEW_H
+#ifndef STALLTOP_CGTABLE_H
+#define STALLTOP_CGTABLE_H
 
 #include <stddef.h>
 

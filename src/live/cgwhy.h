@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Why a cgroup stalls: the evidence of a cgroup row (struct
- * cgroup_row.why), read from the cgroup's directories (model/cgdirs.h)
+ * cgroup_row.why), read from the cgroup's directories (live/cgdirs.h)
  * with its task states, next to the delays summed over its
  * processes. A table keyed by the cgroup's path keeps each cgroup's
  * previous reading, so that throttling, events and pressure are the
@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "kernel/diskstats.h"
+#include "live/evidence_read.h"
 #include "model/evidence.h"
 #include "model/rowwhy.h"
 #include "model/sample.h"

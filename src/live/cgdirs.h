@@ -16,7 +16,7 @@
  *                   on v1; counted from cgroup.threads and /proc on v2
  *
  * (the evidence readers choose between v2 and v1 by which files are
- * there: model/evidence.c). A process row reads its own cgroups the same
+ * there: live/evidence_read.c). A process row reads its own cgroups the same
  * way, from /proc/PID/cgroup: where a process is in the cgroup of a row,
  * both read the same directories, and so agree about every limit.
  */
@@ -25,7 +25,7 @@
 
 #include "kernel/cg_layout.h"
 #include "kernel/psi.h"
-#include "model/evidence.h"
+#include "live/evidence_read.h"
 
 /*
  * Open the directories of the cgroup at tree path `path` into d: cg2,
