@@ -122,7 +122,8 @@ int cgsum_open(struct monitor *m)
 		errno = ENOENT;
 		return -1;
 	}
-	if (!(m->cgt = cgtable_new(l))) {
+	/* the evidence of processes may have made the table already */
+	if (!m->cgt && !(m->cgt = cgtable_new(l))) {
 		free(l);
 		return -1;
 	}

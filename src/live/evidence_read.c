@@ -110,7 +110,7 @@ void evidence_read_system(const struct evidence_dirs *dirs,
 	sysinfo_read_load(dirs->proc, dirs->cpu_sys, &out->load);
 }
 
-void evidence_read_with(const struct evidence_dirs *dirs, struct ts_client *ts,
+void evidence_read_task(const struct evidence_dirs *dirs,
 			const struct evidence_reading *sys,
 			struct evidence_reading *out)
 {
@@ -122,23 +122,37 @@ void evidence_read_with(const struct evidence_dirs *dirs, struct ts_client *ts,
 	out->sysmem = sys->sysmem;
 	out->load = sys->load;
 	if (wants(dirs, EVIDENCE_CPU)) {
-		read_cpu(dirs, &out->cpu);
 		taskev_read_cpu(dirs->pid, out->load.cpus_online.have ?
 				out->load.cpus_online.v : 0, &out->tcpu);
 		if (dirs->cpus && out->tcpu.allowed_list[0])
 			cpustat_split(dirs->cpus, out->tcpu.allowed_list,
 				      &out->cpus);
 	}
-	if (wants(dirs, EVIDENCE_MEMORY))
-		read_mem(dirs, &out->mem);
-	if (wants(dirs, EVIDENCE_IO)) {
-		read_io(dirs, &out->io);
+	if (wants(dirs, EVIDENCE_IO))
 		taskev_read_io(dirs->pid, &out->tio);
-	}
 	if (wants(dirs, EVIDENCE_WPCOPY))
 		taskev_read_mem(dirs->pid, &out->tmem);
+}
+
+void evidence_read_cgroups(const struct evidence_dirs *dirs,
+			   struct ts_client *ts, struct evidence_reading *out)
+{
+	if (wants(dirs, EVIDENCE_CPU))
+		read_cpu(dirs, &out->cpu);
+	if (wants(dirs, EVIDENCE_MEMORY))
+		read_mem(dirs, &out->mem);
+	if (wants(dirs, EVIDENCE_IO))
+		read_io(dirs, &out->io);
 	if (wants(dirs, EVIDENCE_STATES))
 		read_states(dirs, ts, &out->states);
+}
+
+void evidence_read_with(const struct evidence_dirs *dirs, struct ts_client *ts,
+			const struct evidence_reading *sys,
+			struct evidence_reading *out)
+{
+	evidence_read_task(dirs, sys, out);
+	evidence_read_cgroups(dirs, ts, out);
 }
 
 void evidence_read(const struct evidence_dirs *dirs, struct ts_client *ts,

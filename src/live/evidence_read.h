@@ -74,6 +74,23 @@ void evidence_read_system(const struct evidence_dirs *dirs,
 void evidence_read_cgroup(const struct evidence_dirs *dirs, struct cg_cpu *cpu,
 			  struct cg_mem *mem);
 
+/*
+ * The process's own part of evidence_read (its CPUs, IO, private memory:
+ * dirs->pid and dirs->cpus), with the machine-wide part copied from sys;
+ * out is cleared first, and stamped with the moment of the reading.
+ */
+void evidence_read_task(const struct evidence_dirs *dirs,
+			const struct evidence_reading *sys,
+			struct evidence_reading *out);
+
+/*
+ * The cgroups' part of evidence_read (cpu, memory, io and the task
+ * states, of the groups dirs->want names) into those members of out;
+ * the rest of out is left as it is.
+ */
+void evidence_read_cgroups(const struct evidence_dirs *dirs,
+			   struct ts_client *ts, struct evidence_reading *out);
+
 /* evidence_read, with the machine-wide part copied from sys. */
 void evidence_read_with(const struct evidence_dirs *dirs, struct ts_client *ts,
 			const struct evidence_reading *sys,
