@@ -3,8 +3,8 @@
  * The monitor's sums per cgroup: where each process is in the cgroup
  * tree of the layout (kernel/cg_layout.h: v2, else name=systemd, else
  * cpu; tasks can be moved at any time, and a child that ended early is
- * where its parent is), and the cgroup rows of a sample (model/cgtable.c
- * does the sums).
+ * where its parent is), and the cgroup rows of a sample (live/cgtable.c,
+ * model/cgrows.c does the sums).
  */
 #include <config.h>
 
@@ -15,7 +15,7 @@
 
 #include "kernel/cg_layout.h"
 #include "live/monitor_int.h"
-#include "model/cgtable.h"
+#include "live/cgtable.h"
 #include "model/producer.h"
 #include "model/tasktable.h"
 
@@ -122,7 +122,8 @@ int cgsum_open(struct monitor *m)
 		errno = ENOENT;
 		return -1;
 	}
-	if (!(m->cgt = cgtable_new(l))) {
+	/* the evidence of processes may have made the table already */
+	if (!m->cgt && !(m->cgt = cgtable_new(l))) {
 		free(l);
 		return -1;
 	}

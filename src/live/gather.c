@@ -3,18 +3,24 @@
  * Why the shown rows stall: the evidence of each process a view shows
  * whose delay in a category the rule table covers is a stall (rowwhy.h),
  * read next to it, never for every task. Each such process keeps its
- * previous reading (struct task.ev), so that the counters of its cgroups
- * and its IO give the figures of the interval; /proc/diskstats is read
- * only when a shown process stalled on IO. A process shown stalled for
- * the first time has current values only: the next sample has deltas.
+ * own previous reading (struct task.ev: its CPUs, IO, private memory);
+ * the evidence of its cgroups is read once a round for every process in
+ * the same cgroups, and kept with the round before's in the table of
+ * cgroups (live/cgtable.h), so that the counters of its cgroups and its
+ * IO give the figures of the interval; /proc/diskstats is read only when
+ * a shown process stalled on IO. A process shown stalled for the first
+ * time has current values only: the next sample has deltas.
+ *
+ * A process's cgroups are its own of each hierarchy, from its
+ * /proc/PID/cgroup: read once in its life, again after an exec or when
+ * the sums per cgroup see it moved, and at the latest CGSUM_RECHECK
+ * seconds after the last read (a process can be moved without either).
  *
  * The cgroup rows a view shows stalled get theirs the same way, from
- * the directories of the cgroup's path in each hierarchy (model/cgdirs.h;
- * model/cgwhy.h keeps their previous readings by path). A process reads
- * its own cgroups of the same hierarchies, from /proc/PID/cgroup.
+ * the directories of the cgroup's path in each hierarchy (live/cgdirs.h),
+ * their previous readings kept in the same table.
  *
- * Every descriptor is opened for one reading and closed after it: a
- * process may move to another cgroup between two.
+ * Every descriptor is opened for one reading and closed after it.
  */
 #include <config.h>
 
@@ -30,28 +36,31 @@
 #include "kernel/diskstats.h"
 #include "kernel/kval.h"
 #include "live/monitor_int.h"
-#include "model/cgdirs.h"
-#include "model/cgwhy.h"
+#include "live/cgdirs.h"
+#include "live/cgtable.h"
+#include "live/evidence_read.h"
 #include "model/evidence.h"
 #include "model/rowwhy.h"
 #include "model/tasktable.h"
 
+/* The longest /proc/PID/cgroup text kept (longer ones are not shared). */
+#define GATHER_CGROUPS 4096
+
 /* What a process keeps between samples (struct task.ev). */
 struct task_ev {
-	struct evidence_reading prev;
+	struct evidence_reading prev;   /* its own part (no cgroups') */
 	uint64_t prev_round;       /* the reading prev was taken after */
 	bool have_prev;
 	uint64_t lost_at;          /* notifications lost at prev */
 	uint64_t why_round;        /* why holds this reading's evidence */
 	bool have_why;
 	struct row_why why;
-};
-
-/* The task states of one v1 cgroup, asked once a round for all its rows. */
-struct states_memo {
-	char *dir;
-	uint64_t round;
-	struct cgstats states;
+	/* its /proc/PID/cgroup: the key of its cgroups in the table */
+	char cgroups[GATHER_CGROUPS];
+	bool have_cgroups;
+	bool cgroups_same;         /* the same as at the reading before */
+	double cgroups_at;         /* CLOCK_MONOTONIC of that read */
+	uint64_t tree_hash;        /* of its tree path (task.cgroup) then */
 };
 
 struct gather {
@@ -68,10 +77,7 @@ struct gather {
 	struct cpustat cpus;       /* per-CPU times of cpus_round */
 	uint64_t cpus_round;
 	bool have_cpus;
-	struct states_memo *memo;
-	size_t nmemo;
 	bool have_disks, have_disks_prev;
-	struct cgwhy *cgw;         /* the cgroup rows' previous readings */
 };
 
 static struct gather *gather_get(struct monitor *m)
@@ -101,10 +107,6 @@ void gather_free(struct monitor *m)
 	diskstats_free(&g->disks_prev);
 	diskstats_free(&g->disks_cur);
 	cpustat_free(&g->cpus);
-	cgwhy_free(g->cgw);
-	for (size_t i = 0; i < g->nmemo; i++)
-		free(g->memo[i].dir);
-	free(g->memo);
 	free(g);
 	m->gather = NULL;
 }
@@ -166,123 +168,71 @@ static const struct cpustat *cpus_of(struct monitor *m, struct gather *g)
 	return g->have_cpus ? &g->cpus : NULL;
 }
 
-/* The directory of the process's cgroup in hierarchy h, opened. */
-static int open_own(const struct cg_layout *l, enum cg_hier h,
-		    const char *proc_cgroup, char *dir, size_t size,
-		    int *at_root)
+/* The table of cgroups (the monitor's), made for the evidence if need be. */
+static struct cgtable *table_of(struct monitor *m, struct gather *g)
 {
-	if (cg_layout_task_dir(l, h, proc_cgroup, dir, size, at_root) < 0)
-		return -1;
-	return kval_open_dir(-1, dir);
+	const struct cg_layout *l;
+
+	if (!m->cgt && (l = layout_of(m, g)))
+		m->cgt = cgtable_new(l);
+	return m->cgt;
+}
+
+/* FNV-1a of s ("" for NULL). */
+static uint64_t hash_of(const char *s)
+{
+	uint64_t h = 14695981039346656037u;
+
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
 }
 
 /*
- * The descriptors of one process's evidence; -1 where there is none.
- * states_dir: the v1 cgroup whose task states are asked for, "" when
- * none: a hierarchy's root holds every task of the machine, and counting
- * them would cost a walk of all (then its v2 cgroup's are counted, if
- * it is not the root either).
+ * The text of k's /proc/PID/cgroup into k->ev, read when due (see the
+ * top); false when it is not known.
  */
-static void open_dirs(struct monitor *m, struct gather *g, pid_t pid,
-		      struct evidence_dirs *d, char *states_dir, size_t size)
+static bool cgroups_of(struct monitor *m, struct gather *g, struct task *k)
 {
-	static const enum cg_hier v1[] = {
-		CG_HIER_CPU, CG_HIER_MEMORY, CG_HIER_BLKIO, CG_HIER_PIDS,
-	};
-	const struct cg_layout *l = layout_of(m, g);
-	char name[64], dir[4096];
-	int *fd[] = { &d->cpu1, &d->mem1, &d->blkio1, NULL };
-	int at_root, pids = -1;
-	char *pc;
+	struct task_ev *e = k->ev;
+	uint64_t tree = hash_of(k->cgroup);
+	double now = monitor_now();
+	char name[64], *pc;
+	bool moved = cgsum_used(m) ? tree != e->tree_hash : k->cg_stale;
 
-	*d = EVIDENCE_DIRS_NONE;
-	d->proc = g->proc;
-	d->cpu_sys = g->cpu_sys;
-	states_dir[0] = '\0';
-	snprintf(name, sizeof(name), "%d", (int)pid);
-	if (g->proc >= 0)
-		d->pid = openat(g->proc, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	snprintf(name, sizeof(name), "/proc/%d/cgroup", (int)pid);
-	if (!l || !(pc = cgroup_read_file(name)))
-		return;
-	/* the v2 root holds no limits, and its cgroup.threads is everyone */
-	d->cg2 = open_own(l, CG_HIER_V2, pc, dir, sizeof(dir), &at_root);
-	if (d->cg2 >= 0 && at_root) {
-		close(d->cg2);
-		d->cg2 = -1;
+	e->cgroups_same = e->have_cgroups;
+	if (e->have_cgroups && !moved && now - e->cgroups_at < CGSUM_RECHECK)
+		return true;
+	if (!cgsum_used(m))
+		k->cg_stale = false;   /* the sums per cgroup do not read it */
+	e->cgroups_at = now;
+	e->tree_hash = tree;
+	snprintf(name, sizeof(name), "/proc/%d/cgroup", (int)k->id);
+	pc = layout_of(m, g) ? cgroup_read_file(name) : NULL;
+	if (!pc || strlen(pc) >= sizeof(e->cgroups)) {
+		free(pc);
+		e->have_cgroups = e->cgroups_same = false;
+		return false;
 	}
-	/* cpuacct where it is mounted apart from cpu */
-	if (strcmp(l->m[CG_HIER_CPUACCT].dir, l->m[CG_HIER_CPU].dir) != 0)
-		d->cpuacct1 = open_own(l, CG_HIER_CPUACCT, pc, dir, sizeof(dir),
-				       NULL);
-	for (size_t i = 0; i < sizeof(v1) / sizeof(v1[0]); i++) {
-		int f = open_own(l, v1[i], pc, dir, sizeof(dir), &at_root);
-
-		if (fd[i])
-			*fd[i] = f;
-		else
-			pids = f;
-		/* the first v1 cgroup below its hierarchy's root gives states */
-		if (f < 0 || states_dir[0] || at_root)
-			continue;
-		d->states1 = f;
-		snprintf(states_dir, size, "%s", dir);
-	}
-	if (pids >= 0 && pids != d->states1)
-		close(pids);
+	e->cgroups_same = e->have_cgroups && strcmp(e->cgroups, pc) == 0;
+	strcpy(e->cgroups, pc);
+	e->have_cgroups = true;
 	free(pc);
+	return true;
 }
 
-/* The task states of v1 cgroup dir asked this round already, or NULL. */
-static struct states_memo *memo_find(struct gather *g, const char *dir,
-				     uint64_t round)
+/* The cgroups' part of a reading (cgtable_members): copied, or cleared. */
+static void with_cgroups(struct evidence_reading *r,
+			 const struct evidence_reading *from)
 {
-	for (size_t i = 0; i < g->nmemo; i++)
-		if (g->memo[i].round == round && strcmp(g->memo[i].dir, dir) == 0)
-			return &g->memo[i];
-	return NULL;
-}
+	static const struct evidence_reading none;
 
-/* Keep this round's states of dir, in a slot of an earlier round if any. */
-static void memo_keep(struct gather *g, const char *dir, uint64_t round,
-		      const struct cgstats *states)
-{
-	struct states_memo *s = NULL;
-	char *copy = strdup(dir);
-
-	if (!copy)
-		return;
-	for (size_t i = 0; i < g->nmemo && !s; i++)
-		if (g->memo[i].round != round)
-			s = &g->memo[i];
-	if (!s) {
-		struct states_memo *p = realloc(g->memo,
-						(g->nmemo + 1) * sizeof(*p));
-		if (!p) {
-			free(copy);
-			return;
-		}
-		g->memo = p;
-		s = &g->memo[g->nmemo++];
-		s->dir = NULL;
-	}
-	free(s->dir);
-	*s = (struct states_memo){ copy, round, *states };
-}
-
-static void close_dirs(struct evidence_dirs *d)
-{
-	int fds[] = { d->cg2, d->cpu1, d->cpuacct1, d->mem1, d->blkio1,
-		      d->pid, d->states1 };
-
-	/* states1 is one of the v1 directories, or the pids one */
-	if (d->states1 == d->cpu1 || d->states1 == d->mem1 ||
-	    d->states1 == d->blkio1)
-		fds[6] = -1;
-
-	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
+	if (!from)
+		from = &none;
+	r->cpu = from->cpu;
+	r->mem = from->mem;
+	r->io = from->io;
+	r->states = from->states;
 }
 
 /* The evidence of process k's row r over this interval, into k->ev. */
@@ -290,32 +240,40 @@ static void gather_one(struct monitor *m, struct gather *g, struct task *k,
 		       struct row *r)
 {
 	struct task_ev *e = k->ev;
-	struct evidence_reading cur;
-	struct evidence_dirs d;
-	struct states_memo *memo = NULL;
-	char states_dir[4096];
+	struct evidence_reading cur, prev;
+	struct evidence_dirs d = EVIDENCE_DIRS_NONE;
+	const struct cgtable_members *cg = NULL;
+	struct cgtable *t;
+	char name[32];
 	uint64_t lost = m->lost + m->exit_lost;
 	bool prev_ok;
 
-	open_dirs(m, g, k->id, &d, states_dir, sizeof(states_dir));
+	d.proc = g->proc;
+	d.cpu_sys = g->cpu_sys;
 	d.want = rowwhy_wants(r->d);
 	if (d.want & EVIDENCE_WANT(EVIDENCE_CPU))
 		d.cpus = cpus_of(m, g);
-	/* the processes of one cgroup share its task states: asked once */
-	if (states_dir[0] && (memo = memo_find(g, states_dir, m->round)))
-		d.no_states = true;
-	evidence_read_with(&d, m->ts, system_of(m, g), &cur);
-	close_dirs(&d);
-	if (memo)
-		cur.states = memo->states;
-	else if (states_dir[0])
-		memo_keep(g, states_dir, m->round, &cur.states);
+	snprintf(name, sizeof(name), "%d", (int)k->id);
+	if (g->proc >= 0)
+		d.pid = openat(g->proc, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	evidence_read_task(&d, system_of(m, g), &cur);
+	if (d.pid >= 0)
+		close(d.pid);
+	/* its cgroups: read once a round for all processes in them */
+	if (cgroups_of(m, g, k) && (t = table_of(m, g)))
+		cg = cgtable_members_read(t, m->ts, g->proc, e->cgroups,
+					  m->round, d.want);
+	with_cgroups(&cur, cg ? &cg->cur : NULL);
 	/* forks are counted from fork events: none may have been lost */
 	cur.forks = (struct kval){ .have = m->pc != NULL, .v = k->forks };
 	prev_ok = e->have_prev && e->prev_round + 1 == m->round;
 	if (prev_ok && e->lost_at != lost)
 		e->prev.forks.have = false;
-	evidence_interval(prev_ok ? &e->prev : NULL, &cur,
+	prev = e->prev;
+	/* the round before's of the same cgroups, if it was in them then */
+	with_cgroups(&prev, cg && e->cgroups_same && cg->prev_have ?
+		     &cg->prev : NULL);
+	evidence_interval(prev_ok ? &prev : NULL, &cur,
 			  g->have_disks_prev ? &g->disks_prev : NULL,
 			  g->have_disks ? &g->disks_cur : NULL, &e->why.ev);
 	/* the first cause of the interval before stays while it binds */
@@ -324,6 +282,7 @@ static void gather_one(struct monitor *m, struct gather *g, struct task *k,
 		    e->have_why && e->why_round + 1 == m->round ?
 		    rowwhy_first(&e->why) : WHY_NONE);
 	e->prev = cur;
+	with_cgroups(&e->prev, NULL);   /* the table keeps the cgroups' */
 	e->have_prev = true;
 	e->prev_round = m->round;
 	e->lost_at = lost;
@@ -382,8 +341,7 @@ void gather_rows(struct monitor *m, struct row *rows, size_t n)
 
 void gather_new_round(struct monitor *m)
 {
-	if (m->gather)
-		cgwhy_prune(m->gather->cgw, m->round);
+	cgtable_prune(m->cgt, m->round);
 }
 
 /* The evidence of cgroup row c, from its path in each hierarchy. */
@@ -395,9 +353,10 @@ static void gather_cgroup(struct monitor *m, struct gather *g,
 	d.proc = g->proc;
 	d.cpu_sys = g->cpu_sys;
 	cgdirs_open(m->cgl, c->path, &d);
-	cgwhy_gather_ts(g->cgw, m->ts, c, &d, system_of(m, g), m->round,
-			m->sample_dt, g->have_disks_prev ? &g->disks_prev : NULL,
-			g->have_disks ? &g->disks_cur : NULL);
+	cgtable_why_gather(m->cgt, m->ts, c, &d, system_of(m, g), m->round,
+			   m->sample_dt,
+			   g->have_disks_prev ? &g->disks_prev : NULL,
+			   g->have_disks ? &g->disks_cur : NULL);
 	cgdirs_close(&d);
 }
 
@@ -407,18 +366,17 @@ void gather_cgroups(struct monitor *m, struct cgroup_row *rows, size_t n)
 	bool io = false;
 
 	/* cgroup rows are paths of the tree; evidence is of one interval */
-	if (m->o.accumulate || !cgsum_used(m) || !n || !(g = gather_get(m)))
-		return;
-	if (!g->cgw && !(g->cgw = cgwhy_new()))
+	if (m->o.accumulate || !cgsum_used(m) || !m->cgt || !n ||
+	    !(g = gather_get(m)))
 		return;
 	for (size_t i = 0; i < n; i++)
-		if (cgwhy_wanted(&rows[i]) &&
-		    !cgwhy_have(g->cgw, &rows[i], m->round) &&
+		if (rowwhy_wanted(rows[i].d) &&
+		    !cgtable_why_have(m->cgt, &rows[i], m->round) &&
 		    rowwhy_stalled(&rows[i].d[CAT_IO]))
 			io = true;
 	if (io)
 		read_disks(m, g);
 	for (size_t i = 0; i < n; i++)
-		if (cgwhy_wanted(&rows[i]) && rows[i].path)
+		if (rowwhy_wanted(rows[i].d) && rows[i].path)
 			gather_cgroup(m, g, &rows[i]);
 }

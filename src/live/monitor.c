@@ -38,7 +38,7 @@
 #include "lib/nls.h"
 #include "live/monitor.h"
 #include "live/monitor_int.h"
-#include "model/cgtable.h"
+#include "live/cgtable.h"
 #include "model/producer.h"
 #include "model/tasktable.h"
 
@@ -199,7 +199,7 @@ static int baseline(struct monitor *m)
 	tasktable_free_retired(m->procs);
 	if (m->threads)
 		tasktable_free_retired(m->threads);
-	if (m->cgt)
+	if (cgsum_used(m))
 		cgsum_prime(m);
 	psi_read("/proc/pressure", &m->psi_prev);
 	m->prev_time = m->reading_time;
@@ -246,7 +246,7 @@ static int monitor_set_cgroups(struct producer *p, bool on)
 {
 	struct monitor *m = of(p);
 
-	if (!on || m->cgt) {
+	if (!on || cgsum_used(m)) {
 		m->o.cgroups = on;
 		return 0;
 	}

@@ -83,7 +83,8 @@ struct monitor {
 
 	struct cg_layout *cgl;      /* the cgroup hierarchies, NULL when the
 				       sums per cgroup are not in use */
-	struct cgtable *cgt;
+	struct cgtable *cgt;        /* the table of cgroups (cgtable.h): made
+				       by the sums or by the evidence */
 	struct row *trows;          /* thread rows kept for a recording */
 	size_t ntrows, captrows;
 	struct row *texited;        /* ...and its threads that ended */

@@ -1,155 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The evidence of one process over one interval: reading it through the
- * kernel readers, the interval between two readings, and THE list of its
+ * The evidence of one process over one interval: the interval between
+ * two readings (live/evidence_read.c takes them), and THE list of its
  * fields (stable names for JSON, recordings and the manual page).
- *
- * On a hybrid system a process is in a v2 cgroup and in one v1 cgroup per
- * controller; the controllers live where they are enabled. A v2 reading
- * counts for a resource when its controller's files are there (cpu.max,
- * memory.max, io.stat or io.max); otherwise the v1 reading does. Pressure
- * comes from whichever of the two has its file.
  */
 #include <config.h>
 
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "lib/nls.h"
 #include "model/evidence.h"
-
-static void copy_pressure(struct psi_line to[NPSI_KIND],
-			  const struct psi_line from[NPSI_KIND])
-{
-	if (!to[PSI_SOME].present && !to[PSI_FULL].present)
-		memcpy(to, from, NPSI_KIND * sizeof(to[0]));
-}
-
-static void read_cpu(const struct evidence_dirs *d, struct cg_cpu *out)
-{
-	struct cg_cpu v1;
-
-	cg_cpu_read_v2(d->cg2, out);
-	if (out->quota_us.have)
-		return;
-	cg_cpu_read_v1(d->cpu1, &v1);
-	if (!v1.version)
-		return;
-	if (!v1.usage_us.have)
-		cg_cpu_read_cpuacct(d->cpuacct1, &v1);
-	copy_pressure(v1.pressure, out->pressure);
-	*out = v1;
-}
-
-static void read_mem(const struct evidence_dirs *d, struct cg_mem *out)
-{
-	struct cg_mem v1;
-
-	cg_mem_read_v2(d->cg2, out);
-	if (out->max.have)
-		return;
-	cg_mem_read_v1(d->mem1, &v1);
-	if (!v1.version)
-		return;
-	copy_pressure(v1.pressure, out->pressure);
-	*out = v1;
-}
-
-static void read_io(const struct evidence_dirs *d, struct cg_io *out)
-{
-	struct cg_io v1;
-
-	cg_io_read_v2(d->cg2, out);
-	if (out->ndev)
-		return;
-	cg_io_read_v1(d->blkio1, &v1);
-	if (!v1.version)
-		return;
-	copy_pressure(v1.pressure, out->pressure);
-	*out = v1;
-}
-
-static void read_states(const struct evidence_dirs *d, struct ts_client *ts,
-			struct cgstats *out)
-{
-	memset(out, 0, sizeof(*out));
-	if (d->no_states)
-		return;
-	if (ts && d->states1 >= 0 && cgstats_query(ts, d->states1, out) == 0)
-		return;
-	if (d->cg2 >= 0 && d->proc >= 0 &&
-	    cgstats_count_v2(d->cg2, d->proc, out) == 0)
-		return;
-	if (d->states1 >= 0 && d->proc >= 0 &&
-	    cgstats_count_v1(d->states1, d->proc, out) == 0)
-		return;
-	memset(out, 0, sizeof(*out));
-}
-
-void evidence_read_cgroup(const struct evidence_dirs *dirs, struct cg_cpu *cpu,
-			  struct cg_mem *mem)
-{
-	memset(cpu, 0, sizeof(*cpu));
-	memset(mem, 0, sizeof(*mem));
-	read_cpu(dirs, cpu);
-	read_mem(dirs, mem);
-}
-
-static bool wants(const struct evidence_dirs *d, enum evidence_group group)
-{
-	return !d->want || (d->want & EVIDENCE_WANT(group));
-}
-
-void evidence_read_system(const struct evidence_dirs *dirs,
-			  struct evidence_reading *out)
-{
-	sysinfo_read_mem(dirs->proc, &out->sysmem);
-	sysinfo_read_load(dirs->proc, dirs->cpu_sys, &out->load);
-}
-
-void evidence_read_with(const struct evidence_dirs *dirs, struct ts_client *ts,
-			const struct evidence_reading *sys,
-			struct evidence_reading *out)
-{
-	struct timespec t;
-
-	memset(out, 0, sizeof(*out));
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	out->when = (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-	out->sysmem = sys->sysmem;
-	out->load = sys->load;
-	if (wants(dirs, EVIDENCE_CPU)) {
-		read_cpu(dirs, &out->cpu);
-		taskev_read_cpu(dirs->pid, out->load.cpus_online.have ?
-				out->load.cpus_online.v : 0, &out->tcpu);
-		if (dirs->cpus && out->tcpu.allowed_list[0])
-			cpustat_split(dirs->cpus, out->tcpu.allowed_list,
-				      &out->cpus);
-	}
-	if (wants(dirs, EVIDENCE_MEMORY))
-		read_mem(dirs, &out->mem);
-	if (wants(dirs, EVIDENCE_IO)) {
-		read_io(dirs, &out->io);
-		taskev_read_io(dirs->pid, &out->tio);
-	}
-	if (wants(dirs, EVIDENCE_WPCOPY))
-		taskev_read_mem(dirs->pid, &out->tmem);
-	if (wants(dirs, EVIDENCE_STATES))
-		read_states(dirs, ts, &out->states);
-}
-
-void evidence_read(const struct evidence_dirs *dirs, struct ts_client *ts,
-		   struct evidence_reading *out)
-{
-	struct evidence_reading sys;
-
-	memset(&sys, 0, sizeof(sys));
-	evidence_read_system(dirs, &sys);
-	evidence_read_with(dirs, ts, &sys, out);
-}
 
 /* cur - prev, when both are known and the counter did not go back. */
 static struct kval delta(const struct kval *prev, const struct kval *cur)

@@ -5,11 +5,12 @@
  * sample can carry, a recording can hold and the rule table (why.h)
  * reads.
  *
- * Two steps. evidence_read() takes one reading (struct evidence_reading:
- * cumulative counters as the kernel keeps them) through descriptors the
- * caller opened, so fixture folders can stand in for /sys/fs/cgroup and
- * /proc. evidence_interval() turns two readings of the same process into
- * the figures of the interval between them (struct evidence).
+ * Two steps. A reading (struct evidence_reading: cumulative counters as
+ * the kernel keeps them) is taken by the live side (live/evidence_read.h,
+ * through descriptors the caller opened, so fixture folders can stand in
+ * for /sys/fs/cgroup and /proc). evidence_interval() turns two readings
+ * of the same process into the figures of the interval between them
+ * (struct evidence); it reads nothing.
  *
  * Every value is a struct kval: absent unless the kernel gave it (a file
  * missing, unreadable, of the other cgroup version, garbage, or a counter
@@ -37,43 +38,11 @@
 #include "kernel/sysinfo.h"
 #include "kernel/taskev.h"
 
-struct ts_client;
-
 /*
- * Where one reading comes from: descriptors the caller opened and keeps
- * (-1: not there, that evidence stays absent).
+ * The groups of evidence a reading takes, as a mask (EVIDENCE_WANT of enum
+ * evidence_group; 0: all). A row's stalls name theirs (rowwhy_wants).
  */
-struct evidence_dirs {
-	int cg2;         /* the process's v2 cgroup directory */
-	int cpu1;        /* its v1 cpu controller directory */
-	int cpuacct1;    /* its v1 cpuacct directory, where cpuacct is
-			    mounted apart from cpu (else -1) */
-	int mem1;        /* its v1 memory controller directory */
-	int blkio1;      /* its v1 blkio controller directory */
-	int states1;     /* a v1 directory for cgroupstats (any controller) */
-	int pid;         /* /proc/PID */
-	int proc;        /* /proc */
-	int cpu_sys;     /* /sys/devices/system/cpu */
-	bool no_states;  /* count no task states (a v2 root cgroup, whose
-			    cgroup.threads lists every thread) */
-	/*
-	 * The groups to read (EVIDENCE_WANT of enum evidence_group), 0: all.
-	 * A row's stalls name theirs (rowwhy_wants); the rest stays absent.
-	 */
-	unsigned want;
-	/*
-	 * The per-CPU times of this round (cpustat_read), read once by the
-	 * caller for every process; NULL: not known.
-	 */
-	const struct cpustat *cpus;
-};
-
 #define EVIDENCE_WANT(group) (1u << (group))
-
-/* Nothing open (and task states counted where a directory is). */
-#define EVIDENCE_DIRS_NONE ((struct evidence_dirs){ .cg2 = -1, .cpu1 = -1, \
-	.cpuacct1 = -1, .mem1 = -1, .blkio1 = -1, .states1 = -1, .pid = -1, \
-	.proc = -1, .cpu_sys = -1, .no_states = false, .want = 0 })
 
 /* One moment: cumulative counters and current values. */
 struct evidence_reading {
@@ -91,36 +60,6 @@ struct evidence_reading {
 	struct kval forks;        /* forks by the process so far: counted by
 				     the caller (proc connector), not read */
 };
-
-/*
- * Read everything dirs gives into out. ts (may be NULL) asks the kernel
- * for the v1 task states of dirs.states1; without it, or for a v2 cgroup,
- * the states are counted from cgroup.threads and /proc. out->forks is
- * left absent for the caller to fill.
- */
-void evidence_read(const struct evidence_dirs *dirs, struct ts_client *ts,
-		   struct evidence_reading *out);
-
-/*
- * The machine-wide part of a reading (meminfo, procs_running, CPUs
- * online), the same for every task at one moment: read it once and give
- * it to evidence_read_with for each.
- */
-void evidence_read_system(const struct evidence_dirs *dirs,
-			  struct evidence_reading *out);
-
-/*
- * Only a cgroup's cpu and memory files (v2 where the directory has the
- * controller, else v1), as evidence_read reads them: its throttling and
- * memory events are the kernel's counters, for the metrics.
- */
-void evidence_read_cgroup(const struct evidence_dirs *dirs, struct cg_cpu *cpu,
-			  struct cg_mem *mem);
-
-/* evidence_read, with the machine-wide part copied from sys. */
-void evidence_read_with(const struct evidence_dirs *dirs, struct ts_client *ts,
-			const struct evidence_reading *sys,
-			struct evidence_reading *out);
 
 /* Per-device IO of the process's cgroup, for devices it used or limits. */
 #define EVIDENCE_IO_DEVS 4

@@ -5,7 +5,7 @@
  * the rule table (why.h) finds, or none. Which rows have one: those shown
  * whose delay in a category evidence explains (the category table's
  * evidence and causes) is at least ROWWHY_MIN_PCT of the interval; the producers decide (live: gathered for such rows only;
- * a recording: as recorded). Cgroup rows carry the same (cgwhy.h).
+ * a recording: as recorded). Cgroup rows carry the same (live/cgtable.h).
  *
  * THE RANKING. A row's TOTAL (delta.h) is split by category: cpu and irq
  * delay outside the memory work (the part of them the memory work's own

@@ -13,16 +13,21 @@
  *    directory, pressure from cpuacct's hierarchy where a kernel has v1
  *    pressure files; a session scope that the memory hierarchy does not
  *    have: no memory figures, never another cgroup's.
- * The root counts no task states. And the cgroup table on the hybrid
- * tree: rows named, with their own pressure.
+ * The root counts no task states. A process's own cgroups on the hybrid
+ * tree (cgdirs_open_task, from its /proc/PID/cgroup): those of its lines,
+ * task states asked of its first v1 cgroup below a root, never the v2
+ * root; read through the table of cgroups once for three processes. And
+ * the cgroup table on the hybrid tree: rows named, with their own
+ * pressure.
  */
 #include <config.h>
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "model/cgdirs.h"
-#include "model/cgtable.h"
+#include "live/cgdirs.h"
+#include "live/cgtable.h"
 #include "unit.h"
 
 #define LAYOUTS FIXTURES "/cgroup/layouts/"
@@ -166,6 +171,53 @@ static void test_v1(void)
 	      !p.line[PSI_MEMORY][PSI_SOME].present);
 }
 
+/* A process's own cgroups, from the text of its /proc/PID/cgroup. */
+static void test_task(void)
+{
+	struct cg_layout l;
+	struct evidence_dirs d = EVIDENCE_DIRS_NONE;
+	struct evidence_reading r;
+	const struct cgtable_members *m[3];
+	struct cgtable *t;
+	char *pc = unit_fixture("cgroup/proc-cgroup-hybrid", NULL);
+
+	layout("cgroup/mountinfo-hybrid", "hybrid", &l);
+	cgdirs_open_task(&l, pc, &d);
+	CHECK(d.cg2 >= 0 && d.cpu1 >= 0 && d.cpuacct1 >= 0 && d.mem1 >= 0 &&
+	      d.blkio1 >= 0);
+	/* the first v1 cgroup below its root gives the task states */
+	CHECK(d.states1 == d.cpu1);
+	evidence_read(&d, NULL, &r);
+	CHECK(r.cpu.version == 1 && r.cpu.quota_us.v == 50000);
+	CHECK(r.mem.version == 1 && r.mem.max.v == 64 * MIB);
+	cgdirs_close(&d);
+	CHECK(d.cg2 < 0 && d.states1 < 0 && d.cpu1 < 0);
+
+	/* in the v2 root and the memory root: no v2 directory, the root's */
+	d = EVIDENCE_DIRS_NONE;
+	cgdirs_open_task(&l, "8:memory:/\n4:cpu,cpuacct:" NGINX "\n0::/\n",
+			 &d);
+	CHECK(d.cg2 < 0 && d.mem1 >= 0 && d.cpu1 >= 0 && d.blkio1 < 0);
+	CHECK(d.states1 == d.cpu1);
+	evidence_read(&d, NULL, &r);
+	CHECK(r.mem.version == 1 && r.mem.max.have && r.mem.max.max);
+	cgdirs_close(&d);
+
+	/* three processes of nginx.service: its cgroups read once */
+	if (!(t = cgtable_new(&l)))
+		exit(99);
+	for (int i = 0; i < 3; i++)
+		m[i] = cgtable_members_read(t, NULL, -1, pc, 1, 0);
+	CHECK(m[0] && m[1] == m[0] && m[2] == m[0]);
+	CHECK_EQ_U(cgtable_reads(t), 1);
+	if (m[0])
+		CHECK(m[0]->cur.cpu.quota_us.v == 50000 &&
+		      m[0]->cur.mem.max.v == 64 * MIB &&
+		      m[0]->cur.cpu.nr_throttled.v == 180);
+	cgtable_free(t);
+	free(pc);
+}
+
 /* The cgroup table on the hybrid tree: names and v2 pressure. */
 static void test_table(void)
 {
@@ -207,6 +259,7 @@ int main(void)
 	test_v2();
 	test_hybrid();
 	test_v1();
+	test_task();
 	test_table();
 	return unit_done();
 }

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/cgtable.h"
+#include "live/cgtable.h"
 #include "unit.h"
 
 #define TREE FIXTURES "/cgroup/tree"

@@ -14,6 +14,7 @@
 
 #include "kernel/cpustat.h"
 #include "kernel/sysinfo.h"
+#include "live/evidence_read.h"
 #include "model/evidence.h"
 #include "model/why.h"
 #include "unit.h"

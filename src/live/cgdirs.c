@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Where a cgroup row's figures are read from (cgdirs.h). */
+/* Where a cgroup row's and a process's cgroup figures are read from. */
 #include <config.h>
 
 #include <stdbool.h>
@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "kernel/kval.h"
-#include "model/cgdirs.h"
+#include "live/cgdirs.h"
 
 /* The directory of path in hierarchy h, opened; -1 when there is none. */
 static int open_in(const struct cg_layout *l, enum cg_hier h, const char *path)
@@ -44,16 +44,73 @@ void cgdirs_open(const struct cg_layout *l, const char *path,
 		d->states1 = open_in(l, l->tree, path);
 }
 
+/* The directory of a task's own cgroup in hierarchy h, opened. */
+static int open_own(const struct cg_layout *l, enum cg_hier h,
+		    const char *proc_cgroup, char *dir, size_t size,
+		    int *at_root)
+{
+	if (cg_layout_task_dir(l, h, proc_cgroup, dir, size, at_root) < 0)
+		return -1;
+	return kval_open_dir(-1, dir);
+}
+
+void cgdirs_open_task(const struct cg_layout *l, const char *proc_cgroup,
+		      struct evidence_dirs *d)
+{
+	static const enum cg_hier v1[] = {
+		CG_HIER_CPU, CG_HIER_MEMORY, CG_HIER_BLKIO, CG_HIER_PIDS,
+	};
+	int *fd[] = { &d->cpu1, &d->mem1, &d->blkio1, NULL };
+	char dir[4096];
+	int at_root, pids = -1;
+
+	d->cg2 = d->cpu1 = d->cpuacct1 = d->mem1 = d->blkio1 = d->states1 = -1;
+	if (!l || !proc_cgroup)
+		return;
+	/* the v2 root holds no limits, and its cgroup.threads is everyone */
+	d->cg2 = open_own(l, CG_HIER_V2, proc_cgroup, dir, sizeof(dir),
+			  &at_root);
+	if (d->cg2 >= 0 && at_root) {
+		close(d->cg2);
+		d->cg2 = -1;
+	}
+	/* cpuacct where it is mounted apart from cpu */
+	if (strcmp(l->m[CG_HIER_CPUACCT].dir, l->m[CG_HIER_CPU].dir) != 0)
+		d->cpuacct1 = open_own(l, CG_HIER_CPUACCT, proc_cgroup, dir,
+				       sizeof(dir), NULL);
+	for (size_t i = 0; i < sizeof(v1) / sizeof(v1[0]); i++) {
+		int f = open_own(l, v1[i], proc_cgroup, dir, sizeof(dir),
+				 &at_root);
+
+		if (fd[i])
+			*fd[i] = f;
+		else
+			pids = f;
+		/* the first v1 cgroup below its hierarchy's root gives states */
+		if (f >= 0 && d->states1 < 0 && !at_root)
+			d->states1 = f;
+	}
+	if (pids >= 0 && pids != d->states1)
+		close(pids);
+}
+
 void cgdirs_close(struct evidence_dirs *d)
 {
 	int *fds[] = { &d->cg2, &d->cpu1, &d->cpuacct1, &d->mem1, &d->blkio1,
 		       &d->states1 };
+	size_t n = sizeof(fds) / sizeof(fds[0]);
 
-	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
-		if (*fds[i] >= 0)
+	for (size_t i = 0; i < n; i++) {
+		bool again = false;
+
+		/* states1 may be one of the others (cgdirs_open_task) */
+		for (size_t j = 0; j < i; j++)
+			again |= *fds[i] >= 0 && *fds[j] == *fds[i];
+		if (*fds[i] >= 0 && !again)
 			close(*fds[i]);
-		*fds[i] = -1;
 	}
+	for (size_t i = 0; i < n; i++)
+		*fds[i] = -1;
 }
 
 void cgdirs_read_psi(const struct cg_layout *l, const char *path,

@@ -16,7 +16,7 @@
  *                   on v1; counted from cgroup.threads and /proc on v2
  *
  * (the evidence readers choose between v2 and v1 by which files are
- * there: model/evidence.c). A process row reads its own cgroups the same
+ * there: live/evidence_read.c). A process row reads its own cgroups the same
  * way, from /proc/PID/cgroup: where a process is in the cgroup of a row,
  * both read the same directories, and so agree about every limit.
  */
@@ -25,7 +25,7 @@
 
 #include "kernel/cg_layout.h"
 #include "kernel/psi.h"
-#include "model/evidence.h"
+#include "live/evidence_read.h"
 
 /*
  * Open the directories of the cgroup at tree path `path` into d: cg2,
@@ -37,7 +37,19 @@
 void cgdirs_open(const struct cg_layout *l, const char *path,
 		 struct evidence_dirs *d);
 
-/* Close what cgdirs_open opened (and set it to -1). */
+/*
+ * Open the directories of a process's own cgroups, from the text of its
+ * /proc/PID/cgroup (which need not be its tree path in each hierarchy):
+ * cg2 (not the v2 root, which holds no limits and whose cgroup.threads
+ * lists everyone), cpuacct1 (where it is mounted apart from cpu), cpu1,
+ * mem1, blkio1, and as states1 the first of its v1 cpu, memory, blkio and
+ * pids cgroups below its hierarchy's root (one of the others, or the pids
+ * one). d's other members are left as they were.
+ */
+void cgdirs_open_task(const struct cg_layout *l, const char *proc_cgroup,
+		      struct evidence_dirs *d);
+
+/* Close what cgdirs_open or cgdirs_open_task opened (and set it to -1). */
 void cgdirs_close(struct evidence_dirs *d);
 
 /*

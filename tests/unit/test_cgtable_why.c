@@ -1,15 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A cgroup row's evidence without the kernel: a v2 cgroup directory with
- * its controllers (cpu.max with a quota, cpu.stat throttling,
- * memory.events, cgroup.threads) and a /proc of its two threads, made in
- * a scratch directory and changed between two rounds. The first round
- * has current values only; the second has the interval's throttling and
- * events, and the causes (cpu quota, mem limit) of the row's stalls; a
- * second gathering in a round gives the first one's evidence; the root
- * has no task states; missing files are absent, never 0; the table
- * forgets cgroups not read in the round before. Then the JSON "why" of a
- * cgroup written and read back field for field.
+ * The evidence kept in the table of cgroups (live/cgtable.h), without
+ * the kernel: a v2 cgroup directory with its controllers (cpu.max with a
+ * quota, cpu.stat throttling, memory.events, cgroup.threads) and a /proc
+ * of its two threads, made in a scratch directory and changed between
+ * two rounds.
+ *
+ * A cgroup row: the first round has current values only; the second has
+ * the interval's throttling and events, and the causes (cpu quota, mem
+ * limit) of the row's stalls; a second gathering in a round gives the
+ * first one's evidence; the root has no task states; missing files are
+ * absent, never 0. Then the JSON "why" of a cgroup written and read back
+ * field for field.
+ *
+ * Processes: the cgroups' evidence of N stalled processes in one cgroup
+ * is read once a round (the table's count of readings, and a file
+ * changed after the first reading that the others do not see), more
+ * only for a group not read yet; the next round has the one before's
+ * reading; the table forgets cgroups of processes not read in the round
+ * before.
  */
 #include <config.h>
 
@@ -21,7 +30,9 @@
 #include <unistd.h>
 
 #include "kernel/kval.h"
-#include "model/cgwhy.h"
+#include "kernel/cg_layout.h"
+#include "live/cgtable.h"
+#include "model/rowwhy.h"
 #include "record/json_read.h"
 #include "record/json_write.h"
 #include "unit.h"
@@ -59,20 +70,9 @@ static int open_rel(const char *rel)
 	return kval_open_dir(-1, path);
 }
 
-/* The cgroup's files at the first reading. */
-static void make_tree(void)
+/* The files at the first reading. */
+static void first_files(void)
 {
-	const char *tmp = getenv("TMPDIR");
-
-	snprintf(top, sizeof(top), "%s/stalltop-cgwhy-XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(top))
-		exit(99);
-	dir("cg");
-	dir("bare");
-	dir("proc");
-	dir("proc/100");
-	dir("proc/101");
 	/* a machine with memory to spare and no swap */
 	put("proc/meminfo", "MemTotal:       16000000 kB\n"
 	    "MemFree:         8000000 kB\nMemAvailable:    9000000 kB\n"
@@ -93,6 +93,23 @@ static void make_tree(void)
 	put("cg/memory.events", "low 0\nhigh 0\nmax 10\noom 0\noom_kill 0\n");
 	put("bare/cpu.pressure",
 	    "some avg10=1.00 avg60=1.00 avg300=1.00 total=5000\n");
+}
+
+/* The scratch directory: a cgroup, one without controllers, /proc. */
+static void make_tree(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(top, sizeof(top), "%s/stalltop-cgtable-why-XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(top))
+		exit(99);
+	dir("cg");
+	dir("bare");
+	dir("proc");
+	dir("proc/100");
+	dir("proc/101");
+	first_files();
 }
 
 /* A second later: throttled 0.6 s more, 5 more max events. */
@@ -137,7 +154,7 @@ static struct evidence_dirs dirs_of(const char *cg, int proc)
 	return d;
 }
 
-static void test_gather(struct cgwhy *t, struct cgroup_row *g)
+static void test_gather(struct cgtable *t, struct cgroup_row *g)
 {
 	int proc = open_rel("proc");
 	struct evidence_dirs d = dirs_of("cg", proc);
@@ -148,10 +165,10 @@ static void test_gather(struct cgwhy *t, struct cgroup_row *g)
 	make_cg(g, "/t");
 	memset(&idle, 0, sizeof(idle));
 	idle.path = "/idle";
-	CHECK(cgwhy_wanted(g) && !cgwhy_wanted(&idle));
+	CHECK(rowwhy_wanted(g->d) && !rowwhy_wanted(idle.d));
 
 	/* the first reading: current values, no interval */
-	CHECK(cgwhy_gather(t, g, &d, NULL, 1, 1.0, NULL, NULL) == 0);
+	CHECK(cgtable_why_gather(t, NULL, g, &d, NULL, 1, 1.0, NULL, NULL) == 0);
 	CHECK(g->why != NULL);
 	ev = &g->why->ev;
 	CHECK(ev->interval_s == 0);
@@ -175,14 +192,14 @@ static void test_gather(struct cgwhy *t, struct cgroup_row *g)
 	      g->why->c[CAT_CPU].r.cause == WHY_NONE);
 	CHECK(g->why->c[CAT_RECLAIM].r.cause == WHY_NONE);
 	CHECK_STR(rowwhy_main_cg(g), "");
-	CHECK(cgwhy_count(t) == 1);
+	CHECK(cgtable_count(t) == 1);
 	close(d.cg2);
 
 	/* the next round: the interval's throttling and events */
 	advance();
 	d = dirs_of("cg", proc);
 	make_cg(g, "/t");
-	CHECK(cgwhy_gather(t, g, &d, NULL, 2, 1.0, NULL, NULL) == 0);
+	CHECK(cgtable_why_gather(t, NULL, g, &d, NULL, 2, 1.0, NULL, NULL) == 0);
 	ev = &g->why->ev;
 	CHECK(ev->interval_s > 0);
 	CHECK(ev->cpu_throttled_us.have && ev->cpu_throttled_us.v == 600000);
@@ -204,11 +221,11 @@ static void test_gather(struct cgwhy *t, struct cgroup_row *g)
 	{
 		struct cgroup_row again;
 		make_cg(&again, "/t");
-		CHECK(cgwhy_have(t, &again, 2) && again.why == g->why);
-		CHECK(cgwhy_gather(t, &again, &d, NULL, 2, 1.0, NULL, NULL) == 0);
+		CHECK(cgtable_why_have(t, &again, 2) && again.why == g->why);
+		CHECK(cgtable_why_gather(t, NULL, &again, &d, NULL, 2, 1.0, NULL, NULL) == 0);
 		CHECK(again.why == g->why &&
 		      again.why->ev.cpu_quota_us.v == 20000);
-		CHECK(!cgwhy_have(t, &again, 3));
+		CHECK(!cgtable_why_have(t, &again, 3));
 	}
 	close(d.cg2);
 	put("cg/cpu.max", "20000 100000\n");
@@ -219,7 +236,7 @@ static void test_gather(struct cgwhy *t, struct cgroup_row *g)
 		make_cg(&root, "/");
 		d = dirs_of("cg", proc);
 		d.no_states = true;
-		CHECK(cgwhy_gather(t, &root, &d, NULL, 2, 1.0, NULL, NULL) == 0);
+		CHECK(cgtable_why_gather(t, NULL, &root, &d, NULL, 2, 1.0, NULL, NULL) == 0);
 		CHECK(root.why && root.why->ev.states_source == CGSTATS_NONE &&
 		      !root.why->ev.tasks_running.have);
 		CHECK(root.why->ev.cpu_quota_us.have);
@@ -232,7 +249,7 @@ static void test_gather(struct cgwhy *t, struct cgroup_row *g)
 		make_cg(&bare, "/bare");
 		d = dirs_of("bare", proc);
 		d.no_states = false;
-		CHECK(cgwhy_gather(t, &bare, &d, NULL, 2, 1.0, NULL, NULL) == 0);
+		CHECK(cgtable_why_gather(t, NULL, &bare, &d, NULL, 2, 1.0, NULL, NULL) == 0);
 		CHECK(bare.why && !bare.why->ev.cpu_quota_us.have &&
 		      !bare.why->ev.mem_max.have &&
 		      !bare.why->ev.cpu_throttled_us.have);
@@ -240,7 +257,7 @@ static void test_gather(struct cgwhy *t, struct cgroup_row *g)
 		CHECK(bare.why->c[CAT_CPU].r.cause == WHY_NONE);
 		close(d.cg2);
 	}
-	CHECK(cgwhy_count(t) == 3);
+	CHECK(cgtable_count(t) == 3);
 	close(proc);
 }
 
@@ -306,26 +323,110 @@ static void test_json(const struct cgroup_row *g)
 	free(p);
 }
 
-static void test_prune(struct cgwhy *t)
+/* The table of a v2 hierarchy mounted at the scratch directory. */
+static struct cgtable *table_here(void)
 {
-	cgwhy_prune(t, 3);              /* read in round 2: kept */
-	CHECK(cgwhy_count(t) == 3);
-	cgwhy_prune(t, 4);              /* not read in round 3: gone */
-	CHECK(cgwhy_count(t) == 0);
+	char mountinfo[2048];
+	struct cg_layout l;
+
+	snprintf(mountinfo, sizeof(mountinfo),
+		 "27 24 0:25 / %s rw - cgroup2 cgroup2 rw\n", top);
+	if (cg_layout_parse(mountinfo, &l) < 0)
+		exit(99);
+	return cgtable_new(&l);
+}
+
+#define WANT_CPU EVIDENCE_WANT(EVIDENCE_CPU)
+#define WANT_MEM EVIDENCE_WANT(EVIDENCE_MEMORY)
+#define NPROCS 5
+
+/* Stalled processes of one cgroup: its evidence read once a round. */
+static void test_members(void)
+{
+	struct cgtable *t = table_here();
+	const struct cgtable_members *m[NPROCS], *o;
+	int proc = open_rel("proc");
+
+	CHECK(t && proc >= 0);
+	first_files();          /* the first reading's files again */
+	for (int i = 0; i < NPROCS; i++) {
+		m[i] = cgtable_members_read(t, NULL, proc, "0::/cg\n", 1,
+					    WANT_CPU);
+		/* after the first reading the file changes: not seen */
+		if (i == 0)
+			put("cg/cpu.max", "max 100000\n");
+		CHECK(m[i] && m[i] == m[0]);
+	}
+	CHECK_EQ_U(cgtable_reads(t), 1);
+	CHECK(m[0]->cur_have == WANT_CPU && m[0]->prev_have == 0);
+	CHECK(m[0]->cur.cpu.quota_us.have && m[0]->cur.cpu.quota_us.v == 20000);
+	CHECK(m[0]->cur.cpu.throttled_us.have &&
+	      m[0]->cur.cpu.throttled_us.v == 500000);
+	CHECK(!m[0]->cur.mem.max.have);          /* not asked for */
+	/* a group not read yet this round is read, once */
+	o = cgtable_members_read(t, NULL, proc, "0::/cg\n", 1, WANT_MEM);
+	CHECK(o == m[0] && o->cur.mem.max.have &&
+	      o->cur.mem.max.v == 268435456);
+	o = cgtable_members_read(t, NULL, proc, "0::/cg\n", 1,
+				 WANT_CPU | WANT_MEM);
+	CHECK_EQ_U(cgtable_reads(t), 2);
+	CHECK(o->cur.cpu.quota_us.v == 20000);    /* still the first one */
+	/* other cgroups are other readings */
+	o = cgtable_members_read(t, NULL, proc, "0::/bare\n", 1, WANT_CPU);
+	CHECK(o && o != m[0] && !o->cur.cpu.quota_us.have);
+	CHECK_EQ_U(cgtable_reads(t), 3);
+	CHECK(cgtable_count(t) == 2);
+	/* not a /proc/PID/cgroup text */
+	CHECK(cgtable_members_read(t, NULL, proc, "/cg", 1, 0) == NULL);
+
+	/* the next round: read once again, with the one before's kept */
+	advance();
+	for (int i = 0; i < NPROCS; i++)
+		m[i] = cgtable_members_read(t, NULL, proc, "0::/cg\n", 2,
+					    WANT_CPU);
+	CHECK_EQ_U(cgtable_reads(t), 4);
+	CHECK(m[0] && m[NPROCS - 1] == m[0]);
+	CHECK(m[0]->prev_have == (WANT_CPU | WANT_MEM) &&
+	      m[0]->cur_have == WANT_CPU);
+	CHECK(m[0]->prev.cpu.throttled_us.v == 500000 &&
+	      m[0]->cur.cpu.throttled_us.v == 1100000);
+	CHECK(m[0]->prev.cpu.quota_us.v == 20000);
+	CHECK(m[0]->cur.cpu.quota_us.have && m[0]->cur.cpu.quota_us.max);
+
+	/* a round later "/bare" (not read in round 2) is forgotten */
+	cgtable_prune(t, 3);
+	CHECK(cgtable_count(t) == 1);
+	cgtable_prune(t, 4);
+	CHECK(cgtable_count(t) == 0);
+	close(proc);
+	cgtable_free(t);
+}
+
+/* A build without the rows' cgroups forgets them and their evidence. */
+static void test_forget(struct cgtable *t)
+{
+	struct cgroup_row *out;
+	size_t n;
+
+	cgtable_prune(t, 4);            /* rows are the builds' to forget */
+	CHECK(cgtable_count(t) == 3);
+	CHECK(cgtable_build(t, NULL, 0, NULL, 0, 1.0, NULL, &out, &n) == 0);
+	CHECK(n == 0 && cgtable_count(t) == 0);
 }
 
 int main(void)
 {
-	struct cgwhy *t = cgwhy_new();
+	struct cgtable *t;
 	struct cgroup_row g;
 
-	if (!t)
-		return 99;
 	make_tree();
+	if (!(t = table_here()))
+		return 99;
 	test_gather(t, &g);
 	test_json(&g);
-	test_prune(t);
-	cgwhy_free(t);
+	test_forget(t);
+	cgtable_free(t);
+	test_members();
 	clean();
 	return unit_done();
 }

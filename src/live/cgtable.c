@@ -1,0 +1,413 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The table of cgroups (cgtable.h): one entry per cgroup row, with its
+ * pressure at the previous build and its evidence, and one per set of
+ * cgroups processes are in, with their cgroups' evidence readings. A
+ * pointer array sorted by key, each entry allocated on its own: rows and
+ * processes point into entries while the table grows.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "live/cgdirs.h"
+#include "live/cgtable.h"
+#include "live/evidence_read.h"
+#include "model/cgname.h"
+#include "model/cgrows.h"
+#include "model/rowwhy.h"
+
+/* A cgroup row's evidence (cgtable_why_gather). */
+struct cg_why {
+	struct evidence_reading prev;
+	uint64_t prev_round;       /* the round prev was read in */
+	uint64_t why_round;        /* why holds that round's evidence */
+	bool have_why;
+	struct row_why why;
+};
+
+struct cg {
+	char *key;                 /* a row's tree path, or the text of
+				      /proc/PID/cgroup of processes */
+	bool row;                  /* a cgroup row (else a set of cgroups) */
+	/* a row */
+	char *name;                /* cgname_of(path), made once */
+	struct psi_reading prev;   /* its pressure at the previous build */
+	bool have_prev;
+	unsigned long gen;         /* last build that used it */
+	struct cg_why *ev;         /* its evidence, once gathered */
+	/* a set of cgroups processes are in */
+	struct cgtable_members *members;
+};
+
+struct cgtable {
+	struct cg_layout layout;
+	struct cg **cg;            /* sorted by key */
+	size_t n, cap;
+	struct cgroup_row *rows;
+	unsigned *max_unknown;     /* per row, bit c: a task's longest wait
+				      of category c is unknown */
+	size_t caprows;
+	unsigned long gen;
+	uint64_t reads;            /* readings of processes' cgroups */
+};
+
+/* The groups of evidence read from cgroups (not from the process). */
+#define CG_GROUPS (EVIDENCE_WANT(EVIDENCE_CPU) | \
+		   EVIDENCE_WANT(EVIDENCE_MEMORY) | \
+		   EVIDENCE_WANT(EVIDENCE_IO) | EVIDENCE_WANT(EVIDENCE_STATES))
+
+struct cgtable *cgtable_new(const struct cg_layout *layout)
+{
+	struct cgtable *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->layout = *layout;
+	return t;
+}
+
+static void cg_free(struct cg *g)
+{
+	if (!g)
+		return;
+	free(g->key);
+	free(g->name);
+	free(g->ev);
+	free(g->members);
+	free(g);
+}
+
+void cgtable_free(struct cgtable *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		cg_free(t->cg[i]);
+	free(t->cg);
+	free(t->rows);
+	free(t->max_unknown);
+	free(t);
+}
+
+/* Binary search; *at is where it is or would go. */
+static struct cg *find(const struct cgtable *t, const char *key, size_t *at)
+{
+	size_t lo = 0, hi = t->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(t->cg[mid]->key, key);
+		if (c == 0) {
+			*at = mid;
+			return t->cg[mid];
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*at = lo;
+	return NULL;
+}
+
+/* The entry of key, made (empty, of the kind asked) when there is none. */
+static struct cg *get(struct cgtable *t, const char *key, bool row)
+{
+	size_t at;
+	struct cg *g = find(t, key, &at);
+	char name[CGNAME_MAX];
+
+	if (g)
+		return g;
+	if (t->n == t->cap) {
+		size_t nc = t->cap ? t->cap * 2 : 64;
+		struct cg **p = realloc(t->cg, nc * sizeof(*p));
+		if (!p)
+			return NULL;
+		t->cg = p;
+		t->cap = nc;
+	}
+	if (!(g = calloc(1, sizeof(*g))) || !(g->key = strdup(key)))
+		goto fail;
+	g->row = row;
+	if (row) {
+		cgname_of(key, name, sizeof(name));
+		if (!(g->name = strdup(name)))
+			goto fail;
+	} else if (!(g->members = calloc(1, sizeof(*g->members)))) {
+		goto fail;
+	}
+	memmove(&t->cg[at + 1], &t->cg[at], (t->n - at) * sizeof(*t->cg));
+	t->cg[at] = g;
+	t->n++;
+	return g;
+fail:
+	cg_free(g);
+	errno = ENOMEM;
+	return NULL;
+}
+
+/* Mark path and every ancestor as used in this build. */
+static int use_with_ancestors(struct cgtable *t, const char *path)
+{
+	char buf[4096];
+	size_t len = strlen(path);
+	if (len >= sizeof(buf))
+		return 0;
+	memcpy(buf, path, len + 1);
+	for (;;) {
+		struct cg *g = get(t, buf, true);
+		if (!g)
+			return -1;
+		g->gen = t->gen;
+		char *slash = strrchr(buf, '/');
+		if (!slash || slash == buf) {
+			if (strcmp(buf, "/") != 0) {
+				buf[0] = '/';
+				buf[1] = '\0';
+				continue;
+			}
+			return 0;
+		}
+		*slash = '\0';
+	}
+}
+
+/* The live rows and the rows that ended, as one list. */
+struct row_sets {
+	const struct row *rows[2];
+	size_t n[2];
+};
+
+static const struct row *row_at(const struct row_sets *rs, size_t i)
+{
+	return i < rs->n[0] ? &rs->rows[0][i] : &rs->rows[1][i - rs->n[0]];
+}
+
+/* A kernel counter into a row's figure: absent unless given. */
+static void counter_of(const struct kval *k, uint64_t *v, bool *have)
+{
+	*have = k->have && !k->max;
+	*v = *have ? k->v : 0;
+}
+
+/* The cgroup's throttling and memory events (sample.h). */
+static void read_counters(const struct cg_layout *l, struct cgroup_row *r)
+{
+	struct evidence_dirs d = EVIDENCE_DIRS_NONE;
+	struct cg_cpu cpu;
+	struct cg_mem mem;
+
+	cgdirs_open(l, r->path, &d);
+	evidence_read_cgroup(&d, &cpu, &mem);
+	cgdirs_close(&d);
+	counter_of(&cpu.throttled_us, &r->throttled_us, &r->have_throttled);
+	counter_of(&mem.ev_high, &r->mem_high, &r->have_mem_high);
+	counter_of(mem.version == 1 ? &mem.failcnt : &mem.ev_max, &r->mem_max,
+		   &r->have_mem_max);
+	counter_of(&mem.ev_oom_kill, &r->mem_oom_kill, &r->have_mem_oom_kill);
+}
+
+int cgtable_build(struct cgtable *t, const struct row *rows, size_t n,
+	      const struct row *exited, size_t nexited, double dt,
+	      const char *within, struct cgroup_row **out, size_t *nout)
+{
+	const struct row_sets rs = { { rows, exited }, { n, exited ? nexited : 0 } };
+	size_t all = rs.n[0] + rs.n[1];
+	t->gen++;
+	for (size_t i = 0; i < all; i++) {
+		const char *p = row_at(&rs, i)->cgroup;
+		if (!p || (within && !cgname_within(p, within)))
+			continue;
+		if (use_with_ancestors(t, p) < 0)
+			return -1;
+	}
+	/* forget cgroups nobody is in any more */
+	size_t kept = 0, nrows = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		struct cg *g = t->cg[i];
+
+		if (g->row && g->gen != t->gen) {
+			cg_free(g);
+			continue;
+		}
+		t->cg[kept++] = g;
+		nrows += g->row;
+	}
+	t->n = kept;
+
+	if (t->caprows < nrows) {
+		struct cgroup_row *p = realloc(t->rows, nrows * sizeof(*p));
+		if (p)
+			t->rows = p;
+		unsigned *u = realloc(t->max_unknown, nrows * sizeof(*u));
+		if (u)
+			t->max_unknown = u;
+		if (!p || !u)
+			return -1;
+		t->caprows = nrows;
+	}
+	size_t nr = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		struct cg *g = t->cg[i];
+		if (!g->row)
+			continue;
+		if (within && !cgname_within(g->key, within))
+			continue; /* an ancestor of the subtree asked for */
+		t->max_unknown[nr] = 0;
+		struct cgroup_row *r = &t->rows[nr++];
+		memset(r, 0, sizeof(*r));
+		r->path = g->key;
+		r->name = g->name;
+		r->depth = cgrows_depth(g->key);
+		struct psi_reading now;
+		cgdirs_read_psi(&t->layout, g->key, &now);
+		r->have_psi = false;
+		for (int k = 0; k < NPSI; k++)
+			for (int j = 0; j < NPSI_KIND; j++)
+				r->have_psi |= now.line[k][j].present;
+		psi_interval(g->have_prev ? &g->prev : NULL, &now, &r->psi);
+		g->prev = now;
+		g->have_prev = true;
+		read_counters(&t->layout, r);
+	}
+	/* sum every row into its cgroup and each ancestor */
+	for (size_t i = 0; i < all; i++) {
+		const struct row *row = row_at(&rs, i);
+		const char *p = row->cgroup;
+		if (!p || (within && !cgname_within(p, within)))
+			continue;
+		for (size_t j = 0; j < nr; j++)
+			if (cgname_within(p, t->rows[j].path))
+				cgrows_add(&t->rows[j], &t->max_unknown[j], row,
+					    dt);
+	}
+	*out = t->rows;
+	*nout = nr;
+	return 0;
+}
+
+bool cgtable_why_have(struct cgtable *t, struct cgroup_row *g, uint64_t round)
+{
+	size_t at;
+	struct cg *e = t && g && g->path ? find(t, g->path, &at) : NULL;
+
+	if (!e || !e->row || !e->ev || !e->ev->have_why ||
+	    e->ev->why_round != round)
+		return false;
+	g->why = &e->ev->why;
+	return true;
+}
+
+int cgtable_why_gather(struct cgtable *t, struct ts_client *ts,
+		       struct cgroup_row *g, const struct evidence_dirs *d,
+		       const struct evidence_reading *sys, uint64_t round,
+		       double interval, const struct diskstats *disks_prev,
+		       const struct diskstats *disks_cur)
+{
+	struct evidence_reading cur;
+	struct cg *e;
+	struct cg_why *w;
+	bool prev_ok;
+
+	if (!t || !g || !g->path) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (cgtable_why_have(t, g, round))
+		return 0;
+	if (!(e = get(t, g->path, true)))
+		return -1;
+	if (!e->row) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (!e->ev && !(e->ev = calloc(1, sizeof(*e->ev))))
+		return -1;
+	w = e->ev;
+	prev_ok = w->have_why && w->prev_round + 1 == round;
+	if (sys)
+		evidence_read_with(d, ts, sys, &cur);
+	else
+		evidence_read(d, ts, &cur);
+	evidence_interval(prev_ok ? &w->prev : NULL, &cur, disks_prev,
+			  disks_cur, &w->why.ev);
+	rowwhy_eval(&w->why, g->d, g->total_pct, false, 0, interval,
+		    prev_ok ? rowwhy_first(&w->why) : WHY_NONE);
+	w->prev = cur;
+	w->prev_round = round;
+	w->why_round = round;
+	w->have_why = true;
+	g->why = &w->why;
+	return 0;
+}
+
+const struct cgtable_members *
+cgtable_members_read(struct cgtable *t, struct ts_client *ts, int proc,
+		     const char *proc_cgroup, uint64_t round, unsigned want)
+{
+	struct evidence_dirs d = EVIDENCE_DIRS_NONE;
+	struct cgtable_members *m;
+	struct cg *e;
+	unsigned missing;
+
+	if (!t || !proc_cgroup || proc_cgroup[0] == '/') {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!(e = get(t, proc_cgroup, false)))
+		return NULL;
+	m = e->members;
+	if (m->round != round) {
+		/* a new round: this one's readings begin empty */
+		if (m->round + 1 == round && m->cur_have) {
+			m->prev = m->cur;
+			m->prev_have = m->cur_have;
+		} else {
+			m->prev_have = 0;
+		}
+		memset(&m->cur, 0, sizeof(m->cur));
+		m->cur_have = 0;
+		m->round = round;
+	}
+	missing = (want ? want : CG_GROUPS) & CG_GROUPS & ~m->cur_have;
+	if (!missing)
+		return m;
+	cgdirs_open_task(&t->layout, proc_cgroup, &d);
+	d.proc = proc;
+	d.want = missing;
+	evidence_read_cgroups(&d, ts, &m->cur);
+	cgdirs_close(&d);
+	m->cur_have |= missing;
+	t->reads++;
+	return m;
+}
+
+void cgtable_prune(struct cgtable *t, uint64_t round)
+{
+	size_t k = 0;
+
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		struct cg *g = t->cg[i];
+
+		if (g->row || g->members->round + 1 >= round)
+			t->cg[k++] = g;
+		else
+			cg_free(g);
+	}
+	t->n = k;
+}
+
+size_t cgtable_count(const struct cgtable *t)
+{
+	return t ? t->n : 0;
+}
+
+uint64_t cgtable_reads(const struct cgtable *t)
+{
+	return t ? t->reads : 0;
+}

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The table of cgroups, the one store of what is kept per cgroup from
+ * sample to sample:
+ *
+ *  - the cgroup rows: task rows summed into one row per cgroup (and per
+ *    ancestor: a cgroup's figures cover everything below it;
+ *    model/cgrows.h), next to each cgroup's own pressure over the same
+ *    interval (its reading at the previous build kept), each with its
+ *    name (model/cgname.h);
+ *  - a cgroup row's evidence: its previous reading, so that throttling,
+ *    events and pressure are the figures of the interval
+ *    (cgtable_why_gather), for the rows a view shows stalled;
+ *  - the evidence of the cgroups processes are in, read once a round for
+ *    all processes of the same cgroups however many of them stall, with
+ *    the round before's reading (cgtable_members_read).
+ *
+ * Entries are keyed by the row's tree path, or by the text of
+ * /proc/PID/cgroup the processes share (their own cgroup in each
+ * hierarchy, which need not be their tree path).
+ */
+#ifndef STALLTOP_CGTABLE_H
+#define STALLTOP_CGTABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/cg_layout.h"
+#include "kernel/diskstats.h"
+#include "live/evidence_read.h"
+#include "model/evidence.h"
+#include "model/sample.h"
+
+struct cgtable;
+
+/*
+ * The table of the hierarchies of layout (copied): paths are of its
+ * tree, pressure is read where cgdirs.h says.
+ */
+struct cgtable *cgtable_new(const struct cg_layout *layout);
+void cgtable_free(struct cgtable *t);
+
+/*
+ * Build the cgroup rows of one interval from task rows and the rows of
+ * tasks that ended in it (each with its row->cgroup; rows without are
+ * left out; exited may be NULL) over dt seconds. Only cgroups within
+ * `within` (NULL: all) are kept. The result stays valid until the next
+ * call. Returns 0, or -1 when out of memory.
+ */
+int cgtable_build(struct cgtable *t, const struct row *rows, size_t n,
+	      const struct row *exited, size_t nexited, double dt,
+	      const char *within, struct cgroup_row **out, size_t *nout);
+
+/*
+ * Whether g's evidence of this round was gathered already; then g->why
+ * points to it.
+ */
+bool cgtable_why_have(struct cgtable *t, struct cgroup_row *g, uint64_t round);
+
+/*
+ * Read cgroup row g's evidence through d (its directories as cgdirs_open
+ * gives them; pid -1; ts, may be NULL, asks the kernel for the task
+ * states of d->states1), make the interval against its reading of
+ * round - 1 (none: current values only) with the disks of the interval
+ * (may be NULL), and find the causes of g's stalls over an interval of
+ * interval seconds. g->why points into the table until the build that
+ * drops the cgroup, or cgtable_free(). Once per round: a second call of
+ * the same round gives the first one's evidence. sys: the machine-wide
+ * part of this round's readings (evidence_read_system), NULL to read it
+ * here. 0, or -1 (ENOMEM).
+ */
+int cgtable_why_gather(struct cgtable *t, struct ts_client *ts,
+		       struct cgroup_row *g, const struct evidence_dirs *d,
+		       const struct evidence_reading *sys, uint64_t round,
+		       double interval, const struct diskstats *disks_prev,
+		       const struct diskstats *disks_cur);
+
+/*
+ * The cgroups' part of the evidence (struct evidence_reading: cpu, mem,
+ * io, states) of the processes whose /proc/PID/cgroup reads proc_cgroup,
+ * this round and the round before: only the groups in cur_have and
+ * prev_have (EVIDENCE_WANT bits) were read, the rest is absent.
+ */
+struct cgtable_members {
+	struct evidence_reading cur;   /* read in round */
+	struct evidence_reading prev;  /* read in round - 1 */
+	uint64_t round;
+	unsigned cur_have, prev_have;
+};
+
+/*
+ * The cgroups' evidence of processes in the cgroups proc_cgroup names,
+ * of round: the groups of want (EVIDENCE_WANT bits, 0: all) not read yet
+ * in this round are read now from their directories (cgdirs_open_task;
+ * proc: /proc, for task states counted there; ts as in
+ * cgtable_why_gather), the others given as read. The result stays valid
+ * until cgtable_prune() or cgtable_free(). NULL: no memory (ENOMEM), or
+ * not such a text (EINVAL).
+ */
+const struct cgtable_members *
+cgtable_members_read(struct cgtable *t, struct ts_client *ts, int proc,
+		     const char *proc_cgroup, uint64_t round, unsigned want);
+
+/*
+ * A new round begins: forget the processes' cgroups not read in the one
+ * before it (no interval to make with them).
+ */
+void cgtable_prune(struct cgtable *t, uint64_t round);
+
+/* Entries of the table, and readings of processes' cgroups (the tests). */
+size_t cgtable_count(const struct cgtable *t);
+uint64_t cgtable_reads(const struct cgtable *t);
+
+#endif

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One reading of the evidence next to a stall (struct evidence_reading,
+ * model/evidence.h) through the kernel readers: descriptors the caller
+ * opened and keeps, so fixture folders can stand in for /sys/fs/cgroup
+ * and /proc. model/evidence.c makes the figures of an interval from two.
+ */
+#ifndef STALLTOP_EVIDENCE_READ_H
+#define STALLTOP_EVIDENCE_READ_H
+
+#include <stdbool.h>
+
+#include "kernel/cpustat.h"
+#include "model/evidence.h"
+
+struct ts_client;
+
+/*
+ * Where one reading comes from: descriptors the caller opened and keeps
+ * (-1: not there, that evidence stays absent).
+ */
+struct evidence_dirs {
+	int cg2;         /* the process's v2 cgroup directory */
+	int cpu1;        /* its v1 cpu controller directory */
+	int cpuacct1;    /* its v1 cpuacct directory, where cpuacct is
+			    mounted apart from cpu (else -1) */
+	int mem1;        /* its v1 memory controller directory */
+	int blkio1;      /* its v1 blkio controller directory */
+	int states1;     /* a v1 directory for cgroupstats (any controller) */
+	int pid;         /* /proc/PID */
+	int proc;        /* /proc */
+	int cpu_sys;     /* /sys/devices/system/cpu */
+	bool no_states;  /* count no task states (a v2 root cgroup, whose
+			    cgroup.threads lists every thread) */
+	/*
+	 * The groups to read (EVIDENCE_WANT of enum evidence_group, model/
+	 * evidence.h), 0: all; the rest stays absent.
+	 */
+	unsigned want;
+	/*
+	 * The per-CPU times of this round (cpustat_read), read once by the
+	 * caller for every process; NULL: not known.
+	 */
+	const struct cpustat *cpus;
+};
+
+/* Nothing open (and task states counted where a directory is). */
+#define EVIDENCE_DIRS_NONE ((struct evidence_dirs){ .cg2 = -1, .cpu1 = -1, \
+	.cpuacct1 = -1, .mem1 = -1, .blkio1 = -1, .states1 = -1, .pid = -1, \
+	.proc = -1, .cpu_sys = -1, .no_states = false, .want = 0 })
+
+/*
+ * Read everything dirs gives into out. ts (may be NULL) asks the kernel
+ * for the v1 task states of dirs.states1; without it, or for a v2 cgroup,
+ * the states are counted from cgroup.threads and /proc. out->forks is
+ * left absent for the caller to fill.
+ */
+void evidence_read(const struct evidence_dirs *dirs, struct ts_client *ts,
+		   struct evidence_reading *out);
+
+/*
+ * The machine-wide part of a reading (meminfo, procs_running, CPUs
+ * online), the same for every task at one moment: read it once and give
+ * it to evidence_read_with for each.
+ */
+void evidence_read_system(const struct evidence_dirs *dirs,
+			  struct evidence_reading *out);
+
+/*
+ * Only a cgroup's cpu and memory files (v2 where the directory has the
+ * controller, else v1), as evidence_read reads them: its throttling and
+ * memory events are the kernel's counters, for the metrics.
+ */
+void evidence_read_cgroup(const struct evidence_dirs *dirs, struct cg_cpu *cpu,
+			  struct cg_mem *mem);
+
+/*
+ * The process's own part of evidence_read (its CPUs, IO, private memory:
+ * dirs->pid and dirs->cpus), with the machine-wide part copied from sys;
+ * out is cleared first, and stamped with the moment of the reading.
+ */
+void evidence_read_task(const struct evidence_dirs *dirs,
+			const struct evidence_reading *sys,
+			struct evidence_reading *out);
+
+/*
+ * The cgroups' part of evidence_read (cpu, memory, io and the task
+ * states, of the groups dirs->want names) into those members of out;
+ * the rest of out is left as it is.
+ */
+void evidence_read_cgroups(const struct evidence_dirs *dirs,
+			   struct ts_client *ts, struct evidence_reading *out);
+
+/* evidence_read, with the machine-wide part copied from sys. */
+void evidence_read_with(const struct evidence_dirs *dirs, struct ts_client *ts,
+			const struct evidence_reading *sys,
+			struct evidence_reading *out);
+
+#endif
