@@ -441,6 +441,50 @@ static void check_delayacct(const struct options *o)
 			"measured"));
 }
 
+/* W on the screen: its settings into o, o into the settings file. */
+static int save_screen_settings(const struct screen_settings *set, void *arg)
+{
+	struct options *o = arg;
+	o->delay = set->delay;
+	o->sel.sort = set->sel.sort;
+	o->sel.reverse = set->sel.reverse;
+	o->sel.metric = set->sel.metric;
+	o->sel.only_stalled = set->sel.only_stalled;
+	o->cmdline = set->cmdline;
+	o->threads = set->threads;
+	o->accumulate = set->accumulate;
+	o->tree = set->tree;
+	memcpy(o->columns, set->columns, sizeof(o->columns));
+	o->ncolumns = set->ncolumns;
+	return config_file_save(o, set->path);
+}
+
+/* The screen, opened with o's settings; W saves them through o. */
+static int run_screen(struct producer *m, struct evloop *loop,
+		      struct options *o)
+{
+	struct screen_settings set = {
+		.sel = o->sel,
+		.delay = o->delay,
+		.iterations = o->iterations,
+		.threads = o->threads,
+		.cmdline = o->cmdline,
+		.accumulate = o->accumulate,
+		.tree = o->tree,
+		.monochrome = o->monochrome,
+		.cgroups = o->cgroups,
+		.ncolumns = o->ncolumns,
+		.save = save_screen_settings,
+		.save_arg = o,
+	};
+	memcpy(set.columns, o->columns, sizeof(set.columns));
+	char *path = config_file_path();
+	set.path = path;
+	int code = screen_run(m, loop, &set);
+	free(path);
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "");
@@ -593,7 +637,7 @@ int main(int argc, char **argv)
 			free(b.told[i]);
 		free(b.last_note);
 	} else {
-		code = screen_run(m, loop, &o);
+		code = run_screen(m, loop, &o);
 	}
 
 	/*

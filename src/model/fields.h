@@ -194,6 +194,12 @@ int fields_compare(int id, const struct field_value *a,
 /* Whether a value is there (a number that is not NAN). */
 bool fields_value_present(const struct field_value *v);
 
+/* A value made known: a number that is also an id, a figure (have false:
+   absent), a string (NULL: absent). The getters' common ground. */
+void fields_value_int(struct field_value *v, long long i);
+void fields_value_num(struct field_value *v, bool have, double num);
+void fields_value_str(struct field_value *v, const char *s);
+
 /* A row with nothing known yet (uid and task_info unknown). */
 void fields_row_init(struct row *r);
 

@@ -11,6 +11,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/*
+ * The PSI figures of a sample (struct psi_sample, struct psi_stat, enum
+ * psi_resource) are the kernel layer's plain structs; views name them
+ * through this header, never through kernel/psi.h.
+ */
 #include "kernel/psi.h"
 #include "model/categories.h"
 

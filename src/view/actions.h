@@ -83,7 +83,7 @@ key_action_fn actions_move_right;
 key_action_fn actions_control_redraw;
 key_action_fn actions_control_help;
 key_action_fn actions_control_quit;
-/* Keep the options in step with the screen: W saves them. */
-void actions_control_sync_options(struct screen *s);
+/* Keep the screen's settings (s->set) in step with its state: W saves them. */
+void actions_control_sync_settings(struct screen *s);
 
 #endif

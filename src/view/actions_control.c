@@ -11,18 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config_file.h"
 #include "lib/escape.h"
 #include "lib/nls.h"
 #include "lib/numparse.h"
 #include "model/producer.h"
-#include "options.h"
 #include "view/actions.h"
 #include "view/screen_int.h"
 
-void actions_control_sync_options(struct screen *s)
+void actions_control_sync_settings(struct screen *s)
 {
-	struct options *o = s->o;
+	struct screen_settings *o = &s->set;
 	o->delay = s->delay;
 	o->sel.sort = s->sel.sort;
 	o->sel.reverse = s->sel.reverse;
@@ -38,7 +36,7 @@ void actions_control_cmdline(struct screen *s, int arg)
 {
 	(void)arg;
 	s->cmdline = !s->cmdline;
-	actions_control_sync_options(s);
+	actions_control_sync_settings(s);
 }
 
 void actions_control_accumulate(struct screen *s, int arg)
@@ -53,7 +51,7 @@ void actions_control_accumulate(struct screen *s, int arg)
 		return;
 	}
 	s->accumulate = !s->accumulate;
-	actions_control_sync_options(s);
+	actions_control_sync_settings(s);
 	s->frozen = false;
 	screen_resample_soon(s);
 	screen_message(s, false, s->accumulate
@@ -95,7 +93,7 @@ static void set_delay(struct screen *s, const char *text)
 		return;
 	}
 	screen_set_delay(s, d);
-	actions_control_sync_options(s);
+	actions_control_sync_settings(s);
 	if (paced(s))
 		screen_message(s, false, _("speed: the next sample every %g s"),
 			       d);
@@ -189,14 +187,15 @@ void actions_control_why(struct screen *s, int arg)
 void actions_control_save(struct screen *s, int arg)
 {
 	(void)arg;
-	char *path = config_file_path();
-	actions_control_sync_options(s);
-	if (config_file_save(s->o, path) < 0)
+	const char *path = s->set.path;
+	actions_control_sync_settings(s);
+	errno = ENOENT; /* no way to save: no settings file */
+	if (!s->set.save || s->set.save(&s->set, s->set.save_arg) < 0)
 		screen_message(s, true, _("cannot save the settings to %s: %s"),
 			       path ? path : "?", strerror(errno));
 	else
-		screen_message(s, false, _("settings saved to %s"), path);
-	free(path);
+		screen_message(s, false, _("settings saved to %s"),
+			       path ? path : "?");
 }
 
 void actions_control_redraw(struct screen *s, int arg)

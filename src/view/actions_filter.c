@@ -265,7 +265,7 @@ void actions_filter_only_stalled(struct screen *s, int arg)
 {
 	(void)arg;
 	s->sel.only_stalled = !s->sel.only_stalled;
-	actions_control_sync_options(s);
+	actions_control_sync_settings(s);
 	screen_rebuild_view(s);
 }
 

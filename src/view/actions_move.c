@@ -156,7 +156,7 @@ void actions_move_threads(struct screen *s, int arg)
 {
 	(void)arg;
 	screen_set_threads(s, !s->threads_all, 0, NULL);
-	actions_control_sync_options(s);
+	actions_control_sync_settings(s);
 	screen_message(s, false, s->threads_all ? _("one row per thread")
 			: _("one row per process"));
 }
@@ -165,7 +165,7 @@ void actions_move_tree(struct screen *s, int arg)
 {
 	(void)arg;
 	s->tree = !s->tree;
-	actions_control_sync_options(s);
+	actions_control_sync_settings(s);
 	screen_rebuild_view(s);
 	if (s->tree && s->snap.s.threads)
 		screen_message(s, false, _("the tree shows processes: it "

@@ -19,7 +19,7 @@ void actions_sort_set(struct screen *s, int key, bool toggle)
 	else
 		s->sel.reverse = false;
 	s->sel.sort = key;
-	actions_control_sync_options(s);
+	actions_control_sync_settings(s);
 	screen_fill_for_sort(s);
 	screen_rebuild_view(s);
 }
@@ -57,7 +57,7 @@ void actions_sort_reverse(struct screen *s, int arg)
 		return;
 	}
 	s->sel.reverse = !s->sel.reverse;
-	actions_control_sync_options(s);
+	actions_control_sync_settings(s);
 	screen_rebuild_view(s);
 }
 
@@ -77,7 +77,7 @@ void actions_sort_metric(struct screen *s, int arg)
 {
 	(void)arg;
 	s->sel.metric = (enum metric)((s->sel.metric + 1) % NMETRIC);
-	actions_control_sync_options(s);
+	actions_control_sync_settings(s);
 	screen_rebuild_view(s);
 	screen_message(s, false, _("delay columns show %s"),
 		       screen_table_metric_label(s->sel.metric));

@@ -341,101 +341,148 @@ static void write_group_tasks(FILE *f, enum out_openmetrics_format fmt,
 	}
 }
 
+/*
+ * A counter family of the cgroups: n values of each (a resource, an
+ * event), told apart by the label key (none when n is 1); get says
+ * whether a cgroup has the kth and what it is.
+ */
+struct cg_family {
+	const char *name;
+	const char *help;
+	const char *key;            /* NULL: one value, no label */
+	const char *const *values;  /* the key's value of each of the n */
+	size_t n;
+	bool us;                    /* microseconds, written as seconds;
+				       else a count */
+	bool always;                /* HELP and TYPE even when no cgroup
+				       has a value */
+	bool (*get)(const struct om_cgroup *g, int arg, size_t k,
+		    uint64_t *v);
+	int arg;
+};
+
+static bool cg_family_any(const struct lists *l, const struct cg_family *fam)
+{
+	uint64_t v;
+
+	for (size_t i = 0; i < l->ncgs; i++)
+		for (size_t k = 0; k < fam->n; k++)
+			if (fam->get(l->cgs[i], fam->arg, k, &v))
+				return true;
+	return false;
+}
+
+static void write_cgroup_family(FILE *f, enum out_openmetrics_format fmt,
+				const struct lists *l,
+				const struct cg_family *fam)
+{
+	if (!l->ncgs || !(fam->always || cg_family_any(l, fam)))
+		return;
+	family(f, fmt, fam->name, COUNTER, fam->help);
+	for (size_t i = 0; i < l->ncgs; i++) {
+		for (size_t k = 0; k < fam->n; k++) {
+			uint64_t v;
+			if (!fam->get(l->cgs[i], fam->arg, k, &v))
+				continue;
+			counter(f, fam->name);
+			putc('{', f);
+			cg_labels(f, l->cgs[i]);
+			if (fam->key)
+				label(f, false, fam->key, fam->values[k]);
+			fputs("} ", f);
+			if (fam->us)
+				put_us(f, v);
+			else
+				put_u64(f, v);
+			putc('\n', f);
+		}
+	}
+}
+
 static const char *const psi_metric[NPSI_KIND] = {
 	[PSI_SOME] = "waiting", [PSI_FULL] = "stalled",
 };
+
+/* Its PSI totals of the resource r are the kernel's, read in the last
+   sample. */
+static bool cg_psi(const struct om_cgroup *g, int kind, size_t r,
+		   uint64_t *v)
+{
+	if (!g->have_psi || !g->psi.s[r][kind].present)
+		return false;
+	*v = g->psi.s[r][kind].total_us;
+	return true;
+}
 
 static void write_cgroup_psi(FILE *f, enum out_openmetrics_format fmt,
 			     const struct lists *l, int kind)
 {
 	char name[64];
 
-	if (!l->ncgs)
-		return;
 	snprintf(name, sizeof(name), "stalltop_cgroup_pressure_%s_seconds",
 		 psi_metric[kind]);
-	family(f, fmt, name, COUNTER, kind == PSI_SOME ?
-	       "Seconds some tasks of the cgroup were stalled on the resource (PSI some)." :
-	       "Seconds all tasks of the cgroup were stalled on the resource (PSI full).");
-	for (size_t i = 0; i < l->ncgs; i++) {
-		/* its PSI totals are the kernel's, read in the last sample */
-		const struct om_cgroup *g = l->cgs[i];
-		if (!g->have_psi)
-			continue;
-		for (int r = 0; r < NPSI; r++) {
-			if (!g->psi.s[r][kind].present)
-				continue;
-			counter(f, name);
-			putc('{', f);
-			cg_labels(f, g);
-			label(f, false, "resource", psi_res_name[r]);
-			fputs("} ", f);
-			put_us(f, g->psi.s[r][kind].total_us);
-			putc('\n', f);
-		}
-	}
+	const struct cg_family fam = {
+		.name = name,
+		.help = kind == PSI_SOME
+			? "Seconds some tasks of the cgroup were stalled on "
+			  "the resource (PSI some)."
+			: "Seconds all tasks of the cgroup were stalled on "
+			  "the resource (PSI full).",
+		.key = "resource", .values = psi_res_name, .n = NPSI,
+		.us = true, .always = true, .get = cg_psi, .arg = kind,
+	};
+	write_cgroup_family(f, fmt, l, &fam);
 }
 
 /*
  * The WHY of a cgroup as the kernel counts it: time throttled by its CPU
  * quota, times its memory hit a limit. Its own totals, as read.
  */
-static void write_cgroup_throttled(FILE *f, enum out_openmetrics_format fmt,
-				   const struct lists *l)
+static bool cg_throttled(const struct om_cgroup *g, int arg, size_t k,
+			 uint64_t *v)
 {
-	const char *name = "stalltop_cgroup_cpu_throttled_seconds";
-	bool any = false;
-
-	for (size_t i = 0; i < l->ncgs; i++)
-		any |= l->cgs[i]->have_throttled;
-	if (!any)
-		return;
-	family(f, fmt, name, COUNTER, "Seconds the tasks of the cgroup were "
-	       "throttled by its CPU quota (cpu.stat).");
-	for (size_t i = 0; i < l->ncgs; i++) {
-		const struct om_cgroup *g = l->cgs[i];
-		if (!g->have_throttled)
-			continue;
-		counter(f, name);
-		putc('{', f);
-		cg_labels(f, g);
-		fputs("} ", f);
-		put_us(f, g->throttled_us);
-		putc('\n', f);
-	}
+	(void)arg;
+	(void)k;
+	*v = g->throttled_us;
+	return g->have_throttled;
 }
 
-static void write_cgroup_mem_events(FILE *f, enum out_openmetrics_format fmt,
-				    const struct lists *l)
-{
-	const char *name = "stalltop_cgroup_memory_events";
-	bool any = false;
+static const char *const mem_event[] = { "high", "max", "oom_kill" };
 
-	for (size_t i = 0; i < l->ncgs; i++)
-		any |= l->cgs[i]->have_mem_high || l->cgs[i]->have_mem_max ||
-		       l->cgs[i]->have_mem_oom_kill;
-	if (!any)
-		return;
-	family(f, fmt, name, COUNTER, "Times the memory of the cgroup and "
-	       "below hit memory.high (high), memory.max (max; v1: failcnt), "
-	       "and OOM kills (oom_kill).");
-	for (size_t i = 0; i < l->ncgs; i++) {
-		const struct om_cgroup *g = l->cgs[i];
-		const struct { const char *event; bool have; uint64_t v; } ev[] = {
-			{ "high", g->have_mem_high, g->mem_high },
-			{ "max", g->have_mem_max, g->mem_max },
-			{ "oom_kill", g->have_mem_oom_kill, g->mem_oom_kill },
-		};
-		for (size_t k = 0; k < sizeof(ev) / sizeof(ev[0]); k++) {
-			if (!ev[k].have)
-				continue;
-			counter(f, name);
-			putc('{', f);
-			cg_labels(f, g);
-			label(f, false, "event", ev[k].event);
-			value_count(f, ev[k].v);
-		}
-	}
+static bool cg_mem_event(const struct om_cgroup *g, int arg, size_t k,
+			 uint64_t *v)
+{
+	const bool have[] = {
+		g->have_mem_high, g->have_mem_max, g->have_mem_oom_kill,
+	};
+	const uint64_t value[] = { g->mem_high, g->mem_max, g->mem_oom_kill };
+
+	(void)arg;
+	*v = value[k];
+	return have[k];
+}
+
+static void write_cgroup_why(FILE *f, enum out_openmetrics_format fmt,
+			     const struct lists *l)
+{
+	static const struct cg_family throttled = {
+		.name = "stalltop_cgroup_cpu_throttled_seconds",
+		.help = "Seconds the tasks of the cgroup were throttled by its "
+			"CPU quota (cpu.stat).",
+		.n = 1, .us = true, .get = cg_throttled,
+	};
+	static const struct cg_family mem_events = {
+		.name = "stalltop_cgroup_memory_events",
+		.help = "Times the memory of the cgroup and below hit "
+			"memory.high (high), memory.max (max; v1: failcnt), "
+			"and OOM kills (oom_kill).",
+		.key = "event", .values = mem_event,
+		.n = sizeof(mem_event) / sizeof(mem_event[0]),
+		.get = cg_mem_event,
+	};
+
+	write_cgroup_family(f, fmt, l, &throttled);
+	write_cgroup_family(f, fmt, l, &mem_events);
 }
 
 static void write_psi(FILE *f, enum out_openmetrics_format fmt,
@@ -521,8 +568,7 @@ int out_openmetrics_write(FILE *f, const struct out_openmetrics *m,
 	write_stall(f, fmt, &l, CGROUPS);
 	write_cgroup_psi(f, fmt, &l, PSI_SOME);
 	write_cgroup_psi(f, fmt, &l, PSI_FULL);
-	write_cgroup_throttled(f, fmt, &l);
-	write_cgroup_mem_events(f, fmt, &l);
+	write_cgroup_why(f, fmt, &l);
 	write_delays(f, fmt, &l, GROUPS, false);
 	write_delays(f, fmt, &l, GROUPS, true);
 	write_stall(f, fmt, &l, GROUPS);

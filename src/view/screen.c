@@ -19,14 +19,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config_file.h"
 #include "lib/escape.h"
 #include "lib/evloop.h"
 #include "lib/nls.h"
 #include "lib/quitguard.h"
 #include "model/cgname.h"
 #include "model/producer.h"
-#include "options.h"
 #include "view/screen.h"
 #include "view/screen_int.h"
 #include "view/termcheck.h"
@@ -237,7 +235,7 @@ static void arm_timer(struct screen *s, double seconds)
 void screen_set_delay(struct screen *s, double seconds)
 {
 	s->delay = seconds;
-	s->o->delay = seconds;
+	s->set.delay = seconds;
 	s->quick_timer = false;
 	arm_timer(s, seconds);
 }
@@ -298,7 +296,7 @@ void screen_set_zoom(struct screen *s, const char *path)
 
 void screen_set_cgview(struct screen *s, bool on)
 {
-	if (on && !s->o->cgroups) {
+	if (on && !s->set.cgroups) {
 		/* start summing per cgroup now; figures come with the next sample */
 		if (!s->m) {
 			screen_message(s, true, "%s",
@@ -313,7 +311,7 @@ void screen_set_cgview(struct screen *s, bool on)
 				       strerror(errno));
 			return;
 		}
-		s->o->cgroups = true;
+		s->set.cgroups = true;
 		if (!producer_seekable(s->m))
 			screen_resample_soon(s);
 	}
@@ -463,7 +461,7 @@ static void take_sample(struct screen *s)
  */
 static void count_refresh(struct screen *s)
 {
-	if (s->o->iterations && ++s->refreshes >= s->o->iterations)
+	if (s->set.iterations && ++s->refreshes >= s->set.iterations)
 		screen_quit(s, 0);
 }
 
@@ -608,42 +606,41 @@ static int setup_terminal(struct screen *s)
 }
 
 static void screen_init(struct screen *s, struct producer *m,
-			struct evloop *loop, struct options *o)
+			struct evloop *loop, const struct screen_settings *set)
 {
 	memset(s, 0, sizeof(*s));
 	s->m = m;
 	s->loop = loop;
-	s->o = o;
-	s->sel = o->sel;
-	if (o->sel.npids) {
-		s->pids = malloc(o->sel.npids * sizeof(*s->pids));
+	s->set = *set;
+	s->sel = set->sel;
+	if (set->sel.npids) {
+		s->pids = malloc(set->sel.npids * sizeof(*s->pids));
 		if (s->pids) {
-			memcpy(s->pids, o->sel.pids, o->sel.npids * sizeof(*s->pids));
-			s->npids = o->sel.npids;
+			memcpy(s->pids, set->sel.pids,
+			       set->sel.npids * sizeof(*s->pids));
+			s->npids = set->sel.npids;
 		}
 	}
 	s->sel.pids = s->pids;
 	s->sel.npids = s->npids;
-	if (o->sel.name && *o->sel.name)
-		s->name = strdup(o->sel.name);
+	if (set->sel.name && *set->sel.name)
+		s->name = strdup(set->sel.name);
 	s->sel.name = s->name;
-	s->threads_all = o->threads;
-	s->cmdline = o->cmdline;
-	s->tree = o->tree;
-	s->accumulate = o->accumulate;
-	s->delay = o->delay > 0 ? o->delay : 1.0;
+	s->threads_all = set->threads;
+	s->cmdline = set->cmdline;
+	s->tree = set->tree;
+	s->accumulate = set->accumulate;
+	s->delay = set->delay > 0 ? set->delay : 1.0;
 	const char *nc = getenv("NO_COLOR");
-	s->mono = o->monochrome || (nc && *nc);
+	s->mono = set->monochrome || (nc && *nc);
 	s->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	s->table_y = -1;
-	s->cgview = o->cgroups;
-	s->cg_sort = layouts_has(FIELD_LAYOUT_CGROUPS, o->sel.sort)
-		      ? o->sel.sort : FIELD_TOTAL;
+	s->cgview = set->cgroups;
+	s->cg_sort = layouts_has(FIELD_LAYOUT_CGROUPS, set->sel.sort)
+		      ? set->sel.sort : FIELD_TOTAL;
 	screen_setup_init(s);
-	char *path = config_file_path();
-	if (help_build(&s->help_text, path) < 0)
+	if (help_build(&s->help_text, set->path) < 0)
 		memset(&s->help_text, 0, sizeof(s->help_text));
-	free(path);
 }
 
 static void screen_fini(struct screen *s)
@@ -666,12 +663,13 @@ static void screen_fini(struct screen *s)
 	free(s->zoom);
 }
 
-int screen_run(struct producer *m, struct evloop *loop, struct options *o)
+int screen_run(struct producer *m, struct evloop *loop,
+	       const struct screen_settings *set)
 {
 	static const int sigs[] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP };
 	struct screen s;
 
-	screen_init(&s, m, loop, o);
+	screen_init(&s, m, loop, set);
 	if (evloop_add_signals(loop, sigs, sizeof(sigs) / sizeof(sigs[0]), on_signal,
 			   &s) < 0) {
 		warn(_("cannot watch signals"));

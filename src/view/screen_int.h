@@ -13,19 +13,19 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "kernel/psi.h"
 #include "model/fields.h"
 #include "model/producer.h"
 #include "model/layouts.h"
+#include "model/sample.h"
 #include "model/select.h"
 #include "model/snapshot.h"
 #include "model/tree.h"
 #include "view/help.h"
 #include "view/keys.h"
+#include "view/screen.h"
 
 struct producer;
 struct evloop;
-struct options;
 struct screen;
 
 /* Smallest terminal that gets the real screen. */
@@ -102,7 +102,7 @@ struct cg_line {
 struct screen {
 	struct producer *m;
 	struct evloop *loop;
-	struct options *o;
+	struct screen_settings set; /* as opened, kept up to date for W */
 
 	/* the displayed sample (kept while frozen) and the rows shown */
 	struct snapshot snap;

@@ -14,7 +14,6 @@
 
 #include "lib/nls.h"
 #include "model/layouts.h"
-#include "options.h"
 #include "view/actions.h"
 #include "view/screen_int.h"
 
@@ -44,13 +43,13 @@ void screen_setup_init(struct screen *s)
 {
 	int n;
 	const int *ids = layouts_fields(FIELD_LAYOUT_SCREEN, &n);
-	const struct options *o = s->o;
+	const struct screen_settings *set = &s->set;
 
 	s->ncols = 0;
 	/* the chosen ones first, in their order; then the others, hidden */
-	for (int i = 0; o && i < o->ncolumns; i++) {
-		s->cols[s->ncols++] = o->columns[i];
-		s->col_on[o->columns[i]] = true;
+	for (int i = 0; i < set->ncolumns; i++) {
+		s->cols[s->ncols++] = set->columns[i];
+		s->col_on[set->columns[i]] = true;
 	}
 	for (int i = 0; i < n; i++) {
 		bool listed = false;
@@ -60,7 +59,7 @@ void screen_setup_init(struct screen *s)
 		if (!listed)
 			s->cols[s->ncols++] = ids[i];
 	}
-	s->cols_custom = o && o->ncolumns > 0;
+	s->cols_custom = set->ncolumns > 0;
 }
 
 /* Whether a column is shown (before the width decides). */
@@ -111,11 +110,10 @@ static void keep_choice(struct screen *s)
 
 	for (int i = 0; i < s->ncols; i++) {
 		s->col_on[s->cols[i]] = is_on(s, s->cols[i]);
-		if (s->col_on[s->cols[i]] && s->o)
-			s->o->columns[n++] = s->cols[i];
+		if (s->col_on[s->cols[i]])
+			s->set.columns[n++] = s->cols[i];
 	}
-	if (s->o)
-		s->o->ncolumns = n;
+	s->set.ncolumns = n;
 	s->cols_custom = true;
 	s->setup_changed = true;
 }

@@ -22,31 +22,20 @@
 # start the unit itself; these are the unit's properties one by one.
 . "$top_srcdir/tests/lib/functions.sh"
 live_init
-need_cmd gzip setpriv systemd-analyze strace
+need_cmd gzip strace
 export LC_ALL=C   # the English messages
-PY=/usr/bin/python3   # Debian's, where python3-seccomp is
-FILTER=$top_srcdir/tests/lib/syscall_filter.py
-"$PY" -c 'import seccomp' 2>"$TMP/py.err" ||
-	hard_error "no python3-seccomp for $PY (./bootstrap installs it): $(cat "$TMP/py.err")"
+. "$top_srcdir/tests/lib/unit.sh"
 
-# LeakSanitizer (a sanitized build, .ci/run) traces the process, which
-# neither the filter (ptrace is @debug) nor strace allows: no leak check
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-export ASAN_OPTIONS
-
-UNIT=$top_builddir/data/stalltop.service
-[ -f "$UNIT" ] || hard_error "$UNIT was not built"
-prop() { sed -n "s/^$1=//p" "$UNIT"; }
+# unit_init turns LeakSanitizer off: it traces the process, which
+# neither the filter (ptrace is @debug) nor strace allows
+unit_init "$top_builddir/data/stalltop.service"
 for p in MemoryMax SystemCallFilter SystemCallErrorNumber IPAddressDeny PrivateMounts; do
-	[ -n "$(prop "$p")" ] || fail "the unit has no $p="
+	[ -n "$(unit_prop "$p")" ] || fail "the unit has no $p="
 done
 
 # --- systemd-analyze ---
 mkdir "$TMP/unit" "$TMP/bare"
-sed "s|^ExecStart=[^ ]*|ExecStart=$STALLTOP|" "$UNIT" >"$TMP/unit/stalltop.service"
-systemd-analyze verify --man=no "$TMP/unit/stalltop.service" >"$TMP/verify.out" 2>&1 ||
-	fail "systemd-analyze verify: $(cat "$TMP/verify.out")"
-[ -s "$TMP/verify.out" ] && fail "systemd-analyze verify said: $(cat "$TMP/verify.out")"
+unit_verify "$TMP/unit"
 security() {
 	systemd-analyze security --offline=true --no-pager "$1" >"$2" 2>&1 ||
 		fail "systemd-analyze security $1 exited $?: $(head -c 2000 "$2")"
@@ -79,18 +68,17 @@ awk -v a="$e1" -v b="$e0" 'BEGIN { exit !(a < b) }' ||
 note "systemd-analyze: verify silent; security: exposure $e1 (without the confinement $e0)"
 
 # --- the command line under the filter ---
-args=$(sed -n 's/^ExecStart=[^ ]* //p' "$UNIT")
-caps=$(prop CapabilityBoundingSet | tr 'A-Z' 'a-z' | sed 's/cap_/+/g; s/ /,/g')
-errno_name=$(prop SystemCallErrorNumber)
-group=$(prop SystemCallFilter)
+args=$(unit_args)
+caps=$(unit_caps)
+errno_name=$(unit_prop SystemCallErrorNumber)
+group=$(unit_prop SystemCallFilter)
 S=$TMP/service
 # the unit's command line with a shorter interval, its own directory and
 # a retention of 2 test "days" of 1 s
 set -- $(echo "$args" | sed "s|-d [0-9.]*|-d 0.25|; s|/var/log/stalltop/|$S/|; s|--keep-days [0-9]*|--keep-days 2|")
 STALLTOP_ROTATE_SECONDS=1
 export STALLTOP_ROTATE_SECONDS
-bg_start svc setpriv --bounding-set "-all,$caps" --no-new-privs \
-	"$PY" "$FILTER" run "$group" "$errno_name" "$STALLTOP" "$@"
+unit_start svc "$@"
 svc=$BG_PID
 : >"$TMP/seen"
 four_files() {
@@ -119,7 +107,7 @@ expect "under the filter: samples with taskstats" "$TMP/svc.replay" \
 # eighth of the limit leaves room for a busier machine running the test
 # (AddressSanitizer's shadow and quarantine make RSS say nothing of
 # stalltop: not checked under it)
-max=$(prop MemoryMax | sed 's/M$//')
+max=$(unit_prop MemoryMax | sed 's/M$//')
 if [ -z "${STALLTOP_SANITIZED:-}" ]; then
 	[ -n "$hwm" ] && [ "$hwm" -lt $((max * 1024 / 8)) ] ||
 		fail "peak memory ${hwm:-?} KiB, MemoryMax=${max}M"
@@ -127,7 +115,7 @@ fi
 note "under $group ($errno_name otherwise) and the bounding set $caps: $(sort -u "$TMP/seen" | wc -l) files made, $left left, $(lines "$TMP/svc.replay") samples with taskstats; peak memory $hwm KiB of ${max} MiB"
 
 # --- every system call it makes is in the filter ---
-"$PY" "$FILTER" list "$group" >"$TMP/allowed" || fail "cannot list $group"
+"$UNIT_PY" "$UNIT_FILTER" list "$group" >"$TMP/allowed" || fail "cannot list $group"
 STALLTOP_ROTATE_SECONDS=1
 export STALLTOP_ROTATE_SECONDS
 S=$TMP/traced

@@ -19,25 +19,13 @@
 # trap.
 . "$top_srcdir/tests/lib/functions.sh"
 live_init
-need_cmd python3 curl taskset setpriv systemd-analyze prometheus
-PY=/usr/bin/python3   # Debian's, where python3-seccomp is
-FILTER=$top_srcdir/tests/lib/syscall_filter.py
-"$PY" -c 'import seccomp' 2>"$TMP/py.err" ||
-	hard_error "no python3-seccomp for $PY (./bootstrap installs it): $(cat "$TMP/py.err")"
-# LeakSanitizer traces the process, which the filter does not allow
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-export ASAN_OPTIONS
-
+need_cmd python3 curl taskset prometheus
 . "$top_srcdir/tests/lib/prometheus.sh"
+. "$top_srcdir/tests/lib/unit.sh"
 
-UNIT=$top_builddir/data/stalltop-serve.service
-[ -f "$UNIT" ] || hard_error "$UNIT was not built"
-prop() { sed -n "s/^$1=//p" "$UNIT"; }
+unit_init "$top_builddir/data/stalltop-serve.service"
 mkdir "$TMP/unit"
-sed "s|^ExecStart=[^ ]*|ExecStart=$STALLTOP|" "$UNIT" >"$TMP/unit/stalltop-serve.service"
-systemd-analyze verify --man=no "$TMP/unit/stalltop-serve.service" >"$TMP/verify.out" 2>&1 ||
-	fail "systemd-analyze verify: $(cat "$TMP/verify.out")"
-[ -s "$TMP/verify.out" ] && fail "systemd-analyze verify said: $(cat "$TMP/verify.out")"
+unit_verify "$TMP/unit"
 
 # two spinners on one CPU: each waits for it about half the time
 cpu=$((NCPU - 1))
@@ -48,7 +36,7 @@ bg_start other taskset -c "$cpu" "$helper" busy other
 other=$BG_PID
 
 st_port=$(free_port)
-args=$(sed -n 's/^ExecStart=[^ ]* //p' "$UNIT")
+args=$(unit_args)
 echo "$args" | grep -q -- '--listen 127.0.0.1:9847' ||
 	fail "the unit does not listen on 127.0.0.1:9847: $args"
 # shellcheck disable=SC2046 # the unit's words
@@ -56,10 +44,7 @@ echo "$args" | grep -q -- '--listen 127.0.0.1:9847' ||
 # machine outranks them)
 set -- $(echo "$args" | sed "s|-d [0-9.]*|-d 0.5|; s|/var/log/stalltop/|$TMP/rec/|; s|--listen [^ ]*|--listen 127.0.0.1:$st_port|") \
 	--top 20 -p "$spin,$other"
-caps=$(prop CapabilityBoundingSet | tr 'A-Z' 'a-z' | sed 's/cap_/+/g; s/ /,/g')
-bg_start st setpriv --bounding-set "-all,$caps" --no-new-privs \
-	"$PY" "$FILTER" run "$(prop SystemCallFilter)" "$(prop SystemCallErrorNumber)" \
-	"$STALLTOP" "$@"
+unit_start st "$@"
 st=$BG_PID
 wait_for -t 15 fetch "http://127.0.0.1:$st_port/metrics" "$TMP/m0"
 

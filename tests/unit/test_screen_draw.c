@@ -28,14 +28,12 @@
 #include "model/layouts.h"
 #include "model/producer.h"
 #include "model/rowwhy.h"
-#include "options.h"
 #include "record/player.h"
 #include "record/record.h"
 #include "unit.h"
 #include "view/screen_int.h"
 
 static struct screen s;
-static struct options opts;
 static bool utf8;
 
 /* Line y of the curses screen as UTF-8. */
@@ -341,7 +339,7 @@ static void test_keys(void)
 	screen_input_key(&s, 'I');
 	screen_draw(&s);
 	CHECK(s.sel.sort == CAT_IO);
-	CHECK(opts.sel.sort == CAT_IO);
+	CHECK(s.set.sel.sort == CAT_IO);
 	CHECK(s.view[0].pid == 200);
 	/* r reverses, < and > walk the columns */
 	screen_input_key(&s, 'r');
@@ -406,7 +404,7 @@ static void test_keys(void)
 	CHECK(s.nview == 7);
 	/* m cycles the metric */
 	screen_input_key(&s, 'm');
-	CHECK(s.sel.metric == METRIC_AVG && opts.sel.metric == METRIC_AVG);
+	CHECK(s.sel.metric == METRIC_AVG && s.set.sel.metric == METRIC_AVG);
 	screen_input_key(&s, 'm');
 	screen_input_key(&s, 'm');
 	screen_input_key(&s, 'm');
@@ -813,10 +811,10 @@ static void test_cgroups(void)
 	load_cgroup_sample(NULL);
 
 	/* without --cgroups there is nothing to show: say how to get it */
-	opts.cgroups = false;
+	s.set.cgroups = false;
 	screen_input_key(&s, 'g');
 	CHECK(!s.cgview && s.msg_error && strstr(s.msg, "--cgroups"));
-	opts.cgroups = true;
+	s.set.cgroups = true;
 	screen_input_key(&s, 'g');
 	CHECK(s.cgview && !s.msg_error);
 	screen_draw(&s);
@@ -1177,7 +1175,7 @@ static void test_why_pane(void)
 	check_prefix(l, n, &i, "  no evidence was gathered for this row");
 
 	/* a cgroup's pane: the machine's CPUs, no process's forks */
-	opts.cgroups = true;
+	s.set.cgroups = true;
 	screen_set_cgview(&s, true);
 	size(80, 200);
 	n = pane_lines(l, 40);
@@ -1200,7 +1198,7 @@ static void test_why_pane(void)
 	check_prefix(l, n, &i, "  the cgroup's own tasks (cgroupstats): 1 running,");
 	CHECK(i < 0 || i == n);
 	screen_set_cgview(&s, false);
-	opts.cgroups = false;
+	s.set.cgroups = false;
 	s.why = false;
 	s.cur = 0;
 	load_sample();
@@ -1475,11 +1473,9 @@ int main(void)
 		fprintf(stderr, "no terminal description for xterm: skipped\n");
 		return 77;
 	}
-	memset(&opts, 0, sizeof(opts));
-	opts.delay = 1.0;
-	opts.sel.sort = FIELD_TOTAL;
-	s.o = &opts;
-	s.sel = opts.sel;
+	s.set.delay = 1.0;
+	s.set.sel.sort = FIELD_TOTAL;
+	s.sel = s.set.sel;
 	s.delay = 1.0;
 	s.utf8 = utf8;
 	s.table_y = -1;
