@@ -15,9 +15,9 @@
 
 #include "kernel/cg_layout.h"
 #include "live/monitor_int.h"
+#include "live/tasktable.h"
 #include "model/cgtable.h"
 #include "model/producer.h"
-#include "model/tasktable.h"
 
 bool cgsum_used(const struct monitor *m)
 {

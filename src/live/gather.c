@@ -30,11 +30,11 @@
 #include "kernel/diskstats.h"
 #include "kernel/kval.h"
 #include "live/monitor_int.h"
+#include "live/tasktable.h"
 #include "model/cgdirs.h"
 #include "model/cgwhy.h"
 #include "model/evidence.h"
 #include "model/rowwhy.h"
-#include "model/tasktable.h"
 
 /* What a process keeps between samples (struct task.ev). */
 struct task_ev {

@@ -38,9 +38,9 @@
 #include "lib/nls.h"
 #include "live/monitor.h"
 #include "live/monitor_int.h"
+#include "live/tasktable.h"
 #include "model/cgtable.h"
 #include "model/producer.h"
-#include "model/tasktable.h"
 
 static struct monitor *of(struct producer *p)
 {

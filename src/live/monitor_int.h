@@ -15,8 +15,8 @@
 #include "kernel/psi.h"
 #include "kernel/taskstats.h"
 #include "live/monitor.h"
+#include "live/tasktable.h"
 #include "model/producer.h"
-#include "model/tasktable.h"
 
 #define MAX_LISTENERS 64
 

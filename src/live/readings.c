@@ -19,9 +19,9 @@
 #include "kernel/taskstats.h"
 #include "lib/nls.h"
 #include "live/monitor_int.h"
+#include "live/tasktable.h"
 #include "model/delta.h"
 #include "model/producer.h"
-#include "model/tasktable.h"
 
 /* A scan found task st: the life of its entry, or a new one. */
 static void scanned(struct monitor *m, struct tasktable *t,

@@ -13,9 +13,9 @@
 #include "kernel/procinfo.h"
 #include "kernel/taskstats.h"
 #include "live/monitor_int.h"
+#include "live/tasktable.h"
 #include "model/delta.h"
 #include "model/producer.h"
-#include "model/tasktable.h"
 
 /* exited tasks kept for accumulated mode (-a), newest first */
 #define MAX_RETIRED 10000

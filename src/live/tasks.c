@@ -10,7 +10,7 @@
 
 #include "kernel/procinfo.h"
 #include "live/monitor_int.h"
-#include "model/tasktable.h"
+#include "live/tasktable.h"
 
 /*
  * The earliest moment a task can have begun to wait (task.waits_from):

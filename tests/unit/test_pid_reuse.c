@@ -17,7 +17,7 @@
 #include "kernel/proc_conn.h"
 #include "kernel/procinfo.h"
 #include "live/monitor_int.h"
-#include "model/tasktable.h"
+#include "live/tasktable.h"
 #include "unit.h"
 
 #define PID 500

@@ -2,7 +2,7 @@
 /* The task table: lookup, pid reuse by start time, growth, removal. */
 #include <config.h>
 
-#include "model/tasktable.h"
+#include "live/tasktable.h"
 #include "unit.h"
 
 static bool odd(struct task *k, void *arg)

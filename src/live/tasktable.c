@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/tasktable.h"
+#include "live/tasktable.h"
 
 /* How much before its fork event a task may have been stamped as started. */
 #define FORK_SLACK_NS 100000000ULL
