@@ -239,7 +239,7 @@ static void monitor_set_threads(struct producer *p, bool threads,
 static void forget_window(struct task *k, void *arg)
 {
 	(void)arg;
-	k->have_acc = false;
+	derive_forget_window(&k->ds);
 }
 
 static int monitor_set_cgroups(struct producer *p, bool on)

@@ -60,7 +60,7 @@ static void task_free(struct task *k)
 	free(k->cmdline);
 	free(k->user);
 	free(k->cgroup);
-	free(k->acc);
+	derive_free(&k->ds);
 	free(k->ev);
 	free(k);
 }
