@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <search.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,14 +14,106 @@
 #include "kernel/procfs.h"
 #include "kernel/procinfo.h"
 #include "kernel/procstat.h"
-#include "model/tasktable.h"
+
+/*
+ * What is kept of one task between two readings, by id (a tsearch tree):
+ * a thread's last raw values, or a process's running totals. start is
+ * the task's (its main thread's), to tell a reused id.
+ */
+struct ps_entry {
+	pid_t id;
+	unsigned long long start;  /* clock ticks since boot; 0 unknown */
+	uint64_t seen;             /* the query that last saw it */
+	struct ts_reading r;
+};
 
 struct procstat {
 	int procfd;                 /* the /proc directory */
-	struct tasktable *threads;  /* last raw values per thread and start */
-	struct tasktable *procs;    /* running totals per process and start */
+	void *threads;              /* last raw values per thread and start */
+	void *procs;                /* running totals per process and start */
 	uint64_t gen;
 };
+
+static int entry_cmp(const void *a, const void *b)
+{
+	pid_t x = ((const struct ps_entry *)a)->id;
+	pid_t y = ((const struct ps_entry *)b)->id;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The entry of (id, start) in *root: the one kept when its start matches
+ * (or either is unknown), else a fresh one (*created) in place of one of
+ * an earlier life of the id. NULL when out of memory.
+ */
+static struct ps_entry *entry_get(void **root, pid_t id,
+				  unsigned long long start, bool *created)
+{
+	struct ps_entry key = { .id = id };
+	struct ps_entry **found = tfind(&key, root, entry_cmp);
+	*created = false;
+	if (found) {
+		struct ps_entry *e = *found;
+		if (e->start == start || !start || !e->start) {
+			if (!e->start)
+				e->start = start;
+			return e;
+		}
+		/* the id was reused: a new task */
+		memset(e, 0, sizeof(*e));
+		e->id = id;
+		e->start = start;
+		*created = true;
+		return e;
+	}
+	struct ps_entry *e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->id = id;
+	e->start = start;
+	if (!tsearch(e, root, entry_cmp)) {
+		free(e);
+		return NULL;
+	}
+	*created = true;
+	return e;
+}
+
+/* The entries a walk found not seen by the latest query. */
+struct stale_list {
+	uint64_t gen;
+	struct ps_entry **e;
+	size_t n, cap;
+};
+
+static void collect_stale(const void *node, VISIT v, void *arg)
+{
+	struct stale_list *l = arg;
+	struct ps_entry *e = *(struct ps_entry *const *)node;
+	if ((v != postorder && v != leaf) || e->seen == l->gen)
+		return;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		struct ps_entry **p = realloc(l->e, cap * sizeof(*p));
+		if (!p)
+			return; /* kept until a later query */
+		l->e = p;
+		l->cap = cap;
+	}
+	l->e[l->n++] = e;
+}
+
+/* Forget the entries of *root that the query of gen did not see. */
+static void forget_stale(void **root, uint64_t gen)
+{
+	struct stale_list l = { .gen = gen };
+	twalk_r(*root, collect_stale, &l);
+	for (size_t i = 0; i < l.n; i++) {
+		tdelete(l.e[i], root, entry_cmp);
+		free(l.e[i]);
+	}
+	free(l.e);
+}
 
 struct procstat *procstat_new(void)
 {
@@ -33,9 +126,7 @@ struct procstat *procstat_new_at(const char *proc)
 	if (!ps)
 		return NULL;
 	ps->procfd = open(proc, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	ps->threads = tasktable_new();
-	ps->procs = tasktable_new();
-	if (ps->procfd < 0 || !ps->threads || !ps->procs) {
+	if (ps->procfd < 0) {
 		procstat_free(ps);
 		return NULL;
 	}
@@ -48,8 +139,8 @@ void procstat_free(struct procstat *ps)
 		return;
 	if (ps->procfd >= 0)
 		close(ps->procfd);
-	tasktable_free(ps->threads);
-	tasktable_free(ps->procs);
+	tdestroy(ps->threads, free);
+	tdestroy(ps->procs, free);
 	free(ps);
 }
 
@@ -155,21 +246,19 @@ static uint64_t grow(uint64_t prev, uint64_t cur)
  * totals start from the threads' sum).
  */
 static void add_thread(struct procstat *ps, struct ts_reading *acc, bool known,
-		       pid_t tgid, pid_t tid, const struct raw *w)
+		       pid_t tid, const struct raw *w)
 {
 	bool tnew;
-	struct task *t = tasktable_get(ps->threads, tid, w->start, &tnew);
+	struct ps_entry *t = entry_get(&ps->threads, tid, w->start, &tnew);
 	if (!t)
 		return;
-	t->tgid = tgid;
 	t->seen = ps->gen;
 	struct ts_reading now = { 0 };
 	to_reading(w, &now);
-	struct ts_base zero = { 0 }, nowb;
-	delta_base_of(&now, &nowb);
-	const struct ts_base *base = &t->prev;
+	static const struct ts_reading zero;
+	const struct ts_reading *base = &t->r;
 	if (tnew)
-		base = known ? &zero : &nowb;
+		base = known ? &zero : &now;
 	acc->have |= now.have;
 	acc->no_count |= now.no_count;
 	acc->run_ns += grow(base->run_ns, now.run_ns);
@@ -185,7 +274,7 @@ static void add_thread(struct procstat *ps, struct ts_reading *acc, bool known,
 			acc->d[c].total_ns += now.d[c].total_ns;
 		}
 	}
-	t->prev = nowb;
+	t->r = now;
 }
 
 /*
@@ -217,16 +306,16 @@ static int query_process(struct procstat *ps, uint32_t tgid,
 		return -1;
 	}
 	bool created;
-	struct task *p = tasktable_get(ps->procs, (pid_t)tgid,
-				have_lead ? lead.start : 0, &created);
+	struct ps_entry *p = entry_get(&ps->procs, (pid_t)tgid,
+				       have_lead ? lead.start : 0, &created);
 	if (!p) {
 		closedir(d);
 		return -1;
 	}
 	bool known = !created;
-	struct ts_reading *acc = &p->cur;
+	struct ts_reading *acc = &p->r;
 	if (have_lead)
-		add_thread(ps, acc, known, (pid_t)tgid, (pid_t)tgid, &lead);
+		add_thread(ps, acc, known, (pid_t)tgid, &lead);
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		if (e->d_name[0] < '0' || e->d_name[0] > '9')
@@ -242,17 +331,12 @@ static int query_process(struct procstat *ps, uint32_t tgid,
 		close(fd);
 		if (rc < 0)
 			continue;
-		add_thread(ps, acc, known, (pid_t)tgid, tid, &w);
+		add_thread(ps, acc, known, tid, &w);
 	}
 	closedir(d);
 	p->seen = ps->gen;
 	*out = *acc;
 	return 0;
-}
-
-static bool stale(struct task *k, void *arg)
-{
-	return k->seen != *(uint64_t *)arg;
 }
 
 int procstat_query(struct procstat *ps, enum ts_kind kind, const uint32_t *ids,
@@ -274,8 +358,8 @@ int procstat_query(struct procstat *ps, enum ts_kind kind, const uint32_t *ids,
 	}
 	if (kind == TS_KIND_TGID) {
 		/* forget threads and processes that were not asked for or ended */
-		tasktable_remove_if(ps->threads, stale, &ps->gen);
-		tasktable_remove_if(ps->procs, stale, &ps->gen);
+		forget_stale(&ps->threads, ps->gen);
+		forget_stale(&ps->procs, ps->gen);
 	}
 	if (vanished)
 		*vanished = gone;

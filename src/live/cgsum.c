@@ -16,8 +16,8 @@
 #include "kernel/cg_layout.h"
 #include "live/monitor_int.h"
 #include "live/cgtable.h"
+#include "live/tasktable.h"
 #include "model/producer.h"
-#include "model/tasktable.h"
 
 bool cgsum_used(const struct monitor *m)
 {

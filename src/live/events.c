@@ -21,8 +21,8 @@
 #include "lib/evloop.h"
 #include "lib/nls.h"
 #include "live/monitor_int.h"
+#include "live/tasktable.h"
 #include "model/producer.h"
-#include "model/tasktable.h"
 
 /*
  * One exit-record socket per CPU up to this many CPUs (their records are

@@ -39,9 +39,9 @@
 #include "live/cgdirs.h"
 #include "live/cgtable.h"
 #include "live/evidence_read.h"
+#include "live/tasktable.h"
 #include "model/evidence.h"
 #include "model/rowwhy.h"
-#include "model/tasktable.h"
 
 /* The longest /proc/PID/cgroup text kept (longer ones are not shared). */
 #define GATHER_CGROUPS 4096

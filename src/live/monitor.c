@@ -39,8 +39,8 @@
 #include "live/monitor.h"
 #include "live/monitor_int.h"
 #include "live/cgtable.h"
+#include "live/tasktable.h"
 #include "model/producer.h"
-#include "model/tasktable.h"
 
 static struct monitor *of(struct producer *p)
 {
@@ -239,7 +239,7 @@ static void monitor_set_threads(struct producer *p, bool threads,
 static void forget_window(struct task *k, void *arg)
 {
 	(void)arg;
-	k->have_acc = false;
+	derive_forget_window(&k->ds);
 }
 
 static int monitor_set_cgroups(struct producer *p, bool on)

@@ -15,8 +15,8 @@
 #include "kernel/psi.h"
 #include "kernel/taskstats.h"
 #include "live/monitor.h"
+#include "live/tasktable.h"
 #include "model/producer.h"
-#include "model/tasktable.h"
 
 #define MAX_LISTENERS 64
 
@@ -30,6 +30,7 @@ struct procinfo;
 struct procstat;
 struct ts_client;
 struct ts_listener;
+struct task_reading;
 struct ts_reading;
 
 struct monitor {
@@ -183,6 +184,9 @@ void rows_build(struct monitor *m, double now, double dt);
 void rows_thread_rows(struct monitor *m, struct sample *out);
 /* Names and users for tasks of t new or changed since the last sample. */
 void rows_refresh_details(struct monitor *m, struct tasktable *t);
+/* What the kernel said of task k at the latest reading (store/reading.h). */
+void rows_reading(const struct monitor *m, const struct task *k,
+		  struct task_reading *r);
 /* The state of the rows a view is about to show. */
 void rows_fill_status(struct monitor *m, struct row *rows, size_t n);
 size_t rows_count_threads(struct monitor *m);

@@ -19,9 +19,9 @@
 #include "kernel/taskstats.h"
 #include "lib/nls.h"
 #include "live/monitor_int.h"
+#include "live/tasktable.h"
 #include "model/delta.h"
 #include "model/producer.h"
-#include "model/tasktable.h"
 
 /* A scan found task st: the life of its entry, or a new one. */
 static void scanned(struct monitor *m, struct tasktable *t,
@@ -110,14 +110,14 @@ static void on_reading(const struct ts_reading *r, void *arg)
 		return;
 	/* a zombie's zeros: it did nothing more, it did not forget */
 	struct ts_reading prev;
-	if (k->have_prev)
-		delta_base_reading(&k->prev, &prev);
-	if (k->have_prev && delta_zombie_reply(&prev, r)) {
+	if (k->ds.have_prev)
+		delta_base_reading(&k->ds.prev, &prev);
+	if (k->ds.have_prev && delta_zombie_reply(&prev, r)) {
 		k->cur = prev;
 		k->have_cur = true;
 		return;
 	}
-	if (k->have_prev && delta_moved(&prev, r))
+	if (k->ds.have_prev && delta_moved(&prev, r))
 		k->moved = k->queried;
 	k->cur = *r;
 	k->have_cur = true;
@@ -194,10 +194,10 @@ static void collect_process(struct task *k, void *arg)
 static bool thread_may_have_moved(const struct monitor *m,
 				  const struct task *k)
 {
-	if (!m->ts || !k->have_prev || !k->answered)
+	if (!m->ts || !k->ds.have_prev || !k->answered)
 		return true;
 	const struct task *p = tasktable_find(m->procs, k->tgid);
-	return !p || p->queried != m->round || !p->have_cur || !p->have_prev ||
+	return !p || p->queried != m->round || !p->have_cur || !p->ds.have_prev ||
 	       p->threads_changed || p->moved == m->round;
 }
 
@@ -211,7 +211,7 @@ static void collect_thread(struct task *k, void *arg)
 	}
 	/*
 	 * Not asked: this round's reading is the last one, nothing moved.
-	 * cur still holds it (prev was made of it): no copy.
+	 * cur still holds it (ds.prev was made of it): no copy.
 	 */
 	k->have_cur = true;
 }
@@ -241,10 +241,9 @@ static void rebase(struct task *k, void *arg)
 {
 	const struct monitor *m = arg;
 	if (k->have_cur) {
-		if (!k->carried || k->have_final)
-			delta_base_of(&k->cur, &k->prev);
-		k->prev_at = m->query_start;
-		k->have_prev = true;
+		struct task_reading r;
+		rows_reading(m, k, &r);
+		derive_rebase(&k->ds, &r);
 		k->have_cur = false;
 	}
 }

@@ -13,10 +13,12 @@
 #include "kernel/taskstats.h"
 #include "live/monitor_int.h"
 #include "live/taskinfo.h"
+#include "live/tasktable.h"
 #include "model/cgname.h"
 #include "model/delta.h"
+#include "model/derive.h"
 #include "model/producer.h"
-#include "model/tasktable.h"
+#include "store/reading.h"
 
 /* exited tasks kept for accumulated mode (-a), newest first */
 #define MAX_RETIRED 10000
@@ -28,8 +30,7 @@ struct build_ctx {
 	bool recording;   /* rows for sample.thread_rows */
 };
 
-static void fill_identity(struct monitor *m, struct task *k, struct row *r,
-			  double now)
+static void fill_identity(struct monitor *m, struct task *k, struct row *r)
 {
 	r->pid = k->id;
 	r->tgid = k->tgid;
@@ -60,9 +61,6 @@ static void fill_identity(struct monitor *m, struct task *k, struct row *r,
 	r->comm = k->comm ? k->comm : "";
 	r->cmdline = k->cmdline ? k->cmdline : "";
 	r->user = k->user ? k->user : "";
-	r->age = now - k->first_seen;
-	if (k->first_seen > m->prev_time)
-		r->flags |= ROW_NEW;
 }
 
 /* The categories with true figures for this task (delta_cats). */
@@ -99,103 +97,100 @@ static bool single_threaded(const struct monitor *m, const struct task *k)
 }
 
 /*
- * How long the task's threads lived in the window of dt seconds, summed
- * over them; 0 when unknown. A thread: the window, or its age if less.
- * A process: that times its threads, when their number is known to have
- * stayed the same (no thread began or ended in the window, no event
- * lost, the count read after the last change).
+ * A process's number of threads is known to have stayed the same over
+ * the window: no thread began or ended in it (since the start of -a's
+ * window, or the last reading), no event lost, the count read after the
+ * last change.
  */
-static double task_lived(const struct monitor *m, const struct task *k,
-			 double dt)
+static bool threads_steady(const struct monitor *m, const struct task *k)
 {
-	double age = task_age(m, k);
-	double one = age > 0 && age < dt ? age : dt;
-	if (k->cur.kind == TS_KIND_PID || m->o.threads || single_threaded(m, k))
-		return one;
 	uint64_t since = m->o.accumulate ? 0 : m->round;
-	bool steady = m->pc && k->lost_at_add == m->lost + m->exit_lost &&
-		      (k->threads_at == 0 ||
-		       (k->threads_at < since && k->info_round >= k->threads_at));
-	if (!steady || k->info.threads <= 0)
-		return 0;
-	return one * k->info.threads;
+	return m->pc && k->lost_at_add == m->lost + m->exit_lost &&
+	       (k->threads_at == 0 ||
+		(k->threads_at < since && k->info_round >= k->threads_at));
 }
 
-static void task_bounds(const struct monitor *m, const struct task *k,
-			struct delta_bounds *b)
+static unsigned reading_flags(const struct monitor *m, const struct task *k)
 {
-	b->cats = task_cats(m, k);
-	b->age = task_age(m, k);
-	b->thread = k->cur.kind == TS_KIND_PID || single_threaded(m, k);
-	double at = reading_at(m, k);
-	for (int c = 0; c < NCAT; c++)
-		b->since[c] = k->wait_lo[c] > 0 && at > k->wait_lo[c] ?
-			      at - k->wait_lo[c] : 0;
-	b->threads = k->info.threads > 0 ? k->info.threads : 0;
-	b->from = m->prev_real;
-	b->to = m->reading_real;
+	unsigned f = 0;
+	if (k->cur.kind == TS_KIND_PID)
+		f |= READING_OWN | READING_ONE;
+	if (m->o.threads || single_threaded(m, k))
+		f |= READING_ONE;
+	if (threads_steady(m, k))
+		f |= READING_STEADY;
+	if (k->carried && !k->have_final)
+		f |= READING_CARRIED;
+	if (k->have_final)
+		f |= READING_FINAL;
+	if (k->exited)
+		f |= READING_ENDED;
+	return f;
 }
 
-/* Two readings into a checked interval; the waits it counted dated. */
-static void moved_interval(struct monitor *m, struct task *k, struct delta *iv)
+void rows_reading(const struct monitor *m, const struct task *k,
+		  struct task_reading *r)
 {
-	struct delta_bounds b;
-	task_bounds(m, k, &b);
-	struct ts_reading prev;
-	delta_base_reading(&k->prev, &prev);
-	delta_interval(&prev, &k->cur, &b, iv);
-	/* a wait counted now ended after the previous reading began */
-	double ended_after = k->prev_at > k->waits_from ? k->prev_at
-							 : k->waits_from;
-	for (int c = 0; c < NCAT; c++) {
-		const struct delta_cat *d = &iv->d[c];
-		if ((d->flags & DELTA_AVAIL) &&
-		    ((d->flags & DELTA_COUNT) ? d->count > 0 : d->total_ns > 0))
-			k->wait_lo[c] = ended_after;
+	const struct ts_reading *c = &k->cur;
+
+	r->id = k->id;
+	r->tgid = k->tgid;
+	r->start = k->start;
+	r->asked_at = k->have_final ? k->cur_at : m->query_start;
+	r->at = reading_at(m, k);
+	r->born = k->waits_from;
+	r->age = task_age(m, k);
+	r->first_seen = k->first_seen;
+	r->cats = task_cats(m, k);
+	r->threads = k->info.threads > 0 ? k->info.threads : 0;
+	r->flags = reading_flags(m, k);
+	r->have = c->have;
+	r->have_max = c->have_max;
+	r->have_max_at = c->have_max_at;
+	r->no_count = c->no_count;
+	if (r->flags & READING_CARRIED) {
+		/* the base stands: its counters are not repeated */
+		r->run_ns = 0;
+		memset(r->d, 0, sizeof(r->d));
+		memset(r->max_at, 0, sizeof(r->max_at));
+		return;
+	}
+	r->run_ns = c->run_ns;
+	for (int i = 0; i < NCAT; i++) {
+		r->d[i].count = c->d[i].count;
+		r->d[i].total_ns = c->d[i].total_ns;
+		r->d[i].max_ns = c->d[i].max_ns;
+		r->max_at[i] = c->d[i].max_at;
 	}
 }
 
-/*
- * What the task did in this interval, checked (delta.h); in accumulated
- * mode added to its window once. Returns false when there is nothing.
- */
-static bool task_interval(struct monitor *m, struct task *k, struct delta *iv)
+/* The sample's window, as the model takes it. */
+static void sample_window(const struct build_ctx *c, struct derive_window *w)
 {
-	bool fresh = k->have_cur && k->have_prev;
-	/*
-	 * The window keeps what it had when nothing new came: vanished, a
-	 * baseline only, added already, or an ended task shown again.
-	 */
-	if (m->o.accumulate && k->have_acc &&
-	    (!fresh || k->acc_round == m->round || (k->exited && k->shown))) {
-		*iv = *k->acc;
-		return true;
-	}
-	if (!fresh)
-		return false;
-	if (k->carried && !k->have_final) {
-		/* carried over unasked: nothing moved, nothing to check */
-		delta_still(&k->prev, task_cats(m, k), iv);
-	} else {
-		moved_interval(m, k, iv);
-	}
-	if (m->o.accumulate) {
-		if (!k->acc && !(k->acc = malloc(sizeof(*k->acc))))
-			return true; /* this interval alone, for want of memory */
-		delta_accumulate(k->acc, !k->have_acc, iv);
-		k->have_acc = true;
-		k->acc_round = m->round;
-		*iv = *k->acc;
-	}
-	return true;
+	const struct monitor *m = c->m;
+
+	w->round = m->round;
+	w->accumulate = m->o.accumulate;
+	w->now = c->now;
+	w->dt = c->dt;
+	w->start = m->start_time;
+	w->prev_time = m->prev_time;
+	w->from = m->prev_real;
+	w->to = m->reading_real;
 }
 
 static void build_row(struct task *k, void *arg)
 {
 	struct build_ctx *c = arg;
 	struct monitor *m = c->m;
+	struct task_reading rd;
+	struct derive_window w;
 	struct delta iv;
-	if (!task_interval(m, k, &iv))
+	rows_reading(m, k, &rd);
+	sample_window(c, &w);
+	/* an ended task shown already: nothing new of it */
+	bool fresh = k->have_cur && !(k->exited && k->shown);
+	if (!derive_interval(&k->ds, fresh ? &rd : NULL, &w, &iv))
 		return;
 	struct row *r;
 	if (c->recording) {
@@ -213,7 +208,7 @@ static void build_row(struct task *k, void *arg)
 	}
 	if (!r)
 		return;
-	fill_identity(m, k, r, c->now);
+	fill_identity(m, k, r);
 	if (m->o.cgroup_within &&
 	    (!r->cgroup || !cgname_within(r->cgroup, m->o.cgroup_within))) {
 		/* outside the subtree asked for: take the row back */
@@ -231,13 +226,11 @@ static void build_row(struct task *k, void *arg)
 		r->flags |= ROW_EXITED;
 		r->info.state = 'X';
 	}
-	double dt = m->o.accumulate ? c->now - m->start_time : c->dt;
-	delta_figures(&iv, dt, task_lived(m, k, dt), r);
+	unsigned dropped = derive_figures(&iv, &rd, &w, r);
 	if (c->recording)
 		return;
 	/* the figures of the window dropped as impossible */
-	for (int i = 0; i < NCAT; i++)
-		m->dropped += r->d[i].dropped;
+	m->dropped += dropped;
 	if (!m->o.threads && !(k->exited && !m->o.accumulate)) {
 		/* a live process row: where its threads' maxima can go */
 		k->row_round = m->round;

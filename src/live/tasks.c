@@ -10,7 +10,7 @@
 
 #include "kernel/procinfo.h"
 #include "live/monitor_int.h"
-#include "model/tasktable.h"
+#include "live/tasktable.h"
 
 /*
  * The earliest moment a task can have begun to wait (task.waits_from):
@@ -91,8 +91,7 @@ struct task *tasks_add(struct monitor *m, struct tasktable *t, pid_t id,
 		k->lost_at_add = m->lost + m->exit_lost;
 		if (from_zero) {
 			/* counted from zero: the previous reading is all zeros */
-			memset(&k->prev, 0, sizeof(k->prev));
-			k->have_prev = true;
+			derive_from_zero(&k->ds);
 		}
 	}
 	tasks_waits_from_ticks(m, k, start);
@@ -106,8 +105,8 @@ struct task *tasks_add(struct monitor *m, struct tasktable *t, pid_t id,
  */
 void tasks_retire_earlier(struct tasktable *t, struct task *k)
 {
-	if (!k->have_cur && k->answered && k->have_prev) {
-		delta_base_reading(&k->prev, &k->cur);
+	if (!k->have_cur && k->answered && k->ds.have_prev) {
+		delta_base_reading(&k->ds.prev, &k->cur);
 		k->have_cur = true;
 	}
 	k->exited = true;

@@ -38,7 +38,6 @@ static bool reading_empty(const struct ts_reading *r)
 void delta_base_of(const struct ts_reading *r, struct ts_base *b)
 {
 	b->kind = r->kind;
-	b->ppid = r->ppid;
 	b->have = r->have;
 	b->have_max = r->have_max;
 	b->no_count = r->no_count;
@@ -54,7 +53,6 @@ void delta_base_reading(const struct ts_base *b, struct ts_reading *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->kind = b->kind;
-	r->ppid = b->ppid;
 	r->have = b->have;
 	r->have_max = b->have_max;
 	r->no_count = b->no_count;

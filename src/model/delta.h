@@ -43,7 +43,6 @@
  */
 struct ts_base {
 	enum ts_kind kind;
-	uint32_t ppid;
 	uint32_t have, have_max, no_count;
 	uint64_t run_ns;
 	struct ts_base_delay {

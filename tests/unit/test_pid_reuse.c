@@ -17,7 +17,7 @@
 #include "kernel/proc_conn.h"
 #include "kernel/procinfo.h"
 #include "live/monitor_int.h"
-#include "model/tasktable.h"
+#include "live/tasktable.h"
 #include "unit.h"
 
 #define PID 500
@@ -69,8 +69,8 @@ static struct task *scan_a(struct monitor *m)
 	CHECK(k != NULL);
 	if (!k)
 		exit(1);
-	k->prev.d[CAT_CPU].count = A_READ;
-	k->have_prev = true;
+	k->ds.prev.d[CAT_CPU].count = A_READ;
+	k->ds.have_prev = true;
 	k->answered = true;
 	return k;
 }
@@ -289,9 +289,9 @@ static void scan_finds_new_start(void)
 	struct task *k = tasktable_find(m->procs, PID);
 	CHECK(k && k != a);
 	/* A was read at the last reading: B began after it, from zero */
-	CHECK(k && k->have_prev && k->prev.d[CAT_CPU].count == 0);
+	CHECK(k && k->ds.have_prev && k->ds.prev.d[CAT_CPU].count == 0);
 	/* A still shows its last interval, as exited, with what it had */
-	CHECK(a->exited && a->have_cur && a->have_prev);
+	CHECK(a->exited && a->have_cur && a->ds.have_prev);
 	CHECK_EQ_U(a->cur.d[CAT_CPU].count, A_READ);
 	CHECK_EQ_U(tasktable_retired_count(m->procs), 1);
 

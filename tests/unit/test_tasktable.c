@@ -2,7 +2,7 @@
 /* The task table: lookup, pid reuse by start time, growth, removal. */
 #include <config.h>
 
-#include "model/tasktable.h"
+#include "live/tasktable.h"
 #include "unit.h"
 
 static bool odd(struct task *k, void *arg)
@@ -91,8 +91,8 @@ int main(void)
 	bool created;
 	struct task *k = tasktable_get(t, 100, 5000, &created);
 	CHECK(k && created);
-	k->have_prev = true;
-	k->prev.d[CAT_CPU].total_ns = 123;
+	k->ds.have_prev = true;
+	k->ds.prev.d[CAT_CPU].total_ns = 123;
 	tasktable_set_details(k, "old", "old --flag", "root");
 
 	/* same id, same start: the same task */
@@ -105,7 +105,7 @@ int main(void)
 	/* same id, other start: the pid was reused, a new task with no past */
 	struct task *reused = tasktable_get(t, 100, 9000, &created);
 	CHECK(reused && created);
-	CHECK(!reused->have_prev);
+	CHECK(!reused->ds.have_prev);
 	CHECK(reused->comm == NULL);
 	CHECK(tasktable_count(t) == 1);
 	CHECK(tasktable_find(t, 100) == reused);

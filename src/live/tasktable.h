@@ -15,6 +15,7 @@
 
 #include "kernel/ts_decode.h"
 #include "model/delta.h"
+#include "model/derive.h"
 #include "model/sample.h"
 
 /*
@@ -76,27 +77,19 @@ struct task {
 	 * 0 when unknown.
 	 */
 	double waits_from;
-	/*
-	 * Per category, CLOCK_MONOTONIC seconds: its latest wait ended after
-	 * this moment (the start of the reading before the one that counted
-	 * it); its next waits began later. 0 before any.
-	 */
-	double wait_lo[NCAT];
 	bool multi;                /* a process that had several threads */
 	uint64_t lost_at_add;      /* notifications lost when it was added */
 
 	/* readings */
-	struct ts_base prev;       /* at the previous sample */
-	double prev_at;            /* CLOCK_MONOTONIC when its query began;
-				      0: counted from zero */
-	bool have_prev;
+	struct derive_state ds;    /* the model's: the base reading, the
+				      waits dated, the window of -a */
 	struct ts_reading cur;     /* this sample's, or the final one */
 	bool have_cur;
 	double cur_at;             /* CLOCK_MONOTONIC when a final came */
 	bool requery;              /* a thread ended during the query */
 	/*
 	 * A thread not asked this round (its process did not move): cur is
-	 * still the reading prev was made of, and nothing moved since.
+	 * still the reading ds.prev was made of, and nothing moved since.
 	 */
 	bool carried;
 	/*
@@ -111,10 +104,6 @@ struct task {
 	 */
 	uint64_t threads_at;
 	uint64_t moved;            /* the reading whose figures last moved */
-	struct delta *acc;         /* accumulated mode (-a) only: the window
-				      so far; NULL until its first interval */
-	bool have_acc;
-	uint64_t acc_round;        /* the reading last added to acc */
 	uint64_t row_round;        /* process rows: the reading of row_at */
 	size_t row_at;             /* its row in this sample's rows */
 

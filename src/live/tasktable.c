@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/tasktable.h"
+#include "live/tasktable.h"
 
 /* How much before its fork event a task may have been stamped as started. */
 #define FORK_SLACK_NS 100000000ULL
@@ -60,7 +60,7 @@ static void task_free(struct task *k)
 	free(k->cmdline);
 	free(k->user);
 	free(k->cgroup);
-	free(k->acc);
+	derive_free(&k->ds);
 	free(k->ev);
 	free(k);
 }
