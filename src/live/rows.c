@@ -6,6 +6,7 @@
  */
 #include <config.h>
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,7 +181,8 @@ void rows_reading(const struct monitor *m, const struct task *k,
 void rows_store_task(struct monitor *m, struct task *k,
 		     struct store_task *st)
 {
-	*st = (struct store_task){ .have = 0 };
+	/* rows_reading gives every member of st->r: clear only the rest */
+	memset(&st->have, 0, sizeof(*st) - offsetof(struct store_task, have));
 	rows_reading(m, k, &st->r);
 	/* an ended task shown already: nothing new of it */
 	if (!k->have_cur || (k->exited && k->shown))
