@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The sample views see from samples of readings alone (model/assemble.h):
- * fixture store samples of a few tasks, a thread view's readings and
- * PSI, the figures worked out by hand next to each check.
+ * The sample views see from samples of readings alone (model/assemble.h,
+ * and the cgroup rows: model/cgrows.h): fixture store samples of a few
+ * tasks, a thread view's readings, PSI, the machine line, a row's
+ * context, cgroups; the figures worked out by hand next to each check.
  */
 #include <config.h>
 
@@ -11,6 +12,7 @@
 
 #include "model/assemble.h"
 #include "model/categories.h"
+#include "model/cgrows.h"
 #include "unit.h"
 
 static const uint32_t ALL = (1u << NCAT) - 1;
@@ -343,8 +345,79 @@ static void test_context(void)
 	assemble_free(&a);
 }
 
+/* A task row of cpu delay pct % in count waits, in cgroup cg. */
+static struct row cg_row(const char *cg, double pct, uint64_t count)
+{
+	struct row r;
+	memset(&r, 0, sizeof(r));
+	r.cgroup = cg;
+	r.d[CAT_CPU].avail = true;
+	r.d[CAT_CPU].have_count = true;
+	r.d[CAT_CPU].pct = pct;
+	r.d[CAT_CPU].count = count;
+	r.total_pct = pct;
+	return r;
+}
+
+/*
+ * Cgroup rows from their readings (model/cgrows.h): the PSI share since
+ * the previous reading, the kernel's counters as given, the task rows
+ * summed into their cgroup and each ancestor, --cgroup's subtree.
+ */
+static void test_cgroups(void)
+{
+	struct cgrows_state st_root = { .name = "/" };
+	struct cgrows_state st_a = { .name = "a.service" };
+	struct cgrows_state *state[] = { &st_root, &st_a };
+	struct store_cgroup cg[2];
+	struct cgroup_row out[2];
+	unsigned scratch[2];
+
+	memset(cg, 0, sizeof(cg));
+	cg[0].path = "/";
+	cg[1].path = "/a.service";
+	cg[1].have = STORE_CG_PSI | STORE_CG_THROTTLED;
+	cg[1].psi.when = 100.0;
+	cg[1].psi.line[PSI_CPU][PSI_SOME].present = true;
+	cg[1].psi.line[PSI_CPU][PSI_SOME].total_us = 2000000;
+	cg[1].throttled_us = 777;
+	cgrows_build(cg, state, 2, NULL, 0, NULL, 0, 2.0, NULL, out, scratch);
+	/* the first reading: no share yet */
+	CHECK(out[1].have_psi);
+	CHECK(!out[1].psi.s[PSI_CPU][PSI_SOME].have_pct);
+	CHECK(!out[0].have_psi);
+
+	/* 2 s later, 0.5 s more "some": 25 % */
+	cg[1].psi.when = 102.0;
+	cg[1].psi.line[PSI_CPU][PSI_SOME].total_us = 2500000;
+	struct row rows[2] = { cg_row("/a.service", 10.0, 3),
+			       cg_row("/b.service", 5.0, 1) };
+	struct row gone[1] = { cg_row("/a.service/x", 20.0, 1) };
+	cgrows_build(cg, state, 2, rows, 2, gone, 1, 2.0, NULL, out, scratch);
+	CHECK_NEAR(out[1].psi.s[PSI_CPU][PSI_SOME].pct, 25.0, 1e-9);
+	CHECK_STR(out[1].name, "a.service");
+	CHECK_EQ_U(out[1].depth, 1);
+	CHECK(out[1].have_throttled);
+	CHECK_EQ_U(out[1].throttled_us, 777);
+	CHECK(!out[1].have_mem_max);
+	/* a.service: 10 % + its child's 20 % (ended) = 30 %, 4 waits */
+	CHECK_NEAR(out[1].d[CAT_CPU].pct, 30.0, 1e-9);
+	CHECK_EQ_U(out[1].d[CAT_CPU].count, 4);
+	CHECK_EQ_U(out[1].nr_tasks, 2);
+	/* the root: all three, 35 % */
+	CHECK_NEAR(out[0].d[CAT_CPU].pct, 35.0, 1e-9);
+	CHECK_EQ_U(out[0].nr_tasks, 3);
+
+	/* --cgroup /a.service: b.service's row is not summed into the root */
+	cgrows_build(cg, state, 2, rows, 2, NULL, 0, 2.0, "/a.service", out,
+		     scratch);
+	CHECK_NEAR(out[0].d[CAT_CPU].pct, 10.0, 1e-9);
+	CHECK_EQ_U(out[0].nr_tasks, 1);
+}
+
 int main(void)
 {
+	test_cgroups();
 	test_context();
 	test_machine();
 	test_rows_and_exited();
