@@ -64,8 +64,9 @@ struct store_task {
 	uint32_t have;        /* enum store_task_have */
 	uint32_t uid;         /* owner; unknown without STORE_HAVE_UID */
 	int32_t ppid;         /* parent's tgid; unknown without _PPID */
-	int32_t threads;      /* threads of the process as read (-H: of its
-				 process); unknown without _THREADS */
+	int32_t threads;      /* a process's threads as read; unknown
+				 without _THREADS (never given for a
+				 thread row) */
 	char state;           /* /proc state letter ('R', 'D'...); unknown
 				 without _STATE */
 	int8_t nice;          /* -20..19; unknown without _NICE */
