@@ -34,9 +34,9 @@ struct cg {
 				      /proc/PID/cgroup of processes */
 	bool row;                  /* a cgroup row (else a set of cgroups) */
 	/* a row */
-	char *name;                /* cgname_of(path), made once */
-	struct psi_reading prev;   /* its pressure at the previous build */
-	bool have_prev;
+	struct cgrows_state st;    /* what the model keeps of it: its
+				      pressure at the previous build, its
+				      name (cgname_of(path), made once) */
 	unsigned long gen;         /* last build that used it */
 	struct cg_why *ev;         /* its evidence, once gathered */
 	/* a set of cgroups processes are in */
@@ -48,6 +48,8 @@ struct cgtable {
 	struct cg **cg;            /* sorted by key */
 	size_t n, cap;
 	struct cgroup_row *rows;
+	struct store_cgroup *read;  /* per row: what its files said */
+	struct cgrows_state **state; /* per row: its entry's st */
 	unsigned *max_unknown;     /* per row, bit c: a task's longest wait
 				      of category c is unknown */
 	size_t caprows;
@@ -74,7 +76,7 @@ static void cg_free(struct cg *g)
 	if (!g)
 		return;
 	free(g->key);
-	free(g->name);
+	free((char *)g->st.name);
 	free(g->ev);
 	free(g->members);
 	free(g);
@@ -88,6 +90,8 @@ void cgtable_free(struct cgtable *t)
 		cg_free(t->cg[i]);
 	free(t->cg);
 	free(t->rows);
+	free(t->read);
+	free(t->state);
 	free(t->max_unknown);
 	free(t);
 }
@@ -134,7 +138,7 @@ static struct cg *get(struct cgtable *t, const char *key, bool row)
 	g->row = row;
 	if (row) {
 		cgname_of(key, name, sizeof(name));
-		if (!(g->name = strdup(name)))
+		if (!(g->st.name = strdup(name)))
 			goto fail;
 	} else if (!(g->members = calloc(1, sizeof(*g->members)))) {
 		goto fail;
@@ -186,28 +190,64 @@ static const struct row *row_at(const struct row_sets *rs, size_t i)
 	return i < rs->n[0] ? &rs->rows[0][i] : &rs->rows[1][i - rs->n[0]];
 }
 
-/* A kernel counter into a row's figure: absent unless given. */
-static void counter_of(const struct kval *k, uint64_t *v, bool *have)
+/* A kernel counter of a cgroup: its bit in have where given. */
+static void counter_of(const struct kval *k, uint64_t *v, uint32_t *have,
+		       uint32_t bit)
 {
-	*have = k->have && !k->max;
-	*v = *have ? k->v : 0;
+	bool given = k->have && !k->max;
+	*v = given ? k->v : 0;
+	if (given)
+		*have |= bit;
 }
 
-/* The cgroup's throttling and memory events (sample.h). */
-static void read_counters(const struct cg_layout *l, struct cgroup_row *r)
+/* What the cgroup's files say: pressure, throttling, memory events. */
+static void read_cgroup(const struct cg_layout *l, const char *path,
+			struct store_cgroup *c)
 {
 	struct evidence_dirs d = EVIDENCE_DIRS_NONE;
 	struct cg_cpu cpu;
 	struct cg_mem mem;
 
-	cgdirs_open(l, r->path, &d);
+	memset(c, 0, sizeof(*c));
+	c->path = path;
+	cgdirs_read_psi(l, path, &c->psi);
+	for (int k = 0; k < NPSI; k++)
+		for (int j = 0; j < NPSI_KIND; j++)
+			if (c->psi.line[k][j].present)
+				c->have |= STORE_CG_PSI;
+	cgdirs_open(l, path, &d);
 	evidence_read_cgroup(&d, &cpu, &mem);
 	cgdirs_close(&d);
-	counter_of(&cpu.throttled_us, &r->throttled_us, &r->have_throttled);
-	counter_of(&mem.ev_high, &r->mem_high, &r->have_mem_high);
-	counter_of(mem.version == 1 ? &mem.failcnt : &mem.ev_max, &r->mem_max,
-		   &r->have_mem_max);
-	counter_of(&mem.ev_oom_kill, &r->mem_oom_kill, &r->have_mem_oom_kill);
+	counter_of(&cpu.throttled_us, &c->throttled_us, &c->have,
+		   STORE_CG_THROTTLED);
+	counter_of(&mem.ev_high, &c->mem_high, &c->have, STORE_CG_MEM_HIGH);
+	counter_of(mem.version == 1 ? &mem.failcnt : &mem.ev_max, &c->mem_max,
+		   &c->have, STORE_CG_MEM_MAX);
+	counter_of(&mem.ev_oom_kill, &c->mem_oom_kill, &c->have,
+		   STORE_CG_OOM_KILL);
+}
+
+/* Room for n cgroup rows; -1 when out of memory. */
+static int reserve_rows(struct cgtable *t, size_t n)
+{
+	if (t->caprows >= n)
+		return 0;
+	struct cgroup_row *p = realloc(t->rows, n * sizeof(*p));
+	if (p)
+		t->rows = p;
+	struct store_cgroup *c = realloc(t->read, n * sizeof(*c));
+	if (c)
+		t->read = c;
+	struct cgrows_state **st = realloc(t->state, n * sizeof(*st));
+	if (st)
+		t->state = st;
+	unsigned *u = realloc(t->max_unknown, n * sizeof(*u));
+	if (u)
+		t->max_unknown = u;
+	if (!p || !c || !st || !u)
+		return -1;
+	t->caprows = n;
+	return 0;
 }
 
 int cgtable_build(struct cgtable *t, const struct row *rows, size_t n,
@@ -238,17 +278,8 @@ int cgtable_build(struct cgtable *t, const struct row *rows, size_t n,
 	}
 	t->n = kept;
 
-	if (t->caprows < nrows) {
-		struct cgroup_row *p = realloc(t->rows, nrows * sizeof(*p));
-		if (p)
-			t->rows = p;
-		unsigned *u = realloc(t->max_unknown, nrows * sizeof(*u));
-		if (u)
-			t->max_unknown = u;
-		if (!p || !u)
-			return -1;
-		t->caprows = nrows;
-	}
+	if (reserve_rows(t, nrows) < 0)
+		return -1;
 	size_t nr = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		struct cg *g = t->cg[i];
@@ -256,34 +287,11 @@ int cgtable_build(struct cgtable *t, const struct row *rows, size_t n,
 			continue;
 		if (within && !cgname_within(g->key, within))
 			continue; /* an ancestor of the subtree asked for */
-		t->max_unknown[nr] = 0;
-		struct cgroup_row *r = &t->rows[nr++];
-		memset(r, 0, sizeof(*r));
-		r->path = g->key;
-		r->name = g->name;
-		r->depth = cgrows_depth(g->key);
-		struct psi_reading now;
-		cgdirs_read_psi(&t->layout, g->key, &now);
-		r->have_psi = false;
-		for (int k = 0; k < NPSI; k++)
-			for (int j = 0; j < NPSI_KIND; j++)
-				r->have_psi |= now.line[k][j].present;
-		psi_interval(g->have_prev ? &g->prev : NULL, &now, &r->psi);
-		g->prev = now;
-		g->have_prev = true;
-		read_counters(&t->layout, r);
+		t->state[nr] = &g->st;
+		read_cgroup(&t->layout, g->key, &t->read[nr++]);
 	}
-	/* sum every row into its cgroup and each ancestor */
-	for (size_t i = 0; i < all; i++) {
-		const struct row *row = row_at(&rs, i);
-		const char *p = row->cgroup;
-		if (!p || (within && !cgname_within(p, within)))
-			continue;
-		for (size_t j = 0; j < nr; j++)
-			if (cgname_within(p, t->rows[j].path))
-				cgrows_add(&t->rows[j], &t->max_unknown[j], row,
-					    dt);
-	}
+	cgrows_build(t->read, t->state, nr, rows, n, exited, nexited, dt,
+		     within, t->rows, t->max_unknown);
 	*out = t->rows;
 	*nout = nr;
 	return 0;

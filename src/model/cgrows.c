@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "model/cgname.h"
 #include "model/cgrows.h"
 
 int cgrows_depth(const char *path)
@@ -54,4 +55,60 @@ void cgrows_add(struct cgroup_row *g, unsigned *max_unknown,
 	}
 	g->total_pct += r->total_pct;
 	g->nr_tasks++;
+}
+
+/* One cgroup's own figures: pressure and the kernel's counters. */
+static void own_figures(const struct store_cgroup *cg, struct cgrows_state *st,
+			struct cgroup_row *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->path = cg->path;
+	r->name = st->name;
+	r->depth = cgrows_depth(cg->path);
+	r->have_psi = false;
+	for (int k = 0; k < NPSI; k++)
+		for (int j = 0; j < NPSI_KIND; j++)
+			r->have_psi |= cg->psi.line[k][j].present;
+	psi_interval(st->have_prev ? &st->prev : NULL, &cg->psi, &r->psi);
+	st->prev = cg->psi;
+	st->have_prev = true;
+	r->have_throttled = cg->have & STORE_CG_THROTTLED;
+	r->throttled_us = r->have_throttled ? cg->throttled_us : 0;
+	r->have_mem_high = cg->have & STORE_CG_MEM_HIGH;
+	r->mem_high = r->have_mem_high ? cg->mem_high : 0;
+	r->have_mem_max = cg->have & STORE_CG_MEM_MAX;
+	r->mem_max = r->have_mem_max ? cg->mem_max : 0;
+	r->have_mem_oom_kill = cg->have & STORE_CG_OOM_KILL;
+	r->mem_oom_kill = r->have_mem_oom_kill ? cg->mem_oom_kill : 0;
+}
+
+/* Sum the task rows rows[0..n-1] into the cgroup rows they are in. */
+static void sum_rows(const struct row *rows, size_t n, double dt,
+		     const char *within, struct cgroup_row *out, size_t nout,
+		     unsigned *max_unknown)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *p = rows[i].cgroup;
+		if (!p || (within && !cgname_within(p, within)))
+			continue;
+		for (size_t j = 0; j < nout; j++)
+			if (cgname_within(p, out[j].path))
+				cgrows_add(&out[j], &max_unknown[j], &rows[i],
+					   dt);
+	}
+}
+
+void cgrows_build(const struct store_cgroup *cg, struct cgrows_state *const *state,
+		  size_t n, const struct row *rows, size_t nrows,
+		  const struct row *exited, size_t nexited, double dt,
+		  const char *within, struct cgroup_row *out,
+		  unsigned *max_unknown)
+{
+	for (size_t i = 0; i < n; i++) {
+		max_unknown[i] = 0;
+		own_figures(&cg[i], state[i], &out[i]);
+	}
+	sum_rows(rows, nrows, dt, within, out, n, max_unknown);
+	if (exited)
+		sum_rows(exited, nexited, dt, within, out, n, max_unknown);
 }
