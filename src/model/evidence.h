@@ -37,29 +37,13 @@
 #include "kernel/kval.h"
 #include "kernel/sysinfo.h"
 #include "kernel/taskev.h"
+#include "store/evreading.h"
 
 /*
  * The groups of evidence a reading takes, as a mask (EVIDENCE_WANT of enum
  * evidence_group; 0: all). A row's stalls name theirs (rowwhy_wants).
  */
 #define EVIDENCE_WANT(group) (1u << (group))
-
-/* One moment: cumulative counters and current values. */
-struct evidence_reading {
-	double when;              /* CLOCK_MONOTONIC seconds */
-	struct cg_cpu cpu;        /* v2 where it has the controller, else v1 */
-	struct cg_mem mem;
-	struct cg_io io;
-	struct sysinfo_mem sysmem;
-	struct sysinfo_load load;
-	struct taskev_io tio;
-	struct taskev_cpu tcpu;
-	struct cpustat_split cpus; /* the CPUs it may use and the others */
-	struct taskev_mem tmem;
-	struct cgstats states;
-	struct kval forks;        /* forks by the process so far: counted by
-				     the caller (proc connector), not read */
-};
 
 /* Per-device IO of the process's cgroup, for devices it used or limits. */
 #define EVIDENCE_IO_DEVS 4

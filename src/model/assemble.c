@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A sample of readings made into the sample views see (assemble.h).
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/assemble.h"
+#include "model/cgname.h"
+#include "model/producer.h"
+
+void assemble_init(struct assemble *a, const struct assemble_settings *set)
+{
+	memset(a, 0, sizeof(*a));
+	a->set = *set;
+}
+
+void assemble_free(struct assemble *a)
+{
+	free(a->rows);
+	free(a->exited);
+	free(a->trows);
+	free(a->texited);
+	memset(a, 0, sizeof(*a));
+}
+
+static void keep_clocks(struct assemble *a, const struct store_sample *in)
+{
+	a->prev_mono = in->mono;
+	a->prev_real = in->real;
+	a->psi_prev = in->psi;
+	a->have_prev = true;
+}
+
+void assemble_baseline(struct assemble *a, const struct store_sample *in)
+{
+	keep_clocks(a, in);
+}
+
+void assemble_begin(struct assemble *a, const struct store_sample *in)
+{
+	struct derive_window *w = &a->w;
+
+	a->round++;
+	a->nrows = a->nexited = a->ntrows = a->ntexited = 0;
+	a->dropped = 0;
+	w->round = a->round;
+	w->accumulate = a->set.accumulate;
+	w->now = in->mono;
+	w->dt = a->have_prev ? in->mono - a->prev_mono : 0;
+	w->start = a->set.start;
+	w->prev_time = a->prev_mono;
+	w->from = a->have_prev ? a->prev_real : 0;
+	w->to = in->real;
+}
+
+/* The details of t as its row holds them. */
+static void row_info(const struct store_task *t, struct task_info *info)
+{
+	*info = TASK_INFO_UNKNOWN;
+	if (t->have & STORE_HAVE_PPID)
+		info->ppid = t->ppid;
+	if (t->have & STORE_HAVE_STATE)
+		info->state = t->state;
+	if (t->have & STORE_HAVE_THREADS)
+		info->threads = t->threads;
+	if (t->have & STORE_HAVE_START)
+		info->start = t->start_real;
+}
+
+static void row_identity(const struct store_task *t, struct row *r)
+{
+	r->pid = t->r.id;
+	r->tgid = t->r.tgid;
+	r->uid = (t->have & STORE_HAVE_UID) ? (uid_t)t->uid : (uid_t)-1;
+	r->comm = t->comm ? t->comm : "";
+	r->cmdline = t->cmdline ? t->cmdline : "";
+	r->user = t->user ? t->user : "";
+	r->cgroup = t->cgroup;
+	row_info(t, &r->info);
+}
+
+/* Where t's row goes: the set's rows or, for an ended task, its exited. */
+static struct row *push(struct assemble *a, bool ended, enum assemble_set set)
+{
+	bool apart = ended && !a->set.accumulate;
+
+	if (set == ASSEMBLE_THREADS)
+		return apart ? producer_push_row(&a->texited, &a->ntexited,
+						 &a->captexited)
+			     : producer_push_row(&a->trows, &a->ntrows,
+						 &a->captrows);
+	return apart ? producer_push_row(&a->exited, &a->nexited,
+					 &a->capexited)
+		     : producer_push_row(&a->rows, &a->nrows, &a->caprows);
+}
+
+struct row *assemble_task(struct assemble *a, const struct store_task *t,
+			  struct derive_state *s, enum assemble_set set)
+{
+	bool fresh = !(t->have & STORE_REPEAT);
+	bool ended = t->r.flags & READING_ENDED;
+	struct delta iv;
+
+	if (!derive_interval(s, fresh ? &t->r : NULL, &a->w, &iv)) {
+		if (fresh)
+			derive_rebase(s, &t->r);
+		return NULL;
+	}
+	if (fresh)
+		derive_rebase(s, &t->r);
+	if (a->set.cgroup_within &&
+	    (!t->cgroup || !cgname_within(t->cgroup, a->set.cgroup_within)))
+		return NULL; /* outside the subtree asked for */
+	struct row *r = push(a, ended, set);
+	if (!r)
+		return NULL;
+	row_identity(t, r);
+	if (ended) {
+		r->flags |= ROW_EXITED;
+		r->info.state = 'X';
+	}
+	unsigned dropped = derive_figures(&iv, &t->r, &a->w, r);
+	if (set == ASSEMBLE_ROWS)
+		a->dropped += dropped;
+	return r;
+}
+
+/*
+ * The row of process tgid among rows sorted by tgid (by), or NULL; of
+ * two lives of one id (-a keeps the ended), the live one.
+ */
+static struct row *row_of(struct row **by, size_t n, pid_t tgid)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (by[mid]->tgid < tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && by[lo]->tgid == tgid ? by[lo] : NULL;
+}
+
+/* By tgid, a live row before an ended one of the same id. */
+static int by_tgid(const void *x, const void *y)
+{
+	const struct row *a = *(struct row *const *)x;
+	const struct row *b = *(struct row *const *)y;
+	unsigned ea = a->flags & ROW_EXITED, eb = b->flags & ROW_EXITED;
+	if (a->tgid != b->tgid)
+		return (a->tgid > b->tgid) - (a->tgid < b->tgid);
+	return (ea > eb) - (ea < eb);
+}
+
+/* What a process's threads' rows say of its longest wait in c. */
+struct span {
+	uint64_t count;
+	double max;
+	bool unknown;
+};
+
+static void add_span(struct span *s, const struct cat_figure *f)
+{
+	if (!f->avail || !f->have_count) {
+		s->unknown = true;
+	} else if (f->count) {
+		s->count += f->count;
+		s->unknown |= !f->have_max;
+		if (f->max_ms > s->max)
+			s->max = f->max_ms;
+	}
+}
+
+/*
+ * A process's longest wait is its threads' (its own record carries just
+ * one live thread's): known where every wait of the window is in a thread
+ * row whose longest wait is known.
+ */
+static void max_from_threads(struct assemble *a)
+{
+	struct row **by;
+	struct span *sp;
+
+	if (!a->nrows || !(by = malloc(a->nrows * sizeof(*by))))
+		return;
+	if (!(sp = calloc(a->nrows * NCAT, sizeof(*sp)))) {
+		free(by);
+		return;
+	}
+	for (size_t i = 0; i < a->nrows; i++)
+		by[i] = &a->rows[i];
+	qsort(by, a->nrows, sizeof(*by), by_tgid);
+	for (size_t i = 0; i < a->ntrows + a->ntexited; i++) {
+		const struct row *t = i < a->ntrows ? &a->trows[i]
+						     : &a->texited[i - a->ntrows];
+		const struct row *p = row_of(by, a->nrows, t->tgid);
+		if (!p)
+			continue;
+		for (int c = 0; c < NCAT; c++)
+			add_span(&sp[(size_t)(p - a->rows) * NCAT + c], &t->d[c]);
+	}
+	for (size_t i = 0; i < a->nrows; i++) {
+		for (int c = 0; c < NCAT; c++) {
+			struct cat_figure *f = &a->rows[i].d[c];
+			const struct span *s = &sp[i * NCAT + c];
+			if (!f->avail || !f->have_count || !f->count ||
+			    s->unknown || s->count != f->count)
+				continue;
+			f->have_max = true;
+			f->max_ms = s->max;
+		}
+	}
+	free(sp);
+	free(by);
+}
+
+void assemble_end(struct assemble *a, const struct store_sample *in,
+		  struct sample *out)
+{
+	static struct row none;
+
+	if (in->thread_tasks)
+		max_from_threads(a);
+	memset(out, 0, sizeof(*out));
+	out->time = in->time;
+	out->boottime = in->boot;
+	out->interval = a->set.accumulate ? in->mono - a->set.start : a->w.dt;
+	out->delayacct = in->delayacct == STORE_DELAYACCT_ON;
+	out->delayacct_known = in->delayacct != STORE_DELAYACCT_UNKNOWN;
+	out->ts_version = in->ts_version;
+	out->events_lost = in->events_lost;
+	out->exit_records_lost = in->exit_records_lost;
+	out->dropped = a->dropped;
+	out->threads = in->threads;
+	out->accumulated = a->set.accumulate;
+	psi_interval(&a->psi_prev, &in->psi, &out->psi);
+	out->rows = a->rows;
+	out->nrows = a->nrows;
+	out->exited = a->exited;
+	out->nexited = a->nexited;
+	if (in->thread_tasks) {
+		out->thread_rows = a->trows ? a->trows : &none;
+		out->nthread_rows = a->ntrows;
+		out->thread_exited = a->texited ? a->texited : &none;
+		out->nthread_exited = a->ntexited;
+	}
+	out->trigger = in->trigger;
+	out->nprocs = (size_t)in->nprocs;
+	out->nthreads = (size_t)in->nthreads;
+	keep_clocks(a, in);
+}
+
+void assemble_sample(struct assemble *a, const struct store_sample *in,
+		     struct derive_state *const *states,
+		     struct derive_state *const *tstates, struct sample *out)
+{
+	assemble_begin(a, in);
+	for (size_t i = 0; i < in->ntasks; i++)
+		assemble_task(a, &in->tasks[i], states[i], ASSEMBLE_ROWS);
+	for (size_t i = 0; i < in->nthread_tasks; i++)
+		assemble_task(a, &in->thread_tasks[i], tstates[i],
+			      ASSEMBLE_THREADS);
+	assemble_end(a, in, out);
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * From a sample of readings (store/sample.h) to the sample views see
+ * (model/sample.h): the rows through model/derive (and ended tasks'
+ * rows apart), the figures dropped as impossible, the PSI shares of the
+ * interval, a process's longest wait from its threads' rows. Pure: no
+ * I/O, no clock, no task table; what it needs of earlier samples is in
+ * struct assemble (the previous sample's clocks and PSI) and in the
+ * struct derive_state of each task, which the caller keeps (the live
+ * monitor in its task table, a replay in its own) and passes with the
+ * task's reading. So live and replay give the same figures from the
+ * same store samples.
+ *
+ *     assemble_baseline(a, in)           the readings before the first
+ *     assemble_sample(a, in, states, out) each sample after it
+ *
+ * or, for a producer that makes its readings one task at a time (the
+ * live monitor, which keeps no array of them unless recording):
+ *
+ *     assemble_begin(a, in)
+ *     assemble_task(a, task, state, ASSEMBLE_ROWS) for each task
+ *     assemble_end(a, in, out)
+ *
+ * The rows are the model's until the next sample begins; their strings
+ * are the store sample's.
+ */
+#ifndef STALLTOP_ASSEMBLE_H
+#define STALLTOP_ASSEMBLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/derive.h"
+#include "model/sample.h"
+#include "store/sample.h"
+
+/* How the figures are made: the settings, not readings. */
+struct assemble_settings {
+	bool accumulate;           /* -a: figures over the window since start */
+	double start;              /* -a: when the window began (mono s) */
+	const char *cgroup_within; /* rows of this subtree only (normalised),
+				      or NULL */
+};
+
+/* Where a task's row goes (assemble_task). */
+enum assemble_set {
+	ASSEMBLE_ROWS,    /* the sample's rows (or exited rows) */
+	ASSEMBLE_THREADS, /* the thread rows kept for a recording */
+};
+
+struct assemble {
+	struct assemble_settings set;
+	uint64_t round;           /* samples assembled, counting from 1 */
+	bool have_prev;           /* a baseline or sample was given */
+	double prev_mono, prev_real; /* the previous readings' clocks */
+	struct psi_reading psi_prev;
+	struct derive_window w;   /* the window of the sample at hand */
+	size_t dropped;           /* figures dropped in it */
+	/* the rows of the sample at hand (malloc'd, kept for the next) */
+	struct row *rows, *exited, *trows, *texited;
+	size_t nrows, caprows, nexited, capexited;
+	size_t ntrows, captrows, ntexited, captexited;
+};
+
+/* A model with nothing yet; free what it holds with assemble_free. */
+void assemble_init(struct assemble *a, const struct assemble_settings *set);
+void assemble_free(struct assemble *a);
+
+/*
+ * The readings before the first interval: their clocks and PSI become
+ * the base (its tasks' readings are rebased by the caller, or given to
+ * assemble_sample's states as the first; see derive_rebase).
+ */
+void assemble_baseline(struct assemble *a, const struct store_sample *in);
+
+/* A sample begins: the window of in, the rows of the last one dropped. */
+void assemble_begin(struct assemble *a, const struct store_sample *in);
+
+/*
+ * Task t of the sample at hand: its row (if it has one: a reading and
+ * one before it, and inside the subtree asked for) into set, from its
+ * reading and s, which t's reading then becomes the base of. Returns the
+ * row made, or NULL.
+ */
+struct row *assemble_task(struct assemble *a, const struct store_task *t,
+			  struct derive_state *s, enum assemble_set set);
+
+/*
+ * The sample at hand into out: the rows made, the PSI shares, the
+ * clocks, counts and flags of in (the cgroups and the machine line are
+ * the caller's).
+ */
+void assemble_end(struct assemble *a, const struct store_sample *in,
+		  struct sample *out);
+
+/*
+ * The whole of it for a sample held at once: states[i] is the state of
+ * in->tasks[i], tstates[i] of in->thread_tasks[i] (NULL when there are
+ * none).
+ */
+void assemble_sample(struct assemble *a, const struct store_sample *in,
+		     struct derive_state *const *states,
+		     struct derive_state *const *tstates, struct sample *out);
+
+#endif
