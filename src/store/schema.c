@@ -584,6 +584,8 @@ static void *grow(void *p, size_t *cap, size_t n, size_t size)
 static int tasks_out(struct schema_rows *r, int set_,
 		     const struct codec_rows *in, const struct store_sample *out)
 {
+	if (!in->n)
+		return 0;
 	struct store_task *k = grow(r->out[set_], &r->capout[set_], in->n,
 				    sizeof(*k));
 
@@ -600,6 +602,9 @@ static int cgroups_out(struct schema_rows *r, const struct codec_rows *in,
 		       struct store_sample *out)
 {
 	const struct codec_table *t = &tables[SCHEMA_CGROUPS];
+
+	if (!in->n)
+		return 0;
 	struct store_cgroup *g = grow(r->outcg, &r->capoutcg, in->n, sizeof(*g));
 
 	if (!g)
