@@ -286,8 +286,8 @@ static int task_cmp(const void *a, const void *b)
 static void carry(struct schema_task *o, const struct schema_task *prev,
 		  size_t nprev)
 {
-	const struct schema_task *p =
-		prev ? bsearch(o, prev, nprev, sizeof(*prev), task_cmp) : NULL;
+	const struct schema_task *p = prev && nprev ?
+		bsearch(o, prev, nprev, sizeof(*prev), task_cmp) : NULL;
 
 	if (!p)
 		return;
@@ -400,7 +400,8 @@ static int tasks_in(struct schema_rows *r, int set_, const struct store_task *k,
 		put_str(o->cgroup, sizeof(o->cgroup), k[i].cgroup);
 		set(t, o, T_CGROUP, k[i].cgroup != NULL);
 	}
-	qsort(r->task[set_], n, sizeof(*r->task[set_]), task_cmp);
+	if (n)
+		qsort(r->task[set_], n, sizeof(*r->task[set_]), task_cmp);
 	for (size_t i = 0; i < n; i++)
 		if (r->task[set_][i].flags & READING_CARRIED)
 			carry(&r->task[set_][i], prev ? prev->task[set_] : NULL,
