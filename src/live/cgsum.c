@@ -81,24 +81,29 @@ void cgsum_inherit(struct monitor *m, struct task *k, pid_t parent)
 	k->cgroup = strdup(p->cgroup);
 }
 
+struct cgroup_rows {
+	struct row *rows;
+	size_t n, cap;
+};
+
 static void push_cgroup_row(struct task *k, void *arg)
 {
-	struct monitor *m = arg;
+	struct cgroup_rows *c = arg;
 	struct row *r;
-	if (k->cgroup && (r = producer_push_row(&m->rows, &m->nrows, &m->caprows)))
+	if (k->cgroup && (r = producer_push_row(&c->rows, &c->n, &c->cap)))
 		r->cgroup = k->cgroup;
 }
 
 /* Read every cgroup's pressure once, so the first interval has a share. */
 void cgsum_prime(struct monitor *m)
 {
+	struct cgroup_rows c = { NULL, 0, 0 };
 	struct cgroup_row *rows;
 	size_t n;
-	m->nrows = 0;
-	tasktable_foreach(m->procs, push_cgroup_row, m);
-	cgtable_build(m->cgt, m->rows, m->nrows, NULL, 0, 0, m->o.cgroup_within,
+	tasktable_foreach(m->procs, push_cgroup_row, &c);
+	cgtable_build(m->cgt, c.rows, c.n, NULL, 0, 0, m->o.cgroup_within,
 		  &rows, &n);
-	m->nrows = 0;
+	free(c.rows);
 }
 
 void cgsum_update_all(struct monitor *m)
@@ -134,7 +139,7 @@ int cgsum_open(struct monitor *m)
 void cgsum_build(struct monitor *m, struct sample *out)
 {
 	static struct cgroup_row none;
-	if (cgtable_build(m->cgt, m->rows, m->nrows, m->exited, m->nexited,
+	if (cgtable_build(m->cgt, out->rows, out->nrows, out->exited, out->nexited,
 			  out->interval, m->o.cgroup_within, &out->cgroups,
 			  &out->ncgroups) < 0 || !out->cgroups) {
 		out->cgroups = &none;

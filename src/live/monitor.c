@@ -122,53 +122,65 @@ static void on_trigger_fd(int fd, unsigned revents, void *arg)
 	}
 }
 
+/*
+ * The sample's readings apart from the tasks' (which rows_build gives the
+ * model one at a time): its clocks, the kernel's state, PSI.
+ */
+static void store_begin(struct monitor *m, struct store_sample *in)
+{
+	*in = (struct store_sample){ .mono = m->reading_time };
+	in->real = m->reading_real;
+	in->query_start = m->query_start;
+	in->delayacct = m->delayacct == 1 ? STORE_DELAYACCT_ON :
+			m->delayacct == 0 ? STORE_DELAYACCT_OFF :
+					    STORE_DELAYACCT_UNKNOWN;
+	in->ts_version = m->ts ? taskstats_kernel_version(m->ts) : 0;
+	in->events_lost = m->lost + m->exit_lost;
+	in->exit_records_lost = m->exit_lost;
+	in->threads = m->o.threads;
+	in->thread_readings = rows_thread_readings(m);
+	psi_read("/proc/pressure", &in->psi);
+	in->time = monitor_clock(CLOCK_REALTIME);
+	in->boot = monitor_clock(CLOCK_BOOTTIME);
+}
+
+/* How the model makes the figures: the monitor's settings. */
+static void model_settings(struct monitor *m)
+{
+	m->model.set = (struct assemble_settings){
+		.accumulate = m->o.accumulate,
+		.start = m->start_time,
+		.cgroup_within = m->o.cgroup_within,
+	};
+}
+
 static int monitor_sample(struct producer *p, struct sample *out)
 {
 	struct monitor *m = of(p);
+	struct store_sample in;
 
 	rows_forget(m);
 	update_delayacct(m);
 	if (readings_take(m) < 0)
 		return -1;
 	double now = m->reading_time;
-	double dt = now - m->prev_time;
-	rows_build(m, now, dt);
-	readings_rebase(m);
-	m->sample_dt = dt;
-
-	struct psi_reading psi;
-	psi_read("/proc/pressure", &psi);
-
-	memset(out, 0, sizeof(*out));
-	out->time = monitor_clock(CLOCK_REALTIME);
-	out->boottime = monitor_clock(CLOCK_BOOTTIME);
-	out->interval = m->o.accumulate ? now - m->start_time : dt;
-	out->delayacct = m->delayacct == 1;
-	out->delayacct_known = m->delayacct >= 0;
-	out->ts_version = m->ts ? taskstats_kernel_version(m->ts) : 0;
-	out->events_lost = m->lost + m->exit_lost;
-	out->exit_records_lost = m->exit_lost;
-	out->dropped = m->dropped;
-	out->threads = m->o.threads;
-	out->accumulated = m->o.accumulate;
-	psi_interval(&m->psi_prev, &psi, &out->psi);
-	out->rows = m->rows;
-	out->nrows = m->nrows;
-	out->exited = m->exited;
-	out->nexited = m->nexited;
+	store_begin(m, &in);
+	model_settings(m);
+	assemble_begin(&m->model, &in);
+	rows_build(m);
+	readings_rebase(m, true);
+	m->sample_dt = now - m->prev_time;
+	in.nprocs = tasktable_count(m->procs);
+	in.nthreads = rows_count_threads(m);
+	in.trigger = m->fired;
+	m->fired = NULL;
 	if (m->o.machine)
-		machine_read(m, &out->machine);
-	else
-		out->machine = (struct sample_machine){ .have_load = false };
-	out->nprocs = tasktable_count(m->procs);
-	out->nthreads = rows_count_threads(m);
+		machine_read(m, &in.machine);
+	assemble_end(&m->model, &in, out);
+
 	gather_new_round(m);
 	if (m->o.cgroups)
 		cgsum_build(m, out);
-	if (m->o.record_threads && !m->o.threads)
-		rows_thread_rows(m, out);
-	out->trigger = m->fired;
-	m->fired = NULL;
 	if (m->p.sample_cb) {
 		/*
 		 * A recording keeps what views show: the state of every row,
@@ -181,7 +193,6 @@ static int monitor_sample(struct producer *p, struct sample *out)
 		m->p.sample_cb(out, m->p.sample_arg);
 	}
 
-	m->psi_prev = psi;
 	m->prev_time = now;
 	m->prev_boot = m->reading_boot;
 	m->prev_real = m->reading_real;
@@ -194,14 +205,16 @@ static int baseline(struct monitor *m)
 	if (readings_take(m) < 0)
 		return -1;
 	rows_refresh_details(m, m->procs);
-	readings_rebase(m);
+	readings_rebase(m, false);
 	/* tasks that ended before the first interval are not part of it */
 	tasktable_free_retired(m->procs);
 	if (m->threads)
 		tasktable_free_retired(m->threads);
 	if (cgsum_used(m))
 		cgsum_prime(m);
-	psi_read("/proc/pressure", &m->psi_prev);
+	struct store_sample in;
+	store_begin(m, &in);
+	assemble_baseline(&m->model, &in);
 	m->prev_time = m->reading_time;
 	m->prev_boot = m->reading_boot;
 	m->prev_real = m->reading_real;
@@ -284,15 +297,12 @@ static void monitor_free(struct producer *p)
 	free(m->cgl);
 	gather_free(m);
 	machine_free(m);
-	free(m->trows);
-	free(m->texited);
 	taskstats_close(m->ts);
 	procstat_free(m->ps);
 	procinfo_free(m->pi);
 	tasktable_free(m->procs);
 	tasktable_free(m->threads);
-	free(m->rows);
-	free(m->exited);
+	assemble_free(&m->model);
 	free(m->ids);
 	free(m->pidbuf);
 	free(m);
@@ -333,6 +343,7 @@ struct producer *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 		return NULL;
 	}
 	m->p.ops = &monitor_ops;
+	assemble_init(&m->model, &(struct assemble_settings){ .accumulate = o->accumulate });
 	m->o = *o;
 	m->loop = loop;
 	m->rescan_every = o->rescan;

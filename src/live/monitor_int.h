@@ -16,6 +16,7 @@
 #include "kernel/taskstats.h"
 #include "live/monitor.h"
 #include "live/tasktable.h"
+#include "model/assemble.h"
 #include "model/producer.h"
 
 #define MAX_LISTENERS 64
@@ -30,6 +31,8 @@ struct procinfo;
 struct procstat;
 struct ts_client;
 struct ts_listener;
+struct store_machine;
+struct store_task;
 struct task_reading;
 struct ts_reading;
 
@@ -77,29 +80,19 @@ struct monitor {
 	double query_start;         /* ... and their start */
 	double reading_real;        /* CLOCK_REALTIME of the latest reading */
 	double prev_real;           /* ... of the previous one */
-	size_t dropped;             /* figures dropped in this sample */
 	bool own_pidns;             /* in a pid namespace of our own */
-
-	struct psi_reading psi_prev;
 
 	struct cg_layout *cgl;      /* the cgroup hierarchies, NULL when the
 				       sums per cgroup are not in use */
 	struct cgtable *cgt;        /* the table of cgroups (cgtable.h): made
 				       by the sums or by the evidence */
-	struct row *trows;          /* thread rows kept for a recording */
-	size_t ntrows, captrows;
-	struct row *texited;        /* ...and its threads that ended */
-	size_t ntexited, captexited;
 	bool status_filled;         /* this sample's rows have their state */
 	double sample_dt;           /* the latest sample's interval (s) */
 	struct gather *gather;      /* evidence of stalls (gather.c) */
 	struct machine *machine;    /* load, CPU, memory (machine.c) */
 	const char *fired;          /* label of the trigger that fired */
 
-	struct row *rows;
-	size_t nrows, caprows;
-	struct row *exited;
-	size_t nexited, capexited;
+	struct assemble model;      /* the figures from the readings */
 	uint32_t *ids;
 	size_t nids, capids;
 	pid_t *pidbuf;
@@ -164,8 +157,11 @@ void events_records_done(struct monitor *m);
 /* readings.c: queries, the /proc fallback, scans */
 /* Read every task's figures (and scan, where due); -1 with errno. */
 int readings_take(struct monitor *m);
-/* The latest readings become the base of the next interval. */
-void readings_rebase(struct monitor *m);
+/*
+ * The latest readings become the base of the next interval; model: the
+ * model had the rows' readings (assemble_task), which it rebased.
+ */
+void readings_rebase(struct monitor *m, bool model);
 /*
  * Taskstats is out of reach (why: EPERM, ENOENT for no family, or another
  * errno): read what /proc has; -1: no memory.
@@ -178,10 +174,15 @@ void readings_on_scanned(struct monitor *m, const struct pi_task *t,
 /* rows.c: rows from the tasks */
 /* The previous sample's rows are no longer referenced: start anew. */
 void rows_forget(struct monitor *m);
-/* The rows of the interval that ended at now, dt long. */
-void rows_build(struct monitor *m, double now, double dt);
-/* Hand out the thread rows kept for a recording. */
-void rows_thread_rows(struct monitor *m, struct sample *out);
+/*
+ * Every task's reading to the model (assemble_task), between
+ * assemble_begin and assemble_end: the rows of the sample.
+ */
+void rows_build(struct monitor *m);
+/* The threads' readings are given too (for a recording's thread rows). */
+bool rows_thread_readings(const struct monitor *m);
+/* What the kernel said of task k at the latest reading, and its names. */
+void rows_store_task(struct monitor *m, struct task *k, struct store_task *st);
 /* Names and users for tasks of t new or changed since the last sample. */
 void rows_refresh_details(struct monitor *m, struct tasktable *t);
 /* What the kernel said of task k at the latest reading (store/reading.h). */
@@ -200,8 +201,8 @@ void gather_cgroups(struct monitor *m, struct cgroup_row *rows, size_t n);
 void gather_new_round(struct monitor *m);
 void gather_free(struct monitor *m);
 
-/* machine.c: the machine at a glance (the sample's machine) */
-void machine_read(struct monitor *m, struct sample_machine *out);
+/* machine.c: what the machine line is made of (store_sample.machine) */
+void machine_read(struct monitor *m, struct store_machine *out);
 void machine_free(struct monitor *m);
 
 /* act.c: acting on a task (the producer's act and prio) */

@@ -248,6 +248,13 @@ static void rebase(struct task *k, void *arg)
 	}
 }
 
+/* The model rebased k with its reading (assemble_task). */
+static void rebased(struct task *k, void *arg)
+{
+	(void)arg;
+	k->have_cur = false;
+}
+
 static void collect_requery(struct task *k, void *arg)
 {
 	struct monitor *m = arg;
@@ -360,9 +367,12 @@ int readings_use_procstat(struct monitor *m, int why)
 	return 0;
 }
 
-void readings_rebase(struct monitor *m)
+void readings_rebase(struct monitor *m, bool model)
 {
-	tasktable_foreach(m->procs, rebase, m);
+	bool procs = model && !m->o.threads;
+	bool threads = model && (m->o.threads || rows_thread_readings(m));
+
+	tasktable_foreach(m->procs, procs ? rebased : rebase, m);
 	if (m->threads)
-		tasktable_foreach(m->threads, rebase, m);
+		tasktable_foreach(m->threads, threads ? rebased : rebase, m);
 }

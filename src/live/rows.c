@@ -6,6 +6,7 @@
  */
 #include <config.h>
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,51 +17,64 @@
 #include "live/tasktable.h"
 #include "model/cgname.h"
 #include "model/delta.h"
+#include "model/assemble.h"
 #include "model/derive.h"
 #include "model/producer.h"
 #include "store/reading.h"
+#include "store/sample.h"
 
 /* exited tasks kept for accumulated mode (-a), newest first */
 #define MAX_RETIRED 10000
 
-struct build_ctx {
-	struct monitor *m;
-	double now;
-	double dt;
-	bool recording;   /* rows for sample.thread_rows */
-};
-
-static void fill_identity(struct monitor *m, struct task *k, struct row *r)
+/*
+ * What names task k and its details, into st: a thread's own record names
+ * it (process records leave the name blank), the user from the uid, the
+ * cgroup of its process where the sums per cgroup are in use.
+ */
+static void store_identity(struct monitor *m, struct task *k,
+			   struct store_task *st)
 {
-	r->pid = k->id;
-	r->tgid = k->tgid;
-	r->info = k->info;
-	/* read for the rows shown (rows_fill_status), never carried over */
-	memset(&r->info.ctx, 0, sizeof(r->info.ctx));
-	if (m->o.threads)
-		r->info.threads = -1;
-	r->uid = k->uid;
-	/* a thread's own record names it (process records leave it blank) */
+	pid_t ppid = k->info.ppid;
+
 	if (k->have_cur && k->cur.kind == TS_KIND_PID && k->cur.have_basic) {
 		if (!k->comm && k->cur.comm[0])
 			tasktable_set_details(k, k->cur.comm, NULL, NULL);
-		if (k->uid == (uid_t)-1) {
+		if (k->uid == (uid_t)-1)
 			k->uid = k->cur.uid;
-			r->uid = k->uid;
-		}
-		if (!k->info.ppid)
-			r->info.ppid = (pid_t)k->cur.ppid;
+		if (!ppid)
+			ppid = (pid_t)k->cur.ppid;
 	}
 	if (!k->user && k->uid != (uid_t)-1)
 		tasktable_set_details(k, NULL, NULL, procinfo_user_name(m->pi, k->uid));
+	if (k->uid != (uid_t)-1) {
+		st->have |= STORE_HAVE_UID;
+		st->uid = (uint32_t)k->uid;
+	}
+	if (ppid) {
+		st->have |= STORE_HAVE_PPID;
+		st->ppid = ppid;
+	}
+	if (k->info.state) {
+		st->have |= STORE_HAVE_STATE;
+		st->state = k->info.state;
+	}
+	/* a thread row shows no count of threads */
+	if (!m->o.threads && k->info.threads >= 0) {
+		st->have |= STORE_HAVE_THREADS;
+		st->threads = k->info.threads;
+	}
+	if (k->info.start > 0) {
+		st->have |= STORE_HAVE_START;
+		st->start_real = k->info.start;
+	}
 	if (cgsum_used(m)) {
 		struct task *p = k->id == k->tgid && !m->o.threads ? k :
 				 tasktable_find(m->procs, k->tgid);
-		r->cgroup = p ? p->cgroup : k->cgroup;
+		st->cgroup = p ? p->cgroup : k->cgroup;
 	}
-	r->comm = k->comm ? k->comm : "";
-	r->cmdline = k->cmdline ? k->cmdline : "";
-	r->user = k->user ? k->user : "";
+	st->comm = k->comm ? k->comm : "";
+	st->cmdline = k->cmdline ? k->cmdline : "";
+	st->user = k->user ? k->user : "";
 }
 
 /* The categories with true figures for this task (delta_cats). */
@@ -164,78 +178,31 @@ void rows_reading(const struct monitor *m, const struct task *k,
 	}
 }
 
-/* The sample's window, as the model takes it. */
-static void sample_window(const struct build_ctx *c, struct derive_window *w)
+void rows_store_task(struct monitor *m, struct task *k,
+		     struct store_task *st)
 {
-	const struct monitor *m = c->m;
-
-	w->round = m->round;
-	w->accumulate = m->o.accumulate;
-	w->now = c->now;
-	w->dt = c->dt;
-	w->start = m->start_time;
-	w->prev_time = m->prev_time;
-	w->from = m->prev_real;
-	w->to = m->reading_real;
+	/* rows_reading gives every member of st->r: clear only the rest */
+	memset(&st->have, 0, sizeof(*st) - offsetof(struct store_task, have));
+	rows_reading(m, k, &st->r);
+	/* an ended task shown already: nothing new of it */
+	if (!k->have_cur || (k->exited && k->shown))
+		st->have |= STORE_REPEAT;
+	store_identity(m, k, st);
 }
 
+struct build_ctx {
+	struct monitor *m;
+	enum assemble_set set;
+};
+
+/* Task k's reading to the model, which makes its row (if it has one). */
 static void build_row(struct task *k, void *arg)
 {
-	struct build_ctx *c = arg;
-	struct monitor *m = c->m;
-	struct task_reading rd;
-	struct derive_window w;
-	struct delta iv;
-	rows_reading(m, k, &rd);
-	sample_window(c, &w);
-	/* an ended task shown already: nothing new of it */
-	bool fresh = k->have_cur && !(k->exited && k->shown);
-	if (!derive_interval(&k->ds, fresh ? &rd : NULL, &w, &iv))
-		return;
-	struct row *r;
-	if (c->recording) {
-		/* ended threads apart, as a view of threads shows them */
-		if (k->exited && !m->o.accumulate)
-			r = producer_push_row(&m->texited, &m->ntexited,
-					      &m->captexited);
-		else
-			r = producer_push_row(&m->trows, &m->ntrows,
-					      &m->captrows);
-	} else if (k->exited && !m->o.accumulate) {
-		r = producer_push_row(&m->exited, &m->nexited, &m->capexited);
-	} else {
-		r = producer_push_row(&m->rows, &m->nrows, &m->caprows);
-	}
-	if (!r)
-		return;
-	fill_identity(m, k, r);
-	if (m->o.cgroup_within &&
-	    (!r->cgroup || !cgname_within(r->cgroup, m->o.cgroup_within))) {
-		/* outside the subtree asked for: take the row back */
-		if (c->recording && k->exited && !m->o.accumulate)
-			m->ntexited--;
-		else if (c->recording)
-			m->ntrows--;
-		else if (k->exited && !m->o.accumulate)
-			m->nexited--;
-		else
-			m->nrows--;
-		return;
-	}
-	if (k->exited) {
-		r->flags |= ROW_EXITED;
-		r->info.state = 'X';
-	}
-	unsigned dropped = derive_figures(&iv, &rd, &w, r);
-	if (c->recording)
-		return;
-	/* the figures of the window dropped as impossible */
-	m->dropped += dropped;
-	if (!m->o.threads && !(k->exited && !m->o.accumulate)) {
-		/* a live process row: where its threads' maxima can go */
-		k->row_round = m->round;
-		k->row_at = (size_t)(r - m->rows);
-	}
+	const struct build_ctx *c = arg;
+	struct store_task st;
+
+	rows_store_task(c->m, k, &st);
+	assemble_task(&c->m->model, &st, &k->ds, c->set);
 }
 
 static int push_pid(struct monitor *m, pid_t pid)
@@ -393,52 +360,43 @@ static void read_wanted_info(struct monitor *m)
 				 on_details, &c);
 }
 
-/*
- * A rate from two readings of a counter: none for the first reading,
- * an unreadable one, or a counter that went back (another task's, or
- * garbage), as the trust rules want.
- */
-static bool counter_rate(bool have_prev, unsigned long long prev,
-			 bool have_now, unsigned long long now, double dt,
-			 double *out)
-{
-	if (!have_prev || !have_now || !(dt > 0) || now < prev)
-		return false;
-	*out = (double)(now - prev) / dt;
-	return true;
-}
-
 struct context_read {
 	struct monitor *m;
 	struct tasktable *t;
 };
+
+/* The context counters k kept of its previous read, as a store task. */
+static void context_before(const struct task *k, struct store_task *st)
+{
+	st->have = 0;
+	if (!k->ctx_round)
+		return;
+	st->have |= STORE_HAVE_CTX_AT;
+	st->ctx_at = k->ctx_at;
+	if (k->ctx_have_majflt) {
+		st->have |= STORE_HAVE_MAJFLT;
+		st->majflt = k->ctx_majflt;
+	}
+	if (k->ctx_have_io) {
+		st->have |= STORE_HAVE_IO;
+		st->read_bytes = k->ctx_rbytes;
+		st->write_bytes = k->ctx_wbytes;
+	}
+}
 
 static void on_context(const struct procinfo_context *c, void *arg)
 {
 	struct context_read *cr = arg;
 	struct monitor *m = cr->m;
 	struct task *k = tasktable_find(cr->t, c->pid);
-	bool follows;
-	double dt;
+	struct store_task prev, cur;
 
 	if (!k || (c->start && k->start && c->start != k->start))
 		return; /* gone, or the id is another task's now */
-	/* rates only between readings of consecutive samples, per interval */
-	follows = k->ctx_round && k->ctx_round + 1 == m->round &&
-		  !m->o.accumulate;
-	dt = c->at - k->ctx_at;
-	struct task_ctx *x = &k->info.ctx;
-
-	taskinfo_ctx_from(x, c);
-	if (counter_rate(follows && k->ctx_have_majflt, k->ctx_majflt,
-			 c->have_majflt, c->majflt, dt, &x->majflt_ps))
-		x->have |= CTX_MAJFLT;
-	if (counter_rate(follows && k->ctx_have_io, k->ctx_rbytes, c->have_io,
-			 c->read_bytes, dt, &x->read_bps))
-		x->have |= CTX_READ;
-	if (counter_rate(follows && k->ctx_have_io, k->ctx_wbytes, c->have_io,
-			 c->write_bytes, dt, &x->write_bps))
-		x->have |= CTX_WRITE;
+	context_before(k, &prev);
+	cur.have = 0;
+	taskinfo_store_context(c, &cur);
+	assemble_context(&m->model, &prev, &cur, &k->info.ctx);
 	k->ctx_round = m->round;
 	k->ctx_at = c->at;
 	k->ctx_have_majflt = c->have_majflt;
@@ -555,49 +513,6 @@ static void mark_shown(struct task *k, void *arg)
 	k->shown = true;
 }
 
-/*
- * A process's longest wait is its threads' (its own record carries just
- * one live thread's): known where every wait of the window is in a thread
- * row whose longest wait is known.
- */
-static void max_from_threads(struct monitor *m)
-{
-	struct span { uint64_t count; double max; bool unknown; } *sp;
-	if (!m->nrows || !(sp = calloc(m->nrows * NCAT, sizeof(*sp))))
-		return;
-	for (size_t i = 0; i < m->ntrows + m->ntexited; i++) {
-		const struct row *t = i < m->ntrows ? &m->trows[i]
-						     : &m->texited[i - m->ntrows];
-		struct task *p = tasktable_find(m->procs, t->tgid);
-		if (!p || p->row_round != m->round || p->row_at >= m->nrows)
-			continue;
-		for (int c = 0; c < NCAT; c++) {
-			const struct cat_figure *f = &t->d[c];
-			struct span *s = &sp[p->row_at * NCAT + c];
-			if (!f->avail || !f->have_count) {
-				s->unknown = true;
-			} else if (f->count) {
-				s->count += f->count;
-				s->unknown |= !f->have_max;
-				if (f->max_ms > s->max)
-					s->max = f->max_ms;
-			}
-		}
-	}
-	for (size_t i = 0; i < m->nrows; i++) {
-		for (int c = 0; c < NCAT; c++) {
-			struct cat_figure *f = &m->rows[i].d[c];
-			const struct span *s = &sp[i * NCAT + c];
-			if (!f->avail || !f->have_count || !f->count ||
-			    s->unknown || s->count != f->count)
-				continue;
-			f->have_max = true;
-			f->max_ms = s->max;
-		}
-	}
-	free(sp);
-}
-
 static void add_threads(struct task *k, void *arg)
 {
 	size_t *n = arg;
@@ -635,11 +550,9 @@ void rows_forget(struct monitor *m)
 		if (m->threads)
 			tasktable_free_retired_if(m->threads, was_shown, NULL);
 	}
-	m->nrows = m->nexited = 0;
-	m->dropped = 0;
 }
 
-void rows_build(struct monitor *m, double now, double dt)
+void rows_build(struct monitor *m)
 {
 	struct tasktable *t = tasks_active(m);
 	rows_refresh_details(m, m->procs);
@@ -647,28 +560,22 @@ void rows_build(struct monitor *m, double now, double dt)
 		tasktable_foreach(m->threads, thread_identity, m);
 	if (cgsum_used(m))
 		cgsum_update_all(m);
-	struct build_ctx c = { m, now, dt, false };
+	struct build_ctx c = { m, ASSEMBLE_ROWS };
 	tasktable_foreach(t, build_row, &c);
 	tasktable_foreach_retired(t, build_row, &c);
 	tasktable_foreach_retired(t, mark_shown, NULL);
 	/* processes ended in thread mode: their threads' rows say it */
 	if (m->o.threads)
 		tasktable_foreach_retired(m->procs, mark_shown, NULL);
-	m->ntrows = m->ntexited = 0;
-	if (m->o.record_threads && !m->o.threads) {
-		struct build_ctx tc = { m, now, dt, true };
+	if (rows_thread_readings(m)) {
+		struct build_ctx tc = { m, ASSEMBLE_THREADS };
 		tasktable_foreach(m->threads, build_row, &tc);
 		tasktable_foreach_retired(m->threads, build_row, &tc);
 		tasktable_foreach_retired(m->threads, mark_shown, NULL);
-		max_from_threads(m);
 	}
 }
 
-void rows_thread_rows(struct monitor *m, struct sample *out)
+bool rows_thread_readings(const struct monitor *m)
 {
-	static struct row none;
-	out->thread_rows = m->trows ? m->trows : &none;
-	out->nthread_rows = m->ntrows;
-	out->thread_exited = m->texited ? m->texited : &none;
-	out->nthread_exited = m->ntexited;
+	return m->o.record_threads && !m->o.threads;
 }

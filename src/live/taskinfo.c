@@ -6,8 +6,8 @@
 
 #include "live/taskinfo.h"
 
-_Static_assert(PROCINFO_WCHAN_MAX <= TASK_WCHAN_MAX,
-	       "a wait channel read fits in struct task_ctx");
+_Static_assert(PROCINFO_WCHAN_MAX <= STORE_WCHAN_MAX,
+	       "a wait channel read fits in struct store_task");
 
 void taskinfo_from_details(struct task_info *info,
 			   const struct procinfo_details *d)
@@ -18,20 +18,31 @@ void taskinfo_from_details(struct task_info *info,
 	info->start = d->info.start;
 }
 
-void taskinfo_ctx_from(struct task_ctx *x, const struct procinfo_context *c)
+void taskinfo_store_context(const struct procinfo_context *c,
+			    struct store_task *st)
 {
-	*x = (struct task_ctx){ 0 };
+	st->have |= STORE_HAVE_CTX_AT;
+	st->ctx_at = c->at;
 	if (c->have_nice) {
-		x->nice = c->nice;
-		x->have |= CTX_NICE;
+		st->nice = (int8_t)c->nice;
+		st->have |= STORE_HAVE_NICE;
 	}
 	if (c->have_mem) {
-		x->rss_kib = c->rss_kib;
-		x->swap_kib = c->swap_kib;
-		x->have |= CTX_RSS | CTX_SWAP;
+		st->rss_kib = c->rss_kib;
+		st->swap_kib = c->swap_kib;
+		st->have |= STORE_HAVE_RSS | STORE_HAVE_SWAP;
 	}
 	if (c->wchan[0]) {
-		snprintf(x->wchan, sizeof(x->wchan), "%s", c->wchan);
-		x->have |= CTX_WCHAN;
+		snprintf(st->wchan, sizeof(st->wchan), "%s", c->wchan);
+		st->have |= STORE_HAVE_WCHAN;
+	}
+	if (c->have_majflt) {
+		st->majflt = c->majflt;
+		st->have |= STORE_HAVE_MAJFLT;
+	}
+	if (c->have_io) {
+		st->read_bytes = c->read_bytes;
+		st->write_bytes = c->write_bytes;
+		st->have |= STORE_HAVE_IO;
 	}
 }

@@ -104,8 +104,6 @@ struct task {
 	 */
 	uint64_t threads_at;
 	uint64_t moved;            /* the reading whose figures last moved */
-	uint64_t row_round;        /* process rows: the reading of row_at */
-	size_t row_at;             /* its row in this sample's rows */
 
 	/* life */
 	bool exited;               /* ended; shown once, then removed */

@@ -11,6 +11,9 @@
 #include "model/cgname.h"
 #include "model/producer.h"
 
+_Static_assert(STORE_WCHAN_MAX == TASK_WCHAN_MAX,
+	       "a wait channel read is what a row shows");
+
 void assemble_init(struct assemble *a, const struct assemble_settings *set)
 {
 	memset(a, 0, sizeof(*a));
@@ -219,12 +222,49 @@ static void max_from_threads(struct assemble *a)
 	free(by);
 }
 
+/*
+ * The machine line from its counters: the CPUs' busy share of the time
+ * since the previous counters (neither idle nor waiting for IO), memory
+ * and swap in use.
+ */
+static void machine_line(struct assemble *a, const struct store_machine *m,
+			 struct sample_machine *out)
+{
+	const struct store_machine *p = &a->machine_prev;
+
+	*out = (struct sample_machine){ .have_load = false };
+	if (m->have & STORE_M_LOAD) {
+		out->have_load = true;
+		memcpy(out->load, m->load, sizeof(out->load));
+	}
+	/* a CPU going offline takes its ticks away: no figure then */
+	if ((m->have & p->have & STORE_M_CPU) && m->cpu_total > p->cpu_total &&
+	    m->cpu_idle >= p->cpu_idle &&
+	    m->cpu_idle - p->cpu_idle <= m->cpu_total - p->cpu_total) {
+		double dt = (double)(m->cpu_total - p->cpu_total);
+		double di = (double)(m->cpu_idle - p->cpu_idle);
+		out->cpu_busy = (dt - di) / dt * 100.0;
+		out->have_cpu = true;
+	}
+	if ((m->have & STORE_M_MEM) && m->mem_available <= m->mem_total) {
+		out->have_mem = true;
+		out->mem_total = m->mem_total;
+		out->mem_used = m->mem_total - m->mem_available;
+	}
+	if ((m->have & STORE_M_SWAP) && m->swap_free <= m->swap_total) {
+		out->have_swap = true;
+		out->swap_total = m->swap_total;
+		out->swap_used = m->swap_total - m->swap_free;
+	}
+	a->machine_prev = *m;
+}
+
 void assemble_end(struct assemble *a, const struct store_sample *in,
 		  struct sample *out)
 {
 	static struct row none;
 
-	if (in->thread_tasks)
+	if (in->thread_readings)
 		max_from_threads(a);
 	memset(out, 0, sizeof(*out));
 	out->time = in->time;
@@ -243,16 +283,75 @@ void assemble_end(struct assemble *a, const struct store_sample *in,
 	out->nrows = a->nrows;
 	out->exited = a->exited;
 	out->nexited = a->nexited;
-	if (in->thread_tasks) {
+	if (in->thread_readings) {
 		out->thread_rows = a->trows ? a->trows : &none;
 		out->nthread_rows = a->ntrows;
 		out->thread_exited = a->texited ? a->texited : &none;
 		out->nthread_exited = a->ntexited;
 	}
+	machine_line(a, &in->machine, &out->machine);
 	out->trigger = in->trigger;
 	out->nprocs = (size_t)in->nprocs;
 	out->nthreads = (size_t)in->nthreads;
 	keep_clocks(a, in);
+}
+
+/*
+ * A rate from two readings of a counter: none for the first reading, an
+ * unreadable one, or a counter that went back (another task's, or
+ * garbage), as the trust rules want.
+ */
+static bool counter_rate(bool have_prev, uint64_t prev, bool have_now,
+			 uint64_t now, double dt, double *out)
+{
+	if (!have_prev || !have_now || !(dt > 0) || now < prev)
+		return false;
+	*out = (double)(now - prev) / dt;
+	return true;
+}
+
+void assemble_context(const struct assemble *a, const struct store_task *prev,
+		      const struct store_task *cur, struct task_ctx *out)
+{
+	static const struct store_task none;
+	uint32_t h = cur->have;
+
+	*out = (struct task_ctx){ .have = 0 };
+	if (h & STORE_HAVE_NICE) {
+		out->nice = cur->nice;
+		out->have |= CTX_NICE;
+	}
+	if (h & STORE_HAVE_RSS) {
+		out->rss_kib = cur->rss_kib;
+		out->have |= CTX_RSS;
+	}
+	if (h & STORE_HAVE_SWAP) {
+		out->swap_kib = cur->swap_kib;
+		out->have |= CTX_SWAP;
+	}
+	if ((h & STORE_HAVE_WCHAN) && cur->wchan[0]) {
+		memcpy(out->wchan, cur->wchan, sizeof(out->wchan));
+		out->wchan[sizeof(out->wchan) - 1] = '\0';
+		out->have |= CTX_WCHAN;
+	}
+	if (!prev)
+		prev = &none;
+	/* rates only between readings of consecutive samples, per interval */
+	bool follows = !a->set.accumulate && (prev->have & h & STORE_HAVE_CTX_AT) &&
+		       prev->ctx_at > a->w.prev_time;
+	uint32_t both = follows ? prev->have & h : 0;
+	double dt = cur->ctx_at - prev->ctx_at;
+
+	if (counter_rate(both & STORE_HAVE_MAJFLT, prev->majflt,
+			 h & STORE_HAVE_MAJFLT, cur->majflt, dt, &out->majflt_ps))
+		out->have |= CTX_MAJFLT;
+	if (counter_rate(both & STORE_HAVE_IO, prev->read_bytes, h & STORE_HAVE_IO,
+			 cur->read_bytes, dt, &out->read_bps))
+		out->have |= CTX_READ;
+	if (counter_rate(both & STORE_HAVE_IO, prev->write_bytes,
+			 h & STORE_HAVE_IO, cur->write_bytes, dt,
+			 &out->write_bps))
+		out->have |= CTX_WRITE;
 }
 
 void assemble_sample(struct assemble *a, const struct store_sample *in,

@@ -3,7 +3,8 @@
  * From a sample of readings (store/sample.h) to the sample views see
  * (model/sample.h): the rows through model/derive (and ended tasks'
  * rows apart), the figures dropped as impossible, the PSI shares of the
- * interval, a process's longest wait from its threads' rows. Pure: no
+ * interval, a process's longest wait from its threads' rows, the machine
+ * line (the CPUs' busy share of the interval, memory in use). Pure: no
  * I/O, no clock, no task table; what it needs of earlier samples is in
  * struct assemble (the previous sample's clocks and PSI) and in the
  * struct derive_state of each task, which the caller keeps (the live
@@ -55,6 +56,7 @@ struct assemble {
 	bool have_prev;           /* a baseline or sample was given */
 	double prev_mono, prev_real; /* the previous readings' clocks */
 	struct psi_reading psi_prev;
+	struct store_machine machine_prev; /* the previous machine counters */
 	struct derive_window w;   /* the window of the sample at hand */
 	size_t dropped;           /* figures dropped in it */
 	/* the rows of the sample at hand (malloc'd, kept for the next) */
@@ -88,11 +90,22 @@ struct row *assemble_task(struct assemble *a, const struct store_task *t,
 
 /*
  * The sample at hand into out: the rows made, the PSI shares, the
- * clocks, counts and flags of in (the cgroups and the machine line are
- * the caller's).
+ * machine line, the clocks, counts and flags of in (the cgroups are the
+ * caller's).
  */
 void assemble_end(struct assemble *a, const struct store_sample *in,
 		  struct sample *out);
+
+/*
+ * What stands next to a task's stall (row.info.ctx) from the context
+ * read for its row (cur: STORE_HAVE_RSS... and ctx_at) and the one read
+ * before of the same life (prev, or NULL): rates only between readings
+ * of consecutive samples (prev read after the previous sample's
+ * readings), never over -a's window, never from a counter that went
+ * back. Call it after assemble_end of the sample.
+ */
+void assemble_context(const struct assemble *a, const struct store_task *prev,
+		      const struct store_task *cur, struct task_ctx *out);
 
 /*
  * The whole of it for a sample held at once: states[i] is the state of

@@ -180,6 +180,11 @@ struct store_sample {
 	 */
 	struct store_task *thread_tasks;
 	size_t nthread_tasks;
+	/*
+	 * thread readings were taken (a producer may give them to the model
+	 * one at a time, thread_tasks NULL)
+	 */
+	bool thread_readings;
 	struct store_cgroup *cgroups; /* when cgroups are collected, else NULL */
 	size_t ncgroups;
 	struct store_evidence *evidence; /* read for the stalled rows shown */
