@@ -160,6 +160,7 @@ static const struct codec_field system_fields[] = {
 	F(schema_system, S_SWAP_TOTAL + 1, CODEC_U64, 0, swap_free),
 	F(schema_system, 25, CODEC_U64, 0, nprocs),
 	F(schema_system, 26, CODEC_U64, 0, nthreads),
+	F(schema_system, 27, CODEC_U64, 0, thread_readings),
 	PSI_ALL(schema_system),
 };
 
@@ -467,6 +468,7 @@ static void system_in(struct schema_rows *r, const struct store_sample *in)
 	o->events_lost = in->events_lost;
 	o->exit_records_lost = in->exit_records_lost;
 	o->threads = in->threads;
+	o->thread_readings = in->thread_readings;
 	put_str(o->trigger, sizeof(o->trigger), in->trigger);
 	set(t, o, S_TRIGGER, in->trigger != NULL);
 	o->mhave = m->have;
@@ -644,6 +646,7 @@ static void system_out(const struct schema_system *o, struct store_sample *out)
 	out->events_lost = o->events_lost;
 	out->exit_records_lost = o->exit_records_lost;
 	out->threads = o->threads != 0;
+	out->thread_readings = o->thread_readings != 0;
 	out->trigger = codec_known(t, o, S_TRIGGER) ? o->trigger : NULL;
 	get_psi_all(t, o, o->psi, &out->psi);
 	out->psi.when = o->psi_when;

@@ -93,6 +93,7 @@ struct schema_system {
 	double boot, mono, real, query_start, psi_when;
 	int64_t delayacct;
 	uint64_t ts_version, events_lost, exit_records_lost, threads;
+	uint64_t thread_readings;
 	char trigger[SCHEMA_NAME_MAX];
 	uint64_t mhave;                 /* store_machine.have */
 	struct schema_psi psi[NPSI][NPSI_KIND];

@@ -153,6 +153,7 @@ static void make_sample(struct world *w, unsigned n, bool idle)
 	s->events_lost = n / 10;
 	s->exit_records_lost = n / 20;
 	s->threads = n % 5 == 0;
+	s->thread_readings = !idle && n % 2;
 	s->trigger = !idle && n % 4 == 0 ? "cpu some 500/2000" : NULL;
 	make_psi(&s->psi, idle ? 0 : n, !idle && n % 3 == 0);
 	for (size_t i = 0; i < NTASK; i++)
@@ -273,6 +274,7 @@ static void check_same(const struct store_sample *g, const struct store_sample *
 	CHECK(g->events_lost == w->events_lost);
 	CHECK(g->exit_records_lost == w->exit_records_lost);
 	CHECK(g->threads == w->threads && same_str(g->trigger, w->trigger));
+	CHECK(g->thread_readings == w->thread_readings);
 	CHECK(same_psi(&g->psi, &w->psi));
 	CHECK_EQ_U(g->ntasks, w->ntasks);
 	CHECK_EQ_U(g->nthread_tasks, w->nthread_tasks);
