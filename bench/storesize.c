@@ -21,8 +21,17 @@
  * (for comparison only: one damaged byte costs the rest of the file).
  * And the CPU time the encoder and writer took per sample.
  *
- *   bench/storesize [-k KEY_EVERY] [-n SAMPLES]
- *   bench/storesize -r FILE [-k KEY_EVERY]
+ *   bench/storesize [-s] [-k KEY_EVERY] [-n SAMPLES]
+ *   bench/storesize [-s] -r FILE [-k KEY_EVERY]
+ *
+ * With -s, the same loads as store samples (src/store/sample.h) made as
+ * the live monitor makes them (the queries' times of the sample, ages
+ * from birth, a carried reading for a task whose counters did not move)
+ * through the recorder's writer (src/record/storefile.c, the store's
+ * schema): what a recording of readings costs, and the CPU of writing
+ * one (conversion, encoding, framing); the counters the store sample
+ * does not hold (minor faults, user and system time, context switches)
+ * are left out.
  *
  * With -r, the readings of a real machine instead (bench/run takes them
  * while today's recorder records the same machine): FILE has a line per
@@ -48,8 +57,10 @@
 
 #include <zlib.h>
 
+#include "record/storefile.h"
 #include "store/codec.h"
 #include "store/frame.h"
+#include "store/sample.h"
 #include "../tests/lib/store_schema.h"
 
 #define MAXTASKS 4096
@@ -280,7 +291,40 @@ static char *field(char **line)
 	return f;
 }
 
-static void real(const char *path, unsigned key_every)
+static void store_of(struct store_sample *s, size_t n, size_t i, unsigned cur,
+		     bool with_cgroups);
+
+/*
+ * One sample of the readings written: its bytes; with a store writer,
+ * as a store sample, else through the test schema.
+ */
+static size_t write_real(struct codec_enc *e, struct frame_writer *w,
+			 struct storefile_writer *sw, int fd,
+			 struct codec_rows *rows, long cur, size_t samples,
+			 int *type)
+{
+	off_t before = size_of(fd);
+	struct codec_sample cs = { 1763740000.0 + (double)cur, rows };
+	const unsigned char *out;
+	size_t len;
+	struct store_sample ss;
+
+	if (sw) {
+		store_of(&ss, rows[ST_TASKS].n, samples, samples % 2, false);
+		*type = samples ? FRAME_DELTA : FRAME_KEY;
+		if (storefile_write(sw, &ss) < 0) {
+			perror("storesize");
+			exit(1);
+		}
+	} else if (codec_enc_sample(e, &cs, &out, &len, type) < 0 ||
+		   frame_write(w, *type, cs.time, out, len) < 0) {
+		perror("storesize");
+		exit(1);
+	}
+	return (size_t)(size_of(fd) - before);
+}
+
+static void real(const char *path, unsigned key_every, bool store)
 {
 	FILE *in = fopen(path, "r");
 	struct codec_enc *e = codec_enc_new(&st_schema, 0, 0);
@@ -291,10 +335,12 @@ static void real(const char *path, unsigned key_every)
 	size_t cap = 0, samples = 0, procs = 0, key = 0, deltas[2] = { 0, 0 };
 	long cur = -1;
 	int fd = memfd_create("storesize", MFD_CLOEXEC);
-	struct frame_writer *w = fd < 0 ? NULL :
+	struct frame_writer *w = fd < 0 || store ? NULL :
 				 frame_writer_open(fd, true, "stalltop bench");
+	struct storefile_writer *sw = fd < 0 || !store ? NULL :
+		storefile_writer_open(fd, "stalltop bench", 0, 0);
 
-	if (!in || !e || !w) {
+	if (!in || !e || !(w || sw)) {
 		perror(path);
 		exit(1);
 	}
@@ -304,17 +350,9 @@ static void real(const char *path, unsigned key_every)
 		long sample = n > 0 ? strtol(field(&p), NULL, 10) : -2;
 
 		if (sample != cur && cur >= 0) {
-			const unsigned char *out;
-			size_t len;
 			int type;
-			struct codec_sample s = { 1763740000.0 + (double)cur, rows };
-			off_t before = size_of(fd);
-			if (codec_enc_sample(e, &s, &out, &len, &type) < 0 ||
-			    frame_write(w, type, s.time, out, len) < 0) {
-				perror("storesize");
-				exit(1);
-			}
-			size_t bytes = (size_t)(size_of(fd) - before);
+			size_t bytes = write_real(e, w, sw, fd, rows, cur,
+						  samples, &type);
 			if (type == FRAME_KEY)
 				key = bytes;
 			else
@@ -355,16 +393,190 @@ static void real(const char *path, unsigned key_every)
 	}
 	double per = (double)deltas[0] / (double)deltas[1] +
 		     (double)key / (key_every ? key_every : 1);
-	printf("load=real procs=%.0f way=deflate samples=%zu key_every=%u "
+	printf("load=real procs=%.0f way=%s samples=%zu key_every=%u "
 	       "key_bytes=%zu delta_bytes=%.0f per_sample=%.0f per_proc=%.1f\n",
-	       (double)procs / (double)samples, samples, key_every, key,
+	       (double)procs / (double)samples, store ? "store" : "deflate", samples, key_every, key,
 	       (double)deltas[0] / (double)deltas[1], per,
 	       per * (double)samples / (double)procs);
 	free(line);
 	fclose(in);
 	frame_writer_free(w);
+	storefile_writer_free(sw);
 	close(fd);
 	codec_enc_free(e);
+}
+
+/* ---- -s: store samples (store/sample.h) through the recorder's writer ---- */
+
+/* A task's counters of the sample before, to tell whether it moved. */
+struct seen {
+	uint64_t tid, start;
+	uint64_t cnt[ST_NCNT];
+};
+
+static struct seen seen[2][MAXTASKS];
+static size_t nseen[2];
+static struct store_task stasks[MAXTASKS];
+static struct store_cgroup scg[NCG];
+
+static int seen_cmp(const void *a, const void *b)
+{
+	const struct seen *x = a, *y = b;
+
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/*
+ * Whether the task's counters stayed as they were: the live monitor
+ * then does not ask the kernel again and hands a carried reading.
+ */
+static bool still(const struct st_task *t, unsigned cur)
+{
+	struct seen key = { .tid = t->tid };
+	const struct seen *p = bsearch(&key, seen[!cur], nseen[!cur],
+				       sizeof(key), seen_cmp);
+
+	return p && p->start == t->start &&
+	       memcmp(p->cnt, t->cnt, sizeof(p->cnt)) == 0;
+}
+
+static void psi_line(struct psi_line *l, uint64_t total, double avg)
+{
+	l->present = true;
+	l->total_us = total;
+	l->avg10 = avg;
+	l->avg60 = avg;
+	l->avg300 = avg;
+}
+
+/*
+ * The store sample of tasks[0..n) at sample number i, as the live
+ * monitor makes one: the queries' times of the sample, ages from birth,
+ * carried readings for the tasks that did not move.
+ */
+static void store_of(struct store_sample *s, size_t n, size_t i, unsigned cur,
+		     bool with_cgroups)
+{
+	memset(s, 0, sizeof(*s));
+	s->time = 1763740000.0 + 10.0 * (double)i;
+	s->mono = 5000.0 + 10.0 * (double)i + 0.0123;
+	s->real = s->time;
+	s->boot = s->mono + 3.5;
+	s->query_start = s->mono - 0.0042;
+	s->delayacct = STORE_DELAYACCT_ON;
+	s->ts_version = 16;
+	for (int r = 0; r < 3; r++)
+		for (int k = 0; k < 2; k++)
+			psi_line(&s->psi.line[r][k], sys.psi_total[r * 2 + k],
+				 sys.avg10[r]);
+	s->psi.when = s->mono;
+	nseen[cur] = n;
+	for (size_t j = 0; j < n; j++) {
+		const struct st_task *t = &tasks[j];
+		struct store_task *k = &stasks[j];
+		struct task_reading *r = &k->r;
+
+		memset(k, 0, sizeof(*k));
+		r->id = (int32_t)t->tid;
+		r->tgid = (int32_t)t->tgid;
+		r->start = t->start;
+		r->asked_at = s->query_start;
+		r->at = s->mono;
+		r->born = 1.0 + (double)(t->start % 400000) / 100;
+		r->age = r->at - r->born;
+		r->first_seen = 4000.0;
+		r->have = 0xff;
+		r->cats = 0x7f;
+		r->threads = 1;
+		r->flags = READING_ONE | (still(t, cur) ? READING_CARRIED : 0);
+		if (!(r->flags & READING_CARRIED)) {
+			r->run_ns = t->cnt[16];
+			for (int c = 0; c < READING_NCAT; c++) {
+				r->d[c].count = t->cnt[2 * c];
+				r->d[c].total_ns = t->cnt[2 * c + 1];
+			}
+		}
+		k->have = STORE_HAVE_UID | STORE_HAVE_PPID | STORE_HAVE_STATE |
+			  STORE_HAVE_THREADS | STORE_HAVE_START |
+			  STORE_HAVE_RSS | STORE_HAVE_NICE | STORE_HAVE_IO |
+			  STORE_HAVE_MAJFLT | STORE_HAVE_CTX_AT;
+		k->ppid = (int32_t)t->ppid;
+		k->threads = 1;
+		k->state = 'S';
+		k->start_real = 1763000000.0 + (double)t->start / 100;
+		k->rss_kib = 20480;
+		k->read_bytes = t->cnt[22];
+		k->write_bytes = t->cnt[23];
+		k->majflt = t->cnt[21];
+		k->ctx_at = s->mono;
+		k->comm = t->comm;
+		k->cmdline = t->cmdline;
+		k->user = "root";
+		k->cgroup = t->cgroup;
+		seen[cur][j] = (struct seen){ t->tid, t->start, { 0 } };
+		memcpy(seen[cur][j].cnt, t->cnt, sizeof(t->cnt));
+	}
+	qsort(seen[cur], n, sizeof(seen[cur][0]), seen_cmp);
+	s->tasks = stasks;
+	s->ntasks = n;
+	for (size_t j = 0; j < NCG; j++) {
+		struct store_cgroup *g = &scg[j];
+
+		memset(g, 0, sizeof(*g));
+		g->path = cgroups[j].path;
+		g->have = STORE_CG_PSI | STORE_CG_THROTTLED;
+		for (int r = 0; r < 3; r++)
+			for (int k = 0; k < 2; k++)
+				psi_line(&g->psi.line[r][k],
+					 cgroups[j].cnt[2 + r * 2 + k], 0);
+		g->psi.when = s->mono;
+		g->throttled_us = cgroups[j].cnt[1];
+	}
+	s->cgroups = with_cgroups ? scg : NULL;
+	s->ncgroups = with_cgroups ? NCG : 0;
+	s->machine.have = STORE_M_LOAD | STORE_M_CPU | STORE_M_MEM;
+	s->machine.load[0] = 0.25;
+	s->machine.cpu_idle = 1000 * i;
+	s->machine.cpu_total = 2000 * i;
+	s->machine.mem_total = 1ull << 34;
+	s->machine.mem_available = 1ull << 33;
+	s->nprocs = n;
+}
+
+static void run_store(const struct load *l, unsigned key_every, size_t samples)
+{
+	int fd = memfd_create("storesize", MFD_CLOEXEC);
+	struct storefile_writer *w = fd < 0 ? NULL :
+		storefile_writer_open(fd, "stalltop bench", key_every, 0);
+	struct store_sample s;
+	double cpu = 0;
+
+	if (!w) {
+		perror("storesize");
+		exit(1);
+	}
+	rng = 0x2545f4914f6cdd1dull;
+	setup(l);
+	nseen[0] = nseen[1] = 0;
+	for (size_t n = 0; n < samples; n++) {
+		step(l, n);
+		store_of(&s, ntasks, n, n % 2, true);
+		double t0 = cpu_s();
+		if (storefile_write(w, &s) < 0) {
+			perror("storesize");
+			exit(1);
+		}
+		cpu += cpu_s() - t0;
+	}
+	size_t bytes = (size_t)size_of(fd);
+	printf("load=%s procs=%zu way=store samples=%zu key_every=%u "
+	       "bytes=%zu per_sample=%.0f per_day_mb=%.2f "
+	       "cpu_us_per_sample=%.0f\n", l->name, l->procs, samples,
+	       key_every, bytes, (double)bytes / (double)samples,
+	       (double)bytes / (double)samples * 8640 / 1e6,
+	       1e6 * cpu / (double)samples);
+	storefile_writer_free(w);
+	close(fd);
 }
 
 int main(int argc, char **argv)
@@ -377,10 +589,14 @@ int main(int argc, char **argv)
 	unsigned key_every = 60;
 	size_t samples = 8640;
 	const char *readings = NULL;
+	bool store = false;
 	int c;
 
-	while ((c = getopt(argc, argv, "k:n:r:")) != -1) {
+	while ((c = getopt(argc, argv, "k:n:r:s")) != -1) {
 		switch (c) {
+		case 's':
+			store = true;
+			break;
 		case 'r':
 			readings = optarg;
 			break;
@@ -391,7 +607,7 @@ int main(int argc, char **argv)
 			samples = strtoul(optarg, NULL, 10);
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-k KEY_EVERY] [-n SAMPLES | "
+			fprintf(stderr, "usage: %s [-s] [-k KEY_EVERY] [-n SAMPLES | "
 				"-r FILE]\n", argv[0]);
 			return 2;
 		}
@@ -401,10 +617,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (readings) {
-		real(readings, key_every);
+		real(readings, key_every, store);
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(loads) / sizeof(loads[0]); i++)
-		run(&loads[i], key_every, samples);
+		if (store)
+			run_store(&loads[i], key_every, samples);
+		else
+			run(&loads[i], key_every, samples);
 	return 0;
 }

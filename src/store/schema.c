@@ -1,0 +1,699 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The codec schema of a store sample and the conversion both ways
+ * (schema.h says what is stored how).
+ */
+#include <config.h>
+
+#include "store/schema.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- the tables --- */
+
+#define F(s, id, ty, fl, m) { id, ty, fl, offsetof(struct s, m), 0, #m }
+#define FS(s, id, m) \
+	{ id, CODEC_STRING, 0, offsetof(struct s, m), \
+	  sizeof(((struct s *)0)->m), #m }
+#define FA(s, id, ty, fl, m, i, name) \
+	{ id, ty, fl, offsetof(struct s, m) + (i) * 8, 0, name }
+#define CAT8(s, base, ty, fl, m) \
+	FA(s, base, ty, fl, m, 0, #m "0"), FA(s, base + 1, ty, fl, m, 1, #m "1"), \
+	FA(s, base + 2, ty, fl, m, 2, #m "2"), FA(s, base + 3, ty, fl, m, 3, #m "3"), \
+	FA(s, base + 4, ty, fl, m, 4, #m "4"), FA(s, base + 5, ty, fl, m, 5, #m "5"), \
+	FA(s, base + 6, ty, fl, m, 6, #m "6"), FA(s, base + 7, ty, fl, m, 7, #m "7")
+
+/* PSI line L (resource * 2 + kind) at ids 32 + 8 L .. 38 + 8 L */
+#define PSI_ID(l, j) (32u + 8u * (l) + (j))
+#define PSI_OFF(s, l) \
+	(offsetof(struct s, psi) + (l) * sizeof(struct schema_psi))
+#define PSIF(s, l, j, ty, fl, m, name) \
+	{ PSI_ID(l, j), ty, fl, PSI_OFF(s, l) + offsetof(struct schema_psi, m), \
+	  0, name }
+#define PSI_LINE(s, l) \
+	PSIF(s, l, 0, CODEC_U64, CODEC_COUNTER, total_us, "psi_total_us"), \
+	PSIF(s, l, 1, CODEC_U64, 0, avg_c[0], "psi_avg10_c"), \
+	PSIF(s, l, 2, CODEC_U64, 0, avg_c[1], "psi_avg60_c"), \
+	PSIF(s, l, 3, CODEC_U64, 0, avg_c[2], "psi_avg300_c"), \
+	PSIF(s, l, 4, CODEC_DOUBLE, 0, avg[0], "psi_avg10"), \
+	PSIF(s, l, 5, CODEC_DOUBLE, 0, avg[1], "psi_avg60"), \
+	PSIF(s, l, 6, CODEC_DOUBLE, 0, avg[2], "psi_avg300")
+#define PSI_ALL(s) \
+	PSI_LINE(s, 0), PSI_LINE(s, 1), PSI_LINE(s, 2), PSI_LINE(s, 3), \
+	PSI_LINE(s, 4), PSI_LINE(s, 5), PSI_LINE(s, 6), PSI_LINE(s, 7)
+
+#define T_ASKED_AT 4
+#define T_AT 5
+#define T_AGE 8
+#define T_AGE_US 9
+#define T_COUNT 20
+#define T_TOTAL 30
+#define T_MAX 40
+#define T_MAX_AT 50
+#define T_UID 60
+#define T_PPID 61
+#define T_THREADS 62
+#define T_STATE 63
+#define T_NICE 64
+#define T_START_REAL 65
+#define T_CTX_AT 66
+#define T_RSS 67
+#define T_SWAP 68
+#define T_READ 69
+#define T_WRITE 70
+#define T_MAJFLT 71
+#define T_CGROUP 76
+#define T_SHAVE 77
+
+static const struct codec_field task_fields[] = {
+	F(schema_task, 1, CODEC_U64, CODEC_KEY, id),
+	F(schema_task, 2, CODEC_U64, CODEC_KEY, start),
+	F(schema_task, 3, CODEC_U64, 0, tgid),
+	F(schema_task, T_ASKED_AT, CODEC_DOUBLE, 0, asked_at),
+	F(schema_task, T_AT, CODEC_DOUBLE, 0, at),
+	F(schema_task, 6, CODEC_DOUBLE, 0, born),
+	F(schema_task, 7, CODEC_DOUBLE, 0, first_seen),
+	F(schema_task, T_AGE, CODEC_DOUBLE, 0, age),
+	F(schema_task, T_AGE_US, CODEC_U64, CODEC_COUNTER, age_us),
+	F(schema_task, 10, CODEC_U64, CODEC_COUNTER, run_ns),
+	F(schema_task, 11, CODEC_U64, 0, have),
+	F(schema_task, 12, CODEC_U64, 0, have_max),
+	F(schema_task, 13, CODEC_U64, 0, have_max_at),
+	F(schema_task, 14, CODEC_U64, 0, no_count),
+	F(schema_task, 15, CODEC_U64, 0, cats),
+	F(schema_task, 16, CODEC_U64, 0, flags),
+	F(schema_task, 17, CODEC_S64, 0, rthreads),
+	CAT8(schema_task, T_COUNT, CODEC_U64, CODEC_COUNTER, count),
+	CAT8(schema_task, T_TOTAL, CODEC_U64, CODEC_COUNTER, total_ns),
+	CAT8(schema_task, T_MAX, CODEC_U64, CODEC_COUNTER, max_ns),
+	CAT8(schema_task, T_MAX_AT, CODEC_DOUBLE, 0, max_at),
+	F(schema_task, T_UID, CODEC_U64, 0, uid),
+	F(schema_task, T_PPID, CODEC_S64, 0, ppid),
+	F(schema_task, T_THREADS, CODEC_S64, 0, threads),
+	F(schema_task, T_STATE, CODEC_S64, 0, state),
+	F(schema_task, T_NICE, CODEC_S64, 0, nice),
+	F(schema_task, T_START_REAL, CODEC_DOUBLE, 0, start_real),
+	F(schema_task, T_CTX_AT, CODEC_DOUBLE, 0, ctx_at),
+	F(schema_task, T_RSS, CODEC_S64, 0, rss_kib),
+	F(schema_task, T_SWAP, CODEC_S64, 0, swap_kib),
+	F(schema_task, T_READ, CODEC_U64, CODEC_COUNTER, read_bytes),
+	F(schema_task, T_WRITE, CODEC_U64, CODEC_COUNTER, write_bytes),
+	F(schema_task, T_MAJFLT, CODEC_U64, CODEC_COUNTER, majflt),
+	FS(schema_task, 72, comm),
+	FS(schema_task, 73, user),
+	FS(schema_task, 74, wchan),
+	FS(schema_task, 75, cmdline),
+	FS(schema_task, T_CGROUP, cgroup),
+	F(schema_task, T_SHAVE, CODEC_U64, 0, shave),
+};
+
+#define C_PSI_WHEN 3
+
+static const struct codec_field cgroup_fields[] = {
+	{ 1, CODEC_STRING, CODEC_KEY, offsetof(struct schema_cgroup, path),
+	  SCHEMA_PATH_MAX, "path" },
+	F(schema_cgroup, 2, CODEC_U64, 0, have),
+	F(schema_cgroup, C_PSI_WHEN, CODEC_DOUBLE, 0, psi_when),
+	F(schema_cgroup, 4, CODEC_U64, CODEC_COUNTER, throttled_us),
+	F(schema_cgroup, 5, CODEC_U64, CODEC_COUNTER, mem_high),
+	F(schema_cgroup, 6, CODEC_U64, CODEC_COUNTER, mem_max),
+	F(schema_cgroup, 7, CODEC_U64, CODEC_COUNTER, mem_oom_kill),
+	PSI_ALL(schema_cgroup),
+};
+
+#define S_PSI_WHEN 5
+#define S_TRIGGER 11
+#define S_LOAD_C 13
+#define S_LOAD 16
+#define S_CPU_IDLE 19
+#define S_MEM_TOTAL 21
+#define S_SWAP_TOTAL 23
+
+static const struct codec_field system_fields[] = {
+	F(schema_system, 1, CODEC_DOUBLE, 0, boot),
+	F(schema_system, 2, CODEC_DOUBLE, 0, mono),
+	F(schema_system, 3, CODEC_DOUBLE, 0, real),
+	F(schema_system, 4, CODEC_DOUBLE, 0, query_start),
+	F(schema_system, S_PSI_WHEN, CODEC_DOUBLE, 0, psi_when),
+	F(schema_system, 6, CODEC_S64, 0, delayacct),
+	F(schema_system, 7, CODEC_U64, 0, ts_version),
+	F(schema_system, 8, CODEC_U64, CODEC_COUNTER, events_lost),
+	F(schema_system, 9, CODEC_U64, CODEC_COUNTER, exit_records_lost),
+	F(schema_system, 10, CODEC_U64, 0, threads),
+	FS(schema_system, S_TRIGGER, trigger),
+	F(schema_system, 12, CODEC_U64, 0, mhave),
+	FA(schema_system, S_LOAD_C, CODEC_U64, 0, load_c, 0, "load1_c"),
+	FA(schema_system, S_LOAD_C + 1, CODEC_U64, 0, load_c, 1, "load5_c"),
+	FA(schema_system, S_LOAD_C + 2, CODEC_U64, 0, load_c, 2, "load15_c"),
+	FA(schema_system, S_LOAD, CODEC_DOUBLE, 0, load, 0, "load1"),
+	FA(schema_system, S_LOAD + 1, CODEC_DOUBLE, 0, load, 1, "load5"),
+	FA(schema_system, S_LOAD + 2, CODEC_DOUBLE, 0, load, 2, "load15"),
+	F(schema_system, S_CPU_IDLE, CODEC_U64, CODEC_COUNTER, cpu_idle),
+	F(schema_system, S_CPU_IDLE + 1, CODEC_U64, CODEC_COUNTER, cpu_total),
+	F(schema_system, S_MEM_TOTAL, CODEC_U64, 0, mem_total),
+	F(schema_system, S_MEM_TOTAL + 1, CODEC_U64, 0, mem_available),
+	F(schema_system, S_SWAP_TOTAL, CODEC_U64, 0, swap_total),
+	F(schema_system, S_SWAP_TOTAL + 1, CODEC_U64, 0, swap_free),
+	F(schema_system, 25, CODEC_U64, 0, nprocs),
+	F(schema_system, 26, CODEC_U64, 0, nthreads),
+	F(schema_system, 27, CODEC_U64, 0, thread_readings),
+	PSI_ALL(schema_system),
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+#define TABLE(id, name, s, f, max) \
+	{ id, name, sizeof(struct s), offsetof(struct s, known), \
+	  sizeof(((struct s *)0)->known), max, f, N(f) }
+
+static const struct codec_table tables[SCHEMA_NTABLES] = {
+	TABLE(1, "tasks", schema_task, task_fields, 1u << 22),
+	TABLE(2, "threads", schema_task, task_fields, 1u << 22),
+	TABLE(3, "cgroups", schema_cgroup, cgroup_fields, 1u << 20),
+	TABLE(4, "system", schema_system, system_fields, 1),
+};
+
+const struct codec_schema schema_store = { tables, SCHEMA_NTABLES };
+
+/* --- values in the form that stays the same --- */
+
+static bool same(double a, double b)
+{
+	return memcmp(&a, &b, sizeof(a)) == 0;
+}
+
+/* v as a whole number of 1/scale when that gives v back exactly */
+static bool whole(double v, double scale, uint64_t *n)
+{
+	if (!(v >= 0 && v < 1e15) || signbit(v))
+		return false;
+	double r = round(v * scale);
+
+	if (!same(r / scale, v))
+		return false;
+	*n = (uint64_t)r;
+	return true;
+}
+
+static void put_str(char *dst, size_t size, const char *s)
+{
+	size_t n = s ? strnlen(s, size - 1) : 0;
+
+	memcpy(dst, s ? s : "", n);
+	memset(dst + n, 0, size - n);
+}
+
+static void put_psi(const struct codec_table *t, void *row,
+		    struct schema_psi *out, const struct psi_line *in,
+		    unsigned l)
+{
+	if (!in->present)
+		return;
+	out->total_us = in->total_us;
+	codec_set_known(t, row, PSI_ID(l, 0), true);
+	const double avg[3] = { in->avg10, in->avg60, in->avg300 };
+
+	for (unsigned j = 0; j < 3; j++) {
+		bool c = whole(avg[j], 100, &out->avg_c[j]);
+
+		if (!c)
+			out->avg[j] = avg[j];
+		codec_set_known(t, row, PSI_ID(l, c ? 1 + j : 4 + j), true);
+	}
+}
+
+static void get_psi(const struct codec_table *t, const void *row,
+		    const struct schema_psi *in, struct psi_line *out,
+		    unsigned l)
+{
+	memset(out, 0, sizeof(*out));
+	if (!codec_known(t, row, PSI_ID(l, 0)))
+		return;
+	out->present = true;
+	out->total_us = in->total_us;
+	double *avg[3] = { &out->avg10, &out->avg60, &out->avg300 };
+
+	for (unsigned j = 0; j < 3; j++)
+		*avg[j] = codec_known(t, row, PSI_ID(l, 1 + j)) ?
+			  (double)in->avg_c[j] / 100 : in->avg[j];
+}
+
+static void put_psi_all(const struct codec_table *t, void *row,
+			struct schema_psi psi[NPSI][NPSI_KIND],
+			const struct psi_reading *in)
+{
+	for (unsigned r = 0; r < NPSI; r++)
+		for (unsigned k = 0; k < NPSI_KIND; k++)
+			put_psi(t, row, &psi[r][k], &in->line[r][k],
+				r * NPSI_KIND + k);
+}
+
+static void get_psi_all(const struct codec_table *t, const void *row,
+			const struct schema_psi psi[NPSI][NPSI_KIND],
+			struct psi_reading *out)
+{
+	for (unsigned r = 0; r < NPSI; r++)
+		for (unsigned k = 0; k < NPSI_KIND; k++)
+			get_psi(t, row, &psi[r][k], &out->line[r][k],
+				r * NPSI_KIND + k);
+}
+
+/* The age the live monitor makes without a thread's own record. */
+static double age_from(double at, double born)
+{
+	return born > 0 && at > born ? at - born : 0;
+}
+
+static void set(const struct codec_table *t, void *row, unsigned id, bool on)
+{
+	codec_set_known(t, row, id, on);
+}
+
+/* --- tasks --- */
+
+static int task_cmp(const void *a, const void *b)
+{
+	const struct schema_task *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/* The counters of the task's previous row, for a carried reading. */
+static void carry(struct schema_task *o, const struct schema_task *prev,
+		  size_t nprev)
+{
+	const struct schema_task *p = prev && nprev ?
+		bsearch(o, prev, nprev, sizeof(*prev), task_cmp) : NULL;
+
+	if (!p)
+		return;
+	o->run_ns = p->run_ns;
+	memcpy(o->count, p->count, sizeof(o->count));
+	memcpy(o->total_ns, p->total_ns, sizeof(o->total_ns));
+	memcpy(o->max_ns, p->max_ns, sizeof(o->max_ns));
+	memcpy(o->max_at, p->max_at, sizeof(o->max_at));
+}
+
+static void task_reading_in(const struct codec_table *t,
+			    struct schema_task *o, const struct task_reading *r,
+			    const struct store_sample *in)
+{
+	o->id = (uint64_t)(int64_t)r->id;
+	o->start = r->start;
+	o->tgid = (uint64_t)(int64_t)r->tgid;
+	o->asked_at = r->asked_at;
+	o->at = r->at;
+	set(t, o, T_ASKED_AT, !same(r->asked_at, in->query_start));
+	set(t, o, T_AT, !same(r->at, in->mono));
+	o->born = r->born;
+	o->first_seen = r->first_seen;
+	if (!same(r->age, age_from(r->at, r->born))) {
+		bool us = whole(r->age, 1e6, &o->age_us);
+
+		o->age = r->age;
+		set(t, o, us ? T_AGE_US : T_AGE, true);
+	}
+	o->run_ns = r->run_ns;
+	o->have = r->have;
+	o->have_max = r->have_max;
+	o->have_max_at = r->have_max_at;
+	o->no_count = r->no_count;
+	o->cats = r->cats;
+	o->flags = r->flags;
+	o->rthreads = r->threads;
+	for (int c = 0; c < READING_NCAT; c++) {
+		o->count[c] = r->d[c].count;
+		o->total_ns[c] = r->d[c].total_ns;
+		o->max_ns[c] = r->d[c].max_ns;
+		o->max_at[c] = r->max_at[c];
+	}
+}
+
+/* The members of a store_task its have mask says are known. */
+static void task_have_in(const struct codec_table *t, struct schema_task *o,
+			 const struct store_task *k, const struct store_sample *in)
+{
+	static const struct { uint32_t bit; unsigned id; } ids[] = {
+		{ STORE_HAVE_UID, T_UID }, { STORE_HAVE_PPID, T_PPID },
+		{ STORE_HAVE_STATE, T_STATE }, { STORE_HAVE_THREADS, T_THREADS },
+		{ STORE_HAVE_START, T_START_REAL }, { STORE_HAVE_RSS, T_RSS },
+		{ STORE_HAVE_SWAP, T_SWAP }, { STORE_HAVE_NICE, T_NICE },
+		{ STORE_HAVE_IO, T_READ }, { STORE_HAVE_IO, T_WRITE },
+		{ STORE_HAVE_MAJFLT, T_MAJFLT },
+	};
+
+	o->shave = k->have;
+	o->uid = k->uid;
+	o->ppid = k->ppid;
+	o->threads = k->threads;
+	o->state = k->state;
+	o->nice = k->nice;
+	o->start_real = k->start_real;
+	o->rss_kib = k->rss_kib;
+	o->swap_kib = k->swap_kib;
+	o->read_bytes = k->read_bytes;
+	o->write_bytes = k->write_bytes;
+	o->majflt = k->majflt;
+	for (size_t i = 0; i < N(ids); i++)
+		set(t, o, ids[i].id, k->have & ids[i].bit);
+	o->ctx_at = k->ctx_at;
+	set(t, o, T_CTX_AT,
+	    (k->have & STORE_HAVE_CTX_AT) && !same(k->ctx_at, in->mono));
+	if (k->have & STORE_HAVE_WCHAN)
+		put_str(o->wchan, sizeof(o->wchan), k->wchan);
+}
+
+static int tasks_in(struct schema_rows *r, int set_, const struct store_task *k,
+		    size_t n, const struct store_sample *in,
+		    const struct schema_rows *prev)
+{
+	const struct codec_table *t = &tables[set_];
+
+	if (n > r->cap[set_]) {
+		void *p = realloc(r->task[set_], n * sizeof(*r->task[set_]));
+
+		if (!p)
+			return -1;
+		r->task[set_] = p;
+		r->cap[set_] = n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct schema_task *o = &r->task[set_][i];
+
+		memset(o, 0, sizeof(*o));
+		for (size_t f = 0; f < t->nfields; f++)
+			set(t, o, t->fields[f].id, true);
+		for (unsigned id = T_ASKED_AT; id <= T_AGE_US; id++)
+			set(t, o, id, false);
+		set(t, o, 6, true);
+		set(t, o, 7, true);
+		set(t, o, T_CTX_AT, false);
+		task_reading_in(t, o, &k[i].r, in);
+		task_have_in(t, o, &k[i], in);
+		put_str(o->comm, sizeof(o->comm), k[i].comm);
+		put_str(o->user, sizeof(o->user), k[i].user);
+		put_str(o->cmdline, sizeof(o->cmdline), k[i].cmdline);
+		put_str(o->cgroup, sizeof(o->cgroup), k[i].cgroup);
+		set(t, o, T_CGROUP, k[i].cgroup != NULL);
+	}
+	if (n)
+		qsort(r->task[set_], n, sizeof(*r->task[set_]), task_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (r->task[set_][i].flags & READING_CARRIED)
+			carry(&r->task[set_][i], prev ? prev->task[set_] : NULL,
+			      prev ? prev->rows[set_].n : 0);
+	r->rows[set_].rows = r->task[set_];
+	r->rows[set_].n = n;
+	return 0;
+}
+
+/* --- cgroups and the system --- */
+
+static int cgroups_in(struct schema_rows *r, const struct store_sample *in)
+{
+	const struct codec_table *t = &tables[SCHEMA_CGROUPS];
+
+	if (in->ncgroups > r->capcg) {
+		void *p = realloc(r->cg, in->ncgroups * sizeof(*r->cg));
+
+		if (!p)
+			return -1;
+		r->cg = p;
+		r->capcg = in->ncgroups;
+	}
+	for (size_t i = 0; i < in->ncgroups; i++) {
+		const struct store_cgroup *g = &in->cgroups[i];
+		struct schema_cgroup *o = &r->cg[i];
+
+		memset(o, 0, sizeof(*o));
+		put_str(o->path, sizeof(o->path), g->path);
+		o->have = g->have;
+		o->throttled_us = g->throttled_us;
+		o->mem_high = g->mem_high;
+		o->mem_max = g->mem_max;
+		o->mem_oom_kill = g->mem_oom_kill;
+		for (unsigned id = 1; id <= 7; id++)
+			set(t, o, id, id != C_PSI_WHEN);
+		o->psi_when = g->psi.when;
+		set(t, o, C_PSI_WHEN, !same(g->psi.when, in->psi.when));
+		put_psi_all(t, o, o->psi, &g->psi);
+	}
+	r->rows[SCHEMA_CGROUPS].rows = r->cg;
+	r->rows[SCHEMA_CGROUPS].n = in->ncgroups;
+	return 0;
+}
+
+static void system_in(struct schema_rows *r, const struct store_sample *in)
+{
+	const struct codec_table *t = &tables[SCHEMA_SYSTEM];
+	struct schema_system *o = &r->sys;
+	const struct store_machine *m = &in->machine;
+
+	memset(o, 0, sizeof(*o));
+	for (size_t f = 0; f < t->nfields; f++)
+		if (t->fields[f].id < 32)
+			set(t, o, t->fields[f].id, true);
+	o->boot = in->boot;
+	o->mono = in->mono;
+	o->real = in->real;
+	o->query_start = in->query_start;
+	o->psi_when = in->psi.when;
+	o->delayacct = in->delayacct;
+	o->ts_version = in->ts_version;
+	o->events_lost = in->events_lost;
+	o->exit_records_lost = in->exit_records_lost;
+	o->threads = in->threads;
+	o->thread_readings = in->thread_readings;
+	put_str(o->trigger, sizeof(o->trigger), in->trigger);
+	set(t, o, S_TRIGGER, in->trigger != NULL);
+	o->mhave = m->have;
+	for (unsigned j = 0; j < 3; j++) {
+		bool c = whole(m->load[j], 100, &o->load_c[j]);
+
+		o->load[j] = m->load[j];
+		set(t, o, S_LOAD_C + j, c);
+		set(t, o, S_LOAD + j, !c);
+	}
+	o->cpu_idle = m->cpu_idle;
+	o->cpu_total = m->cpu_total;
+	o->mem_total = m->mem_total;
+	o->mem_available = m->mem_available;
+	o->swap_total = m->swap_total;
+	o->swap_free = m->swap_free;
+	o->nprocs = in->nprocs;
+	o->nthreads = in->nthreads;
+	put_psi_all(t, o, o->psi, &in->psi);
+	r->rows[SCHEMA_SYSTEM].rows = o;
+	r->rows[SCHEMA_SYSTEM].n = 1;
+}
+
+int schema_from_store(struct schema_rows *r, const struct store_sample *in,
+		      const struct schema_rows *prev)
+{
+	if (tasks_in(r, SCHEMA_TASKS, in->tasks, in->ntasks, in, prev) < 0 ||
+	    tasks_in(r, SCHEMA_THREADS, in->thread_tasks, in->nthread_tasks,
+		     in, prev) < 0 ||
+	    cgroups_in(r, in) < 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	system_in(r, in);
+	r->cs.time = in->time;
+	r->cs.tables = r->rows;
+	return 0;
+}
+
+/* --- back --- */
+
+static void task_reading_out(const struct codec_table *t,
+			     const struct schema_task *o, struct task_reading *r,
+			     const struct store_sample *out)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = (int32_t)o->id;
+	r->tgid = (int32_t)o->tgid;
+	r->start = o->start;
+	r->asked_at = codec_known(t, o, T_ASKED_AT) ? o->asked_at :
+			out->query_start;
+	r->at = codec_known(t, o, T_AT) ? o->at : out->mono;
+	r->born = o->born;
+	r->first_seen = o->first_seen;
+	if (codec_known(t, o, T_AGE))
+		r->age = o->age;
+	else if (codec_known(t, o, T_AGE_US))
+		r->age = (double)o->age_us / 1e6;
+	else
+		r->age = age_from(r->at, r->born);
+	r->have = (uint32_t)o->have;
+	r->have_max = (uint32_t)o->have_max;
+	r->have_max_at = (uint32_t)o->have_max_at;
+	r->no_count = (uint32_t)o->no_count;
+	r->cats = (uint32_t)o->cats;
+	r->flags = (uint32_t)o->flags;
+	r->threads = (int32_t)o->rthreads;
+	if (r->flags & READING_CARRIED)
+		return;         /* the previous counters stand: not repeated */
+	r->run_ns = o->run_ns;
+	for (int c = 0; c < READING_NCAT; c++) {
+		r->d[c].count = o->count[c];
+		r->d[c].total_ns = o->total_ns[c];
+		r->d[c].max_ns = o->max_ns[c];
+		r->max_at[c] = o->max_at[c];
+	}
+}
+
+static void task_out(const struct codec_table *t, const struct schema_task *o,
+		     struct store_task *k, const struct store_sample *out)
+{
+	memset(k, 0, sizeof(*k));
+	task_reading_out(t, o, &k->r, out);
+	k->have = (uint32_t)o->shave;
+	k->uid = (uint32_t)o->uid;
+	k->ppid = (int32_t)o->ppid;
+	k->threads = (int32_t)o->threads;
+	k->state = (char)o->state;
+	k->nice = (int8_t)o->nice;
+	k->start_real = o->start_real;
+	k->rss_kib = o->rss_kib;
+	k->swap_kib = o->swap_kib;
+	k->read_bytes = o->read_bytes;
+	k->write_bytes = o->write_bytes;
+	k->majflt = o->majflt;
+	if (k->have & STORE_HAVE_CTX_AT)
+		k->ctx_at = codec_known(t, o, T_CTX_AT) ? o->ctx_at : out->mono;
+	memcpy(k->wchan, o->wchan, sizeof(k->wchan));
+	k->comm = o->comm;
+	k->user = o->user;
+	k->cmdline = o->cmdline;
+	k->cgroup = codec_known(t, o, T_CGROUP) ? o->cgroup : NULL;
+}
+
+static void *grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	if (n <= *cap)
+		return p;
+	void *q = realloc(p, n * size);
+
+	if (q)
+		*cap = n;
+	return q;
+}
+
+static int tasks_out(struct schema_rows *r, int set_,
+		     const struct codec_rows *in, const struct store_sample *out)
+{
+	if (!in->n)
+		return 0;
+	struct store_task *k = grow(r->out[set_], &r->capout[set_], in->n,
+				    sizeof(*k));
+
+	if (!k)
+		return -1;
+	r->out[set_] = k;
+	for (size_t i = 0; i < in->n; i++)
+		task_out(&tables[set_], (const struct schema_task *)in->rows + i,
+			 &k[i], out);
+	return 0;
+}
+
+static int cgroups_out(struct schema_rows *r, const struct codec_rows *in,
+		       struct store_sample *out)
+{
+	const struct codec_table *t = &tables[SCHEMA_CGROUPS];
+
+	if (!in->n)
+		return 0;
+	struct store_cgroup *g = grow(r->outcg, &r->capoutcg, in->n, sizeof(*g));
+
+	if (!g)
+		return -1;
+	r->outcg = g;
+	for (size_t i = 0; i < in->n; i++) {
+		const struct schema_cgroup *o = (const struct schema_cgroup *)in->rows + i;
+
+		memset(&g[i], 0, sizeof(g[i]));
+		g[i].path = o->path;
+		g[i].have = (uint32_t)o->have;
+		g[i].throttled_us = o->throttled_us;
+		g[i].mem_high = o->mem_high;
+		g[i].mem_max = o->mem_max;
+		g[i].mem_oom_kill = o->mem_oom_kill;
+		get_psi_all(t, o, o->psi, &g[i].psi);
+		g[i].psi.when = codec_known(t, o, C_PSI_WHEN) ? o->psi_when :
+				out->psi.when;
+	}
+	out->cgroups = in->n ? g : NULL;
+	out->ncgroups = in->n;
+	return 0;
+}
+
+static void system_out(const struct schema_system *o, struct store_sample *out)
+{
+	const struct codec_table *t = &tables[SCHEMA_SYSTEM];
+	struct store_machine *m = &out->machine;
+
+	out->boot = o->boot;
+	out->mono = o->mono;
+	out->real = o->real;
+	out->query_start = o->query_start;
+	out->delayacct = (int32_t)o->delayacct;
+	out->ts_version = (uint32_t)o->ts_version;
+	out->events_lost = o->events_lost;
+	out->exit_records_lost = o->exit_records_lost;
+	out->threads = o->threads != 0;
+	out->thread_readings = o->thread_readings != 0;
+	out->trigger = codec_known(t, o, S_TRIGGER) ? o->trigger : NULL;
+	get_psi_all(t, o, o->psi, &out->psi);
+	out->psi.when = o->psi_when;
+	m->have = (uint32_t)o->mhave;
+	for (unsigned j = 0; j < 3; j++)
+		m->load[j] = codec_known(t, o, S_LOAD_C + j) ?
+			     (double)o->load_c[j] / 100 : o->load[j];
+	m->cpu_idle = o->cpu_idle;
+	m->cpu_total = o->cpu_total;
+	m->mem_total = o->mem_total;
+	m->mem_available = o->mem_available;
+	m->swap_total = o->swap_total;
+	m->swap_free = o->swap_free;
+	out->nprocs = o->nprocs;
+	out->nthreads = o->nthreads;
+}
+
+int schema_to_store(struct schema_rows *r, const struct codec_sample *cs,
+		    struct store_sample *out)
+{
+	static const struct schema_system none;
+
+	memset(out, 0, sizeof(*out));
+	out->time = cs->time;
+	system_out(cs->tables[SCHEMA_SYSTEM].n ?
+		   cs->tables[SCHEMA_SYSTEM].rows : &none, out);
+	if (tasks_out(r, SCHEMA_TASKS, &cs->tables[SCHEMA_TASKS], out) < 0 ||
+	    tasks_out(r, SCHEMA_THREADS, &cs->tables[SCHEMA_THREADS], out) < 0 ||
+	    cgroups_out(r, &cs->tables[SCHEMA_CGROUPS], out) < 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	out->tasks = cs->tables[SCHEMA_TASKS].n ? r->out[SCHEMA_TASKS] : NULL;
+	out->ntasks = cs->tables[SCHEMA_TASKS].n;
+	out->thread_tasks = cs->tables[SCHEMA_THREADS].n ?
+			    r->out[SCHEMA_THREADS] : NULL;
+	out->nthread_tasks = cs->tables[SCHEMA_THREADS].n;
+	return 0;
+}
+
+void schema_free(struct schema_rows *r)
+{
+	for (int i = 0; i < 2; i++) {
+		free(r->task[i]);
+		free(r->out[i]);
+	}
+	free(r->cg);
+	free(r->outcg);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The codec schema of a store sample (store/sample.h): the tables a
+ * recording of readings holds and their stable field ids (codec.h), and
+ * the conversion of a struct store_sample into the codec's flat rows and
+ * back, so that what a replay hands the model is, bit for bit, what the
+ * live monitor handed it.
+ *
+ *   table 1 tasks     a task's reading and what names it, by (id, start)
+ *   table 2 threads   the same of the thread readings kept for a
+ *                     replay's thread view (store_sample.thread_tasks)
+ *   table 3 cgroups   a cgroup's counters and pressure, by path
+ *   table 4 system    one entity: the sample's clocks, delay accounting,
+ *                     event losses, the PSI of the machine, the machine
+ *                     line's counters
+ *
+ * What costs no bytes in a delta frame is what did not change, so each
+ * value is stored in the form that stays the same from sample to sample
+ * where it can, and decodes to exactly the value given:
+ *  - a task's asked_at and at, and ctx_at, are usually the sample's
+ *    query_start and mono: stored only where they differ;
+ *  - a task's age is usually at - born (how the live monitor makes it
+ *    without a thread's own record): stored only where it is not, as
+ *    whole microseconds (a counter: a few bytes) when it is one;
+ *  - a carried reading (READING_CARRIED) has its counters zero: the
+ *    counters of the task's previous row are stored instead (no change),
+ *    and zero is given back on decoding;
+ *  - PSI and load averages, which the kernel prints with two decimals,
+ *    are stored as hundredths (varints) when that is exact.
+ * The evidence and /proc/diskstats of a sample (store_sample.evidence,
+ * .disks) are not in this schema yet: a replay has them unknown.
+ * Strings longer than their field (SCHEMA_NAME_MAX, SCHEMA_PATH_MAX with
+ * the NUL) are cut there.
+ */
+#ifndef STALLTOP_SCHEMA_H
+#define STALLTOP_SCHEMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/codec.h"
+#include "store/reading.h"
+#include "store/sample.h"
+
+#define SCHEMA_NAME_MAX 64
+#define SCHEMA_PATH_MAX 4096
+
+enum schema_table { SCHEMA_TASKS, SCHEMA_THREADS, SCHEMA_CGROUPS,
+		    SCHEMA_SYSTEM, SCHEMA_NTABLES };
+
+/* A PSI line as stored (one of struct psi_reading.line). */
+struct schema_psi {
+	uint64_t avg_c[3];      /* avg10, avg60, avg300 in hundredths */
+	double avg[3];          /* the same where hundredths are not exact */
+	uint64_t total_us;
+};
+
+struct schema_task {
+	uint64_t id, start;     /* the key: a life */
+	uint64_t tgid;
+	double asked_at, at;    /* known where not the sample's */
+	double born, first_seen;
+	double age;             /* known where neither at - born nor age_us */
+	uint64_t age_us;
+	uint64_t run_ns;
+	uint64_t have, have_max, have_max_at, no_count, cats, flags;
+	int64_t rthreads;       /* task_reading.threads */
+	uint64_t count[READING_NCAT], total_ns[READING_NCAT];
+	uint64_t max_ns[READING_NCAT];
+	double max_at[READING_NCAT];
+	uint64_t shave;         /* store_task.have */
+	uint64_t uid;
+	int64_t ppid, threads, state, nice;
+	double start_real, ctx_at;
+	int64_t rss_kib, swap_kib;
+	uint64_t read_bytes, write_bytes, majflt;
+	char comm[SCHEMA_NAME_MAX], user[SCHEMA_NAME_MAX];
+	char wchan[STORE_WCHAN_MAX];
+	char cmdline[SCHEMA_PATH_MAX], cgroup[SCHEMA_PATH_MAX];
+	unsigned char known[16];
+};
+
+struct schema_cgroup {
+	char path[SCHEMA_PATH_MAX];     /* the key */
+	uint64_t have;                  /* store_cgroup.have */
+	double psi_when;
+	struct schema_psi psi[NPSI][NPSI_KIND];
+	uint64_t throttled_us, mem_high, mem_max, mem_oom_kill;
+	unsigned char known[32];
+};
+
+struct schema_system {
+	double boot, mono, real, query_start, psi_when;
+	int64_t delayacct;
+	uint64_t ts_version, events_lost, exit_records_lost, threads;
+	uint64_t thread_readings;
+	char trigger[SCHEMA_NAME_MAX];
+	uint64_t mhave;                 /* store_machine.have */
+	struct schema_psi psi[NPSI][NPSI_KIND];
+	uint64_t load_c[3];
+	double load[3];
+	uint64_t cpu_idle, cpu_total, mem_total, mem_available;
+	uint64_t swap_total, swap_free, nprocs, nthreads;
+	unsigned char known[32];
+};
+
+extern const struct codec_schema schema_store;
+
+/*
+ * The rows of one sample, either way. Zero it before the first use;
+ * schema_free frees what it holds.
+ */
+struct schema_rows {
+	struct schema_task *task[2];    /* tasks, threads */
+	size_t cap[2];
+	struct schema_cgroup *cg;
+	size_t capcg;
+	struct schema_system sys;
+	struct codec_rows rows[SCHEMA_NTABLES];
+	struct codec_sample cs;
+	/* decoding: the store sample's arrays */
+	struct store_task *out[2];
+	size_t capout[2];
+	struct store_cgroup *outcg;
+	size_t capoutcg;
+};
+
+/*
+ * in as the codec's rows, into r->cs (valid while r and in are). prev:
+ * the rows of the sample encoded before (for carried readings), or NULL.
+ * 0, or -1 with errno ENOMEM.
+ */
+int schema_from_store(struct schema_rows *r, const struct store_sample *in,
+		      const struct schema_rows *prev);
+
+/*
+ * A decoded sample back into *out, its strings and arrays in r (valid
+ * until the next call with r, or while cs is: strings point into cs).
+ * 0, or -1 with errno ENOMEM.
+ */
+int schema_to_store(struct schema_rows *r, const struct codec_sample *cs,
+		    struct store_sample *out);
+
+void schema_free(struct schema_rows *r);
+
+#endif

@@ -1,0 +1,56 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A recording of format version 1, made by stalltop 0.1.0
+# (tests/fixtures/recordings/README), still replays: --replay FILE -b
+# --json gives the file's five samples whole (every key of the sample
+# and of every row, arrays in pid order, cgroups in path order), so
+# every figure shown is the one recorded; and the text output shows
+# wl_spin's recorded CPU delay of each sample (166.2, 168.0, 168.0,
+# 167.2, 166.4 %) and its two threads with -H.
+# No privilege is needed; the live-test lock keeps other tests' load off
+# the run (the replay itself measures nothing).
+. "$top_srcdir/tests/lib/functions.sh"
+live_lock
+need_cmd jq gzip
+export LC_ALL=C   # the English messages
+
+REC=$top_srcdir/tests/fixtures/recordings/v1-0.1.0.ndjson.gz
+
+# whole: the samples of stdin, one line each, keys and arrays in order
+whole() {
+	jq -S -c 'select(has("time"))
+	  | .tasks |= sort_by(.pid) | .exited |= sort_by(.pid)
+	  | if has("thread_tasks") then .thread_tasks |= sort_by(.pid) else . end
+	  | if has("thread_exited") then .thread_exited |= sort_by(.pid) else . end
+	  | if has("cgroups") then .cgroups |= sort_by(.path) else . end'
+}
+
+[ "$(gzip -dc "$REC" | head -n 1 | jq .stalltop_recording)" = 1 ] ||
+	hard_error "the fixture is not a version 1 recording"
+
+timeout 60 "$STALLTOP" --replay "$REC" -b --json >"$TMP/out" 2>"$TMP/err"
+st=$?
+[ "$st" -eq 0 ] || fail "--replay --json exited $st: $(cat "$TMP/err")"
+[ ! -s "$TMP/err" ] || fail "the replay said: $(cat "$TMP/err")"
+gzip -dc "$REC" | whole >"$TMP/want" || hard_error "jq cannot read the fixture"
+whole <"$TMP/out" >"$TMP/got" || fail "jq cannot read the replay: $(head -c 300 "$TMP/out")"
+[ "$(lines "$TMP/got")" -eq 5 ] ||
+	fail "$(lines "$TMP/got") samples replayed, the recording has 5"
+if ! cmp -s "$TMP/want" "$TMP/got"; then
+	diff "$TMP/want" "$TMP/got" | head -c 3000 >&2
+	fail "the replayed samples differ from the recorded ones"
+fi
+
+# the text output: wl_spin's CPU delay of each sample, as recorded
+timeout 60 "$STALLTOP" --replay "$REC" -b >"$TMP/text" 2>"$TMP/err" ||
+	fail "--replay (text) exited $?: $(cat "$TMP/err")"
+got=$(awk '$NF == "wl_spin" { printf "%s ", $5 }' "$TMP/text")
+[ "$got" = "166.2 168.0 168.0 167.2 166.4 " ] ||
+	fail "wl_spin's CPU delay in the text replay: '$got', recorded 166.2 168.0 168.0 167.2 166.4"
+
+# -H: the recorded thread rows, both threads of wl_spin near 83 %
+timeout 60 "$STALLTOP" --replay "$REC" -b -H --json >"$TMP/threads" 2>"$TMP/err" ||
+	fail "--replay -H exited $?: $(cat "$TMP/err")"
+n=$(jq -c '[.tasks[] | select(.comm == "wl_spin" and .delay.cpu.pct > 80)] | length' "$TMP/threads" | sort -u | tr '\n' ' ')
+[ "$n" = "2 " ] || fail "wl_spin threads above 80 % CPU delay per sample with -H: $n, recorded 2"
+exit 0

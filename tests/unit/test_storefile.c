@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Store samples to a file and back (src/record/storefile.c): 30 samples,
+ * a key frame every 10, come back whole and in order; a byte flipped in
+ * a delta of the middle costs that sample and the deltas after it up to
+ * the next key frame, where the reader resumes (counted: one damaged
+ * part, six deltas without their base); a torn last record costs that
+ * sample alone, its bytes counted; garbage is no sample at all.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record/storefile.h"
+#include "unit.h"
+
+#define NS 30
+#define NT 20
+
+static struct store_task tasks[NT];
+
+static void make(struct store_sample *s, unsigned n)
+{
+	memset(s, 0, sizeof(*s));
+	s->time = 1.7e9 + 2.0 * n;
+	s->mono = 100.0 + 2.0 * n;
+	s->query_start = s->mono - 0.001;
+	s->delayacct = STORE_DELAYACCT_ON;
+	s->ts_version = 16;
+	for (unsigned i = 0; i < NT; i++) {
+		struct store_task *k = &tasks[i];
+
+		memset(k, 0, sizeof(*k));
+		k->r.id = (int32_t)(10 + i);
+		k->r.tgid = k->r.id;
+		k->r.start = 7;
+		k->r.asked_at = s->query_start;
+		k->r.at = s->mono;
+		k->r.run_ns = (uint64_t)n * (i + 1) * 1000;
+		k->r.d[0].count = n * i;
+		k->r.d[0].total_ns = (uint64_t)n * i * 333;
+		k->r.have = 1;
+		k->comm = "worker";
+		k->cmdline = "worker --fast";
+		k->user = "root";
+	}
+	s->tasks = tasks;
+	s->ntasks = NT;
+}
+
+/* The file of NS samples: its fd and where each sample's record ends. */
+static int write_file(uint64_t ends[NS + 1])
+{
+	FILE *f = tmpfile();
+	struct store_sample s;
+
+	if (!f)
+		exit(99);
+	int fd = dup(fileno(f));
+	fclose(f);
+	struct storefile_writer *w = storefile_writer_open(fd, "stalltop test", 10, 0);
+
+	CHECK(w != NULL);
+	ends[0] = storefile_writer_bytes(w);
+	for (unsigned n = 1; n <= NS; n++) {
+		make(&s, n);
+		CHECK(storefile_write(w, &s) == 0);
+		ends[n] = storefile_writer_bytes(w);
+	}
+	storefile_writer_free(w);
+	return fd;
+}
+
+/* Read fd from the start: the samples' numbers into got, how many. */
+static size_t read_all(int fd, unsigned got[NS], struct storefile_damage *dmg)
+{
+	struct storefile_reader *r;
+	struct store_sample s;
+	char err[256] = "";
+	size_t n = 0;
+	int st;
+
+	CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	r = storefile_reader_new(fd);
+	CHECK(r != NULL);
+	while ((st = storefile_next(r, &s, err, sizeof(err))) == 1 && n < NS) {
+		unsigned k = (unsigned)((s.time - 1.7e9) / 2.0 + 0.5);
+		struct store_sample want;
+
+		make(&want, k);
+		CHECK_EQ_U(s.ntasks, NT);
+		for (size_t i = 0; i < s.ntasks && i < NT; i++) {
+			CHECK_EQ_U(s.tasks[i].r.id, tasks[i].r.id);
+			CHECK_EQ_U(s.tasks[i].r.run_ns, tasks[i].r.run_ns);
+			CHECK_EQ_U(s.tasks[i].r.d[0].total_ns, tasks[i].r.d[0].total_ns);
+			CHECK(s.tasks[i].r.at == want.mono);
+			CHECK_STR(s.tasks[i].cmdline, "worker --fast");
+		}
+		got[n++] = k;
+	}
+	if (st < 0)
+		fprintf(stderr, "read: %s (%s)\n", err, strerror(errno));
+	CHECK(st == 0);
+	*dmg = storefile_damage(r);
+	storefile_reader_free(r);
+	return n;
+}
+
+int main(void)
+{
+	uint64_t ends[NS + 1];
+	unsigned got[NS];
+	struct storefile_damage d;
+	int fd = write_file(ends);
+
+	/* whole */
+	CHECK_EQ_U(read_all(fd, got, &d), NS);
+	for (unsigned i = 0; i < NS; i++)
+		CHECK_EQ_U(got[i], i + 1);
+	CHECK(d.bytes == 0 && d.parts == 0 && d.deltas == 0 && d.records == 0);
+
+	/* a byte of sample 14's record (a delta) flipped */
+	unsigned char b;
+	off_t at = (off_t)(ends[13] + (ends[14] - ends[13]) / 2);
+
+	CHECK(pread(fd, &b, 1, at) == 1);
+	b ^= 0x40;
+	CHECK(pwrite(fd, &b, 1, at) == 1);
+	size_t n = read_all(fd, got, &d);
+
+	CHECK_EQ_U(n, 13 + 10);     /* 1..13, then the key frame 21 on */
+	CHECK_EQ_U(got[12], 13);
+	if (n > 13)
+		CHECK_EQ_U(got[13], 21);
+	CHECK_EQ_U(d.parts, 1);
+	CHECK_EQ_U(d.bytes, ends[14] - ends[13]);
+	CHECK_EQ_U(d.deltas, 6);    /* 15..20 */
+	b ^= 0x40;
+	CHECK(pwrite(fd, &b, 1, at) == 1);
+
+	/* the last record torn */
+	CHECK(ftruncate(fd, (off_t)(ends[NS] - 3)) == 0);
+	CHECK_EQ_U(read_all(fd, got, &d), NS - 1);
+	CHECK_EQ_U(d.bytes, ends[NS] - 3 - ends[NS - 1]);
+
+	/* garbage */
+	CHECK(ftruncate(fd, 0) == 0);
+	char junk[4096];
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = (char)(i * 7 + 3);
+	CHECK(pwrite(fd, junk, sizeof(junk), 0) == (ssize_t)sizeof(junk));
+	CHECK_EQ_U(read_all(fd, got, &d), 0);
+	CHECK_EQ_U(d.bytes, sizeof(junk));
+	close(fd);
+	return unit_done();
+}
