@@ -18,16 +18,7 @@
 #include "live/evidence_read.h"
 #include "model/cgname.h"
 #include "model/cgrows.h"
-#include "model/rowwhy.h"
-
-/* A cgroup row's evidence (cgtable_why_gather). */
-struct cg_why {
-	struct evidence_reading prev;
-	uint64_t prev_round;       /* the round prev was read in */
-	uint64_t why_round;        /* why holds that round's evidence */
-	bool have_why;
-	struct row_why why;
-};
+#include "model/rowev.h"
 
 struct cg {
 	char *key;                 /* a row's tree path, or the text of
@@ -38,7 +29,8 @@ struct cg {
 				      pressure at the previous build, its
 				      name (cgname_of(path), made once) */
 	unsigned long gen;         /* last build that used it */
-	struct cg_why *ev;         /* its evidence, once gathered */
+	struct rowev_state *ev;    /* its evidence, once gathered (the
+				      model's: the reading before) */
 	/* a set of cgroups processes are in */
 	struct cgtable_members *members;
 };
@@ -302,8 +294,7 @@ bool cgtable_why_have(struct cgtable *t, struct cgroup_row *g, uint64_t round)
 	size_t at;
 	struct cg *e = t && g && g->path ? find(t, g->path, &at) : NULL;
 
-	if (!e || !e->row || !e->ev || !e->ev->have_why ||
-	    e->ev->why_round != round)
+	if (!e || !e->row || !e->ev || !rowev_have(e->ev, round))
 		return false;
 	g->why = &e->ev->why;
 	return true;
@@ -315,10 +306,14 @@ int cgtable_why_gather(struct cgtable *t, struct ts_client *ts,
 		       double interval, const struct diskstats *disks_prev,
 		       const struct diskstats *disks_cur)
 {
-	struct evidence_reading cur;
+	struct store_evidence cur = { .cgroup = g ? g->path : NULL };
+	struct rowev_input in = {
+		.round = round,
+		.interval = interval,
+		.disks_prev = disks_prev,
+		.disks_cur = disks_cur,
+	};
 	struct cg *e;
-	struct cg_why *w;
-	bool prev_ok;
 
 	if (!t || !g || !g->path) {
 		errno = EINVAL;
@@ -334,21 +329,11 @@ int cgtable_why_gather(struct cgtable *t, struct ts_client *ts,
 	}
 	if (!e->ev && !(e->ev = calloc(1, sizeof(*e->ev))))
 		return -1;
-	w = e->ev;
-	prev_ok = w->have_why && w->prev_round + 1 == round;
 	if (sys)
-		evidence_read_with(d, ts, sys, &cur);
+		evidence_read_with(d, ts, sys, &cur.r);
 	else
-		evidence_read(d, ts, &cur);
-	evidence_interval(prev_ok ? &w->prev : NULL, &cur, disks_prev,
-			  disks_cur, &w->why.ev);
-	rowwhy_eval(&w->why, g->d, g->total_pct, false, 0, interval,
-		    prev_ok ? rowwhy_first(&w->why) : WHY_NONE);
-	w->prev = cur;
-	w->prev_round = round;
-	w->why_round = round;
-	w->have_why = true;
-	g->why = &w->why;
+		evidence_read(d, ts, &cur.r);
+	g->why = rowev_cgroup(e->ev, &cur, &in, g);
 	return 0;
 }
 
@@ -370,12 +355,6 @@ cgtable_members_read(struct cgtable *t, struct ts_client *ts, int proc,
 	m = e->members;
 	if (m->round != round) {
 		/* a new round: this one's readings begin empty */
-		if (m->round + 1 == round && m->cur_have) {
-			m->prev = m->cur;
-			m->prev_have = m->cur_have;
-		} else {
-			m->prev_have = 0;
-		}
 		memset(&m->cur, 0, sizeof(m->cur));
 		m->cur_have = 0;
 		m->round = round;

@@ -8,12 +8,13 @@
  *    model/cgrows.h), next to each cgroup's own pressure over the same
  *    interval (its reading at the previous build kept), each with its
  *    name (model/cgname.h);
- *  - a cgroup row's evidence: its previous reading, so that throttling,
- *    events and pressure are the figures of the interval
- *    (cgtable_why_gather), for the rows a view shows stalled;
+ *  - a cgroup row's evidence: the model's state of it (its previous
+ *    reading, model/rowev.h), so that throttling, events and pressure
+ *    are the figures of the interval (cgtable_why_gather), for the rows
+ *    a view shows stalled;
  *  - the evidence of the cgroups processes are in, read once a round for
- *    all processes of the same cgroups however many of them stall, with
- *    the round before's reading (cgtable_members_read).
+ *    all processes of the same cgroups however many of them stall
+ *    (cgtable_members_read).
  *
  * Entries are keyed by the row's tree path, or by the text of
  * /proc/PID/cgroup the processes share (their own cgroup in each
@@ -61,10 +62,10 @@ bool cgtable_why_have(struct cgtable *t, struct cgroup_row *g, uint64_t round);
 /*
  * Read cgroup row g's evidence through d (its directories as cgdirs_open
  * gives them; pid -1; ts, may be NULL, asks the kernel for the task
- * states of d->states1), make the interval against its reading of
- * round - 1 (none: current values only) with the disks of the interval
- * (may be NULL), and find the causes of g's stalls over an interval of
- * interval seconds. g->why points into the table until the build that
+ * states of d->states1), and have the model (rowev_cgroup) make the
+ * interval against its reading of round - 1 (none: current values only)
+ * with the disks of the interval (may be NULL), and the causes of g's
+ * stalls over an interval of interval seconds. g->why points into the table until the build that
  * drops the cgroup, or cgtable_free(). Once per round: a second call of
  * the same round gives the first one's evidence. sys: the machine-wide
  * part of this round's readings (evidence_read_system), NULL to read it
@@ -79,14 +80,14 @@ int cgtable_why_gather(struct cgtable *t, struct ts_client *ts,
 /*
  * The cgroups' part of the evidence (struct evidence_reading: cpu, mem,
  * io, states) of the processes whose /proc/PID/cgroup reads proc_cgroup,
- * this round and the round before: only the groups in cur_have and
- * prev_have (EVIDENCE_WANT bits) were read, the rest is absent.
+ * this round: only the groups in cur_have (EVIDENCE_WANT bits) were
+ * read, the rest is absent. (The reading before is the model's, kept
+ * with each process: model/rowev.h.)
  */
 struct cgtable_members {
 	struct evidence_reading cur;   /* read in round */
-	struct evidence_reading prev;  /* read in round - 1 */
 	uint64_t round;
-	unsigned cur_have, prev_have;
+	unsigned cur_have;
 };
 
 /*

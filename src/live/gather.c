@@ -2,14 +2,16 @@
 /*
  * Why the shown rows stall: the evidence of each process a view shows
  * whose delay in a category the rule table covers is a stall (rowwhy.h),
- * read next to it, never for every task. Each such process keeps its
- * own previous reading (struct task.ev: its CPUs, IO, private memory);
- * the evidence of its cgroups is read once a round for every process in
- * the same cgroups, and kept with the round before's in the table of
- * cgroups (live/cgtable.h), so that the counters of its cgroups and its
- * IO give the figures of the interval; /proc/diskstats is read only when
- * a shown process stalled on IO. A process shown stalled for the first
- * time has current values only: the next sample has deltas.
+ * read next to it, never for every task. This file only reads: a
+ * process's reading (struct store_evidence: its CPUs, IO, private
+ * memory, and its cgroups' counters) goes to the model (model/rowev.h),
+ * which makes the figures of the interval and the causes from it and
+ * the reading before, kept in the state each process holds (struct
+ * task.ev); the evidence of its cgroups is read once a round for every
+ * process in the same cgroups (the table of cgroups, live/cgtable.h);
+ * /proc/diskstats is read only when a shown process stalled on IO. A
+ * process shown stalled for the first time has current values only: the
+ * next sample has deltas.
  *
  * A process's cgroups are its own of each hierarchy, from its
  * /proc/PID/cgroup: read once in its life, again after an exec or when
@@ -41,6 +43,7 @@
 #include "live/evidence_read.h"
 #include "live/tasktable.h"
 #include "model/evidence.h"
+#include "model/rowev.h"
 #include "model/rowwhy.h"
 
 /* The longest /proc/PID/cgroup text kept (longer ones are not shared). */
@@ -48,17 +51,10 @@
 
 /* What a process keeps between samples (struct task.ev). */
 struct task_ev {
-	struct evidence_reading prev;   /* its own part (no cgroups') */
-	uint64_t prev_round;       /* the reading prev was taken after */
-	bool have_prev;
-	uint64_t lost_at;          /* notifications lost at prev */
-	uint64_t why_round;        /* why holds this reading's evidence */
-	bool have_why;
-	struct row_why why;
+	struct rowev_state st;     /* the model's: the reading before */
 	/* its /proc/PID/cgroup: the key of its cgroups in the table */
 	char cgroups[GATHER_CGROUPS];
 	bool have_cgroups;
-	bool cgroups_same;         /* the same as at the reading before */
 	double cgroups_at;         /* CLOCK_MONOTONIC of that read */
 	uint64_t tree_hash;        /* of its tree path (task.cgroup) then */
 };
@@ -200,7 +196,6 @@ static bool cgroups_of(struct monitor *m, struct gather *g, struct task *k)
 	char name[64], *pc;
 	bool moved = cgsum_used(m) ? tree != e->tree_hash : k->cg_stale;
 
-	e->cgroups_same = e->have_cgroups;
 	if (e->have_cgroups && !moved && now - e->cgroups_at < CGSUM_RECHECK)
 		return true;
 	if (!cgsum_used(m))
@@ -211,10 +206,9 @@ static bool cgroups_of(struct monitor *m, struct gather *g, struct task *k)
 	pc = layout_of(m, g) ? cgroup_read_file(name) : NULL;
 	if (!pc || strlen(pc) >= sizeof(e->cgroups)) {
 		free(pc);
-		e->have_cgroups = e->cgroups_same = false;
+		e->have_cgroups = false;
 		return false;
 	}
-	e->cgroups_same = e->have_cgroups && strcmp(e->cgroups, pc) == 0;
 	strcpy(e->cgroups, pc);
 	e->have_cgroups = true;
 	free(pc);
@@ -235,18 +229,32 @@ static void with_cgroups(struct evidence_reading *r,
 	r->states = from->states;
 }
 
-/* The evidence of process k's row r over this interval, into k->ev. */
-static void gather_one(struct monitor *m, struct gather *g, struct task *k,
-		       struct row *r)
+/* What the model makes a row's evidence of at this sample. */
+static struct rowev_input input_of(struct monitor *m, struct gather *g)
+{
+	return (struct rowev_input){
+		.round = m->round,
+		.lost = m->lost + m->exit_lost,
+		.interval = m->sample_dt,
+		.disks_prev = g->have_disks_prev ? &g->disks_prev : NULL,
+		.disks_cur = g->have_disks ? &g->disks_cur : NULL,
+	};
+}
+
+/*
+ * The reading of process k's evidence for its row r (the groups its
+ * stalls want) into ev: its own part, and its cgroups' (read once a
+ * round for all processes in them).
+ */
+static void read_one(struct monitor *m, struct gather *g, struct task *k,
+		     const struct row *r, struct store_evidence *ev)
 {
 	struct task_ev *e = k->ev;
-	struct evidence_reading cur, prev;
 	struct evidence_dirs d = EVIDENCE_DIRS_NONE;
 	const struct cgtable_members *cg = NULL;
+	bool have_cgroups;
 	struct cgtable *t;
 	char name[32];
-	uint64_t lost = m->lost + m->exit_lost;
-	bool prev_ok;
 
 	d.proc = g->proc;
 	d.cpu_sys = g->cpu_sys;
@@ -256,38 +264,18 @@ static void gather_one(struct monitor *m, struct gather *g, struct task *k,
 	snprintf(name, sizeof(name), "%d", (int)k->id);
 	if (g->proc >= 0)
 		d.pid = openat(g->proc, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	evidence_read_task(&d, system_of(m, g), &cur);
+	*ev = (struct store_evidence){ .id = k->id, .start = k->start };
+	evidence_read_task(&d, system_of(m, g), &ev->r);
 	if (d.pid >= 0)
 		close(d.pid);
-	/* its cgroups: read once a round for all processes in them */
-	if (cgroups_of(m, g, k) && (t = table_of(m, g)))
+	have_cgroups = cgroups_of(m, g, k);
+	if (have_cgroups && (t = table_of(m, g)))
 		cg = cgtable_members_read(t, m->ts, g->proc, e->cgroups,
 					  m->round, d.want);
-	with_cgroups(&cur, cg ? &cg->cur : NULL);
-	/* forks are counted from fork events: none may have been lost */
-	cur.forks = (struct kval){ .have = m->pc != NULL, .v = k->forks };
-	prev_ok = e->have_prev && e->prev_round + 1 == m->round;
-	if (prev_ok && e->lost_at != lost)
-		e->prev.forks.have = false;
-	prev = e->prev;
-	/* the round before's of the same cgroups, if it was in them then */
-	with_cgroups(&prev, cg && e->cgroups_same && cg->prev_have ?
-		     &cg->prev : NULL);
-	evidence_interval(prev_ok ? &prev : NULL, &cur,
-			  g->have_disks_prev ? &g->disks_prev : NULL,
-			  g->have_disks ? &g->disks_cur : NULL, &e->why.ev);
-	/* the first cause of the interval before stays while it binds */
-	rowwhy_eval(&e->why, r->d, r->total_pct, r->have_cpu_pct, r->cpu_pct,
-		    m->sample_dt,
-		    e->have_why && e->why_round + 1 == m->round ?
-		    rowwhy_first(&e->why) : WHY_NONE);
-	e->prev = cur;
-	with_cgroups(&e->prev, NULL);   /* the table keeps the cgroups' */
-	e->have_prev = true;
-	e->prev_round = m->round;
-	e->lost_at = lost;
-	e->why_round = m->round;
-	e->have_why = true;
+	with_cgroups(&ev->r, cg ? &cg->cur : NULL);
+	ev->cgroups = have_cgroups ? e->cgroups : NULL;
+	/* forks are counted from fork events */
+	ev->r.forks = (struct kval){ .have = m->pc != NULL, .v = k->forks };
 }
 
 /* The live process behind a row whose evidence is wanted, or NULL. */
@@ -320,7 +308,7 @@ void gather_rows(struct monitor *m, struct row *rows, size_t n)
 		struct task *k = wanted(m, &rows[i]);
 		const struct task_ev *e = k ? k->ev : NULL;
 
-		if (e && !(e->have_why && e->why_round == m->round) &&
+		if (e && !rowev_have(&e->st, m->round) &&
 		    rowwhy_stalled(&rows[i].d[CAT_IO]))
 			io = true;
 	}
@@ -333,9 +321,14 @@ void gather_rows(struct monitor *m, struct row *rows, size_t n)
 		if (!k)
 			continue;
 		e = k->ev;
-		if (!(e->have_why && e->why_round == m->round))
-			gather_one(m, g, k, &rows[i]);
-		rows[i].why = &e->why;
+		if (!rowev_have(&e->st, m->round)) {
+			struct store_evidence ev;
+			struct rowev_input in = input_of(m, g);
+
+			read_one(m, g, k, &rows[i], &ev);
+			rowev_task(&e->st, &ev, &in, &rows[i]);
+		}
+		rows[i].why = &e->st.why;
 	}
 }
 

@@ -129,6 +129,9 @@ struct store_evidence {
 	int32_t id;           /* the task (with start), or 0 for a cgroup */
 	uint64_t start;       /* the task's start ticks */
 	const char *cgroup;   /* the cgroup's path (id 0), else NULL */
+	const char *cgroups;  /* a task's /proc/PID/cgroup text: the
+				 cgroups r's cgroups' part is of; NULL
+				 unknown (then r has no cgroups' part) */
 	struct evidence_reading r; /* r.when: mono s of the reading */
 };
 

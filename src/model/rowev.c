@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A row's evidence and causes from sample to sample (rowev.h).
+ */
+#include <config.h>
+
+#include <string.h>
+
+#include "model/rowev.h"
+
+bool rowev_have(const struct rowev_state *s, uint64_t round)
+{
+	return s->have_why && s->why_round == round;
+}
+
+/* The cgroups' part of a reading (cpu, mem, io, states) cleared. */
+static void without_cgroups(struct evidence_reading *r)
+{
+	static const struct evidence_reading none;
+
+	r->cpu = none.cpu;
+	r->mem = none.mem;
+	r->io = none.io;
+	r->states = none.states;
+}
+
+/* cur becomes the reading before of the next sample. */
+static void keep(struct rowev_state *s, const struct store_evidence *cur,
+		 const struct rowev_input *in)
+{
+	s->prev = cur->r;
+	s->prev_round = in->round;
+	s->prev_lost = in->lost;
+	s->have_prev = true;
+	s->prev_cgroups_known = cur->cgroups &&
+				strlen(cur->cgroups) < sizeof(s->prev_cgroups);
+	if (s->prev_cgroups_known)
+		strcpy(s->prev_cgroups, cur->cgroups);
+	s->why_round = in->round;
+	s->have_why = true;
+}
+
+/* Whether the reading before is of the sample before this one. */
+static bool follows(const struct rowev_state *s, const struct rowev_input *in)
+{
+	return s->have_prev && s->prev_round + 1 == in->round;
+}
+
+const struct row_why *rowev_task(struct rowev_state *s,
+				 const struct store_evidence *cur,
+				 const struct rowev_input *in,
+				 const struct row *r)
+{
+	bool prev_ok = follows(s, in);
+	bool why_ok = s->have_why && s->why_round + 1 == in->round;
+	struct evidence_reading prev = s->prev;
+
+	/* forks are counted from fork events: none may have been lost */
+	if (prev_ok && s->prev_lost != in->lost)
+		prev.forks.have = false;
+	/* the cgroups' part: of the same cgroups only */
+	if (!(cur->cgroups && s->prev_cgroups_known &&
+	      strcmp(cur->cgroups, s->prev_cgroups) == 0))
+		without_cgroups(&prev);
+	evidence_interval(prev_ok ? &prev : NULL, &cur->r, in->disks_prev,
+			  in->disks_cur, &s->why.ev);
+	rowwhy_eval(&s->why, r->d, r->total_pct, r->have_cpu_pct, r->cpu_pct,
+		    in->interval, why_ok ? rowwhy_first(&s->why) : WHY_NONE);
+	keep(s, cur, in);
+	return &s->why;
+}
+
+const struct row_why *rowev_cgroup(struct rowev_state *s,
+				   const struct store_evidence *cur,
+				   const struct rowev_input *in,
+				   const struct cgroup_row *g)
+{
+	bool prev_ok = follows(s, in);
+
+	evidence_interval(prev_ok ? &s->prev : NULL, &cur->r, in->disks_prev,
+			  in->disks_cur, &s->why.ev);
+	rowwhy_eval(&s->why, g->d, g->total_pct, false, 0, in->interval,
+		    prev_ok ? rowwhy_first(&s->why) : WHY_NONE);
+	keep(s, cur, in);
+	return &s->why;
+}
