@@ -11,22 +11,6 @@
 _Static_assert(READING_NCAT == NCAT,
 	       "a reading holds every category of the table");
 
-/* The counters of reading r as a base (delta.h). */
-static void base_of(const struct task_reading *r, struct ts_base *b)
-{
-	memset(b, 0, sizeof(*b));
-	b->kind = (r->flags & READING_OWN) ? TS_KIND_PID : TS_KIND_TGID;
-	b->have = r->have;
-	b->have_max = r->have_max;
-	b->no_count = r->no_count;
-	b->run_ns = r->run_ns;
-	for (int c = 0; c < NCAT; c++) {
-		b->d[c].count = r->d[c].count;
-		b->d[c].total_ns = r->d[c].total_ns;
-		b->d[c].max_ns = r->d[c].max_ns;
-	}
-}
-
 /* Reading r as the kernel's reading delta_interval() takes. */
 static void ts_of(const struct task_reading *r, struct ts_reading *t)
 {
@@ -154,8 +138,11 @@ unsigned derive_figures(const struct delta *iv, const struct task_reading *r,
 void derive_rebase(struct derive_state *s, const struct task_reading *r)
 {
 	/* a carried reading repeats the base: it stands */
-	if (!(r->flags & READING_CARRIED))
-		base_of(r, &s->prev);
+	if (!(r->flags & READING_CARRIED)) {
+		struct ts_reading t;
+		ts_of(r, &t);
+		delta_base_of(&t, &s->prev);
+	}
 	s->prev_at = r->asked_at;
 	s->have_prev = true;
 }
