@@ -25,6 +25,15 @@ static void without_cgroups(struct evidence_reading *r)
 }
 
 /* cur becomes the reading before of the next sample. */
+/* The text of a process's cgroups as rowev_state keeps it. */
+static uint64_t cgroups_hash(const char *text)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+		h = (h ^ *p) * 0x100000001b3ull;
+	return h;
+}
+
 static void keep(struct rowev_state *s, const struct store_evidence *cur,
 		 const struct rowev_input *in)
 {
@@ -32,10 +41,9 @@ static void keep(struct rowev_state *s, const struct store_evidence *cur,
 	s->prev_round = in->round;
 	s->prev_lost = in->lost;
 	s->have_prev = true;
-	s->prev_cgroups_known = cur->cgroups &&
-				strlen(cur->cgroups) < sizeof(s->prev_cgroups);
+	s->prev_cgroups_known = cur->cgroups != NULL;
 	if (s->prev_cgroups_known)
-		strcpy(s->prev_cgroups, cur->cgroups);
+		s->prev_cgroups = cgroups_hash(cur->cgroups);
 	s->why_round = in->round;
 	s->have_why = true;
 }
@@ -60,7 +68,7 @@ const struct row_why *rowev_task(struct rowev_state *s,
 		prev.forks.have = false;
 	/* the cgroups' part: of the same cgroups only */
 	if (!(cur->cgroups && s->prev_cgroups_known &&
-	      strcmp(cur->cgroups, s->prev_cgroups) == 0))
+	      cgroups_hash(cur->cgroups) == s->prev_cgroups))
 		without_cgroups(&prev);
 	evidence_interval(prev_ok ? &prev : NULL, &cur->r, in->disks_prev,
 			  in->disks_cur, &s->why.ev);

@@ -28,9 +28,6 @@
 #include "model/sample.h"
 #include "store/sample.h"
 
-/* The longest text of a process's cgroups kept (longer: not compared). */
-#define ROWEV_CGROUPS 4096
-
 /* What is kept of one owner's evidence between samples. */
 struct rowev_state {
 	struct evidence_reading prev; /* the reading before */
@@ -38,7 +35,12 @@ struct rowev_state {
 	uint64_t prev_lost;        /* events lost by then (forks) */
 	bool have_prev;
 	bool prev_cgroups_known;   /* prev_cgroups names its cgroups */
-	char prev_cgroups[ROWEV_CGROUPS];
+	/*
+	 * Its cgroups as a 64-bit FNV-1a hash of the text (two texts of one
+	 * process that hash alike but differ: 2^-64), not the text itself:
+	 * a kept reading costs 8 bytes here, not the text's length.
+	 */
+	uint64_t prev_cgroups;
 	uint64_t why_round;        /* why is of this sample */
 	bool have_why;
 	struct row_why why;
