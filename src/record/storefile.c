@@ -78,6 +78,7 @@ struct storefile_reader {
 	struct schema_rows rows;
 	uint64_t offset;
 	uint64_t records;       /* records that did not decode */
+	uint64_t skipped_before; /* deltas skipped by decoders before a seek */
 };
 
 struct storefile_reader *storefile_reader_new(int fd)
@@ -123,6 +124,28 @@ int storefile_next(struct storefile_reader *r, struct store_sample *out,
 	return got;
 }
 
+int storefile_seek(struct storefile_reader *r, uint64_t offset)
+{
+	struct codec_dec *dec = codec_dec_new(&schema_store);
+
+	if (!dec) {
+		errno = ENOMEM;
+		return -1;
+	}
+	if (frame_reader_seek(r->fr, offset) < 0) {
+		int e = errno;
+
+		codec_dec_free(dec);
+		errno = e;
+		return -1;
+	}
+	/* what was decoded before is no base of what follows */
+	r->skipped_before += codec_dec_skipped(r->dec);
+	codec_dec_free(r->dec);
+	r->dec = dec;
+	return 0;
+}
+
 uint64_t storefile_offset(const struct storefile_reader *r)
 {
 	return r->offset;
@@ -134,7 +157,7 @@ struct storefile_damage storefile_damage(const struct storefile_reader *r)
 		.bytes = frame_reader_skipped(r->fr),
 		.parts = frame_reader_gaps(r->fr),
 		.records = r->records,
-		.deltas = codec_dec_skipped(r->dec),
+		.deltas = r->skipped_before + codec_dec_skipped(r->dec),
 	};
 }
 

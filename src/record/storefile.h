@@ -50,6 +50,12 @@ struct storefile_reader *storefile_reader_new(int fd);
  */
 int storefile_next(struct storefile_reader *r, struct store_sample *out,
 		   char *err, size_t errsize);
+/*
+ * Go on reading at offset, where a key frame starts (storefile_offset of
+ * an earlier read, or a storeindex entry): the next sample is that one.
+ * 0, or -1 with errno set (ENOMEM, lseek's: ESPIPE for a pipe).
+ */
+int storefile_seek(struct storefile_reader *r, uint64_t offset);
 /* Where the sample read last starts in the file. */
 uint64_t storefile_offset(const struct storefile_reader *r);
 struct storefile_damage storefile_damage(const struct storefile_reader *r);
