@@ -26,6 +26,7 @@ struct storeindex_entry {
 	uint64_t offset;        /* where its record starts */
 	double time;            /* the sample's time, epoch s */
 	bool key;               /* a key frame: reading may start here */
+	bool bad;               /* found not to decode (by its reader) */
 };
 
 struct storeindex {
