@@ -460,6 +460,27 @@ static int save_screen_settings(const struct screen_settings *set, void *arg)
 }
 
 /* The screen, opened with o's settings; W saves them through o. */
+/*
+ * A replay's figures as asked: -a over the window, -d the interval they
+ * cover (a recording of readings makes both; an NDJSON one has its
+ * intervals as recorded, and there -d stays the screen's speed).
+ */
+static void replay_settings(struct producer *m, const struct options *o)
+{
+	if (o->accumulate && producer_set_accumulate(m, true) < 0 &&
+	    (o->set_mask & SET_ACCUMULATE))
+		warnx("-a: %s",
+		      producer_refusal(m, PRODUCER_WORDS_NO_ACCUMULATE));
+	if ((o->set_mask & SET_DELAY) && producer_sets_interval(m))
+		producer_set_interval(m, o->delay);
+}
+
+/*
+ * The pace of a replay on the screen where -d is the interval the
+ * figures cover: one sample a second, as top refreshes by default.
+ */
+#define REPLAY_PACE 1.0
+
 static int run_screen(struct producer *m, struct evloop *loop,
 		      struct options *o)
 {
@@ -478,6 +499,8 @@ static int run_screen(struct producer *m, struct evloop *loop,
 		.save_arg = o,
 	};
 	memcpy(set.columns, o->columns, sizeof(set.columns));
+	if (producer_sets_interval(m))
+		set.delay = REPLAY_PACE;
 	char *path = config_file_path();
 	set.path = path;
 	int code = screen_run(m, loop, &set);
@@ -601,6 +624,8 @@ int main(int argc, char **argv)
 		return code;
 	}
 
+	if (o.replay)
+		replay_settings(m, &o);
 	if (recording_on)
 		producer_on_sample(m, record_sample, &recording);
 	if (o.batch) {

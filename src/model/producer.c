@@ -90,6 +90,21 @@ bool producer_can_accumulate(const struct producer *p)
 	return p->ops->set_accumulate != NULL;
 }
 
+int producer_set_interval(struct producer *p, double seconds)
+{
+	if (!p->ops->set_interval) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	p->ops->set_interval(p, seconds);
+	return 0;
+}
+
+bool producer_sets_interval(const struct producer *p)
+{
+	return p->ops->set_interval != NULL;
+}
+
 bool producer_makes_threads(const struct producer *p)
 {
 	return p->ops->makes_threads;

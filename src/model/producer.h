@@ -91,6 +91,14 @@ struct producer_ops {
 	bool makes_threads;
 	/* Figures since now instead of per interval. NULL: as produced. */
 	void (*set_accumulate)(struct producer *p, bool accumulate);
+	/*
+	 * The interval its figures cover, at least seconds (0: its own),
+	 * made by a producer of stored readings from the samples it holds;
+	 * the pace at which they are shown is the view's. NULL: a producer
+	 * that measures (its interval is the view's refresh) or one whose
+	 * intervals are as they were recorded.
+	 */
+	void (*set_interval)(struct producer *p, double seconds);
 	/* Sum rows per cgroup; 0, or -1 with errno (ENOENT: no v2). */
 	int (*set_cgroups)(struct producer *p, bool on);
 	/*
@@ -157,6 +165,10 @@ void producer_set_threads(struct producer *p, bool threads, pid_t only_tgid);
 int producer_set_accumulate(struct producer *p, bool accumulate);
 /* Can it give figures since now instead of per interval? */
 bool producer_can_accumulate(const struct producer *p);
+/* Returns 0, or -1 with errno ENOTSUP where it cannot (set_interval). */
+int producer_set_interval(struct producer *p, double seconds);
+/* Does it make its figures' interval from stored readings? */
+bool producer_sets_interval(const struct producer *p);
 /* Does it make thread rows of any process when asked (set_threads)? */
 bool producer_makes_threads(const struct producer *p);
 int producer_set_cgroups(struct producer *p, bool on);
