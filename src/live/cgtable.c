@@ -389,6 +389,11 @@ void cgtable_prune(struct cgtable *t, uint64_t round)
 	t->n = k;
 }
 
+struct store_cgroup *cgtable_readings(const struct cgtable *t)
+{
+	return t->read;
+}
+
 size_t cgtable_count(const struct cgtable *t)
 {
 	return t ? t->n : 0;

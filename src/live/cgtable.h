@@ -111,6 +111,11 @@ void cgtable_prune(struct cgtable *t, uint64_t round);
 
 /* Entries of the table, and readings of processes' cgroups (the tests). */
 size_t cgtable_count(const struct cgtable *t);
+/*
+ * What the files of the cgroup rows of the last cgtable_build said, one
+ * per row in the same order; valid as long as those rows.
+ */
+struct store_cgroup *cgtable_readings(const struct cgtable *t);
 uint64_t cgtable_reads(const struct cgtable *t);
 
 #endif
