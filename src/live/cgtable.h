@@ -32,6 +32,7 @@
 #include "live/evidence_read.h"
 #include "model/evidence.h"
 #include "model/sample.h"
+#include "store/sample.h"
 
 struct cgtable;
 
@@ -69,13 +70,15 @@ bool cgtable_why_have(struct cgtable *t, struct cgroup_row *g, uint64_t round);
  * drops the cgroup, or cgtable_free(). Once per round: a second call of
  * the same round gives the first one's evidence. sys: the machine-wide
  * part of this round's readings (evidence_read_system), NULL to read it
- * here. 0, or -1 (ENOMEM).
+ * here. read (may be NULL): a copy of the reading when one was taken
+ * now (read->cgroup set), else untouched. 0, or -1 (ENOMEM).
  */
 int cgtable_why_gather(struct cgtable *t, struct ts_client *ts,
 		       struct cgroup_row *g, const struct evidence_dirs *d,
 		       const struct evidence_reading *sys, uint64_t round,
 		       double interval, const struct diskstats *disks_prev,
-		       const struct diskstats *disks_cur);
+		       const struct diskstats *disks_cur,
+		       struct store_evidence *read);
 
 /*
  * The cgroups' part of the evidence (struct evidence_reading: cpu, mem,

@@ -163,8 +163,11 @@ static void model_settings(struct monitor *m)
 static void keep_whole(struct monitor *m, const struct store_sample *in,
 		       const struct sample *out)
 {
+	struct store_sample s = *in;
+
 	rows_keep_status(m);
-	storesample_end(m->whole, in,
+	s.disks = gather_disks(m);
+	storesample_end(m->whole, &s,
 			out->cgroups && m->cgt ? cgtable_readings(m->cgt) : NULL,
 			out->ncgroups);
 }

@@ -31,6 +31,7 @@ struct procinfo;
 struct procstat;
 struct ts_client;
 struct ts_listener;
+struct diskstats;
 struct store_machine;
 struct storesample;
 struct store_task;
@@ -211,6 +212,11 @@ size_t rows_count_threads(struct monitor *m);
 /* gather.c: why the shown rows stall */
 /* The evidence of the stalled processes among rows (row.why). */
 void gather_rows(struct monitor *m, struct row *rows, size_t n);
+/*
+ * /proc/diskstats as read with this sample's evidence, or NULL when it
+ * was not read (no shown row stalled on IO).
+ */
+const struct diskstats *gather_disks(const struct monitor *m);
 /* The evidence of the stalled cgroups among rows (cgroup_row.why). */
 void gather_cgroups(struct monitor *m, struct cgroup_row *rows, size_t n);
 /* A sample begins: forget what is too old to make an interval with. */

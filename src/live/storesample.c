@@ -18,6 +18,7 @@ void storesample_free(struct storesample *w)
 		return;
 	free(w->tasks);
 	free(w->threads);
+	free(w->evidence);
 	free(w);
 }
 
@@ -25,7 +26,7 @@ void storesample_begin(struct storesample *w)
 {
 	w->complete = false;
 	w->failed = false;
-	w->ntasks = w->nthreads = 0;
+	w->ntasks = w->nthreads = w->nevidence = 0;
 }
 
 static struct store_task *push(struct store_task **v, size_t *n,
@@ -54,6 +55,23 @@ struct store_task *storesample_push(struct storesample *w, bool thread,
 	return p;
 }
 
+void storesample_push_evidence(struct storesample *w,
+			       const struct store_evidence *ev)
+{
+	if (w->nevidence == w->capevidence) {
+		size_t c = w->capevidence ? w->capevidence * 2 : 16;
+		struct store_evidence *p = realloc(w->evidence, c * sizeof(*p));
+
+		if (!p) {
+			w->failed = true;
+			return;
+		}
+		w->evidence = p;
+		w->capevidence = c;
+	}
+	w->evidence[w->nevidence++] = *ev;
+}
+
 void storesample_end(struct storesample *w, const struct store_sample *in,
 		     struct store_cgroup *cgroups, size_t ncgroups)
 {
@@ -62,6 +80,8 @@ void storesample_end(struct storesample *w, const struct store_sample *in,
 	w->s.ntasks = w->ntasks;
 	w->s.thread_tasks = in->thread_readings ? w->threads : NULL;
 	w->s.nthread_tasks = in->thread_readings ? w->nthreads : 0;
+	w->s.evidence = w->nevidence ? w->evidence : NULL;
+	w->s.nevidence = w->nevidence;
 	w->s.cgroups = cgroups;
 	w->s.ncgroups = cgroups ? ncgroups : 0;
 	w->complete = !w->failed;

@@ -22,6 +22,8 @@ struct storesample {
 	bool failed;             /* an array could not grow: incomplete */
 	struct store_task *tasks, *threads;
 	size_t ntasks, captasks, nthreads, capthreads;
+	struct store_evidence *evidence;
+	size_t nevidence, capevidence;
 };
 
 struct storesample *storesample_new(void);
@@ -34,9 +36,12 @@ void storesample_begin(struct storesample *w);
  */
 struct store_task *storesample_push(struct storesample *w, bool thread,
 				    const struct store_task *t);
+/* A copy of an evidence reading taken for a row of this reading. */
+void storesample_push_evidence(struct storesample *w,
+			       const struct store_evidence *ev);
 /*
- * The reading is whole: in's clocks and counters, the tasks pushed,
- * cgroups (ncgroups of them, or NULL: not collected).
+ * The reading is whole: in's clocks, counters and disks, the tasks and
+ * evidence pushed, cgroups (ncgroups of them, or NULL: not collected).
  */
 void storesample_end(struct storesample *w, const struct store_sample *in,
 		     struct store_cgroup *cgroups, size_t ncgroups);

@@ -32,6 +32,11 @@ static void test_container(void)
 		CHECK(storesample_push(w, false, &t) != NULL);
 	}
 	CHECK(storesample_push(w, true, &t) != NULL);
+	for (int i = 0; i < 20; i++) { /* past the first growth */
+		struct store_evidence ev = { .id = 100 + i, .start = 9 };
+
+		storesample_push_evidence(w, &ev);
+	}
 	CHECK(storesample_get(w) == NULL); /* not ended yet */
 	storesample_end(w, &in, NULL, 3);
 	const struct store_sample *s = storesample_get(w);
@@ -44,6 +49,8 @@ static void test_container(void)
 		CHECK(s->thread_tasks == NULL);
 		CHECK_EQ_U(s->nthread_tasks, 0);
 		CHECK_EQ_U(s->ncgroups, 0); /* cgroups NULL: not collected */
+		CHECK_EQ_U(s->nevidence, 20);
+		CHECK(s->evidence && s->evidence[19].id == 119);
 	}
 	/* the next reading drops the last one's */
 	storesample_begin(w);
@@ -53,6 +60,7 @@ static void test_container(void)
 	storesample_end(w, &in, NULL, 0);
 	s = storesample_get(w);
 	CHECK(s && s->ntasks == 0 && s->nthread_tasks == 1);
+	CHECK(s && s->nevidence == 0 && s->evidence == NULL);
 	storesample_free(w);
 }
 
