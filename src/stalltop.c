@@ -589,10 +589,11 @@ int main(int argc, char **argv)
 		.rescan = o.rescan,
 		.cgroups = sum_cgroups,
 		.cgroup_within = o.cgroup ? cgroup : NULL,
+		.record = recording_on,
 		.record_threads = recording_on,
 		.triggers = triggers,
 		.ntriggers = o.ntriggers,
-		.machine = !o.batch,
+		.machine = !o.batch || recording_on,
 	};
 	int code = 2;
 	char err[512];

@@ -133,6 +133,11 @@ bool producer_seekable(const struct producer *p)
 	return p->ops->step != NULL;
 }
 
+const struct store_sample *producer_readings(struct producer *p)
+{
+	return p->ops->readings ? p->ops->readings(p) : NULL;
+}
+
 bool producer_finite(const struct producer *p)
 {
 	return p->ops->done != NULL;

@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "model/sample.h"
+#include "store/sample.h"
 
 #define PRODUCER_MAX_NOTICES 8
 
@@ -71,6 +72,12 @@ struct producer_ops {
 	 * the next call or free. Returns 0, or -1 with errno set.
 	 */
 	int (*sample)(struct producer *p, struct sample *out);
+	/*
+	 * The readings the last sample was made of (store/sample.h), valid
+	 * as long as that sample. NULL: it keeps none (the live monitor
+	 * keeps them only when asked to, for a recording).
+	 */
+	const struct store_sample *(*readings)(struct producer *p);
 	/*
 	 * Read what changes every interval (the rows' struct task_info)
 	 * for the rows a view is about to show. NULL: the rows have it.
@@ -157,6 +164,11 @@ struct producer {
 };
 
 int producer_sample(struct producer *p, struct sample *out);
+/*
+ * What the kernel said at the last sample handed out, whole (what a
+ * recording stores), or NULL where the producer keeps no such thing.
+ */
+const struct store_sample *producer_readings(struct producer *p);
 void producer_fill_status(struct producer *p, struct row *rows, size_t n);
 void producer_fill_cgroups(struct producer *p, struct cgroup_row *rows,
 			   size_t n);
