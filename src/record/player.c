@@ -14,8 +14,9 @@
  * between said). The model is brought to the base by reading from the
  * key frame at or before it (with -a, at or before the window's start)
  * and giving it each sample on to the base, so a step, a jump or a
- * paused sample shows what a play from the start would have. A file's
- * first sample has no base in it: it is the base of the next one only.
+ * paused sample shows what a play from the start would have. The first
+ * sample of a file, or of a recording session in it, has no base: it is
+ * the base of the next one only.
  */
 #include <config.h>
 
@@ -282,10 +283,14 @@ static void update_problem(struct player *pl)
 static size_t base_of(const struct player *pl, size_t f, size_t e)
 {
 	const struct storeindex *ix = replay_set_store_index(pl->rp, f);
+	size_t first = storeindex_session_at(ix, e);
 
+	/* a session's samples are counted from its own first one */
+	if (e == first)
+		return SIZE_MAX;
 	if (!(pl->every > 0) || pl->accumulate)
-		return e ? e - 1 : SIZE_MAX;
-	for (size_t j = e; j-- > 0;)
+		return e - 1;
+	for (size_t j = e; j-- > first;)
 		if (ix->e[e].time - ix->e[j].time >= pl->every * EVERY_SLACK)
 			return j;
 	return SIZE_MAX;
@@ -375,6 +380,7 @@ static int span(struct player *pl, size_t f, size_t b, size_t e)
 static int show_store(struct player *pl, size_t i, size_t f, size_t e,
 		      struct sample *out)
 {
+	const struct storeindex *ix = replay_set_store_index(pl->rp, f);
 	size_t b = base_of(pl, f, e), wb = 0;
 	struct store_sample merged;
 	int got;
@@ -384,14 +390,18 @@ static int show_store(struct player *pl, size_t i, size_t f, size_t e,
 	if (pl->accumulate) {
 		size_t af, ae;
 
-		if (pl->acc_pos == SIZE_MAX || pl->acc_pos > i ||
-		    !replay_set_store_pos(pl->rp, pl->acc_pos, &af, &ae) ||
-		    af != f) {
-			/* the window starts here (within one file) */
+		if (pl->acc_pos == SIZE_MAX || pl->acc_pos > i) {
+			/* the window starts at this sample's base */
 			pl->acc_pos = i;
-			ae = e;
+			wb = b;
+		} else if (!replay_set_store_pos(pl->rp, pl->acc_pos, &af, &ae) ||
+			   af != f || storeindex_session_at(ix, ae) !=
+				      storeindex_session_at(ix, e)) {
+			/* ... or where the file or session began since */
+			wb = storeindex_session_at(ix, e);
+		} else {
+			wb = base_of(pl, f, ae);
 		}
-		wb = base_of(pl, f, ae);
 	}
 	if ((got = model_to(pl, f, b, pl->accumulate, wb)) <= 0)
 		return got;

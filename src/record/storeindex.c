@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lib/nls.h"
+#include "record/storefile.h"
 #include "store/frame.h"
 
 /* The cancel descriptor is looked at once every this many records. */
@@ -31,7 +32,7 @@ static bool cancelled(int fd)
 	return fd >= 0 && poll(&p, 1, 0) > 0;
 }
 
-static int add(struct storeindex *ix, const struct frame *f)
+static int add(struct storeindex *ix, const struct frame *f, bool session)
 {
 	if (ix->n == ix->cap) {
 		size_t cap = ix->cap ? ix->cap * 2 : 256;
@@ -46,6 +47,7 @@ static int add(struct storeindex *ix, const struct frame *f)
 		.offset = f->offset,
 		.time = f->time,
 		.key = f->type == FRAME_KEY,
+		.session = session,
 	};
 	return 0;
 }
@@ -55,6 +57,7 @@ int storeindex_build(struct storeindex *ix, int fd, size_t max_samples,
 {
 	struct frame_reader *r = frame_reader_new(fd);
 	struct frame f;
+	bool session = false;
 	int got = 0;
 
 	memset(ix, 0, sizeof(*ix));
@@ -72,17 +75,20 @@ int storeindex_build(struct storeindex *ix, int fd, size_t max_samples,
 		}
 		if ((got = frame_reader_next(r, &f, err, errsize)) <= 0)
 			break;
+		if (f.type == STOREFILE_SESSION)
+			session = true;
 		if (f.type != FRAME_KEY && f.type != FRAME_DELTA)
 			continue; /* a record for other uses */
 		if (ix->n >= max_samples) {
 			ix->full = true;
 			break;
 		}
-		if (add(ix, &f) < 0) {
+		if (add(ix, &f, session) < 0) {
 			snprintf(err, errsize, "%s", strerror(ENOMEM));
 			got = -1;
 			break;
 		}
+		session = false;
 	}
 	ix->version = frame_reader_version(r);
 	ix->skipped = frame_reader_skipped(r);
@@ -107,6 +113,14 @@ size_t storeindex_key_at(const struct storeindex *ix, size_t i)
 		if (ix->e[k - 1].key)
 			return k - 1;
 	return SIZE_MAX;
+}
+
+size_t storeindex_session_at(const struct storeindex *ix, size_t i)
+{
+	for (size_t k = i + 1; k > 0 && k <= ix->n; k--)
+		if (ix->e[k - 1].session)
+			return k - 1;
+	return 0;
 }
 
 void storeindex_free(struct storeindex *ix)

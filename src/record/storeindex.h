@@ -4,7 +4,9 @@
  * pass over the file's records, checking each one's CRC but inflating
  * and decoding none, gives each sample's offset, time and whether it is a
  * key frame, so that a replay can start reading at the key frame at or
- * before any sample (storefile_seek) and decode forward from there.
+ * before any sample (storefile_seek) and decode forward from there; and
+ * where each recording session begins (its samples are counted from its
+ * own first one).
  *
  * Damage: what the records' checks reject is skipped and counted, as
  * frame.h says (the bytes, the parts, a torn end); a record that holds
@@ -26,6 +28,8 @@ struct storeindex_entry {
 	uint64_t offset;        /* where its record starts */
 	double time;            /* the sample's time, epoch s */
 	bool key;               /* a key frame: reading may start here */
+	bool session;           /* the first sample of a recording session
+				   (after its record, storefile.h) */
 	bool bad;               /* found not to decode (by its reader) */
 };
 
@@ -59,6 +63,9 @@ int storeindex_build(struct storeindex *ix, int fd, size_t max_samples,
  * none is.
  */
 size_t storeindex_key_at(const struct storeindex *ix, size_t i);
+
+/* The first entry of the session entry i is of (0 when none began). */
+size_t storeindex_session_at(const struct storeindex *ix, size_t i);
 
 void storeindex_free(struct storeindex *ix);
 

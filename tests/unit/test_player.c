@@ -18,7 +18,10 @@
  *    has its waits of 10..12 (its carried readings take the counters of
  *    its last reading), none in sample 20;
  *  - a byte flipped in sample 14 costs the samples to the next key frame,
- *    each said, and the problem counts the damaged part.
+ *    each said, and the problem counts the damaged part;
+ *  - a second recording session in the file (its record before sample
+ *    23): its first sample is only the base of the next, with -d too,
+ *    and -a's window does not reach back over it.
  */
 #include <config.h>
 
@@ -98,10 +101,12 @@ static void make(struct store_sample *s, unsigned n)
 static char path[] = "/tmp/stalltop-test-player-XXXXXX";
 static uint64_t ends[NS + 1];
 
-static void write_file(void)
+static void write_file(int session)
 {
 	int fd = mkstemp(path);
 	struct store_sample s;
+	struct storefile_session ss = { .program = "stalltop test",
+					.hz = 100, .ncpu = 2 };
 
 	if (fd < 0)
 		exit(99);
@@ -110,6 +115,8 @@ static void write_file(void)
 	CHECK(w != NULL);
 	ends[0] = storefile_writer_bytes(w);
 	for (unsigned n = 0; n < NS; n++) {
+		if ((int)n == session)
+			CHECK(storefile_write_session(w, &ss) == 0);
 		make(&s, n);
 		CHECK(storefile_write(w, &s) == 0);
 		ends[n + 1] = storefile_writer_bytes(w);
@@ -328,13 +335,54 @@ static void check_damage(void)
 	producer_free(p);
 }
 
+static void check_session(void)
+{
+	struct producer *p = open_player();
+	struct sample s;
+	unsigned shown = 0;
+
+	if (!p)
+		return;
+	while (!producer_done(p)) {
+		CHECK(producer_sample(p, &s) == 0);
+		CHECK(number(&s) != 23);
+		CHECK(fabs(s.interval - 1.0) < 1e-9);
+		shown++;
+	}
+	CHECK_EQ_U(shown, NS - 2);
+	/* -d 5: 5 .. 20, then 28 (5 s after the session's first sample) */
+	CHECK(producer_set_interval(p, 5) == 0);
+	producer_jump(p, T0 + 20);
+	CHECK(producer_sample(p, &s) == 0);
+	CHECK_EQ_U(number(&s), 20);
+	CHECK(producer_sample(p, &s) == 0);
+	CHECK_EQ_U(number(&s), 28);
+	CHECK(fabs(s.interval - 5.0) < 1e-9);
+	CHECK_EQ_U(waits(&s, 10, NULL), 10);
+	/* -a from 20 on: the window restarts with the session */
+	CHECK(producer_set_interval(p, 0) == 0);
+	producer_jump(p, T0 + 20);
+	CHECK(producer_sample(p, &s) == 0);
+	CHECK(producer_set_accumulate(p, true) == 0);
+	producer_jump(p, T0 + 25);
+	CHECK(producer_sample(p, &s) == 0);
+	CHECK_EQ_U(number(&s), 25);
+	CHECK(fabs(s.interval - 2.0) < 1e-9);
+	CHECK_EQ_U(waits(&s, 10, NULL), 4);
+	producer_free(p);
+}
+
 int main(void)
 {
-	write_file();
+	write_file(-1);
 	check_plain();
 	check_accumulate();
 	check_coarse();
 	check_damage();
+	unlink(path);
+	strcpy(path + strlen(path) - 6, "XXXXXX");
+	write_file(23);
+	check_session();
 	unlink(path);
 	return unit_done();
 }
