@@ -499,8 +499,10 @@ static int run_screen(struct producer *m, struct evloop *loop,
 		.save_arg = o,
 	};
 	memcpy(set.columns, o->columns, sizeof(set.columns));
-	if (producer_sets_interval(m))
+	if (producer_sets_interval(m)) {
+		set.interval = (o->set_mask & SET_DELAY) ? o->delay : 0;
 		set.delay = REPLAY_PACE;
+	}
 	char *path = config_file_path();
 	set.path = path;
 	int code = screen_run(m, loop, &set);
