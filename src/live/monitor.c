@@ -239,6 +239,7 @@ static int baseline(struct monitor *m)
 		cgsum_prime(m);
 	struct store_sample in;
 	store_begin(m, &in);
+	in.nprocs = tasktable_count(m->procs);
 	if (m->o.machine)
 		machine_read(m, &in.machine);
 	assemble_baseline(&m->model, &in);

@@ -64,9 +64,17 @@ int storefile_write(struct storefile_writer *w, const struct store_sample *s)
 	int type;
 
 	if (schema_from_store(cur, s, w->have_prev ? &w->rows[!w->cur] : NULL) < 0 ||
-	    codec_enc_sample(w->enc, &cur->cs, &p, &len, &type) < 0 ||
-	    frame_write(w->fw, type, s->time, p, len) < 0)
+	    codec_enc_sample(w->enc, &cur->cs, &p, &len, &type) < 0)
 		return -1;
+	if (frame_write(w->fw, type, s->time, p, len) < 0) {
+		/* the sample is not in the file: no base of the next one */
+		int e = errno;
+
+		codec_enc_restart(w->enc);
+		w->have_prev = false;
+		errno = e;
+		return -1;
+	}
 	w->cur = !w->cur;
 	w->have_prev = true;
 	return 0;

@@ -67,7 +67,10 @@ struct storefile_writer *storefile_writer_open(int fd, const char *program,
  */
 int storefile_write_session(struct storefile_writer *w,
 			    const struct storefile_session *s);
-/* One sample. 0, or -1 with errno set (the write's, or EINVAL, ENOMEM). */
+/*
+ * One sample. 0, or -1 with errno set (the write's, or EINVAL, ENOMEM);
+ * after a failed write the next sample is a key frame.
+ */
 int storefile_write(struct storefile_writer *w, const struct store_sample *s);
 /* Bytes written so far, the header included. */
 uint64_t storefile_writer_bytes(const struct storefile_writer *w);
