@@ -62,6 +62,7 @@ struct playmodel {
 	size_t capcg;
 	struct diskstats disks_prev;
 	bool have_disks_prev;
+	double prev_query;        /* the last sample's query_start */
 };
 
 static int task_cmp(const void *x, const void *y)
@@ -249,6 +250,27 @@ static bool usable(const struct pm_task *t, const struct store_task *st)
 	return !(st->r.flags & READING_CARRIED) || t->ds.have_prev;
 }
 
+static struct pm_cgroup *cg_of(struct playmodel *pm, const char *path);
+static void from_zero(struct playmodel *pm, const struct store_sample *in);
+
+/* The cgroups' pressure of the baseline: the first interval's base. */
+static int prime_cgroups(struct playmodel *pm, const struct store_sample *in)
+{
+	for (size_t i = 0; in->cgroups && i < in->ncgroups; i++) {
+		const char *path = in->cgroups[i].path;
+		struct pm_cgroup *g;
+
+		if (!path || (pm->within && !cgname_within(path, pm->within)))
+			continue;
+		if (!(g = cg_of(pm, path)))
+			return -1;
+		g->seen = pm->round;
+		g->st.prev = in->cgroups[i].psi;
+		g->st.have_prev = true;
+	}
+	return 0;
+}
+
 int playmodel_baseline(struct playmodel *pm, const struct store_sample *in)
 {
 	size_t n = in->ntasks + in->nthread_tasks;
@@ -265,14 +287,51 @@ int playmodel_baseline(struct playmodel *pm, const struct store_sample *in)
 
 		if (!(st->have & STORE_REPEAT) && usable(pm->pt[i], st))
 			derive_rebase(pm->states[i], &st->r);
+		if (st->have & STORE_REPEAT)
+			continue;
 		pm->pt[i]->ctx = *st;
+		pm->pt[i]->ctx.comm = pm->pt[i]->ctx.cmdline = NULL;
+		pm->pt[i]->ctx.user = pm->pt[i]->ctx.cgroup = NULL;
 		pm->pt[i]->have_ctx = true;
 	}
+	from_zero(pm, in);
+	if (prime_cgroups(pm, in) < 0)
+		return -1;
 	assemble_baseline(&pm->a, in);
+	pm->prev_query = in->query_start;
 	pm->a.set.accumulate = pm->accumulate;
 	pm->a.set.start = in->mono;
 	sweep_tasks(pm);
 	return 0;
+}
+
+/*
+ * A task without a base is counted from zero, as the live monitor counts
+ * a task it learns of from an event after its readings: one known but
+ * not read yet (STORE_REPEAT of a live task: its fork was seen), one that
+ * began after the previous sample's queries began (its fork, as its
+ * reading's born says), or one known only from its exit record.
+ */
+static void from_zero(struct playmodel *pm, const struct store_sample *in)
+{
+	for (size_t i = 0; i < in->ntasks + in->nthread_tasks; i++) {
+		const struct store_task *st = i < in->ntasks ? &in->tasks[i]
+			: &in->thread_tasks[i - in->ntasks];
+		struct pm_task *t = pm->pt[i];
+		bool ended = st->r.flags & READING_ENDED;
+
+		if (t->ds.have_prev)
+			continue;
+		if (st->have & STORE_REPEAT) {
+			if (!ended)
+				derive_from_zero(&t->ds);
+			continue;
+		}
+		if (pm->a.have_prev &&
+		    ((st->r.flags & READING_FINAL) ||
+		     (st->r.born > 0 && st->r.born > pm->prev_query)))
+			derive_from_zero(&t->ds);
+	}
 }
 
 /* The tasks' rows, remembering where each one's went. */
@@ -329,6 +388,45 @@ static void make_context(struct playmodel *pm, const struct store_sample *in)
 		t->ctx.cgroup = NULL;
 		t->have_ctx = true;
 	}
+}
+
+static int by_id(const void *x, const void *y)
+{
+	const struct store_task *a = *(const struct store_task *const *)x;
+	const struct store_task *b = *(const struct store_task *const *)y;
+
+	return (a->r.id > b->r.id) - (a->r.id < b->r.id);
+}
+
+/*
+ * A thread's parent is its process's: the thread rows of live tasks take
+ * the parent their process's reading names, as the live monitor's do.
+ */
+static void thread_parents(struct playmodel *pm, const struct store_sample *in)
+{
+	const struct store_task **by;
+	size_t n = 0;
+
+	if (in->threads || !pm->a.ntrows || !in->ntasks ||
+	    !(by = malloc(in->ntasks * sizeof(*by))))
+		return;
+	for (size_t i = 0; i < in->ntasks; i++)
+		if ((in->tasks[i].have & STORE_HAVE_PPID) &&
+		    !(in->tasks[i].r.flags & READING_ENDED))
+			by[n++] = &in->tasks[i];
+	qsort(by, n, sizeof(*by), by_id);
+	for (size_t i = 0; i < pm->a.ntrows; i++) {
+		struct row *r = &pm->a.trows[i];
+		struct store_task key = { .r.id = r->tgid };
+		const struct store_task *k = &key, **p;
+
+		if (r->info.ppid || (r->flags & ROW_EXITED))
+			continue;
+		p = bsearch(&k, by, n, sizeof(*by), by_id);
+		if (p)
+			r->info.ppid = (*p)->ppid;
+	}
+	free(by);
 }
 
 /* The state of the cgroup at path, made when new; NULL: no memory. */
@@ -402,7 +500,7 @@ static int make_cgroups(struct playmodel *pm, const struct store_sample *in,
 		pm->cgstate[n++] = &g->st;
 	}
 	cgrows_build(cg, pm->cgstate, n, out->rows, out->nrows, out->exited,
-		     out->nexited, pm->a.w.dt, pm->within, pm->cgrows,
+		     out->nexited, out->interval, pm->within, pm->cgrows,
 		     pm->max_unknown);
 	free(cg);
 	out->cgroups = pm->cgrows;
@@ -504,13 +602,16 @@ int playmodel_sample(struct playmodel *pm, const struct store_sample *in,
 	    states_of(pm, in->thread_tasks, in->nthread_tasks, true,
 		      in->ntasks) < 0)
 		return -1;
+	from_zero(pm, in);
 	assemble_begin(&pm->a, in);
 	make_rows(pm, in);
 	assemble_end(&pm->a, in, out);
+	thread_parents(pm, in);
 	make_context(pm, in);
 	if (make_cgroups(pm, in, out) < 0)
 		return -1;
 	make_evidence(pm, in, out);
+	pm->prev_query = in->query_start;
 	sweep_tasks(pm);
 	return 0;
 }

@@ -13,7 +13,10 @@
  *                                     is counted from
  *     playmodel_sample(pm, in, out)   each sample after it
  *
- * A task that first comes with a carried reading (READING_CARRIED: its
+ * A task met for the first time that began after the sample before
+ * began its queries (its reading's born), or that comes with its exit
+ * record only, is counted from zero, as the live monitor counts one it
+ * learns of from its fork or exit. A task that first comes with a carried reading (READING_CARRIED: its
  * counters not repeated) after a baseline has no base until its next
  * reading that holds counters: no row until then.
  */
