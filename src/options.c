@@ -155,6 +155,9 @@ static void __attribute__((noreturn)) usage(void)
 	fputs(_("     --begin TIME         replay from TIME on: 'YYYY-MM-DD HH:MM[:SS]',\n"
 		"                          'HH:MM[:SS]' (today), 'YYYY-MM-DD' or @EPOCH\n"), f);
 	fputs(_("     --end TIME           replay up to TIME (the same forms)\n"), f);
+	fputs(_("     with --replay of a recording of readings: -d SECONDS the interval\n"
+		"                          the figures cover, -a figures since the first\n"
+		"                          sample replayed\n"), f);
 	fputs(_(" -h, --help               show this help and exit\n"), f);
 	fputs(_(" -V, --version            show the version and exit\n"), f);
 	fputs(_("\nDelay categories (columns and sort keys):\n"), f);

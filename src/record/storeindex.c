@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/nls.h"
 #include "record/storefile.h"
 #include "store/frame.h"
 

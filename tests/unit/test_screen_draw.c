@@ -1390,11 +1390,12 @@ static void test_replay(void)
 	CHECK(s.msg_error && s.drill_tgid == 0);
 	CHECK_STR(s.msg, "this recording holds no thread rows: only its "
 		  "processes can be shown");
-	/* a figure the replay cannot change */
+	/* a figure a replay of an NDJSON recording cannot change */
 	screen_input_key(&s, 'a');
 	CHECK(s.msg_error && !s.accumulate);
-	CHECK_STR(s.msg, "a recording holds its intervals as they were "
-		  "recorded");
+	CHECK_STR(s.msg, "a recording of format 1 (NDJSON) holds its "
+		  "intervals as they were recorded: -a and a coarser -d need "
+		  "a recording of readings");
 	/* nor can it act, nor measure */
 	screen_input_key(&s, 'k');
 	CHECK(s.msg_error && !s.menu.open && strstr(s.msg, "no action"));
