@@ -3,9 +3,11 @@
  * stkdump FILE: what a recording of store samples (record/storefile.h)
  * holds, one JSON object per line, for the tests of the recorder: per
  * session record {"session":...} with its fields; per sample its time,
- * whether threads are the rows, the counts of tasks, thread tasks,
- * cgroups and evidence readings, whether disks were read, and per task
- * its id, start, comm, state, run time and delay totals; at the end
+ * whether threads are the rows, the taskstats version, delay
+ * accounting's switch, the counts of tasks, thread tasks, cgroups and
+ * evidence readings, whether disks were read, the cgroups' paths, whose
+ * the evidence is, and per task its id, start, comm, state, run time and
+ * delay totals; at the end
  * {"end":...} with the damage the reader skipped. Exit 0 when the file
  * read to its end, 1 on a read error (the reader's message on stderr),
  * 2 on bad usage.
@@ -58,12 +60,28 @@ static void task(const struct store_task *t)
 
 static void sample(const struct store_sample *s)
 {
-	printf("{\"time\":%.6f,\"mono\":%.6f,\"threads\":%s,\"ntasks\":%zu,"
+	printf("{\"time\":%.6f,\"mono\":%.6f,\"threads\":%s,"
+	       "\"ts_version\":%u,\"delayacct\":%d,\"ntasks\":%zu,"
 	       "\"nthread_tasks\":%zu,\"ncgroups\":%zu,\"nevidence\":%zu,"
-	       "\"disks\":%s,\"nprocs\":%llu,\"tasks\":[",
-	       s->time, s->mono, s->threads ? "true" : "false", s->ntasks,
-	       s->nthread_tasks, s->ncgroups, s->nevidence,
-	       s->disks ? "true" : "false", (unsigned long long)s->nprocs);
+	       "\"disks\":%s,\"nprocs\":%llu,\"cgroups\":[",
+	       s->time, s->mono, s->threads ? "true" : "false", s->ts_version,
+	       (int)s->delayacct, s->ntasks, s->nthread_tasks, s->ncgroups,
+	       s->nevidence, s->disks ? "true" : "false",
+	       (unsigned long long)s->nprocs);
+	for (size_t i = 0; i < s->ncgroups; i++) {
+		if (i)
+			putchar(',');
+		escape_json(stdout, s->cgroups[i].path);
+	}
+	printf("],\"evidence\":[");
+	for (size_t i = 0; i < s->nevidence; i++) {
+		const struct store_evidence *e = &s->evidence[i];
+
+		printf("%s{\"id\":%d", i ? "," : "", (int)e->id);
+		text("cgroup", e->cgroup);
+		printf("}");
+	}
+	printf("],\"tasks\":[");
 	for (size_t i = 0; i < s->ntasks; i++) {
 		if (i)
 			putchar(',');
