@@ -24,11 +24,28 @@ struct buf {
 	size_t len, cap;
 };
 
+/*
+ * The strings of one sample: blocks that never move, so a string stays
+ * where it was put until the arena is emptied.
+ */
+struct block {
+	struct block *next;
+	size_t len, cap;
+	char data[];
+};
+
+struct arena {
+	struct block *head;
+	size_t bytes;           /* put since it was emptied */
+};
+
 struct codec_enc {
 	const struct codec_schema *s;
 	struct tab *tabs;
 	struct codec_rows *prev;        /* the last sample, in key order */
 	struct codec_rows *cur;
+	struct arena strs[2];           /* prev's strings and cur's */
+	unsigned cur_strs;
 	struct buf out, body, lists[3];
 	unsigned key_every, since_key;
 	double key_seconds, key_time;
@@ -41,6 +58,8 @@ struct codec_dec {
 	struct tab *tabs;
 	struct codec_sample sample;
 	struct codec_rows *next;
+	/* the sample's strings, the next one's, a payload's */
+	struct arena strs, next_strs, payload_strs;
 	bool have;                      /* sample is a base for a delta */
 	uint64_t seq, skipped;
 };
@@ -69,7 +88,68 @@ void codec_set_known(const struct codec_table *t, void *row, unsigned id,
 
 static size_t type_size(const struct codec_field *f)
 {
-	return f->type == CODEC_STRING ? f->size : 8;
+	return f->type == CODEC_STRING ? sizeof(const char *) : 8;
+}
+
+/* ---- the strings of a sample ---- */
+
+#define BLOCK_MIN (64u << 10)
+
+/* Empty a, keeping its newest block for the next sample. */
+static void arena_clear(struct arena *a)
+{
+	struct block *b = a->head;
+
+	if (b) {
+		struct block *next = b->next;
+
+		while (next) {
+			struct block *n = next->next;
+
+			free(next);
+			next = n;
+		}
+		b->next = NULL;
+		b->len = 0;
+	}
+	a->bytes = 0;
+}
+
+static void arena_free(struct arena *a)
+{
+	arena_clear(a);
+	free(a->head);
+	a->head = NULL;
+}
+
+/* s (n bytes, no NUL) as a string of a, or NULL: ENOMEM, or EFBIG past
+ * CODEC_STRINGS_MAX. */
+static const char *arena_put(struct arena *a, const char *s, size_t n)
+{
+	struct block *b = a->head;
+
+	if (n >= CODEC_STRINGS_MAX - a->bytes) {
+		errno = EFBIG;
+		return NULL;
+	}
+	if (!b || b->cap - b->len < n + 1) {
+		size_t cap = n + 1 > BLOCK_MIN ? n + 1 : BLOCK_MIN;
+
+		if (!(b = malloc(sizeof(*b) + cap)))
+			return NULL;
+		b->next = a->head;
+		b->len = 0;
+		b->cap = cap;
+		a->head = b;
+	}
+	char *p = b->data + b->len;
+
+	if (n)
+		memcpy(p, s, n);
+	p[n] = '\0';
+	b->len += n + 1;
+	a->bytes += n + 1;
+	return p;
 }
 
 static int table_check(const struct codec_table *t, char *err, size_t errsize)
@@ -87,7 +167,6 @@ static int table_check(const struct codec_table *t, char *err, size_t errsize)
 		if (f->id == 0 || f->id > CODEC_MAX_ID || seen[f->id] ||
 		    f->id / 8 >= t->known_size ||
 		    f->offset + type_size(f) > t->size ||
-		    (f->type == CODEC_STRING && f->size < 1) ||
 		    ((f->flags & CODEC_KEY) && (f->flags & CODEC_COUNTER)) ||
 		    ((f->flags & CODEC_COUNTER) && f->type != CODEC_U64 &&
 		     f->type != CODEC_S64)) {
@@ -151,7 +230,7 @@ static int field_cmp(const struct codec_field *f, const void *a, const void *b)
 	case CODEC_DOUBLE:
 		return memcmp(CAT(a, f, double), CAT(b, f, double), 8);
 	case CODEC_STRING:
-		return strncmp(CAT(a, f, char), CAT(b, f, char), f->size);
+		return strcmp(*CAT(a, f, const char *), *CAT(b, f, const char *));
 	}
 	return 0;
 }
@@ -240,10 +319,10 @@ static int put_field(struct buf *b, const struct codec_field *f,
 			le[i] = (unsigned char)(u >> (8 * i));
 		return put_bytes(b, le, 8);
 	case CODEC_STRING:
-		n = strnlen(CAT(row, f, char), f->size - 1);
+		n = strlen(*CAT(row, f, const char *));
 		if (put_varint(b, n) < 0)
 			return -1;
-		return put_bytes(b, CAT(row, f, char), n);
+		return put_bytes(b, *CAT(row, f, const char *), n);
 	}
 	return 0;
 }
@@ -323,9 +402,45 @@ void codec_enc_restart(struct codec_enc *e)
 	e->need_key = true;
 }
 
-/* The table's rows of in, copied into cur in key order and checked. */
+/*
+ * The known strings of row copied into a (the caller's may be gone by
+ * the next sample). -1 with errno EINVAL for a known string that is
+ * NULL, EFBIG past CODEC_STRINGS_MAX, ENOMEM.
+ */
+static int own_strings(const struct codec_table *t, void *row,
+		       struct arena *a)
+{
+	for (size_t j = 0; j < t->nfields; j++) {
+		const struct codec_field *f = &t->fields[j];
+		const char **s = AT(row, f, const char *);
+
+		if (f->type != CODEC_STRING || !codec_known(t, row, f->id))
+			continue;
+		if (!*s) {
+			errno = EINVAL;
+			return -1;
+		}
+		if (!(*s = arena_put(a, *s, strlen(*s))))
+			return -1;
+	}
+	return 0;
+}
+
+static bool sorted(const struct codec_table *t, const struct codec_rows *r)
+{
+	for (size_t i = 1; i < r->n; i++)
+		if (key_cmp(row_at(t, r, i - 1), row_at(t, r, i),
+			    (void *)t) > 0)
+			return false;
+	return true;
+}
+
+/*
+ * The table's rows of in, copied into cur in key order with their
+ * strings in a, and checked.
+ */
 static int sorted_copy(const struct codec_table *t, const struct codec_rows *in,
-		       struct codec_rows *cur)
+		       struct codec_rows *cur, struct arena *a)
 {
 	if (in->n > t->max_rows) {
 		errno = EINVAL;
@@ -337,16 +452,22 @@ static int sorted_copy(const struct codec_table *t, const struct codec_rows *in,
 	cur->n = in->n;
 	if (in->n)
 		memcpy(cur->rows, in->rows, in->n * t->size);
-	qsort_r(cur->rows, cur->n, t->size, key_cmp, (void *)t);
 	for (size_t i = 0; i < cur->n; i++) {
-		const void *r = row_at(t, cur, i);
+		void *r = row_at(t, cur, i);
+
 		for (size_t j = 0; j < t->nfields; j++)
 			if ((t->fields[j].flags & CODEC_KEY) &&
 			    !codec_known(t, r, t->fields[j].id))
 				goto bad;
-		if (i && key_cmp(row_at(t, cur, i - 1), r, (void *)t) == 0)
-			goto bad;
+		if (own_strings(t, r, a) < 0)
+			return -1;
 	}
+	if (!sorted(t, cur))
+		qsort_r(cur->rows, cur->n, t->size, key_cmp, (void *)t);
+	for (size_t i = 1; i < cur->n; i++)
+		if (key_cmp(row_at(t, cur, i - 1), row_at(t, cur, i),
+			    (void *)t) == 0)
+			goto bad;
 	return 0;
 bad:
 	errno = EINVAL;
@@ -430,14 +551,17 @@ int codec_enc_sample(struct codec_enc *e, const struct codec_sample *in,
 	bool key = key_due(e, in->time);
 	size_t nt = e->s->ntables;
 
+	struct arena *strs = &e->strs[e->cur_strs];
+
 	e->out.len = 0;
+	arena_clear(strs);
 	if (put_varint(&e->out, e->seq + 1) < 0)
 		return -1;
 	for (size_t i = 0; i < nt; i++) {
 		const struct codec_table *t = e->tabs[i].t;
 
 		e->body.len = 0;
-		if (sorted_copy(t, &in->tables[i], &e->cur[i]) < 0 ||
+		if (sorted_copy(t, &in->tables[i], &e->cur[i], strs) < 0 ||
 		    (key ? key_body(&e->body, t, &e->cur[i]) :
 		     delta_body(e, &e->body, t, &e->prev[i], &e->cur[i])) < 0)
 			goto fail;
@@ -456,6 +580,7 @@ int codec_enc_sample(struct codec_enc *e, const struct codec_sample *in,
 	struct codec_rows *swap = e->prev;
 	e->prev = e->cur;
 	e->cur = swap;
+	e->cur_strs = !e->cur_strs;
 	e->seq++;
 	if (key) {
 		e->need_key = false;
@@ -470,6 +595,7 @@ int codec_enc_sample(struct codec_enc *e, const struct codec_sample *in,
 fail:;
 	int err = errno;
 	rows_free(e->cur, nt);
+	arena_clear(strs);
 	errno = err;
 	return -1;
 }
@@ -484,6 +610,8 @@ void codec_enc_free(struct codec_enc *e)
 		rows_free(e->cur, e->s->ntables);
 	free(e->prev);
 	free(e->cur);
+	arena_free(&e->strs[0]);
+	arena_free(&e->strs[1]);
 	free(e->tabs);
 	free(e->out.p);
 	free(e->body.p);
@@ -498,6 +626,7 @@ void codec_enc_free(struct codec_enc *e)
 struct in {
 	const unsigned char *p, *start, *end;
 	const char *why;
+	struct arena *strs;     /* where its strings go */
 };
 
 static int bad(struct in *in, const char *why)
@@ -591,10 +720,12 @@ static int get_value(struct in *in, const struct codec_field *f, void *row,
 			return -1;
 		if (v > (uint64_t)(in->end - in->p))
 			return bad(in, N_("a string runs past its end"));
-		if (v >= f->size || memchr(in->p, '\0', (size_t)v))
-			return bad(in, N_("a string too long or with a NUL"));
-		memset(AT(row, f, char), 0, f->size);
-		memcpy(AT(row, f, char), in->p, (size_t)v);
+		if (memchr(in->p, '\0', (size_t)v))
+			return bad(in, N_("a string with a NUL"));
+		if (!(*AT(row, f, const char *) =
+		      arena_put(in->strs, (const char *)in->p, (size_t)v)))
+			return errno == EFBIG ?
+			       bad(in, N_("more strings than a sample holds")) : -1;
 		in->p += v;
 		return 0;
 	}
@@ -829,7 +960,8 @@ static int get_tables(struct codec_dec *d, struct in *in, bool key)
 		if (len > (uint64_t)(in->end - in->p))
 			return bad(in, N_("a table runs past its end"));
 		const struct tab *tb = tab_of(d, id, &i);
-		struct in body = { in->p, in->start, in->p + len, NULL };
+		struct in body = { in->p, in->start, in->p + len, NULL,
+				   in->strs };
 		in->p += len;
 		if (!tb)
 			continue;
@@ -848,11 +980,37 @@ static int get_tables(struct codec_dec *d, struct in *in, bool key)
 	return 0;
 }
 
+/*
+ * Every string of the sample decoded into the arena of the next one, the
+ * sample's from then on: it holds strings of the sample before (entities
+ * a delta did not change) and of the payload.
+ */
+static int rehome(struct codec_dec *d, struct in *in)
+{
+	for (size_t i = 0; i < d->s->ntables; i++) {
+		const struct codec_table *t = d->tabs[i].t;
+		struct codec_rows *r = &d->sample.tables[i];
+
+		for (size_t k = 0; k < r->n; k++)
+			if (own_strings(t, row_at(t, r, k), &d->next_strs) < 0)
+				return errno == EFBIG ?
+				       bad(in, N_("more strings than a sample "
+						  "holds")) : -1;
+	}
+	struct arena a = d->strs;
+
+	d->strs = d->next_strs;
+	d->next_strs = a;
+	arena_clear(&d->next_strs);
+	arena_clear(&d->payload_strs);
+	return 0;
+}
+
 int codec_dec_frame(struct codec_dec *d, int type, double time,
 		    const unsigned char *p, size_t len, char *err,
 		    size_t errsize)
 {
-	struct in in = { p, p, p + len, NULL };
+	struct in in = { p, p, p + len, NULL, &d->payload_strs };
 	size_t nt = d->s->ntables;
 	bool key = type == FRAME_KEY;
 	uint64_t seq;
@@ -868,6 +1026,8 @@ int codec_dec_frame(struct codec_dec *d, int type, double time,
 		d->skipped++;
 		return 0;
 	}
+	arena_clear(&d->payload_strs);
+	arena_clear(&d->next_strs);
 	if (get_tables(d, &in, key) < 0)
 		goto bad;
 	for (size_t i = 0; i < nt; i++) {
@@ -879,6 +1039,11 @@ int codec_dec_frame(struct codec_dec *d, int type, double time,
 		}
 		d->next[i].rows = NULL;
 		d->next[i].n = 0;
+	}
+	if (rehome(d, &in) < 0) {
+		/* part of it moved: no sample, no base */
+		rows_free(d->sample.tables, nt);
+		goto bad;
 	}
 	d->sample.time = time;
 	d->seq = seq;
@@ -918,6 +1083,9 @@ void codec_dec_free(struct codec_dec *d)
 		rows_free(d->next, d->s->ntables);
 	free(d->sample.tables);
 	free(d->next);
+	arena_free(&d->strs);
+	arena_free(&d->next_strs);
+	arena_free(&d->payload_strs);
 	free(d->tabs);
 	free(d);
 }

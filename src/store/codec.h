@@ -10,7 +10,11 @@
  * fields (CODEC_KEY: a task's id and start time, a cgroup's path; none
  * for a table of one entity) identify an entity from sample to sample.
  * Each struct has a bitmap of the ids it knows (known_offset): a field
- * not known is not written, and a field not written is unknown. Ids are
+ * not known is not written, and a field not written is unknown. A string
+ * field is a `const char *`, never NULL where known: the encoder copies
+ * what it keeps of a sample, so the caller's strings need last only the
+ * call; a decoded sample's strings are the decoder's, valid until its
+ * next frame (CODEC_STRINGS_MAX bounds them all). Ids are
  * never reused: a new field gets a new id, a field that goes away leaves
  * its id unused.
  *
@@ -51,6 +55,13 @@
 #include <stdint.h>
 
 #define CODEC_MAX_ID 1023
+/*
+ * The bytes of all the strings of one sample, a NUL each counted: a
+ * writer refuses a sample with more (EFBIG), a reader takes one with
+ * more as damage, so that a hostile file cannot make a reader hold more.
+ * A single string has no other bound: a command line is never cut.
+ */
+#define CODEC_STRINGS_MAX (16u << 20)
 
 enum codec_type { CODEC_U64, CODEC_S64, CODEC_DOUBLE, CODEC_STRING };
 
@@ -61,8 +72,8 @@ struct codec_field {
 	unsigned id;
 	enum codec_type type;
 	unsigned flags;
-	size_t offset;          /* of a uint64_t, int64_t, double or char[] */
-	size_t size;            /* a string's array (with its NUL) */
+	size_t offset;          /* of a uint64_t, int64_t, double or
+				   const char * */
 	const char *name;
 };
 
@@ -117,8 +128,9 @@ void codec_enc_restart(struct codec_enc *e);
 /*
  * The payload of sample in into *out (valid until the next call) and its
  * record type (FRAME_KEY or FRAME_DELTA) into *type. 0, or -1 with errno
- * set: EINVAL for a key field unknown, two entities of one key or more
- * than max_rows; ENOMEM.
+ * set: EINVAL for a key field unknown, a known string NULL, two entities
+ * of one key or more than max_rows; EFBIG for a payload over
+ * FRAME_MAX_PAYLOAD or strings over CODEC_STRINGS_MAX; ENOMEM.
  */
 int codec_enc_sample(struct codec_enc *e, const struct codec_sample *in,
 		     const unsigned char **out, size_t *len, int *type);
@@ -135,7 +147,10 @@ struct codec_dec *codec_dec_new(const struct codec_schema *s);
 int codec_dec_frame(struct codec_dec *d, int type, double time,
 		    const unsigned char *p, size_t len, char *err,
 		    size_t errsize);
-/* The sample decoded last, its tables in key order. */
+/*
+ * The sample decoded last, its tables in key order; it and its strings
+ * are valid until the next codec_dec_frame.
+ */
 const struct codec_sample *codec_dec_sample(const struct codec_dec *d);
 /* Deltas skipped so far for want of their base. */
 uint64_t codec_dec_skipped(const struct codec_dec *d);

@@ -10,17 +10,16 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* --- the tables --- */
 
-#define F(s, id, ty, fl, m) { id, ty, fl, offsetof(struct s, m), 0, #m }
-#define FS(s, id, m) \
-	{ id, CODEC_STRING, 0, offsetof(struct s, m), \
-	  sizeof(((struct s *)0)->m), #m }
+#define F(s, id, ty, fl, m) { id, ty, fl, offsetof(struct s, m), #m }
+#define FS(s, id, m) { id, CODEC_STRING, 0, offsetof(struct s, m), #m }
 #define FA(s, id, ty, fl, m, i, name) \
-	{ id, ty, fl, offsetof(struct s, m) + (i) * 8, 0, name }
+	{ id, ty, fl, offsetof(struct s, m) + (i) * 8, name }
 #define CAT8(s, base, ty, fl, m) \
 	FA(s, base, ty, fl, m, 0, #m "0"), FA(s, base + 1, ty, fl, m, 1, #m "1"), \
 	FA(s, base + 2, ty, fl, m, 2, #m "2"), FA(s, base + 3, ty, fl, m, 3, #m "3"), \
@@ -33,7 +32,7 @@
 	(offsetof(struct s, psi) + (l) * sizeof(struct schema_psi))
 #define PSIF(s, l, j, ty, fl, m, name) \
 	{ PSI_ID(l, j), ty, fl, PSI_OFF(s, l) + offsetof(struct schema_psi, m), \
-	  0, name }
+	  name }
 #define PSI_LINE(s, l) \
 	PSIF(s, l, 0, CODEC_U64, CODEC_COUNTER, total_us, "psi_total_us"), \
 	PSIF(s, l, 1, CODEC_U64, 0, avg_c[0], "psi_avg10_c"), \
@@ -66,6 +65,7 @@
 #define T_READ 69
 #define T_WRITE 70
 #define T_MAJFLT 71
+#define T_WCHAN 74
 #define T_CGROUP 76
 #define T_SHAVE 77
 
@@ -105,7 +105,7 @@ static const struct codec_field task_fields[] = {
 	F(schema_task, T_MAJFLT, CODEC_U64, CODEC_COUNTER, majflt),
 	FS(schema_task, 72, comm),
 	FS(schema_task, 73, user),
-	FS(schema_task, 74, wchan),
+	FS(schema_task, T_WCHAN, wchan),
 	FS(schema_task, 75, cmdline),
 	FS(schema_task, T_CGROUP, cgroup),
 	F(schema_task, T_SHAVE, CODEC_U64, 0, shave),
@@ -115,7 +115,7 @@ static const struct codec_field task_fields[] = {
 
 static const struct codec_field cgroup_fields[] = {
 	{ 1, CODEC_STRING, CODEC_KEY, offsetof(struct schema_cgroup, path),
-	  SCHEMA_PATH_MAX, "path" },
+	  "path" },
 	F(schema_cgroup, 2, CODEC_U64, 0, have),
 	F(schema_cgroup, C_PSI_WHEN, CODEC_DOUBLE, 0, psi_when),
 	F(schema_cgroup, 4, CODEC_U64, CODEC_COUNTER, throttled_us),
@@ -198,12 +198,10 @@ static bool whole(double v, double scale, uint64_t *n)
 	return true;
 }
 
-static void put_str(char *dst, size_t size, const char *s)
+/* A string as stored: NULL (never given) as "" */
+static const char *str(const char *s)
 {
-	size_t n = s ? strnlen(s, size - 1) : 0;
-
-	memcpy(dst, s ? s : "", n);
-	memset(dst + n, 0, size - n);
+	return s ? s : "";
 }
 
 static void put_psi(const struct codec_table *t, void *row,
@@ -365,7 +363,8 @@ static void task_have_in(const struct codec_table *t, struct schema_task *o,
 	set(t, o, T_CTX_AT,
 	    (k->have & STORE_HAVE_CTX_AT) && !same(k->ctx_at, in->mono));
 	if (k->have & STORE_HAVE_WCHAN)
-		put_str(o->wchan, sizeof(o->wchan), k->wchan);
+		o->wchan = k->wchan;
+	set(t, o, T_WCHAN, k->have & STORE_HAVE_WCHAN);
 }
 
 static int tasks_in(struct schema_rows *r, int set_, const struct store_task *k,
@@ -395,10 +394,10 @@ static int tasks_in(struct schema_rows *r, int set_, const struct store_task *k,
 		set(t, o, T_CTX_AT, false);
 		task_reading_in(t, o, &k[i].r, in);
 		task_have_in(t, o, &k[i], in);
-		put_str(o->comm, sizeof(o->comm), k[i].comm);
-		put_str(o->user, sizeof(o->user), k[i].user);
-		put_str(o->cmdline, sizeof(o->cmdline), k[i].cmdline);
-		put_str(o->cgroup, sizeof(o->cgroup), k[i].cgroup);
+		o->comm = str(k[i].comm);
+		o->user = str(k[i].user);
+		o->cmdline = str(k[i].cmdline);
+		o->cgroup = k[i].cgroup;
 		set(t, o, T_CGROUP, k[i].cgroup != NULL);
 	}
 	if (n)
@@ -431,7 +430,7 @@ static int cgroups_in(struct schema_rows *r, const struct store_sample *in)
 		struct schema_cgroup *o = &r->cg[i];
 
 		memset(o, 0, sizeof(*o));
-		put_str(o->path, sizeof(o->path), g->path);
+		o->path = str(g->path);
 		o->have = g->have;
 		o->throttled_us = g->throttled_us;
 		o->mem_high = g->mem_high;
@@ -469,7 +468,7 @@ static void system_in(struct schema_rows *r, const struct store_sample *in)
 	o->exit_records_lost = in->exit_records_lost;
 	o->threads = in->threads;
 	o->thread_readings = in->thread_readings;
-	put_str(o->trigger, sizeof(o->trigger), in->trigger);
+	o->trigger = in->trigger;
 	set(t, o, S_TRIGGER, in->trigger != NULL);
 	o->mhave = m->have;
 	for (unsigned j = 0; j < 3; j++) {
@@ -566,10 +565,11 @@ static void task_out(const struct codec_table *t, const struct schema_task *o,
 	k->majflt = o->majflt;
 	if (k->have & STORE_HAVE_CTX_AT)
 		k->ctx_at = codec_known(t, o, T_CTX_AT) ? o->ctx_at : out->mono;
-	memcpy(k->wchan, o->wchan, sizeof(k->wchan));
-	k->comm = o->comm;
-	k->user = o->user;
-	k->cmdline = o->cmdline;
+	if (codec_known(t, o, T_WCHAN))
+		snprintf(k->wchan, sizeof(k->wchan), "%s", o->wchan);
+	k->comm = str(o->comm);
+	k->user = str(o->user);
+	k->cmdline = str(o->cmdline);
 	k->cgroup = codec_known(t, o, T_CGROUP) ? o->cgroup : NULL;
 }
 

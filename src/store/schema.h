@@ -29,8 +29,9 @@
  *    are stored as hundredths (varints) when that is exact.
  * The evidence and /proc/diskstats of a sample (store_sample.evidence,
  * .disks) are not in this schema yet: a replay has them unknown.
- * Strings longer than their field (SCHEMA_NAME_MAX, SCHEMA_PATH_MAX with
- * the NUL) are cut there.
+ * Strings are stored whole (codec.h bounds a sample's strings); a wait
+ * channel read back is cut to its member (STORE_WCHAN_MAX with the NUL),
+ * which one written from a store_task never exceeds.
  */
 #ifndef STALLTOP_SCHEMA_H
 #define STALLTOP_SCHEMA_H
@@ -41,9 +42,6 @@
 #include "store/codec.h"
 #include "store/reading.h"
 #include "store/sample.h"
-
-#define SCHEMA_NAME_MAX 64
-#define SCHEMA_PATH_MAX 4096
 
 enum schema_table { SCHEMA_TASKS, SCHEMA_THREADS, SCHEMA_CGROUPS,
 		    SCHEMA_SYSTEM, SCHEMA_NTABLES };
@@ -74,14 +72,12 @@ struct schema_task {
 	double start_real, ctx_at;
 	int64_t rss_kib, swap_kib;
 	uint64_t read_bytes, write_bytes, majflt;
-	char comm[SCHEMA_NAME_MAX], user[SCHEMA_NAME_MAX];
-	char wchan[STORE_WCHAN_MAX];
-	char cmdline[SCHEMA_PATH_MAX], cgroup[SCHEMA_PATH_MAX];
+	const char *comm, *user, *wchan, *cmdline, *cgroup;
 	unsigned char known[16];
 };
 
 struct schema_cgroup {
-	char path[SCHEMA_PATH_MAX];     /* the key */
+	const char *path;               /* the key */
 	uint64_t have;                  /* store_cgroup.have */
 	double psi_when;
 	struct schema_psi psi[NPSI][NPSI_KIND];
@@ -94,7 +90,7 @@ struct schema_system {
 	int64_t delayacct;
 	uint64_t ts_version, events_lost, exit_records_lost, threads;
 	uint64_t thread_readings;
-	char trigger[SCHEMA_NAME_MAX];
+	const char *trigger;
 	uint64_t mhave;                 /* store_machine.have */
 	struct schema_psi psi[NPSI][NPSI_KIND];
 	uint64_t load_c[3];

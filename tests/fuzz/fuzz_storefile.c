@@ -4,9 +4,9 @@
  * (src/record/storefile.c over the store's schema, src/store/schema.c),
  * the input as a file. Checks, besides memory safety: the reader ends (0)
  * or fails with a message; every sample handed out has its arrays where
- * it says it has rows, strings that end inside their fields (comm, user
- * and wchan within theirs, cmdline and cgroup paths within
- * SCHEMA_PATH_MAX), tasks with a known id; and written again to a new
+ * it says it has rows, strings that end within what a sample may hold
+ * (CODEC_STRINGS_MAX; wchan within its member), tasks with a known id;
+ * and written again to a new
  * file and read back, it is the same sample (ids, clocks, counters,
  * strings).
  */
@@ -22,14 +22,18 @@
 #include "record/storefile.h"
 #include "store/schema.h"
 
+/* A string read back: there, and within what a sample may hold. */
+static bool sane(const char *s)
+{
+	return s && strnlen(s, CODEC_STRINGS_MAX) < CODEC_STRINGS_MAX;
+}
+
 static void check_task(const struct store_task *k)
 {
-	FUZZ_CHECK(k->comm && strnlen(k->comm, SCHEMA_NAME_MAX) < SCHEMA_NAME_MAX);
-	FUZZ_CHECK(k->user && strnlen(k->user, SCHEMA_NAME_MAX) < SCHEMA_NAME_MAX);
-	FUZZ_CHECK(k->cmdline &&
-		   strnlen(k->cmdline, SCHEMA_PATH_MAX) < SCHEMA_PATH_MAX);
-	FUZZ_CHECK(!k->cgroup ||
-		   strnlen(k->cgroup, SCHEMA_PATH_MAX) < SCHEMA_PATH_MAX);
+	FUZZ_CHECK(sane(k->comm));
+	FUZZ_CHECK(sane(k->user));
+	FUZZ_CHECK(sane(k->cmdline));
+	FUZZ_CHECK(!k->cgroup || sane(k->cgroup));
 	FUZZ_CHECK(memchr(k->wchan, '\0', sizeof(k->wchan)) != NULL);
 }
 
@@ -43,11 +47,8 @@ static void check_sample(const struct store_sample *s)
 	for (size_t i = 0; i < s->nthread_tasks; i++)
 		check_task(&s->thread_tasks[i]);
 	for (size_t i = 0; i < s->ncgroups; i++)
-		FUZZ_CHECK(s->cgroups[i].path &&
-			   strnlen(s->cgroups[i].path, SCHEMA_PATH_MAX) <
-			   SCHEMA_PATH_MAX);
-	FUZZ_CHECK(!s->trigger || strnlen(s->trigger, SCHEMA_NAME_MAX) <
-		   SCHEMA_NAME_MAX);
+		FUZZ_CHECK(sane(s->cgroups[i].path));
+	FUZZ_CHECK(!s->trigger || sane(s->trigger));
 }
 
 static bool same_bits(double a, double b)

@@ -22,26 +22,15 @@
 #include "store/codec.h"
 #include "store/frame.h"
 #include "store/schema.h"
+#include "../lib/storetest.h"
 #include "unit.h"
 
 #define NTASK 100
 #define NCG 3
 #define NSAMPLES 60
 
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-static bool chance(unsigned percent)
-{
-	return rnd() % 100 < percent;
-}
+#define rnd storetest_rnd
+#define chance storetest_chance
 
 static bool bits_eq(double a, double b)
 {
