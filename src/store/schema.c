@@ -26,24 +26,31 @@
 	FA(s, base + 4, ty, fl, m, 4, #m "4"), FA(s, base + 5, ty, fl, m, 5, #m "5"), \
 	FA(s, base + 6, ty, fl, m, 6, #m "6"), FA(s, base + 7, ty, fl, m, 7, #m "7")
 
-/* PSI line L (resource * 2 + kind) at ids 32 + 8 L .. 38 + 8 L */
-#define PSI_ID(l, j) (32u + 8u * (l) + (j))
-#define PSI_OFF(s, l) \
-	(offsetof(struct s, psi) + (l) * sizeof(struct schema_psi))
-#define PSIF(s, l, j, ty, fl, m, name) \
-	{ PSI_ID(l, j), ty, fl, PSI_OFF(s, l) + offsetof(struct schema_psi, m), \
+/*
+ * PSI line L of member m (an array of struct schema_psi) at ids
+ * base + 8 L .. base + 6 + 8 L: of a cgroup and the system, base 32 and
+ * L = resource * 2 + kind
+ */
+#define PSI_BASE 32u
+#define PSI_ID(l, j) (PSI_BASE + 8u * (l) + (j))
+#define PSIF(s, a, base, l, j, ty, fl, m, name) \
+	{ (base) + 8u * (l) + (j), ty, fl, offsetof(struct s, a) + \
+	  (l) * sizeof(struct schema_psi) + offsetof(struct schema_psi, m), \
 	  name }
-#define PSI_LINE(s, l) \
-	PSIF(s, l, 0, CODEC_U64, CODEC_COUNTER, total_us, "psi_total_us"), \
-	PSIF(s, l, 1, CODEC_U64, 0, avg_c[0], "psi_avg10_c"), \
-	PSIF(s, l, 2, CODEC_U64, 0, avg_c[1], "psi_avg60_c"), \
-	PSIF(s, l, 3, CODEC_U64, 0, avg_c[2], "psi_avg300_c"), \
-	PSIF(s, l, 4, CODEC_DOUBLE, 0, avg[0], "psi_avg10"), \
-	PSIF(s, l, 5, CODEC_DOUBLE, 0, avg[1], "psi_avg60"), \
-	PSIF(s, l, 6, CODEC_DOUBLE, 0, avg[2], "psi_avg300")
+#define PSI_LINE(s, a, base, l) \
+	PSIF(s, a, base, l, 0, CODEC_U64, CODEC_COUNTER, total_us, \
+	     "psi_total_us"), \
+	PSIF(s, a, base, l, 1, CODEC_U64, 0, avg_c[0], "psi_avg10_c"), \
+	PSIF(s, a, base, l, 2, CODEC_U64, 0, avg_c[1], "psi_avg60_c"), \
+	PSIF(s, a, base, l, 3, CODEC_U64, 0, avg_c[2], "psi_avg300_c"), \
+	PSIF(s, a, base, l, 4, CODEC_DOUBLE, 0, avg[0], "psi_avg10"), \
+	PSIF(s, a, base, l, 5, CODEC_DOUBLE, 0, avg[1], "psi_avg60"), \
+	PSIF(s, a, base, l, 6, CODEC_DOUBLE, 0, avg[2], "psi_avg300")
 #define PSI_ALL(s) \
-	PSI_LINE(s, 0), PSI_LINE(s, 1), PSI_LINE(s, 2), PSI_LINE(s, 3), \
-	PSI_LINE(s, 4), PSI_LINE(s, 5), PSI_LINE(s, 6), PSI_LINE(s, 7)
+	PSI_LINE(s, psi, PSI_BASE, 0), PSI_LINE(s, psi, PSI_BASE, 1), \
+	PSI_LINE(s, psi, PSI_BASE, 2), PSI_LINE(s, psi, PSI_BASE, 3), \
+	PSI_LINE(s, psi, PSI_BASE, 4), PSI_LINE(s, psi, PSI_BASE, 5), \
+	PSI_LINE(s, psi, PSI_BASE, 6), PSI_LINE(s, psi, PSI_BASE, 7)
 
 #define T_ASKED_AT 4
 #define T_AT 5
@@ -132,6 +139,7 @@ static const struct codec_field cgroup_fields[] = {
 #define S_CPU_IDLE 19
 #define S_MEM_TOTAL 21
 #define S_SWAP_TOTAL 23
+#define S_DISKS_WHEN 28
 
 static const struct codec_field system_fields[] = {
 	F(schema_system, 1, CODEC_DOUBLE, 0, boot),
@@ -161,7 +169,123 @@ static const struct codec_field system_fields[] = {
 	F(schema_system, 25, CODEC_U64, 0, nprocs),
 	F(schema_system, 26, CODEC_U64, 0, nthreads),
 	F(schema_system, 27, CODEC_U64, 0, thread_readings),
+	F(schema_system, S_DISKS_WHEN, CODEC_DOUBLE, 0, disks_when),
 	PSI_ALL(schema_system),
+};
+
+/*
+ * The values of an evidence reading, their order that of kv[] (ids
+ * E_KV + index): never reorder, only append (up to E_KV_END).
+ */
+#define EV_KVALS(X) \
+	X(cpu_quota_us, cpu.quota_us) X(cpu_period_us, cpu.period_us) \
+	X(cpu_nr_periods, cpu.nr_periods) X(cpu_nr_throttled, cpu.nr_throttled) \
+	X(cpu_throttled_us, cpu.throttled_us) X(cpu_usage_us, cpu.usage_us) \
+	X(mem_max, mem.max) X(mem_high, mem.high) X(mem_current, mem.current) \
+	X(mem_ev_low, mem.ev_low) X(mem_ev_high, mem.ev_high) \
+	X(mem_ev_max, mem.ev_max) X(mem_ev_oom, mem.ev_oom) \
+	X(mem_ev_oom_kill, mem.ev_oom_kill) X(mem_failcnt, mem.failcnt) \
+	X(mem_swap_current, mem.swap_current) X(mem_swap_max, mem.swap_max) \
+	X(mem_memsw_usage, mem.memsw_usage) X(mem_memsw_limit, mem.memsw_limit) \
+	X(mem_memsw_failcnt, mem.memsw_failcnt) \
+	X(mem_refault_anon, mem.refault_anon) \
+	X(mem_refault_file, mem.refault_file) X(mem_refault, mem.refault) \
+	X(sys_mem_total, sysmem.mem_total) X(sys_mem_free, sysmem.mem_free) \
+	X(sys_mem_available, sysmem.mem_available) \
+	X(sys_swap_total, sysmem.swap_total) X(sys_swap_free, sysmem.swap_free) \
+	X(procs_running, load.procs_running) \
+	X(procs_blocked, load.procs_blocked) X(cpus_online, load.cpus_online) \
+	X(task_rchar, tio.rchar) X(task_wchar, tio.wchar) \
+	X(task_read_bytes, tio.read_bytes) X(task_write_bytes, tio.write_bytes) \
+	X(task_cancelled_write_bytes, tio.cancelled_write_bytes) \
+	X(allowed_cpus, tcpu.allowed_cpus) X(threads, tcpu.threads) \
+	X(runnable_threads, tcpu.runnable_threads) \
+	X(cpus_in_idle, cpus.in_idle) X(cpus_in_total, cpus.in_total) \
+	X(cpus_out_idle, cpus.out_idle) X(cpus_out_total, cpus.out_total) \
+	X(private_bytes, tmem.private_bytes) \
+	X(nr_running, states.nr_running) X(nr_sleeping, states.nr_sleeping) \
+	X(nr_uninterruptible, states.nr_uninterruptible) \
+	X(nr_stopped, states.nr_stopped) X(nr_io_wait, states.nr_io_wait) \
+	X(nr_tasks, states.nr_tasks) X(forks, forks)
+
+#define EV_ENUM(name, m) EVK_##name,
+enum { EV_KVALS(EV_ENUM) EVK_N };
+_Static_assert(EVK_N == SCHEMA_EV_NKV, "schema.h counts the values");
+_Static_assert(SCHEMA_EV_NKV <= 64, "the mask of max values is 64 bits");
+
+#define EV_OFF(name, m) offsetof(struct evidence_reading, m),
+static const size_t ev_kval_off[] = { EV_KVALS(EV_OFF) };
+
+/* A device's values, their order that of schema_evdev.kv */
+#define DEV_KVALS(X) X(rbps) X(wbps) X(riops) X(wiops) X(rbytes) X(wbytes) \
+	X(rios) X(wios)
+#define DEV_OFF(m) offsetof(struct cg_io_dev, m),
+static const size_t dev_kval_off[] = { DEV_KVALS(DEV_OFF) };
+_Static_assert(sizeof(dev_kval_off) / sizeof(dev_kval_off[0]) ==
+	       SCHEMA_EV_DEV_NKV, "schema.h counts a device's values");
+
+#define E_WHEN 4
+#define E_CGROUPS 5
+#define E_ALLOWED 6
+#define E_KV 16                 /* .. 79 */
+#define E_PSI 80                /* 3 resources x 2 kinds: .. 127 */
+#define E_DEV 128               /* 16 per device: .. 383 */
+#define E_DEV_ID(d, k) (E_DEV + 16u * (d) + (k))
+
+#define EV_FIELD(name, m) \
+	{ E_KV + EVK_##name, CODEC_U64, CODEC_COUNTER, \
+	  offsetof(struct schema_evidence, kv) + EVK_##name * 8, #name },
+#define DEVF(d, k, m, name) \
+	{ E_DEV_ID(d, k), CODEC_U64, (k) < 3 ? 0 : CODEC_COUNTER, \
+	  offsetof(struct schema_evidence, dev) + \
+	  (d) * sizeof(struct schema_evdev) + \
+	  offsetof(struct schema_evdev, m), name }
+#define DEV(d) \
+	DEVF(d, 0, major, "dev_major"), DEVF(d, 1, minor, "dev_minor"), \
+	DEVF(d, 2, max, "dev_max"), DEVF(d, 3, kv[0], "dev_rbps"), \
+	DEVF(d, 4, kv[1], "dev_wbps"), DEVF(d, 5, kv[2], "dev_riops"), \
+	DEVF(d, 6, kv[3], "dev_wiops"), DEVF(d, 7, kv[4], "dev_rbytes"), \
+	DEVF(d, 8, kv[5], "dev_wbytes"), DEVF(d, 9, kv[6], "dev_rios"), \
+	DEVF(d, 10, kv[7], "dev_wios")
+_Static_assert(CG_IO_DEVS == 16, "the schema has 16 devices");
+
+static const struct codec_field evidence_fields[] = {
+	F(schema_evidence, 1, CODEC_U64, CODEC_KEY, id),
+	F(schema_evidence, 2, CODEC_U64, CODEC_KEY, start),
+	{ 3, CODEC_STRING, CODEC_KEY, offsetof(struct schema_evidence, owner),
+	  "owner" },
+	F(schema_evidence, E_WHEN, CODEC_DOUBLE, 0, when),
+	FS(schema_evidence, E_CGROUPS, cgroups),
+	FS(schema_evidence, E_ALLOWED, allowed_list),
+	F(schema_evidence, 7, CODEC_S64, 0, cpu_version),
+	F(schema_evidence, 8, CODEC_S64, 0, mem_version),
+	F(schema_evidence, 9, CODEC_S64, 0, io_version),
+	F(schema_evidence, 10, CODEC_S64, 0, states_source),
+	F(schema_evidence, 11, CODEC_U64, 0, ndev),
+	F(schema_evidence, 12, CODEC_U64, 0, dropped),
+	F(schema_evidence, 13, CODEC_U64, 0, max),
+	EV_KVALS(EV_FIELD)
+	PSI_LINE(schema_evidence, psi, E_PSI, 0),
+	PSI_LINE(schema_evidence, psi, E_PSI, 1),
+	PSI_LINE(schema_evidence, psi, E_PSI, 2),
+	PSI_LINE(schema_evidence, psi, E_PSI, 3),
+	PSI_LINE(schema_evidence, psi, E_PSI, 4),
+	PSI_LINE(schema_evidence, psi, E_PSI, 5),
+	DEV(0), DEV(1), DEV(2), DEV(3), DEV(4), DEV(5), DEV(6), DEV(7),
+	DEV(8), DEV(9), DEV(10), DEV(11), DEV(12), DEV(13), DEV(14), DEV(15),
+};
+
+static const struct codec_field disk_fields[] = {
+	F(schema_disk, 1, CODEC_U64, CODEC_KEY, major),
+	F(schema_disk, 2, CODEC_U64, CODEC_KEY, minor),
+	FS(schema_disk, 3, name),
+	F(schema_disk, 4, CODEC_U64, CODEC_COUNTER, rd_ios),
+	F(schema_disk, 5, CODEC_U64, CODEC_COUNTER, rd_sectors),
+	F(schema_disk, 6, CODEC_U64, CODEC_COUNTER, wr_ios),
+	F(schema_disk, 7, CODEC_U64, CODEC_COUNTER, wr_sectors),
+	F(schema_disk, 8, CODEC_U64, CODEC_COUNTER, in_flight),
+	F(schema_disk, 9, CODEC_U64, CODEC_COUNTER, io_ticks_ms),
+	F(schema_disk, 10, CODEC_U64, CODEC_COUNTER, queue_ms),
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -174,6 +298,8 @@ static const struct codec_table tables[SCHEMA_NTABLES] = {
 	TABLE(2, "threads", schema_task, task_fields, 1u << 22),
 	TABLE(3, "cgroups", schema_cgroup, cgroup_fields, 1u << 20),
 	TABLE(4, "system", schema_system, system_fields, 1),
+	TABLE(5, "evidence", schema_evidence, evidence_fields, 1u << 22),
+	TABLE(6, "disks", schema_disk, disk_fields, 1u << 16),
 };
 
 const struct codec_schema schema_store = { tables, SCHEMA_NTABLES };
@@ -204,14 +330,15 @@ static const char *str(const char *s)
 	return s ? s : "";
 }
 
+/* A PSI line whose fields begin at id id0. */
 static void put_psi(const struct codec_table *t, void *row,
 		    struct schema_psi *out, const struct psi_line *in,
-		    unsigned l)
+		    unsigned id0)
 {
 	if (!in->present)
 		return;
 	out->total_us = in->total_us;
-	codec_set_known(t, row, PSI_ID(l, 0), true);
+	codec_set_known(t, row, id0, true);
 	const double avg[3] = { in->avg10, in->avg60, in->avg300 };
 
 	for (unsigned j = 0; j < 3; j++) {
@@ -219,23 +346,23 @@ static void put_psi(const struct codec_table *t, void *row,
 
 		if (!c)
 			out->avg[j] = avg[j];
-		codec_set_known(t, row, PSI_ID(l, c ? 1 + j : 4 + j), true);
+		codec_set_known(t, row, id0 + (c ? 1 + j : 4 + j), true);
 	}
 }
 
 static void get_psi(const struct codec_table *t, const void *row,
 		    const struct schema_psi *in, struct psi_line *out,
-		    unsigned l)
+		    unsigned id0)
 {
 	memset(out, 0, sizeof(*out));
-	if (!codec_known(t, row, PSI_ID(l, 0)))
+	if (!codec_known(t, row, id0))
 		return;
 	out->present = true;
 	out->total_us = in->total_us;
 	double *avg[3] = { &out->avg10, &out->avg60, &out->avg300 };
 
 	for (unsigned j = 0; j < 3; j++)
-		*avg[j] = codec_known(t, row, PSI_ID(l, 1 + j)) ?
+		*avg[j] = codec_known(t, row, id0 + 1 + j) ?
 			  (double)in->avg_c[j] / 100 : in->avg[j];
 }
 
@@ -246,7 +373,7 @@ static void put_psi_all(const struct codec_table *t, void *row,
 	for (unsigned r = 0; r < NPSI; r++)
 		for (unsigned k = 0; k < NPSI_KIND; k++)
 			put_psi(t, row, &psi[r][k], &in->line[r][k],
-				r * NPSI_KIND + k);
+				PSI_ID(r * NPSI_KIND + k, 0));
 }
 
 static void get_psi_all(const struct codec_table *t, const void *row,
@@ -256,7 +383,7 @@ static void get_psi_all(const struct codec_table *t, const void *row,
 	for (unsigned r = 0; r < NPSI; r++)
 		for (unsigned k = 0; k < NPSI_KIND; k++)
 			get_psi(t, row, &psi[r][k], &out->line[r][k],
-				r * NPSI_KIND + k);
+				PSI_ID(r * NPSI_KIND + k, 0));
 }
 
 /* The age the live monitor makes without a thread's own record. */
@@ -491,17 +618,171 @@ static void system_in(struct schema_rows *r, const struct store_sample *in)
 	r->rows[SCHEMA_SYSTEM].n = 1;
 }
 
+/* --- the evidence and the disks --- */
+
+static const struct kval *kval_at(const void *base, size_t off)
+{
+	return (const struct kval *)(const void *)
+	       ((const unsigned char *)base + off);
+}
+
+static struct kval *kval_of(void *base, size_t off)
+{
+	return (struct kval *)(void *)((unsigned char *)base + off);
+}
+
+/* The values of n kvals at base + off[i] into kv[], their ids from id0. */
+static uint64_t kvals_in(const struct codec_table *t, void *row,
+			 uint64_t *kv, const void *base, const size_t *off,
+			 size_t n, unsigned id0)
+{
+	uint64_t max = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct kval *k = kval_at(base, off[i]);
+
+		kv[i] = k->v;
+		set(t, row, id0 + (unsigned)i, k->have);
+		if (k->max)
+			max |= 1ull << i;
+	}
+	return max;
+}
+
+static void kvals_out(const struct codec_table *t, const void *row,
+		      const uint64_t *kv, uint64_t max, void *base,
+		      const size_t *off, size_t n, unsigned id0)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct kval *k = kval_of(base, off[i]);
+		bool have = codec_known(t, row, id0 + (unsigned)i);
+
+		/* member by member: the padding stays as it was (zero) */
+		k->have = have;
+		k->max = (max >> i) & 1;
+		k->v = have ? kv[i] : 0;
+	}
+}
+
+static void evidence_one_in(const struct codec_table *t,
+			    struct schema_evidence *o,
+			    const struct store_evidence *e)
+{
+	const struct evidence_reading *r = &e->r;
+	const struct psi_line *psi[3] = { r->cpu.pressure, r->mem.pressure,
+					  r->io.pressure };
+
+	memset(o, 0, sizeof(*o));
+	o->id = (uint64_t)(int64_t)e->id;
+	o->start = e->start;
+	o->owner = str(e->cgroup);
+	o->when = r->when;
+	o->cgroups = e->cgroups;
+	o->allowed_list = r->tcpu.allowed_list;
+	o->cpu_version = r->cpu.version;
+	o->mem_version = r->mem.version;
+	o->io_version = r->io.version;
+	o->states_source = r->states.source;
+	o->ndev = r->io.ndev < CG_IO_DEVS ? r->io.ndev : CG_IO_DEVS;
+	o->dropped = r->io.dropped;
+	for (unsigned id = 1; id <= 4; id++)
+		set(t, o, id, true);
+	set(t, o, E_CGROUPS, e->cgroups != NULL);
+	set(t, o, E_ALLOWED, r->tcpu.allowed_list[0] != '\0');
+	for (unsigned id = 7; id <= 12; id++)
+		set(t, o, id, true);
+	o->max = kvals_in(t, o, o->kv, r, ev_kval_off, SCHEMA_EV_NKV, E_KV);
+	set(t, o, 13, o->max != 0);
+	for (unsigned g = 0; g < 3; g++)
+		for (unsigned k = 0; k < NPSI_KIND; k++)
+			put_psi(t, o, &o->psi[g][k], &psi[g][k],
+				E_PSI + 8 * (g * NPSI_KIND + k));
+	for (unsigned d = 0; d < o->ndev; d++) {
+		const struct cg_io_dev *in = &r->io.dev[d];
+		struct schema_evdev *od = &o->dev[d];
+
+		od->major = in->major;
+		od->minor = in->minor;
+		set(t, o, E_DEV_ID(d, 0), true);
+		set(t, o, E_DEV_ID(d, 1), true);
+		od->max = kvals_in(t, o, od->kv, in, dev_kval_off,
+				   SCHEMA_EV_DEV_NKV, E_DEV_ID(d, 3));
+		set(t, o, E_DEV_ID(d, 2), od->max != 0);
+	}
+}
+
+static int evidence_in(struct schema_rows *r, const struct store_sample *in)
+{
+	const struct codec_table *t = &tables[SCHEMA_EVIDENCE];
+
+	if (in->nevidence > r->capev) {
+		void *p = realloc(r->ev, in->nevidence * sizeof(*r->ev));
+
+		if (!p)
+			return -1;
+		r->ev = p;
+		r->capev = in->nevidence;
+	}
+	for (size_t i = 0; i < in->nevidence; i++)
+		evidence_one_in(t, &r->ev[i], &in->evidence[i]);
+	r->rows[SCHEMA_EVIDENCE].rows = r->ev;
+	r->rows[SCHEMA_EVIDENCE].n = in->nevidence;
+	return 0;
+}
+
+static int disks_in(struct schema_rows *r, const struct store_sample *in)
+{
+	const struct codec_table *t = &tables[SCHEMA_DISKS];
+	size_t n = in->disks ? in->disks->n : 0;
+
+	set(&tables[SCHEMA_SYSTEM], &r->sys, S_DISKS_WHEN, in->disks != NULL);
+	r->sys.disks_when = in->disks ? in->disks->when : 0;
+	if (n > r->capdisk) {
+		void *p = realloc(r->disk, n * sizeof(*r->disk));
+
+		if (!p)
+			return -1;
+		r->disk = p;
+		r->capdisk = n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct diskstats_dev *d = &in->disks->dev[i];
+		struct schema_disk *o = &r->disk[i];
+
+		memset(o, 0, sizeof(*o));
+		o->major = d->major;
+		o->minor = d->minor;
+		o->name = d->name;
+		o->rd_ios = d->rd_ios;
+		o->rd_sectors = d->rd_sectors;
+		o->wr_ios = d->wr_ios;
+		o->wr_sectors = d->wr_sectors;
+		o->in_flight = d->in_flight;
+		o->io_ticks_ms = d->io_ticks_ms;
+		o->queue_ms = d->queue_ms;
+		for (size_t f = 0; f < t->nfields; f++)
+			set(t, o, t->fields[f].id, true);
+	}
+	r->rows[SCHEMA_DISKS].rows = r->disk;
+	r->rows[SCHEMA_DISKS].n = n;
+	return 0;
+}
+
 int schema_from_store(struct schema_rows *r, const struct store_sample *in,
 		      const struct schema_rows *prev)
 {
 	if (tasks_in(r, SCHEMA_TASKS, in->tasks, in->ntasks, in, prev) < 0 ||
 	    tasks_in(r, SCHEMA_THREADS, in->thread_tasks, in->nthread_tasks,
 		     in, prev) < 0 ||
-	    cgroups_in(r, in) < 0) {
+	    cgroups_in(r, in) < 0 || evidence_in(r, in) < 0) {
 		errno = ENOMEM;
 		return -1;
 	}
 	system_in(r, in);
+	if (disks_in(r, in) < 0) {
+		errno = ENOMEM;
+		return -1;
+	}
 	r->cs.time = in->time;
 	r->cs.tables = r->rows;
 	return 0;
@@ -664,6 +945,116 @@ static void system_out(const struct schema_system *o, struct store_sample *out)
 	out->nthreads = o->nthreads;
 }
 
+/* A number of the file as one of a few: v when it is one, else dflt. */
+static int one_of(int64_t v, const int *ok, size_t n, int dflt)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v == ok[i])
+			return ok[i];
+	return dflt;
+}
+
+static void evidence_one_out(const struct codec_table *t,
+			     const struct schema_evidence *o,
+			     struct store_evidence *e)
+{
+	static const int versions[] = { 0, 1, 2 };
+	static const int sources[] = { CGSTATS_NONE, CGSTATS_KERNEL,
+				       CGSTATS_PROC };
+	struct evidence_reading *r = &e->r;
+	struct psi_line *psi[3] = { r->cpu.pressure, r->mem.pressure,
+				    r->io.pressure };
+
+	memset(e, 0, sizeof(*e));
+	e->id = (int32_t)o->id;
+	e->start = o->start;
+	e->cgroup = o->owner[0] ? o->owner : NULL;
+	e->cgroups = codec_known(t, o, E_CGROUPS) ? o->cgroups : NULL;
+	r->when = o->when;
+	if (codec_known(t, o, E_ALLOWED))
+		snprintf(r->tcpu.allowed_list, sizeof(r->tcpu.allowed_list),
+			 "%s", o->allowed_list);
+	r->cpu.version = one_of(o->cpu_version, versions, 3, 0);
+	r->mem.version = one_of(o->mem_version, versions, 3, 0);
+	r->io.version = one_of(o->io_version, versions, 3, 0);
+	r->states.source = (enum cgstats_source)
+			   one_of(o->states_source, sources, 3, CGSTATS_NONE);
+	r->io.ndev = o->ndev < CG_IO_DEVS ? (size_t)o->ndev : CG_IO_DEVS;
+	r->io.dropped = (size_t)o->dropped;
+	kvals_out(t, o, o->kv, o->max, r, ev_kval_off, SCHEMA_EV_NKV, E_KV);
+	for (unsigned g = 0; g < 3; g++)
+		for (unsigned k = 0; k < NPSI_KIND; k++)
+			get_psi(t, o, &o->psi[g][k], &psi[g][k],
+				E_PSI + 8 * (g * NPSI_KIND + k));
+	for (unsigned d = 0; d < r->io.ndev; d++) {
+		struct cg_io_dev *od = &r->io.dev[d];
+
+		od->major = (unsigned)o->dev[d].major;
+		od->minor = (unsigned)o->dev[d].minor;
+		kvals_out(t, o, o->dev[d].kv, o->dev[d].max, od, dev_kval_off,
+			  SCHEMA_EV_DEV_NKV, E_DEV_ID(d, 3));
+	}
+}
+
+static int evidence_out(struct schema_rows *r, const struct codec_rows *in,
+			struct store_sample *out)
+{
+	if (!in->n)
+		return 0;
+	struct store_evidence *e = grow(r->outev, &r->capoutev, in->n,
+					sizeof(*e));
+
+	if (!e)
+		return -1;
+	r->outev = e;
+	for (size_t i = 0; i < in->n; i++)
+		evidence_one_out(&tables[SCHEMA_EVIDENCE],
+				 (const struct schema_evidence *)in->rows + i,
+				 &e[i]);
+	out->evidence = e;
+	out->nevidence = in->n;
+	return 0;
+}
+
+static int disks_out(struct schema_rows *r, const struct codec_sample *cs,
+		     struct store_sample *out)
+{
+	const struct codec_table *ts = &tables[SCHEMA_SYSTEM];
+	const struct codec_table *t = &tables[SCHEMA_DISKS];
+	const struct codec_rows *in = &cs->tables[SCHEMA_DISKS];
+	const struct schema_system *sys = cs->tables[SCHEMA_SYSTEM].n ?
+					  cs->tables[SCHEMA_SYSTEM].rows : NULL;
+	struct diskstats *ds = &r->outdisks;
+
+	if (!sys || !codec_known(ts, sys, S_DISKS_WHEN))
+		return 0;
+	struct diskstats_dev *d = grow(ds->dev, &ds->cap, in->n, sizeof(*d));
+
+	if (!d && in->n)
+		return -1;
+	ds->dev = d;
+	ds->n = in->n;
+	ds->when = sys->disks_when;
+	for (size_t i = 0; i < in->n; i++) {
+		const struct schema_disk *o = (const struct schema_disk *)in->rows + i;
+
+		memset(&d[i], 0, sizeof(d[i]));
+		d[i].major = (unsigned)o->major;
+		d[i].minor = (unsigned)o->minor;
+		if (codec_known(t, o, 3))
+			snprintf(d[i].name, sizeof(d[i].name), "%s", o->name);
+		d[i].rd_ios = o->rd_ios;
+		d[i].rd_sectors = o->rd_sectors;
+		d[i].wr_ios = o->wr_ios;
+		d[i].wr_sectors = o->wr_sectors;
+		d[i].in_flight = o->in_flight;
+		d[i].io_ticks_ms = o->io_ticks_ms;
+		d[i].queue_ms = o->queue_ms;
+	}
+	out->disks = ds;
+	return 0;
+}
+
 int schema_to_store(struct schema_rows *r, const struct codec_sample *cs,
 		    struct store_sample *out)
 {
@@ -675,7 +1066,9 @@ int schema_to_store(struct schema_rows *r, const struct codec_sample *cs,
 		   cs->tables[SCHEMA_SYSTEM].rows : &none, out);
 	if (tasks_out(r, SCHEMA_TASKS, &cs->tables[SCHEMA_TASKS], out) < 0 ||
 	    tasks_out(r, SCHEMA_THREADS, &cs->tables[SCHEMA_THREADS], out) < 0 ||
-	    cgroups_out(r, &cs->tables[SCHEMA_CGROUPS], out) < 0) {
+	    cgroups_out(r, &cs->tables[SCHEMA_CGROUPS], out) < 0 ||
+	    evidence_out(r, &cs->tables[SCHEMA_EVIDENCE], out) < 0 ||
+	    disks_out(r, cs, out) < 0) {
 		errno = ENOMEM;
 		return -1;
 	}
@@ -695,5 +1088,9 @@ void schema_free(struct schema_rows *r)
 	}
 	free(r->cg);
 	free(r->outcg);
+	free(r->ev);
+	free(r->outev);
+	free(r->disk);
+	free(r->outdisks.dev);
 	memset(r, 0, sizeof(*r));
 }

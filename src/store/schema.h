@@ -12,7 +12,15 @@
  *   table 3 cgroups   a cgroup's counters and pressure, by path
  *   table 4 system    one entity: the sample's clocks, delay accounting,
  *                     event losses, the PSI of the machine, the machine
- *                     line's counters
+ *                     line's counters, when the disks were read
+ *   table 5 evidence  the evidence readings (store_sample.evidence), by
+ *                     (id, start, cgroup path or ""): every struct kval
+ *                     known where it has the value (a value not given
+ *                     reads back as zero), a mask of those that are
+ *                     "max", the pressure lines, the devices of its
+ *                     cgroup's IO
+ *   table 6 disks     /proc/diskstats (store_sample.disks), by (major,
+ *                     minor)
  *
  * What costs no bytes in a delta frame is what did not change, so each
  * value is stored in the form that stays the same from sample to sample
@@ -27,8 +35,10 @@
  *    and zero is given back on decoding;
  *  - PSI and load averages, which the kernel prints with two decimals,
  *    are stored as hundredths (varints) when that is exact.
- * The evidence and /proc/diskstats of a sample (store_sample.evidence,
- * .disks) are not in this schema yet: a replay has them unknown.
+ * Counters are written as differences in a delta frame, and so are the
+ * evidence's current values (usage, free memory), which drift rather
+ * than jump. The evidence comes back in key order, not in the order
+ * given.
  * Strings are stored whole (codec.h bounds a sample's strings); a wait
  * channel read back is cut to its member (STORE_WCHAN_MAX with the NUL),
  * which one written from a store_task never exceeds.
@@ -39,12 +49,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/cg_io.h"
+#include "kernel/diskstats.h"
 #include "store/codec.h"
 #include "store/reading.h"
 #include "store/sample.h"
 
 enum schema_table { SCHEMA_TASKS, SCHEMA_THREADS, SCHEMA_CGROUPS,
-		    SCHEMA_SYSTEM, SCHEMA_NTABLES };
+		    SCHEMA_SYSTEM, SCHEMA_EVIDENCE, SCHEMA_DISKS,
+		    SCHEMA_NTABLES };
 
 /* A PSI line as stored (one of struct psi_reading.line). */
 struct schema_psi {
@@ -97,7 +110,43 @@ struct schema_system {
 	double load[3];
 	uint64_t cpu_idle, cpu_total, mem_total, mem_available;
 	uint64_t swap_total, swap_free, nprocs, nthreads;
+	double disks_when;              /* known: the sample has disks */
 	unsigned char known[32];
+};
+
+/* The values of an evidence reading (struct kval) in schema.c's order. */
+#define SCHEMA_EV_NKV 51
+/* those of one device of its cgroup's IO (struct cg_io_dev) */
+#define SCHEMA_EV_DEV_NKV 8
+
+struct schema_evdev {
+	uint64_t major, minor;
+	uint64_t max;                   /* bit i: value i is "max" */
+	uint64_t kv[SCHEMA_EV_DEV_NKV];
+};
+
+struct schema_evidence {
+	uint64_t id, start;             /* the key: a task's life ... */
+	const char *owner;              /* ... or a cgroup's path ("" for
+					   a task) */
+	double when;
+	const char *cgroups;            /* store_evidence.cgroups */
+	const char *allowed_list;       /* taskev_cpu.allowed_list */
+	int64_t cpu_version, mem_version, io_version, states_source;
+	uint64_t ndev, dropped;
+	uint64_t max;                   /* bit i: value i is "max" */
+	uint64_t kv[SCHEMA_EV_NKV];
+	struct schema_psi psi[3][NPSI_KIND]; /* cpu, memory, io pressure */
+	struct schema_evdev dev[CG_IO_DEVS];
+	unsigned char known[48];
+};
+
+struct schema_disk {
+	uint64_t major, minor;          /* the key */
+	const char *name;
+	uint64_t rd_ios, rd_sectors, wr_ios, wr_sectors, in_flight;
+	uint64_t io_ticks_ms, queue_ms;
+	unsigned char known[2];
 };
 
 extern const struct codec_schema schema_store;
@@ -111,6 +160,10 @@ struct schema_rows {
 	size_t cap[2];
 	struct schema_cgroup *cg;
 	size_t capcg;
+	struct schema_evidence *ev;
+	size_t capev;
+	struct schema_disk *disk;
+	size_t capdisk;
 	struct schema_system sys;
 	struct codec_rows rows[SCHEMA_NTABLES];
 	struct codec_sample cs;
@@ -119,6 +172,9 @@ struct schema_rows {
 	size_t capout[2];
 	struct store_cgroup *outcg;
 	size_t capoutcg;
+	struct store_evidence *outev;
+	size_t capoutev;
+	struct diskstats outdisks;
 };
 
 /*

@@ -49,6 +49,20 @@ static void check_sample(const struct store_sample *s)
 	for (size_t i = 0; i < s->ncgroups; i++)
 		FUZZ_CHECK(sane(s->cgroups[i].path));
 	FUZZ_CHECK(!s->trigger || sane(s->trigger));
+	FUZZ_CHECK(!s->nevidence || s->evidence);
+	for (size_t i = 0; i < s->nevidence; i++) {
+		const struct store_evidence *e = &s->evidence[i];
+
+		FUZZ_CHECK(!e->cgroup || sane(e->cgroup));
+		FUZZ_CHECK(!e->cgroups || sane(e->cgroups));
+		FUZZ_CHECK(e->r.io.ndev <= CG_IO_DEVS);
+		FUZZ_CHECK(memchr(e->r.tcpu.allowed_list, '\0',
+				  sizeof(e->r.tcpu.allowed_list)) != NULL);
+	}
+	FUZZ_CHECK(!s->disks || !s->disks->n || s->disks->dev);
+	for (size_t i = 0; s->disks && i < s->disks->n; i++)
+		FUZZ_CHECK(memchr(s->disks->dev[i].name, '\0',
+				  sizeof(s->disks->dev[i].name)) != NULL);
 }
 
 static bool same_bits(double a, double b)
@@ -91,6 +105,12 @@ static void check_again(const struct store_sample *s)
 	FUZZ_CHECK(back.ntasks == s->ntasks);
 	FUZZ_CHECK(back.nthread_tasks == s->nthread_tasks);
 	FUZZ_CHECK(back.ncgroups == s->ncgroups);
+	FUZZ_CHECK(back.nevidence == s->nevidence);
+	for (size_t i = 0; i < s->nevidence; i++)
+		FUZZ_CHECK(memcmp(&back.evidence[i].r, &s->evidence[i].r,
+				  sizeof(s->evidence[i].r)) == 0);
+	FUZZ_CHECK(!back.disks == !s->disks);
+	FUZZ_CHECK(!s->disks || back.disks->n == s->disks->n);
 	check_tasks_same(back.tasks, s->tasks, s->ntasks);
 	check_tasks_same(back.thread_tasks, s->thread_tasks, s->nthread_tasks);
 	storefile_reader_free(r);
