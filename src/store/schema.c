@@ -409,6 +409,34 @@ static int task_cmp(const void *a, const void *b)
 }
 
 /* The counters of the task's previous row, for a carried reading. */
+/*
+ * A value of a task that reads back as zero when not written: every
+ * number but the key and those whose being written says something
+ * (the times stored where they differ from the sample's, the age).
+ */
+static bool zero_by_default(const struct codec_field *f)
+{
+	switch (f->id) {
+	case T_ASKED_AT: case T_AT: case T_AGE: case T_AGE_US: case T_CTX_AT:
+		return false;
+	}
+	return f->type != CODEC_STRING && !(f->flags & CODEC_KEY);
+}
+
+/* Zeros not written: most of a task's counters are (+0.0 of doubles). */
+static void unknown_zeros(const struct codec_table *t, struct schema_task *o)
+{
+	static const unsigned char zero[8];
+
+	for (size_t i = 0; i < t->nfields; i++) {
+		const struct codec_field *f = &t->fields[i];
+
+		if (zero_by_default(f) &&
+		    memcmp((const unsigned char *)o + f->offset, zero, 8) == 0)
+			set(t, o, f->id, false);
+	}
+}
+
 static void carry(struct schema_task *o, const struct schema_task *prev,
 		  size_t nprev)
 {
@@ -529,10 +557,12 @@ static int tasks_in(struct schema_rows *r, int set_, const struct store_task *k,
 	}
 	if (n)
 		qsort(r->task[set_], n, sizeof(*r->task[set_]), task_cmp);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (r->task[set_][i].flags & READING_CARRIED)
 			carry(&r->task[set_][i], prev ? prev->task[set_] : NULL,
 			      prev ? prev->rows[set_].n : 0);
+		unknown_zeros(t, &r->task[set_][i]);
+	}
 	r->rows[set_].rows = r->task[set_];
 	r->rows[set_].n = n;
 	return 0;
