@@ -68,6 +68,12 @@ static int table_check(const struct codec_table *t, char *err, size_t errsize)
 				 t->name, f->name, f->id);
 			return -1;
 		}
+		if (i && f->id <= t->fields[i - 1].id) {
+			snprintf(err, errsize, _("table %s of the schema: field %s "
+				 "(id %u) is not after the one before"),
+				 t->name, f->name, f->id);
+			return -1;
+		}
 		seen[f->id] = true;
 	}
 	return 0;

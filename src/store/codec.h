@@ -28,7 +28,9 @@
  *               count:varint (gap:varint field* 0)*count  (changed)
  *               count:varint entity*count                 (added)
  *   entity   := field* 0
- *   field    := tag:varint value, tag = id << 2 | wire
+ *   field    := tag:varint value, tag = step << 2 | wire: the field's
+ *               id is the id of the field before it in the entity plus
+ *               step (the first field's: step); ids go up, step >= 1
  *   wire 0   := varint: u64 as it is, s64 zigzagged; in a delta, a
  *               counter (CODEC_COUNTER) the entity knew before is the
  *               zigzagged difference from its value then (mod 2^64)
@@ -45,7 +47,11 @@
  * decoder applies a delta only to the sample whose seq is one less:
  * after a lost or damaged record it skips deltas up to the next key
  * frame, never misapplying one. A reader skips a field or table id it
- * does not know (a newer file), by its wire type or length.
+ * does not know (a newer file), by its wire type or length. A schema
+ * lists its fields in the order of their ids, the order they are
+ * written in; a step of 0, or ids past 64 bits, are damage. A string is
+ * bytes without a NUL, of any length (CODEC_STRINGS_MAX bounds a
+ * sample's strings together).
  */
 #ifndef STALLTOP_CODEC_H
 #define STALLTOP_CODEC_H

@@ -144,6 +144,7 @@ static int get_fields(struct in *in, const struct codec_tab *tb, void *row,
 		      const void *base)
 {
 	const struct codec_table *t = tb->t;
+	uint64_t id = 0;
 
 	for (;;) {
 		uint64_t tag;
@@ -152,8 +153,11 @@ static int get_fields(struct in *in, const struct codec_tab *tb, void *row,
 			return -1;
 		if (tag == 0)
 			return 0;
-		uint64_t id = tag >> 2;
 		unsigned wire = (unsigned)(tag & 3);
+		/* ids go up: a step of 0 (or past 64 bits) is damage */
+		if (tag >> 2 == 0 || tag >> 2 > UINT64_MAX - id)
+			return bad(in, N_("fields out of order"));
+		id += tag >> 2;
 		if (id > CODEC_MAX_ID || tb->byid[id] < 0) {
 			if (skip_value(in, wire) < 0)
 				return -1;

@@ -65,17 +65,29 @@ static int put_bytes(struct buf *b, const void *p, size_t n)
 	return 0;
 }
 
-/* Field f of row; against base (a delta's previous value) when not NULL. */
+/* A field's tag: its id as the step from the field before (*last). */
+static int put_tag(struct buf *b, const struct codec_field *f, unsigned wire,
+		   unsigned *last)
+{
+	uint64_t step = f->id - *last;
+
+	*last = f->id;
+	return put_varint(b, step << 2 | wire);
+}
+
+/*
+ * Field f of row after the field *last; against base (a delta's
+ * previous value) when not NULL.
+ */
 static int put_field(struct buf *b, const struct codec_field *f,
-		     const void *row, const void *base)
+		     const void *row, const void *base, unsigned *last)
 {
 	unsigned char le[8];
 	uint64_t u;
 	size_t n;
-	unsigned wire = codec_wire(f);
 	bool diff = base && (f->flags & CODEC_COUNTER);
 
-	if (put_varint(b, (uint64_t)f->id << 2 | wire) < 0)
+	if (put_tag(b, f, codec_wire(f), last) < 0)
 		return -1;
 	switch (f->type) {
 	case CODEC_U64:
@@ -106,9 +118,11 @@ static int put_field(struct buf *b, const struct codec_field *f,
 static int put_entity(struct buf *b, const struct codec_table *t,
 		      const void *row)
 {
+	unsigned last = 0;
+
 	for (size_t i = 0; i < t->nfields; i++)
 		if (codec_known(t, row, t->fields[i].id) &&
-		    put_field(b, &t->fields[i], row, NULL) < 0)
+		    put_field(b, &t->fields[i], row, NULL, &last) < 0)
 			return -1;
 	return put_varint(b, 0);
 }
@@ -122,32 +136,27 @@ static bool field_changed(const struct codec_table *t,
 	return k != ko || (k && codec_field_cmp(f, row, old) != 0);
 }
 
-static bool entity_changed(const struct codec_table *t, const void *row,
-			   const void *old)
-{
-	for (size_t i = 0; i < t->nfields; i++)
-		if (field_changed(t, &t->fields[i], row, old))
-			return true;
-	return false;
-}
-
+/* The fields of row that differ from old, and the end: 1, 0 none, -1. */
 static int put_changes(struct buf *b, const struct codec_table *t,
 		       const void *row, const void *old)
 {
+	unsigned last = 0;
+
 	for (size_t i = 0; i < t->nfields; i++) {
 		const struct codec_field *f = &t->fields[i];
 
 		if (!field_changed(t, f, row, old))
 			continue;
 		if (!codec_known(t, row, f->id)) {
-			if (put_varint(b, (uint64_t)f->id << 2 | 3) < 0)
+			if (put_tag(b, f, 3, &last) < 0)
 				return -1;
 		} else if (put_field(b, f, row,
-				     codec_known(t, old, f->id) ? old : NULL) < 0) {
+				     codec_known(t, old, f->id) ? old : NULL,
+				     &last) < 0) {
 			return -1;
 		}
 	}
-	return put_varint(b, 0);
+	return last ? (put_varint(b, 0) < 0 ? -1 : 1) : 0;
 }
 
 struct codec_enc *codec_enc_new(const struct codec_schema *s,
@@ -262,12 +271,18 @@ static int delta_body(struct codec_enc *e, struct buf *b,
 			j++;
 			nadd++;
 		} else {
-			if (entity_changed(t, r, o)) {
-				rc = put_varint(ch, i - last_ch - 1);
-				if (rc == 0)
-					rc = put_changes(ch, t, r, o);
+			/* its gap and changes, taken back when none */
+			size_t at = ch->len;
+
+			rc = put_varint(ch, i - last_ch - 1);
+			if (rc == 0)
+				rc = put_changes(ch, t, r, o);
+			if (rc > 0) {
 				last_ch = i;
 				nch++;
+				rc = 0;
+			} else if (rc == 0) {
+				ch->len = at;
 			}
 			i++;
 			j++;

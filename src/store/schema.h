@@ -35,9 +35,12 @@
  *    and zero is given back on decoding;
  *  - PSI and load averages, which the kernel prints with two decimals,
  *    are stored as hundredths (varints) when that is exact.
- * Counters are written as differences in a delta frame, and so are the
- * evidence's current values (usage, free memory), which drift rather
- * than jump. The evidence comes back in key order, not in the order
+ * A number of a task that reads back as zero when not written (every
+ * one but its key, the times stored where they differ from the
+ * sample's, and its age) is not written when it is zero: most of a
+ * task's counters are. Counters are written as differences in a delta
+ * frame, and so are the evidence's current values (usage, free
+ * memory), which drift rather than jump. The evidence comes back in key order, not in the order
  * given.
  * Strings are stored whole (codec.h bounds a sample's strings); a wait
  * channel read back is cut to its member (STORE_WCHAN_MAX with the NUL),

@@ -517,7 +517,7 @@ static void test_versions(void)
 /* ---- damaged payloads, built by hand ---- */
 
 /* A key frame of one task (tid 1, start 1), seq 1, for the deltas below. */
-static const unsigned char base[] = { 1, 1, 6, 1, 4, 1, 8, 1, 0 };
+static const unsigned char base[] = { 1, 1, 6, 1, 4, 1, 4, 1, 0 };
 
 static void damaged(const char *what, const unsigned char *p, size_t len,
 		    bool delta, const char *reason)
@@ -556,12 +556,22 @@ static void test_damaged_payloads(void)
 	DAMAGED("huge count", false, "more entities", 1, 1, 3, 0xff, 0xff, 0x7f);
 	DAMAGED("no key", false, "without its key", 1, 1, 4, 1, 4, 5, 0);
 	DAMAGED("wrong wire", false, "wrong type", 1, 1, 4, 1, 5, 5, 0);
-	DAMAGED("NUL", false, "with a NUL", 1, 1, 10, 1, 4, 1, 8, 1, 26, 2,
+	DAMAGED("NUL", false, "with a NUL", 1, 1, 10, 1, 4, 1, 4, 1, 18, 2,
 		'a', 0, 0);
 	DAMAGED("string past the end", false, "string runs past", 1, 1, 9, 1,
-		4, 1, 8, 1, 26, 40, 'a', 0);
-	DAMAGED("twice", false, "one key", 1, 1, 11, 2, 4, 1, 8, 1, 0, 4, 1, 8,
+		4, 1, 4, 1, 18, 40, 'a', 0);
+	DAMAGED("twice", false, "one key", 1, 1, 11, 2, 4, 1, 4, 1, 0, 4, 1, 4,
 		1, 0);
+	/* id 1, then a step of 0 (a double of id 1 again) */
+	DAMAGED("same field again", false, "out of order", 1, 1, 5, 1, 4, 1,
+		1, 0);
+	/* five steps of 2^62 - 1 after id 1: past 64 bits */
+	DAMAGED("ids past 64 bits", false, "out of order", 1, 1, 59, 1, 4, 1,
+		0xfc, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 1,
+		0xfc, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 1,
+		0xfc, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 1,
+		0xfc, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 1,
+		0xfc, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 1, 0);
 	DAMAGED("table past the end", false, "table runs past", 1, 1, 50, 0);
 	DAMAGED("runaway varint", false, "number runs past", 0xff, 0xff, 0xff,
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff);
@@ -575,7 +585,7 @@ static void test_damaged_payloads(void)
 	DAMAGED("key changed", true, "key that changed", 2, 1, 7, 0, 1, 0, 4,
 		2, 0, 0);
 	DAMAGED("unknown in a key frame", false, "wrong type", 1, 1, 7, 1, 4,
-		1, 8, 1, 15, 0);
+		1, 4, 1, 7, 0);
 
 	/* a delta out of sequence is skipped, the base dropped */
 	static const unsigned char d3[] = { 3 }, d2[] = { 2 };
@@ -588,10 +598,10 @@ static void test_damaged_payloads(void)
 	CHECK_EQ_U(codec_dec_skipped(d), 2);
 	/* unknown field ids of every wire type and an unknown table pass */
 	static const unsigned char newer[] = {
-		1, 1, 24, 1, 4, 1, 8, 1,
-		0xa0, 0x01, 0xff, 0x01,         /* id 40, varint */
-		0xa5, 0x01, 1, 2, 3, 4, 5, 6, 7, 8,     /* id 41, 8 bytes */
-		0xaa, 0x01, 1, 'x',             /* id 42, a string */
+		1, 1, 22, 1, 4, 1, 4, 1,
+		0x98, 0x01, 0xff, 0x01,         /* id 2 + 38, varint */
+		5, 1, 2, 3, 4, 5, 6, 7, 8,      /* id 41, 8 bytes */
+		6, 1, 'x',                      /* id 42, a string */
 		0,
 		77, 2, 0xde, 0xad,              /* table 77 */
 	};
@@ -766,11 +776,11 @@ static void test_strings_bound(void)
 	n += varint_put(p2 + n, body);
 	p2[n++] = 2;
 	for (unsigned k = 1; k <= 2; k++) {
-		p2[n++] = 4;
+		p2[n++] = 1 << 2;               /* id 1 */
 		p2[n++] = (unsigned char)k;
-		p2[n++] = 8;
+		p2[n++] = 1 << 2;               /* id 2 */
 		p2[n++] = 1;
-		p2[n++] = 7 << 2 | 2;
+		p2[n++] = 5 << 2 | 2;           /* id 7, a string */
 		n += varint_put(p2 + n, big);
 		memset(p2 + n, 'y', big);
 		n += big;
