@@ -61,8 +61,7 @@ static int table_check(const struct codec_table *t, char *err, size_t errsize)
 		    f->id / 8 >= t->known_size ||
 		    f->offset + codec_type_size(f) > t->size ||
 		    ((f->flags & CODEC_KEY) && (f->flags & CODEC_COUNTER)) ||
-		    ((f->flags & CODEC_COUNTER) && f->type != CODEC_U64 &&
-		     f->type != CODEC_S64)) {
+		    ((f->flags & CODEC_COUNTER) && f->type == CODEC_STRING)) {
 			snprintf(err, errsize, _("table %s of the schema: field %s "
 				 "(id %u) is wrong"),
 				 t->name, f->name, f->id);

@@ -34,7 +34,10 @@
  *   wire 0   := varint: u64 as it is, s64 zigzagged; in a delta, a
  *               counter (CODEC_COUNTER) the entity knew before is the
  *               zigzagged difference from its value then (mod 2^64)
- *   wire 1   := 8 bytes, little-endian: a double
+ *   wire 1   := 8 bytes, little-endian: a double; in a delta, a
+ *               double counter (a time that grows) the entity knew
+ *               before is wire 0: the zigzagged difference of its
+ *               IEEE 754 bits from its bits then (mod 2^64)
  *   wire 2   := length:varint bytes: a string (no NUL)
  *   wire 3   := no value: the field became unknown (deltas only)
  *
@@ -72,7 +75,8 @@
 enum codec_type { CODEC_U64, CODEC_S64, CODEC_DOUBLE, CODEC_STRING };
 
 #define CODEC_KEY 0x1u          /* part of the key; always known */
-#define CODEC_COUNTER 0x2u      /* written as a difference in deltas */
+#define CODEC_COUNTER 0x2u      /* written as a difference in deltas (a
+				   number, or a double's bits) */
 
 struct codec_field {
 	unsigned id;

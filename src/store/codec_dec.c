@@ -111,6 +111,17 @@ static int get_value(struct in *in, const struct codec_field *f, void *row,
 			-(int64_t)(UINT64_MAX - v) - 1 : (int64_t)v;
 		return 0;
 	case CODEC_DOUBLE:
+		if (base) {
+			/* the difference of the bits from the value before */
+			uint64_t b;
+
+			if (get_varint(in, &v) < 0)
+				return -1;
+			memcpy(&b, CAT(base, f, double), 8);
+			v = b + (uint64_t)varint_unzigzag(v);
+			memcpy(AT(row, f, double), &v, 8);
+			return 0;
+		}
 		if (in->end - in->p < 8)
 			return bad(in, N_("a number runs past its end"));
 		v = 0;
@@ -164,7 +175,9 @@ static int get_fields(struct in *in, const struct codec_tab *tb, void *row,
 			continue;
 		}
 		const struct codec_field *f = &t->fields[tb->byid[id]];
-		unsigned want = codec_wire(f);
+		bool diff = base && (f->flags & CODEC_COUNTER) &&
+			    codec_known(t, base, f->id);
+		unsigned want = diff ? 0 : codec_wire(f);
 		if (base && (f->flags & CODEC_KEY))
 			return bad(in, N_("a key that changed"));
 		if (wire == 3 && base) {
@@ -175,8 +188,6 @@ static int get_fields(struct in *in, const struct codec_tab *tb, void *row,
 		}
 		if (wire != want)
 			return bad(in, N_("a field of the wrong type"));
-		bool diff = base && (f->flags & CODEC_COUNTER) &&
-			    codec_known(t, base, f->id);
 		if (get_value(in, f, row, diff ? base : NULL) < 0)
 			return -1;
 		codec_set_known(t, row, f->id, true);

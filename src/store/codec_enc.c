@@ -87,7 +87,7 @@ static int put_field(struct buf *b, const struct codec_field *f,
 	size_t n;
 	bool diff = base && (f->flags & CODEC_COUNTER);
 
-	if (put_tag(b, f, codec_wire(f), last) < 0)
+	if (put_tag(b, f, diff ? 0 : codec_wire(f), last) < 0)
 		return -1;
 	switch (f->type) {
 	case CODEC_U64:
@@ -103,6 +103,13 @@ static int put_field(struct buf *b, const struct codec_field *f,
 		return put_varint(b, varint_zigzag((int64_t)u));
 	case CODEC_DOUBLE:
 		memcpy(&u, CAT(row, f, double), 8);
+		if (diff) {
+			/* the difference of the bits from the value before */
+			uint64_t was;
+
+			memcpy(&was, CAT(base, f, double), 8);
+			return put_varint(b, varint_zigzag((int64_t)(u - was)));
+		}
 		for (int i = 0; i < 8; i++)
 			le[i] = (unsigned char)(u >> (8 * i));
 		return put_bytes(b, le, 8);

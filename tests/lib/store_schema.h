@@ -7,7 +7,7 @@
  * cmdline, cgroup: pointers to storage the caller keeps); cgroups keyed
  * by path with pressure and CPU
  * counters, a memory figure; the system as one entity with the PSI
- * totals and averages.
+ * totals and averages and a clock.
  */
 #ifndef STALLTOP_STORE_SCHEMA_H
 #define STALLTOP_STORE_SCHEMA_H
@@ -40,6 +40,7 @@ struct st_cgroup {
 struct st_system {
 	uint64_t psi_total[6];
 	double avg10[3];
+	double clock;           /* a time that grows: a double counter */
 	unsigned char known[4];
 };
 
@@ -102,6 +103,8 @@ static const struct codec_field st_system_fields[] = {
 	  "avg10_memory" },
 	{ 9, CODEC_DOUBLE, 0, offsetof(struct st_system, avg10) + 16,
 	  "avg10_io" },
+	{ 10, CODEC_DOUBLE, CODEC_COUNTER, offsetof(struct st_system, clock),
+	  "clock" },
 };
 
 #define ST_NFIELDS(a) (sizeof(a) / sizeof((a)[0]))

@@ -160,6 +160,8 @@ static void evolve(struct truth *s, const struct truth *prev)
 		s->system.psi_total[i] += rnd() % 1000;
 	if (chance(50))
 		s->system.avg10[rnd() % 3] = any_double();
+	/* a clock: ten seconds on, now and then any double (NaN, -0...) */
+	s->system.clock = chance(5) ? any_double() : prev->system.clock + 10.0;
 }
 
 static struct truth *truths;
