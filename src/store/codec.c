@@ -15,26 +15,6 @@
 #include "lib/nls.h"
 #include "store/codec_impl.h"
 
-bool codec_known(const struct codec_table *t, const void *row, unsigned id)
-{
-	const unsigned char *k = (const unsigned char *)row + t->known_offset;
-
-	return id / 8 < t->known_size && (k[id / 8] >> (id % 8) & 1);
-}
-
-void codec_set_known(const struct codec_table *t, void *row, unsigned id,
-		     bool known)
-{
-	unsigned char *k = (unsigned char *)row + t->known_offset;
-
-	if (id / 8 >= t->known_size)
-		return;
-	if (known)
-		k[id / 8] |= (unsigned char)(1u << (id % 8));
-	else
-		k[id / 8] &= (unsigned char)~(1u << (id % 8));
-}
-
 size_t codec_type_size(const struct codec_field *f)
 {
 	return f->type == CODEC_STRING ? sizeof(const char *) : 8;

@@ -115,13 +115,33 @@ struct codec_sample {
 	struct codec_rows *tables;
 };
 
-bool codec_known(const struct codec_table *t, const void *row, unsigned id);
-void codec_set_known(const struct codec_table *t, void *row, unsigned id,
-		     bool known);
+/* Whether row knows field id; make it known or not. */
+static inline bool codec_known(const struct codec_table *t, const void *row,
+			       unsigned id)
+{
+	const unsigned char *k = (const unsigned char *)row + t->known_offset;
+
+	return id / 8 < t->known_size && (k[id / 8] >> (id % 8) & 1);
+}
+
+static inline void codec_set_known(const struct codec_table *t, void *row,
+				   unsigned id, bool known)
+{
+	unsigned char *k = (unsigned char *)row + t->known_offset;
+
+	if (id / 8 >= t->known_size)
+		return;
+	if (known)
+		k[id / 8] |= (unsigned char)(1u << (id % 8));
+	else
+		k[id / 8] &= (unsigned char)~(1u << (id % 8));
+}
+
 /*
  * The schema is sound (ids unique, in 1..CODEC_MAX_ID and in the
- * bitmap; offsets inside the struct; key fields not counters): 0, or -1
- * with the reason in err (for the program's own tables: tests check them).
+ * bitmap, the fields in the order of their ids; offsets inside the
+ * struct; key fields and strings not counters): 0, or -1 with the
+ * reason in err (for the program's own tables: tests check them).
  */
 int codec_schema_check(const struct codec_schema *s, char *err,
 		       size_t errsize);

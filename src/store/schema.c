@@ -522,6 +522,14 @@ static void task_have_in(const struct codec_table *t, struct schema_task *o,
 	set(t, o, T_WCHAN, k->have & STORE_HAVE_WCHAN);
 }
 
+static bool tasks_sorted(const struct schema_task *o, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (task_cmp(&o[i - 1], &o[i]) > 0)
+			return false;
+	return true;
+}
+
 static int tasks_in(struct schema_rows *r, int set_, const struct store_task *k,
 		    size_t n, const struct store_sample *in,
 		    const struct schema_rows *prev)
@@ -536,17 +544,22 @@ static int tasks_in(struct schema_rows *r, int set_, const struct store_task *k,
 		r->task[set_] = p;
 		r->cap[set_] = n;
 	}
+	struct schema_task known;
+
+	/* what every task starts knowing: all but the times and its age */
+	memset(&known, 0, sizeof(known));
+	for (size_t f = 0; f < t->nfields; f++)
+		set(t, &known, t->fields[f].id, true);
+	for (unsigned id = T_ASKED_AT; id <= T_AGE_US; id++)
+		set(t, &known, id, false);
+	set(t, &known, 6, true);
+	set(t, &known, 7, true);
+	set(t, &known, T_CTX_AT, false);
 	for (size_t i = 0; i < n; i++) {
 		struct schema_task *o = &r->task[set_][i];
 
 		memset(o, 0, sizeof(*o));
-		for (size_t f = 0; f < t->nfields; f++)
-			set(t, o, t->fields[f].id, true);
-		for (unsigned id = T_ASKED_AT; id <= T_AGE_US; id++)
-			set(t, o, id, false);
-		set(t, o, 6, true);
-		set(t, o, 7, true);
-		set(t, o, T_CTX_AT, false);
+		memcpy(o->known, known.known, sizeof(o->known));
 		task_reading_in(t, o, &k[i].r, in);
 		task_have_in(t, o, &k[i], in);
 		o->comm = str(k[i].comm);
@@ -555,7 +568,7 @@ static int tasks_in(struct schema_rows *r, int set_, const struct store_task *k,
 		o->cgroup = k[i].cgroup;
 		set(t, o, T_CGROUP, k[i].cgroup != NULL);
 	}
-	if (n)
+	if (!tasks_sorted(r->task[set_], n))
 		qsort(r->task[set_], n, sizeof(*r->task[set_]), task_cmp);
 	for (size_t i = 0; i < n; i++) {
 		if (r->task[set_][i].flags & READING_CARRIED)
