@@ -52,6 +52,7 @@
 	PSI_LINE(s, psi, PSI_BASE, 4), PSI_LINE(s, psi, PSI_BASE, 5), \
 	PSI_LINE(s, psi, PSI_BASE, 6), PSI_LINE(s, psi, PSI_BASE, 7)
 
+#define T_TGID 3
 #define T_ASKED_AT 4
 #define T_AT 5
 #define T_AGE 8
@@ -79,7 +80,7 @@
 static const struct codec_field task_fields[] = {
 	F(schema_task, 1, CODEC_U64, CODEC_KEY, id),
 	F(schema_task, 2, CODEC_U64, CODEC_KEY, start),
-	F(schema_task, 3, CODEC_U64, 0, tgid),
+	F(schema_task, T_TGID, CODEC_U64, 0, tgid),
 	F(schema_task, T_ASKED_AT, CODEC_DOUBLE, CODEC_COUNTER, asked_at),
 	F(schema_task, T_AT, CODEC_DOUBLE, CODEC_COUNTER, at),
 	F(schema_task, 6, CODEC_DOUBLE, 0, born),
@@ -140,6 +141,8 @@ static const struct codec_field cgroup_fields[] = {
 #define S_MEM_TOTAL 21
 #define S_SWAP_TOTAL 23
 #define S_DISKS_WHEN 28
+#define S_AT 29
+#define S_CTX_AT 30
 
 static const struct codec_field system_fields[] = {
 	F(schema_system, 1, CODEC_DOUBLE, CODEC_COUNTER, boot),
@@ -170,6 +173,8 @@ static const struct codec_field system_fields[] = {
 	F(schema_system, 26, CODEC_U64, 0, nthreads),
 	F(schema_system, 27, CODEC_U64, 0, thread_readings),
 	F(schema_system, S_DISKS_WHEN, CODEC_DOUBLE, CODEC_COUNTER, disks_when),
+	F(schema_system, S_AT, CODEC_DOUBLE, CODEC_COUNTER, at),
+	F(schema_system, S_CTX_AT, CODEC_DOUBLE, CODEC_COUNTER, ctx_at),
 	PSI_ALL(schema_system),
 };
 
@@ -417,7 +422,8 @@ static int task_cmp(const void *a, const void *b)
 static bool zero_by_default(const struct codec_field *f)
 {
 	switch (f->id) {
-	case T_ASKED_AT: case T_AT: case T_AGE: case T_AGE_US: case T_CTX_AT:
+	case T_TGID: case T_ASKED_AT: case T_AT: case T_AGE: case T_AGE_US:
+	case T_CTX_AT:
 		return false;
 	}
 	return f->type != CODEC_STRING && !(f->flags & CODEC_KEY);
@@ -454,15 +460,16 @@ static void carry(struct schema_task *o, const struct schema_task *prev,
 
 static void task_reading_in(const struct codec_table *t,
 			    struct schema_task *o, const struct task_reading *r,
-			    const struct store_sample *in)
+			    const struct store_sample *in, double at0)
 {
 	o->id = (uint64_t)(int64_t)r->id;
 	o->start = r->start;
 	o->tgid = (uint64_t)(int64_t)r->tgid;
+	set(t, o, T_TGID, r->tgid != r->id);
 	o->asked_at = r->asked_at;
 	o->at = r->at;
 	set(t, o, T_ASKED_AT, !same(r->asked_at, in->query_start));
-	set(t, o, T_AT, !same(r->at, in->mono));
+	set(t, o, T_AT, !same(r->at, at0));
 	o->born = r->born;
 	o->first_seen = r->first_seen;
 	if (!same(r->age, age_from(r->at, r->born))) {
@@ -489,7 +496,7 @@ static void task_reading_in(const struct codec_table *t,
 
 /* The members of a store_task its have mask says are known. */
 static void task_have_in(const struct codec_table *t, struct schema_task *o,
-			 const struct store_task *k, const struct store_sample *in)
+			 const struct store_task *k, double ctx0)
 {
 	static const struct { uint32_t bit; unsigned id; } ids[] = {
 		{ STORE_HAVE_UID, T_UID }, { STORE_HAVE_PPID, T_PPID },
@@ -516,7 +523,7 @@ static void task_have_in(const struct codec_table *t, struct schema_task *o,
 		set(t, o, ids[i].id, k->have & ids[i].bit);
 	o->ctx_at = k->ctx_at;
 	set(t, o, T_CTX_AT,
-	    (k->have & STORE_HAVE_CTX_AT) && !same(k->ctx_at, in->mono));
+	    (k->have & STORE_HAVE_CTX_AT) && !same(k->ctx_at, ctx0));
 	if (k->have & STORE_HAVE_WCHAN)
 		o->wchan = k->wchan;
 	set(t, o, T_WCHAN, k->have & STORE_HAVE_WCHAN);
@@ -560,8 +567,8 @@ static int tasks_in(struct schema_rows *r, int set_, const struct store_task *k,
 
 		memset(o, 0, sizeof(*o));
 		memcpy(o->known, known.known, sizeof(o->known));
-		task_reading_in(t, o, &k[i].r, in);
-		task_have_in(t, o, &k[i], in);
+		task_reading_in(t, o, &k[i].r, in, r->at0);
+		task_have_in(t, o, &k[i], r->ctx0);
 		o->comm = str(k[i].comm);
 		o->user = str(k[i].user);
 		o->cmdline = str(k[i].cmdline);
@@ -811,9 +818,54 @@ static int disks_in(struct schema_rows *r, const struct store_sample *in)
 	return 0;
 }
 
+/*
+ * The value most of the n doubles at base + i * size + off are, bit for
+ * bit (Boyer and Moore's majority vote: the majority when there is one),
+ * or dflt for none.
+ */
+static double most(const void *base, size_t n, size_t size, size_t off,
+		   double dflt)
+{
+	double v = dflt;
+	size_t votes = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double x;
+
+		memcpy(&x, (const unsigned char *)base + i * size + off, sizeof(x));
+		if (!votes)
+			v = x;
+		votes = same(x, v) ? votes + 1 : votes - 1;
+	}
+	return v;
+}
+
+/* The same of the ctx_at of the tasks that have one. */
+static double most_ctx(const struct store_task *k, size_t n, double dflt)
+{
+	double v = dflt;
+	size_t votes = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(k[i].have & STORE_HAVE_CTX_AT))
+			continue;
+		if (!votes)
+			v = k[i].ctx_at;
+		votes = same(k[i].ctx_at, v) ? votes + 1 : votes - 1;
+	}
+	return v;
+}
+
 int schema_from_store(struct schema_rows *r, const struct store_sample *in,
 		      const struct schema_rows *prev)
 {
+	const size_t at_off = offsetof(struct store_task, r) +
+			      offsetof(struct task_reading, at);
+
+	r->at0 = most(in->tasks, in->ntasks, sizeof(*in->tasks), at_off,
+		      most(in->thread_tasks, in->nthread_tasks,
+			   sizeof(*in->thread_tasks), at_off, in->mono));
+	r->ctx0 = most_ctx(in->tasks, in->ntasks, in->mono);
 	if (tasks_in(r, SCHEMA_TASKS, in->tasks, in->ntasks, in, prev) < 0 ||
 	    tasks_in(r, SCHEMA_THREADS, in->thread_tasks, in->nthread_tasks,
 		     in, prev) < 0 ||
@@ -822,6 +874,10 @@ int schema_from_store(struct schema_rows *r, const struct store_sample *in,
 		return -1;
 	}
 	system_in(r, in);
+	r->sys.at = r->at0;
+	r->sys.ctx_at = r->ctx0;
+	set(&tables[SCHEMA_SYSTEM], &r->sys, S_AT, !same(r->at0, in->mono));
+	set(&tables[SCHEMA_SYSTEM], &r->sys, S_CTX_AT, !same(r->ctx0, in->mono));
 	if (disks_in(r, in) < 0) {
 		errno = ENOMEM;
 		return -1;
@@ -835,15 +891,15 @@ int schema_from_store(struct schema_rows *r, const struct store_sample *in,
 
 static void task_reading_out(const struct codec_table *t,
 			     const struct schema_task *o, struct task_reading *r,
-			     const struct store_sample *out)
+			     const struct store_sample *out, double at0)
 {
 	memset(r, 0, sizeof(*r));
 	r->id = (int32_t)o->id;
-	r->tgid = (int32_t)o->tgid;
+	r->tgid = codec_known(t, o, T_TGID) ? (int32_t)o->tgid : r->id;
 	r->start = o->start;
 	r->asked_at = codec_known(t, o, T_ASKED_AT) ? o->asked_at :
 			out->query_start;
-	r->at = codec_known(t, o, T_AT) ? o->at : out->mono;
+	r->at = codec_known(t, o, T_AT) ? o->at : at0;
 	r->born = o->born;
 	r->first_seen = o->first_seen;
 	if (codec_known(t, o, T_AGE))
@@ -871,10 +927,11 @@ static void task_reading_out(const struct codec_table *t,
 }
 
 static void task_out(const struct codec_table *t, const struct schema_task *o,
-		     struct store_task *k, const struct store_sample *out)
+		     struct store_task *k, const struct store_sample *out,
+		     double at0, double ctx0)
 {
 	memset(k, 0, sizeof(*k));
-	task_reading_out(t, o, &k->r, out);
+	task_reading_out(t, o, &k->r, out, at0);
 	k->have = (uint32_t)o->shave;
 	k->uid = (uint32_t)o->uid;
 	k->ppid = (int32_t)o->ppid;
@@ -888,7 +945,7 @@ static void task_out(const struct codec_table *t, const struct schema_task *o,
 	k->write_bytes = o->write_bytes;
 	k->majflt = o->majflt;
 	if (k->have & STORE_HAVE_CTX_AT)
-		k->ctx_at = codec_known(t, o, T_CTX_AT) ? o->ctx_at : out->mono;
+		k->ctx_at = codec_known(t, o, T_CTX_AT) ? o->ctx_at : ctx0;
 	if (codec_known(t, o, T_WCHAN))
 		snprintf(k->wchan, sizeof(k->wchan), "%s", o->wchan);
 	k->comm = str(o->comm);
@@ -921,7 +978,7 @@ static int tasks_out(struct schema_rows *r, int set_,
 	r->out[set_] = k;
 	for (size_t i = 0; i < in->n; i++)
 		task_out(&tables[set_], (const struct schema_task *)in->rows + i,
-			 &k[i], out);
+			 &k[i], out, r->at0, r->ctx0);
 	return 0;
 }
 
@@ -1105,8 +1162,13 @@ int schema_to_store(struct schema_rows *r, const struct codec_sample *cs,
 
 	memset(out, 0, sizeof(*out));
 	out->time = cs->time;
-	system_out(cs->tables[SCHEMA_SYSTEM].n ?
-		   cs->tables[SCHEMA_SYSTEM].rows : &none, out);
+	const struct schema_system *sys = cs->tables[SCHEMA_SYSTEM].n ?
+					  cs->tables[SCHEMA_SYSTEM].rows : &none;
+	const struct codec_table *ts = &tables[SCHEMA_SYSTEM];
+
+	system_out(sys, out);
+	r->at0 = codec_known(ts, sys, S_AT) ? sys->at : out->mono;
+	r->ctx0 = codec_known(ts, sys, S_CTX_AT) ? sys->ctx_at : out->mono;
 	if (tasks_out(r, SCHEMA_TASKS, &cs->tables[SCHEMA_TASKS], out) < 0 ||
 	    tasks_out(r, SCHEMA_THREADS, &cs->tables[SCHEMA_THREADS], out) < 0 ||
 	    cgroups_out(r, &cs->tables[SCHEMA_CGROUPS], out) < 0 ||

@@ -25,8 +25,11 @@
  * What costs no bytes in a delta frame is what did not change, so each
  * value is stored in the form that stays the same from sample to sample
  * where it can, and decodes to exactly the value given:
- *  - a task's asked_at and at, and ctx_at, are usually the sample's
- *    query_start and mono: stored only where they differ;
+ *  - a task's asked_at is usually the sample's query_start, its at and
+ *    ctx_at the same for most tasks of the sample (the queries' end, the
+ *    reading of their context): stored in the system table once, and
+ *    for a task only where they differ;
+ *  - a process's tgid is its id: stored only where it is not;
  *  - a task's age is usually at - born (how the live monitor makes it
  *    without a thread's own record): stored only where it is not, as
  *    whole microseconds (a counter: a few bytes) when it is one;
@@ -114,6 +117,8 @@ struct schema_system {
 	uint64_t cpu_idle, cpu_total, mem_total, mem_available;
 	uint64_t swap_total, swap_free, nprocs, nthreads;
 	double disks_when;              /* known: the sample has disks */
+	double at, ctx_at;              /* most tasks' at and ctx_at, known
+					   where not the sample's mono */
 	unsigned char known[32];
 };
 
@@ -178,6 +183,8 @@ struct schema_rows {
 	struct store_evidence *outev;
 	size_t capoutev;
 	struct diskstats outdisks;
+	/* most tasks' at and ctx_at in the sample (either way) */
+	double at0, ctx0;
 };
 
 /*

@@ -48,10 +48,12 @@ static void make_task(struct store_task *k, size_t i, unsigned n,
 
 	memset(k, 0, sizeof(*k));
 	r->id = (int32_t)(1000 + i);
-	r->tgid = r->id;
+	/* a thread of another process now and then */
+	r->tgid = i % 4 == 3 ? 999 : r->id;
 	r->start = 5000 + i;
 	r->asked_at = chance(10) && !idle ? s->query_start - 0.25 : s->query_start;
-	r->at = chance(10) && !idle ? s->mono - 0.125 : s->mono;
+	/* the queries' end for most (not the sample's mono), else another */
+	r->at = chance(10) && !idle ? s->mono - 0.125 : s->mono + 0.0007;
 	r->born = i % 7 ? 100.0 + (double)i / 3 : 0;
 	r->first_seen = 101.5;
 	switch (idle ? 0 : rnd() % 3) {
