@@ -76,6 +76,7 @@
 #define T_WCHAN 74
 #define T_CGROUP 76
 #define T_SHAVE 77
+#define T_LIKE 78
 
 static const struct codec_field task_fields[] = {
 	F(schema_task, 1, CODEC_U64, CODEC_KEY, id),
@@ -117,6 +118,7 @@ static const struct codec_field task_fields[] = {
 	FS(schema_task, 75, cmdline),
 	FS(schema_task, T_CGROUP, cgroup),
 	F(schema_task, T_SHAVE, CODEC_U64, 0, shave),
+	F(schema_task, T_LIKE, CODEC_U64, 0, like),
 };
 
 #define C_PSI_WHEN 3
@@ -562,6 +564,7 @@ static int tasks_in(struct schema_rows *r, int set_, const struct store_task *k,
 	set(t, &known, 6, true);
 	set(t, &known, 7, true);
 	set(t, &known, T_CTX_AT, false);
+	set(t, &known, T_LIKE, false);
 	for (size_t i = 0; i < n; i++) {
 		struct schema_task *o = &r->task[set_][i];
 
@@ -586,6 +589,143 @@ static int tasks_in(struct schema_rows *r, int set_, const struct store_task *k,
 	r->rows[set_].rows = r->task[set_];
 	r->rows[set_].n = n;
 	return 0;
+}
+
+/* The task row of o's key in the n rows of p (key order), or NULL. */
+static const struct schema_task *task_of(const struct schema_task *o,
+					 const struct schema_task *p, size_t n)
+{
+	return n ? bsearch(o, p, n, sizeof(*p), task_cmp) : NULL;
+}
+
+/* a numeric member at f's offset, as its 8 bytes */
+static uint64_t bits_at(const void *row, const struct codec_field *f)
+{
+	uint64_t v;
+
+	memcpy(&v, (const unsigned char *)row + f->offset, 8);
+	return v;
+}
+
+static void bits_put(void *row, const struct codec_field *f, uint64_t v)
+{
+	memcpy((unsigned char *)row + f->offset, &v, 8);
+}
+
+static const char *str_of(const void *row, const struct codec_field *f)
+{
+	const char *s;
+
+	memcpy(&s, (const unsigned char *)row + f->offset, sizeof(s));
+	return s;
+}
+
+/* A number as it reads back: its bits where known, else zero. */
+static uint64_t value_of(const struct codec_table *t, const void *row,
+			 const struct codec_field *f)
+{
+	return codec_known(t, row, f->id) ? bits_at(row, f) : 0;
+}
+
+/* Whether f of rows a and b is the same: known in both, the same value. */
+static bool same_field(const struct codec_table *t, const void *a,
+		       const void *b, const struct codec_field *f)
+{
+	if (!codec_known(t, a, f->id) || !codec_known(t, b, f->id))
+		return false;
+	if (f->type == CODEC_STRING)
+		return strcmp(str_of(a, f), str_of(b, f)) == 0;
+	return bits_at(a, f) == bits_at(b, f);
+}
+
+/*
+ * Thread row o as its difference from its task's row p: numbers that
+ * read back as zero when absent as differences (zero: not written), the
+ * others (strings, times, its age) only where not p's. False when that
+ * cannot be said: one of those unknown where the task's is known (but a
+ * wait channel, which its have says it lacks).
+ */
+static bool like_in(const struct codec_table *t, struct schema_task *o,
+		    const struct schema_task *p)
+{
+	for (size_t i = 0; i < t->nfields; i++) {
+		const struct codec_field *f = &t->fields[i];
+
+		if ((f->flags & CODEC_KEY) || zero_by_default(f))
+			continue;
+		if (same_field(t, o, p, f))
+			set(t, o, f->id, false);
+		else if (!codec_known(t, o, f->id) && codec_known(t, p, f->id) &&
+			 f->id != T_WCHAN)
+			return false;
+	}
+	for (size_t i = 0; i < t->nfields; i++) {
+		const struct codec_field *f = &t->fields[i];
+
+		if (zero_by_default(f)) {
+			bits_put(o, f, value_of(t, o, f) - value_of(t, p, f));
+			set(t, o, f->id, true);
+		}
+	}
+	o->like = 1;
+	set(t, o, T_LIKE, true);
+	unknown_zeros(t, o);
+	return true;
+}
+
+/* The thread rows as written: like_in where their task is there. */
+static int threads_like(struct schema_rows *r)
+{
+	const struct codec_table *t = &tables[SCHEMA_THREADS];
+	size_t n = r->rows[SCHEMA_THREADS].n;
+
+	if (n > r->caplike) {
+		void *p = realloc(r->like, n * sizeof(*r->like));
+
+		if (!p)
+			return -1;
+		r->like = p;
+		r->caplike = n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct schema_task *o = &r->like[i];
+		const struct schema_task *p;
+
+		*o = r->task[SCHEMA_THREADS][i];
+		p = task_of(o, r->task[SCHEMA_TASKS], r->rows[SCHEMA_TASKS].n);
+		if (p && !like_in(t, o, p))
+			*o = r->task[SCHEMA_THREADS][i];
+	}
+	r->rows[SCHEMA_THREADS].rows = r->like;
+	return 0;
+}
+
+/*
+ * A thread row written as a difference (like_in) back into *o: its
+ * numbers first, then what it left to the task's (a wait channel only
+ * where its own have says it has one).
+ */
+static void like_out(const struct codec_table *t, struct schema_task *o,
+		     const struct schema_task *p)
+{
+	for (size_t i = 0; i < t->nfields; i++) {
+		const struct codec_field *f = &t->fields[i];
+
+		if (zero_by_default(f))
+			bits_put(o, f, value_of(t, o, f) + value_of(t, p, f));
+	}
+	for (size_t i = 0; i < t->nfields; i++) {
+		const struct codec_field *f = &t->fields[i];
+
+		if ((f->flags & CODEC_KEY) || zero_by_default(f) ||
+		    codec_known(t, o, f->id) || !codec_known(t, p, f->id) ||
+		    (f->id == T_WCHAN && !(o->shave & STORE_HAVE_WCHAN)))
+			continue;
+		memcpy((unsigned char *)o + f->offset,
+		       (const unsigned char *)p + f->offset,
+		       f->type == CODEC_STRING ? sizeof(const char *) : 8);
+		set(t, o, f->id, true);
+	}
 }
 
 /* --- cgroups and the system --- */
@@ -868,7 +1008,7 @@ int schema_from_store(struct schema_rows *r, const struct store_sample *in,
 	r->ctx0 = most_ctx(in->tasks, in->ntasks, in->mono);
 	if (tasks_in(r, SCHEMA_TASKS, in->tasks, in->ntasks, in, prev) < 0 ||
 	    tasks_in(r, SCHEMA_THREADS, in->thread_tasks, in->nthread_tasks,
-		     in, prev) < 0 ||
+		     in, prev) < 0 || threads_like(r) < 0 ||
 	    cgroups_in(r, in) < 0 || evidence_in(r, in) < 0) {
 		errno = ENOMEM;
 		return -1;
@@ -966,8 +1106,11 @@ static void *grow(void *p, size_t *cap, size_t n, size_t size)
 }
 
 static int tasks_out(struct schema_rows *r, int set_,
-		     const struct codec_rows *in, const struct store_sample *out)
+		     const struct codec_rows *in, const struct codec_rows *tasks,
+		     const struct store_sample *out)
 {
+	const struct codec_table *t = &tables[set_];
+
 	if (!in->n)
 		return 0;
 	struct store_task *k = grow(r->out[set_], &r->capout[set_], in->n,
@@ -976,9 +1119,15 @@ static int tasks_out(struct schema_rows *r, int set_,
 	if (!k)
 		return -1;
 	r->out[set_] = k;
-	for (size_t i = 0; i < in->n; i++)
-		task_out(&tables[set_], (const struct schema_task *)in->rows + i,
-			 &k[i], out, r->at0, r->ctx0);
+	for (size_t i = 0; i < in->n; i++) {
+		struct schema_task o = ((const struct schema_task *)in->rows)[i];
+		const struct schema_task *p;
+
+		if (set_ == SCHEMA_THREADS && codec_known(t, &o, T_LIKE) &&
+		    o.like == 1 && (p = task_of(&o, tasks->rows, tasks->n)))
+			like_out(t, &o, p);
+		task_out(t, &o, &k[i], out, r->at0, r->ctx0);
+	}
 	return 0;
 }
 
@@ -1169,8 +1318,10 @@ int schema_to_store(struct schema_rows *r, const struct codec_sample *cs,
 	system_out(sys, out);
 	r->at0 = codec_known(ts, sys, S_AT) ? sys->at : out->mono;
 	r->ctx0 = codec_known(ts, sys, S_CTX_AT) ? sys->ctx_at : out->mono;
-	if (tasks_out(r, SCHEMA_TASKS, &cs->tables[SCHEMA_TASKS], out) < 0 ||
-	    tasks_out(r, SCHEMA_THREADS, &cs->tables[SCHEMA_THREADS], out) < 0 ||
+	if (tasks_out(r, SCHEMA_TASKS, &cs->tables[SCHEMA_TASKS],
+		      &cs->tables[SCHEMA_TASKS], out) < 0 ||
+	    tasks_out(r, SCHEMA_THREADS, &cs->tables[SCHEMA_THREADS],
+		      &cs->tables[SCHEMA_TASKS], out) < 0 ||
 	    cgroups_out(r, &cs->tables[SCHEMA_CGROUPS], out) < 0 ||
 	    evidence_out(r, &cs->tables[SCHEMA_EVIDENCE], out) < 0 ||
 	    disks_out(r, cs, out) < 0) {
@@ -1191,6 +1342,7 @@ void schema_free(struct schema_rows *r)
 		free(r->task[i]);
 		free(r->out[i]);
 	}
+	free(r->like);
 	free(r->cg);
 	free(r->outcg);
 	free(r->ev);

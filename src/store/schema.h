@@ -30,6 +30,12 @@
  *    reading of their context): stored in the system table once, and
  *    for a task only where they differ;
  *  - a process's tgid is its id: stored only where it is not;
+ *  - a thread reading of a task that is also in the tasks table (the
+ *    thread of a process with one, the main thread) is written as its
+ *    difference from that task's row (like): its numbers as the
+ *    difference (mod 2^64, a double's bits) from the task's, its
+ *    strings only where they are not the task's; a process with one
+ *    thread costs next to nothing twice;
  *  - a task's age is usually at - born (how the live monitor makes it
  *    without a thread's own record): stored only where it is not, as
  *    whole microseconds (a counter: a few bytes) when it is one;
@@ -86,6 +92,8 @@ struct schema_task {
 	uint64_t max_ns[READING_NCAT];
 	double max_at[READING_NCAT];
 	uint64_t shave;         /* store_task.have */
+	uint64_t like;          /* a thread row: 1 when written as its
+				   difference from its process's row */
 	uint64_t uid;
 	int64_t ppid, threads, state, nice;
 	double start_real, ctx_at;
@@ -166,6 +174,8 @@ extern const struct codec_schema schema_store;
 struct schema_rows {
 	struct schema_task *task[2];    /* tasks, threads */
 	size_t cap[2];
+	struct schema_task *like;       /* threads as written (like[]) */
+	size_t caplike;
 	struct schema_cgroup *cg;
 	size_t capcg;
 	struct schema_evidence *ev;
