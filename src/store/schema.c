@@ -77,6 +77,7 @@
 #define T_CGROUP 76
 #define T_SHAVE 77
 #define T_LIKE 78
+#define T_AGE_REL 79
 
 static const struct codec_field task_fields[] = {
 	F(schema_task, 1, CODEC_U64, CODEC_KEY, id),
@@ -119,6 +120,7 @@ static const struct codec_field task_fields[] = {
 	FS(schema_task, T_CGROUP, cgroup),
 	F(schema_task, T_SHAVE, CODEC_U64, 0, shave),
 	F(schema_task, T_LIKE, CODEC_U64, 0, like),
+	F(schema_task, T_AGE_REL, CODEC_S64, CODEC_COUNTER, age_rel),
 };
 
 #define C_PSI_WHEN 3
@@ -393,6 +395,15 @@ static void get_psi_all(const struct codec_table *t, const void *row,
 				PSI_ID(r * NPSI_KIND + k, 0));
 }
 
+/*
+ * A time's whole microseconds, rounded (0 for one that is not a time:
+ * not finite, negative or past 10^12 s), the base of a stored age.
+ */
+static uint64_t us_of(double t)
+{
+	return isfinite(t) && t >= 0 && t < 1e12 ? (uint64_t)llround(t * 1e6) : 0;
+}
+
 /* The age the live monitor makes without a thread's own record. */
 static double age_from(double at, double born)
 {
@@ -425,7 +436,7 @@ static bool zero_by_default(const struct codec_field *f)
 {
 	switch (f->id) {
 	case T_TGID: case T_ASKED_AT: case T_AT: case T_AGE: case T_AGE_US:
-	case T_CTX_AT:
+	case T_AGE_REL: case T_CTX_AT:
 		return false;
 	}
 	return f->type != CODEC_STRING && !(f->flags & CODEC_KEY);
@@ -478,7 +489,8 @@ static void task_reading_in(const struct codec_table *t,
 		bool us = whole(r->age, 1e6, &o->age_us);
 
 		o->age = r->age;
-		set(t, o, us ? T_AGE_US : T_AGE, true);
+		o->age_rel = (int64_t)(o->age_us - us_of(r->at));
+		set(t, o, us ? T_AGE_REL : T_AGE, true);
 	}
 	o->run_ns = r->run_ns;
 	o->have = r->have;
@@ -559,6 +571,7 @@ static int tasks_in(struct schema_rows *r, int set_, const struct store_task *k,
 	memset(&known, 0, sizeof(known));
 	for (size_t f = 0; f < t->nfields; f++)
 		set(t, &known, t->fields[f].id, true);
+	set(t, &known, T_AGE_REL, false);
 	for (unsigned id = T_ASKED_AT; id <= T_AGE_US; id++)
 		set(t, &known, id, false);
 	set(t, &known, 6, true);
@@ -1044,6 +1057,9 @@ static void task_reading_out(const struct codec_table *t,
 	r->first_seen = o->first_seen;
 	if (codec_known(t, o, T_AGE))
 		r->age = o->age;
+	else if (codec_known(t, o, T_AGE_REL))
+		r->age = (double)(uint64_t)((uint64_t)o->age_rel +
+					    us_of(r->at)) / 1e6;
 	else if (codec_known(t, o, T_AGE_US))
 		r->age = (double)o->age_us / 1e6;
 	else

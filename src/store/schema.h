@@ -37,8 +37,9 @@
  *    strings only where they are not the task's; a process with one
  *    thread costs next to nothing twice;
  *  - a task's age is usually at - born (how the live monitor makes it
- *    without a thread's own record): stored only where it is not, as
- *    whole microseconds (a counter: a few bytes) when it is one;
+ *    without a thread's own record): stored only where it is not, when
+ *    it is whole microseconds as their difference from the whole
+ *    microseconds of at (which grow alike: a byte or two in a delta);
  *  - a carried reading (READING_CARRIED) has its counters zero: the
  *    counters of the task's previous row are stored instead (no change),
  *    and zero is given back on decoding;
@@ -84,7 +85,8 @@ struct schema_task {
 	double asked_at, at;    /* known where not the sample's */
 	double born, first_seen;
 	double age;             /* known where neither at - born nor age_us */
-	uint64_t age_us;
+	uint64_t age_us;        /* read, not written: age_rel is */
+	int64_t age_rel;        /* whole us of the age less at's whole us */
 	uint64_t run_ns;
 	uint64_t have, have_max, have_max_at, no_count, cats, flags;
 	int64_t rthreads;       /* task_reading.threads */
