@@ -234,6 +234,11 @@ _Static_assert(sizeof(dev_kval_off) / sizeof(dev_kval_off[0]) ==
 	       SCHEMA_EV_DEV_NKV, "schema.h counts a device's values");
 
 #define E_WHEN 4
+#define E_MAX 13
+#define E_SAME_KV 14
+#define E_SAME_PART 15
+#define SAME_VERSIONS 6         /* same_part's bits besides the lines */
+#define SAME_DEVS 7
 #define E_CGROUPS 5
 #define E_ALLOWED 6
 #define E_KV 16                 /* .. 79 */
@@ -273,6 +278,8 @@ static const struct codec_field evidence_fields[] = {
 	F(schema_evidence, 11, CODEC_U64, 0, ndev),
 	F(schema_evidence, 12, CODEC_U64, 0, dropped),
 	F(schema_evidence, 13, CODEC_U64, 0, max),
+	F(schema_evidence, E_SAME_KV, CODEC_U64, 0, same_kv),
+	F(schema_evidence, E_SAME_PART, CODEC_U64, 0, same_part),
 	EV_KVALS(EV_FIELD)
 	PSI_LINE(schema_evidence, psi, E_PSI, 0),
 	PSI_LINE(schema_evidence, psi, E_PSI, 1),
@@ -914,6 +921,132 @@ static void evidence_one_in(const struct codec_table *t,
 	}
 }
 
+static int ev_cmp(const void *a, const void *b)
+{
+	const struct schema_evidence *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return strcmp(x->owner, y->owner);
+}
+
+/* The row row i refers to (same_kv, same_part), or -1 for none. */
+static long ev_ref(const struct codec_table *t,
+		   const struct schema_evidence *e, size_t i)
+{
+	if (!i)
+		return -1;
+	if (codec_known(t, &e[i], E_CGROUPS))
+		for (size_t j = 0; j < i; j++)
+			if (codec_known(t, &e[j], E_CGROUPS) &&
+			    strcmp(e[j].cgroups, e[i].cgroups) == 0)
+				return (long)j;
+	return 0;
+}
+
+/* Fields ids lo..hi of a and b the same (known alike, the same bits). */
+static bool ev_same(const struct codec_table *t,
+		    const struct schema_evidence *a,
+		    const struct schema_evidence *b, unsigned lo, unsigned hi)
+{
+	for (size_t i = 0; i < t->nfields; i++) {
+		const struct codec_field *f = &t->fields[i];
+		bool k = codec_known(t, a, f->id);
+
+		if (f->id < lo || f->id > hi)
+			continue;
+		if (k != codec_known(t, b, f->id) ||
+		    (k && bits_at(a, f) != bits_at(b, f)))
+			return false;
+	}
+	return true;
+}
+
+/* Field ids lo..hi of o as in ref (known alike, the same bits). */
+static void ev_copy(const struct codec_table *t, struct schema_evidence *o,
+		    const struct schema_evidence *ref, unsigned lo,
+		    unsigned hi, bool forget)
+{
+	for (size_t i = 0; i < t->nfields; i++) {
+		const struct codec_field *f = &t->fields[i];
+
+		if (f->id < lo || f->id > hi)
+			continue;
+		if (forget) {
+			set(t, o, f->id, false);
+			continue;
+		}
+		bits_put(o, f, bits_at(ref, f));
+		set(t, o, f->id, codec_known(t, ref, f->id));
+	}
+}
+
+/* The parts of evidence row o that a mask says are as in ref. */
+static const struct { unsigned lo, hi; } ev_parts[8] = {
+	{ E_PSI, E_PSI + 6 }, { E_PSI + 8, E_PSI + 14 },
+	{ E_PSI + 16, E_PSI + 22 }, { E_PSI + 24, E_PSI + 30 },
+	{ E_PSI + 32, E_PSI + 38 }, { E_PSI + 40, E_PSI + 46 },
+	{ 7, 10 },                      /* versions, the states' source */
+	{ 11, 12 },                     /* ndev, dropped; and E_DEV.. */
+};
+
+static unsigned ev_part_hi(unsigned part)
+{
+	return part == SAME_DEVS ? E_DEV_ID(CG_IO_DEVS - 1, 15) :
+	       ev_parts[part].hi;
+}
+
+/*
+ * What o has as ref has, not written: marked in same_kv and same_part
+ * (ref as given, before its own marking).
+ */
+static void ev_mark(const struct codec_table *t, struct schema_evidence *o,
+		    const struct schema_evidence *ref)
+{
+	for (unsigned k = 0; k < SCHEMA_EV_NKV; k++)
+		if (ev_same(t, o, ref, E_KV + k, E_KV + k) &&
+		    ((o->max ^ ref->max) >> k & 1) == 0) {
+			o->same_kv |= 1ull << k;
+			o->max &= ~(1ull << k);
+			set(t, o, E_KV + k, false);
+		}
+	for (unsigned part = 0; part < 8; part++) {
+		unsigned lo = ev_parts[part].lo, hi = ev_part_hi(part);
+
+		if (part == SAME_DEVS && !ev_same(t, o, ref, E_DEV, hi))
+			continue;
+		if (!ev_same(t, o, ref, lo, ev_parts[part].hi))
+			continue;
+		o->same_part |= 1ull << part;
+		ev_copy(t, o, ref, lo, ev_parts[part].hi, true);
+		if (part == SAME_DEVS)
+			ev_copy(t, o, ref, E_DEV, hi, true);
+	}
+	set(t, o, E_MAX, o->max != 0);
+	set(t, o, E_SAME_KV, o->same_kv != 0);
+	set(t, o, E_SAME_PART, o->same_part != 0);
+}
+
+/* o's marked parts back from ref (resolved already). */
+static void ev_unmark(const struct codec_table *t, struct schema_evidence *o,
+		      const struct schema_evidence *ref)
+{
+	for (unsigned k = 0; k < SCHEMA_EV_NKV; k++)
+		if (o->same_kv >> k & 1) {
+			ev_copy(t, o, ref, E_KV + k, E_KV + k, false);
+			o->max |= ref->max & (1ull << k);
+		}
+	for (unsigned part = 0; part < 8; part++) {
+		if (!(o->same_part >> part & 1))
+			continue;
+		ev_copy(t, o, ref, ev_parts[part].lo, ev_parts[part].hi, false);
+		if (part == SAME_DEVS)
+			ev_copy(t, o, ref, E_DEV, ev_part_hi(part), false);
+	}
+}
+
 static int evidence_in(struct schema_rows *r, const struct store_sample *in)
 {
 	const struct codec_table *t = &tables[SCHEMA_EVIDENCE];
@@ -928,6 +1061,15 @@ static int evidence_in(struct schema_rows *r, const struct store_sample *in)
 	}
 	for (size_t i = 0; i < in->nevidence; i++)
 		evidence_one_in(t, &r->ev[i], &in->evidence[i]);
+	if (in->nevidence)
+		qsort(r->ev, in->nevidence, sizeof(*r->ev), ev_cmp);
+	/* from the last: the rows referred to are as given when marked */
+	for (size_t i = in->nevidence; i-- > 1;) {
+		long ref = ev_ref(t, r->ev, i);
+
+		if (ref >= 0)
+			ev_mark(t, &r->ev[i], &r->ev[ref]);
+	}
 	r->rows[SCHEMA_EVIDENCE].rows = r->ev;
 	r->rows[SCHEMA_EVIDENCE].n = in->nevidence;
 	return 0;
@@ -1266,16 +1408,25 @@ static int evidence_out(struct schema_rows *r, const struct codec_rows *in,
 {
 	if (!in->n)
 		return 0;
+	const struct codec_table *t = &tables[SCHEMA_EVIDENCE];
 	struct store_evidence *e = grow(r->outev, &r->capoutev, in->n,
 					sizeof(*e));
+	struct schema_evidence *o;
 
 	if (!e)
 		return -1;
 	r->outev = e;
-	for (size_t i = 0; i < in->n; i++)
-		evidence_one_out(&tables[SCHEMA_EVIDENCE],
-				 (const struct schema_evidence *)in->rows + i,
-				 &e[i]);
+	if (!(o = grow(r->evdec, &r->capevdec, in->n, sizeof(*o))))
+		return -1;
+	r->evdec = o;
+	memcpy(o, in->rows, in->n * sizeof(*o));
+	for (size_t i = 0; i < in->n; i++) {
+		long ref = ev_ref(t, o, i);
+
+		if (ref >= 0)
+			ev_unmark(t, &o[i], &o[ref]);
+		evidence_one_out(t, &o[i], &e[i]);
+	}
 	out->evidence = e;
 	out->nevidence = in->n;
 	return 0;
@@ -1362,6 +1513,7 @@ void schema_free(struct schema_rows *r)
 	free(r->cg);
 	free(r->outcg);
 	free(r->ev);
+	free(r->evdec);
 	free(r->outev);
 	free(r->disk);
 	free(r->outdisks.dev);

@@ -18,7 +18,11 @@
  *                     known where it has the value (a value not given
  *                     reads back as zero), a mask of those that are
  *                     "max", the pressure lines, the devices of its
- *                     cgroup's IO
+ *                     cgroup's IO; what is the same as in an earlier
+ *                     row of the same cgroups (the cgroups' part read
+ *                     once for all their processes) or of the first row
+ *                     (the machine's part) is not written again, but
+ *                     marked the same (same_kv, same_part)
  *   table 6 disks     /proc/diskstats (store_sample.disks), by (major,
  *                     minor)
  *
@@ -153,6 +157,13 @@ struct schema_evidence {
 	int64_t cpu_version, mem_version, io_version, states_source;
 	uint64_t ndev, dropped;
 	uint64_t max;                   /* bit i: value i is "max" */
+	/*
+	 * what is as in the row it refers to (the first before it in key
+	 * order of the same cgroups' text, else the first): bit i of
+	 * same_kv value i; of same_part bit l pressure line l, bit 6 the
+	 * versions and the states' source, bit 7 the devices
+	 */
+	uint64_t same_kv, same_part;
 	uint64_t kv[SCHEMA_EV_NKV];
 	struct schema_psi psi[3][NPSI_KIND]; /* cpu, memory, io pressure */
 	struct schema_evdev dev[CG_IO_DEVS];
@@ -182,6 +193,8 @@ struct schema_rows {
 	size_t capcg;
 	struct schema_evidence *ev;
 	size_t capev;
+	struct schema_evidence *evdec;  /* decoding: the rows resolved */
+	size_t capevdec;
 	struct schema_disk *disk;
 	size_t capdisk;
 	struct schema_system sys;

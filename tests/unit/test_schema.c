@@ -208,22 +208,25 @@ static void make_evidence(struct store_evidence *e, size_t i, unsigned n)
 	e->cgroups = i == 2 ? NULL : "0::/system.slice/x.service\n";
 	r->when = 250.0 + 10.0 * n + 0.000123 * (double)i;
 	r->cpu.version = 2;
-	r->mem.version = i == 1 ? 1 : 2;
+	r->mem.version = i == 2 ? 1 : 2;
 	r->io.version = 2;
-	r->states.source = i == 1 ? CGSTATS_KERNEL : CGSTATS_PROC;
+	r->states.source = i == 2 ? CGSTATS_KERNEL : CGSTATS_PROC;
 	for (size_t k = 0; k < NKV; k++) {
 		struct kval *v = kval_at(r, kvals[k]);
 
 		v->have = true;
 		v->max = k % 7 == 0;
-		v->v = v->max ? 0 : (uint64_t)n * (k + 1) * 1000003 + i;
+		/* the process's own values (IO, CPUs, memory, forks) its
+		 * own; its cgroups' and the machine's as every row's */
+		v->v = v->max ? 0 : (uint64_t)n * (k + 1) * 1000003 +
+		       ((k >= 31 && k < 44) || k == 50 ? i : 0);
 	}
-	kval_at(r, kvals[3])->v = UINT64_MAX - i;       /* a wrap ahead */
+	kval_at(r, kvals[3])->v = UINT64_MAX - 1;       /* a wrap ahead */
 	psi_lines(r->cpu.pressure, n, 1);
 	psi_lines(r->mem.pressure, n, 2);
 	psi_lines(r->io.pressure, n, 3);
 	r->io.ndev = CG_IO_DEVS;
-	r->io.dropped = i;
+	r->io.dropped = i == 2 ? 2 : 1;
 	for (unsigned d = 0; d < CG_IO_DEVS; d++) {
 		struct cg_io_dev *dv = &r->io.dev[d];
 
@@ -627,6 +630,44 @@ static void through(const struct store_sample *before,
 }
 
 /*
+ * Evidence of processes in the same cgroups, read once for all of them:
+ * a row writes what is as in the first of those cgroups only as a mark
+ * (its cgroups' values, pressure, versions, devices), and its own
+ * values whole; the machine's values as in the first row. Read back,
+ * every row is as given (the round trip tests).
+ */
+static void test_evidence_shared(void)
+{
+	static struct world w;
+	static struct schema_rows r;
+	const struct codec_table *t = &schema_store.tables[SCHEMA_EVIDENCE];
+
+	make_sample(&w, 8, false);
+	CHECK(schema_from_store(&r, &w.s, NULL) == 0);
+	CHECK_EQ_U(r.cs.tables[SCHEMA_EVIDENCE].n, NEV);
+	const struct schema_evidence *e = r.cs.tables[SCHEMA_EVIDENCE].rows;
+
+	/* rows 0 (the cgroup's) and 1 (a process in it) share the cgroups'
+	 * text; row 2 has none: only the machine's part as row 0's */
+	CHECK_EQ_U(e[0].same_kv, 0);
+	CHECK_EQ_U(e[1].same_part, 0xff);
+	for (unsigned k = 0; k < NKV; k++) {
+		/* ("max" values are 0 in every row: the same) */
+		bool own = ((k >= 31 && k < 44) || k == 50) && k % 7;
+
+		if (((e[1].same_kv >> k) & 1) == own)
+			fprintf(stderr, "value %u of row 1: %s\n", k,
+				own ? "marked the same" : "written again");
+		CHECK(((e[1].same_kv >> k) & 1) != own);
+		CHECK(codec_known(t, &e[1], 16 + k) == own);
+	}
+	/* row 2: versions and devices its own, the machine's the same */
+	CHECK_EQ_U(e[2].same_part & 0xc0, 0);
+	CHECK_EQ_U(e[2].same_kv >> 23 & 0xff, 0xff);
+	schema_free(&r);
+}
+
+/*
  * Each value of an evidence reading unknown in turn (of the reading, of
  * a device, a pressure line, the CPUs' list, the cgroups' text, the
  * versions): it reads back unknown, and every other value as it was.
@@ -681,5 +722,6 @@ int main(void)
 	test_idle_costs_nothing();
 	test_evidence_unknowns();
 	test_threads_like_processes();
+	test_evidence_shared();
 	return unit_done();
 }
