@@ -44,9 +44,13 @@
  * Entities are in key order (u64 and s64 keys as numbers, strings by
  * bytes). A gap is the distance in that order of the previous sample
  * from the entity before in the same list (the first: from -1), so an
- * entity that did not change costs nothing and one that did costs a
- * byte besides its fields. A key frame holds every table (one not
- * written is empty); a delta frame only the tables that changed. The
+ * entity that did not change costs nothing and one that did costs two
+ * bytes besides its fields (its gap and its end). A changed entity lists
+ * the fields that changed, never its key; a field it does not list keeps
+ * its value. An added entity, and every entity of a key frame, lists
+ * its known fields whole (no wire 3, no differences). A key frame holds
+ * every table (one not written is empty); a delta frame only the tables
+ * that changed. More entities in a table than its max_rows is damage. The
  * decoder applies a delta only to the sample whose seq is one less:
  * after a lost or damaged record it skips deltas up to the next key
  * frame, never misapplying one. A reader skips a field or table id it
