@@ -38,8 +38,9 @@
  *    thread of a process with one, the main thread) is written as its
  *    difference from that task's row (like): its numbers as the
  *    difference (mod 2^64, a double's bits) from the task's, its
- *    strings only where they are not the task's; a process with one
- *    thread costs next to nothing twice;
+ *    strings, times, tgid and age only where they are not the task's
+ *    (not so where one of those is unknown and the task's is known); a
+ *    process with one thread costs next to nothing twice;
  *  - a task's age is usually at - born (how the live monitor makes it
  *    without a thread's own record): stored only where it is not, when
  *    it is whole microseconds as their difference from the whole
@@ -50,12 +51,13 @@
  *  - PSI and load averages, which the kernel prints with two decimals,
  *    are stored as hundredths (varints) when that is exact.
  * A number of a task that reads back as zero when not written (every
- * one but its key, the times stored where they differ from the
- * sample's, and its age) is not written when it is zero: most of a
- * task's counters are. Counters are written as differences in a delta
- * frame, and so are the evidence's current values (usage, free
- * memory), which drift rather than jump. The evidence comes back in key order, not in the order
- * given.
+ * one but its key, its tgid, the times stored where they differ from
+ * the sample's, and its age) is not written when it is zero: most of a
+ * task's counters are. Counters, and the times that grow (the sample's
+ * clocks, a task's times), are written as differences in a delta
+ * frame, and so are the evidence's current values (usage, free memory),
+ * which drift rather than jump. The evidence comes back in key order,
+ * not in the order given.
  * Strings are stored whole (codec.h bounds a sample's strings); a wait
  * channel read back is cut to its member (STORE_WCHAN_MAX with the NUL),
  * which one written from a store_task never exceeds.
