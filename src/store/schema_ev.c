@@ -136,17 +136,32 @@ static long ev_ref(const struct codec_table *t,
 	return 0;
 }
 
-/* Fields ids lo..hi of a and b the same (known alike, the same bits). */
+/* The first field of t (in the order of ids) with an id of lo or more. */
+static size_t first_field(const struct codec_table *t, unsigned lo)
+{
+	size_t a = 0, b = t->nfields;
+
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+
+		if (t->fields[m].id < lo)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a;
+}
+
+/* Field ids lo..hi of a and b the same (known alike, the same bits). */
 static bool ev_same(const struct codec_table *t,
 		    const struct schema_evidence *a,
 		    const struct schema_evidence *b, unsigned lo, unsigned hi)
 {
-	for (size_t i = 0; i < t->nfields; i++) {
+	for (size_t i = first_field(t, lo);
+	     i < t->nfields && t->fields[i].id <= hi; i++) {
 		const struct codec_field *f = &t->fields[i];
 		bool k = codec_known(t, a, f->id);
 
-		if (f->id < lo || f->id > hi)
-			continue;
 		if (k != codec_known(t, b, f->id) ||
 		    (k && schema_bits_at(a, f) != schema_bits_at(b, f)))
 			return false;
@@ -159,11 +174,10 @@ static void ev_copy(const struct codec_table *t, struct schema_evidence *o,
 		    const struct schema_evidence *ref, unsigned lo,
 		    unsigned hi, bool forget)
 {
-	for (size_t i = 0; i < t->nfields; i++) {
+	for (size_t i = first_field(t, lo);
+	     i < t->nfields && t->fields[i].id <= hi; i++) {
 		const struct codec_field *f = &t->fields[i];
 
-		if (f->id < lo || f->id > hi)
-			continue;
 		if (forget) {
 			schema_set(t, o, f->id, false);
 			continue;
