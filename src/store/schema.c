@@ -187,6 +187,7 @@ static const struct codec_field evidence_fields[] = {
 	PSI_LINE(schema_evidence, psi, E_PSI, 5),
 	DEV(0), DEV(1), DEV(2), DEV(3), DEV(4), DEV(5), DEV(6), DEV(7),
 	DEV(8), DEV(9), DEV(10), DEV(11), DEV(12), DEV(13), DEV(14), DEV(15),
+	F(schema_evidence, E_WHEN_REL, CODEC_S64, CODEC_COUNTER, when_rel),
 };
 
 static const struct codec_field disk_fields[] = {

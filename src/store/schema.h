@@ -23,6 +23,8 @@
  *                     once for all their processes) or of the first row
  *                     (the machine's part) is not written again, but
  *                     marked the same (same_kv, same_part)
+ *                     The reading's time is stored as the difference
+ *                     of its bits from the bits of the sample's mono.
  *   table 6 disks     /proc/diskstats (store_sample.disks), by (major,
  *                     minor)
  *
@@ -169,7 +171,9 @@ struct schema_evidence {
 	uint64_t kv[SCHEMA_EV_NKV];
 	struct schema_psi psi[3][NPSI_KIND]; /* cpu, memory, io pressure */
 	struct schema_evdev dev[CG_IO_DEVS];
-	unsigned char known[48];
+	int64_t when_rel;               /* when's bits less the sample's
+					   mono's (when is then unknown) */
+	unsigned char known[56];
 };
 
 struct schema_disk {

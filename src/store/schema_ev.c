@@ -64,9 +64,18 @@ static void kvals_out(const struct codec_table *t, const void *row,
 	}
 }
 
+/* A double's bits. */
+static uint64_t bits(double v)
+{
+	uint64_t u;
+
+	memcpy(&u, &v, sizeof(u));
+	return u;
+}
+
 static void evidence_one_in(const struct codec_table *t,
 			    struct schema_evidence *o,
-			    const struct store_evidence *e)
+			    const struct store_evidence *e, double mono)
 {
 	const struct evidence_reading *r = &e->r;
 	const struct psi_line *psi[3] = { r->cpu.pressure, r->mem.pressure,
@@ -91,6 +100,10 @@ static void evidence_one_in(const struct codec_table *t,
 	schema_set(t, o, E_ALLOWED, r->tcpu.allowed_list[0] != '\0');
 	for (unsigned id = 7; id <= 12; id++)
 		schema_set(t, o, id, true);
+	/* read a few ms after the sample's mono: a few bytes a sample */
+	o->when_rel = (int64_t)(bits(r->when) - bits(mono));
+	schema_set(t, o, E_WHEN, false);
+	schema_set(t, o, E_WHEN_REL, true);
 	o->max = kvals_in(t, o, o->kv, r, ev_kval_off, SCHEMA_EV_NKV, E_KV);
 	schema_set(t, o, 13, o->max != 0);
 	for (unsigned g = 0; g < 3; g++)
@@ -264,7 +277,7 @@ int schema_ev_in(struct schema_rows *r, const struct store_sample *in)
 		r->capev = in->nevidence;
 	}
 	for (size_t i = 0; i < in->nevidence; i++)
-		evidence_one_in(t, &r->ev[i], &in->evidence[i]);
+		evidence_one_in(t, &r->ev[i], &in->evidence[i], in->mono);
 	if (in->nevidence)
 		qsort(r->ev, in->nevidence, sizeof(*r->ev), ev_cmp);
 	/* from the last: the rows referred to are as given when marked */
@@ -327,9 +340,21 @@ static int one_of(int64_t v, const int *ok, size_t n, int dflt)
 	return dflt;
 }
 
+static double when_out(const struct codec_table *t,
+		       const struct schema_evidence *o, double mono)
+{
+	uint64_t u = bits(mono) + (uint64_t)o->when_rel;
+	double v;
+
+	if (!codec_known(t, o, E_WHEN_REL))
+		return o->when;
+	memcpy(&v, &u, sizeof(v));
+	return v;
+}
+
 static void evidence_one_out(const struct codec_table *t,
 			     const struct schema_evidence *o,
-			     struct store_evidence *e)
+			     struct store_evidence *e, double mono)
 {
 	static const int versions[] = { 0, 1, 2 };
 	static const int sources[] = { CGSTATS_NONE, CGSTATS_KERNEL,
@@ -343,7 +368,7 @@ static void evidence_one_out(const struct codec_table *t,
 	e->start = o->start;
 	e->cgroup = o->owner[0] ? o->owner : NULL;
 	e->cgroups = codec_known(t, o, E_CGROUPS) ? o->cgroups : NULL;
-	r->when = o->when;
+	r->when = when_out(t, o, mono);
 	if (codec_known(t, o, E_ALLOWED))
 		snprintf(r->tcpu.allowed_list, sizeof(r->tcpu.allowed_list),
 			 "%s", o->allowed_list);
@@ -391,7 +416,7 @@ int schema_ev_out(struct schema_rows *r, const struct codec_rows *in,
 
 		if (ref >= 0)
 			ev_unmark(t, &o[i], &o[ref]);
-		evidence_one_out(t, &o[i], &e[i]);
+		evidence_one_out(t, &o[i], &e[i], out->mono);
 	}
 	out->evidence = e;
 	out->nevidence = in->n;

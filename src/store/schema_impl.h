@@ -110,6 +110,7 @@ _Static_assert(SCHEMA_EV_NKV <= 64, "the mask of max values is 64 bits");
 #define E_PSI 80                /* 3 resources x 2 kinds: .. 127 */
 #define E_DEV 128               /* 16 per device: .. 383 */
 #define E_DEV_ID(d, k) (E_DEV + 16u * (d) + (k))
+#define E_WHEN_REL 384
 
 /* A device's values, their order that of schema_evdev.kv */
 #define DEV_KVALS(X) X(rbps) X(wbps) X(riops) X(wiops) X(rbytes) X(wbytes) \
