@@ -62,19 +62,13 @@
 #include "store/frame.h"
 #include "store/sample.h"
 #include "../tests/lib/store_schema.h"
+#include "../tests/lib/storetest.h"
 
 #define MAXTASKS 4096
 #define NCG 20
 
-static uint64_t rng = 0x2545f4914f6cdd1dull;
-
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+#define rnd storetest_rnd
+#define SEED 0x2545f4914f6cdd1dull
 
 static const char *const cmds[] = {
 	"/usr/sbin/sshd -D", "/lib/systemd/systemd-journald",
@@ -94,6 +88,8 @@ struct load {
 
 static struct st_task tasks[MAXTASKS];
 static struct st_cgroup cgroups[NCG];
+static char cgpaths[NCG][64];
+static char comms[sizeof(cmds) / sizeof(cmds[0])][16];
 static struct st_system sys;
 static size_t ntasks;
 static uint64_t next_pid = 1000;
@@ -101,18 +97,19 @@ static uint64_t next_pid = 1000;
 static void new_task(struct st_task *t)
 {
 	const struct codec_table *tb = &st_tables[ST_TASKS];
-	const char *cmd = cmds[rnd() % (sizeof(cmds) / sizeof(cmds[0]))];
+	size_t c = rnd() % (sizeof(cmds) / sizeof(cmds[0]));
+	const char *cmd = cmds[c];
 
 	memset(t, 0, sizeof(*t));
 	t->tid = t->tgid = next_pid++;
 	t->start = 400000000000ull + rnd() % 100000000000ull;
 	t->ppid = 1;
 	t->nice = 0;
-	snprintf(t->comm, sizeof(t->comm), "%.15s",
+	snprintf(comms[c], sizeof(comms[c]), "%.15s",
 		 strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd);
-	snprintf(t->cmdline, sizeof(t->cmdline), "%s", cmd);
-	snprintf(t->cgroup, sizeof(t->cgroup), "/system.slice/unit-%u.service",
-		 (unsigned)(rnd() % NCG));
+	t->comm = comms[c];
+	t->cmdline = cmd;
+	t->cgroup = cgpaths[rnd() % NCG];
 	/* the delay categories of memory pressure and IRQ (counters 4 to
 	 * 11 and 14, 15) are 0 for most tasks, as they are on a machine
 	 * with enough memory and without IRQ time accounting */
@@ -145,8 +142,9 @@ static void setup(const struct load *l)
 		new_task(&tasks[i]);
 	for (size_t i = 0; i < NCG; i++) {
 		memset(&cgroups[i], 0, sizeof(cgroups[i]));
-		snprintf(cgroups[i].path, sizeof(cgroups[i].path),
+		snprintf(cgpaths[i], sizeof(cgpaths[i]),
 			 "/system.slice/unit-%zu.service", i);
+		cgroups[i].path = cgpaths[i];
 		for (size_t j = 0; j < st_tables[ST_CGROUPS].nfields; j++)
 			codec_set_known(&st_tables[ST_CGROUPS], &cgroups[i],
 					st_tables[ST_CGROUPS].fields[j].id, true);
@@ -226,15 +224,14 @@ static void run(const struct load *l, unsigned key_every, size_t samples)
 	double cpu = 0;
 
 	for (int k = 0; k < 2; k++) {
-		fd[k] = memfd_create("storesize", MFD_CLOEXEC);
-		w[k] = fd[k] < 0 ? NULL :
-		       frame_writer_open(fd[k], k == 1, "stalltop bench");
+		fd[k] = storetest_memfd("storesize");
+		w[k] = frame_writer_open(fd[k], k == 1, "stalltop bench");
 		if (!w[k]) {
 			perror("storesize");
 			exit(1);
 		}
 	}
-	rng = 0x2545f4914f6cdd1dull;
+	storetest_seed(SEED);
 	setup(l);
 	for (size_t n = 0; n < samples; n++) {
 		const unsigned char *p;
@@ -334,10 +331,10 @@ static void real(const char *path, unsigned key_every, bool store)
 	char *line = NULL;
 	size_t cap = 0, samples = 0, procs = 0, key = 0, deltas[2] = { 0, 0 };
 	long cur = -1;
-	int fd = memfd_create("storesize", MFD_CLOEXEC);
-	struct frame_writer *w = fd < 0 || store ? NULL :
+	int fd = storetest_memfd("storesize");
+	struct frame_writer *w = store ? NULL :
 				 frame_writer_open(fd, true, "stalltop bench");
-	struct storefile_writer *sw = fd < 0 || !store ? NULL :
+	struct storefile_writer *sw = !store ? NULL :
 		storefile_writer_open(fd, "stalltop bench", 0, 0);
 
 	if (!in || !e || !(w || sw)) {
@@ -381,9 +378,13 @@ static void real(const char *path, unsigned key_every, bool store)
 				codec_set_known(tb, t, ST_CNT_ID + (unsigned)c, true);
 			}
 		}
-		snprintf(t->comm, sizeof(t->comm), "%s", field(&p));
-		snprintf(t->cmdline, sizeof(t->cmdline), "%s", field(&p));
-		snprintf(t->cgroup, sizeof(t->cgroup), "%s", field(&p));
+		const char *f = field(&p);
+
+		t->comm = storetest_keep(f, strlen(f));
+		f = field(&p);
+		t->cmdline = storetest_keep(f, strlen(f));
+		f = field(&p);
+		t->cgroup = storetest_keep(f, strlen(f));
 		for (unsigned id = 6; id <= 8; id++)
 			codec_set_known(tb, t, id, true);
 	}
@@ -404,6 +405,7 @@ static void real(const char *path, unsigned key_every, bool store)
 	storefile_writer_free(sw);
 	close(fd);
 	codec_enc_free(e);
+	storetest_strings_free();
 }
 
 /* ---- -s: store samples (store/sample.h) through the recorder's writer ---- */
@@ -545,8 +547,8 @@ static void store_of(struct store_sample *s, size_t n, size_t i, unsigned cur,
 
 static void run_store(const struct load *l, unsigned key_every, size_t samples)
 {
-	int fd = memfd_create("storesize", MFD_CLOEXEC);
-	struct storefile_writer *w = fd < 0 ? NULL :
+	int fd = storetest_memfd("storesize");
+	struct storefile_writer *w =
 		storefile_writer_open(fd, "stalltop bench", key_every, 0);
 	struct store_sample s;
 	double cpu = 0;
@@ -555,7 +557,7 @@ static void run_store(const struct load *l, unsigned key_every, size_t samples)
 		perror("storesize");
 		exit(1);
 	}
-	rng = 0x2545f4914f6cdd1dull;
+	storetest_seed(SEED);
 	setup(l);
 	nseen[0] = nseen[1] = 0;
 	for (size_t n = 0; n < samples; n++) {

@@ -24,7 +24,6 @@ static void without_cgroups(struct evidence_reading *r)
 	r->states = none.states;
 }
 
-/* cur becomes the reading before of the next sample. */
 /* The text of a process's cgroups as rowev_state keeps it. */
 static uint64_t cgroups_hash(const char *text)
 {
@@ -34,12 +33,36 @@ static uint64_t cgroups_hash(const char *text)
 	return h;
 }
 
+/*
+ * The cgroups' part of the groups a row did not want cleared: the live
+ * side reads a cgroup's part once a sample for all its processes, so a
+ * process's reading may hold a group another one wanted; that is not a
+ * reading taken for this row (want 0: every group).
+ */
+static void only_wanted(struct evidence_reading *r, unsigned want)
+{
+	static const struct evidence_reading none;
+
+	if (!want)
+		return;
+	if (!(want & EVIDENCE_WANT(EVIDENCE_CPU)))
+		r->cpu = none.cpu;
+	if (!(want & EVIDENCE_WANT(EVIDENCE_MEMORY)))
+		r->mem = none.mem;
+	if (!(want & EVIDENCE_WANT(EVIDENCE_IO)))
+		r->io = none.io;
+	if (!(want & EVIDENCE_WANT(EVIDENCE_STATES)))
+		r->states = none.states;
+}
+
+/* cur becomes the reading before of the next sample. */
 static void keep(struct rowev_state *s, const struct store_evidence *cur,
-		 const struct rowev_input *in)
+		 const struct rowev_input *in, unsigned want)
 {
 	s->prev = cur->r;
 	s->prev_round = in->round;
 	s->prev_lost = in->lost;
+	s->prev_want = want;
 	s->have_prev = true;
 	s->prev_cgroups_known = cur->cgroups != NULL;
 	if (s->prev_cgroups_known)
@@ -63,6 +86,8 @@ const struct row_why *rowev_task(struct rowev_state *s,
 	bool why_ok = s->have_why && s->why_round + 1 == in->round;
 	struct evidence_reading prev = s->prev;
 
+	/* the groups read for it the sample before, no other */
+	only_wanted(&prev, s->prev_want);
 	/* forks are counted from fork events: none may have been lost */
 	if (prev_ok && s->prev_lost != in->lost)
 		prev.forks.have = false;
@@ -74,7 +99,7 @@ const struct row_why *rowev_task(struct rowev_state *s,
 			  in->disks_cur, &s->why.ev);
 	rowwhy_eval(&s->why, r->d, r->total_pct, r->have_cpu_pct, r->cpu_pct,
 		    in->interval, why_ok ? rowwhy_first(&s->why) : WHY_NONE);
-	keep(s, cur, in);
+	keep(s, cur, in, rowwhy_wants(r->d));
 	return &s->why;
 }
 
@@ -89,6 +114,6 @@ const struct row_why *rowev_cgroup(struct rowev_state *s,
 			  in->disks_cur, &s->why.ev);
 	rowwhy_eval(&s->why, g->d, g->total_pct, false, 0, in->interval,
 		    prev_ok ? rowwhy_first(&s->why) : WHY_NONE);
-	keep(s, cur, in);
+	keep(s, cur, in, 0);
 	return &s->why;
 }

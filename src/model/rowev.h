@@ -12,7 +12,11 @@
  * An interval is made only between readings of consecutive samples;
  * otherwise the evidence has current values only. A reading's cgroups'
  * part (cpu, mem, io, states) is compared with the one before only when
- * both are of the same cgroups (store_evidence.cgroups); forks counted
+ * both are of the same cgroups (store_evidence.cgroups), and a group of
+ * it only when the process's row wanted that group (rowwhy_wants) at
+ * the sample before: a group read then for another process in the same
+ * cgroups is not a reading of this one, and without a reading of its
+ * own the group's figures of the interval are unknown; forks counted
  * from fork events are compared only when no event was lost between the
  * two readings. The first cause of the interval before stays first
  * while it binds (rowwhy_eval).
@@ -33,6 +37,7 @@ struct rowev_state {
 	struct evidence_reading prev; /* the reading before */
 	uint64_t prev_round;       /* the sample it was given in */
 	uint64_t prev_lost;        /* events lost by then (forks) */
+	unsigned prev_want;        /* the groups it was read for (0: all) */
 	bool have_prev;
 	bool prev_cgroups_known;   /* prev_cgroups names its cgroups */
 	/*

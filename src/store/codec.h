@@ -10,7 +10,11 @@
  * fields (CODEC_KEY: a task's id and start time, a cgroup's path; none
  * for a table of one entity) identify an entity from sample to sample.
  * Each struct has a bitmap of the ids it knows (known_offset): a field
- * not known is not written, and a field not written is unknown. Ids are
+ * not known is not written, and a field not written is unknown. A string
+ * field is a `const char *`, never NULL where known: the encoder copies
+ * what it keeps of a sample, so the caller's strings need last only the
+ * call; a decoded sample's strings are the decoder's, valid until its
+ * next frame (CODEC_STRINGS_MAX bounds them all). Ids are
  * never reused: a new field gets a new id, a field that goes away leaves
  * its id unused.
  *
@@ -24,24 +28,37 @@
  *               count:varint (gap:varint field* 0)*count  (changed)
  *               count:varint entity*count                 (added)
  *   entity   := field* 0
- *   field    := tag:varint value, tag = id << 2 | wire
+ *   field    := tag:varint value, tag = step << 2 | wire: the field's
+ *               id is the id of the field before it in the entity plus
+ *               step (the first field's: step); ids go up, step >= 1
  *   wire 0   := varint: u64 as it is, s64 zigzagged; in a delta, a
  *               counter (CODEC_COUNTER) the entity knew before is the
  *               zigzagged difference from its value then (mod 2^64)
- *   wire 1   := 8 bytes, little-endian: a double
+ *   wire 1   := 8 bytes, little-endian: a double; in a delta, a
+ *               double counter (a time that grows) the entity knew
+ *               before is wire 0: the zigzagged difference of its
+ *               IEEE 754 bits from its bits then (mod 2^64)
  *   wire 2   := length:varint bytes: a string (no NUL)
  *   wire 3   := no value: the field became unknown (deltas only)
  *
  * Entities are in key order (u64 and s64 keys as numbers, strings by
  * bytes). A gap is the distance in that order of the previous sample
  * from the entity before in the same list (the first: from -1), so an
- * entity that did not change costs nothing and one that did costs a
- * byte besides its fields. A key frame holds every table (one not
- * written is empty); a delta frame only the tables that changed. The
+ * entity that did not change costs nothing and one that did costs two
+ * bytes besides its fields (its gap and its end). A changed entity lists
+ * the fields that changed, never its key; a field it does not list keeps
+ * its value. An added entity, and every entity of a key frame, lists
+ * its known fields whole (no wire 3, no differences). A key frame holds
+ * every table (one not written is empty); a delta frame only the tables
+ * that changed. More entities in a table than its max_rows is damage. The
  * decoder applies a delta only to the sample whose seq is one less:
  * after a lost or damaged record it skips deltas up to the next key
  * frame, never misapplying one. A reader skips a field or table id it
- * does not know (a newer file), by its wire type or length.
+ * does not know (a newer file), by its wire type or length. A schema
+ * lists its fields in the order of their ids, the order they are
+ * written in; a step of 0, or ids past 64 bits, are damage. A string is
+ * bytes without a NUL, of any length (CODEC_STRINGS_MAX bounds a
+ * sample's strings together).
  */
 #ifndef STALLTOP_CODEC_H
 #define STALLTOP_CODEC_H
@@ -51,18 +68,26 @@
 #include <stdint.h>
 
 #define CODEC_MAX_ID 1023
+/*
+ * The bytes of all the strings of one sample, a NUL each counted: a
+ * writer refuses a sample with more (EFBIG), a reader takes one with
+ * more as damage, so that a hostile file cannot make a reader hold more.
+ * A single string has no other bound: a command line is never cut.
+ */
+#define CODEC_STRINGS_MAX (16u << 20)
 
 enum codec_type { CODEC_U64, CODEC_S64, CODEC_DOUBLE, CODEC_STRING };
 
 #define CODEC_KEY 0x1u          /* part of the key; always known */
-#define CODEC_COUNTER 0x2u      /* written as a difference in deltas */
+#define CODEC_COUNTER 0x2u      /* written as a difference in deltas (a
+				   number, or a double's bits) */
 
 struct codec_field {
 	unsigned id;
 	enum codec_type type;
 	unsigned flags;
-	size_t offset;          /* of a uint64_t, int64_t, double or char[] */
-	size_t size;            /* a string's array (with its NUL) */
+	size_t offset;          /* of a uint64_t, int64_t, double or
+				   const char * */
 	const char *name;
 };
 
@@ -94,13 +119,33 @@ struct codec_sample {
 	struct codec_rows *tables;
 };
 
-bool codec_known(const struct codec_table *t, const void *row, unsigned id);
-void codec_set_known(const struct codec_table *t, void *row, unsigned id,
-		     bool known);
+/* Whether row knows field id; make it known or not. */
+static inline bool codec_known(const struct codec_table *t, const void *row,
+			       unsigned id)
+{
+	const unsigned char *k = (const unsigned char *)row + t->known_offset;
+
+	return id / 8 < t->known_size && (k[id / 8] >> (id % 8) & 1);
+}
+
+static inline void codec_set_known(const struct codec_table *t, void *row,
+				   unsigned id, bool known)
+{
+	unsigned char *k = (unsigned char *)row + t->known_offset;
+
+	if (id / 8 >= t->known_size)
+		return;
+	if (known)
+		k[id / 8] |= (unsigned char)(1u << (id % 8));
+	else
+		k[id / 8] &= (unsigned char)~(1u << (id % 8));
+}
+
 /*
  * The schema is sound (ids unique, in 1..CODEC_MAX_ID and in the
- * bitmap; offsets inside the struct; key fields not counters): 0, or -1
- * with the reason in err (for the program's own tables: tests check them).
+ * bitmap, the fields in the order of their ids; offsets inside the
+ * struct; key fields and strings not counters): 0, or -1 with the
+ * reason in err (for the program's own tables: tests check them).
  */
 int codec_schema_check(const struct codec_schema *s, char *err,
 		       size_t errsize);
@@ -117,8 +162,9 @@ void codec_enc_restart(struct codec_enc *e);
 /*
  * The payload of sample in into *out (valid until the next call) and its
  * record type (FRAME_KEY or FRAME_DELTA) into *type. 0, or -1 with errno
- * set: EINVAL for a key field unknown, two entities of one key or more
- * than max_rows; ENOMEM.
+ * set: EINVAL for a key field unknown, a known string NULL, two entities
+ * of one key or more than max_rows; EFBIG for a payload over
+ * FRAME_MAX_PAYLOAD or strings over CODEC_STRINGS_MAX; ENOMEM.
  */
 int codec_enc_sample(struct codec_enc *e, const struct codec_sample *in,
 		     const unsigned char **out, size_t *len, int *type);
@@ -135,7 +181,10 @@ struct codec_dec *codec_dec_new(const struct codec_schema *s);
 int codec_dec_frame(struct codec_dec *d, int type, double time,
 		    const unsigned char *p, size_t len, char *err,
 		    size_t errsize);
-/* The sample decoded last, its tables in key order. */
+/*
+ * The sample decoded last, its tables in key order; it and its strings
+ * are valid until the next codec_dec_frame.
+ */
 const struct codec_sample *codec_dec_sample(const struct codec_dec *d);
 /* Deltas skipped so far for want of their base. */
 uint64_t codec_dec_skipped(const struct codec_dec *d);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The codec schema of a store sample and the conversion both ways
- * (schema.h says what is stored how).
+ * The codec schema of a store sample: its tables, the values in the
+ * form that stays the same, the system and the cgroups, and the
+ * conversion's entry points (schema.h says what is stored how; tasks
+ * and threads are schema_task.c's, the evidence and disks schema_ev.c's).
  */
 #include <config.h>
 
@@ -10,71 +12,54 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/schema_impl.h"
+
 /* --- the tables --- */
 
-#define F(s, id, ty, fl, m) { id, ty, fl, offsetof(struct s, m), 0, #m }
-#define FS(s, id, m) \
-	{ id, CODEC_STRING, 0, offsetof(struct s, m), \
-	  sizeof(((struct s *)0)->m), #m }
+#define F(s, id, ty, fl, m) { id, ty, fl, offsetof(struct s, m), #m }
+#define FS(s, id, m) { id, CODEC_STRING, 0, offsetof(struct s, m), #m }
 #define FA(s, id, ty, fl, m, i, name) \
-	{ id, ty, fl, offsetof(struct s, m) + (i) * 8, 0, name }
+	{ id, ty, fl, offsetof(struct s, m) + (i) * 8, name }
 #define CAT8(s, base, ty, fl, m) \
 	FA(s, base, ty, fl, m, 0, #m "0"), FA(s, base + 1, ty, fl, m, 1, #m "1"), \
 	FA(s, base + 2, ty, fl, m, 2, #m "2"), FA(s, base + 3, ty, fl, m, 3, #m "3"), \
 	FA(s, base + 4, ty, fl, m, 4, #m "4"), FA(s, base + 5, ty, fl, m, 5, #m "5"), \
 	FA(s, base + 6, ty, fl, m, 6, #m "6"), FA(s, base + 7, ty, fl, m, 7, #m "7")
 
-/* PSI line L (resource * 2 + kind) at ids 32 + 8 L .. 38 + 8 L */
-#define PSI_ID(l, j) (32u + 8u * (l) + (j))
-#define PSI_OFF(s, l) \
-	(offsetof(struct s, psi) + (l) * sizeof(struct schema_psi))
-#define PSIF(s, l, j, ty, fl, m, name) \
-	{ PSI_ID(l, j), ty, fl, PSI_OFF(s, l) + offsetof(struct schema_psi, m), \
-	  0, name }
-#define PSI_LINE(s, l) \
-	PSIF(s, l, 0, CODEC_U64, CODEC_COUNTER, total_us, "psi_total_us"), \
-	PSIF(s, l, 1, CODEC_U64, 0, avg_c[0], "psi_avg10_c"), \
-	PSIF(s, l, 2, CODEC_U64, 0, avg_c[1], "psi_avg60_c"), \
-	PSIF(s, l, 3, CODEC_U64, 0, avg_c[2], "psi_avg300_c"), \
-	PSIF(s, l, 4, CODEC_DOUBLE, 0, avg[0], "psi_avg10"), \
-	PSIF(s, l, 5, CODEC_DOUBLE, 0, avg[1], "psi_avg60"), \
-	PSIF(s, l, 6, CODEC_DOUBLE, 0, avg[2], "psi_avg300")
+/*
+ * PSI line L of member m (an array of struct schema_psi) at ids
+ * base + 8 L .. base + 6 + 8 L: of a cgroup and the system, base 32 and
+ * L = resource * 2 + kind
+ */
+#define PSIF(s, a, base, l, j, ty, fl, m, name) \
+	{ (base) + 8u * (l) + (j), ty, fl, offsetof(struct s, a) + \
+	  (l) * sizeof(struct schema_psi) + offsetof(struct schema_psi, m), \
+	  name }
+#define PSI_LINE(s, a, base, l) \
+	PSIF(s, a, base, l, 0, CODEC_U64, CODEC_COUNTER, total_us, \
+	     "psi_total_us"), \
+	PSIF(s, a, base, l, 1, CODEC_U64, 0, avg_c[0], "psi_avg10_c"), \
+	PSIF(s, a, base, l, 2, CODEC_U64, 0, avg_c[1], "psi_avg60_c"), \
+	PSIF(s, a, base, l, 3, CODEC_U64, 0, avg_c[2], "psi_avg300_c"), \
+	PSIF(s, a, base, l, 4, CODEC_DOUBLE, 0, avg[0], "psi_avg10"), \
+	PSIF(s, a, base, l, 5, CODEC_DOUBLE, 0, avg[1], "psi_avg60"), \
+	PSIF(s, a, base, l, 6, CODEC_DOUBLE, 0, avg[2], "psi_avg300")
 #define PSI_ALL(s) \
-	PSI_LINE(s, 0), PSI_LINE(s, 1), PSI_LINE(s, 2), PSI_LINE(s, 3), \
-	PSI_LINE(s, 4), PSI_LINE(s, 5), PSI_LINE(s, 6), PSI_LINE(s, 7)
-
-#define T_ASKED_AT 4
-#define T_AT 5
-#define T_AGE 8
-#define T_AGE_US 9
-#define T_COUNT 20
-#define T_TOTAL 30
-#define T_MAX 40
-#define T_MAX_AT 50
-#define T_UID 60
-#define T_PPID 61
-#define T_THREADS 62
-#define T_STATE 63
-#define T_NICE 64
-#define T_START_REAL 65
-#define T_CTX_AT 66
-#define T_RSS 67
-#define T_SWAP 68
-#define T_READ 69
-#define T_WRITE 70
-#define T_MAJFLT 71
-#define T_CGROUP 76
-#define T_SHAVE 77
+	PSI_LINE(s, psi, PSI_BASE, 0), PSI_LINE(s, psi, PSI_BASE, 1), \
+	PSI_LINE(s, psi, PSI_BASE, 2), PSI_LINE(s, psi, PSI_BASE, 3), \
+	PSI_LINE(s, psi, PSI_BASE, 4), PSI_LINE(s, psi, PSI_BASE, 5), \
+	PSI_LINE(s, psi, PSI_BASE, 6), PSI_LINE(s, psi, PSI_BASE, 7)
 
 static const struct codec_field task_fields[] = {
 	F(schema_task, 1, CODEC_U64, CODEC_KEY, id),
 	F(schema_task, 2, CODEC_U64, CODEC_KEY, start),
-	F(schema_task, 3, CODEC_U64, 0, tgid),
-	F(schema_task, T_ASKED_AT, CODEC_DOUBLE, 0, asked_at),
-	F(schema_task, T_AT, CODEC_DOUBLE, 0, at),
+	F(schema_task, T_TGID, CODEC_U64, 0, tgid),
+	F(schema_task, T_ASKED_AT, CODEC_DOUBLE, CODEC_COUNTER, asked_at),
+	F(schema_task, T_AT, CODEC_DOUBLE, CODEC_COUNTER, at),
 	F(schema_task, 6, CODEC_DOUBLE, 0, born),
 	F(schema_task, 7, CODEC_DOUBLE, 0, first_seen),
 	F(schema_task, T_AGE, CODEC_DOUBLE, 0, age),
@@ -97,7 +82,7 @@ static const struct codec_field task_fields[] = {
 	F(schema_task, T_STATE, CODEC_S64, 0, state),
 	F(schema_task, T_NICE, CODEC_S64, 0, nice),
 	F(schema_task, T_START_REAL, CODEC_DOUBLE, 0, start_real),
-	F(schema_task, T_CTX_AT, CODEC_DOUBLE, 0, ctx_at),
+	F(schema_task, T_CTX_AT, CODEC_DOUBLE, CODEC_COUNTER, ctx_at),
 	F(schema_task, T_RSS, CODEC_S64, 0, rss_kib),
 	F(schema_task, T_SWAP, CODEC_S64, 0, swap_kib),
 	F(schema_task, T_READ, CODEC_U64, CODEC_COUNTER, read_bytes),
@@ -105,19 +90,19 @@ static const struct codec_field task_fields[] = {
 	F(schema_task, T_MAJFLT, CODEC_U64, CODEC_COUNTER, majflt),
 	FS(schema_task, 72, comm),
 	FS(schema_task, 73, user),
-	FS(schema_task, 74, wchan),
+	FS(schema_task, T_WCHAN, wchan),
 	FS(schema_task, 75, cmdline),
 	FS(schema_task, T_CGROUP, cgroup),
 	F(schema_task, T_SHAVE, CODEC_U64, 0, shave),
+	F(schema_task, T_LIKE, CODEC_U64, 0, like),
+	F(schema_task, T_AGE_REL, CODEC_S64, CODEC_COUNTER, age_rel),
 };
-
-#define C_PSI_WHEN 3
 
 static const struct codec_field cgroup_fields[] = {
 	{ 1, CODEC_STRING, CODEC_KEY, offsetof(struct schema_cgroup, path),
-	  SCHEMA_PATH_MAX, "path" },
+	  "path" },
 	F(schema_cgroup, 2, CODEC_U64, 0, have),
-	F(schema_cgroup, C_PSI_WHEN, CODEC_DOUBLE, 0, psi_when),
+	F(schema_cgroup, C_PSI_WHEN, CODEC_DOUBLE, CODEC_COUNTER, psi_when),
 	F(schema_cgroup, 4, CODEC_U64, CODEC_COUNTER, throttled_us),
 	F(schema_cgroup, 5, CODEC_U64, CODEC_COUNTER, mem_high),
 	F(schema_cgroup, 6, CODEC_U64, CODEC_COUNTER, mem_max),
@@ -125,20 +110,12 @@ static const struct codec_field cgroup_fields[] = {
 	PSI_ALL(schema_cgroup),
 };
 
-#define S_PSI_WHEN 5
-#define S_TRIGGER 11
-#define S_LOAD_C 13
-#define S_LOAD 16
-#define S_CPU_IDLE 19
-#define S_MEM_TOTAL 21
-#define S_SWAP_TOTAL 23
-
 static const struct codec_field system_fields[] = {
-	F(schema_system, 1, CODEC_DOUBLE, 0, boot),
-	F(schema_system, 2, CODEC_DOUBLE, 0, mono),
-	F(schema_system, 3, CODEC_DOUBLE, 0, real),
-	F(schema_system, 4, CODEC_DOUBLE, 0, query_start),
-	F(schema_system, S_PSI_WHEN, CODEC_DOUBLE, 0, psi_when),
+	F(schema_system, 1, CODEC_DOUBLE, CODEC_COUNTER, boot),
+	F(schema_system, 2, CODEC_DOUBLE, CODEC_COUNTER, mono),
+	F(schema_system, 3, CODEC_DOUBLE, CODEC_COUNTER, real),
+	F(schema_system, 4, CODEC_DOUBLE, CODEC_COUNTER, query_start),
+	F(schema_system, S_PSI_WHEN, CODEC_DOUBLE, CODEC_COUNTER, psi_when),
 	F(schema_system, 6, CODEC_S64, 0, delayacct),
 	F(schema_system, 7, CODEC_U64, 0, ts_version),
 	F(schema_system, 8, CODEC_U64, CODEC_COUNTER, events_lost),
@@ -161,7 +138,69 @@ static const struct codec_field system_fields[] = {
 	F(schema_system, 25, CODEC_U64, 0, nprocs),
 	F(schema_system, 26, CODEC_U64, 0, nthreads),
 	F(schema_system, 27, CODEC_U64, 0, thread_readings),
+	F(schema_system, S_DISKS_WHEN, CODEC_DOUBLE, CODEC_COUNTER, disks_when),
+	F(schema_system, S_AT, CODEC_DOUBLE, CODEC_COUNTER, at),
+	F(schema_system, S_CTX_AT, CODEC_DOUBLE, CODEC_COUNTER, ctx_at),
 	PSI_ALL(schema_system),
+};
+
+#define EV_FIELD(name, m) \
+	{ E_KV + EVK_##name, CODEC_U64, CODEC_COUNTER, \
+	  offsetof(struct schema_evidence, kv) + EVK_##name * 8, #name },
+#define DEVF(d, k, m, name) \
+	{ E_DEV_ID(d, k), CODEC_U64, (k) < 3 ? 0 : CODEC_COUNTER, \
+	  offsetof(struct schema_evidence, dev) + \
+	  (d) * sizeof(struct schema_evdev) + \
+	  offsetof(struct schema_evdev, m), name }
+#define DEV(d) \
+	DEVF(d, 0, major, "dev_major"), DEVF(d, 1, minor, "dev_minor"), \
+	DEVF(d, 2, max, "dev_max"), DEVF(d, 3, kv[0], "dev_rbps"), \
+	DEVF(d, 4, kv[1], "dev_wbps"), DEVF(d, 5, kv[2], "dev_riops"), \
+	DEVF(d, 6, kv[3], "dev_wiops"), DEVF(d, 7, kv[4], "dev_rbytes"), \
+	DEVF(d, 8, kv[5], "dev_wbytes"), DEVF(d, 9, kv[6], "dev_rios"), \
+	DEVF(d, 10, kv[7], "dev_wios")
+_Static_assert(CG_IO_DEVS == 16, "the schema has 16 devices");
+
+static const struct codec_field evidence_fields[] = {
+	F(schema_evidence, 1, CODEC_U64, CODEC_KEY, id),
+	F(schema_evidence, 2, CODEC_U64, CODEC_KEY, start),
+	{ 3, CODEC_STRING, CODEC_KEY, offsetof(struct schema_evidence, owner),
+	  "owner" },
+	F(schema_evidence, E_WHEN, CODEC_DOUBLE, CODEC_COUNTER, when),
+	FS(schema_evidence, E_CGROUPS, cgroups),
+	FS(schema_evidence, E_ALLOWED, allowed_list),
+	F(schema_evidence, 7, CODEC_S64, 0, cpu_version),
+	F(schema_evidence, 8, CODEC_S64, 0, mem_version),
+	F(schema_evidence, 9, CODEC_S64, 0, io_version),
+	F(schema_evidence, 10, CODEC_S64, 0, states_source),
+	F(schema_evidence, 11, CODEC_U64, 0, ndev),
+	F(schema_evidence, 12, CODEC_U64, 0, dropped),
+	F(schema_evidence, 13, CODEC_U64, 0, max),
+	F(schema_evidence, E_SAME_KV, CODEC_U64, 0, same_kv),
+	F(schema_evidence, E_SAME_PART, CODEC_U64, 0, same_part),
+	EV_KVALS(EV_FIELD)
+	PSI_LINE(schema_evidence, psi, E_PSI, 0),
+	PSI_LINE(schema_evidence, psi, E_PSI, 1),
+	PSI_LINE(schema_evidence, psi, E_PSI, 2),
+	PSI_LINE(schema_evidence, psi, E_PSI, 3),
+	PSI_LINE(schema_evidence, psi, E_PSI, 4),
+	PSI_LINE(schema_evidence, psi, E_PSI, 5),
+	DEV(0), DEV(1), DEV(2), DEV(3), DEV(4), DEV(5), DEV(6), DEV(7),
+	DEV(8), DEV(9), DEV(10), DEV(11), DEV(12), DEV(13), DEV(14), DEV(15),
+	F(schema_evidence, E_WHEN_REL, CODEC_S64, CODEC_COUNTER, when_rel),
+};
+
+static const struct codec_field disk_fields[] = {
+	F(schema_disk, 1, CODEC_U64, CODEC_KEY, major),
+	F(schema_disk, 2, CODEC_U64, CODEC_KEY, minor),
+	FS(schema_disk, 3, name),
+	F(schema_disk, 4, CODEC_U64, CODEC_COUNTER, rd_ios),
+	F(schema_disk, 5, CODEC_U64, CODEC_COUNTER, rd_sectors),
+	F(schema_disk, 6, CODEC_U64, CODEC_COUNTER, wr_ios),
+	F(schema_disk, 7, CODEC_U64, CODEC_COUNTER, wr_sectors),
+	F(schema_disk, 8, CODEC_U64, CODEC_COUNTER, in_flight),
+	F(schema_disk, 9, CODEC_U64, CODEC_COUNTER, io_ticks_ms),
+	F(schema_disk, 10, CODEC_U64, CODEC_COUNTER, queue_ms),
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -169,76 +208,124 @@ static const struct codec_field system_fields[] = {
 	{ id, name, sizeof(struct s), offsetof(struct s, known), \
 	  sizeof(((struct s *)0)->known), max, f, N(f) }
 
-static const struct codec_table tables[SCHEMA_NTABLES] = {
+const struct codec_table schema_tables[SCHEMA_NTABLES] = {
 	TABLE(1, "tasks", schema_task, task_fields, 1u << 22),
 	TABLE(2, "threads", schema_task, task_fields, 1u << 22),
 	TABLE(3, "cgroups", schema_cgroup, cgroup_fields, 1u << 20),
 	TABLE(4, "system", schema_system, system_fields, 1),
+	TABLE(5, "evidence", schema_evidence, evidence_fields, 1u << 22),
+	TABLE(6, "disks", schema_disk, disk_fields, 1u << 16),
 };
 
-const struct codec_schema schema_store = { tables, SCHEMA_NTABLES };
+const struct codec_schema schema_store = { schema_tables, SCHEMA_NTABLES };
 
 /* --- values in the form that stays the same --- */
 
-static bool same(double a, double b)
+bool schema_same(double a, double b)
 {
 	return memcmp(&a, &b, sizeof(a)) == 0;
 }
 
 /* v as a whole number of 1/scale when that gives v back exactly */
-static bool whole(double v, double scale, uint64_t *n)
+bool schema_whole(double v, double scale, uint64_t *n)
 {
 	if (!(v >= 0 && v < 1e15) || signbit(v))
 		return false;
 	double r = round(v * scale);
 
-	if (!same(r / scale, v))
+	if (!schema_same(r / scale, v))
 		return false;
 	*n = (uint64_t)r;
 	return true;
 }
 
-static void put_str(char *dst, size_t size, const char *s)
+/* A string as stored: NULL (never given) as "" */
+const char *schema_str(const char *s)
 {
-	size_t n = s ? strnlen(s, size - 1) : 0;
-
-	memcpy(dst, s ? s : "", n);
-	memset(dst + n, 0, size - n);
+	return s ? s : "";
 }
 
-static void put_psi(const struct codec_table *t, void *row,
+/* A PSI line whose fields begin at id id0. */
+void schema_put_psi(const struct codec_table *t, void *row,
 		    struct schema_psi *out, const struct psi_line *in,
-		    unsigned l)
+		    unsigned id0)
 {
 	if (!in->present)
 		return;
 	out->total_us = in->total_us;
-	codec_set_known(t, row, PSI_ID(l, 0), true);
+	codec_set_known(t, row, id0, true);
 	const double avg[3] = { in->avg10, in->avg60, in->avg300 };
 
 	for (unsigned j = 0; j < 3; j++) {
-		bool c = whole(avg[j], 100, &out->avg_c[j]);
+		bool c = schema_whole(avg[j], 100, &out->avg_c[j]);
 
 		if (!c)
 			out->avg[j] = avg[j];
-		codec_set_known(t, row, PSI_ID(l, c ? 1 + j : 4 + j), true);
+		codec_set_known(t, row, id0 + (c ? 1 + j : 4 + j), true);
 	}
 }
 
-static void get_psi(const struct codec_table *t, const void *row,
+void schema_get_psi(const struct codec_table *t, const void *row,
 		    const struct schema_psi *in, struct psi_line *out,
-		    unsigned l)
+		    unsigned id0)
 {
 	memset(out, 0, sizeof(*out));
-	if (!codec_known(t, row, PSI_ID(l, 0)))
+	if (!codec_known(t, row, id0))
 		return;
 	out->present = true;
 	out->total_us = in->total_us;
 	double *avg[3] = { &out->avg10, &out->avg60, &out->avg300 };
 
 	for (unsigned j = 0; j < 3; j++)
-		*avg[j] = codec_known(t, row, PSI_ID(l, 1 + j)) ?
+		*avg[j] = codec_known(t, row, id0 + 1 + j) ?
 			  (double)in->avg_c[j] / 100 : in->avg[j];
+}
+
+
+
+void schema_set(const struct codec_table *t, void *row, unsigned id, bool on)
+{
+	codec_set_known(t, row, id, on);
+}
+
+/* a numeric member at f's offset, as its 8 bytes */
+uint64_t schema_bits_at(const void *row, const struct codec_field *f)
+{
+	uint64_t v;
+
+	memcpy(&v, (const unsigned char *)row + f->offset, 8);
+	return v;
+}
+
+void schema_bits_put(void *row, const struct codec_field *f, uint64_t v)
+{
+	memcpy((unsigned char *)row + f->offset, &v, 8);
+}
+
+const char *schema_str_of(const void *row, const struct codec_field *f)
+{
+	const char *s;
+
+	memcpy(&s, (const unsigned char *)row + f->offset, sizeof(s));
+	return s;
+}
+
+/* A number as it reads back: its bits where known, else zero. */
+uint64_t schema_value_of(const struct codec_table *t, const void *row,
+			 const struct codec_field *f)
+{
+	return codec_known(t, row, f->id) ? schema_bits_at(row, f) : 0;
+}
+
+void *schema_grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	if (n <= *cap)
+		return p;
+	void *q = realloc(p, n * size);
+
+	if (q)
+		*cap = n;
+	return q;
 }
 
 static void put_psi_all(const struct codec_table *t, void *row,
@@ -247,8 +334,8 @@ static void put_psi_all(const struct codec_table *t, void *row,
 {
 	for (unsigned r = 0; r < NPSI; r++)
 		for (unsigned k = 0; k < NPSI_KIND; k++)
-			put_psi(t, row, &psi[r][k], &in->line[r][k],
-				r * NPSI_KIND + k);
+			schema_put_psi(t, row, &psi[r][k], &in->line[r][k],
+				PSI_ID(r * NPSI_KIND + k, 0));
 }
 
 static void get_psi_all(const struct codec_table *t, const void *row,
@@ -257,166 +344,15 @@ static void get_psi_all(const struct codec_table *t, const void *row,
 {
 	for (unsigned r = 0; r < NPSI; r++)
 		for (unsigned k = 0; k < NPSI_KIND; k++)
-			get_psi(t, row, &psi[r][k], &out->line[r][k],
-				r * NPSI_KIND + k);
-}
-
-/* The age the live monitor makes without a thread's own record. */
-static double age_from(double at, double born)
-{
-	return born > 0 && at > born ? at - born : 0;
-}
-
-static void set(const struct codec_table *t, void *row, unsigned id, bool on)
-{
-	codec_set_known(t, row, id, on);
-}
-
-/* --- tasks --- */
-
-static int task_cmp(const void *a, const void *b)
-{
-	const struct schema_task *x = a, *y = b;
-
-	if (x->id != y->id)
-		return x->id < y->id ? -1 : 1;
-	return (x->start > y->start) - (x->start < y->start);
-}
-
-/* The counters of the task's previous row, for a carried reading. */
-static void carry(struct schema_task *o, const struct schema_task *prev,
-		  size_t nprev)
-{
-	const struct schema_task *p = prev && nprev ?
-		bsearch(o, prev, nprev, sizeof(*prev), task_cmp) : NULL;
-
-	if (!p)
-		return;
-	o->run_ns = p->run_ns;
-	memcpy(o->count, p->count, sizeof(o->count));
-	memcpy(o->total_ns, p->total_ns, sizeof(o->total_ns));
-	memcpy(o->max_ns, p->max_ns, sizeof(o->max_ns));
-	memcpy(o->max_at, p->max_at, sizeof(o->max_at));
-}
-
-static void task_reading_in(const struct codec_table *t,
-			    struct schema_task *o, const struct task_reading *r,
-			    const struct store_sample *in)
-{
-	o->id = (uint64_t)(int64_t)r->id;
-	o->start = r->start;
-	o->tgid = (uint64_t)(int64_t)r->tgid;
-	o->asked_at = r->asked_at;
-	o->at = r->at;
-	set(t, o, T_ASKED_AT, !same(r->asked_at, in->query_start));
-	set(t, o, T_AT, !same(r->at, in->mono));
-	o->born = r->born;
-	o->first_seen = r->first_seen;
-	if (!same(r->age, age_from(r->at, r->born))) {
-		bool us = whole(r->age, 1e6, &o->age_us);
-
-		o->age = r->age;
-		set(t, o, us ? T_AGE_US : T_AGE, true);
-	}
-	o->run_ns = r->run_ns;
-	o->have = r->have;
-	o->have_max = r->have_max;
-	o->have_max_at = r->have_max_at;
-	o->no_count = r->no_count;
-	o->cats = r->cats;
-	o->flags = r->flags;
-	o->rthreads = r->threads;
-	for (int c = 0; c < READING_NCAT; c++) {
-		o->count[c] = r->d[c].count;
-		o->total_ns[c] = r->d[c].total_ns;
-		o->max_ns[c] = r->d[c].max_ns;
-		o->max_at[c] = r->max_at[c];
-	}
-}
-
-/* The members of a store_task its have mask says are known. */
-static void task_have_in(const struct codec_table *t, struct schema_task *o,
-			 const struct store_task *k, const struct store_sample *in)
-{
-	static const struct { uint32_t bit; unsigned id; } ids[] = {
-		{ STORE_HAVE_UID, T_UID }, { STORE_HAVE_PPID, T_PPID },
-		{ STORE_HAVE_STATE, T_STATE }, { STORE_HAVE_THREADS, T_THREADS },
-		{ STORE_HAVE_START, T_START_REAL }, { STORE_HAVE_RSS, T_RSS },
-		{ STORE_HAVE_SWAP, T_SWAP }, { STORE_HAVE_NICE, T_NICE },
-		{ STORE_HAVE_IO, T_READ }, { STORE_HAVE_IO, T_WRITE },
-		{ STORE_HAVE_MAJFLT, T_MAJFLT },
-	};
-
-	o->shave = k->have;
-	o->uid = k->uid;
-	o->ppid = k->ppid;
-	o->threads = k->threads;
-	o->state = k->state;
-	o->nice = k->nice;
-	o->start_real = k->start_real;
-	o->rss_kib = k->rss_kib;
-	o->swap_kib = k->swap_kib;
-	o->read_bytes = k->read_bytes;
-	o->write_bytes = k->write_bytes;
-	o->majflt = k->majflt;
-	for (size_t i = 0; i < N(ids); i++)
-		set(t, o, ids[i].id, k->have & ids[i].bit);
-	o->ctx_at = k->ctx_at;
-	set(t, o, T_CTX_AT,
-	    (k->have & STORE_HAVE_CTX_AT) && !same(k->ctx_at, in->mono));
-	if (k->have & STORE_HAVE_WCHAN)
-		put_str(o->wchan, sizeof(o->wchan), k->wchan);
-}
-
-static int tasks_in(struct schema_rows *r, int set_, const struct store_task *k,
-		    size_t n, const struct store_sample *in,
-		    const struct schema_rows *prev)
-{
-	const struct codec_table *t = &tables[set_];
-
-	if (n > r->cap[set_]) {
-		void *p = realloc(r->task[set_], n * sizeof(*r->task[set_]));
-
-		if (!p)
-			return -1;
-		r->task[set_] = p;
-		r->cap[set_] = n;
-	}
-	for (size_t i = 0; i < n; i++) {
-		struct schema_task *o = &r->task[set_][i];
-
-		memset(o, 0, sizeof(*o));
-		for (size_t f = 0; f < t->nfields; f++)
-			set(t, o, t->fields[f].id, true);
-		for (unsigned id = T_ASKED_AT; id <= T_AGE_US; id++)
-			set(t, o, id, false);
-		set(t, o, 6, true);
-		set(t, o, 7, true);
-		set(t, o, T_CTX_AT, false);
-		task_reading_in(t, o, &k[i].r, in);
-		task_have_in(t, o, &k[i], in);
-		put_str(o->comm, sizeof(o->comm), k[i].comm);
-		put_str(o->user, sizeof(o->user), k[i].user);
-		put_str(o->cmdline, sizeof(o->cmdline), k[i].cmdline);
-		put_str(o->cgroup, sizeof(o->cgroup), k[i].cgroup);
-		set(t, o, T_CGROUP, k[i].cgroup != NULL);
-	}
-	if (n)
-		qsort(r->task[set_], n, sizeof(*r->task[set_]), task_cmp);
-	for (size_t i = 0; i < n; i++)
-		if (r->task[set_][i].flags & READING_CARRIED)
-			carry(&r->task[set_][i], prev ? prev->task[set_] : NULL,
-			      prev ? prev->rows[set_].n : 0);
-	r->rows[set_].rows = r->task[set_];
-	r->rows[set_].n = n;
-	return 0;
+			schema_get_psi(t, row, &psi[r][k], &out->line[r][k],
+				PSI_ID(r * NPSI_KIND + k, 0));
 }
 
 /* --- cgroups and the system --- */
 
 static int cgroups_in(struct schema_rows *r, const struct store_sample *in)
 {
-	const struct codec_table *t = &tables[SCHEMA_CGROUPS];
+	const struct codec_table *t = &schema_tables[SCHEMA_CGROUPS];
 
 	if (in->ncgroups > r->capcg) {
 		void *p = realloc(r->cg, in->ncgroups * sizeof(*r->cg));
@@ -431,16 +367,16 @@ static int cgroups_in(struct schema_rows *r, const struct store_sample *in)
 		struct schema_cgroup *o = &r->cg[i];
 
 		memset(o, 0, sizeof(*o));
-		put_str(o->path, sizeof(o->path), g->path);
+		o->path = schema_str(g->path);
 		o->have = g->have;
 		o->throttled_us = g->throttled_us;
 		o->mem_high = g->mem_high;
 		o->mem_max = g->mem_max;
 		o->mem_oom_kill = g->mem_oom_kill;
 		for (unsigned id = 1; id <= 7; id++)
-			set(t, o, id, id != C_PSI_WHEN);
+			schema_set(t, o, id, id != C_PSI_WHEN);
 		o->psi_when = g->psi.when;
-		set(t, o, C_PSI_WHEN, !same(g->psi.when, in->psi.when));
+		schema_set(t, o, C_PSI_WHEN, !schema_same(g->psi.when, in->psi.when));
 		put_psi_all(t, o, o->psi, &g->psi);
 	}
 	r->rows[SCHEMA_CGROUPS].rows = r->cg;
@@ -450,14 +386,14 @@ static int cgroups_in(struct schema_rows *r, const struct store_sample *in)
 
 static void system_in(struct schema_rows *r, const struct store_sample *in)
 {
-	const struct codec_table *t = &tables[SCHEMA_SYSTEM];
+	const struct codec_table *t = &schema_tables[SCHEMA_SYSTEM];
 	struct schema_system *o = &r->sys;
 	const struct store_machine *m = &in->machine;
 
 	memset(o, 0, sizeof(*o));
 	for (size_t f = 0; f < t->nfields; f++)
 		if (t->fields[f].id < 32)
-			set(t, o, t->fields[f].id, true);
+			schema_set(t, o, t->fields[f].id, true);
 	o->boot = in->boot;
 	o->mono = in->mono;
 	o->real = in->real;
@@ -469,15 +405,15 @@ static void system_in(struct schema_rows *r, const struct store_sample *in)
 	o->exit_records_lost = in->exit_records_lost;
 	o->threads = in->threads;
 	o->thread_readings = in->thread_readings;
-	put_str(o->trigger, sizeof(o->trigger), in->trigger);
-	set(t, o, S_TRIGGER, in->trigger != NULL);
+	o->trigger = in->trigger;
+	schema_set(t, o, S_TRIGGER, in->trigger != NULL);
 	o->mhave = m->have;
 	for (unsigned j = 0; j < 3; j++) {
-		bool c = whole(m->load[j], 100, &o->load_c[j]);
+		bool c = schema_whole(m->load[j], 100, &o->load_c[j]);
 
 		o->load[j] = m->load[j];
-		set(t, o, S_LOAD_C + j, c);
-		set(t, o, S_LOAD + j, !c);
+		schema_set(t, o, S_LOAD_C + j, c);
+		schema_set(t, o, S_LOAD + j, !c);
 	}
 	o->cpu_idle = m->cpu_idle;
 	o->cpu_total = m->cpu_total;
@@ -492,17 +428,72 @@ static void system_in(struct schema_rows *r, const struct store_sample *in)
 	r->rows[SCHEMA_SYSTEM].n = 1;
 }
 
+/*
+ * The value most of the n doubles at base + i * size + off are, bit for
+ * bit (Boyer and Moore's majority vote: the majority when there is one),
+ * or dflt for none.
+ */
+static double most(const void *base, size_t n, size_t size, size_t off,
+		   double dflt)
+{
+	double v = dflt;
+	size_t votes = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double x;
+
+		memcpy(&x, (const unsigned char *)base + i * size + off, sizeof(x));
+		if (!votes)
+			v = x;
+		votes = schema_same(x, v) ? votes + 1 : votes - 1;
+	}
+	return v;
+}
+
+/* The same of the ctx_at of the tasks that have one. */
+static double most_ctx(const struct store_task *k, size_t n, double dflt)
+{
+	double v = dflt;
+	size_t votes = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(k[i].have & STORE_HAVE_CTX_AT))
+			continue;
+		if (!votes)
+			v = k[i].ctx_at;
+		votes = schema_same(k[i].ctx_at, v) ? votes + 1 : votes - 1;
+	}
+	return v;
+}
+
 int schema_from_store(struct schema_rows *r, const struct store_sample *in,
 		      const struct schema_rows *prev)
 {
-	if (tasks_in(r, SCHEMA_TASKS, in->tasks, in->ntasks, in, prev) < 0 ||
-	    tasks_in(r, SCHEMA_THREADS, in->thread_tasks, in->nthread_tasks,
-		     in, prev) < 0 ||
-	    cgroups_in(r, in) < 0) {
+	const size_t at_off = offsetof(struct store_task, r) +
+			      offsetof(struct task_reading, at);
+
+	r->at0 = most(in->tasks, in->ntasks, sizeof(*in->tasks), at_off,
+		      most(in->thread_tasks, in->nthread_tasks,
+			   sizeof(*in->thread_tasks), at_off, in->mono));
+	r->ctx0 = most_ctx(in->tasks, in->ntasks, in->mono);
+	if (schema_task_in(r, SCHEMA_TASKS, in->tasks, in->ntasks, in, prev) < 0 ||
+	    schema_task_in(r, SCHEMA_THREADS, in->thread_tasks, in->nthread_tasks,
+		     in, prev) < 0 || schema_task_like(r) < 0 ||
+	    cgroups_in(r, in) < 0 || schema_ev_in(r, in) < 0) {
 		errno = ENOMEM;
 		return -1;
 	}
 	system_in(r, in);
+	r->sys.at = r->at0;
+	r->sys.ctx_at = r->ctx0;
+	const struct codec_table *ts = &schema_tables[SCHEMA_SYSTEM];
+
+	schema_set(ts, &r->sys, S_AT, !schema_same(r->at0, in->mono));
+	schema_set(ts, &r->sys, S_CTX_AT, !schema_same(r->ctx0, in->mono));
+	if (schema_ev_disks_in(r, in) < 0) {
+		errno = ENOMEM;
+		return -1;
+	}
 	r->cs.time = in->time;
 	r->cs.tables = r->rows;
 	return 0;
@@ -510,105 +501,15 @@ int schema_from_store(struct schema_rows *r, const struct store_sample *in,
 
 /* --- back --- */
 
-static void task_reading_out(const struct codec_table *t,
-			     const struct schema_task *o, struct task_reading *r,
-			     const struct store_sample *out)
-{
-	memset(r, 0, sizeof(*r));
-	r->id = (int32_t)o->id;
-	r->tgid = (int32_t)o->tgid;
-	r->start = o->start;
-	r->asked_at = codec_known(t, o, T_ASKED_AT) ? o->asked_at :
-			out->query_start;
-	r->at = codec_known(t, o, T_AT) ? o->at : out->mono;
-	r->born = o->born;
-	r->first_seen = o->first_seen;
-	if (codec_known(t, o, T_AGE))
-		r->age = o->age;
-	else if (codec_known(t, o, T_AGE_US))
-		r->age = (double)o->age_us / 1e6;
-	else
-		r->age = age_from(r->at, r->born);
-	r->have = (uint32_t)o->have;
-	r->have_max = (uint32_t)o->have_max;
-	r->have_max_at = (uint32_t)o->have_max_at;
-	r->no_count = (uint32_t)o->no_count;
-	r->cats = (uint32_t)o->cats;
-	r->flags = (uint32_t)o->flags;
-	r->threads = (int32_t)o->rthreads;
-	if (r->flags & READING_CARRIED)
-		return;         /* the previous counters stand: not repeated */
-	r->run_ns = o->run_ns;
-	for (int c = 0; c < READING_NCAT; c++) {
-		r->d[c].count = o->count[c];
-		r->d[c].total_ns = o->total_ns[c];
-		r->d[c].max_ns = o->max_ns[c];
-		r->max_at[c] = o->max_at[c];
-	}
-}
-
-static void task_out(const struct codec_table *t, const struct schema_task *o,
-		     struct store_task *k, const struct store_sample *out)
-{
-	memset(k, 0, sizeof(*k));
-	task_reading_out(t, o, &k->r, out);
-	k->have = (uint32_t)o->shave;
-	k->uid = (uint32_t)o->uid;
-	k->ppid = (int32_t)o->ppid;
-	k->threads = (int32_t)o->threads;
-	k->state = (char)o->state;
-	k->nice = (int8_t)o->nice;
-	k->start_real = o->start_real;
-	k->rss_kib = o->rss_kib;
-	k->swap_kib = o->swap_kib;
-	k->read_bytes = o->read_bytes;
-	k->write_bytes = o->write_bytes;
-	k->majflt = o->majflt;
-	if (k->have & STORE_HAVE_CTX_AT)
-		k->ctx_at = codec_known(t, o, T_CTX_AT) ? o->ctx_at : out->mono;
-	memcpy(k->wchan, o->wchan, sizeof(k->wchan));
-	k->comm = o->comm;
-	k->user = o->user;
-	k->cmdline = o->cmdline;
-	k->cgroup = codec_known(t, o, T_CGROUP) ? o->cgroup : NULL;
-}
-
-static void *grow(void *p, size_t *cap, size_t n, size_t size)
-{
-	if (n <= *cap)
-		return p;
-	void *q = realloc(p, n * size);
-
-	if (q)
-		*cap = n;
-	return q;
-}
-
-static int tasks_out(struct schema_rows *r, int set_,
-		     const struct codec_rows *in, const struct store_sample *out)
-{
-	if (!in->n)
-		return 0;
-	struct store_task *k = grow(r->out[set_], &r->capout[set_], in->n,
-				    sizeof(*k));
-
-	if (!k)
-		return -1;
-	r->out[set_] = k;
-	for (size_t i = 0; i < in->n; i++)
-		task_out(&tables[set_], (const struct schema_task *)in->rows + i,
-			 &k[i], out);
-	return 0;
-}
-
 static int cgroups_out(struct schema_rows *r, const struct codec_rows *in,
 		       struct store_sample *out)
 {
-	const struct codec_table *t = &tables[SCHEMA_CGROUPS];
+	const struct codec_table *t = &schema_tables[SCHEMA_CGROUPS];
 
 	if (!in->n)
 		return 0;
-	struct store_cgroup *g = grow(r->outcg, &r->capoutcg, in->n, sizeof(*g));
+	struct store_cgroup *g = schema_grow(r->outcg, &r->capoutcg, in->n,
+					     sizeof(*g));
 
 	if (!g)
 		return -1;
@@ -634,7 +535,7 @@ static int cgroups_out(struct schema_rows *r, const struct codec_rows *in,
 
 static void system_out(const struct schema_system *o, struct store_sample *out)
 {
-	const struct codec_table *t = &tables[SCHEMA_SYSTEM];
+	const struct codec_table *t = &schema_tables[SCHEMA_SYSTEM];
 	struct store_machine *m = &out->machine;
 
 	out->boot = o->boot;
@@ -671,11 +572,20 @@ int schema_to_store(struct schema_rows *r, const struct codec_sample *cs,
 
 	memset(out, 0, sizeof(*out));
 	out->time = cs->time;
-	system_out(cs->tables[SCHEMA_SYSTEM].n ?
-		   cs->tables[SCHEMA_SYSTEM].rows : &none, out);
-	if (tasks_out(r, SCHEMA_TASKS, &cs->tables[SCHEMA_TASKS], out) < 0 ||
-	    tasks_out(r, SCHEMA_THREADS, &cs->tables[SCHEMA_THREADS], out) < 0 ||
-	    cgroups_out(r, &cs->tables[SCHEMA_CGROUPS], out) < 0) {
+	const struct schema_system *sys = cs->tables[SCHEMA_SYSTEM].n ?
+					  cs->tables[SCHEMA_SYSTEM].rows : &none;
+	const struct codec_table *ts = &schema_tables[SCHEMA_SYSTEM];
+
+	system_out(sys, out);
+	r->at0 = codec_known(ts, sys, S_AT) ? sys->at : out->mono;
+	r->ctx0 = codec_known(ts, sys, S_CTX_AT) ? sys->ctx_at : out->mono;
+	if (schema_task_out(r, SCHEMA_TASKS, &cs->tables[SCHEMA_TASKS],
+		      &cs->tables[SCHEMA_TASKS], out) < 0 ||
+	    schema_task_out(r, SCHEMA_THREADS, &cs->tables[SCHEMA_THREADS],
+		      &cs->tables[SCHEMA_TASKS], out) < 0 ||
+	    cgroups_out(r, &cs->tables[SCHEMA_CGROUPS], out) < 0 ||
+	    schema_ev_out(r, &cs->tables[SCHEMA_EVIDENCE], out) < 0 ||
+	    schema_ev_disks_out(r, cs, out) < 0) {
 		errno = ENOMEM;
 		return -1;
 	}
@@ -693,7 +603,13 @@ void schema_free(struct schema_rows *r)
 		free(r->task[i]);
 		free(r->out[i]);
 	}
+	free(r->like);
 	free(r->cg);
 	free(r->outcg);
+	free(r->ev);
+	free(r->evdec);
+	free(r->outev);
+	free(r->disk);
+	free(r->outdisks.dev);
 	memset(r, 0, sizeof(*r));
 }

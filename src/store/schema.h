@@ -12,25 +12,57 @@
  *   table 3 cgroups   a cgroup's counters and pressure, by path
  *   table 4 system    one entity: the sample's clocks, delay accounting,
  *                     event losses, the PSI of the machine, the machine
- *                     line's counters
+ *                     line's counters, when the disks were read
+ *   table 5 evidence  the evidence readings (store_sample.evidence), by
+ *                     (id, start, cgroup path or ""): every struct kval
+ *                     known where it has the value (a value not given
+ *                     reads back as zero), a mask of those that are
+ *                     "max", the pressure lines, the devices of its
+ *                     cgroup's IO; what is the same as in an earlier
+ *                     row of the same cgroups (the cgroups' part read
+ *                     once for all their processes) or of the first row
+ *                     (the machine's part) is not written again, but
+ *                     marked the same (same_kv, same_part)
+ *                     The reading's time is stored as the difference
+ *                     of its bits from the bits of the sample's mono.
+ *   table 6 disks     /proc/diskstats (store_sample.disks), by (major,
+ *                     minor)
  *
  * What costs no bytes in a delta frame is what did not change, so each
  * value is stored in the form that stays the same from sample to sample
  * where it can, and decodes to exactly the value given:
- *  - a task's asked_at and at, and ctx_at, are usually the sample's
- *    query_start and mono: stored only where they differ;
+ *  - a task's asked_at is usually the sample's query_start, its at and
+ *    ctx_at the same for most tasks of the sample (the queries' end, the
+ *    reading of their context): stored in the system table once, and
+ *    for a task only where they differ;
+ *  - a process's tgid is its id: stored only where it is not;
+ *  - a thread reading of a task that is also in the tasks table (the
+ *    thread of a process with one, the main thread) is written as its
+ *    difference from that task's row (like): its numbers as the
+ *    difference (mod 2^64, a double's bits) from the task's, its
+ *    strings, times, tgid and age only where they are not the task's
+ *    (not so where one of those is unknown and the task's is known); a
+ *    process with one thread costs next to nothing twice;
  *  - a task's age is usually at - born (how the live monitor makes it
- *    without a thread's own record): stored only where it is not, as
- *    whole microseconds (a counter: a few bytes) when it is one;
+ *    without a thread's own record): stored only where it is not, when
+ *    it is whole microseconds as their difference from the whole
+ *    microseconds of at (which grow alike: a byte or two in a delta);
  *  - a carried reading (READING_CARRIED) has its counters zero: the
  *    counters of the task's previous row are stored instead (no change),
  *    and zero is given back on decoding;
  *  - PSI and load averages, which the kernel prints with two decimals,
  *    are stored as hundredths (varints) when that is exact.
- * The evidence and /proc/diskstats of a sample (store_sample.evidence,
- * .disks) are not in this schema yet: a replay has them unknown.
- * Strings longer than their field (SCHEMA_NAME_MAX, SCHEMA_PATH_MAX with
- * the NUL) are cut there.
+ * A number of a task that reads back as zero when not written (every
+ * one but its key, its tgid, the times stored where they differ from
+ * the sample's, and its age) is not written when it is zero: most of a
+ * task's counters are. Counters, and the times that grow (the sample's
+ * clocks, a task's times), are written as differences in a delta
+ * frame, and so are the evidence's current values (usage, free memory),
+ * which drift rather than jump. The evidence comes back in key order,
+ * not in the order given.
+ * Strings are stored whole (codec.h bounds a sample's strings); a wait
+ * channel read back is cut to its member (STORE_WCHAN_MAX with the NUL),
+ * which one written from a store_task never exceeds.
  */
 #ifndef STALLTOP_SCHEMA_H
 #define STALLTOP_SCHEMA_H
@@ -38,15 +70,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/cg_io.h"
+#include "kernel/diskstats.h"
 #include "store/codec.h"
 #include "store/reading.h"
 #include "store/sample.h"
 
-#define SCHEMA_NAME_MAX 64
-#define SCHEMA_PATH_MAX 4096
-
 enum schema_table { SCHEMA_TASKS, SCHEMA_THREADS, SCHEMA_CGROUPS,
-		    SCHEMA_SYSTEM, SCHEMA_NTABLES };
+		    SCHEMA_SYSTEM, SCHEMA_EVIDENCE, SCHEMA_DISKS,
+		    SCHEMA_NTABLES };
 
 /* A PSI line as stored (one of struct psi_reading.line). */
 struct schema_psi {
@@ -61,7 +93,8 @@ struct schema_task {
 	double asked_at, at;    /* known where not the sample's */
 	double born, first_seen;
 	double age;             /* known where neither at - born nor age_us */
-	uint64_t age_us;
+	uint64_t age_us;        /* read, not written: age_rel is */
+	int64_t age_rel;        /* whole us of the age less at's whole us */
 	uint64_t run_ns;
 	uint64_t have, have_max, have_max_at, no_count, cats, flags;
 	int64_t rthreads;       /* task_reading.threads */
@@ -69,19 +102,19 @@ struct schema_task {
 	uint64_t max_ns[READING_NCAT];
 	double max_at[READING_NCAT];
 	uint64_t shave;         /* store_task.have */
+	uint64_t like;          /* a thread row: 1 when written as its
+				   difference from its process's row */
 	uint64_t uid;
 	int64_t ppid, threads, state, nice;
 	double start_real, ctx_at;
 	int64_t rss_kib, swap_kib;
 	uint64_t read_bytes, write_bytes, majflt;
-	char comm[SCHEMA_NAME_MAX], user[SCHEMA_NAME_MAX];
-	char wchan[STORE_WCHAN_MAX];
-	char cmdline[SCHEMA_PATH_MAX], cgroup[SCHEMA_PATH_MAX];
+	const char *comm, *user, *wchan, *cmdline, *cgroup;
 	unsigned char known[16];
 };
 
 struct schema_cgroup {
-	char path[SCHEMA_PATH_MAX];     /* the key */
+	const char *path;               /* the key */
 	uint64_t have;                  /* store_cgroup.have */
 	double psi_when;
 	struct schema_psi psi[NPSI][NPSI_KIND];
@@ -94,14 +127,61 @@ struct schema_system {
 	int64_t delayacct;
 	uint64_t ts_version, events_lost, exit_records_lost, threads;
 	uint64_t thread_readings;
-	char trigger[SCHEMA_NAME_MAX];
+	const char *trigger;
 	uint64_t mhave;                 /* store_machine.have */
 	struct schema_psi psi[NPSI][NPSI_KIND];
 	uint64_t load_c[3];
 	double load[3];
 	uint64_t cpu_idle, cpu_total, mem_total, mem_available;
 	uint64_t swap_total, swap_free, nprocs, nthreads;
+	double disks_when;              /* known: the sample has disks */
+	double at, ctx_at;              /* most tasks' at and ctx_at, known
+					   where not the sample's mono */
 	unsigned char known[32];
+};
+
+/* The values of an evidence reading (struct kval) in schema.c's order. */
+#define SCHEMA_EV_NKV 51
+/* those of one device of its cgroup's IO (struct cg_io_dev) */
+#define SCHEMA_EV_DEV_NKV 8
+
+struct schema_evdev {
+	uint64_t major, minor;
+	uint64_t max;                   /* bit i: value i is "max" */
+	uint64_t kv[SCHEMA_EV_DEV_NKV];
+};
+
+struct schema_evidence {
+	uint64_t id, start;             /* the key: a task's life ... */
+	const char *owner;              /* ... or a cgroup's path ("" for
+					   a task) */
+	double when;
+	const char *cgroups;            /* store_evidence.cgroups */
+	const char *allowed_list;       /* taskev_cpu.allowed_list */
+	int64_t cpu_version, mem_version, io_version, states_source;
+	uint64_t ndev, dropped;
+	uint64_t max;                   /* bit i: value i is "max" */
+	/*
+	 * what is as in the row it refers to (the first before it in key
+	 * order of the same cgroups' text, else the first): bit i of
+	 * same_kv value i; of same_part bit l pressure line l, bit 6 the
+	 * versions and the states' source, bit 7 the devices
+	 */
+	uint64_t same_kv, same_part;
+	uint64_t kv[SCHEMA_EV_NKV];
+	struct schema_psi psi[3][NPSI_KIND]; /* cpu, memory, io pressure */
+	struct schema_evdev dev[CG_IO_DEVS];
+	int64_t when_rel;               /* when's bits less the sample's
+					   mono's (when is then unknown) */
+	unsigned char known[56];
+};
+
+struct schema_disk {
+	uint64_t major, minor;          /* the key */
+	const char *name;
+	uint64_t rd_ios, rd_sectors, wr_ios, wr_sectors, in_flight;
+	uint64_t io_ticks_ms, queue_ms;
+	unsigned char known[2];
 };
 
 extern const struct codec_schema schema_store;
@@ -113,8 +193,16 @@ extern const struct codec_schema schema_store;
 struct schema_rows {
 	struct schema_task *task[2];    /* tasks, threads */
 	size_t cap[2];
+	struct schema_task *like;       /* threads as written (like[]) */
+	size_t caplike;
 	struct schema_cgroup *cg;
 	size_t capcg;
+	struct schema_evidence *ev;
+	size_t capev;
+	struct schema_evidence *evdec;  /* decoding: the rows resolved */
+	size_t capevdec;
+	struct schema_disk *disk;
+	size_t capdisk;
 	struct schema_system sys;
 	struct codec_rows rows[SCHEMA_NTABLES];
 	struct codec_sample cs;
@@ -123,6 +211,11 @@ struct schema_rows {
 	size_t capout[2];
 	struct store_cgroup *outcg;
 	size_t capoutcg;
+	struct store_evidence *outev;
+	size_t capoutev;
+	struct diskstats outdisks;
+	/* most tasks' at and ctx_at in the sample (either way) */
+	double at0, ctx0;
 };
 
 /*

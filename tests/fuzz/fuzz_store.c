@@ -6,7 +6,8 @@
  * safety: records come in file order, inside the file, and what was
  * skipped plus what was read is no more than the file; a sample handed
  * out has at most max_rows entities per table, strictly in key order,
- * each with its key and with strings ending inside their arrays; and
+ * each with its key and with each known string there, shorter than all
+ * strings together may be (CODEC_STRINGS_MAX); and
  * written again as a key frame and read back it is the same sample.
  */
 #include <config.h>
@@ -35,9 +36,13 @@ static void check_rows(const struct codec_table *t, const struct codec_rows *r)
 			const struct codec_field *f = &t->fields[j];
 			if (f->flags & CODEC_KEY)
 				FUZZ_CHECK(codec_known(t, row, f->id));
-			if (f->type == CODEC_STRING)
-				FUZZ_CHECK(memchr(row + f->offset, '\0',
-						  f->size) != NULL);
+			if (f->type == CODEC_STRING &&
+			    codec_known(t, row, f->id)) {
+				const char *str;
+
+				memcpy(&str, row + f->offset, sizeof(str));
+				FUZZ_CHECK(str && strlen(str) < CODEC_STRINGS_MAX);
+			}
 		}
 	}
 }

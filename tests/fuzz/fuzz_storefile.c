@@ -4,9 +4,9 @@
  * (src/record/storefile.c over the store's schema, src/store/schema.c),
  * the input as a file. Checks, besides memory safety: the reader ends (0)
  * or fails with a message; every sample handed out has its arrays where
- * it says it has rows, strings that end inside their fields (comm, user
- * and wchan within theirs, cmdline and cgroup paths within
- * SCHEMA_PATH_MAX), tasks with a known id; and written again to a new
+ * it says it has rows, strings that end within what a sample may hold
+ * (CODEC_STRINGS_MAX; wchan within its member), tasks with a known id;
+ * and written again to a new
  * file and read back, it is the same sample (ids, clocks, counters,
  * strings). The index of the same file (src/record/storeindex.c, which
  * checks records without inflating them): entries in file order inside
@@ -27,14 +27,18 @@
 #include "record/storeindex.h"
 #include "store/schema.h"
 
+/* A string read back: there, and within what a sample may hold. */
+static bool sane(const char *s)
+{
+	return s && strnlen(s, CODEC_STRINGS_MAX) < CODEC_STRINGS_MAX;
+}
+
 static void check_task(const struct store_task *k)
 {
-	FUZZ_CHECK(k->comm && strnlen(k->comm, SCHEMA_NAME_MAX) < SCHEMA_NAME_MAX);
-	FUZZ_CHECK(k->user && strnlen(k->user, SCHEMA_NAME_MAX) < SCHEMA_NAME_MAX);
-	FUZZ_CHECK(k->cmdline &&
-		   strnlen(k->cmdline, SCHEMA_PATH_MAX) < SCHEMA_PATH_MAX);
-	FUZZ_CHECK(!k->cgroup ||
-		   strnlen(k->cgroup, SCHEMA_PATH_MAX) < SCHEMA_PATH_MAX);
+	FUZZ_CHECK(sane(k->comm));
+	FUZZ_CHECK(sane(k->user));
+	FUZZ_CHECK(sane(k->cmdline));
+	FUZZ_CHECK(!k->cgroup || sane(k->cgroup));
 	FUZZ_CHECK(memchr(k->wchan, '\0', sizeof(k->wchan)) != NULL);
 }
 
@@ -48,11 +52,22 @@ static void check_sample(const struct store_sample *s)
 	for (size_t i = 0; i < s->nthread_tasks; i++)
 		check_task(&s->thread_tasks[i]);
 	for (size_t i = 0; i < s->ncgroups; i++)
-		FUZZ_CHECK(s->cgroups[i].path &&
-			   strnlen(s->cgroups[i].path, SCHEMA_PATH_MAX) <
-			   SCHEMA_PATH_MAX);
-	FUZZ_CHECK(!s->trigger || strnlen(s->trigger, SCHEMA_NAME_MAX) <
-		   SCHEMA_NAME_MAX);
+		FUZZ_CHECK(sane(s->cgroups[i].path));
+	FUZZ_CHECK(!s->trigger || sane(s->trigger));
+	FUZZ_CHECK(!s->nevidence || s->evidence);
+	for (size_t i = 0; i < s->nevidence; i++) {
+		const struct store_evidence *e = &s->evidence[i];
+
+		FUZZ_CHECK(!e->cgroup || sane(e->cgroup));
+		FUZZ_CHECK(!e->cgroups || sane(e->cgroups));
+		FUZZ_CHECK(e->r.io.ndev <= CG_IO_DEVS);
+		FUZZ_CHECK(memchr(e->r.tcpu.allowed_list, '\0',
+				  sizeof(e->r.tcpu.allowed_list)) != NULL);
+	}
+	FUZZ_CHECK(!s->disks || !s->disks->n || s->disks->dev);
+	for (size_t i = 0; s->disks && i < s->disks->n; i++)
+		FUZZ_CHECK(memchr(s->disks->dev[i].name, '\0',
+				  sizeof(s->disks->dev[i].name)) != NULL);
 }
 
 static bool same_bits(double a, double b)
@@ -95,6 +110,12 @@ static void check_again(const struct store_sample *s)
 	FUZZ_CHECK(back.ntasks == s->ntasks);
 	FUZZ_CHECK(back.nthread_tasks == s->nthread_tasks);
 	FUZZ_CHECK(back.ncgroups == s->ncgroups);
+	FUZZ_CHECK(back.nevidence == s->nevidence);
+	for (size_t i = 0; i < s->nevidence; i++)
+		FUZZ_CHECK(memcmp(&back.evidence[i].r, &s->evidence[i].r,
+				  sizeof(s->evidence[i].r)) == 0);
+	FUZZ_CHECK(!back.disks == !s->disks);
+	FUZZ_CHECK(!s->disks || back.disks->n == s->disks->n);
 	check_tasks_same(back.tasks, s->tasks, s->ntasks);
 	check_tasks_same(back.thread_tasks, s->thread_tasks, s->nthread_tasks);
 	storefile_reader_free(r);

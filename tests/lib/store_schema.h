@@ -4,9 +4,10 @@
  * fuzz target and the size bench: tasks keyed by (tid, start) with 26
  * counters (the eight delay categories' counts and totals, run times,
  * faults, IO, context switches), a nice value and three strings (comm,
- * cmdline, cgroup); cgroups keyed by path with pressure and CPU
+ * cmdline, cgroup: pointers to storage the caller keeps); cgroups keyed
+ * by path with pressure and CPU
  * counters, a memory figure; the system as one entity with the PSI
- * totals and averages.
+ * totals and averages and a clock.
  */
 #ifndef STALLTOP_STORE_SCHEMA_H
 #define STALLTOP_STORE_SCHEMA_H
@@ -25,12 +26,12 @@ struct st_task {
 	uint64_t tid, start, tgid, ppid;
 	int64_t nice;
 	uint64_t cnt[ST_NCNT];
-	char comm[16], cmdline[256], cgroup[256];
+	const char *comm, *cmdline, *cgroup;
 	unsigned char known[8];
 };
 
 struct st_cgroup {
-	char path[256];
+	const char *path;
 	uint64_t cnt[8];        /* cpu, throttled, PSI some/full x cpu/memory/io */
 	uint64_t mem_current;
 	unsigned char known[4];
@@ -39,24 +40,24 @@ struct st_cgroup {
 struct st_system {
 	uint64_t psi_total[6];
 	double avg10[3];
+	double clock;           /* a time that grows: a double counter */
 	unsigned char known[4];
 };
 
 #define ST_U64(s, id, m, fl) \
-	{ id, CODEC_U64, fl, offsetof(struct s, m), 0, #m }
+	{ id, CODEC_U64, fl, offsetof(struct s, m), #m }
 #define ST_CNT(s, id, i) \
 	{ id, CODEC_U64, CODEC_COUNTER, \
-	  offsetof(struct s, cnt) + (i) * sizeof(uint64_t), 0, "cnt" #i }
+	  offsetof(struct s, cnt) + (i) * sizeof(uint64_t), "cnt" #i }
 #define ST_STR(s, id, m, fl) \
-	{ id, CODEC_STRING, fl, offsetof(struct s, m), \
-	  sizeof(((struct s *)0)->m), #m }
+	{ id, CODEC_STRING, fl, offsetof(struct s, m), #m }
 
 static const struct codec_field st_task_fields[] = {
 	ST_U64(st_task, 1, tid, CODEC_KEY),
 	ST_U64(st_task, 2, start, CODEC_KEY),
 	ST_U64(st_task, 3, tgid, 0),
 	ST_U64(st_task, 4, ppid, 0),
-	{ 5, CODEC_S64, 0, offsetof(struct st_task, nice), 0, "nice" },
+	{ 5, CODEC_S64, 0, offsetof(struct st_task, nice), "nice" },
 	ST_STR(st_task, 6, comm, 0),
 	ST_STR(st_task, 7, cmdline, 0),
 	ST_STR(st_task, 8, cgroup, 0),
@@ -84,24 +85,26 @@ static const struct codec_field st_cgroup_fields[] = {
 };
 
 static const struct codec_field st_system_fields[] = {
-	{ 1, CODEC_U64, CODEC_COUNTER, offsetof(struct st_system, psi_total), 0,
+	{ 1, CODEC_U64, CODEC_COUNTER, offsetof(struct st_system, psi_total),
 	  "psi_cpu_some" },
 	{ 2, CODEC_U64, CODEC_COUNTER,
-	  offsetof(struct st_system, psi_total) + 8, 0, "psi_cpu_full" },
+	  offsetof(struct st_system, psi_total) + 8, "psi_cpu_full" },
 	{ 3, CODEC_U64, CODEC_COUNTER,
-	  offsetof(struct st_system, psi_total) + 16, 0, "psi_memory_some" },
+	  offsetof(struct st_system, psi_total) + 16, "psi_memory_some" },
 	{ 4, CODEC_U64, CODEC_COUNTER,
-	  offsetof(struct st_system, psi_total) + 24, 0, "psi_memory_full" },
+	  offsetof(struct st_system, psi_total) + 24, "psi_memory_full" },
 	{ 5, CODEC_U64, CODEC_COUNTER,
-	  offsetof(struct st_system, psi_total) + 32, 0, "psi_io_some" },
+	  offsetof(struct st_system, psi_total) + 32, "psi_io_some" },
 	{ 6, CODEC_U64, CODEC_COUNTER,
-	  offsetof(struct st_system, psi_total) + 40, 0, "psi_io_full" },
-	{ 7, CODEC_DOUBLE, 0, offsetof(struct st_system, avg10), 0,
+	  offsetof(struct st_system, psi_total) + 40, "psi_io_full" },
+	{ 7, CODEC_DOUBLE, 0, offsetof(struct st_system, avg10),
 	  "avg10_cpu" },
-	{ 8, CODEC_DOUBLE, 0, offsetof(struct st_system, avg10) + 8, 0,
+	{ 8, CODEC_DOUBLE, 0, offsetof(struct st_system, avg10) + 8,
 	  "avg10_memory" },
-	{ 9, CODEC_DOUBLE, 0, offsetof(struct st_system, avg10) + 16, 0,
+	{ 9, CODEC_DOUBLE, 0, offsetof(struct st_system, avg10) + 16,
 	  "avg10_io" },
+	{ 10, CODEC_DOUBLE, CODEC_COUNTER, offsetof(struct st_system, clock),
+	  "clock" },
 };
 
 #define ST_NFIELDS(a) (sizeof(a) / sizeof((a)[0]))
@@ -137,7 +140,10 @@ static inline int st_key_cmp(const struct codec_table *t, const void *a,
 		if (!(f->flags & CODEC_KEY))
 			continue;
 		if (f->type == CODEC_STRING) {
-			c = strncmp((const char *)x, (const char *)y, f->size);
+			const char *u, *v;
+			memcpy(&u, x, sizeof(u));
+			memcpy(&v, y, sizeof(v));
+			c = strcmp(u, v);
 		} else if (f->type == CODEC_S64) {
 			int64_t u, v;
 			memcpy(&u, x, 8);
@@ -172,10 +178,15 @@ static inline unsigned st_row_diff(const struct codec_table *t, const void *a,
 			return f->id;
 		if (!ka)
 			continue;
-		if (f->type == CODEC_STRING ?
-		    strncmp((const char *)x, (const char *)y, f->size) != 0 :
-		    memcmp(x, y, 8) != 0)
+		if (f->type == CODEC_STRING) {
+			const char *u, *v;
+			memcpy(&u, x, sizeof(u));
+			memcpy(&v, y, sizeof(v));
+			if (strcmp(u, v) != 0)
+				return f->id;
+		} else if (memcmp(x, y, 8) != 0) {
 			return f->id;
+		}
 	}
 	return 0;
 }

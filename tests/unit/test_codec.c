@@ -26,26 +26,16 @@
 
 #include "store/codec.h"
 #include "store/frame.h"
+#include "store/varint.h"
 #include "../lib/store_schema.h"
+#include "../lib/storetest.h"
 #include "unit.h"
 
 #define NSAMPLES 240
 #define MAXTASKS 200
 
-static uint64_t rng = 88172645463325252ull;
-
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-static bool chance(unsigned percent)
-{
-	return rnd() % 100 < percent;
-}
+#define rnd storetest_rnd
+#define chance storetest_chance
 
 /* One sample of the truth, as the producer would hand it over. */
 struct truth {
@@ -70,13 +60,18 @@ static uint64_t any_u64(void)
 	return v >> (rnd() % 64);
 }
 
-static void any_string(char *s, size_t size)
+/*
+ * A string of up to max bytes (now and then 200 KiB, longer than any
+ * fixed field of old), control bytes too, no NUL.
+ */
+static const char *any_string(size_t max)
 {
-	size_t n = chance(10) ? size - 1 : rnd() % size;
+	static char buf[200 << 10];
+	size_t n = chance(1) ? sizeof(buf) : chance(10) ? max : rnd() % max;
 
 	for (size_t i = 0; i < n; i++)
-		s[i] = (char)(1 + rnd() % 255);   /* control bytes too, no NUL */
-	memset(s + n, 0, size - n);
+		buf[i] = (char)(1 + rnd() % 255);
+	return storetest_keep(buf, n);
 }
 
 static void set_known(const struct codec_table *t, void *row, bool all)
@@ -97,9 +92,9 @@ static void new_task(struct st_task *k, uint64_t tid)
 	k->nice = (int64_t)any_u64();
 	for (int i = 0; i < ST_NCNT; i++)
 		k->cnt[i] = any_u64();
-	any_string(k->comm, sizeof(k->comm));
-	any_string(k->cmdline, sizeof(k->cmdline));
-	any_string(k->cgroup, sizeof(k->cgroup));
+	k->comm = any_string(16);
+	k->cmdline = any_string(256);
+	k->cgroup = any_string(256);
 	set_known(&st_tables[ST_TASKS], k, chance(50));
 }
 
@@ -138,7 +133,7 @@ static void evolve(struct truth *s, const struct truth *prev)
 					k->cnt[c] += chance(5) ? any_u64() :
 						     rnd() % 5000;
 		if (chance(5))
-			any_string(k->comm, sizeof(k->comm));
+			k->comm = any_string(16);
 		if (chance(5))
 			k->nice = (int64_t)any_u64();
 		if (chance(4)) {
@@ -165,6 +160,8 @@ static void evolve(struct truth *s, const struct truth *prev)
 		s->system.psi_total[i] += rnd() % 1000;
 	if (chance(50))
 		s->system.avg10[rnd() % 3] = any_double();
+	/* a clock: ten seconds on, now and then any double (NaN, -0...) */
+	s->system.clock = chance(5) ? any_double() : prev->system.clock + 10.0;
 }
 
 static struct truth *truths;
@@ -180,7 +177,7 @@ static void make_truths(void)
 	t->time = 1763740000.5;
 	t->ncgroups = 4;
 	for (size_t i = 0; i < 4; i++) {
-		strcpy(t->cgroups[i].path, paths[i]);
+		t->cgroups[i].path = paths[i];
 		set_known(&st_tables[ST_CGROUPS], &t->cgroups[i], true);
 	}
 	set_known(&st_tables[ST_SYSTEM], &t->system, true);
@@ -254,11 +251,11 @@ static bool same_sample(const struct codec_sample *s, const struct truth *t,
 /* Every truth encoded into a file of records; the record types. */
 static int encode_file(bool compress, unsigned key_every, int *types)
 {
-	int fd = memfd_create("codec", MFD_CLOEXEC);
+	int fd = storetest_memfd("codec");
 	struct frame_writer *w = frame_writer_open(fd, compress, "test_codec");
 	struct codec_enc *e = codec_enc_new(&st_schema, key_every, 0);
 
-	if (fd < 0 || !w || !e) {
+	if (!w || !e) {
 		perror("encode_file");
 		exit(99);
 	}
@@ -418,7 +415,7 @@ struct task2 {
 	struct st_task old;
 	uint64_t extra;
 	double extra_d;
-	char extra_s[8];
+	const char *extra_s;
 	int64_t extra_i;
 };
 
@@ -432,13 +429,13 @@ static void make_schema2(void)
 
 	memcpy(task2_fields, st_task_fields, sizeof(st_task_fields));
 	task2_fields[n] = (struct codec_field){ 40, CODEC_U64, CODEC_COUNTER,
-		offsetof(struct task2, extra), 0, "extra" };
+		offsetof(struct task2, extra), "extra" };
 	task2_fields[n + 1] = (struct codec_field){ 41, CODEC_DOUBLE, 0,
-		offsetof(struct task2, extra_d), 0, "extra_d" };
+		offsetof(struct task2, extra_d), "extra_d" };
 	task2_fields[n + 2] = (struct codec_field){ 42, CODEC_STRING, 0,
-		offsetof(struct task2, extra_s), 8, "extra_s" };
+		offsetof(struct task2, extra_s), "extra_s" };
 	task2_fields[n + 3] = (struct codec_field){ 43, CODEC_S64, 0,
-		offsetof(struct task2, extra_i), 0, "extra_i" };
+		offsetof(struct task2, extra_i), "extra_i" };
 	memcpy(tables2, st_tables, sizeof(st_tables));
 	tables2[ST_TASKS].size = sizeof(struct task2);
 	tables2[ST_TASKS].fields = task2_fields;
@@ -474,7 +471,10 @@ static void test_versions(void)
 			/* every task's new fields move at every sample */
 			t2[k].extra = i * 1000 + k;
 			t2[k].extra_d = (double)i / 3;
-			snprintf(t2[k].extra_s, 8, "s%zu", i % 1000);
+			char x[8];
+
+			snprintf(x, sizeof(x), "s%zu", i % 1000);
+			t2[k].extra_s = storetest_keep(x, strlen(x));
 			t2[k].extra_i = -(int64_t)i;
 			for (unsigned id = 40; id <= 43; id++)
 				codec_set_known(&tables2[ST_TASKS], &t2[k], id,
@@ -519,7 +519,7 @@ static void test_versions(void)
 /* ---- damaged payloads, built by hand ---- */
 
 /* A key frame of one task (tid 1, start 1), seq 1, for the deltas below. */
-static const unsigned char base[] = { 1, 1, 6, 1, 4, 1, 8, 1, 0 };
+static const unsigned char base[] = { 1, 1, 6, 1, 4, 1, 4, 1, 0 };
 
 static void damaged(const char *what, const unsigned char *p, size_t len,
 		    bool delta, const char *reason)
@@ -558,15 +558,22 @@ static void test_damaged_payloads(void)
 	DAMAGED("huge count", false, "more entities", 1, 1, 3, 0xff, 0xff, 0x7f);
 	DAMAGED("no key", false, "without its key", 1, 1, 4, 1, 4, 5, 0);
 	DAMAGED("wrong wire", false, "wrong type", 1, 1, 4, 1, 5, 5, 0);
-	DAMAGED("long string", false, "string too long", 1, 1, 24, 1, 4, 1,
-		8, 1, 26, 16, 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a',
-		'a', 'a', 'a', 'a', 'a', 'a', 'a', 0);
-	DAMAGED("NUL", false, "with a NUL", 1, 1, 10, 1, 4, 1, 8, 1, 26, 2,
+	DAMAGED("NUL", false, "with a NUL", 1, 1, 10, 1, 4, 1, 4, 1, 18, 2,
 		'a', 0, 0);
 	DAMAGED("string past the end", false, "string runs past", 1, 1, 9, 1,
-		4, 1, 8, 1, 26, 40, 'a', 0);
-	DAMAGED("twice", false, "one key", 1, 1, 11, 2, 4, 1, 8, 1, 0, 4, 1, 8,
+		4, 1, 4, 1, 18, 40, 'a', 0);
+	DAMAGED("twice", false, "one key", 1, 1, 11, 2, 4, 1, 4, 1, 0, 4, 1, 4,
 		1, 0);
+	/* id 1, then a step of 0 (a double of id 1 again) */
+	DAMAGED("same field again", false, "out of order", 1, 1, 5, 1, 4, 1,
+		1, 0);
+	/* five steps of 2^62 - 1 after id 1: past 64 bits */
+	DAMAGED("ids past 64 bits", false, "out of order", 1, 1, 59, 1, 4, 1,
+		0xfc, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 1,
+		0xfc, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 1,
+		0xfc, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 1,
+		0xfc, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 1,
+		0xfc, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 1, 0);
 	DAMAGED("table past the end", false, "table runs past", 1, 1, 50, 0);
 	DAMAGED("runaway varint", false, "number runs past", 0xff, 0xff, 0xff,
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff);
@@ -580,7 +587,7 @@ static void test_damaged_payloads(void)
 	DAMAGED("key changed", true, "key that changed", 2, 1, 7, 0, 1, 0, 4,
 		2, 0, 0);
 	DAMAGED("unknown in a key frame", false, "wrong type", 1, 1, 7, 1, 4,
-		1, 8, 1, 15, 0);
+		1, 4, 1, 7, 0);
 
 	/* a delta out of sequence is skipped, the base dropped */
 	static const unsigned char d3[] = { 3 }, d2[] = { 2 };
@@ -593,10 +600,10 @@ static void test_damaged_payloads(void)
 	CHECK_EQ_U(codec_dec_skipped(d), 2);
 	/* unknown field ids of every wire type and an unknown table pass */
 	static const unsigned char newer[] = {
-		1, 1, 24, 1, 4, 1, 8, 1,
-		0xa0, 0x01, 0xff, 0x01,         /* id 40, varint */
-		0xa5, 0x01, 1, 2, 3, 4, 5, 6, 7, 8,     /* id 41, 8 bytes */
-		0xaa, 0x01, 1, 'x',             /* id 42, a string */
+		1, 1, 22, 1, 4, 1, 4, 1,
+		0x98, 0x01, 0xff, 0x01,         /* id 2 + 38, varint */
+		5, 1, 2, 3, 4, 5, 6, 7, 8,      /* id 41, 8 bytes */
+		6, 1, 'x',                      /* id 42, a string */
 		0,
 		77, 2, 0xde, 0xad,              /* table 77 */
 	};
@@ -725,10 +732,78 @@ static void test_key_seconds(void)
 	codec_enc_free(e);
 }
 
+/*
+ * Strings: a command line of 3 MiB round-trips whole; a sample whose
+ * strings pass CODEC_STRINGS_MAX is refused by the encoder (EFBIG) and
+ * taken as damage by the decoder (a payload built by hand: two tasks of
+ * 9 MiB strings), so a file cannot make a reader hold more.
+ */
+static void test_strings_bound(void)
+{
+	struct codec_enc *e = codec_enc_new(&st_schema, 0, 0);
+	struct codec_dec *d = codec_dec_new(&st_schema);
+	static struct truth t;
+	const size_t big = 9u << 20, at = 3u << 20;
+	char *long_cmd = malloc(big + 1), err[256];
+	unsigned char *p2 = malloc(2 * big + 64);
+	const unsigned char *p;
+	size_t len, n = 0;
+	int type;
+
+	if (!long_cmd || !p2)
+		exit(99);
+	memset(long_cmd, 'x', big);
+	long_cmd[at] = '\0';
+	t = truths[0];
+	struct codec_sample s = sample_of(&t);
+	t.tasks[3].cmdline = long_cmd;
+	codec_set_known(&st_tables[ST_TASKS], &t.tasks[3], 7, true);
+	CHECK(codec_enc_sample(e, &s, &p, &len, &type) == 0);
+	CHECK(len > at);
+	CHECK_EQ_U(codec_dec_frame(d, type, t.time, p, len, err, sizeof(err)), 1);
+	CHECK(same_sample(codec_dec_sample(d), &t, 0));
+	long_cmd[at] = 'x';
+	long_cmd[big] = '\0';
+	t.tasks[4].cmdline = long_cmd;
+	codec_set_known(&st_tables[ST_TASKS], &t.tasks[4], 7, true);
+	errno = 0;
+	CHECK(codec_enc_sample(e, &s, &p, &len, &type) < 0);
+	CHECK_EQ_U(errno, EFBIG);
+
+	/* seq 1, table 1 (its length: 3 bytes for 18 MiB and more), two
+	 * tasks (tid 1 and 2, start 1) of a 9 MiB cmdline (id 7, wire 2) */
+	p2[n++] = 1;
+	p2[n++] = 1;
+	size_t body = 1 + 2 * (4 + 1 + 4 + big + 1);
+	n += varint_put(p2 + n, body);
+	p2[n++] = 2;
+	for (unsigned k = 1; k <= 2; k++) {
+		p2[n++] = 1 << 2;               /* id 1 */
+		p2[n++] = (unsigned char)k;
+		p2[n++] = 1 << 2;               /* id 2 */
+		p2[n++] = 1;
+		p2[n++] = 5 << 2 | 2;           /* id 7, a string */
+		n += varint_put(p2 + n, big);
+		memset(p2 + n, 'y', big);
+		n += big;
+		p2[n++] = 0;
+	}
+	CHECK_EQ_U(codec_dec_frame(d, FRAME_KEY, 1, p2, n, err, sizeof(err)),
+		   (uint64_t)-1);
+	if (!strstr(err, "more strings"))
+		fprintf(stderr, "two 9 MiB strings: \"%s\"\n", err);
+	CHECK(strstr(err, "more strings") != NULL);
+	free(p2);
+	free(long_cmd);
+	codec_enc_free(e);
+	codec_dec_free(d);
+}
+
 int main(void)
 {
 	char err[256];
 
+	storetest_seed(88172645463325252ull);
 	CHECK(codec_schema_check(&st_schema, err, sizeof(err)) == 0);
 	truths = calloc(NSAMPLES, sizeof(*truths));
 	if (!truths)
@@ -745,6 +820,8 @@ int main(void)
 	test_cuts();
 	test_encoder();
 	test_key_seconds();
+	test_strings_bound();
 	free(truths);
+	storetest_strings_free();
 	return unit_done();
 }

@@ -24,19 +24,12 @@
 #include <zlib.h>
 
 #include "store/frame.h"
+#include "../lib/storetest.h"
 #include "unit.h"
 
 #define NREC 40
 
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+#define rnd storetest_rnd
 
 struct rec {
 	int type;
@@ -71,7 +64,7 @@ static void make_recs(void)
 
 static int write_file(bool compress, uint64_t *offsets)
 {
-	int fd = memfd_create("frame", MFD_CLOEXEC);
+	int fd = storetest_memfd("frame");
 	struct frame_writer *w = frame_writer_open(fd, compress, "test_frame");
 
 	if (fd < 0 || !w) {
@@ -321,7 +314,7 @@ static void test_hostile(void)
 static void test_version(void)
 {
 	unsigned char p[64];
-	int fd = memfd_create("frame", MFD_CLOEXEC);
+	int fd = storetest_memfd("frame");
 	struct frame_reader *r = frame_reader_new(fd);
 	struct frame f;
 	char err[256] = "";
@@ -342,7 +335,7 @@ static void test_version(void)
 static void test_garbage(void)
 {
 	static unsigned char junk[100000];
-	int fd = memfd_create("frame", MFD_CLOEXEC);
+	int fd = storetest_memfd("frame");
 	struct frame_reader *r = frame_reader_new(fd);
 	struct frame f;
 	char err[256];

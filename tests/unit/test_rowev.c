@@ -7,11 +7,13 @@
  * The first sample has current values only; the next has the interval's
  * throttling and forks and the cause "cpu quota"; a second look in the
  * same sample finds it made; a lost fork event, other cgroups, a skipped
- * sample each take away what they must and nothing else; a cgroup row's
+ * sample, a group the row did not want the sample before each take away
+ * what they must and nothing else; a cgroup row's
  * evidence is made the same way.
  */
 #include <config.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "model/rowev.h"
@@ -145,6 +147,55 @@ static void test_gap(void)
 	CHECK(w->c[CAT_CPU].r.cause == WHY_NONE);
 }
 
+/* The reading of /t's memory.events high count (another group). */
+static void with_mem(struct store_evidence *e, uint64_t high)
+{
+	e->r.mem.version = 2;
+	e->r.mem.ev_high = (struct kval){ .have = true, .v = high };
+	e->r.mem.current = (struct kval){ .have = true, .v = 1u << 20 };
+}
+
+/*
+ * Sample 1: the process stalls on the CPU only, but its reading holds
+ * /t's memory part, read that sample for another process in /t; sample
+ * 2: it stalls in reclaim too. Its own reading before had no memory
+ * part: the interval's memory events are unknown, not the difference
+ * from another's reading; the CPU part, read for it both times, has its
+ * interval. Wanted both times, the memory part has its interval.
+ */
+static void test_group_wanted_since(void)
+{
+	struct store_evidence r1 = reading(10.0, 10, 8, 500000, 3, "0::/t\n");
+	struct store_evidence r2 = reading(11.0, 20, 16, 1100000, 7, "0::/t\n");
+	struct rowev_input in1 = sample(1, 5), in2 = sample(2, 5);
+	struct rowev_state s = { 0 };
+	const struct row_why *w;
+	struct row row;
+
+	with_mem(&r1, 40);
+	with_mem(&r2, 45);
+	cpu_row(&row);
+	rowev_task(&s, &r1, &in1, &row);
+	row.d[CAT_RECLAIM] = (struct cat_figure){ .pct = 50, .avail = true };
+	w = rowev_task(&s, &r2, &in2, &row);
+	CHECK_NEAR(w->ev.interval_s, 1.0, 1e-9);
+	if (w->ev.mem_events_high.have)
+		fprintf(stderr, "memory.high events %llu: a difference from "
+			"another process's reading\n",
+			(unsigned long long)w->ev.mem_events_high.v);
+	CHECK(!w->ev.mem_events_high.have);
+	CHECK(w->ev.mem_current.have);          /* a current value */
+	CHECK(w->ev.cpu_throttled_us.have);
+	CHECK_EQ_U(w->ev.cpu_throttled_us.v, 600000);
+
+	/* memory wanted at sample 1 as well: 45 - 40 */
+	memset(&s, 0, sizeof(s));
+	rowev_task(&s, &r1, &in1, &row);
+	w = rowev_task(&s, &r2, &in2, &row);
+	CHECK(w->ev.mem_events_high.have);
+	CHECK_EQ_U(w->ev.mem_events_high.v, 5);
+}
+
 static void test_cgroup_row(void)
 {
 	struct rowev_state s = { 0 };
@@ -176,6 +227,7 @@ int main(void)
 	test_lost_fork_events();
 	test_other_cgroups();
 	test_gap();
+	test_group_wanted_since();
 	test_cgroup_row();
 	return unit_done();
 }

@@ -22,26 +22,15 @@
 #include "store/codec.h"
 #include "store/frame.h"
 #include "store/schema.h"
+#include "../lib/storetest.h"
 #include "unit.h"
 
 #define NTASK 100
 #define NCG 3
 #define NSAMPLES 60
 
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-static bool chance(unsigned percent)
-{
-	return rnd() % 100 < percent;
-}
+#define rnd storetest_rnd
+#define chance storetest_chance
 
 static bool bits_eq(double a, double b)
 {
@@ -59,10 +48,12 @@ static void make_task(struct store_task *k, size_t i, unsigned n,
 
 	memset(k, 0, sizeof(*k));
 	r->id = (int32_t)(1000 + i);
-	r->tgid = r->id;
+	/* a thread of another process now and then */
+	r->tgid = i % 4 == 3 ? 999 : r->id;
 	r->start = 5000 + i;
 	r->asked_at = chance(10) && !idle ? s->query_start - 0.25 : s->query_start;
-	r->at = chance(10) && !idle ? s->mono - 0.125 : s->mono;
+	/* the queries' end for most (not the sample's mono), else another */
+	r->at = chance(10) && !idle ? s->mono - 0.125 : s->mono + 0.0007;
 	r->born = i % 7 ? 100.0 + (double)i / 3 : 0;
 	r->first_seen = 101.5;
 	switch (idle ? 0 : rnd() % 3) {
@@ -132,11 +123,148 @@ static void make_psi(struct psi_reading *p, unsigned n, bool odd)
 		}
 }
 
+static bool same_str(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+#define NEV 3
+#define NDISK 3
+
 struct world {
 	struct store_sample s;
 	struct store_task tasks[NTASK], threads[2];
 	struct store_cgroup cg[NCG];
+	struct store_evidence ev[NEV];
+	struct diskstats disks;
+	struct diskstats_dev dev[NDISK];
 };
+
+/*
+ * Every struct kval of an evidence reading, for the tests to set each
+ * (the list is the test's own, not the schema's: a value the schema
+ * forgets fails the round trip)
+ */
+#define KV(m) offsetof(struct evidence_reading, m)
+static const size_t kvals[] = {
+	KV(cpu.quota_us), KV(cpu.period_us), KV(cpu.nr_periods),
+	KV(cpu.nr_throttled), KV(cpu.throttled_us), KV(cpu.usage_us),
+	KV(mem.max), KV(mem.high), KV(mem.current), KV(mem.ev_low),
+	KV(mem.ev_high), KV(mem.ev_max), KV(mem.ev_oom), KV(mem.ev_oom_kill),
+	KV(mem.failcnt), KV(mem.swap_current), KV(mem.swap_max),
+	KV(mem.memsw_usage), KV(mem.memsw_limit), KV(mem.memsw_failcnt),
+	KV(mem.refault_anon), KV(mem.refault_file), KV(mem.refault),
+	KV(sysmem.mem_total), KV(sysmem.mem_free), KV(sysmem.mem_available),
+	KV(sysmem.swap_total), KV(sysmem.swap_free), KV(load.procs_running),
+	KV(load.procs_blocked), KV(load.cpus_online), KV(tio.rchar),
+	KV(tio.wchar), KV(tio.read_bytes), KV(tio.write_bytes),
+	KV(tio.cancelled_write_bytes), KV(tcpu.allowed_cpus),
+	KV(tcpu.threads), KV(tcpu.runnable_threads), KV(cpus.in_idle),
+	KV(cpus.in_total), KV(cpus.out_idle), KV(cpus.out_total),
+	KV(tmem.private_bytes), KV(states.nr_running), KV(states.nr_sleeping),
+	KV(states.nr_uninterruptible), KV(states.nr_stopped),
+	KV(states.nr_io_wait), KV(states.nr_tasks), KV(forks),
+};
+#define NKV (sizeof(kvals) / sizeof(kvals[0]))
+#define DKV(m) offsetof(struct cg_io_dev, m)
+static const size_t dev_kvals[] = {
+	DKV(rbps), DKV(wbps), DKV(riops), DKV(wiops), DKV(rbytes),
+	DKV(wbytes), DKV(rios), DKV(wios),
+};
+#define NDKV (sizeof(dev_kvals) / sizeof(dev_kvals[0]))
+
+static struct kval *kval_at(void *base, size_t off)
+{
+	return (struct kval *)(void *)((unsigned char *)base + off);
+}
+
+static void psi_lines(struct psi_line *l, unsigned n, unsigned salt)
+{
+	for (int k = 0; k < NPSI_KIND; k++) {
+		l[k].present = true;
+		l[k].avg10 = 0.01 * (n + salt);
+		l[k].avg60 = 1.0 / (3 + k);     /* not in hundredths */
+		l[k].avg300 = 2.5;
+		l[k].total_us = 1000000ull * n + salt + (unsigned)k;
+	}
+}
+
+/*
+ * Evidence reading i at sample n, every value given: counters that grow
+ * with n, limits of which some are "max", every device of its cgroup's
+ * IO, its pressure, its CPUs' list and its cgroups' text; i 0 is a
+ * cgroup row's (id 0), the others processes'.
+ */
+static void make_evidence(struct store_evidence *e, size_t i, unsigned n)
+{
+	struct evidence_reading *r = &e->r;
+
+	memset(e, 0, sizeof(*e));
+	e->id = i ? (int32_t)(100 + i) : 0;
+	e->start = i ? 5000 + i : 0;
+	e->cgroup = i ? NULL : "/system.slice/x\x1b.service";
+	e->cgroups = i == 2 ? NULL : "0::/system.slice/x.service\n";
+	r->when = 250.0 + 10.0 * n + 0.000123 * (double)i;
+	r->cpu.version = 2;
+	r->mem.version = i == 2 ? 1 : 2;
+	r->io.version = 2;
+	r->states.source = i == 2 ? CGSTATS_KERNEL : CGSTATS_PROC;
+	for (size_t k = 0; k < NKV; k++) {
+		struct kval *v = kval_at(r, kvals[k]);
+
+		v->have = true;
+		v->max = k % 7 == 0;
+		/* the process's own values (IO, CPUs, memory, forks) its
+		 * own; its cgroups' and the machine's as every row's */
+		v->v = v->max ? 0 : (uint64_t)n * (k + 1) * 1000003 +
+		       ((k >= 31 && k < 44) || k == 50 ? i : 0);
+	}
+	kval_at(r, kvals[3])->v = UINT64_MAX - 1;       /* a wrap ahead */
+	psi_lines(r->cpu.pressure, n, 1);
+	psi_lines(r->mem.pressure, n, 2);
+	psi_lines(r->io.pressure, n, 3);
+	r->io.ndev = CG_IO_DEVS;
+	r->io.dropped = i == 2 ? 2 : 1;
+	for (unsigned d = 0; d < CG_IO_DEVS; d++) {
+		struct cg_io_dev *dv = &r->io.dev[d];
+
+		dv->major = 8 + d;
+		dv->minor = 16 * d;
+		for (size_t k = 0; k < NDKV; k++) {
+			struct kval *v = kval_at(dv, dev_kvals[k]);
+
+			v->have = true;
+			v->max = k < 4 && (d + k) % 3 == 0;
+			v->v = v->max ? 0 : (uint64_t)n * 4096 * (k + 1) + d;
+		}
+	}
+	snprintf(r->tcpu.allowed_list, sizeof(r->tcpu.allowed_list), "0-%zu,7",
+		 i + 1);
+}
+
+static void make_disks(struct world *w, unsigned n)
+{
+	w->disks = (struct diskstats){ .when = 250.0 + 10.0 * n + 0.0005,
+				       .n = NDISK, .cap = NDISK, .dev = w->dev };
+	for (unsigned d = 0; d < NDISK; d++) {
+		struct diskstats_dev *v = &w->dev[d];
+
+		memset(v, 0, sizeof(*v));
+		v->major = d == 2 ? 253 : 8;
+		v->minor = d == 2 ? 0 : 16 * d;
+		snprintf(v->name, sizeof(v->name), d == 2 ? "dm-0" : "sd%c",
+			 'a' + d);
+		v->rd_ios = 100ull * n + d;
+		v->rd_sectors = 8000ull * n;
+		v->wr_ios = 50ull * n;
+		v->wr_sectors = 4000ull * n + d;
+		v->in_flight = n % 3;
+		v->io_ticks_ms = 900ull * n;
+		v->queue_ms = 1200ull * n;
+	}
+}
 
 static void make_sample(struct world *w, unsigned n, bool idle)
 {
@@ -190,13 +318,59 @@ static void make_sample(struct world *w, unsigned n, bool idle)
 	s->machine.mem_available = idle ? 1ull << 33 : (1ull << 33) - n;
 	s->nprocs = NTASK;
 	s->nthreads = idle ? 300 : 300 + n;
+	if (idle)
+		return;
+	/* in key order: (id, start, cgroup path or "") */
+	for (size_t i = 0; i < NEV; i++)
+		make_evidence(&w->ev[i], i, n);
+	s->evidence = w->ev;
+	s->nevidence = n % 4 == 3 ? 0 : NEV;
+	make_disks(w, n);
+	s->disks = n % 5 == 4 ? NULL : &w->disks;
+	if (n % 5 == 1)
+		w->disks.n = 0;         /* read, no disks */
 }
 
-static bool same_str(const char *a, const char *b)
+/* Two evidence readings the same, bit for bit. */
+static bool same_evidence(const struct store_evidence *g,
+			  const struct store_evidence *w, size_t i)
 {
-	if (!a || !b)
-		return a == b;
-	return strcmp(a, b) == 0;
+	if (g->id != w->id || g->start != w->start ||
+	    !same_str(g->cgroup, w->cgroup) || !same_str(g->cgroups, w->cgroups)) {
+		fprintf(stderr, "evidence %zu: owner %d/%llu/%s/%s, expected "
+			"%d/%llu/%s/%s\n", i, (int)g->id,
+			(unsigned long long)g->start, g->cgroup ? g->cgroup : "-",
+			g->cgroups ? g->cgroups : "-", (int)w->id,
+			(unsigned long long)w->start, w->cgroup ? w->cgroup : "-",
+			w->cgroups ? w->cgroups : "-");
+		return false;
+	}
+	const unsigned char *a = (const void *)&g->r, *b = (const void *)&w->r;
+
+	for (size_t k = 0; k < sizeof(g->r); k++)
+		if (a[k] != b[k]) {
+			fprintf(stderr, "evidence %zu: byte %zu of its reading "
+				"is %u, expected %u\n", i, k, a[k], b[k]);
+			return false;
+		}
+	return true;
+}
+
+static void check_evidence(const struct store_sample *g,
+			   const struct store_sample *w)
+{
+	CHECK_EQ_U(g->nevidence, w->nevidence);
+	CHECK(!g->nevidence || g->evidence);
+	for (size_t i = 0; i < w->nevidence && i < g->nevidence; i++)
+		CHECK(same_evidence(&g->evidence[i], &w->evidence[i], i));
+	CHECK(!g->disks == !w->disks);
+	if (!g->disks || !w->disks)
+		return;
+	CHECK(bits_eq(g->disks->when, w->disks->when));
+	CHECK_EQ_U(g->disks->n, w->disks->n);
+	for (size_t d = 0; d < w->disks->n && d < g->disks->n; d++)
+		CHECK(memcmp(&g->disks->dev[d], &w->disks->dev[d],
+			     sizeof(w->disks->dev[d])) == 0);
 }
 
 static int same_task(const struct store_task *g, const struct store_task *w)
@@ -228,7 +402,7 @@ static int same_task(const struct store_task *g, const struct store_task *w)
 				       g->write_bytes != w->write_bytes);
 	bad |= (h & STORE_HAVE_MAJFLT) && g->majflt != w->majflt;
 	bad |= (h & STORE_HAVE_CTX_AT) && !bits_eq(g->ctx_at, w->ctx_at);
-	bad |= (h & STORE_HAVE_WCHAN) && strcmp(g->wchan, w->wchan) != 0;
+	bad |= memcmp(g->wchan, w->wchan, sizeof(w->wchan)) != 0;
 	bad |= !same_str(g->comm, w->comm) || !same_str(g->cmdline, w->cmdline);
 	bad |= !same_str(g->user, w->user) || !same_str(g->cgroup, w->cgroup);
 	if (bad)
@@ -305,6 +479,7 @@ static void check_same(const struct store_sample *g, const struct store_sample *
 	CHECK(g->machine.cpu_total == w->machine.cpu_total);
 	CHECK(g->machine.mem_available == w->machine.mem_available);
 	CHECK(g->nprocs == w->nprocs && g->nthreads == w->nthreads);
+	check_evidence(g, w);
 }
 
 /* Samples through the schema, the codec and back. */
@@ -372,6 +547,165 @@ static void test_idle_costs_nothing(void)
 	schema_free(&r[1]);
 }
 
+/*
+ * Processes of one thread, their thread readings the same as theirs
+ * (as the live monitor gives them when recording threads): the delta of
+ * a sample in which they all moved is no longer with the thread readings
+ * than without them, since a thread row is written as its difference
+ * from its process's.
+ */
+static void test_threads_like_processes(void)
+{
+	static struct world w;
+	size_t len[2];
+
+	for (int with = 0; with < 2; with++) {
+		static struct schema_rows r[2];
+		struct codec_enc *e = codec_enc_new(&schema_store, 0, 0);
+		const unsigned char *p;
+		int type;
+
+		storetest_seed(0x5eed);         /* the same samples both times */
+		for (unsigned n = 1; n <= 2; n++) {
+			make_sample(&w, n, false);
+			w.s.ntasks = 8;
+			for (size_t i = 0; i < 8; i++) {
+				w.tasks[i].r.flags &= ~(uint32_t)READING_CARRIED;
+				w.tasks[i].r.run_ns = 1000000007ull * n * (i + 1);
+			}
+			w.s.thread_tasks = with ? w.tasks : NULL;
+			w.s.nthread_tasks = with ? 8 : 0;
+			CHECK(schema_from_store(&r[n % 2], &w.s,
+						n > 1 ? &r[(n + 1) % 2] : NULL) == 0);
+			CHECK(codec_enc_sample(e, &r[n % 2].cs, &p, &len[with],
+					       &type) == 0);
+		}
+		CHECK_EQ_U(type, FRAME_DELTA);
+		codec_enc_free(e);
+		schema_free(&r[0]);
+		schema_free(&r[1]);
+	}
+	/* measured: the same bytes */
+	if (len[1] != len[0])
+		fprintf(stderr, "delta with the thread readings %zu bytes, "
+			"without %zu\n", len[1], len[0]);
+	CHECK_EQ_U(len[1], len[0]);
+}
+
+/*
+ * One sample through the schema, the codec and back, as a key frame and
+ * then as a delta from before (a fresh encoder and decoder each time).
+ */
+static void through(const struct store_sample *before,
+		    const struct store_sample *s, const char *what)
+{
+	static struct schema_rows enc[2], dec;
+	struct codec_enc *e = codec_enc_new(&schema_store, 0, 0);
+	struct codec_dec *d = codec_dec_new(&schema_store);
+	const struct store_sample *in[2] = { before, s };
+	struct store_sample got;
+	char err[256];
+
+	for (int k = 0; k < 2; k++) {
+		const unsigned char *p;
+		size_t len;
+		int type;
+
+		CHECK(schema_from_store(&enc[k], in[k], k ? &enc[0] : NULL) == 0);
+		CHECK(codec_enc_sample(e, &enc[k].cs, &p, &len, &type) == 0);
+		CHECK_EQ_U(type, k ? FRAME_DELTA : FRAME_KEY);
+		CHECK_EQ_U(codec_dec_frame(d, type, in[k]->time, p, len, err,
+					   sizeof(err)), 1);
+		CHECK(schema_to_store(&dec, codec_dec_sample(d), &got) == 0);
+	}
+	unsigned before_fail = (unsigned)unit_failures;
+	check_evidence(&got, s);
+	if ((unsigned)unit_failures != before_fail)
+		fprintf(stderr, "(%s)\n", what);
+	codec_enc_free(e);
+	codec_dec_free(d);
+	schema_free(&enc[0]);
+	schema_free(&enc[1]);
+	schema_free(&dec);
+}
+
+/*
+ * Evidence of processes in the same cgroups, read once for all of them:
+ * a row writes what is as in the first of those cgroups only as a mark
+ * (its cgroups' values, pressure, versions, devices), and its own
+ * values whole; the machine's values as in the first row. Read back,
+ * every row is as given (the round trip tests).
+ */
+static void test_evidence_shared(void)
+{
+	static struct world w;
+	static struct schema_rows r;
+	const struct codec_table *t = &schema_store.tables[SCHEMA_EVIDENCE];
+
+	make_sample(&w, 8, false);
+	CHECK(schema_from_store(&r, &w.s, NULL) == 0);
+	CHECK_EQ_U(r.cs.tables[SCHEMA_EVIDENCE].n, NEV);
+	const struct schema_evidence *e = r.cs.tables[SCHEMA_EVIDENCE].rows;
+
+	/* rows 0 (the cgroup's) and 1 (a process in it) share the cgroups'
+	 * text; row 2 has none: only the machine's part as row 0's */
+	CHECK_EQ_U(e[0].same_kv, 0);
+	CHECK_EQ_U(e[1].same_part, 0xff);
+	for (unsigned k = 0; k < NKV; k++) {
+		/* ("max" values are 0 in every row: the same) */
+		bool own = ((k >= 31 && k < 44) || k == 50) && k % 7;
+
+		if (((e[1].same_kv >> k) & 1) == own)
+			fprintf(stderr, "value %u of row 1: %s\n", k,
+				own ? "marked the same" : "written again");
+		CHECK(((e[1].same_kv >> k) & 1) != own);
+		CHECK(codec_known(t, &e[1], 16 + k) == own);
+	}
+	/* row 2: versions and devices its own, the machine's the same */
+	CHECK_EQ_U(e[2].same_part & 0xc0, 0);
+	CHECK_EQ_U(e[2].same_kv >> 23 & 0xff, 0xff);
+	schema_free(&r);
+}
+
+/*
+ * Each value of an evidence reading unknown in turn (of the reading, of
+ * a device, a pressure line, the CPUs' list, the cgroups' text, the
+ * versions): it reads back unknown, and every other value as it was.
+ */
+static void test_evidence_unknowns(void)
+{
+	static struct world a, b;
+	char what[64];
+
+	make_sample(&a, 6, false);
+	make_sample(&b, 8, false);
+	CHECK_EQ_U(b.s.nevidence, NEV);
+	for (size_t k = 0; k < NKV; k++) {
+		*kval_at(&b.ev[1].r, kvals[k]) = (struct kval){ 0 };
+		snprintf(what, sizeof(what), "value %zu unknown", k);
+		through(&a.s, &b.s, what);
+		make_evidence(&b.ev[1], 1, 8);
+	}
+	for (size_t k = 0; k < NDKV; k++) {
+		*kval_at(&b.ev[2].r.io.dev[k + 5], dev_kvals[k]) =
+			(struct kval){ 0 };
+		snprintf(what, sizeof(what), "device %zu, value %zu unknown",
+			 k + 5, k);
+		through(&a.s, &b.s, what);
+		make_evidence(&b.ev[2], 2, 8);
+	}
+	b.ev[1].r.mem.pressure[PSI_FULL] = (struct psi_line){ 0 };
+	memset(b.ev[1].r.tcpu.allowed_list, 0,
+	       sizeof(b.ev[1].r.tcpu.allowed_list));
+	b.ev[1].cgroups = NULL;
+	b.ev[1].r.io.ndev = 3;
+	memset(&b.ev[1].r.io.dev[3], 0,
+	       (CG_IO_DEVS - 3) * sizeof(b.ev[1].r.io.dev[0]));
+	b.ev[2].r.cpu.version = 0;
+	b.ev[2].r.states.source = CGSTATS_NONE;
+	through(&a.s, &b.s, "a pressure line, the CPUs, the cgroups unknown");
+}
+
 int main(void)
 {
 	char err[256];
@@ -386,5 +720,8 @@ int main(void)
 	}
 	test_round_trip();
 	test_idle_costs_nothing();
+	test_evidence_unknowns();
+	test_threads_like_processes();
+	test_evidence_shared();
 	return unit_done();
 }

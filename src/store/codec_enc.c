@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Samples into key and delta frames: the format is in codec.h. */
+#include <config.h>
+
+#include "store/codec.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/codec_arena.h"
+#include "store/codec_impl.h"
+#include "store/frame.h"
+#include "store/varint.h"
+
+struct buf {
+	unsigned char *p;
+	size_t len, cap;
+};
+
+struct codec_enc {
+	const struct codec_schema *s;
+	struct codec_tab *tabs;
+	struct codec_rows *prev;        /* the last sample, in key order */
+	struct codec_rows *cur;
+	struct codec_arena strs[2];           /* prev's strings and cur's */
+	unsigned cur_strs;
+	struct buf out, body, lists[3];
+	unsigned key_every, since_key;
+	double key_seconds, key_time;
+	uint64_t seq;
+	bool need_key;
+};
+
+static int buf_room(struct buf *b, size_t n)
+{
+	if (b->len + n <= b->cap)
+		return 0;
+	size_t cap = b->cap ? b->cap : 1024;
+	while (cap < b->len + n)
+		cap *= 2;
+	unsigned char *p = realloc(b->p, cap);
+	if (!p)
+		return -1;
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+static int put_varint(struct buf *b, uint64_t v)
+{
+	if (buf_room(b, VARINT_MAX) < 0)
+		return -1;
+	b->len += varint_put(b->p + b->len, v);
+	return 0;
+}
+
+static int put_bytes(struct buf *b, const void *p, size_t n)
+{
+	if (buf_room(b, n) < 0)
+		return -1;
+	if (n)
+		memcpy(b->p + b->len, p, n);
+	b->len += n;
+	return 0;
+}
+
+/* A field's tag: its id as the step from the field before (*last). */
+static int put_tag(struct buf *b, const struct codec_field *f, unsigned wire,
+		   unsigned *last)
+{
+	uint64_t step = f->id - *last;
+
+	*last = f->id;
+	return put_varint(b, step << 2 | wire);
+}
+
+/*
+ * Field f of row after the field *last; against base (a delta's
+ * previous value) when not NULL.
+ */
+static int put_field(struct buf *b, const struct codec_field *f,
+		     const void *row, const void *base, unsigned *last)
+{
+	unsigned char le[8];
+	uint64_t u;
+	size_t n;
+	bool diff = base && (f->flags & CODEC_COUNTER);
+
+	if (put_tag(b, f, diff ? 0 : codec_wire(f), last) < 0)
+		return -1;
+	switch (f->type) {
+	case CODEC_U64:
+		u = *CAT(row, f, uint64_t);
+		if (diff)
+			return put_varint(b, varint_zigzag((int64_t)
+					  (u - *CAT(base, f, uint64_t))));
+		return put_varint(b, u);
+	case CODEC_S64:
+		u = (uint64_t)*CAT(row, f, int64_t);
+		if (diff)
+			u -= (uint64_t)*CAT(base, f, int64_t);
+		return put_varint(b, varint_zigzag((int64_t)u));
+	case CODEC_DOUBLE:
+		memcpy(&u, CAT(row, f, double), 8);
+		if (diff) {
+			/* the difference of the bits from the value before */
+			uint64_t was;
+
+			memcpy(&was, CAT(base, f, double), 8);
+			return put_varint(b, varint_zigzag((int64_t)(u - was)));
+		}
+		for (int i = 0; i < 8; i++)
+			le[i] = (unsigned char)(u >> (8 * i));
+		return put_bytes(b, le, 8);
+	case CODEC_STRING:
+		n = strlen(*CAT(row, f, const char *));
+		if (put_varint(b, n) < 0)
+			return -1;
+		return put_bytes(b, *CAT(row, f, const char *), n);
+	}
+	return 0;
+}
+
+static int put_entity(struct buf *b, const struct codec_table *t,
+		      const void *row)
+{
+	unsigned last = 0;
+
+	for (size_t i = 0; i < t->nfields; i++)
+		if (codec_known(t, row, t->fields[i].id) &&
+		    put_field(b, &t->fields[i], row, NULL, &last) < 0)
+			return -1;
+	return put_varint(b, 0);
+}
+
+static bool field_changed(const struct codec_table *t,
+			  const struct codec_field *f, const void *row,
+			  const void *old)
+{
+	bool k = codec_known(t, row, f->id), ko = codec_known(t, old, f->id);
+
+	return k != ko || (k && codec_field_cmp(f, row, old) != 0);
+}
+
+/* The fields of row that differ from old, and the end: 1, 0 none, -1. */
+static int put_changes(struct buf *b, const struct codec_table *t,
+		       const void *row, const void *old)
+{
+	unsigned last = 0;
+
+	for (size_t i = 0; i < t->nfields; i++) {
+		const struct codec_field *f = &t->fields[i];
+
+		if (!field_changed(t, f, row, old))
+			continue;
+		if (!codec_known(t, row, f->id)) {
+			if (put_tag(b, f, 3, &last) < 0)
+				return -1;
+		} else if (put_field(b, f, row,
+				     codec_known(t, old, f->id) ? old : NULL,
+				     &last) < 0) {
+			return -1;
+		}
+	}
+	return last ? (put_varint(b, 0) < 0 ? -1 : 1) : 0;
+}
+
+struct codec_enc *codec_enc_new(const struct codec_schema *s,
+				unsigned key_every, double key_seconds)
+{
+	struct codec_enc *e = calloc(1, sizeof(*e));
+	size_t n = s->ntables ? s->ntables : 1;
+
+	if (!e)
+		return NULL;
+	e->s = s;
+	e->tabs = codec_tabs_new(s);
+	e->prev = calloc(n, sizeof(*e->prev));
+	e->cur = calloc(n, sizeof(*e->cur));
+	if (!e->tabs || !e->prev || !e->cur) {
+		codec_enc_free(e);
+		errno = ENOMEM;
+		return NULL;
+	}
+	e->key_every = key_every;
+	e->key_seconds = key_seconds;
+	e->need_key = true;
+	return e;
+}
+
+void codec_enc_restart(struct codec_enc *e)
+{
+	e->need_key = true;
+}
+
+static bool sorted(const struct codec_table *t, const struct codec_rows *r)
+{
+	for (size_t i = 1; i < r->n; i++)
+		if (codec_key_cmp(codec_row_at(t, r, i - 1), codec_row_at(t, r, i),
+			    (void *)t) > 0)
+			return false;
+	return true;
+}
+
+/*
+ * The table's rows of in, copied into cur in key order with their
+ * strings in a, and checked.
+ */
+static int sorted_copy(const struct codec_table *t, const struct codec_rows *in,
+		       struct codec_rows *cur, struct codec_arena *a)
+{
+	if (in->n > t->max_rows) {
+		errno = EINVAL;
+		return -1;
+	}
+	cur->rows = malloc(in->n ? in->n * t->size : 1);
+	if (!cur->rows)
+		return -1;
+	cur->n = in->n;
+	if (in->n)
+		memcpy(cur->rows, in->rows, in->n * t->size);
+	for (size_t i = 0; i < cur->n; i++) {
+		void *r = codec_row_at(t, cur, i);
+
+		for (size_t j = 0; j < t->nfields; j++)
+			if ((t->fields[j].flags & CODEC_KEY) &&
+			    !codec_known(t, r, t->fields[j].id))
+				goto bad;
+		if (codec_arena_own_row(t, r, a) < 0)
+			return -1;
+	}
+	if (!sorted(t, cur))
+		qsort_r(cur->rows, cur->n, t->size, codec_key_cmp, (void *)t);
+	for (size_t i = 1; i < cur->n; i++)
+		if (codec_key_cmp(codec_row_at(t, cur, i - 1), codec_row_at(t, cur, i),
+			    (void *)t) == 0)
+			goto bad;
+	return 0;
+bad:
+	errno = EINVAL;
+	return -1;
+}
+
+static int key_body(struct buf *b, const struct codec_table *t,
+		    const struct codec_rows *cur)
+{
+	if (put_varint(b, cur->n) < 0)
+		return -1;
+	for (size_t i = 0; i < cur->n; i++)
+		if (put_entity(b, t, codec_row_at(t, cur, i)) < 0)
+			return -1;
+	return 0;
+}
+
+/* A delta body into b: left empty when nothing changed. */
+static int delta_body(struct codec_enc *e, struct buf *b,
+		      const struct codec_table *t, const struct codec_rows *prev,
+		      const struct codec_rows *cur)
+{
+	struct buf *rm = &e->lists[0], *ch = &e->lists[1], *add = &e->lists[2];
+	size_t i = 0, j = 0, nrm = 0, nch = 0, nadd = 0;
+	size_t last_rm = SIZE_MAX, last_ch = SIZE_MAX;
+	int rc = 0;
+
+	rm->len = ch->len = add->len = 0;
+	while (rc == 0 && (i < prev->n || j < cur->n)) {
+		const void *o = i < prev->n ? codec_row_at(t, prev, i) : NULL;
+		const void *r = j < cur->n ? codec_row_at(t, cur, j) : NULL;
+		int c = !o ? 1 : !r ? -1 : codec_key_cmp(o, r, (void *)t);
+
+		if (c < 0) {
+			rc = put_varint(rm, i - last_rm - 1);
+			last_rm = i++;
+			nrm++;
+		} else if (c > 0) {
+			rc = put_entity(add, t, r);
+			j++;
+			nadd++;
+		} else {
+			/* its gap and changes, taken back when none */
+			size_t at = ch->len;
+
+			rc = put_varint(ch, i - last_ch - 1);
+			if (rc == 0)
+				rc = put_changes(ch, t, r, o);
+			if (rc > 0) {
+				last_ch = i;
+				nch++;
+				rc = 0;
+			} else if (rc == 0) {
+				ch->len = at;
+			}
+			i++;
+			j++;
+		}
+	}
+	if (rc < 0 || nrm + nch + nadd == 0)
+		return rc;
+	if (put_varint(b, nrm) < 0 || put_bytes(b, rm->p, rm->len) < 0 ||
+	    put_varint(b, nch) < 0 || put_bytes(b, ch->p, ch->len) < 0 ||
+	    put_varint(b, nadd) < 0 || put_bytes(b, add->p, add->len) < 0)
+		return -1;
+	return 0;
+}
+
+static bool key_due(struct codec_enc *e, double time)
+{
+	return e->need_key || (e->key_every && e->since_key >= e->key_every) ||
+	       (e->key_seconds > 0 && time - e->key_time >= e->key_seconds);
+}
+
+int codec_enc_sample(struct codec_enc *e, const struct codec_sample *in,
+		     const unsigned char **out, size_t *len, int *type)
+{
+	bool key = key_due(e, in->time);
+	size_t nt = e->s->ntables;
+
+	struct codec_arena *strs = &e->strs[e->cur_strs];
+
+	e->out.len = 0;
+	codec_arena_clear(strs);
+	if (put_varint(&e->out, e->seq + 1) < 0)
+		return -1;
+	for (size_t i = 0; i < nt; i++) {
+		const struct codec_table *t = e->tabs[i].t;
+
+		e->body.len = 0;
+		if (sorted_copy(t, &in->tables[i], &e->cur[i], strs) < 0 ||
+		    (key ? key_body(&e->body, t, &e->cur[i]) :
+		     delta_body(e, &e->body, t, &e->prev[i], &e->cur[i])) < 0)
+			goto fail;
+		if (!key && e->body.len == 0)
+			continue;
+		if (put_varint(&e->out, t->id) < 0 ||
+		    put_varint(&e->out, e->body.len) < 0 ||
+		    put_bytes(&e->out, e->body.p, e->body.len) < 0)
+			goto fail;
+	}
+	if (e->out.len > FRAME_MAX_PAYLOAD) {
+		errno = EFBIG;
+		goto fail;
+	}
+	codec_rows_free(e->prev, nt);
+	struct codec_rows *swap = e->prev;
+	e->prev = e->cur;
+	e->cur = swap;
+	e->cur_strs = !e->cur_strs;
+	e->seq++;
+	if (key) {
+		e->need_key = false;
+		e->since_key = 0;
+		e->key_time = in->time;
+	}
+	e->since_key++;
+	*out = e->out.p;
+	*len = e->out.len;
+	*type = key ? FRAME_KEY : FRAME_DELTA;
+	return 0;
+fail:;
+	int err = errno;
+	codec_rows_free(e->cur, nt);
+	codec_arena_clear(strs);
+	errno = err;
+	return -1;
+}
+
+void codec_enc_free(struct codec_enc *e)
+{
+	if (!e)
+		return;
+	if (e->prev)
+		codec_rows_free(e->prev, e->s->ntables);
+	if (e->cur)
+		codec_rows_free(e->cur, e->s->ntables);
+	free(e->prev);
+	free(e->cur);
+	codec_arena_free(&e->strs[0]);
+	codec_arena_free(&e->strs[1]);
+	free(e->tabs);
+	free(e->out.p);
+	free(e->body.p);
+	for (int i = 0; i < 3; i++)
+		free(e->lists[i].p);
+	free(e);
+}
+

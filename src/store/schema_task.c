@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Tasks and threads of a store sample as the schema's rows and back
+ * (schema.h says what is stored how).
+ */
+#include <config.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/schema.h"
+#include "store/schema_impl.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * A time's whole microseconds, rounded (0 for one that is not a time:
+ * not finite, negative or past 10^12 s), the base of a stored age.
+ */
+static uint64_t us_of(double t)
+{
+	return isfinite(t) && t >= 0 && t < 1e12 ? (uint64_t)llround(t * 1e6) : 0;
+}
+
+/* The age the live monitor makes without a thread's own record. */
+static double age_from(double at, double born)
+{
+	return born > 0 && at > born ? at - born : 0;
+}
+
+static int task_cmp(const void *a, const void *b)
+{
+	const struct schema_task *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/* The counters of the task's previous row, for a carried reading. */
+/*
+ * A value of a task that reads back as zero when not written: every
+ * number but the key and those whose being written says something
+ * (the times stored where they differ from the sample's, the age).
+ */
+static bool zero_by_default(const struct codec_field *f)
+{
+	switch (f->id) {
+	case T_TGID: case T_ASKED_AT: case T_AT: case T_AGE: case T_AGE_US:
+	case T_AGE_REL: case T_CTX_AT:
+		return false;
+	}
+	return f->type != CODEC_STRING && !(f->flags & CODEC_KEY);
+}
+
+/* Zeros not written: most of a task's counters are (+0.0 of doubles). */
+static void unknown_zeros(const struct codec_table *t, struct schema_task *o)
+{
+	static const unsigned char zero[8];
+
+	for (size_t i = 0; i < t->nfields; i++) {
+		const struct codec_field *f = &t->fields[i];
+
+		if (zero_by_default(f) &&
+		    memcmp((const unsigned char *)o + f->offset, zero, 8) == 0)
+			schema_set(t, o, f->id, false);
+	}
+}
+
+static void carry(struct schema_task *o, const struct schema_task *prev,
+		  size_t nprev)
+{
+	const struct schema_task *p = prev && nprev ?
+		bsearch(o, prev, nprev, sizeof(*prev), task_cmp) : NULL;
+
+	if (!p)
+		return;
+	o->run_ns = p->run_ns;
+	memcpy(o->count, p->count, sizeof(o->count));
+	memcpy(o->total_ns, p->total_ns, sizeof(o->total_ns));
+	memcpy(o->max_ns, p->max_ns, sizeof(o->max_ns));
+	memcpy(o->max_at, p->max_at, sizeof(o->max_at));
+}
+
+static void task_reading_in(const struct codec_table *t,
+			    struct schema_task *o, const struct task_reading *r,
+			    const struct store_sample *in, double at0)
+{
+	o->id = (uint64_t)(int64_t)r->id;
+	o->start = r->start;
+	o->tgid = (uint64_t)(int64_t)r->tgid;
+	schema_set(t, o, T_TGID, r->tgid != r->id);
+	o->asked_at = r->asked_at;
+	o->at = r->at;
+	schema_set(t, o, T_ASKED_AT, !schema_same(r->asked_at, in->query_start));
+	schema_set(t, o, T_AT, !schema_same(r->at, at0));
+	o->born = r->born;
+	o->first_seen = r->first_seen;
+	if (!schema_same(r->age, age_from(r->at, r->born))) {
+		bool us = schema_whole(r->age, 1e6, &o->age_us);
+
+		o->age = r->age;
+		o->age_rel = (int64_t)(o->age_us - us_of(r->at));
+		schema_set(t, o, us ? T_AGE_REL : T_AGE, true);
+	}
+	o->run_ns = r->run_ns;
+	o->have = r->have;
+	o->have_max = r->have_max;
+	o->have_max_at = r->have_max_at;
+	o->no_count = r->no_count;
+	o->cats = r->cats;
+	o->flags = r->flags;
+	o->rthreads = r->threads;
+	for (int c = 0; c < READING_NCAT; c++) {
+		o->count[c] = r->d[c].count;
+		o->total_ns[c] = r->d[c].total_ns;
+		o->max_ns[c] = r->d[c].max_ns;
+		o->max_at[c] = r->max_at[c];
+	}
+}
+
+/* The members of a store_task its have mask says are known. */
+static void task_have_in(const struct codec_table *t, struct schema_task *o,
+			 const struct store_task *k, double ctx0)
+{
+	static const struct { uint32_t bit; unsigned id; } ids[] = {
+		{ STORE_HAVE_UID, T_UID }, { STORE_HAVE_PPID, T_PPID },
+		{ STORE_HAVE_STATE, T_STATE }, { STORE_HAVE_THREADS, T_THREADS },
+		{ STORE_HAVE_START, T_START_REAL }, { STORE_HAVE_RSS, T_RSS },
+		{ STORE_HAVE_SWAP, T_SWAP }, { STORE_HAVE_NICE, T_NICE },
+		{ STORE_HAVE_IO, T_READ }, { STORE_HAVE_IO, T_WRITE },
+		{ STORE_HAVE_MAJFLT, T_MAJFLT },
+	};
+
+	o->shave = k->have;
+	o->uid = k->uid;
+	o->ppid = k->ppid;
+	o->threads = k->threads;
+	o->state = k->state;
+	o->nice = k->nice;
+	o->start_real = k->start_real;
+	o->rss_kib = k->rss_kib;
+	o->swap_kib = k->swap_kib;
+	o->read_bytes = k->read_bytes;
+	o->write_bytes = k->write_bytes;
+	o->majflt = k->majflt;
+	for (size_t i = 0; i < N(ids); i++)
+		schema_set(t, o, ids[i].id, k->have & ids[i].bit);
+	o->ctx_at = k->ctx_at;
+	schema_set(t, o, T_CTX_AT,
+	    (k->have & STORE_HAVE_CTX_AT) && !schema_same(k->ctx_at, ctx0));
+	if (k->have & STORE_HAVE_WCHAN)
+		o->wchan = k->wchan;
+	schema_set(t, o, T_WCHAN, k->have & STORE_HAVE_WCHAN);
+}
+
+static bool tasks_sorted(const struct schema_task *o, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (task_cmp(&o[i - 1], &o[i]) > 0)
+			return false;
+	return true;
+}
+
+int schema_task_in(struct schema_rows *r, int set_, const struct store_task *k,
+		   size_t n, const struct store_sample *in,
+		   const struct schema_rows *prev)
+{
+	const struct codec_table *t = &schema_tables[set_];
+
+	if (n > r->cap[set_]) {
+		void *p = realloc(r->task[set_], n * sizeof(*r->task[set_]));
+
+		if (!p)
+			return -1;
+		r->task[set_] = p;
+		r->cap[set_] = n;
+	}
+	struct schema_task known;
+
+	/* what every task starts knowing: all but the times and its age */
+	memset(&known, 0, sizeof(known));
+	for (size_t f = 0; f < t->nfields; f++)
+		schema_set(t, &known, t->fields[f].id, true);
+	schema_set(t, &known, T_AGE_REL, false);
+	for (unsigned id = T_ASKED_AT; id <= T_AGE_US; id++)
+		schema_set(t, &known, id, false);
+	schema_set(t, &known, 6, true);
+	schema_set(t, &known, 7, true);
+	schema_set(t, &known, T_CTX_AT, false);
+	schema_set(t, &known, T_LIKE, false);
+	for (size_t i = 0; i < n; i++) {
+		struct schema_task *o = &r->task[set_][i];
+
+		memset(o, 0, sizeof(*o));
+		memcpy(o->known, known.known, sizeof(o->known));
+		task_reading_in(t, o, &k[i].r, in, r->at0);
+		task_have_in(t, o, &k[i], r->ctx0);
+		o->comm = schema_str(k[i].comm);
+		o->user = schema_str(k[i].user);
+		o->cmdline = schema_str(k[i].cmdline);
+		o->cgroup = k[i].cgroup;
+		schema_set(t, o, T_CGROUP, k[i].cgroup != NULL);
+	}
+	if (!tasks_sorted(r->task[set_], n))
+		qsort(r->task[set_], n, sizeof(*r->task[set_]), task_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (r->task[set_][i].flags & READING_CARRIED)
+			carry(&r->task[set_][i], prev ? prev->task[set_] : NULL,
+			      prev ? prev->rows[set_].n : 0);
+		unknown_zeros(t, &r->task[set_][i]);
+	}
+	r->rows[set_].rows = r->task[set_];
+	r->rows[set_].n = n;
+	return 0;
+}
+
+/* The task row of o's key in the n rows of p (key order), or NULL. */
+static const struct schema_task *task_of(const struct schema_task *o,
+					 const struct schema_task *p, size_t n)
+{
+	return n ? bsearch(o, p, n, sizeof(*p), task_cmp) : NULL;
+}
+
+/* Whether f of rows a and b is the same: known in both, the same value. */
+static bool same_field(const struct codec_table *t, const void *a,
+		       const void *b, const struct codec_field *f)
+{
+	if (!codec_known(t, a, f->id) || !codec_known(t, b, f->id))
+		return false;
+	if (f->type == CODEC_STRING)
+		return strcmp(schema_str_of(a, f), schema_str_of(b, f)) == 0;
+	return schema_bits_at(a, f) == schema_bits_at(b, f);
+}
+
+/*
+ * Thread row o as its difference from its task's row p: numbers that
+ * read back as zero when absent as differences (zero: not written), the
+ * others (strings, times, its age) only where not p's. False when that
+ * cannot be said: one of those unknown where the task's is known (but a
+ * wait channel, which its have says it lacks).
+ */
+static bool like_in(const struct codec_table *t, struct schema_task *o,
+		    const struct schema_task *p)
+{
+	for (size_t i = 0; i < t->nfields; i++) {
+		const struct codec_field *f = &t->fields[i];
+
+		if ((f->flags & CODEC_KEY) || zero_by_default(f))
+			continue;
+		if (same_field(t, o, p, f))
+			schema_set(t, o, f->id, false);
+		else if (!codec_known(t, o, f->id) && codec_known(t, p, f->id) &&
+			 f->id != T_WCHAN)
+			return false;
+	}
+	for (size_t i = 0; i < t->nfields; i++) {
+		const struct codec_field *f = &t->fields[i];
+
+		if (zero_by_default(f)) {
+			schema_bits_put(o, f, schema_value_of(t, o, f) - schema_value_of(t, p, f));
+			schema_set(t, o, f->id, true);
+		}
+	}
+	o->like = 1;
+	schema_set(t, o, T_LIKE, true);
+	unknown_zeros(t, o);
+	return true;
+}
+
+/* The thread rows as written: like_in where their task is there. */
+int schema_task_like(struct schema_rows *r)
+{
+	const struct codec_table *t = &schema_tables[SCHEMA_THREADS];
+	size_t n = r->rows[SCHEMA_THREADS].n;
+
+	if (n > r->caplike) {
+		void *p = realloc(r->like, n * sizeof(*r->like));
+
+		if (!p)
+			return -1;
+		r->like = p;
+		r->caplike = n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct schema_task *o = &r->like[i];
+		const struct schema_task *p;
+
+		*o = r->task[SCHEMA_THREADS][i];
+		p = task_of(o, r->task[SCHEMA_TASKS], r->rows[SCHEMA_TASKS].n);
+		if (p && !like_in(t, o, p))
+			*o = r->task[SCHEMA_THREADS][i];
+	}
+	r->rows[SCHEMA_THREADS].rows = r->like;
+	return 0;
+}
+
+/*
+ * A thread row written as a difference (like_in) back into *o: its
+ * numbers first, then what it left to the task's (a wait channel only
+ * where its own have says it has one).
+ */
+static void like_out(const struct codec_table *t, struct schema_task *o,
+		     const struct schema_task *p)
+{
+	for (size_t i = 0; i < t->nfields; i++) {
+		const struct codec_field *f = &t->fields[i];
+
+		if (zero_by_default(f))
+			schema_bits_put(o, f, schema_value_of(t, o, f) + schema_value_of(t, p, f));
+	}
+	for (size_t i = 0; i < t->nfields; i++) {
+		const struct codec_field *f = &t->fields[i];
+
+		if ((f->flags & CODEC_KEY) || zero_by_default(f) ||
+		    codec_known(t, o, f->id) || !codec_known(t, p, f->id) ||
+		    (f->id == T_WCHAN && !(o->shave & STORE_HAVE_WCHAN)))
+			continue;
+		memcpy((unsigned char *)o + f->offset,
+		       (const unsigned char *)p + f->offset,
+		       f->type == CODEC_STRING ? sizeof(const char *) : 8);
+		schema_set(t, o, f->id, true);
+	}
+}
+
+static void task_reading_out(const struct codec_table *t,
+			     const struct schema_task *o, struct task_reading *r,
+			     const struct store_sample *out, double at0)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = (int32_t)o->id;
+	r->tgid = codec_known(t, o, T_TGID) ? (int32_t)o->tgid : r->id;
+	r->start = o->start;
+	r->asked_at = codec_known(t, o, T_ASKED_AT) ? o->asked_at :
+			out->query_start;
+	r->at = codec_known(t, o, T_AT) ? o->at : at0;
+	r->born = o->born;
+	r->first_seen = o->first_seen;
+	if (codec_known(t, o, T_AGE))
+		r->age = o->age;
+	else if (codec_known(t, o, T_AGE_REL))
+		r->age = (double)(uint64_t)((uint64_t)o->age_rel +
+					    us_of(r->at)) / 1e6;
+	else if (codec_known(t, o, T_AGE_US))
+		r->age = (double)o->age_us / 1e6;
+	else
+		r->age = age_from(r->at, r->born);
+	r->have = (uint32_t)o->have;
+	r->have_max = (uint32_t)o->have_max;
+	r->have_max_at = (uint32_t)o->have_max_at;
+	r->no_count = (uint32_t)o->no_count;
+	r->cats = (uint32_t)o->cats;
+	r->flags = (uint32_t)o->flags;
+	r->threads = (int32_t)o->rthreads;
+	if (r->flags & READING_CARRIED)
+		return;         /* the previous counters stand: not repeated */
+	r->run_ns = o->run_ns;
+	for (int c = 0; c < READING_NCAT; c++) {
+		r->d[c].count = o->count[c];
+		r->d[c].total_ns = o->total_ns[c];
+		r->d[c].max_ns = o->max_ns[c];
+		r->max_at[c] = o->max_at[c];
+	}
+}
+
+static void task_out(const struct codec_table *t, const struct schema_task *o,
+		     struct store_task *k, const struct store_sample *out,
+		     double at0, double ctx0)
+{
+	memset(k, 0, sizeof(*k));
+	task_reading_out(t, o, &k->r, out, at0);
+	k->have = (uint32_t)o->shave;
+	k->uid = (uint32_t)o->uid;
+	k->ppid = (int32_t)o->ppid;
+	k->threads = (int32_t)o->threads;
+	k->state = (char)o->state;
+	k->nice = (int8_t)o->nice;
+	k->start_real = o->start_real;
+	k->rss_kib = o->rss_kib;
+	k->swap_kib = o->swap_kib;
+	k->read_bytes = o->read_bytes;
+	k->write_bytes = o->write_bytes;
+	k->majflt = o->majflt;
+	if (k->have & STORE_HAVE_CTX_AT)
+		k->ctx_at = codec_known(t, o, T_CTX_AT) ? o->ctx_at : ctx0;
+	if (codec_known(t, o, T_WCHAN))
+		snprintf(k->wchan, sizeof(k->wchan), "%s", o->wchan);
+	k->comm = schema_str(o->comm);
+	k->user = schema_str(o->user);
+	k->cmdline = schema_str(o->cmdline);
+	k->cgroup = codec_known(t, o, T_CGROUP) ? o->cgroup : NULL;
+}
+
+int schema_task_out(struct schema_rows *r, int set_,
+		    const struct codec_rows *in, const struct codec_rows *tasks,
+		    const struct store_sample *out)
+{
+	const struct codec_table *t = &schema_tables[set_];
+
+	if (!in->n)
+		return 0;
+	struct store_task *k = schema_grow(r->out[set_], &r->capout[set_], in->n,
+				    sizeof(*k));
+
+	if (!k)
+		return -1;
+	r->out[set_] = k;
+	for (size_t i = 0; i < in->n; i++) {
+		struct schema_task o = ((const struct schema_task *)in->rows)[i];
+		const struct schema_task *p;
+
+		if (set_ == SCHEMA_THREADS && codec_known(t, &o, T_LIKE) &&
+		    o.like == 1 && (p = task_of(&o, tasks->rows, tasks->n)))
+			like_out(t, &o, p);
+		task_out(t, &o, &k[i], out, r->at0, r->ctx0);
+	}
+	return 0;
+}
+
