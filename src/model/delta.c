@@ -285,6 +285,15 @@ static double max2(double a, double b)
 	return a > b ? a : b;
 }
 
+/*
+ * Every category has its place in the sums below (held back, memory
+ * work, or thrashing, which lies partly within IO and swap-in): a new
+ * category must be given one before it builds, or TOTAL would leave it
+ * out unsaid.
+ */
+_Static_assert(NCAT == 8, "a new delay category needs its place in "
+			  "delta_stall's TOTAL");
+
 void delta_stall(const struct cat_figure d[NCAT], bool have_run,
 		 double run_pct, double lived_pct, struct delta_stall *out)
 {
