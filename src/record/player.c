@@ -68,6 +68,9 @@ struct player {
 	struct store_sample ss;     /* the store sample read last */
 	double every;               /* -d: the interval shown, at least (0:
 				       the recording's) */
+	size_t *bases;              /* positions that are only a base
+				       (find_bases), sorted */
+	size_t nbases;
 	bool told_every;            /* the note of a -d too small was given */
 	bool accumulate;            /* -a */
 	size_t acc_pos;             /* -a: the window starts at this sample's
@@ -185,11 +188,64 @@ static bool paused(const struct producer *p)
 	return of_const(p)->paused;
 }
 
+/*
+ * The first sample of each file or session of readings is only the base
+ * of the next: it is not counted among the samples shown.
+ */
+static bool is_base(const struct player *pl, size_t i)
+{
+	size_t f, e;
+
+	if (!replay_set_store_pos(pl->rp, i, &f, &e))
+		return false;
+	return e == storeindex_session_at(replay_set_store_index(pl->rp, f), e);
+}
+
+/* The bases at positions before i (pl->bases is sorted). */
+static size_t bases_before(const struct player *pl, size_t i)
+{
+	size_t lo = 0, hi = pl->nbases;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pl->bases[mid] < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Where the bases are, once at the start: 0, or -1 with errno ENOMEM. */
+static int find_bases(struct player *pl)
+{
+	size_t n = replay_set_count(pl->rp), cap = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!is_base(pl, i))
+			continue;
+		if (pl->nbases == cap) {
+			size_t nc = cap ? cap * 2 : 16;
+			size_t *b = realloc(pl->bases, nc * sizeof(*b));
+
+			if (!b)
+				return -1;
+			pl->bases = b;
+			cap = nc;
+		}
+		pl->bases[pl->nbases++] = i;
+	}
+	return 0;
+}
+
 static bool position(const struct producer *p, size_t *index, size_t *count)
 {
 	const struct player *pl = of_const(p);
-	*index = pl->shown;
-	*count = replay_set_count(pl->rp);
+	size_t n = replay_set_count(pl->rp);
+
+	*index = pl->shown - bases_before(pl, pl->shown);
+	*count = n > pl->nbases ? n - pl->nbases : 0;
 	return true;
 }
 
@@ -467,6 +523,24 @@ static int get(struct player *pl, size_t i, struct sample *out)
 	return 0;
 }
 
+/*
+ * Nothing was shown because no two samples lie the interval apart (-d
+ * longer than the recording): said, with how long the recording is.
+ */
+static void too_coarse(struct player *pl)
+{
+	size_t n = replay_set_count(pl->rp);
+	double first = pos_time(pl, 0), last = pos_time(pl, n ? n - 1 : 0);
+	char note[256];
+
+	if (isnan(first) || isnan(last))
+		return;
+	snprintf(note, sizeof(note), _("no two samples of the recording lie "
+		 "%g s apart (-d): it spans %.3g s; give a shorter interval"),
+		 pl->every, last - first);
+	producer_notice(&pl->p, note);
+}
+
 static int sample(struct producer *p, struct sample *out)
 {
 	struct player *pl = of(p);
@@ -488,6 +562,8 @@ static int sample(struct producer *p, struct sample *out)
 		pl->why[0] = '\0';
 		update_problem(pl);
 		if ((dir > 0 && i + 1 >= n) || (dir < 0 && i == 0)) {
+			if (!pl->started && pl->every > 0)
+				too_coarse(pl);
 			pl->done = true;
 			errno = ENODATA;
 			return -1;
@@ -593,6 +669,7 @@ static void player_free(struct producer *p)
 	playmodel_free(pl->pm);
 	coarse_free(pl->co);
 	free(pl->problem);
+	free(pl->bases);
 	free(pl->rows);
 	free(pl->exited);
 	free(pl);
@@ -678,6 +755,11 @@ struct producer *player_open_set(const char *const *paths, size_t npaths,
 	}
 	if (replay_set_all_store(pl->rp))
 		pl->p.ops = &player_store_ops;
+	if (find_bases(pl) < 0) {
+		snprintf(err, errsize, "%s", strerror(errno));
+		producer_free(&pl->p);
+		return NULL;
+	}
 	update_problem(pl);
 	return &pl->p;
 }

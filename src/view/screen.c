@@ -413,8 +413,17 @@ static void take_sample(struct screen *s)
 	struct sample smp;
 
 	if (producer_sample(s->m, &smp) < 0) {
-		screen_message(s, true, _("taking a sample failed: %s"),
-			       strerror(errno));
+		const char *const *told = producer_notices(s->m);
+		const char *last = NULL;
+
+		while (told && *told)
+			last = *told++;
+		if (errno == ENODATA && producer_done(s->m) && last)
+			/* a stream that ended with nothing to show says why */
+			screen_message(s, true, "%s", last);
+		else
+			screen_message(s, true, _("taking a sample failed: %s"),
+				       strerror(errno));
 		screen_draw(s);
 		return;
 	}

@@ -105,17 +105,25 @@ tty_keys w
 recorded() { [ "$(stk_samples "$TMP/rec.stk")" -ge 6 ]; }
 wait_for -t 30 recorded
 tty_quit_and_check
-n=$(stk_samples "$TMP/rec.stk")
-note "recorded $n samples with a plain --record"
+# the file's first sample is only the base of the second: the replay
+# shows one sample fewer
+n=$(($(stk_samples "$TMP/rec.stk") - 1))
+note "recorded $n samples (and their base) with a plain --record"
 
 # --- the replay of that recording ---
 tty_restart
-tty_start -d 600 --replay "$TMP/rec.stk"
+tty_start --replay "$TMP/rec.stk"
+# paused, then back to the first sample (it plays a sample a second)
+tty_keys Space
+tty_wait '\[paused\]' 5 || tty_fail "Space did not pause the replay"
+for i in $(seq 1 "$n"); do
+	tty_keys T
+done
 tty_keys g
 tty_wait "$CGHEAD" 5 || tty_fail "the replay has no cgroup view"
 # the first sample was recorded before g was pressed: --record alone
 # recorded its cgroups
-tty_wait "REPLAY 1/$n " 5 || tty_fail "the replay does not start at its first sample"
+tty_wait "REPLAY 1/$n " 5 || tty_fail "T did not step back to the first sample"
 tty_until 5 has_name "$SERVICE" ||
 	tty_fail "the first sample has no cgroup named $SERVICE"
 # the last sample: the evidence has an interval

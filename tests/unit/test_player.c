@@ -178,6 +178,11 @@ static void check_plain(void)
 		CHECK(producer_sample(p, &s) == 0);
 		shown++;
 		CHECK_EQ_U(number(&s), shown);
+		/* counted without the first sample, only the base of the next */
+		size_t at, count;
+		CHECK(producer_position(p, &at, &count));
+		CHECK_EQ_U(at, shown - 1);
+		CHECK_EQ_U(count, NS - 1);
 		CHECK(fabs(s.interval - 1.0) < 1e-9);
 		CHECK_EQ_U(waits(&s, 10, &pct), 2);
 		CHECK(fabs(pct - 10.0) < 1e-6);
@@ -350,6 +355,23 @@ static void check_session(void)
 		shown++;
 	}
 	CHECK_EQ_U(shown, NS - 2);
+	/* the session's first sample is a base too: not counted */
+	size_t at, count;
+	CHECK(producer_position(p, &at, &count));
+	CHECK_EQ_U(at, NS - 3);
+	CHECK_EQ_U(count, NS - 2);
+	/* -d longer than the recording: nothing to show, and said so */
+	struct producer *q = open_player();
+	if (q) {
+		CHECK(producer_set_interval(q, 10 * NS) == 0);
+		CHECK(producer_sample(q, &s) < 0 && errno == ENODATA);
+		const char *const *told = producer_notices(q);
+		int said = 0;
+		while (told && *told)
+			said += strstr(*told++, "no two samples") != NULL;
+		CHECK_EQ_U(said, 1);
+		producer_free(q);
+	}
 	/* -d 5: 5 .. 20, then 28 (5 s after the session's first sample) */
 	CHECK(producer_set_interval(p, 5) == 0);
 	producer_jump(p, T0 + 20);
