@@ -394,14 +394,39 @@ static uint64_t fd_size(int fd)
 	return (uint64_t)st.st_size;
 }
 
+/*
+ * 0.1.0's recorder: the sample as one line of JSON, appended to the gzip
+ * stream and flushed (record.c's record_write). Apart, so that
+ * callgrind's --toggle-collect can count it.
+ */
+__attribute__((noinline)) static void write_ndjson(struct run *r,
+						   const struct sample *s)
+{
+	char *line = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&line, &len);
+
+	if (!mem)
+		die("open_memstream");
+	json_write_sample(mem, s);
+	if (fclose(mem) != 0 || gzio_write(r->gz, line, len) < 0)
+		die("ndjson");
+	free(line);
+}
+
+/* The store writer: the readings the model was given. */
+__attribute__((noinline)) static void write_store(struct run *r)
+{
+	if (storefile_write(r->st, &cap.in) < 0)
+		die("store");
+}
+
 /* Every sample the monitor takes: both formats, each timed. */
 static void on_sample(const struct sample *s, void *arg)
 {
 	struct run *r = arg;
 	uint64_t gz0 = fd_size(r->gzfd), st0 = fd_size(r->stfd);
 	uint64_t k0 = fd_size(r->keysfd);
-	char *line = NULL;
-	size_t len = 0;
 
 	if (!cap.have) {
 		fprintf(stderr, "recsize: the monitor gave the model no "
@@ -409,16 +434,9 @@ static void on_sample(const struct sample *s, void *arg)
 		exit(1);
 	}
 	double t0 = cpu_now();
-	FILE *mem = open_memstream(&line, &len);
-	if (!mem)
-		die("open_memstream");
-	json_write_sample(mem, s);
-	if (fclose(mem) != 0 || gzio_write(r->gz, line, len) < 0)
-		die("ndjson");
-	free(line);
+	write_ndjson(r, s);
 	double t1 = cpu_now();
-	if (storefile_write(r->st, &cap.in) < 0)
-		die("store");
+	write_store(r);
 	double t2 = cpu_now();
 	if (storefile_write(r->keys, &cap.in) < 0)
 		die("store (key frames)");
@@ -591,10 +609,11 @@ struct cost {
 };
 
 /*
- * The file's samples encoded as deltas and as key frames, without table
- * `table` (-1: none) or, with id, without that field of it.
+ * The file's samples encoded as deltas and as key frames, without the
+ * tables of the bitmask tables or, with id, without that field of them.
  */
-static struct cost encode_without(const char *path, int table, unsigned id)
+static struct cost encode_without(const char *path, unsigned tables,
+				  unsigned id)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct storefile_reader *rd = fd < 0 ? NULL : storefile_reader_new(fd);
@@ -618,10 +637,10 @@ static struct cost encode_without(const char *path, int table, unsigned id)
 
 		if (schema_from_store(r, &s, n ? &rows[!cur] : NULL) < 0)
 			die("schema_from_store");
-		for (int t = 0; t < SCHEMA_NTABLES; t++) {
+		for (unsigned t = 0; t < SCHEMA_NTABLES; t++) {
 			const struct codec_table *tb = &schema_store.tables[t];
 			struct codec_rows *cr = &r->cs.tables[t];
-			if (t != table)
+			if (!(tables & 1u << t))
 				continue;
 			for (size_t i = 0; id && i < cr->n; i++)
 				codec_set_known(tb, (char *)cr->rows + i * tb->size,
@@ -660,35 +679,54 @@ static struct cost encode_without(const char *path, int table, unsigned id)
 	return c;
 }
 
-static void print_cost(const char *table, const char *field,
+static void print_cost(const char *table, const char *field, unsigned id,
 		       const struct cost *all, const struct cost *without)
 {
-	printf("table=%s field=%s key_raw=%.1f key_z=%.1f delta_raw=%.1f "
-	       "delta_z=%.1f\n", table, field,
+	printf("table=%s field=%s id=%u key_raw=%.1f key_z=%.1f "
+	       "delta_raw=%.1f delta_z=%.1f\n", table, field, id,
 	       all->key_raw - without->key_raw, all->key_z - without->key_z,
 	       all->delta_raw - without->delta_raw,
 	       all->delta_z - without->delta_z);
 }
 
+/*
+ * What each table costs, and each field: a field of the tasks and the
+ * threads (one schema) is taken out of both at once, since deflate
+ * finds a single-threaded process's thread reading in its process's.
+ */
 static int analyse(const char *path)
 {
-	struct cost all = encode_without(path, -1, 0);
+	static const struct {
+		const char *name;
+		unsigned tables;
+	} parts[] = {
+		{ "tasks+threads", 1u << SCHEMA_TASKS | 1u << SCHEMA_THREADS },
+		{ "cgroups", 1u << SCHEMA_CGROUPS },
+		{ "system", 1u << SCHEMA_SYSTEM },
+	};
+	struct cost all = encode_without(path, 0, 0), c;
 
-	printf("table=all field=all key_raw=%.1f key_z=%.1f delta_raw=%.1f "
+	printf("table=all field=all id=0 key_raw=%.1f key_z=%.1f delta_raw=%.1f "
 	       "delta_z=%.1f\n", all.key_raw, all.key_z, all.delta_raw,
 	       all.delta_z);
-	for (int t = 0; t < SCHEMA_NTABLES; t++) {
+	for (unsigned t = 0; t < SCHEMA_NTABLES; t++) {
+		c = encode_without(path, 1u << t, 0);
+		print_cost(schema_store.tables[t].name, "all", 0, &all, &c);
+	}
+	for (size_t k = 0; k < sizeof(parts) / sizeof(parts[0]); k++) {
+		unsigned t = (unsigned)__builtin_ctz(parts[k].tables);
 		const struct codec_table *tb = &schema_store.tables[t];
-		struct cost c = encode_without(path, t, 0);
 
-		print_cost(tb->name, "all", &all, &c);
+		c = encode_without(path, parts[k].tables, 0);
 		if (c.key_raw == all.key_raw)
-			continue;       /* an empty table: its fields cost 0 */
+			continue;       /* empty: its fields cost nothing */
 		for (size_t f = 0; f < tb->nfields; f++) {
 			if (tb->fields[f].flags & CODEC_KEY)
 				continue;
-			c = encode_without(path, t, tb->fields[f].id);
-			print_cost(tb->name, tb->fields[f].name, &all, &c);
+			c = encode_without(path, parts[k].tables,
+					   tb->fields[f].id);
+			print_cost(parts[k].name, tb->fields[f].name,
+				   tb->fields[f].id, &all, &c);
 		}
 	}
 	return 0;
