@@ -696,37 +696,33 @@ static void print_cost(const char *table, const char *field, unsigned id,
  */
 static int analyse(const char *path)
 {
-	static const struct {
-		const char *name;
-		unsigned tables;
-	} parts[] = {
-		{ "tasks+threads", 1u << SCHEMA_TASKS | 1u << SCHEMA_THREADS },
-		{ "cgroups", 1u << SCHEMA_CGROUPS },
-		{ "system", 1u << SCHEMA_SYSTEM },
-	};
 	struct cost all = encode_without(path, 0, 0), c;
 
-	printf("table=all field=all id=0 key_raw=%.1f key_z=%.1f delta_raw=%.1f "
-	       "delta_z=%.1f\n", all.key_raw, all.key_z, all.delta_raw,
-	       all.delta_z);
+	printf("table=all field=all id=0 key_raw=%.1f key_z=%.1f "
+	       "delta_raw=%.1f delta_z=%.1f\n", all.key_raw, all.key_z,
+	       all.delta_raw, all.delta_z);
 	for (unsigned t = 0; t < SCHEMA_NTABLES; t++) {
 		c = encode_without(path, 1u << t, 0);
 		print_cost(schema_store.tables[t].name, "all", 0, &all, &c);
 	}
-	for (size_t k = 0; k < sizeof(parts) / sizeof(parts[0]); k++) {
-		unsigned t = (unsigned)__builtin_ctz(parts[k].tables);
+	/* the tasks with the threads, then every other table */
+	for (unsigned t = SCHEMA_THREADS; t < SCHEMA_NTABLES; t++) {
+		unsigned tables = t == SCHEMA_THREADS ?
+				  1u << SCHEMA_TASKS | 1u << SCHEMA_THREADS :
+				  1u << t;
 		const struct codec_table *tb = &schema_store.tables[t];
+		const char *name = t == SCHEMA_THREADS ? "tasks+threads" :
+						       tb->name;
 
-		c = encode_without(path, parts[k].tables, 0);
+		c = encode_without(path, tables, 0);
 		if (c.key_raw == all.key_raw)
 			continue;       /* empty: its fields cost nothing */
 		for (size_t f = 0; f < tb->nfields; f++) {
 			if (tb->fields[f].flags & CODEC_KEY)
 				continue;
-			c = encode_without(path, parts[k].tables,
-					   tb->fields[f].id);
-			print_cost(parts[k].name, tb->fields[f].name,
-				   tb->fields[f].id, &all, &c);
+			c = encode_without(path, tables, tb->fields[f].id);
+			print_cost(name, tb->fields[f].name, tb->fields[f].id,
+				   &all, &c);
 		}
 	}
 	return 0;
