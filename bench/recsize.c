@@ -302,10 +302,40 @@ static void load_stop(void)
 	cgdir[0] = '\0';
 }
 
+/*
+ * kernel.task_delayacct: with v < 0 its value, else set to v (0); -1
+ * when that fails.
+ */
+static int delayacct(int v)
+{
+	const char *path = "/proc/sys/kernel/task_delayacct";
+	FILE *f = fopen(path, v >= 0 ? "w" : "r");
+	int old = 0;
+
+	if (!f || (v >= 0 ? fprintf(f, "%d\n", v) < 0 :
+		   fscanf(f, "%d", &old) != 1)) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	return fclose(f) == 0 ? old : -1;
+}
+
+/* kernel.task_delayacct before the run: put back at its end */
+static int delayacct_was = -1;
+
+static void delayacct_restore(void)
+{
+	if (delayacct_was == 0 && delayacct(0) < 0)
+		perror("recsize: cannot put kernel.task_delayacct back to 0");
+	delayacct_was = -1;
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;
 	load_stop();
+	delayacct_restore();
 	_exit(1);
 }
 
@@ -480,25 +510,6 @@ static int open_out(const char *path)
 	return fd;
 }
 
-/*
- * kernel.task_delayacct: with v < 0 its value, else set to v (0); -1
- * when that fails.
- */
-static int delayacct(int v)
-{
-	const char *path = "/proc/sys/kernel/task_delayacct";
-	FILE *f = fopen(path, v >= 0 ? "w" : "r");
-	int old = 0;
-
-	if (!f || (v >= 0 ? fprintf(f, "%d\n", v) < 0 :
-		   fscanf(f, "%d", &old) != 1)) {
-		if (f)
-			fclose(f);
-		return -1;
-	}
-	return fclose(f) == 0 ? old : -1;
-}
-
 static int measure(const char *load, unsigned procs, double interval,
 		   unsigned samples, unsigned key_every, const char *dir,
 		   const char *out, const char *json_out)
@@ -510,8 +521,8 @@ static int measure(const char *load, unsigned procs, double interval,
 	signal(SIGTERM, on_signal);
 	/* before the load starts: a task started while it was off never
 	   gets figures but cpu's */
-	int was = delayacct(-1);
-	if (was != 1 && delayacct(1) < 0)
+	delayacct_was = delayacct(-1);
+	if (delayacct_was != 1 && delayacct(1) < 0)
 		die("kernel.task_delayacct");
 	load_start(load, procs, dir);
 	/* the busy processes write their files first: wait that out */
@@ -539,8 +550,7 @@ static int measure(const char *load, unsigned procs, double interval,
 	code = evloop_run(r.loop);
 	producer_free(r.p);
 	load_stop();
-	if (was == 0 && delayacct(0) < 0)
-		perror("recsize: cannot put kernel.task_delayacct back to 0");
+	delayacct_restore();
 	if (code == 0) {
 		double n = samples, k = key_every ? key_every : 1;
 		double nd = (double)r.ndjson_bytes / n;
