@@ -4,7 +4,7 @@
  *
  *   bench/recsize -l LOAD [-N PROCS] [-d SECONDS] [-n SAMPLES]
  *                 [-k KEY_EVERY] [-D DIR] [-o FILE] [-j FILE]
- *   bench/recsize -a FILE [-k KEY_EVERY]
+ *   bench/recsize -a FILE
  *
  * The first form starts a load of PROCS processes of its own (below),
  * runs stalltop's live monitor (src/live/, the options --record uses:
@@ -78,6 +78,7 @@
 #include <zlib.h>
 
 #include "lib/evloop.h"
+#include "lib/numparse.h"
 #include "live/monitor.h"
 #include "model/assemble.h"
 #include "model/producer.h"
@@ -738,6 +739,28 @@ static int analyse(const char *path)
 	return 0;
 }
 
+static void usage(void)
+{
+	fprintf(stderr, "usage: recsize -l idle|busy|many|machine [-N PROCS] "
+		"[-d SECONDS] [-n SAMPLES] [-k KEY_EVERY] [-D DIR] "
+		"[-o FILE] [-j FILE]\n       recsize -a FILE\n");
+	exit(2);
+}
+
+/* A number option in [min, max], or a message and exit 2. */
+static unsigned number(int opt, const char *s, unsigned long min,
+		       unsigned long max)
+{
+	unsigned long v;
+
+	if (numparse_ulong(s, min, max, &v) < 0) {
+		fprintf(stderr, "recsize: -%c takes a whole number from %lu "
+			"to %lu, not '%s'\n", opt, min, max, s);
+		exit(2);
+	}
+	return (unsigned)v;
+}
+
 int main(int argc, char **argv)
 {
 	const char *load = NULL, *out = NULL, *analyse_file = NULL;
@@ -750,32 +773,32 @@ int main(int argc, char **argv)
 	while ((c = getopt(argc, argv, "a:d:D:j:k:l:n:N:o:")) != -1) {
 		switch (c) {
 		case 'a': analyse_file = optarg; break;
-		case 'd': interval = strtod(optarg, NULL); break;
+		case 'd':
+			if (numparse_delay(optarg, &interval) < 0) {
+				fprintf(stderr, "recsize: -d takes seconds from "
+					"%g to %g, not '%s'\n", DELAY_MIN,
+					DELAY_MAX, optarg);
+				return 2;
+			}
+			break;
 		case 'D': dir = optarg; break;
 		case 'j': json_out = optarg; break;
-		case 'k': key_every = (unsigned)strtoul(optarg, NULL, 10); break;
+		case 'k': key_every = number(c, optarg, 1, 100000); break;
 		case 'l': load = optarg; break;
-		case 'n': samples = (unsigned)strtoul(optarg, NULL, 10); break;
-		case 'N': procs = (unsigned)strtoul(optarg, NULL, 10); break;
+		case 'n': samples = number(c, optarg, 2, 1000000); break;
+		case 'N': procs = number(c, optarg, 1, 20000); break;
 		case 'o': out = optarg; break;
-		default:
-			fprintf(stderr, "usage: recsize -l idle|busy|many|machine [-N PROCS] "
-				"[-d SECONDS] [-n SAMPLES] [-k KEY_EVERY] [-D DIR] "
-				"[-o FILE] [-j FILE]\n       recsize -a FILE\n");
-			return 2;
+		default: usage();
 		}
 	}
+	if (optind < argc)
+		usage();
 	if (analyse_file)
 		return analyse(analyse_file);
 	if (!load || (strcmp(load, "idle") && strcmp(load, "busy") &&
 		      strcmp(load, "many") && strcmp(load, "machine"))) {
 		fprintf(stderr, "recsize: -l takes idle, busy, many or "
 			"machine\n");
-		return 2;
-	}
-	if (!(interval > 0) || samples < 2) {
-		fprintf(stderr, "recsize: -d takes seconds above 0, -n at "
-			"least 2 samples\n");
 		return 2;
 	}
 	if (!procs)
