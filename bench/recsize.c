@@ -459,6 +459,12 @@ static void on_sample(const struct sample *s, void *arg)
 	uint64_t gz0 = fd_size(r->gzfd), st0 = fd_size(r->stfd);
 	uint64_t k0 = fd_size(r->keysfd);
 
+	/* the whole store sample the monitor keeps for a recording */
+	const struct store_sample *whole = producer_readings(r->p);
+	if (whole) {
+		cap.in = *whole;
+		cap.have = true;
+	}
 	if (!cap.have) {
 		fprintf(stderr, "recsize: the monitor gave the model no "
 			"readings this sample\n");
@@ -531,7 +537,7 @@ static int measure(const char *load, unsigned procs, double interval,
 		nap(strcmp(load, "busy") == 0 ? 5 : 1);
 	struct monitor_opts mo = {
 		.pids = kids, .npids = nkids, .cgroups = true,
-		.record_threads = true,
+		.record_threads = true, .record = true,
 	};
 	r.loop = evloop_new();
 	r.gzfd = open_out(json_out);
