@@ -360,6 +360,27 @@ static void read_wanted_info(struct monitor *m)
 				 on_details, &c);
 }
 
+/*
+ * A task's memory and nice value can change while it does not run
+ * (reclaim, swap-out, another's renice): its context is read again at
+ * the latest this long after the last read (s).
+ */
+#define CTX_RECHECK 5.0
+
+/*
+ * Whether k's context can differ from the one read or kept last: it ran
+ * since (its counters moved after that), it is in no settled state (a
+ * D task's wait channel), or the last read is CTX_RECHECK old. One that
+ * did not run did no IO and took no fault: its rates are 0.
+ */
+static bool context_due(const struct monitor *m, const struct task *k)
+{
+	return k->ctx_round != m->round &&
+	       (!k->ctx_round || k->moved > k->ctx_round ||
+		!settled(k->info.state) ||
+		m->reading_time - k->ctx_read >= CTX_RECHECK);
+}
+
 struct context_read {
 	struct monitor *m;
 	struct tasktable *t;
@@ -393,12 +414,19 @@ static void on_context(const struct procinfo_context *c, void *arg)
 
 	if (!k || (c->start && k->start && c->start != k->start))
 		return; /* gone, or the id is another task's now */
+	if (cr->t == m->threads) {
+		/* a thread's state is read with its context */
+		k->info.state = c->state;
+		k->info_round = m->round;
+		k->info_stale = false;
+	}
 	context_before(k, &prev);
 	cur.have = 0;
 	taskinfo_store_context(c, &cur);
 	assemble_context(&m->model, &prev, &cur, &k->info.ctx);
 	k->ctx_round = m->round;
 	k->ctx_at = c->at;
+	k->ctx_read = c->at;
 	k->ctx_have_majflt = c->have_majflt;
 	k->ctx_majflt = c->majflt;
 	k->ctx_have_io = c->have_io;
@@ -407,26 +435,68 @@ static void on_context(const struct procinfo_context *c, void *arg)
 }
 
 /*
+ * k did not run since its context was read: what was read stands, now,
+ * and its counters did not move (the model makes the rates of that).
+ */
+static void context_keep(struct monitor *m, struct task *k)
+{
+	struct store_task prev, cur;
+	const struct task_ctx *c = &k->info.ctx;
+
+	context_before(k, &prev);
+	cur = prev;
+	cur.ctx_at = monitor_now();
+	if (c->have & CTX_NICE) {
+		cur.have |= STORE_HAVE_NICE;
+		cur.nice = (int8_t)c->nice;
+	}
+	if (c->have & CTX_RSS) {
+		cur.have |= STORE_HAVE_RSS;
+		cur.rss_kib = c->rss_kib;
+	}
+	if (c->have & CTX_SWAP) {
+		cur.have |= STORE_HAVE_SWAP;
+		cur.swap_kib = c->swap_kib;
+	}
+	assemble_context(&m->model, &prev, &cur, &k->info.ctx);
+	k->ctx_round = m->round;
+	k->ctx_at = cur.ctx_at;
+}
+
+/*
  * What stands next to the stall of these rows, read once per reading
- * (a view may ask again: it gets the same), into each row.
+ * (a view may ask again: it gets the same), into each row; kept from
+ * the last read for a task that did not run since (context_due).
  */
 static void fill_context(struct monitor *m, struct tasktable *t,
 			 struct row *rows, size_t n, bool threads)
 {
 	struct context_read cr = { m, t };
+	/* the processes of the threads read, beside their ids in pidbuf */
+	pid_t *tgids = threads && n ? malloc(n * sizeof(*tgids)) : NULL;
 
 	m->npidbuf = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct task *k;
 
-		if (!(rows[i].flags & ROW_EXITED) &&
-		    (k = tasktable_find(t, rows[i].pid)) &&
-		    k->ctx_round != m->round)
+		if (rows[i].flags & ROW_EXITED ||
+		    !(k = tasktable_find(t, rows[i].pid)) ||
+		    k->ctx_round == m->round)
+			continue;
+		/* a thread's state comes with it: due with its state too */
+		if (!context_due(m, k) && !(threads && info_due(m, k)))
+			context_keep(m, k);
+		else if (!threads)
 			push_pid(m, k->id);
+		else if (tgids && push_pid(m, k->id) == 0)
+			tgids[m->npidbuf - 1] = k->tgid;
 	}
-	if (m->npidbuf)
-		procinfo_context(m->pi, m->pidbuf, m->npidbuf, threads,
-				 on_context, &cr);
+	if (m->npidbuf && !threads)
+		procinfo_context(m->pi, m->pidbuf, m->npidbuf, on_context, &cr);
+	if (m->npidbuf && threads)
+		procinfo_thread_context(m->pi, tgids, m->pidbuf, m->npidbuf,
+					on_context, &cr);
+	free(tgids);
 	for (size_t i = 0; i < n; i++) {
 		struct task *k;
 
@@ -438,21 +508,19 @@ static void fill_context(struct monitor *m, struct tasktable *t,
 	}
 }
 
-/* Thread rows: the thread's state, and the parent of its process. */
+/*
+ * Thread rows: the thread's state (read with its context), and the
+ * parent of its process.
+ */
 static void fill_thread_status(struct monitor *m, struct row *rows, size_t n)
 {
+	if (m->threads)
+		fill_context(m, m->threads, rows, n, true);
 	m->npidbuf = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (rows[i].flags & ROW_EXITED)
 			continue;
-		struct task *k = tasktable_find(m->threads, rows[i].pid);
 		struct task *p = tasktable_find(m->procs, rows[i].tgid);
-		if (k && info_due(m, k)) {
-			k->info.state = procinfo_thread_state(rows[i].tgid,
-							      rows[i].pid);
-			k->info_round = m->round;
-			k->info_stale = false;
-		}
 		if (p)
 			want_process_info(m, p);
 	}
@@ -467,8 +535,6 @@ static void fill_thread_status(struct monitor *m, struct row *rows, size_t n)
 		if (p && p->info.ppid)
 			rows[i].info.ppid = p->info.ppid;
 	}
-	if (m->threads)
-		fill_context(m, m->threads, rows, n, true);
 }
 
 void rows_fill_status(struct monitor *m, struct row *rows, size_t n)

@@ -62,8 +62,10 @@ struct task {
 	 * What stands next to a stall (info.ctx): read once per reading
 	 * for the rows shown; the counters its rates are made of, as read.
 	 */
-	uint64_t ctx_round;        /* the reading after which it was read */
-	double ctx_at;             /* CLOCK_MONOTONIC of that read */
+	uint64_t ctx_round;        /* the reading after which it was read,
+				      or kept (it did not run since) */
+	double ctx_at;             /* CLOCK_MONOTONIC of that read or keep */
+	double ctx_read;           /* CLOCK_MONOTONIC of the last true read */
 	bool ctx_have_majflt, ctx_have_io;
 	unsigned long long ctx_majflt, ctx_rbytes, ctx_wbytes;
 	bool cg_stale;             /* exec'd: its cgroup is read again */
