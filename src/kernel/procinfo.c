@@ -428,9 +428,22 @@ static int cmp_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The memory of the processes tgids[0..n) (unsorted, repeated), sorted. */
+/* A thread to read, by its process and its own id. */
+struct thread_id {
+	pid_t tgid, tid;
+};
+
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct thread_id *x = a, *y = b;
+	if (x->tgid != y->tgid)
+		return (x->tgid > y->tgid) - (x->tgid < y->tgid);
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* The memory of the processes of threads by[0..n) (sorted), sorted. */
 static struct proc_memory *read_memory(struct procinfo *pi,
-				       const pid_t *tgids, size_t n,
+				       const struct thread_id *by, size_t n,
 				       size_t *nmem)
 {
 	pid_t *ids = malloc((n ? n : 1) * sizeof(*ids));
@@ -440,11 +453,9 @@ static struct proc_memory *read_memory(struct procinfo *pi,
 	*nmem = 0;
 	if (!ids)
 		return NULL;
-	memcpy(ids, tgids, n * sizeof(*ids));
-	qsort(ids, n, sizeof(*ids), cmp_pid);
 	for (size_t i = 0; i < n; i++)
-		if (!k || ids[k - 1] != ids[i])
-			ids[k++] = ids[i];
+		if (!k || ids[k - 1] != by[i].tgid)
+			ids[k++] = by[i].tgid;
 	mc.mem = malloc((k ? k : 1) * sizeof(*mc.mem));
 	if (mc.mem && select_chunks(pi->memory, ids, k, PIDS_SELECT_PID,
 				    emit_memory_chunk, &mc) < 0)
@@ -456,17 +467,19 @@ static struct proc_memory *read_memory(struct procinfo *pi,
 	return mc.mem;
 }
 
-/* One thread's context, from its own stat and its process's memory. */
-static bool thread_context(pid_t tgid, pid_t tid, const struct proc_memory *pm,
+/*
+ * One thread's context, from its own stat and its process's memory;
+ * taskdir: its process's /proc/TGID/task.
+ */
+static bool thread_context(int taskdir, pid_t tid, const struct proc_memory *pm,
 			   struct procinfo_context *c)
 {
-	char path[64], buf[512];
+	char path[32], buf[512];
 	struct procfs_stat st;
 	struct timespec ts;
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)tgid,
-		 (int)tid);
-	if (procfs_read(AT_FDCWD, path, buf, sizeof(buf)) <= 0 ||
+	snprintf(path, sizeof(path), "%d/stat", (int)tid);
+	if (procfs_read(taskdir, path, buf, sizeof(buf)) <= 0 ||
 	    procfs_parse_stat(buf, &st) < 0)
 		return false; /* gone */
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -486,38 +499,69 @@ static bool thread_context(pid_t tgid, pid_t tid, const struct proc_memory *pm,
 		c->have_mem = true;
 	}
 	/* a wait channel means something in an uninterruptible sleep */
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/wchan", (int)tgid,
-		 (int)tid);
+	snprintf(path, sizeof(path), "%d/wchan", (int)tid);
 	if (c->state == 'D' &&
-	    procfs_read(AT_FDCWD, path, buf, sizeof(buf)) > 0 &&
+	    procfs_read(taskdir, path, buf, sizeof(buf)) > 0 &&
 	    strcmp(buf, "0") && strcmp(buf, "-") && strcmp(buf, "?"))
 		snprintf(c->wchan, sizeof(c->wchan), "%.*s",
 			 (int)sizeof(c->wchan) - 1, buf);
 	return true;
 }
 
-int procinfo_thread_context(struct procinfo *pi, const pid_t *tgids,
-			    const pid_t *tids, size_t n, pi_context_cb cb,
-			    void *arg)
+/*
+ * The threads by[0..n), sorted by process: each process's task directory
+ * is opened once (a shorter walk for every thread's files), one at a time.
+ */
+static int read_threads(const struct thread_id *by, size_t n,
+			const struct proc_memory *mem, size_t nmem,
+			pi_context_cb cb, void *arg)
 {
-	size_t nmem;
-	struct proc_memory *mem = read_memory(pi, tgids, n, &nmem);
-	int total = 0;
+	int taskdir = -1, total = 0;
+	const struct proc_memory *pm = NULL;
 
-	if (!mem)
-		return -1;
 	for (size_t i = 0; i < n; i++) {
-		struct proc_memory key = { .pid = tgids[i] };
-		const struct proc_memory *pm = bsearch(&key, mem, nmem,
-						       sizeof(*mem), cmp_pid);
 		struct procinfo_context c;
 
-		if (thread_context(tgids[i], tids[i], pm, &c)) {
+		if (!i || by[i].tgid != by[i - 1].tgid) {
+			char path[64];
+			struct proc_memory key = { .pid = by[i].tgid };
+
+			if (taskdir >= 0)
+				close(taskdir);
+			snprintf(path, sizeof(path), "/proc/%d/task",
+				 (int)by[i].tgid);
+			taskdir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			pm = bsearch(&key, mem, nmem, sizeof(*mem), cmp_pid);
+		}
+		if (taskdir >= 0 && thread_context(taskdir, by[i].tid, pm, &c)) {
 			cb(&c, arg);
 			total++;
 		}
 	}
+	if (taskdir >= 0)
+		close(taskdir);
+	return total;
+}
+
+int procinfo_thread_context(struct procinfo *pi, const pid_t *tgids,
+			    const pid_t *tids, size_t n, pi_context_cb cb,
+			    void *arg)
+{
+	struct thread_id *by = malloc((n ? n : 1) * sizeof(*by));
+	struct proc_memory *mem = NULL;
+	size_t nmem;
+	int total = -1;
+
+	if (!by)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		by[i] = (struct thread_id){ tgids[i], tids[i] };
+	qsort(by, n, sizeof(*by), cmp_thread);
+	mem = read_memory(pi, by, n, &nmem);
+	if (mem)
+		total = read_threads(by, n, mem, nmem, cb, arg);
 	free(mem);
+	free(by);
 	return total;
 }
 
