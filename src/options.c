@@ -139,15 +139,17 @@ static void __attribute__((noreturn)) usage(void)
 	fputs(_("     --trigger RES:some|full:STALL_MS/WINDOW_MS\n"
 		"                          take a sample at once when the kernel's PSI\n"
 		"                          trigger fires (repeatable), e.g. memory:some:150/1000\n"), f);
-	fputs(_("     --record FILE        append every sample to FILE (.gz: compressed),\n"
+	fputs(_("     --record FILE        append what the kernel said at every sample\n"
+		"                          to FILE (name it *.stk; each record compressed),\n"
 		"                          with the cgroups unless --no-cgroups\n"), f);
-	fputs(_("     --record DIR/        record into daily compressed files in DIR\n"
-		"                          (stalltop-YYYY-MM-DD.ndjson.gz), a new one at\n"
+	fputs(_("     --record DIR/        record into daily files in DIR\n"
+		"                          (stalltop-YYYY-MM-DD.stk), a new one at\n"
 		"                          local midnight and at the size limit\n"), f);
 	fputs(_("     --record-max-size SIZE\n"
 		"                          start a new file of the day at SIZE (K, M, G;\n"
 		"                          default 256M, 0 = no limit)\n"), f);
-	fputs(_("     --keep-days N        remove daily files older than N days\n"
+	fputs(_("     --keep-days N        remove daily files older than N days, those\n"
+		"                          of the older *.ndjson.gz naming too\n"
 		"                          (default 28, 0 = keep all)\n"), f);
 	fputs(_("     --replay FILE|DIR    show a recording instead of the live system;\n"
 		"                          a directory: every recording in it; repeat for\n"
@@ -155,6 +157,9 @@ static void __attribute__((noreturn)) usage(void)
 	fputs(_("     --begin TIME         replay from TIME on: 'YYYY-MM-DD HH:MM[:SS]',\n"
 		"                          'HH:MM[:SS]' (today), 'YYYY-MM-DD' or @EPOCH\n"), f);
 	fputs(_("     --end TIME           replay up to TIME (the same forms)\n"), f);
+	fputs(_("     with --replay of a recording of readings: -d SECONDS the interval\n"
+		"                          the figures cover, -a figures since the first\n"
+		"                          sample replayed\n"), f);
 	fputs(_(" -h, --help               show this help and exit\n"), f);
 	fputs(_(" -V, --version            show the version and exit\n"), f);
 	fputs(_("\nDelay categories (columns and sort keys):\n"), f);

@@ -216,35 +216,53 @@ struct recording {
 	struct rotator *rot;
 	struct evloop *loop;
 	const char *path;  /* --record FILE */
+	struct producer *m; /* whose readings are recorded */
 };
 
 /* The recording open, for the exits that do not return to main. */
 static struct recording *open_recording;
 
+/*
+ * The readings the producer's last sample was made of, into the
+ * recording; false (said) when they cannot be written.
+ */
+static bool recording_write(struct recording *r)
+{
+	const struct store_sample *in = producer_readings(r->m);
+	char why[1024];
+
+	if (!in) {
+		/* the monitor keeps them whole unless memory ran out */
+		warnx(_("cannot write the recording: %s"), strerror(ENOMEM));
+		return false;
+	}
+	if (r->rot) {
+		int ret = rotate_write(r->rot, in, why, sizeof(why));
+		const char *note = rotate_warning(r->rot);
+		if (note)
+			warnx("%s", note);
+		if (ret < 0)
+			warnx(_("cannot write the recording: %s"), why);
+		return ret == 0;
+	}
+	if (record_write(r->rec, in) == 0)
+		return true;
+	if (errno == ENOENT)
+		warnx(_("cannot write the recording: %s was removed "
+			"while it was being written"), r->path);
+	else
+		warn(_("cannot write the recording"));
+	return false;
+}
+
 /* Every sample goes to the recording, whatever the view shows of it. */
 static void record_sample(const struct sample *s, void *arg)
 {
 	struct recording *r = arg;
-	char why[1024];
-	if (r->rot) {
-		int ret = rotate_write(r->rot, s, why, sizeof(why));
-		const char *note = rotate_warning(r->rot);
-		if (note)
-			warnx("%s", note);
-		if (ret < 0) {
-			warnx(_("cannot write the recording: %s"), why);
-			evloop_quit(r->loop, 1);
-		}
-		return;
-	}
-	if (record_write(r->rec, s) < 0) {
-		if (errno == ENOENT)
-			warnx(_("cannot write the recording: %s was removed "
-				"while it was being written"), r->path);
-		else
-			warn(_("cannot write the recording"));
+
+	(void)s; /* its readings are recorded, not its figures */
+	if (!recording_write(r))
 		evloop_quit(r->loop, 1);
-	}
 }
 
 /*
@@ -269,7 +287,7 @@ static void recording_open(struct recording *r, const struct options *o)
 	if (!o->record)
 		return;
 	if (!rotate_is_dir(o->record)) {
-		r->rec = record_open(o->record, why, sizeof(why));
+		r->rec = record_open(o->record, true, why, sizeof(why));
 		if (!r->rec)
 			errx(1, "--record '%s': %s", o->record, why);
 		r->path = o->record;
@@ -280,6 +298,7 @@ static void recording_open(struct recording *r, const struct options *o)
 		.max_size = o->record_max_size,
 		.keep = o->keep_days,
 		.period = rotate_test_period(),
+		.threads = true,
 	};
 	r->rot = rotate_open(o->record, &ro, why, sizeof(why));
 	if (!r->rot)
@@ -290,7 +309,7 @@ static void recording_open(struct recording *r, const struct options *o)
 		warnx("%s", note);
 }
 
-/* Finish the recording's file (the gzip trailer): at every exit. */
+/* Close the recording's file: at every exit. */
 static int recording_close(struct recording *r)
 {
 	int ret = r->rot ? rotate_close(r->rot) : record_close(r->rec);
@@ -460,6 +479,27 @@ static int save_screen_settings(const struct screen_settings *set, void *arg)
 }
 
 /* The screen, opened with o's settings; W saves them through o. */
+/*
+ * A replay's figures as asked: -a over the window, -d the interval they
+ * cover (a recording of readings makes both; an NDJSON one has its
+ * intervals as recorded, and there -d stays the screen's speed).
+ */
+static void replay_settings(struct producer *m, const struct options *o)
+{
+	if (o->accumulate && producer_set_accumulate(m, true) < 0 &&
+	    (o->set_mask & SET_ACCUMULATE))
+		warnx("-a: %s",
+		      producer_refusal(m, PRODUCER_WORDS_NO_ACCUMULATE));
+	if ((o->set_mask & SET_DELAY) && producer_sets_interval(m))
+		producer_set_interval(m, o->delay);
+}
+
+/*
+ * The pace of a replay on the screen where -d is the interval the
+ * figures cover: one sample a second, as top refreshes by default.
+ */
+#define REPLAY_PACE 1.0
+
 static int run_screen(struct producer *m, struct evloop *loop,
 		      struct options *o)
 {
@@ -478,6 +518,10 @@ static int run_screen(struct producer *m, struct evloop *loop,
 		.save_arg = o,
 	};
 	memcpy(set.columns, o->columns, sizeof(set.columns));
+	if (producer_sets_interval(m)) {
+		set.interval = (o->set_mask & SET_DELAY) ? o->delay : 0;
+		set.delay = REPLAY_PACE;
+	}
 	char *path = config_file_path();
 	set.path = path;
 	int code = screen_run(m, loop, &set);
@@ -553,7 +597,7 @@ int main(int argc, char **argv)
 			o.cgroups = true;
 	}
 	struct psi_trigger *triggers = parse_triggers(&o);
-	struct recording recording = { NULL, NULL, loop, NULL };
+	struct recording recording = { NULL, NULL, loop, NULL, NULL };
 	recording_open(&recording, &o);
 	bool recording_on = recording.rec || recording.rot;
 
@@ -566,10 +610,11 @@ int main(int argc, char **argv)
 		.rescan = o.rescan,
 		.cgroups = sum_cgroups,
 		.cgroup_within = o.cgroup ? cgroup : NULL,
+		.record = recording_on,
 		.record_threads = recording_on,
 		.triggers = triggers,
 		.ntriggers = o.ntriggers,
-		.machine = !o.batch,
+		.machine = !o.batch || recording_on,
 	};
 	int code = 2;
 	char err[512];
@@ -601,8 +646,22 @@ int main(int argc, char **argv)
 		return code;
 	}
 
-	if (recording_on)
+	if (o.replay)
+		replay_settings(m, &o);
+	if (recording_on) {
+		/* the readings before the first interval come first */
+		recording.m = m;
+		if (!recording_write(&recording)) {
+			producer_free(m);
+			recording_close(&recording);
+			scrape_close(scrape);
+			free(triggers);
+			evloop_free(loop);
+			options_free(&o);
+			return 1;
+		}
 		producer_on_sample(m, record_sample, &recording);
+	}
 	if (o.batch) {
 		struct batch b = { &o, m, loop,
 				   { o.format, NULL, o.cmdline, false }, 0,

@@ -304,7 +304,8 @@ int cgtable_why_gather(struct cgtable *t, struct ts_client *ts,
 		       struct cgroup_row *g, const struct evidence_dirs *d,
 		       const struct evidence_reading *sys, uint64_t round,
 		       double interval, const struct diskstats *disks_prev,
-		       const struct diskstats *disks_cur)
+		       const struct diskstats *disks_cur,
+		       struct store_evidence *read)
 {
 	struct store_evidence cur = { .cgroup = g ? g->path : NULL };
 	struct rowev_input in = {
@@ -334,6 +335,8 @@ int cgtable_why_gather(struct cgtable *t, struct ts_client *ts,
 	else
 		evidence_read(d, ts, &cur.r);
 	g->why = rowev_cgroup(e->ev, &cur, &in, g);
+	if (read)
+		*read = cur;
 	return 0;
 }
 
@@ -387,6 +390,11 @@ void cgtable_prune(struct cgtable *t, uint64_t round)
 			cg_free(g);
 	}
 	t->n = k;
+}
+
+struct store_cgroup *cgtable_readings(const struct cgtable *t)
+{
+	return t->read;
 }
 
 size_t cgtable_count(const struct cgtable *t)

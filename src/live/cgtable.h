@@ -32,6 +32,7 @@
 #include "live/evidence_read.h"
 #include "model/evidence.h"
 #include "model/sample.h"
+#include "store/sample.h"
 
 struct cgtable;
 
@@ -69,13 +70,15 @@ bool cgtable_why_have(struct cgtable *t, struct cgroup_row *g, uint64_t round);
  * drops the cgroup, or cgtable_free(). Once per round: a second call of
  * the same round gives the first one's evidence. sys: the machine-wide
  * part of this round's readings (evidence_read_system), NULL to read it
- * here. 0, or -1 (ENOMEM).
+ * here. read (may be NULL): a copy of the reading when one was taken
+ * now (read->cgroup set), else untouched. 0, or -1 (ENOMEM).
  */
 int cgtable_why_gather(struct cgtable *t, struct ts_client *ts,
 		       struct cgroup_row *g, const struct evidence_dirs *d,
 		       const struct evidence_reading *sys, uint64_t round,
 		       double interval, const struct diskstats *disks_prev,
-		       const struct diskstats *disks_cur);
+		       const struct diskstats *disks_cur,
+		       struct store_evidence *read);
 
 /*
  * The cgroups' part of the evidence (struct evidence_reading: cpu, mem,
@@ -111,6 +114,11 @@ void cgtable_prune(struct cgtable *t, uint64_t round);
 
 /* Entries of the table, and readings of processes' cgroups (the tests). */
 size_t cgtable_count(const struct cgtable *t);
+/*
+ * What the files of the cgroup rows of the last cgtable_build said, one
+ * per row in the same order; valid as long as those rows.
+ */
+struct store_cgroup *cgtable_readings(const struct cgtable *t);
 uint64_t cgtable_reads(const struct cgtable *t);
 
 #endif

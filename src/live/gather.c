@@ -41,6 +41,7 @@
 #include "live/cgdirs.h"
 #include "live/cgtable.h"
 #include "live/evidence_read.h"
+#include "live/storesample.h"
 #include "live/tasktable.h"
 #include "model/evidence.h"
 #include "model/rowev.h"
@@ -49,14 +50,17 @@
 /* The longest /proc/PID/cgroup text kept (longer ones are not shared). */
 #define GATHER_CGROUPS 4096
 
-/* What a process keeps between samples (struct task.ev). */
+/*
+ * What a process keeps between samples (struct task.ev): one malloc,
+ * as long as the text of its cgroups.
+ */
 struct task_ev {
 	struct rowev_state st;     /* the model's: the reading before */
-	/* its /proc/PID/cgroup: the key of its cgroups in the table */
-	char cgroups[GATHER_CGROUPS];
 	bool have_cgroups;
 	double cgroups_at;         /* CLOCK_MONOTONIC of that read */
 	uint64_t tree_hash;        /* of its tree path (task.cgroup) then */
+	/* its /proc/PID/cgroup: the key of its cgroups in the table */
+	char cgroups[];
 };
 
 struct gather {
@@ -204,12 +208,16 @@ static bool cgroups_of(struct monitor *m, struct gather *g, struct task *k)
 	e->tree_hash = tree;
 	snprintf(name, sizeof(name), "/proc/%d/cgroup", (int)k->id);
 	pc = layout_of(m, g) ? cgroup_read_file(name) : NULL;
-	if (!pc || strlen(pc) >= sizeof(e->cgroups)) {
+	size_t len = pc ? strlen(pc) : 0;
+	if (!pc || len >= GATHER_CGROUPS ||
+	    !(e = realloc(k->ev, sizeof(*e) + len + 1))) {
 		free(pc);
+		e = k->ev;
 		e->have_cgroups = false;
 		return false;
 	}
-	strcpy(e->cgroups, pc);
+	k->ev = e;
+	memcpy(e->cgroups, pc, len + 1);
 	e->have_cgroups = true;
 	free(pc);
 	return true;
@@ -269,6 +277,7 @@ static void read_one(struct monitor *m, struct gather *g, struct task *k,
 	if (d.pid >= 0)
 		close(d.pid);
 	have_cgroups = cgroups_of(m, g, k);
+	e = k->ev; /* grown to its text */
 	if (have_cgroups && (t = table_of(m, g)))
 		cg = cgtable_members_read(t, m->ts, g->proc, e->cgroups,
 					  m->round, d.want);
@@ -288,7 +297,7 @@ static struct task *wanted(struct monitor *m, const struct row *r)
 	k = tasktable_find(m->procs, r->pid);
 	if (!k || k->exited)
 		return NULL;
-	if (!k->ev && !(k->ev = calloc(1, sizeof(struct task_ev))))
+	if (!k->ev && !(k->ev = calloc(1, sizeof(struct task_ev) + 1)))
 		return NULL;
 	return k;
 }
@@ -326,10 +335,21 @@ void gather_rows(struct monitor *m, struct row *rows, size_t n)
 			struct rowev_input in = input_of(m, g);
 
 			read_one(m, g, k, &rows[i], &ev);
+			e = k->ev;
 			rowev_task(&e->st, &ev, &in, &rows[i]);
+			if (m->whole)
+				storesample_push_evidence(m->whole, &ev);
 		}
 		rows[i].why = &e->st.why;
 	}
+}
+
+const struct diskstats *gather_disks(const struct monitor *m)
+{
+	const struct gather *g = m->gather;
+
+	return g && g->have_disks && g->disks_round == m->round ?
+	       &g->disks_cur : NULL;
 }
 
 void gather_new_round(struct monitor *m)
@@ -342,6 +362,7 @@ static void gather_cgroup(struct monitor *m, struct gather *g,
 			  struct cgroup_row *c)
 {
 	struct evidence_dirs d = EVIDENCE_DIRS_NONE;
+	struct store_evidence read = { .cgroup = NULL };
 
 	d.proc = g->proc;
 	d.cpu_sys = g->cpu_sys;
@@ -349,8 +370,10 @@ static void gather_cgroup(struct monitor *m, struct gather *g,
 	cgtable_why_gather(m->cgt, m->ts, c, &d, system_of(m, g), m->round,
 			   m->sample_dt,
 			   g->have_disks_prev ? &g->disks_prev : NULL,
-			   g->have_disks ? &g->disks_cur : NULL);
+			   g->have_disks ? &g->disks_cur : NULL, &read);
 	cgdirs_close(&d);
+	if (m->whole && read.cgroup)
+		storesample_push_evidence(m->whole, &read);
 }
 
 void gather_cgroups(struct monitor *m, struct cgroup_row *rows, size_t n)

@@ -39,6 +39,7 @@
 #include "live/monitor.h"
 #include "live/monitor_int.h"
 #include "live/cgtable.h"
+#include "live/storesample.h"
 #include "live/tasktable.h"
 #include "model/producer.h"
 
@@ -154,6 +155,23 @@ static void model_settings(struct monitor *m)
 	};
 }
 
+/*
+ * The sample's readings whole, for a recording: the tasks' as the rows
+ * were given them, with the details and context read for the rows, the
+ * cgroups' as their rows were made of them.
+ */
+static void keep_whole(struct monitor *m, const struct store_sample *in,
+		       const struct sample *out)
+{
+	struct store_sample s = *in;
+
+	rows_keep_status(m);
+	s.disks = gather_disks(m);
+	storesample_end(m->whole, &s,
+			out->cgroups && m->cgt ? cgtable_readings(m->cgt) : NULL,
+			out->ncgroups);
+}
+
 static int monitor_sample(struct producer *p, struct sample *out)
 {
 	struct monitor *m = of(p);
@@ -161,6 +179,8 @@ static int monitor_sample(struct producer *p, struct sample *out)
 
 	rows_forget(m);
 	update_delayacct(m);
+	if (m->whole)
+		storesample_begin(m->whole);
 	if (readings_take(m) < 0)
 		return -1;
 	double now = m->reading_time;
@@ -181,7 +201,7 @@ static int monitor_sample(struct producer *p, struct sample *out)
 	gather_new_round(m);
 	if (m->o.cgroups)
 		cgsum_build(m, out);
-	if (m->p.sample_cb) {
+	if (m->p.sample_cb || m->whole) {
 		/*
 		 * A recording keeps what views show: the state of every row,
 		 * read once, so that a view of this sample shows the same.
@@ -190,7 +210,10 @@ static int monitor_sample(struct producer *p, struct sample *out)
 		m->status_filled = true;
 		if (out->cgroups)
 			gather_cgroups(m, out->cgroups, out->ncgroups);
-		m->p.sample_cb(out, m->p.sample_arg);
+		if (m->whole)
+			keep_whole(m, &in, out);
+		if (m->p.sample_cb)
+			m->p.sample_cb(out, m->p.sample_arg);
 	}
 
 	m->prev_time = now;
@@ -205,6 +228,8 @@ static int baseline(struct monitor *m)
 	if (readings_take(m) < 0)
 		return -1;
 	rows_refresh_details(m, m->procs);
+	if (m->whole)
+		rows_keep_baseline(m);
 	readings_rebase(m, false);
 	/* tasks that ended before the first interval are not part of it */
 	tasktable_free_retired(m->procs);
@@ -214,11 +239,21 @@ static int baseline(struct monitor *m)
 		cgsum_prime(m);
 	struct store_sample in;
 	store_begin(m, &in);
+	in.nprocs = tasktable_count(m->procs);
+	if (m->o.machine)
+		machine_read(m, &in.machine);
 	assemble_baseline(&m->model, &in);
+	if (m->whole)
+		storesample_end(m->whole, &in, NULL, 0);
 	m->prev_time = m->reading_time;
 	m->prev_boot = m->reading_boot;
 	m->prev_real = m->reading_real;
 	return 0;
+}
+
+static const struct store_sample *monitor_readings(struct producer *p)
+{
+	return storesample_get(of(p)->whole);
 }
 
 static void fill_status(struct producer *p, struct row *rows, size_t n)
@@ -303,6 +338,7 @@ static void monitor_free(struct producer *p)
 	tasktable_free(m->procs);
 	tasktable_free(m->threads);
 	assemble_free(&m->model);
+	storesample_free(m->whole);
 	free(m->ids);
 	free(m->pidbuf);
 	free(m);
@@ -321,6 +357,7 @@ static int monitor_enable_delayacct(struct producer *p)
 
 static const struct producer_ops monitor_ops = {
 	.sample = monitor_sample,
+	.readings = monitor_readings,
 	.fill_status = fill_status,
 	.fill_cgroups = fill_cgroups,
 	.set_threads = monitor_set_threads,
@@ -364,6 +401,11 @@ struct producer *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 	m->procs = tasktable_new();
 	if (!m->pi || !m->procs) {
 		warnx(_("cannot read process details"));
+		producer_free(&m->p);
+		return NULL;
+	}
+	if (o->record && !(m->whole = storesample_new())) {
+		warnx("%s", strerror(ENOMEM));
 		producer_free(&m->p);
 		return NULL;
 	}

@@ -25,6 +25,8 @@ struct monitor_opts {
 	bool no_events;        /* scan /proc every sample instead */
 	bool cgroups;          /* sum rows per cgroup (sample.cgroups) */
 	const char *cgroup_within; /* only tasks in this v2 subtree (normalised) */
+	bool record;           /* keep each sample's readings whole, for a
+				  recording (producer_readings) */
 	bool record_threads;   /* thread rows too (sample.thread_rows) */
 	struct psi_trigger *triggers; /* parsed, to arm; owned by the caller */
 	size_t ntriggers;

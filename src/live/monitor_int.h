@@ -31,7 +31,9 @@ struct procinfo;
 struct procstat;
 struct ts_client;
 struct ts_listener;
+struct diskstats;
 struct store_machine;
+struct storesample;
 struct store_task;
 struct task_reading;
 struct ts_reading;
@@ -93,6 +95,8 @@ struct monitor {
 	const char *fired;          /* label of the trigger that fired */
 
 	struct assemble model;      /* the figures from the readings */
+	struct storesample *whole;  /* the readings kept whole, when
+				       recording (storesample.h), else NULL */
 	uint32_t *ids;
 	size_t nids, capids;
 	pid_t *pidbuf;
@@ -183,6 +187,19 @@ void rows_build(struct monitor *m);
 bool rows_thread_readings(const struct monitor *m);
 /* What the kernel said of task k at the latest reading, and its names. */
 void rows_store_task(struct monitor *m, struct task *k, struct store_task *st);
+/*
+ * Task k's details and the context read for this sample (none where it
+ * was not read) into st, which rows_store_task made of k.
+ */
+void rows_store_status(const struct monitor *m, const struct task *k,
+		       struct store_task *st);
+/* The baseline's tasks into the readings kept whole (m->whole). */
+void rows_keep_baseline(struct monitor *m);
+/*
+ * The kept tasks' details and context as read for the rows shown (after
+ * rows_fill_status), so the readings hold what the views were given.
+ */
+void rows_keep_status(struct monitor *m);
 /* Names and users for tasks of t new or changed since the last sample. */
 void rows_refresh_details(struct monitor *m, struct tasktable *t);
 /* What the kernel said of task k at the latest reading (store/reading.h). */
@@ -195,6 +212,11 @@ size_t rows_count_threads(struct monitor *m);
 /* gather.c: why the shown rows stall */
 /* The evidence of the stalled processes among rows (row.why). */
 void gather_rows(struct monitor *m, struct row *rows, size_t n);
+/*
+ * /proc/diskstats as read with this sample's evidence, or NULL when it
+ * was not read (no shown row stalled on IO).
+ */
+const struct diskstats *gather_disks(const struct monitor *m);
 /* The evidence of the stalled cgroups among rows (cgroup_row.why). */
 void gather_cgroups(struct monitor *m, struct cgroup_row *rows, size_t n);
 /* A sample begins: forget what is too old to make an interval with. */

@@ -13,6 +13,7 @@
 #include "kernel/procinfo.h"
 #include "kernel/taskstats.h"
 #include "live/monitor_int.h"
+#include "live/storesample.h"
 #include "live/taskinfo.h"
 #include "live/tasktable.h"
 #include "model/cgname.h"
@@ -27,29 +28,18 @@
 #define MAX_RETIRED 10000
 
 /*
- * What names task k and its details, into st: a thread's own record names
- * it (process records leave the name blank), the user from the uid, the
- * cgroup of its process where the sums per cgroup are in use.
+ * Task k's details as the store holds them, into st: its parent (a
+ * thread's own record says it where no details were read), state,
+ * threads (a thread row shows no count of threads), start.
  */
-static void store_identity(struct monitor *m, struct task *k,
-			   struct store_task *st)
+static void store_details(const struct monitor *m, const struct task *k,
+			  struct store_task *st)
 {
 	pid_t ppid = k->info.ppid;
 
-	if (k->have_cur && k->cur.kind == TS_KIND_PID && k->cur.have_basic) {
-		if (!k->comm && k->cur.comm[0])
-			tasktable_set_details(k, k->cur.comm, NULL, NULL);
-		if (k->uid == (uid_t)-1)
-			k->uid = k->cur.uid;
-		if (!ppid)
-			ppid = (pid_t)k->cur.ppid;
-	}
-	if (!k->user && k->uid != (uid_t)-1)
-		tasktable_set_details(k, NULL, NULL, procinfo_user_name(m->pi, k->uid));
-	if (k->uid != (uid_t)-1) {
-		st->have |= STORE_HAVE_UID;
-		st->uid = (uint32_t)k->uid;
-	}
+	if (!ppid && k->have_cur && k->cur.kind == TS_KIND_PID &&
+	    k->cur.have_basic)
+		ppid = (pid_t)k->cur.ppid;
 	if (ppid) {
 		st->have |= STORE_HAVE_PPID;
 		st->ppid = ppid;
@@ -58,7 +48,6 @@ static void store_identity(struct monitor *m, struct task *k,
 		st->have |= STORE_HAVE_STATE;
 		st->state = k->info.state;
 	}
-	/* a thread row shows no count of threads */
 	if (!m->o.threads && k->info.threads >= 0) {
 		st->have |= STORE_HAVE_THREADS;
 		st->threads = k->info.threads;
@@ -67,6 +56,29 @@ static void store_identity(struct monitor *m, struct task *k,
 		st->have |= STORE_HAVE_START;
 		st->start_real = k->info.start;
 	}
+}
+
+/*
+ * What names task k, into st: a thread's own record names it (process
+ * records leave the name blank), the user from the uid, the cgroup of
+ * its process where the sums per cgroup are in use; and its details.
+ */
+static void store_identity(struct monitor *m, struct task *k,
+			   struct store_task *st)
+{
+	if (k->have_cur && k->cur.kind == TS_KIND_PID && k->cur.have_basic) {
+		if (!k->comm && k->cur.comm[0])
+			tasktable_set_details(k, k->cur.comm, NULL, NULL);
+		if (k->uid == (uid_t)-1)
+			k->uid = k->cur.uid;
+	}
+	if (!k->user && k->uid != (uid_t)-1)
+		tasktable_set_details(k, NULL, NULL, procinfo_user_name(m->pi, k->uid));
+	if (k->uid != (uid_t)-1) {
+		st->have |= STORE_HAVE_UID;
+		st->uid = (uint32_t)k->uid;
+	}
+	store_details(m, k, st);
 	if (cgsum_used(m)) {
 		struct task *p = k->id == k->tgid && !m->o.threads ? k :
 				 tasktable_find(m->procs, k->tgid);
@@ -202,7 +214,59 @@ static void build_row(struct task *k, void *arg)
 	struct store_task st;
 
 	rows_store_task(c->m, k, &st);
+	if (c->m->whole)
+		storesample_push(c->m->whole, c->set == ASSEMBLE_THREADS, &st);
 	assemble_task(&c->m->model, &st, &k->ds, c->set);
+}
+
+struct keep_ctx {
+	struct monitor *m;
+	bool thread;
+};
+
+static void keep_task(struct task *k, void *arg)
+{
+	const struct keep_ctx *c = arg;
+	struct store_task st;
+
+	rows_store_task(c->m, k, &st);
+	storesample_push(c->m->whole, c->thread, &st);
+}
+
+void rows_keep_baseline(struct monitor *m)
+{
+	struct keep_ctx c = { m, false };
+
+	storesample_begin(m->whole);
+	tasktable_foreach(tasks_active(m), keep_task, &c);
+	if (rows_thread_readings(m)) {
+		c.thread = true;
+		tasktable_foreach(m->threads, keep_task, &c);
+	}
+}
+
+/* The kept tasks of one table: those alive, of the same life. */
+static void keep_status(struct monitor *m, struct tasktable *t,
+			struct store_task *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct task *k;
+
+		if ((v[i].r.flags & READING_ENDED) ||
+		    !(k = tasktable_find(t, v[i].r.id)) ||
+		    k->start != v[i].r.start)
+			continue;
+		rows_store_status(m, k, &v[i]);
+	}
+}
+
+void rows_keep_status(struct monitor *m)
+{
+	struct storesample *w = m->whole;
+
+	keep_status(m, tasks_active(m), w->tasks, w->ntasks);
+	if (m->threads && rows_thread_readings(m))
+		keep_status(m, m->threads, w->threads, w->nthreads);
 }
 
 static int push_pid(struct monitor *m, pid_t pid)
@@ -386,10 +450,9 @@ struct context_read {
 	struct tasktable *t;
 };
 
-/* The context counters k kept of its previous read, as a store task. */
+/* The context counters k kept of its latest read, into st's bits. */
 static void context_before(const struct task *k, struct store_task *st)
 {
-	st->have = 0;
 	if (!k->ctx_round)
 		return;
 	st->have |= STORE_HAVE_CTX_AT;
@@ -405,12 +468,39 @@ static void context_before(const struct task *k, struct store_task *st)
 	}
 }
 
+void rows_store_status(const struct monitor *m, const struct task *k,
+		       struct store_task *st)
+{
+	st->have &= STORE_HAVE_UID | STORE_REPEAT; /* the rest is made here */
+	store_details(m, k, st);
+	if (k->ctx_round != m->round)
+		return; /* not read for this sample */
+	const struct task_ctx *c = &k->info.ctx;
+	context_before(k, st);
+	if (c->have & CTX_NICE) {
+		st->nice = (int8_t)c->nice;
+		st->have |= STORE_HAVE_NICE;
+	}
+	if (c->have & CTX_RSS) {
+		st->rss_kib = c->rss_kib;
+		st->have |= STORE_HAVE_RSS;
+	}
+	if (c->have & CTX_SWAP) {
+		st->swap_kib = c->swap_kib;
+		st->have |= STORE_HAVE_SWAP;
+	}
+	if (c->have & CTX_WCHAN) {
+		memcpy(st->wchan, c->wchan, sizeof(st->wchan));
+		st->have |= STORE_HAVE_WCHAN;
+	}
+}
+
 static void on_context(const struct procinfo_context *c, void *arg)
 {
 	struct context_read *cr = arg;
 	struct monitor *m = cr->m;
 	struct task *k = tasktable_find(cr->t, c->pid);
-	struct store_task prev, cur;
+	struct store_task prev = { .have = 0 }, cur;
 
 	if (!k || (c->start && k->start && c->start != k->start))
 		return; /* gone, or the id is another task's now */
@@ -421,9 +511,11 @@ static void on_context(const struct procinfo_context *c, void *arg)
 		k->info_stale = false;
 	}
 	context_before(k, &prev);
-	cur.have = 0;
+	memset(&cur, 0, sizeof(cur));
+	store_details(m, k, &cur);
 	taskinfo_store_context(c, &cur);
-	assemble_context(&m->model, &prev, &cur, &k->info.ctx);
+	/* what a row shows of it, made as a replay makes it */
+	assemble_info(&m->model, &prev, &cur, &k->info);
 	k->ctx_round = m->round;
 	k->ctx_at = c->at;
 	k->ctx_read = c->at;
@@ -440,7 +532,7 @@ static void on_context(const struct procinfo_context *c, void *arg)
  */
 static void context_keep(struct monitor *m, struct task *k)
 {
-	struct store_task prev, cur;
+	struct store_task prev = { .have = 0 }, cur;
 	const struct task_ctx *c = &k->info.ctx;
 
 	context_before(k, &prev);

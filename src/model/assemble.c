@@ -59,21 +59,8 @@ void assemble_begin(struct assemble *a, const struct store_sample *in)
 	w->to = in->real;
 }
 
-/* The details of t as its row holds them. */
-static void row_info(const struct store_task *t, struct task_info *info)
-{
-	*info = TASK_INFO_UNKNOWN;
-	if (t->have & STORE_HAVE_PPID)
-		info->ppid = t->ppid;
-	if (t->have & STORE_HAVE_STATE)
-		info->state = t->state;
-	if (t->have & STORE_HAVE_THREADS)
-		info->threads = t->threads;
-	if (t->have & STORE_HAVE_START)
-		info->start = t->start_real;
-}
-
-static void row_identity(const struct store_task *t, struct row *r)
+static void row_identity(const struct assemble *a, const struct store_task *t,
+			 struct row *r)
 {
 	r->pid = t->r.id;
 	r->tgid = t->r.tgid;
@@ -82,7 +69,7 @@ static void row_identity(const struct store_task *t, struct row *r)
 	r->cmdline = t->cmdline ? t->cmdline : "";
 	r->user = t->user ? t->user : "";
 	r->cgroup = t->cgroup;
-	row_info(t, &r->info);
+	assemble_info(a, NULL, t, &r->info);
 }
 
 /* Where t's row goes: the set's rows or, for an ended task, its exited. */
@@ -120,7 +107,7 @@ struct row *assemble_task(struct assemble *a, const struct store_task *t,
 	struct row *r = push(a, ended, set);
 	if (!r)
 		return NULL;
-	row_identity(t, r);
+	row_identity(a, t, r);
 	if (ended) {
 		r->flags |= ROW_EXITED;
 		r->info.state = 'X';
@@ -352,6 +339,21 @@ void assemble_context(const struct assemble *a, const struct store_task *prev,
 			 h & STORE_HAVE_IO, cur->write_bytes, dt,
 			 &out->write_bps))
 		out->have |= CTX_WRITE;
+}
+
+void assemble_info(const struct assemble *a, const struct store_task *prev,
+		   const struct store_task *t, struct task_info *out)
+{
+	*out = TASK_INFO_UNKNOWN;
+	if (t->have & STORE_HAVE_PPID)
+		out->ppid = t->ppid;
+	if (t->have & STORE_HAVE_STATE)
+		out->state = t->state;
+	if (t->have & STORE_HAVE_THREADS)
+		out->threads = t->threads;
+	if (t->have & STORE_HAVE_START)
+		out->start = t->start_real;
+	assemble_context(a, prev, t, &out->ctx);
 }
 
 void assemble_sample(struct assemble *a, const struct store_sample *in,

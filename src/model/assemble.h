@@ -108,6 +108,17 @@ void assemble_context(const struct assemble *a, const struct store_task *prev,
 		      const struct store_task *cur, struct task_ctx *out);
 
 /*
+ * A row's details (struct task_info: parent, state, threads, start, and
+ * what stands next to a stall) from its task's store task t, and for
+ * the rates the one before of the same life (prev, or NULL), as
+ * assemble_context: what t's have bits do not give stays unknown. The
+ * live monitor makes a task's details with it when it reads them, and a
+ * player of recordings the same from the samples it reads.
+ */
+void assemble_info(const struct assemble *a, const struct store_task *prev,
+		   const struct store_task *t, struct task_info *out);
+
+/*
  * The whole of it for a sample held at once: states[i] is the state of
  * in->tasks[i], tstates[i] of in->thread_tasks[i] (NULL when there are
  * none).

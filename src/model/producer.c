@@ -90,6 +90,21 @@ bool producer_can_accumulate(const struct producer *p)
 	return p->ops->set_accumulate != NULL;
 }
 
+int producer_set_interval(struct producer *p, double seconds)
+{
+	if (!p->ops->set_interval) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	p->ops->set_interval(p, seconds);
+	return 0;
+}
+
+bool producer_sets_interval(const struct producer *p)
+{
+	return p->ops->set_interval != NULL;
+}
+
 bool producer_makes_threads(const struct producer *p)
 {
 	return p->ops->makes_threads;
@@ -116,6 +131,11 @@ void producer_on_sample(struct producer *p,
 bool producer_seekable(const struct producer *p)
 {
 	return p->ops->step != NULL;
+}
+
+const struct store_sample *producer_readings(struct producer *p)
+{
+	return p->ops->readings ? p->ops->readings(p) : NULL;
 }
 
 bool producer_finite(const struct producer *p)

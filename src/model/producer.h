@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "model/sample.h"
+#include "store/sample.h"
 
 #define PRODUCER_MAX_NOTICES 8
 
@@ -72,6 +73,12 @@ struct producer_ops {
 	 */
 	int (*sample)(struct producer *p, struct sample *out);
 	/*
+	 * The readings the last sample was made of (store/sample.h), valid
+	 * as long as that sample. NULL: it keeps none (the live monitor
+	 * keeps them only when asked to, for a recording).
+	 */
+	const struct store_sample *(*readings)(struct producer *p);
+	/*
 	 * Read what changes every interval (the rows' struct task_info)
 	 * for the rows a view is about to show. NULL: the rows have it.
 	 */
@@ -91,6 +98,14 @@ struct producer_ops {
 	bool makes_threads;
 	/* Figures since now instead of per interval. NULL: as produced. */
 	void (*set_accumulate)(struct producer *p, bool accumulate);
+	/*
+	 * The interval its figures cover, at least seconds (0: its own),
+	 * made by a producer of stored readings from the samples it holds;
+	 * the pace at which they are shown is the view's. NULL: a producer
+	 * that measures (its interval is the view's refresh) or one whose
+	 * intervals are as they were recorded.
+	 */
+	void (*set_interval)(struct producer *p, double seconds);
 	/* Sum rows per cgroup; 0, or -1 with errno (ENOENT: no v2). */
 	int (*set_cgroups)(struct producer *p, bool on);
 	/*
@@ -149,6 +164,11 @@ struct producer {
 };
 
 int producer_sample(struct producer *p, struct sample *out);
+/*
+ * What the kernel said at the last sample handed out, whole (what a
+ * recording stores), or NULL where the producer keeps no such thing.
+ */
+const struct store_sample *producer_readings(struct producer *p);
 void producer_fill_status(struct producer *p, struct row *rows, size_t n);
 void producer_fill_cgroups(struct producer *p, struct cgroup_row *rows,
 			   size_t n);
@@ -157,6 +177,10 @@ void producer_set_threads(struct producer *p, bool threads, pid_t only_tgid);
 int producer_set_accumulate(struct producer *p, bool accumulate);
 /* Can it give figures since now instead of per interval? */
 bool producer_can_accumulate(const struct producer *p);
+/* Returns 0, or -1 with errno ENOTSUP where it cannot (set_interval). */
+int producer_set_interval(struct producer *p, double seconds);
+/* Does it make its figures' interval from stored readings? */
+bool producer_sets_interval(const struct producer *p);
 /* Does it make thread rows of any process when asked (set_threads)? */
 bool producer_makes_threads(const struct producer *p);
 int producer_set_cgroups(struct producer *p, bool on);

@@ -6,6 +6,17 @@
  * the two apart; moving in time (step, jump, pause) lives here. The
  * samples come from a set of recordings (replay_set.h): one file, several,
  * or directories of them, as one timeline.
+ *
+ * A recording of readings (storefile.h) is played through the model
+ * (playmodel.h), as the live monitor's readings are: each sample shown is
+ * made from its store sample and its base, the sample before it (with
+ * -d, the one shown before it, and coarse.h carries what the samples
+ * between said). The model is brought to the base by reading from the
+ * key frame at or before it (with -a, at or before the window's start)
+ * and giving it each sample on to the base, so a step, a jump or a
+ * paused sample shows what a play from the start would have. The first
+ * sample of a file, or of a recording session in it, has no base: it is
+ * the base of the next one only.
  */
 #include <config.h>
 
@@ -14,12 +25,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lib/nls.h"
 #include "model/cgname.h"
 #include "model/producer.h"
+#include "record/coarse.h"
 #include "record/player.h"
+#include "record/playmodel.h"
 #include "record/replay_set.h"
+#include "record/storeindex.h"
+
+/*
+ * With -d, the samples shown are at least this share of its seconds
+ * apart: the recorder's interval wavers by some milliseconds (a -d 60 of
+ * a recording at 10 s takes 6 of its intervals, 59.99 s, not 7).
+ */
+#define EVERY_SLACK 0.9
+/* The model goes forward at most this many samples rather than seek. */
+#define FORWARD_MAX 64
 
 struct player {
 	struct producer p;          /* first: the producer is the player */
@@ -36,6 +60,26 @@ struct player {
 	struct row *exited;
 	size_t nexited, capexited;
 	char *problem;              /* the damage notice shown, or NULL */
+
+	/* recordings of readings */
+	bool all_store;             /* every file is one: -a and -d work */
+	struct playmodel *pm;
+	struct coarse *co;
+	struct store_sample ss;     /* the store sample read last */
+	double every;               /* -d: the interval shown, at least (0:
+				       the recording's) */
+	bool told_every;            /* the note of a -d too small was given */
+	bool accumulate;            /* -a */
+	size_t acc_pos;             /* -a: the window starts at this sample's
+				       base (SIZE_MAX: at the next shown) */
+	bool model_at;              /* the model's base is (mfile, mentry) */
+	size_t mfile, mentry;
+	bool model_acc;             /* ... with -a's window started */
+	char why[256];              /* the note of a sample of readings
+				       skipped, or "" */
+	bool have_last;             /* last: the sample of position last_pos */
+	size_t last_pos;
+	struct sample last;
 };
 
 static struct player *of(struct producer *p)
@@ -56,10 +100,68 @@ static size_t clamp_index(const struct player *pl, long i)
 	return (size_t)i >= n ? n - 1 : (size_t)i;
 }
 
+/* The time of position i (NAN: none). */
+static double pos_time(const struct player *pl, size_t i)
+{
+	size_t f, e;
+
+	if (!replay_set_store_pos(pl->rp, i, &f, &e))
+		return NAN;
+	return replay_set_store_index(pl->rp, f)->e[e].time;
+}
+
+/*
+ * The position shown after i: the next one, or with -d over readings the
+ * first at least the interval later (n: none).
+ */
+static size_t after(const struct player *pl, size_t i)
+{
+	size_t n = replay_set_count(pl->rp);
+	double t = pos_time(pl, i);
+
+	if (!(pl->every > 0) || isnan(t))
+		return i + 1 < n ? i + 1 : n;
+	for (size_t j = i + 1; j < n; j++) {
+		double u = pos_time(pl, j);
+
+		if (isnan(u) || u - t >= pl->every * EVERY_SLACK)
+			return j;
+	}
+	return n;
+}
+
+/* The position shown before i, likewise (SIZE_MAX: none). */
+static size_t before(const struct player *pl, size_t i)
+{
+	double t = pos_time(pl, i);
+
+	if (i == 0)
+		return SIZE_MAX;
+	if (!(pl->every > 0) || isnan(t))
+		return i - 1;
+	for (size_t j = i; j-- > 0;) {
+		double u = pos_time(pl, j);
+
+		if (isnan(u) || t - u >= pl->every * EVERY_SLACK)
+			return j;
+	}
+	return 0;
+}
+
 static void step(struct producer *p, long delta)
 {
 	struct player *pl = of(p);
-	pl->next = clamp_index(pl, (long)pl->shown + delta);
+	size_t n = replay_set_count(pl->rp), i = pl->shown;
+
+	if (!(pl->every > 0)) {
+		pl->next = clamp_index(pl, (long)pl->shown + delta);
+	} else {
+		for (; delta > 0 && after(pl, i) < n; delta--)
+			i = after(pl, i);
+		for (; delta < 0 && before(pl, i) != SIZE_MAX; delta++)
+			i = before(pl, i);
+		pl->next = i;
+	}
 	pl->done = false;
 }
 
@@ -177,6 +279,193 @@ static void update_problem(struct player *pl)
 	pl->problem = copy;
 }
 
+/* The base of entry e of store file f to show it (SIZE_MAX: none). */
+static size_t base_of(const struct player *pl, size_t f, size_t e)
+{
+	const struct storeindex *ix = replay_set_store_index(pl->rp, f);
+	size_t first = storeindex_session_at(ix, e);
+
+	/* a session's samples are counted from its own first one */
+	if (e == first)
+		return SIZE_MAX;
+	if (!(pl->every > 0) || pl->accumulate)
+		return e - 1;
+	for (size_t j = e; j-- > first;)
+		if (ix->e[e].time - ix->e[j].time >= pl->every * EVERY_SLACK)
+			return j;
+	return SIZE_MAX;
+}
+
+/* Read entry e of file f into pl->ss: as replay_set_store_read. */
+static int read_entry(struct player *pl, size_t f, size_t e)
+{
+	return replay_set_store_read(pl->rp, f, e, &pl->ss);
+}
+
+/*
+ * Bring the model's base to entry b of store file f, with -a's window
+ * started at entry wb (acc) : 1; 0 when a sample on the way did not
+ * decode; -1 with errno set.
+ */
+static int model_to(struct player *pl, size_t f, size_t b, bool acc,
+		    size_t wb)
+{
+	const struct storeindex *ix = replay_set_store_index(pl->rp, f);
+	struct sample scratch;
+	int got;
+
+	if (!(pl->model_at && pl->mfile == f && pl->mentry <= b &&
+	      b - pl->mentry <= FORWARD_MAX &&
+	      (!acc || (pl->model_acc && pl->mentry >= wb)) &&
+	      (acc || !pl->model_acc))) {
+		size_t k = storeindex_key_at(ix, acc && wb < b ? wb : b);
+
+		pl->model_at = pl->model_acc = false;
+		if (k == SIZE_MAX)
+			return 0;
+		if ((got = read_entry(pl, f, k)) <= 0)
+			return got;
+		playmodel_reset(pl->pm, false);
+		if (playmodel_baseline(pl->pm, &pl->ss) < 0)
+			return -1;
+		pl->model_at = true;
+		pl->mfile = f;
+		pl->mentry = k;
+		if (acc && k == wb) {
+			playmodel_window(pl->pm, pl->ss.mono);
+			pl->model_acc = true;
+		}
+	}
+	while (pl->mentry < b) {
+		size_t j = pl->mentry + 1;
+
+		if ((got = read_entry(pl, f, j)) <= 0) {
+			pl->model_at = false;
+			return got;
+		}
+		if (playmodel_sample(pl->pm, &pl->ss, &scratch) < 0) {
+			pl->model_at = false;
+			return -1;
+		}
+		pl->mentry = j;
+		if (acc && j == wb) {
+			playmodel_window(pl->pm, pl->ss.mono);
+			pl->model_acc = true;
+		}
+	}
+	return 1;
+}
+
+/*
+ * The samples between entries b and e (both excluded) of file f into the
+ * coarse span (one that did not decode adds nothing): 0, or -1.
+ */
+static int span(struct player *pl, size_t f, size_t b, size_t e)
+{
+	coarse_begin(pl->co);
+	for (size_t j = b + 1; j < e; j++) {
+		int got = read_entry(pl, f, j);
+
+		if (got < 0 || (got && coarse_add(pl->co, &pl->ss) < 0))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Position i, entry e of store file f, made by the model: 1 shown, 0 it
+ * (or what its figures need) did not decode, 2 it has no base (a file's
+ * first sample), -1 with errno set.
+ */
+static int show_store(struct player *pl, size_t i, size_t f, size_t e,
+		      struct sample *out)
+{
+	const struct storeindex *ix = replay_set_store_index(pl->rp, f);
+	size_t b = base_of(pl, f, e), wb = 0;
+	struct store_sample merged;
+	int got;
+
+	if (b == SIZE_MAX)
+		return 2;
+	if (pl->accumulate) {
+		size_t af, ae;
+
+		if (pl->acc_pos == SIZE_MAX || pl->acc_pos > i) {
+			/* the window starts at this sample's base */
+			pl->acc_pos = i;
+			wb = b;
+		} else if (!replay_set_store_pos(pl->rp, pl->acc_pos, &af, &ae) ||
+			   af != f || storeindex_session_at(ix, ae) !=
+				      storeindex_session_at(ix, e)) {
+			/* ... or where the file or session began since */
+			wb = storeindex_session_at(ix, e);
+		} else {
+			wb = base_of(pl, f, ae);
+		}
+	}
+	if ((got = model_to(pl, f, b, pl->accumulate, wb)) <= 0)
+		return got;
+	if (e > b + 1 && span(pl, f, b, e) < 0)
+		return -1;
+	if ((got = read_entry(pl, f, e)) <= 0)
+		return got; /* the model stays at its base */
+	merged = pl->ss;
+	if (e > b + 1 && coarse_end(pl->co, &pl->ss, &merged) < 0)
+		return -1;
+	if (playmodel_sample(pl->pm, &merged, out) < 0) {
+		pl->model_at = false;
+		return -1;
+	}
+	pl->mentry = e;
+	return 1;
+}
+
+/* The note of sample i skipped for damage. */
+static void skipped_note(struct player *pl, size_t i)
+{
+	time_t t = (time_t)pos_time(pl, i);
+	char when[64] = "?";
+	struct tm tm;
+
+	if (localtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	snprintf(pl->why, sizeof(pl->why), _("the sample of %s was skipped: "
+		 "it, or a sample it is made from, did not decode"), when);
+}
+
+/*
+ * Sample i into out: of an NDJSON recording as it was recorded, of
+ * readings through the model. 0; -1 with errno: EBADMSG skip it (a note
+ * said why), ENOENT skip it silently (a file's first sample), else fail.
+ */
+static int get(struct player *pl, size_t i, struct sample *out)
+{
+	size_t f, e;
+	int got;
+
+	if (!replay_set_store_pos(pl->rp, i, &f, &e))
+		return replay_set_get(pl->rp, i, out);
+	if (pl->have_last && pl->last_pos == i) {
+		*out = pl->last;
+		return 0;
+	}
+	pl->have_last = false;
+	got = show_store(pl, i, f, e, out);
+	if (got == 0)
+		skipped_note(pl, i);
+	if (got == 0 || got == 2) {
+		memset(out, 0, sizeof(*out));
+		errno = got ? ENOENT : EBADMSG;
+		return -1;
+	}
+	if (got < 0)
+		return -1;
+	pl->last = *out;
+	pl->last_pos = i;
+	pl->have_last = true;
+	return 0;
+}
+
 static int sample(struct producer *p, struct sample *out)
 {
 	struct player *pl = of(p);
@@ -188,11 +477,14 @@ static int sample(struct producer *p, struct sample *out)
 	size_t i = pl->next < n ? pl->next : n - 1;
 	/* a damaged line is skipped (in the direction we were going) */
 	int dir = i < pl->shown && pl->started ? -1 : 1;
-	while (replay_set_get(pl->rp, i, out) < 0) {
-		if (errno != EBADMSG)
+	while (get(pl, i, out) < 0) {
+		if (errno != EBADMSG && errno != ENOENT)
 			return -1;
-		if (replay_set_skipped(pl->rp))
+		if (errno == EBADMSG && pl->why[0])
+			producer_note(p, pl->why);
+		else if (errno == EBADMSG && replay_set_skipped(pl->rp))
 			producer_note(p, replay_set_skipped(pl->rp));
+		pl->why[0] = '\0';
 		update_problem(pl);
 		if ((dir > 0 && i + 1 >= n) || (dir < 0 && i == 0)) {
 			pl->done = true;
@@ -205,8 +497,10 @@ static int sample(struct producer *p, struct sample *out)
 	pl->shown = i;
 	pl->started = true;
 	if (!pl->paused) {
-		if (i + 1 < n)
-			pl->next = i + 1;
+		size_t next = after(pl, i);
+
+		if (next < n)
+			pl->next = next;
 		else
 			pl->done = true;
 	}
@@ -222,8 +516,9 @@ static const char *words(const struct producer *p, enum producer_words w)
 	case PRODUCER_WORDS_TITLE:
 		return _("REPLAY");
 	case PRODUCER_WORDS_NO_ACCUMULATE:
-		return _("a recording holds its intervals as they were "
-			 "recorded");
+		return _("a recording of format 1 (NDJSON) holds its intervals "
+			 "as they were recorded: -a and a coarser -d need a "
+			 "recording of readings");
 	case PRODUCER_WORDS_NO_MEASURE:
 		return _("a replay does not measure: delay accounting is the "
 			 "recorded system's");
@@ -239,15 +534,85 @@ static const char *words(const struct producer *p, enum producer_words w)
 	return NULL;
 }
 
+/* The model's samples are of other settings now: make them again. */
+static void remake(struct player *pl)
+{
+	pl->have_last = false;
+	pl->model_at = false;
+}
+
+static void set_accumulate(struct producer *p, bool accumulate)
+{
+	struct player *pl = of(p);
+
+	pl->accumulate = accumulate;
+	/* the window starts at the base of the sample shown (or the next) */
+	pl->acc_pos = pl->started ? pl->shown : SIZE_MAX;
+	remake(pl);
+}
+
+/* The interval of the recording at the sample shown (NAN: unknown). */
+static double recorded_interval(const struct player *pl)
+{
+	size_t f, e;
+
+	if (!replay_set_store_pos(pl->rp, pl->started ? pl->shown : pl->next,
+				  &f, &e))
+		return NAN;
+	const struct storeindex *ix = replay_set_store_index(pl->rp, f);
+	if (e + 1 < ix->n)
+		return ix->e[e + 1].time - ix->e[e].time;
+	return e ? ix->e[e].time - ix->e[e - 1].time : NAN;
+}
+
+static void set_interval(struct producer *p, double seconds)
+{
+	struct player *pl = of(p);
+	double own = recorded_interval(pl);
+
+	pl->every = seconds > 0 ? seconds : 0;
+	if (pl->every > 0 && !(own < pl->every * EVERY_SLACK) &&
+	    !pl->told_every) {
+		char note[256];
+
+		/* said once: each sample of the recording is shown */
+		snprintf(note, sizeof(note), _("the recording's interval is "
+			 "%.3g s: an interval of %g s shows each of its "
+			 "samples"), own, seconds);
+		producer_notice(p, note);
+		pl->told_every = true;
+	}
+	remake(pl);
+}
+
 static void player_free(struct producer *p)
 {
 	struct player *pl = of(p);
 	replay_set_close(pl->rp);
+	playmodel_free(pl->pm);
+	coarse_free(pl->co);
 	free(pl->problem);
 	free(pl->rows);
 	free(pl->exited);
 	free(pl);
 }
+
+/* Recordings of readings: the model runs here, so -a and -d work. */
+static const struct producer_ops player_store_ops = {
+	.sample = sample,
+	.set_threads = set_threads,
+	.set_accumulate = set_accumulate,
+	.set_interval = set_interval,
+	.set_cgroups = set_cgroups,
+	.step = step,
+	.jump = jump,
+	.pause = pause_play,
+	.paused = paused,
+	.position = position,
+	.done = done,
+	.words = words,
+	.free = player_free,
+};
 
 static const struct producer_ops player_ops = {
 	.sample = sample,
@@ -276,6 +641,14 @@ struct producer *player_open_set(const char *const *paths, size_t npaths,
 	pl->p.ops = &player_ops;
 	pl->threads = threads;
 	pl->cgroup_within = cgroup_within;
+	pl->acc_pos = SIZE_MAX;
+	if (!(pl->pm = playmodel_new(cgroup_within)) ||
+	    !(pl->co = coarse_new())) {
+		producer_free(&pl->p);
+		snprintf(err, errsize, "%s", strerror(ENOMEM));
+		errno = ENOMEM;
+		return NULL;
+	}
 	pl->rp = replay_set_open_cancel(paths, npaths, begin, end, cancel_fd,
 					err, errsize);
 	if (!pl->rp) {
@@ -302,6 +675,8 @@ struct producer *player_open_set(const char *const *paths, size_t npaths,
 		errno = ENODATA;
 		return NULL;
 	}
+	if (replay_set_all_store(pl->rp))
+		pl->p.ops = &player_store_ops;
 	update_problem(pl);
 	return &pl->p;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Recording: one session header, then one json_write line per sample, each
- * written with a single write(2) (or, compressed, flushed: gzio.c) so that a
- * crash leaves at most a torn last line. The format is in record.h.
+ * Recording: a session record, then one record of storefile.c per
+ * sample, each in a single write(2), so that a crash leaves at most a
+ * torn last record. The format is in record.h.
  */
 #include <config.h>
 
@@ -17,25 +17,21 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
-#include <zlib.h>
 
-#include "lib/all_io.h"
-#include "lib/escape.h"
 #include "lib/nls.h"
-#include "lib/numfmt.h"
-#include "record/gzio.h"
-#include "record/json_write.h"
 #include "record/record.h"
 #include "record/replay.h"
+#include "record/storefile.h"
+#include "store/frame.h"
 
-/* The first line of an existing file is read up to this many bytes. */
-#define HEADER_MAX 65536
+/* The start of an existing file looked at to tell what it is. */
+#define HEAD_MAX 4096
 
 struct recorder {
-	int fd;      /* plain file, or -1 */
-	struct gzio_writer *gz; /* compressed file (owns its fd), or NULL */
-	bool broken; /* a write failed: a line may be cut short */
-	bool regular; /* a regular file (one that can be removed) */
+	int fd;
+	struct storefile_writer *w;
+	uint64_t before;     /* bytes in the file before this session */
+	bool regular;        /* a regular file (one that can be removed) */
 };
 
 static bool is_gz_name(const char *path)
@@ -45,171 +41,50 @@ static bool is_gz_name(const char *path)
 	return n > 3 && strcmp(path + n - 3, ".gz") == 0;
 }
 
-static int put_line(struct recorder *rec, const char *buf, size_t len)
-{
-	if (!rec->gz) {
-		/* after a failed write, end what may be a partial line */
-		if (rec->broken && write_all(rec->fd, "\n", 1) < 0)
-			return -1;
-		rec->broken = write_all(rec->fd, buf, len) < 0;
-		return rec->broken ? -1 : 0;
-	}
-	return gzio_write(rec->gz, buf, len);
-}
-
-static void header_json(FILE *f)
-{
-	char host[HOST_NAME_MAX + 1], num[64];
-	struct utsname u;
-	struct timespec ts;
-	long hz = sysconf(_SC_CLK_TCK), ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	fprintf(f, "{\"%s\":%d,\"" JSON_KEY_PROGRAM "\":", REC_MAGIC_KEY, REC_FORMAT_VERSION);
-	escape_json(f, PACKAGE_NAME " " PACKAGE_VERSION);
-	numfmt_fixed(num, sizeof(num), (double)ts.tv_sec + ts.tv_nsec / 1e9, 3);
-	fprintf(f, ",\"" JSON_KEY_STARTED "\":%s,\"" JSON_KEY_HOSTNAME "\":", num);
-	if (gethostname(host, sizeof(host)) == 0) {
-		host[sizeof(host) - 1] = '\0';
-		escape_json(f, host);
-	} else {
-		fputs("null", f);
-	}
-	fputs(",\"" JSON_KEY_KERNEL "\":", f);
-	escape_json(f, uname(&u) == 0 ? u.release : NULL);
-	fputs(",\"" JSON_KEY_HZ "\":", f);
-	if (hz > 0)
-		fprintf(f, "%ld", hz);
-	else
-		fputs("null", f);
-	fputs(",\"" JSON_KEY_NCPU "\":", f);
-	if (ncpu > 0)
-		fprintf(f, "%ld", ncpu);
-	else
-		fputs("null", f);
-	fputs("}\n", f);
-}
-
 /*
- * What an existing, non-empty file holds, read through zlib (which reads
- * uncompressed files as they are): the start of its first line, its last
- * byte, whether it is compressed and whether the stream ended cleanly.
+ * What an existing file of size bytes starts with says whether a session
+ * may be appended to it: a file of records of a version we read. false
+ * with a translated message in err otherwise.
  */
-struct existing {
-	char first[HEADER_MAX];
-	size_t first_len;
-	bool first_done;     /* the first line's "\n" was seen */
-	char last;           /* the last byte */
-	bool compressed;
-	bool clean;          /* a compressed stream ended with its trailer */
-};
-
-static int read_existing(const char *path, bool whole, struct existing *ex)
+static bool check_existing(int fd, const char *path, char *err,
+			   size_t errsize)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	char buf[65536];
-	gzFile gz;
-	int n, zerr = Z_OK;
+	static const unsigned char magic[4] = { 0xf5, 'S', 'T', 'K' };
+	char head[HEAD_MAX];
+	ssize_t n = pread(fd, head, sizeof(head), 0);
+	const char *nl;
 
-	if (fd < 0)
-		return -1;
-	gz = gzdopen(fd, "rb");
-	if (!gz) {
-		close(fd);
-		errno = ENOMEM;
-		return -1;
-	}
-	ex->first_len = 0;
-	ex->first_done = false;
-	ex->last = '\n';
-	while ((n = gzread(gz, buf, sizeof(buf))) > 0) {
-		for (int i = 0; i < n && !ex->first_done; i++) {
-			if (buf[i] == '\n')
-				ex->first_done = true;
-			else if (ex->first_len < sizeof(ex->first))
-				ex->first[ex->first_len++] = buf[i];
-		}
-		ex->last = buf[n - 1];
-		if (!whole && ex->first_done)
-			break;
-	}
-	ex->compressed = !gzdirect(gz);
-	/* a stream cut short reads as the end of file, and says so here */
-	gzerror(gz, &zerr);
-	ex->clean = n == 0 && zerr == Z_OK;
-	gzclose(gz);
-	return 0;
-}
-
-/*
- * May we append to path (size bytes, a regular file)? Returns true, with
- * *need_nl set when its last line is torn and must be ended first.
- */
-static bool check_existing(const char *path, bool gz, off_t size,
-			   bool *need_nl, char *err, size_t errsize)
-{
-	struct existing *ex = malloc(sizeof(*ex));
-	int version;
-	bool ok = false;
-
-	*need_nl = false;
-	if (!ex) {
-		snprintf(err, errsize, "%s: %s", path, strerror(ENOMEM));
-		return false;
-	}
-	/* a compressed file is read whole: is its last member complete? */
-	if (read_existing(path, gz, ex) < 0) {
+	if (n < 0) {
 		snprintf(err, errsize, _("cannot read %s: %s"), path,
 			 strerror(errno));
-		goto out;
+		return false;
 	}
-	version = replay_header_version(ex->first, ex->first_len);
-	if (version == 0) {
-		snprintf(err, errsize, _("%s exists and is not a stalltop "
-					 "recording: not appending to it"), path);
-		goto out;
-	}
-	if (version > REC_FORMAT_VERSION) {
-		snprintf(err, errsize, _("%s is a recording of format version "
-					 "%d, but this stalltop writes version "
-					 "%d: record to a new file"),
-			 path, version, REC_FORMAT_VERSION);
-		goto out;
-	}
-	if (gz && !ex->compressed) {
-		snprintf(err, errsize, _("%s is named .gz but is not "
-					 "compressed: not appending to it"), path);
-		goto out;
-	}
-	if (!gz && ex->compressed) {
-		snprintf(err, errsize, _("%s is compressed: record to a name "
-					 "ending in .gz to append to it"), path);
-		goto out;
-	}
-	if (gz && !ex->clean) {
-		snprintf(err, errsize, _("%s was not closed cleanly (stalltop "
-					 "was interrupted); a compressed "
-					 "recording cannot be continued: record "
-					 "to a new file"), path);
-		goto out;
-	}
-	if (!gz) {
-		/* the last byte, without reading the whole file */
-		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-		char c = '\n';
+	if (n >= 4 && memcmp(head, magic, 4) == 0) {
+		struct frame_reader *r = frame_reader_new(fd);
+		struct frame f;
+		char why[512] = "";
+		int got = r ? frame_reader_next(r, &f, why, sizeof(why)) : -1;
 
-		if (fd >= 0) {
-			if (pread(fd, &c, 1, size - 1) != 1)
-				c = '\n';
-			close(fd);
+		frame_reader_free(r);
+		if (got < 0 && errno == ENOTSUP) {
+			snprintf(err, errsize, "%s: %s", path, why);
+			return false;
 		}
-		ex->last = c;
+		return true; /* what is damaged, the reader skips */
 	}
-	*need_nl = ex->last != '\n';
-	ok = true;
-out:
-	free(ex);
-	return ok;
+	nl = memchr(head, '\n', (size_t)n);
+	if ((n >= 2 && (unsigned char)head[0] == 0x1f &&
+	     (unsigned char)head[1] == 0x8b) ||
+	    replay_header_version(head, nl ? (size_t)(nl - head) : (size_t)n) > 0) {
+		snprintf(err, errsize, _("%s is a recording of the older text "
+					 "format (NDJSON), which is not "
+					 "appended to: record to a new file"),
+			 path);
+		return false;
+	}
+	snprintf(err, errsize, _("%s exists and is not a stalltop recording: "
+				 "not appending to it"), path);
+	return false;
 }
 
 /*
@@ -242,7 +117,7 @@ static mode_t new_mode(const char *path)
  */
 static int open_file(const char *path, bool new_only, bool *created)
 {
-	int flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY;
+	int flags = O_RDWR | O_APPEND | O_CLOEXEC | O_NOCTTY;
 	int fd;
 
 	*created = false;
@@ -262,17 +137,61 @@ static int open_file(const char *path, bool new_only, bool *created)
 	return -1;
 }
 
-static struct recorder *open_recording(const char *path, bool new_only,
-				       char *err, size_t errsize)
+/* What the session record says of this machine and this recording. */
+static void session_of(struct storefile_session *s, bool threads,
+		       struct utsname *u, char *host, size_t hostsize)
 {
-	bool gz = is_gz_name(path), need_nl = false, created;
+	struct timespec ts;
+	long hz = sysconf(_SC_CLK_TCK), ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	*s = (struct storefile_session){
+		.program = PACKAGE_NAME " " PACKAGE_VERSION,
+		.hz = hz > 0 ? (unsigned long)hz : 0,
+		.ncpu = ncpu > 0 ? (unsigned long)ncpu : 0,
+		.started = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9,
+		.threads = threads,
+	};
+	if (gethostname(host, hostsize) == 0) {
+		host[hostsize - 1] = '\0';
+		s->hostname = host;
+	}
+	if (uname(u) == 0)
+		s->kernel = u->release;
+}
+
+/* The session's start: the file header and the session record. */
+static int begin_session(struct recorder *rec, bool threads)
+{
+	struct storefile_session s;
+	struct utsname u;
+	char host[HOST_NAME_MAX + 1];
+
+	rec->w = storefile_writer_open(rec->fd, PACKAGE_NAME " " PACKAGE_VERSION,
+				       RECORD_KEY_EVERY, RECORD_KEY_SECONDS);
+	if (!rec->w)
+		return -1;
+	session_of(&s, threads, &u, host, sizeof(host));
+	return storefile_write_session(rec->w, &s);
+}
+
+static struct recorder *open_recording(const char *path, bool new_only,
+				       bool threads, char *err,
+				       size_t errsize)
+{
 	struct recorder *rec = NULL;
+	bool created = false;
 	struct stat st;
-	char *line = NULL;
-	size_t len = 0;
-	FILE *mem = NULL;
 	int fd, e;
 
+	if (is_gz_name(path) && stat(path, &st) < 0) {
+		snprintf(err, errsize, _("%s: a recording is compressed record "
+					 "by record; name it without .gz "
+					 "(such as one ending in %s)"),
+			 path, RECORD_SUFFIX);
+		errno = EINVAL;
+		return NULL;
+	}
 	fd = open_file(path, new_only, &created);
 	if (fd < 0) {
 		e = errno;
@@ -287,66 +206,30 @@ static struct recorder *open_recording(const char *path, bool new_only,
 		goto fail;
 	}
 	if (S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    !check_existing(path, gz, st.st_size, &need_nl, err, errsize)) {
+	    !check_existing(fd, path, err, errsize)) {
 		errno = EINVAL;
 		goto fail;
 	}
-
-	rec = calloc(1, sizeof(*rec));
-	if (!rec) {
+	if (!(rec = calloc(1, sizeof(*rec)))) {
 		snprintf(err, errsize, "%s: %s", path, strerror(ENOMEM));
 		goto fail;
 	}
-	rec->fd = -1;
+	rec->fd = fd;
 	rec->regular = S_ISREG(st.st_mode);
-	mem = open_memstream(&line, &len);
-	if (!mem) {
-		snprintf(err, errsize, "%s: %s", path, strerror(ENOMEM));
-		goto fail;
-	}
-	/* end a torn line so the new session starts on a line of its own */
-	if (need_nl)
-		putc('\n', mem);
-	header_json(mem);
-	if (fclose(mem) != 0) {
-		mem = NULL;
-		snprintf(err, errsize, "%s: %s", path, strerror(ENOMEM));
-		goto fail;
-	}
-	mem = NULL;
-	if (gz) {
-		rec->gz = gzio_writer_open(fd);
-		if (!rec->gz) {
-			snprintf(err, errsize, "%s: %s", path, strerror(ENOMEM));
-			goto fail;
-		}
-		fd = -1; /* gzclose closes it */
-	} else {
-		rec->fd = fd;
-		fd = -1;
-	}
-	if (put_line(rec, line, len) < 0) {
+	rec->before = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+	if (begin_session(rec, threads) < 0) {
 		snprintf(err, errsize, _("cannot write to %s: %s"), path,
 			 strerror(errno));
 		goto fail;
 	}
-	free(line);
 	return rec;
 
 fail:
 	e = errno;
-	if (mem)
-		fclose(mem);
-	free(line);
-	if (fd >= 0)
-		close(fd);
-	if (rec) {
-		if (rec->gz)
-			gzio_writer_close(rec->gz);
-		else if (rec->fd >= 0)
-			close(rec->fd);
-		free(rec);
-	}
+	if (rec)
+		storefile_writer_free(rec->w);
+	free(rec);
+	close(fd);
 	/* a recording that could not even start leaves no empty file */
 	if (created)
 		unlink(path);
@@ -354,51 +237,39 @@ fail:
 	return NULL;
 }
 
-struct recorder *record_open(const char *path, char *err, size_t errsize)
+struct recorder *record_open(const char *path, bool threads, char *err,
+			     size_t errsize)
 {
-	return open_recording(path, false, err, errsize);
+	return open_recording(path, false, threads, err, errsize);
 }
 
-struct recorder *record_create(const char *path, char *err, size_t errsize)
+struct recorder *record_create(const char *path, bool threads, char *err,
+			       size_t errsize)
 {
-	return open_recording(path, true, err, errsize);
+	return open_recording(path, true, threads, err, errsize);
 }
 
-/* The descriptor written to. */
-static int rec_fd(const struct recorder *rec)
+int record_write(struct recorder *rec, const struct store_sample *s)
 {
-	return rec->gz ? gzio_writer_fd(rec->gz) : rec->fd;
-}
+	struct stat st;
 
-int record_write(struct recorder *rec, const struct sample *s)
-{
-	char *line = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&line, &len);
-	int ret;
-
-	if (!mem)
+	if (storefile_write(rec->w, s) < 0)
 		return -1;
-	json_write_sample(mem, s);
-	if (fclose(mem) != 0) {
-		free(line);
-		errno = ENOMEM;
-		return -1;
-	}
-	ret = put_line(rec, line, len);
-	free(line);
-	if (ret == 0 && rec->regular) {
-		struct stat st;
-
-		/* a file no name leads to any more: what goes in is lost */
-		if (fstat(rec_fd(rec), &st) < 0)
+	/* a file no name leads to any more: what goes in is lost */
+	if (rec->regular) {
+		if (fstat(rec->fd, &st) < 0)
 			return -1;
 		if (st.st_nlink == 0) {
 			errno = ENOENT;
 			return -1;
 		}
 	}
-	return ret;
+	return 0;
+}
+
+uint64_t record_size(const struct recorder *rec)
+{
+	return rec->before + storefile_writer_bytes(rec->w);
 }
 
 int record_close(struct recorder *rec)
@@ -407,12 +278,9 @@ int record_close(struct recorder *rec)
 
 	if (!rec)
 		return 0;
-	if (rec->gz) {
-		if (gzio_writer_close(rec->gz) < 0)
-			ret = -1;
-	} else if (close(rec->fd) < 0) {
+	storefile_writer_free(rec->w);
+	if (close(rec->fd) < 0)
 		ret = -1;
-	}
 	free(rec);
 	return ret;
 }

@@ -1,10 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Recording: append one sample per refresh to a file that --replay can
- * read back in place of the kernel.
+ * Recording: --record FILE writes store samples (store/sample.h: what
+ * the kernel said at each sample, record/storefile.h) to a file that
+ * --replay reads back in place of the kernel.
  *
- * The recording format (version REC_FORMAT_VERSION), also described in
- * the manual page (RECORDING FORMAT):
+ * - A file of records (store/frame.h): a file header, then a session
+ *   record (storefile.h: program, host, kernel, clock ticks, CPUs, when
+ *   recording started, whether threads are recorded) at the start of
+ *   each session, then one record per sample: a key frame first, then
+ *   only what changed since the sample before (a delta frame), with a
+ *   key frame every RECORD_KEY_EVERY samples or RECORD_KEY_SECONDS
+ *   seconds, whichever comes first, so that a reader can start at any of
+ *   them. The first sample of a session is the readings before the
+ *   first interval (the baseline).
+ *
+ * - Each record is compressed on its own, self-delimiting and checked
+ *   (CRC-32), and goes out in one write(2): a crash leaves at most a
+ *   torn last record, which a reader skips. Recording again to the same
+ *   file appends a new session after whatever is there, a torn end
+ *   included (the machine may have rebooted into another kernel).
+ *
+ * - Only a file of records is appended to: an existing file of another
+ *   kind (a recording of format 1 below, anything else) is refused, with
+ *   a message naming it. A new file is created mode 0600 (a recording
+ *   holds every task's command line and the IO counters /proc shows only
+ *   to each task's owner), or 0640 when its directory has the
+ *   set-group-ID bit: the file then belongs to the directory's group,
+ *   and that group may read it (less the umask, as always). A name
+ *   ending in ".gz" is refused: the records are compressed already.
+ *
+ * Format 1, which stalltop 0.1.0 wrote and --replay still reads
+ * (record/replay.h; no longer written), version REC_FORMAT_VERSION:
  *
  * - Text, one JSON object per line, each line ended by "\n" (NDJSON), so
  *   `jq`, `grep` and `tail -f` work on it.
@@ -47,59 +73,64 @@
  *   session, so the reader skips the fragment and goes on. Any other line
  *   that is not a sample is skipped with a note naming it.
  *
- * - Compression: a name ending in ".gz" is written and read through zlib
- *   (gzip format; `zcat FILE.gz | jq` works). Each line is flushed with
- *   Z_SYNC_FLUSH, so what was recorded before a crash can be read back;
- *   a compressed recording that was not closed cleanly cannot be appended
- *   to (record to a new file).
+ * - Compression: a name ending in ".gz" was written and is read through
+ *   zlib (gzip format; `zcat FILE.gz | jq` works), each line flushed
+ *   with Z_SYNC_FLUSH.
  */
 #ifndef STALLTOP_RECORD_H
 #define STALLTOP_RECORD_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-#include "model/sample.h"
 #include "record/json_keys.h"
+#include "store/sample.h"
 
-/* The version this stalltop writes, and the newest it reads. */
+/* Format 1's version: the newest of it --replay reads. */
 #define REC_FORMAT_VERSION 1
 
 /* The header's first key: what tells a recording from other JSON. */
 #define REC_MAGIC_KEY JSON_KEY_RECORDING
 
+/* A key frame every this many samples, or this many seconds. */
+#define RECORD_KEY_EVERY 60
+#define RECORD_KEY_SECONDS 600.0
+/* The suffix of a recording's name (rotate.h names files with it). */
+#define RECORD_SUFFIX ".stk"
+
 struct recorder;
 
 /*
- * Open path for appending and write a session header. An existing file
- * must be a recording of a version we write. A missing one is created
- * mode 0600 (a recording holds every task's command line and the IO
- * counters /proc shows only to each task's owner), or 0640 when its
- * directory has the set-group-ID bit: the file then belongs to the
- * directory's group, and that group may read it (less the umask, as
- * always). Returns NULL with a translated message in err and errno set on
+ * Open path for appending and begin a session (its record; threads: the
+ * samples hold threads' readings). An existing file must be a file of
+ * records of a version we write; a missing one is created as the top
+ * says. Returns NULL with a translated message in err and errno set on
  * failure; a file this call created is then removed again, so a failed
  * start (a full disk) leaves no empty file.
  */
-struct recorder *record_open(const char *path, char *err, size_t errsize);
+struct recorder *record_open(const char *path, bool threads, char *err,
+			     size_t errsize);
 
 /*
  * The same for a new file only: fails with errno EEXIST, and a message,
  * when path exists.
  */
-struct recorder *record_create(const char *path, char *err, size_t errsize);
+struct recorder *record_create(const char *path, bool threads, char *err,
+			       size_t errsize);
 
 /*
- * Append one sample as one line, flushed before returning. Returns 0, or
- * -1 with errno set (EIO for a compression error; ENOENT when the file
- * was removed: the line went into a file no name leads to, and so does
- * everything after it).
+ * Append one sample as one record. Returns 0, or -1 with errno set
+ * (ENOENT when the file was removed: the record went into a file no name
+ * leads to, and so does everything after it). After a failed write the
+ * next sample is a key frame.
  */
-int record_write(struct recorder *rec, const struct sample *s);
+int record_write(struct recorder *rec, const struct store_sample *s);
 
-/*
- * Finish the file (the gzip trailer for .gz) and free rec; NULL is fine.
- * Returns 0, or -1 with errno set when the last write failed.
- */
+/* Bytes in the file (what was there before included). */
+uint64_t record_size(const struct recorder *rec);
+
+/* Close the file and free rec; NULL is fine. 0, or -1 with errno set. */
 int record_close(struct recorder *rec);
 
 #endif

@@ -30,17 +30,34 @@
 #include "record/json_read.h"
 #include "record/replay.h"
 #include "record/replay_set.h"
+#include "record/storefile.h"
+#include "record/storeindex.h"
+#include "store/frame.h"
 
 /* The first line of a file is read up to this many bytes for its start. */
 #define FIRST_LINE_MAX REPLAY_HEADER_MAX
 /* ...and of the second line, for the time of the first sample */
 #define AFTER_MAX 128
 
+/* A recording of readings (storefile.h) in the set, once opened. */
+struct store_member {
+	int fd;
+	struct storeindex ix;
+	struct storefile_reader *r;
+	size_t next;       /* the entry r hands out next; SIZE_MAX: unknown */
+	size_t held;       /* the entry r handed out last (out still holds
+			      it); SIZE_MAX: none */
+	size_t bad;        /* entries found not to decode */
+	size_t first_bad;  /* ... the first one's */
+};
+
 struct member {
 	char *path;
 	double start;      /* its first sample's time (first_start), NAN: unknown */
 	bool from_dir;     /* found in a directory (else named) */
-	struct replay *rp; /* NULL: left out */
+	bool store;        /* a recording of readings (by its first bytes) */
+	struct replay *rp; /* NULL: left out (an NDJSON recording) */
+	struct store_member *st; /* NULL: left out (a recording of readings) */
 };
 
 /* 16 bytes a sample, on top of its file's index */
@@ -101,9 +118,28 @@ static bool add_member(struct replay_set *set, const char *path, bool from_dir)
 		return false;
 	m->start = NAN;
 	m->from_dir = from_dir;
+	m->store = false;
 	m->rp = NULL;
+	m->st = NULL;
 	set->nm++;
 	return true;
+}
+
+/* Does the regular file at path start as a recording of readings? */
+static bool is_store_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	unsigned char head[4];
+	struct stat st;
+	bool yes;
+
+	if (fd < 0)
+		return false;
+	yes = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	      pread(fd, head, sizeof(head), 0) == (ssize_t)sizeof(head) &&
+	      storeindex_sniff(head, sizeof(head));
+	close(fd);
+	return yes;
 }
 
 static bool is_recording_name(const char *name)
@@ -134,7 +170,7 @@ static int add_dir(struct replay_set *set, const char *dir, char *err,
 		struct stat st;
 		bool ok;
 
-		if (!is_recording_name(e->d_name))
+		if (e->d_name[0] == '.')
 			continue;
 		if (asprintf(&path, "%s%s%s", dir,
 			     dir[strlen(dir) - 1] == '/' ? "" : "/",
@@ -144,6 +180,7 @@ static int add_dir(struct replay_set *set, const char *dir, char *err,
 			return -1;
 		}
 		ok = stat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
+		     (!is_recording_name(e->d_name) && !is_store_file(path)) ||
 		     add_member(set, path, true);
 		free(path);
 		if (!ok) {
@@ -154,8 +191,9 @@ static int add_dir(struct replay_set *set, const char *dir, char *err,
 	}
 	closedir(d);
 	if (set->nm == before) {
-		snprintf(err, errsize, _("%s holds no recording (no file named "
-					 "*.ndjson or *.ndjson.gz)"), dir);
+		snprintf(err, errsize, _("%s holds no recording (no recording of "
+					 "readings, no file named *.ndjson or "
+					 "*.ndjson.gz)"), dir);
 		return -1;
 	}
 	return 0;
@@ -242,6 +280,33 @@ static double first_start(const char *path)
 	return start;
 }
 
+/*
+ * When a recording of readings starts: the time of its first sample
+ * record (read without inflating it), NAN when it has none.
+ */
+static double store_start(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	struct frame_reader *r;
+	struct frame f;
+	double start = NAN;
+	char err[256];
+
+	if (fd < 0)
+		return NAN;
+	if ((r = frame_reader_new(fd))) {
+		frame_reader_raw(r, true);
+		while (frame_reader_next(r, &f, err, sizeof(err)) == 1)
+			if (f.type == FRAME_KEY || f.type == FRAME_DELTA) {
+				start = f.time;
+				break;
+			}
+		frame_reader_free(r);
+	}
+	close(fd);
+	return start;
+}
+
 /* Known starts first in time order; unknown ones (damaged) first of all. */
 static int by_start(const void *a, const void *b)
 {
@@ -294,19 +359,22 @@ static double last_time(const struct replay_set *set)
 static bool add_samples(struct replay_set *set, size_t f, double begin,
 			double end)
 {
-	struct replay *rp = set->m[f].rp;
+	const struct member *m = &set->m[f];
+	struct replay *rp = m->rp;
 	double before = last_time(set);
+	size_t n = m->st ? m->st->ix.n : replay_count(rp);
 
-	for (size_t i = 0; i < replay_count(rp); i++) {
-		double t = replay_time(rp, i);
+	for (size_t i = 0; i < n; i++) {
+		double t = m->st ? m->st->ix.e[i].time : replay_time(rp, i);
 
 		if (!in_window(t, begin, end))
 			continue;
 		if (!isnan(t) && !isnan(before) && t <= before) {
 			if (!set->overlap++) {
-				set->first_overlap = replay_line(rp, i);
+				set->first_overlap = m->st ? i + 1
+							   : replay_line(rp, i);
 				free(set->overlap_file);
-				set->overlap_file = strdup(set->m[f].path);
+				set->overlap_file = strdup(m->path);
 			}
 			continue;
 		}
@@ -322,6 +390,66 @@ static bool add_samples(struct replay_set *set, size_t f, double begin,
 		set->idx[set->n++] = (struct pos){ (uint32_t)f, (uint32_t)i, t };
 	}
 	return true;
+}
+
+static void store_close(struct store_member *st)
+{
+	if (!st)
+		return;
+	storefile_reader_free(st->r);
+	storeindex_free(&st->ix);
+	if (st->fd >= 0)
+		close(st->fd);
+	free(st);
+}
+
+/*
+ * Open and index the recording of readings of member m: 0, or -1 with a
+ * translated message in err (errno EINTR: cancelled).
+ */
+static int store_open(struct member *m, size_t max, int cancel_fd, char *err,
+		      size_t errsize)
+{
+	struct store_member *st = calloc(1, sizeof(*st));
+	struct stat sb;
+	char why[512];
+
+	if (!st) {
+		snprintf(err, errsize, "%s", strerror(ENOMEM));
+		return -1;
+	}
+	st->next = st->held = SIZE_MAX;
+	st->fd = open(m->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (st->fd < 0 || fstat(st->fd, &sb) < 0) {
+		snprintf(err, errsize, _("cannot open %s: %s"), m->path,
+			 strerror(errno));
+		goto fail;
+	}
+	if (storeindex_build(&st->ix, st->fd, max, cancel_fd, why,
+			     sizeof(why)) < 0) {
+		snprintf(err, errsize, "%s: %s", m->path, why);
+		goto fail;
+	}
+	if (!(st->r = storefile_reader_new(st->fd))) {
+		snprintf(err, errsize, "%s", strerror(ENOMEM));
+		goto fail;
+	}
+	if (!st->ix.n && st->ix.skipped) {
+		snprintf(err, errsize, _("%s is not a recording: no record in "
+					 "it holds"), m->path);
+		errno = EBADMSG;
+		goto fail;
+	}
+	m->st = st;
+	return 0;
+fail:
+	{
+		int e = errno;
+
+		store_close(st);
+		errno = e;
+	}
+	return -1;
 }
 
 /* Open the members the window may need; index their samples. */
@@ -347,12 +475,18 @@ static int open_members(struct replay_set *set, double begin, double end,
 			break;
 		}
 		o.max_samples = REPLAY_SAMPLES_MAX - set->n;
-		m->rp = replay_open_opts(m->path, &o, why, sizeof(why));
-		if (!m->rp && (!m->from_dir || errno == EINTR)) {
+		bool opened;
+		if (m->store)
+			opened = store_open(m, o.max_samples, cancel_fd, why,
+					    sizeof(why)) == 0;
+		else
+			opened = (m->rp = replay_open_opts(m->path, &o, why,
+							   sizeof(why)));
+		if (!opened && (!m->from_dir || errno == EINTR)) {
 			snprintf(err, errsize, "%s", why);
 			return -1;
 		}
-		if (!m->rp) {
+		if (!opened) {
 			add_note(&set->skipped, _("%s was skipped: %s"), m->path,
 				 why);
 			continue;
@@ -396,8 +530,13 @@ struct replay_set *replay_set_open_cancel(const char *const *paths, size_t n,
 			goto fail;
 		}
 	}
-	for (size_t i = 0; i < set->nm; i++)
-		set->m[i].start = first_start(set->m[i].path);
+	for (size_t i = 0; i < set->nm; i++) {
+		struct member *m = &set->m[i];
+
+		m->store = is_store_file(m->path);
+		m->start = m->store ? store_start(m->path)
+				    : first_start(m->path);
+	}
 	qsort(set->m, set->nm, sizeof(*set->m), by_start);
 	if (open_members(set, begin, end, cancel_fd, err, errsize) < 0)
 		goto fail;
@@ -422,6 +561,14 @@ size_t replay_set_count(const struct replay_set *set)
 	return set->n;
 }
 
+bool replay_set_all_store(const struct replay_set *set)
+{
+	for (size_t i = 0; i < set->nm; i++)
+		if (set->m[i].rp)
+			return false;
+	return set->nopen > 0;
+}
+
 size_t replay_set_files(const struct replay_set *set)
 {
 	return set->nopen;
@@ -441,6 +588,12 @@ int replay_set_get(struct replay_set *set, size_t index, struct sample *out)
 		return -1;
 	}
 	m = &set->m[set->idx[index].file];
+	if (m->st) {
+		/* its readings come through replay_set_store_read */
+		memset(out, 0, sizeof(*out));
+		errno = EINVAL;
+		return -1;
+	}
 	ret = replay_get(m->rp, set->idx[index].index, out);
 	note = ret < 0 ? replay_skipped(m->rp) : NULL;
 	if (note && set->name_files) {
@@ -453,6 +606,103 @@ int replay_set_get(struct replay_set *set, size_t index, struct sample *out)
 		set->skip_note = strdup(note);
 	}
 	return ret;
+}
+
+bool replay_set_store_pos(const struct replay_set *set, size_t index,
+			  size_t *file, size_t *entry)
+{
+	if (index >= set->n || !set->m[set->idx[index].file].st)
+		return false;
+	*file = set->idx[index].file;
+	*entry = set->idx[index].index;
+	return true;
+}
+
+const struct storeindex *replay_set_store_index(const struct replay_set *set,
+						size_t file)
+{
+	return file < set->nm && set->m[file].st ? &set->m[file].st->ix : NULL;
+}
+
+/* Entries from..to-1 of member m did not decode: count them (once). */
+static void store_bad(struct store_member *st, size_t from, size_t to)
+{
+	for (size_t e = from; e < to && e < st->ix.n; e++) {
+		if (st->ix.e[e].bad)
+			continue;
+		st->ix.e[e].bad = true;
+		if (!st->bad++ || e < st->first_bad)
+			st->first_bad = e;
+	}
+}
+
+/* The entry of the record at offset, from entry `from` on; SIZE_MAX: none. */
+static size_t entry_at(const struct storeindex *ix, size_t from,
+		       uint64_t offset)
+{
+	for (size_t j = from; j < ix->n && ix->e[j].offset <= offset; j++)
+		if (ix->e[j].offset == offset)
+			return j;
+	return SIZE_MAX;
+}
+
+int replay_set_store_read(struct replay_set *set, size_t file, size_t entry,
+			  struct store_sample *out)
+{
+	struct store_member *st = file < set->nm ? set->m[file].st : NULL;
+	char err[512] = "";
+
+	free(set->skip_note);
+	set->skip_note = NULL;
+	if (!st || entry >= st->ix.n) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (st->held == entry)
+		return 1; /* out holds it still */
+	if (st->ix.e[entry].bad)
+		return 0; /* known */
+	if (st->next != entry || st->next == SIZE_MAX) {
+		size_t k = storeindex_key_at(&st->ix, entry);
+
+		st->held = st->next = SIZE_MAX;
+		if (k == SIZE_MAX) {
+			store_bad(st, entry, entry + 1);
+			return 0; /* no key frame before it: no base */
+		}
+		if (storefile_seek(st->r, st->ix.e[k].offset) < 0)
+			return -1;
+		st->next = k;
+	}
+	for (;;) {
+		int got = storefile_next(st->r, out, err, sizeof(err));
+
+		if (got < 0) {
+			st->held = st->next = SIZE_MAX;
+			return -1;
+		}
+		size_t j = got ? entry_at(&st->ix, st->next,
+					  storefile_offset(st->r)) : SIZE_MAX;
+		if (j == SIZE_MAX) {
+			/* the end, or a record the index does not have */
+			st->held = st->next = SIZE_MAX;
+			if (!got) {
+				/* none of the rest decodes */
+				store_bad(st, entry, st->ix.n);
+				return 0;
+			}
+			continue;
+		}
+		st->held = j;
+		st->next = j + 1;
+		if (j == entry)
+			return 1;
+		if (j > entry) {
+			/* the decoder skipped these: damaged, or no base */
+			store_bad(st, entry, j);
+			return 0;
+		}
+	}
 }
 
 const char *replay_set_skipped(const struct replay_set *set)
@@ -479,13 +729,49 @@ size_t replay_set_find_time(const struct replay_set *set, double epoch)
 	return best;
 }
 
+/* What was skipped in a recording of readings, or NULL: nothing. */
+static char *store_problem(const struct store_member *st)
+{
+	const struct storeindex *ix = &st->ix;
+	uint64_t inside = ix->skipped - ix->tail;
+	char *text = NULL;
+
+	if (inside) {
+		unsigned long long parts = ix->parts - (ix->tail > 0);
+
+		add_note(&text, ngettext("%llu damaged part (%llu bytes) was "
+					 "skipped", "%llu damaged parts (%llu "
+					 "bytes) were skipped", parts),
+			 parts, (unsigned long long)inside);
+	}
+	if (ix->tail)
+		add_note(&text, ngettext("the last record is torn (%llu byte) "
+					 "and was ignored", "the last record is "
+					 "torn (%llu bytes) and was ignored",
+					 ix->tail),
+			 (unsigned long long)ix->tail);
+	if (st->bad)
+		add_note(&text, ngettext("%zu sample did not decode and was "
+					 "skipped (sample %zu of the file)",
+					 "%zu samples did not decode and were "
+					 "skipped (from sample %zu of the "
+					 "file on)", st->bad),
+			 st->bad, st->first_bad + 1);
+	if (ix->full)
+		add_note(&text, _("a replay holds at most %zu samples: the "
+				  "rest was not read (choose a window with "
+				  "--begin and --end)"), REPLAY_SAMPLES_MAX);
+	return text;
+}
+
 const char *replay_set_problem(struct replay_set *set)
 {
 	char *text = NULL;
 
 	for (size_t i = 0; i < set->nm; i++) {
+		char *own = set->m[i].st ? store_problem(set->m[i].st) : NULL;
 		const char *p = set->m[i].rp ? replay_problem(set->m[i].rp)
-					     : NULL;
+					     : own;
 
 		if (!p)
 			continue;
@@ -493,6 +779,7 @@ const char *replay_set_problem(struct replay_set *set)
 			add_note(&text, "%s: %s", set->m[i].path, p);
 		else
 			add_note(&text, "%s", p);
+		free(own);
 	}
 	if (set->overlap)
 		add_note(&text, ngettext("%s: %zu sample was skipped because "
@@ -517,6 +804,7 @@ void replay_set_close(struct replay_set *set)
 		return;
 	for (size_t i = 0; i < set->nm; i++) {
 		replay_close(set->m[i].rp);
+		store_close(set->m[i].st);
 		free(set->m[i].path);
 	}
 	free(set->m);

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A set of recordings replayed as one: files, or directories of them
- * (every *.ndjson and *.ndjson.gz inside, such as the daily files of
- * --record DIR), in the order of their first sample's time (the first
- * header's start when that cannot be read quickly), their samples one
- * timeline, optionally only those of a time window. A layer
- * over replay.h: each file is a struct replay of its own.
+ * (every *.ndjson and *.ndjson.gz inside, and every regular file that
+ * starts as a recording of readings, such as the daily files of --record
+ * DIR), in the order of their first sample's time (the first header's
+ * start when that cannot be read quickly), their samples one timeline,
+ * optionally only those of a time window. A layer over replay.h and
+ * storeindex.h: each file is a struct replay of its own, or, for a
+ * recording of readings (told by its first bytes, whatever its name),
+ * its index and a reader.
  *
  * The window: a sample is in it when its time is within [begin, end]
  * (either bound NAN: open on that side); a sample without a time is in
@@ -31,6 +34,8 @@
 #include <stddef.h>
 
 #include "model/sample.h"
+#include "record/storeindex.h"
+#include "store/sample.h"
 
 struct replay_set;
 
@@ -55,13 +60,43 @@ struct replay_set *replay_set_open_cancel(const char *const *paths, size_t n,
 /* The number of samples in the window, across the files. */
 size_t replay_set_count(const struct replay_set *set);
 
-/* As replay_get(), for the set's sample index (0-based). */
+/*
+ * As replay_get(), for the set's sample index (0-based) of an NDJSON
+ * recording (EINVAL for one of readings).
+ */
 int replay_set_get(struct replay_set *set, size_t index, struct sample *out);
+/*
+ * Recordings of readings (storefile.h; told from NDJSON by their first
+ * bytes, so a directory or a list may mix them) are not read into struct
+ * sample here: the player runs the model over their store samples.
+ * Sample index is of one when replay_set_store_pos() gives its file and
+ * its entry in that file's index (storeindex.h).
+ */
+bool replay_set_store_pos(const struct replay_set *set, size_t index,
+			  size_t *file, size_t *entry);
+/* The index of store file `file`, or NULL when it is not one (or closed). */
+const struct storeindex *replay_set_store_index(const struct replay_set *set,
+						size_t file);
+/*
+ * Entry `entry` of store file `file` (any entry of its index, in the
+ * window or not) into *out, valid until the next call for that file:
+ * reading on from the entry before is one record; any other is a seek
+ * to the key frame at or before it and a decoding forward. 1; 0 when it
+ * did not decode (it, or a record between it and its key frame, is
+ * damaged: counted in the problem); -1 with errno set (a read error,
+ * ENOMEM, EINVAL).
+ */
+int replay_set_store_read(struct replay_set *set, size_t file, size_t entry,
+			  struct store_sample *out);
+
 /* As replay_skipped(), named by its file when there are several. */
 const char *replay_set_skipped(const struct replay_set *set);
 
 /* As replay_find_time(), across the set. */
 size_t replay_set_find_time(const struct replay_set *set, double epoch);
+
+/* Every file replayed is a recording of readings (and there is one). */
+bool replay_set_all_store(const struct replay_set *set);
 
 /* The number of files replayed. */
 size_t replay_set_files(const struct replay_set *set);

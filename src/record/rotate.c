@@ -24,7 +24,9 @@
 #include "record/rotate.h"
 
 #define PREFIX "stalltop-"
-#define SUFFIX ".ndjson.gz"
+#define SUFFIX RECORD_SUFFIX
+/* the suffix of the files of format 1, which retention removes too */
+#define OLD_SUFFIX ".ndjson.gz"
 /* a day's files beyond this many: something is wrong, stop trying */
 #define MAX_SEQ 100000
 /* offsets of the wall clock this close are one (s): see clock_see() */
@@ -139,7 +141,8 @@ static void file_name(const struct rotator *r, time_t start, unsigned seq,
 
 /*
  * The start of the period a name of ours stands for, or -1 when the name
- * is not exactly one we write (either form: days or test periods).
+ * is not exactly one we write (either form: days or test periods; with
+ * either suffix: ours, or that of the files of format 1).
  */
 static time_t name_start(const char *name)
 {
@@ -166,6 +169,10 @@ static time_t name_start(const char *name)
 	/* the same name written back, or it is not one of ours */
 	snprintf(canon, sizeof(canon), PREFIX "%04d-%02d-%02d%s%s" SUFFIX, y,
 		 mo, d, t, num);
+	if (strcmp(canon, name) != 0)
+		snprintf(canon, sizeof(canon),
+			 PREFIX "%04d-%02d-%02d%s%s" OLD_SUFFIX, y, mo, d, t,
+			 num);
 	if (strcmp(canon, name) != 0 || mo < 1 || mo > 12 || d < 1 || d > 31 ||
 	    hms / 10000 > 23 || hms / 100 % 100 > 59 || hms % 100 > 59)
 		return -1;
@@ -334,7 +341,7 @@ static int open_next(struct rotator *r, time_t start, unsigned seq,
 		file_name(r, start, seq, name, sizeof(name));
 		snprintf(r->path, sizeof(r->path), "%s/%s", r->dir, name);
 		/* a new file, never one that is there: the first free name */
-		r->rec = record_create(r->path, err, errsize);
+		r->rec = record_create(r->path, r->o.threads, err, errsize);
 		if (r->rec || errno != EEXIST)
 			break;
 	}
@@ -391,14 +398,14 @@ static bool full(const struct rotator *r)
 	       (uint64_t)st.st_size >= r->o.max_size;
 }
 
-int rotate_write(struct rotator *r, const struct sample *s, char *err,
+int rotate_write(struct rotator *r, const struct store_sample *s, char *err,
 		 size_t errsize)
 {
 	/* the sample's own time decides, so the boundary splits no sample */
 	double wall = isfinite(s->time) && s->time > 0 ? s->time
 						       : clock_now(CLOCK_REALTIME);
-	double boot = isfinite(s->boottime) && s->boottime > 0 ?
-		      s->boottime : clock_now(CLOCK_BOOTTIME);
+	double boot = isfinite(s->boot) && s->boot > 0 ?
+		      s->boot : clock_now(CLOCK_BOOTTIME);
 	time_t start = period_start(r, (time_t)floor(wall));
 	int ret = 0;
 

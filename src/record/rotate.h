@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Rotating recordings: --record DIR writes one compressed recording per
- * local day into DIR, like atop's daily logs, each a complete recording
- * (record.h) that replays on its own:
+ * Rotating recordings: --record DIR writes one recording per local day
+ * into DIR, like atop's daily logs, each a complete recording (record.h:
+ * its session record, a key frame first) that replays on its own:
  *
- *   stalltop-YYYY-MM-DD.ndjson.gz      the day's file
- *   stalltop-YYYY-MM-DD.N.ndjson.gz    the next ones of the same day (N = 1,
- *                                      2 ...): the file reached the size
- *                                      limit, or stalltop started again
+ *   stalltop-YYYY-MM-DD.stk      the day's file
+ *   stalltop-YYYY-MM-DD.N.stk    the next ones of the same day (N = 1,
+ *                                2 ...): the file reached the size
+ *                                limit, or stalltop started again
  *
  * An existing file is never appended to, so a file a crash cut short
  * stays as it is (replay reads what it holds) and a restart begins a new
@@ -15,10 +15,9 @@
  *
  * Rotation is decided by each sample's own time, before it is written:
  * the sample taken after local midnight is the first of the new day's
- * file, and the old file is finished (its gzip trailer written and the
- * file closed) before the new one is opened, so no sample is lost or
- * written twice and no file is left without its end. When a file has
- * reached max_size, the next sample starts a new file of the same day.
+ * file, and the old file is closed before the new one is opened, so no
+ * sample is lost or written twice. When a file has reached max_size, the
+ * next sample starts a new file of the same day.
  *
  * Each file is created new (never a name that is there), mode 0600 or
  * 0640 as record.h says; a file that could not be started is removed
@@ -28,8 +27,10 @@
  * Retention: whenever a new day begins (and at start), files of this
  * naming whose every sample is older than keep days are removed: a file
  * holds only samples of its period, so those whose period ended keep days
- * (by the calendar) before the retention clock. Never the file being
- * written; other files in DIR are never touched.
+ * (by the calendar) before the retention clock. Files of the same naming
+ * that recordings of format 1 had (stalltop-YYYY-MM-DD[.N].ndjson.gz,
+ * record.h) go by the same rule. Never the file being written; other files
+ * in DIR are never touched.
  *
  * The retention clock trusts no jump of the wall clock. Each sample's
  * time is set beside the boot clock (CLOCK_BOOTTIME, which counts suspend
@@ -49,7 +50,7 @@
  *
  * For tests, STALLTOP_ROTATE_SECONDS=N makes a "day" N seconds long
  * (periods aligned to the epoch; files then named
- * stalltop-YYYY-MM-DD-HHMMSS[.N].ndjson.gz after the period's start, and
+ * stalltop-YYYY-MM-DD-HHMMSS[.N].stk after the period's start, and
  * retention counted in periods). It is not a user option.
  */
 #ifndef STALLTOP_ROTATE_H
@@ -59,7 +60,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/sample.h"
+#include "store/sample.h"
 
 #define ROTATE_MAX_SIZE_DEFAULT (256ULL << 20)
 #define ROTATE_KEEP_DEFAULT 28
@@ -77,6 +78,8 @@ struct rotate_opts {
 	uint64_t max_size;  /* bytes on disk that end a file; 0: no limit */
 	unsigned keep;      /* days of files kept, 0: all */
 	long period;        /* seconds of a "day"; 0: local days */
+	bool threads;       /* the samples hold threads' readings (the
+			       session record says it) */
 };
 
 struct rotator;
@@ -97,11 +100,11 @@ struct rotator *rotate_open(const char *dir, const struct rotate_opts *o,
 
 /*
  * Write s into the file its time belongs to, rotating first when due;
- * s->boottime (or, when 0, the boot clock now) tells a jump of the wall
+ * s->boot (or, when 0, the boot clock now) tells a jump of the wall
  * clock. Returns 0, or -1 with a translated message in err (also when
  * the file was removed while it was written).
  */
-int rotate_write(struct rotator *r, const struct sample *s, char *err,
+int rotate_write(struct rotator *r, const struct store_sample *s, char *err,
 		 size_t errsize);
 
 /*
@@ -115,7 +118,7 @@ const char *rotate_warning(struct rotator *r);
 /* The file being written (for messages and tests). */
 const char *rotate_path(const struct rotator *r);
 
-/* Finish the current file (record_close) and free r; NULL is fine. */
+/* Close the current file (record_close) and free r; NULL is fine. */
 int rotate_close(struct rotator *r);
 
 #endif

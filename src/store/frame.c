@@ -39,6 +39,7 @@ struct frame_reader {
 	size_t out_cap;
 	unsigned version;
 	uint64_t skipped, gaps, tail;
+	bool raw;                       /* payloads as stored, not inflated */
 };
 
 static void put_le(unsigned char *p, uint64_t v, int n)
@@ -277,7 +278,8 @@ static long take(struct frame_reader *r, struct frame *f)
 	f->offset = r->offset + r->start;
 	f->data = h + FRAME_HEADER_SIZE;
 	f->len = stored;
-	if (h[5] & FRAME_F_DEFLATE) {
+	f->deflated = h[5] & FRAME_F_DEFLATE;
+	if (f->deflated && (!r->raw || f->type == FRAME_HEADER)) {
 		long n = inflated(r, f->data, stored);
 		if (n < 0)
 			return 0;
@@ -347,6 +349,22 @@ int frame_reader_next(struct frame_reader *r, struct frame *f, char *err,
 		r->gaps += skip > 0;
 		return 1;
 	}
+}
+
+void frame_reader_raw(struct frame_reader *r, bool raw)
+{
+	r->raw = raw;
+}
+
+int frame_reader_seek(struct frame_reader *r, uint64_t offset)
+{
+	if (offset > (uint64_t)INT64_MAX ||
+	    lseek(r->fd, (off_t)offset, SEEK_SET) < 0)
+		return -1;
+	r->start = r->end = 0;
+	r->offset = offset;
+	r->eof = false;
+	return 0;
 }
 
 unsigned frame_reader_version(const struct frame_reader *r)

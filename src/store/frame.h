@@ -65,8 +65,10 @@ enum frame_type {
 struct frame {
 	int type;
 	double time;
-	const unsigned char *data;      /* the payload, inflated */
+	const unsigned char *data;      /* the payload, inflated (raw:
+					   as stored) */
 	size_t len;
+	bool deflated;                  /* stored compressed */
 	uint64_t offset;                /* where the record starts */
 	uint64_t skipped;               /* damaged bytes skipped before it */
 };
@@ -98,6 +100,17 @@ struct frame_reader *frame_reader_new(int fd);
  */
 int frame_reader_next(struct frame_reader *r, struct frame *f, char *err,
 		      size_t errsize);
+/*
+ * raw: hand out payloads as stored, without inflating them (a scan of
+ * where the records are and when: the CRC is checked all the same).
+ */
+void frame_reader_raw(struct frame_reader *r, bool raw);
+/*
+ * Go on reading at offset, the start of a record (frame.offset of an
+ * earlier read): 0, or -1 with errno set (lseek's: a pipe cannot). The
+ * version and the counts of damage stay.
+ */
+int frame_reader_seek(struct frame_reader *r, uint64_t offset);
 /* The format version of the last header read; 0 before any. */
 unsigned frame_reader_version(const struct frame_reader *r);
 /* Damaged bytes skipped so far (torn tail included), and in how many parts. */

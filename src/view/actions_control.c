@@ -114,10 +114,47 @@ static const struct prompt_ops speed_prompt = {
 	.accept = set_delay,
 };
 
+/*
+ * Where the producer makes its figures' interval from stored readings,
+ * d sets that interval (0: the recording's own); the pace stays.
+ */
+static void set_interval(struct screen *s, const char *text)
+{
+	double d = 0;
+	if (strcmp(text, "0") != 0 && numparse_delay(text, &d) < 0) {
+		char esc[64];
+		escape_text(text, esc, sizeof(esc));
+		screen_message(s, true,
+			       _("invalid interval '%s': give seconds from 0.01 "
+				 "to 86400, or 0 for the recording's own"), esc);
+		return;
+	}
+	s->interval = d;
+	producer_set_interval(s->m, d);
+	screen_refetch(s);
+	if (d > 0)
+		screen_message(s, false, _("figures over %g s: samples at least "
+					   "that far apart"), d);
+	else
+		screen_message(s, false, "%s",
+			       _("figures over the recording's interval"));
+}
+
+static const struct prompt_ops interval_prompt = {
+	.kind = PROMPT_DELAY,
+	.label = N_("Interval the figures cover, seconds (0: the recording's): "),
+	.accept = set_interval,
+};
+
 void actions_control_delay(struct screen *s, int arg)
 {
 	(void)arg;
 	char buf[32];
+	if (s->m && producer_sets_interval(s->m)) {
+		snprintf(buf, sizeof(buf), "%g", s->interval);
+		prompt_start(s, &interval_prompt, buf);
+		return;
+	}
 	snprintf(buf, sizeof(buf), "%g", s->delay);
 	prompt_start(s, paced(s) ? &speed_prompt : &delay_prompt, buf);
 }
@@ -222,14 +259,16 @@ const struct key_def actions_control_keys[] = {
 	{ { 'c' }, actions_control_cmdline, 0,
 	  N_("show the command line or the name") },
 	{ { 'a' }, actions_control_accumulate, 0,
-	  N_("figures since start instead of per interval (on/off)") },
+	  N_("figures since start instead of per interval (on/off; replaying: "
+	     "since the sample shown)") },
 	{ { ' ' }, actions_control_freeze, 0,
 	  N_("freeze the display (collection goes on); replaying: pause or "
 	     "resume playback") },
 	{ { KEY_F(2) }, actions_control_setup, 0,
 	  N_("column setup: show, hide and order the columns (saved)") },
 	{ { 'd' }, actions_control_delay, 0,
-	  N_("change the refresh interval (seconds; replaying: the time each "
+	  N_("change the refresh interval (seconds; replaying a recording of "
+	     "readings: the interval the figures cover, else the time each "
 	     "sample stays)") },
 	{ { 'E' }, actions_control_delayacct, 0,
 	  N_("turn on kernel delay accounting (asks first)") },

@@ -631,6 +631,7 @@ static void screen_init(struct screen *s, struct producer *m,
 	s->tree = set->tree;
 	s->accumulate = set->accumulate;
 	s->delay = set->delay > 0 ? set->delay : 1.0;
+	s->interval = set->interval;
 	const char *nc = getenv("NO_COLOR");
 	s->mono = set->monochrome || (nc && *nc);
 	s->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;

@@ -19,6 +19,10 @@ struct evloop;
 struct screen_settings {
 	struct select_opts sel;  /* sort, metric, the filters */
 	double delay;            /* seconds between samples (> 0) */
+	double interval;         /* the interval the figures cover, where
+				    the producer makes it (a replay of
+				    readings: producer_sets_interval); 0:
+				    its own */
 	unsigned long iterations;/* end after this many refreshes, 0 = never */
 	bool threads;            /* every thread a row */
 	bool cmdline;            /* command lines instead of names */

@@ -139,6 +139,7 @@ struct screen {
 	bool mono;
 	bool utf8;
 	double delay;
+	double interval;    /* settings.interval, as d changed it */
 	bool quick_timer;   /* the timer runs a short first interval */
 
 	/* the bottom line: a prompt, a message, or the key hints */

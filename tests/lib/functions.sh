@@ -341,6 +341,20 @@ check_json() {
 	return 0
 }
 
+# stk_dump FILE OUT: what the recording FILE holds (tests/lib/stkdump: a
+# line per session record and per sample, one at the end with the damage
+# skipped) into OUT; fails unless it reads to the end of FILE.
+stk_dump() {
+	"$top_builddir/tests/lib/stkdump" "$1" >"$2" 2>"$TMP/stkdump.err" ||
+		fail "$1 does not read to its end: $(cat "$TMP/stkdump.err")"
+}
+
+# stk_samples FILE: the number of samples the recording FILE holds now
+# (0 while it cannot be read).
+stk_samples() {
+	"$top_builddir/tests/lib/stkdump" "$1" 2>/dev/null | grep -c '^{"time"'
+}
+
 # jqs FILE FILTER [jq options...]: FILTER over all samples of FILE as one
 # array (slurped), raw output. Fails the test (also from inside $(...),
 # see fail) when jq fails or the result is nothing: no output, null or

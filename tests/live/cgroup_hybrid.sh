@@ -44,7 +44,7 @@ in_both() {
 }
 wait_for -t 10 in_both
 
-run_stalltop_json --cgroups -d 1 -n 6 --record "$TMP/rec.ndjson.gz"
+run_stalltop_json --cgroups -d 1 -n 6 --record "$TMP/rec.stk"
 
 limit=$((64 << 20))
 expect "the service's cgroup row" "$JSON" -s --arg path "$SVC_PATH" \
@@ -102,7 +102,7 @@ note "cgroup row: $(jq -c --arg p "$SVC_PATH" '.cgroups[]? | select(.path == $p)
 	   mem_cgroup_version, mem_some_us, causes})}' "$JSON" | tail -n 1)"
 
 # the recording replays with the same cgroup rows
-timeout 60 "$STALLTOP" --replay "$TMP/rec.ndjson.gz" -b --json --cgroups \
+timeout 60 "$STALLTOP" --replay "$TMP/rec.stk" -b --json --cgroups \
 	>"$TMP/replay.json" 2>"$TMP/replay.err" ||
 	fail "--replay exited $?: $(cat "$TMP/replay.err")"
 jq -c '[.cgroups[]? | {path, name, why}]' "$JSON" >"$TMP/live.cg"

@@ -43,7 +43,7 @@ header() { sed -n "s/^$2: *//Ip" "$TMP/$1.h" | tr -d '\r'; }
 port=$(free_port)
 U=http://127.0.0.1:$port
 # -d 3: time to scrape before the first sample, and twice within one
-bg_start st "$STALLTOP" --listen "$port" -d 3 -q --record "$TMP/rec.ndjson"
+bg_start st "$STALLTOP" --listen "$port" -d 3 -q --record "$TMP/rec.stk"
 st=$BG_PID
 wait_for -t 10 listening "$port"
 
@@ -249,7 +249,7 @@ bg_stop "$st" || fail "stalltop --listen ended with status $? on SIGTERM: $(cat 
 [ -s "$TMP/st.out" ] && fail "--listen -q wrote on stdout: $(head -c 300 "$TMP/st.out")"
 [ -s "$TMP/st.err" ] && fail "--listen said: $(head -c 300 "$TMP/st.err")"
 # recorded as it served
-n=$(lines "$TMP/rec.ndjson")
+n=$(stk_samples "$TMP/rec.stk")
 [ "$n" -ge 3 ] || fail "the recording beside --listen has $n samples"
 listening "$port" && fail "the port is still served after the end"
 
@@ -276,7 +276,7 @@ export LC_ALL
 expect_start 2 "invalid address 'localhost:$port' for --listen" --listen "localhost:$port"
 expect_start 2 "no address before ':'" --listen ":$port"
 expect_start 2 "invalid port '0'" --listen 0
-expect_start 2 "--listen and --replay do not go together" --listen "$port" --replay "$TMP/rec.ndjson"
+expect_start 2 "--listen and --replay do not go together" --listen "$port" --replay "$TMP/rec.stk"
 expect_start 2 "--listen serves the metrics" --listen "$port" --format json
 expect_start 1 "no interface of this machine has that address" --listen "192.0.2.1:$port"
 python3 -c '

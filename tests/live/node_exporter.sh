@@ -5,12 +5,12 @@
 #
 # Two spinners share one CPU, so each waits for it about half the time.
 # stalltop -d 0.5 rewrites DIR/stalltop.prom (and records the same
-# samples as JSON), for these two processes. node_exporter serves the file: the spinner's cpu
-# delay counter must be in /metrics and grow between two scrapes.
-# Prometheus scrapes node_exporter every second; after 10 s of it,
-# rate(...[10s]) of the spinner's counter, as a share, must be within 10
-# points of the mean cpu delay % the recording has for the samples that
-# window covers. (Steps of the counter are 0.5 s of time per 0.5 s, so a
+# samples' readings), for these two processes. node_exporter serves the
+# file: the spinner's cpu delay counter must be in /metrics and grow
+# between two scrapes. Prometheus scrapes node_exporter every second;
+# after 10 s of it, rate(...[10s]) of the spinner's counter, as a share,
+# must be within 10 points of the share its cpu delay counter grew by
+# over the recorded readings that window covers (tests/lib/stkdump). (Steps of the counter are 0.5 s of time per 0.5 s, so a
 # scrape that lands a step early or late moves a 10 s rate by ~5 points
 # at most.) Every wait is bounded; the servers are stopped by the trap.
 . "$top_srcdir/tests/lib/functions.sh"
@@ -40,7 +40,7 @@ wait_for -t 15 fetch "http://127.0.0.1:$ne_port/metrics" "$TMP/m0"
 
 # -p: on a busy machine other tasks may outrank the spinners in the top 20
 bg_start st "$STALLTOP" --textfile "$TMP/tf/stalltop.prom" -d 0.5 --top 20 \
-	-p "$spin,$other" --record "$TMP/rec.ndjson"
+	-p "$spin,$other" --record "$TMP/rec.stk"
 st=$BG_PID
 wait_for -t 10 test -s "$TMP/tf/stalltop.prom"
 [ -s "$TMP/st.out" ] && fail "--textfile wrote to stdout: $(head -3 "$TMP/st.out")"
@@ -93,16 +93,18 @@ PY
 wait_for -t 40 have_window
 read -r at rate <"$TMP/rate"
 
-# the recording's samples within the window, weighted by their interval
+# the recording's readings within the window: the spinner's cpu delay
+# counter over the time between the first and the last of them
+stk_dump "$TMP/rec.stk" "$TMP/rec.dump"
 want=$(jq -r -s --argjson pid "$spin" --argjson at "$at" '
-  [.[] | select(.time > $at - 10 and .time <= $at) as $s
-   | $s.tasks[] | select(.pid == $pid) | [$s.interval, .delay.cpu.pct]]
+  [.[] | select(.time and .time > $at - 10 and .time <= $at) as $s
+   | $s.tasks[] | select(.id == $pid) | [$s.mono, .totals[0]]]
   | if length < 10 then "none" else
-    ((map(.[0] * .[1]) | add) / (map(.[0]) | add)) end' "$TMP/rec.ndjson")
+    (.[-1][1] - .[0][1]) / 1e9 / (.[-1][0] - .[0][0]) * 100 end' "$TMP/rec.dump")
 [ "$want" != none ] || fail "the recording has too few samples in the window"
-note "Prometheus rate: $rate, stalltop's JSON: $want %"
+note "Prometheus rate: $rate, the recording's readings: $want %"
 python3 -c "import sys; sys.exit(not abs(float('$rate') * 100 - float('$want')) <= 10)" ||
-	fail "rate() says $(python3 -c "print(round(float('$rate') * 100, 1))") %, the JSON $want %"
+	fail "rate() says $(python3 -c "print(round(float('$rate') * 100, 1))") %, the recording $want %"
 
 bg_stop "$prom" >/dev/null 2>&1 || true
 bg_stop "$st" || fail "stalltop --textfile ended with status $? on SIGTERM: $(cat "$TMP/st.err")"

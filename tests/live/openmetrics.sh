@@ -75,7 +75,7 @@ run_delay() {
 run_delay
 run0=$RUN_DELAY
 timeout 60 "$STALLTOP" -b -n 3 -d 0.5 --format openmetrics --top 20 \
-	--record "$TMP/rec.ndjson" >"$TMP/live.om" 2>"$TMP/live.err" ||
+	--record "$TMP/rec.stk" >"$TMP/live.om" 2>"$TMP/live.err" ||
 	fail "stalltop --format openmetrics exited $?: $(cat "$TMP/live.err")"
 run_delay
 run1=$RUN_DELAY
@@ -85,7 +85,7 @@ live=$(hostile_series "$TMP/live.om" '\\\\xff')
 [ "$(echo "$live" | wc -l)" -eq 1 ] || fail "the hostile task has several series: $live"
 note "live: $live"
 
-timeout 60 "$STALLTOP" --replay "$TMP/rec.ndjson" -b --format openmetrics --top 20 \
+timeout 60 "$STALLTOP" --replay "$TMP/rec.stk" -b --format openmetrics --top 20 \
 	>"$TMP/replay.om" 2>"$TMP/replay.err" ||
 	fail "the replay exited $?: $(cat "$TMP/replay.err")"
 check_expositions "$TMP/replay.om" 3
@@ -98,7 +98,7 @@ grep -F "$live} " "$TMP/live.om" | awk '{ print $NF }' >"$TMP/values"
 [ "$(wc -l <"$TMP/values")" -eq 3 ] ||
 	fail "the hostile task's cpu counter is in $(wc -l <"$TMP/values") of 3 expositions: $(tr '\n' ' ' <"$TMP/values")"
 # the same task's cpu delay per sample, replayed as JSON: "pct interval"
-timeout 60 "$STALLTOP" --replay "$TMP/rec.ndjson" -b --json \
+timeout 60 "$STALLTOP" --replay "$TMP/rec.stk" -b --json \
 	>"$TMP/replay.json" 2>"$TMP/replay-json.err" ||
 	fail "the JSON replay exited $?: $(cat "$TMP/replay-json.err")"
 jq -r --argjson p "$spin" '[.tasks[] | select(.pid == $p)] as $t
@@ -159,7 +159,7 @@ bad() {
 bad 2 -b --format openmetrics --top x
 bad 2 -b --format openmetrics --top -1
 bad 2 --textfile "$TMP/x.prom" --format json
-bad 2 --textfile "$TMP/x.prom" --replay "$TMP/rec.ndjson"
+bad 2 --textfile "$TMP/x.prom" --replay "$TMP/rec.stk"
 bad 2 --textfile ""
 bad 1 --textfile "$TMP/missing/x.prom" -n 1
 grep -q "$TMP/missing/x.prom" "$TMP/bad.err" || fail "the message does not name the file"

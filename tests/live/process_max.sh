@@ -7,8 +7,9 @@
 # every wait of the interval is in a thread whose longest wait is known
 # (the threads' counts add up to the process's).
 # Workload: wl_threads, a contender and short-lived threads on one CPU:
-# every thread waits for it, threads end mid-interval. Recorded with
-# --record (thread rows in thread_tasks, ended ones in thread_exited).
+# every thread waits for it, threads end mid-interval. Taken with
+# --record, which has the threads read: -b --json then gives their rows
+# (thread_tasks, ended ones in thread_exited) beside the process rows.
 . "$top_srcdir/tests/lib/functions.sh"
 live_init
 
@@ -22,9 +23,10 @@ live_init
 # afresh, at most 5 times, until one is.
 cpu=$((NCPU - 1))
 
-# attempt N: record the workload's first intervals into $TMP/recN.ndjson
+# attempt N: the workload's first intervals into $TMP/stN.out (recorded
+# into $TMP/recN.stk)
 attempt() {
-	start_stalltop "st$1" -d 0.5 --record "$TMP/rec$1.ndjson"
+	start_stalltop "st$1" -d 0.5 --record "$TMP/rec$1.stk"
 	bg_start "wl$1" "$WL/wl_threads" -c "$cpu" -q 0 -s 4
 	wl=$BG_PID
 	wait_more_lines "$TMP/st$1.out" 5
@@ -51,17 +53,17 @@ known=0
 while [ $n -lt 5 ] && [ "$known" -eq 0 ]; do
 	n=$((n + 1))
 	attempt $n
-	intervals "$TMP/rec$n.ndjson"
+	intervals "$TMP/st$n.out"
 	# every interval of every attempt: a max shown is the threads', and
 	# one is shown wherever every thread's is known
-	expect "process max from its threads (attempt $n)" "$TMP/rec$n.ndjson.v" '
+	expect "process max from its threads (attempt $n)" "$TMP/st$n.out.v" '
 	  (.[] | select(.max != null and (.max != .tmax or .count != .tcount or .unknown))
 	   | "a process max of \(.max) ms with threads max \(.tmax), counts \(.count)/\(.tcount)"),
 	  (.[] | select(.max == null and .count == .tcount and (.unknown | not) and .tmax != null)
 	   | "no process max although every thread'"'"'s is known: \(.)")'
-	known=$(jq '[.[] | select(.max != null)] | length' "$TMP/rec$n.ndjson.v")
-	note "attempt $n: $(cat "$TMP/rec$n.ndjson.v")"
+	known=$(jq '[.[] | select(.max != null)] | length' "$TMP/st$n.out.v")
+	note "attempt $n: $(cat "$TMP/st$n.out.v")"
 done
 [ "$known" -gt 0 ] ||
-	fail "no interval with a known process max in $n attempts: $(cat "$TMP/rec$n.ndjson.v")"
+	fail "no interval with a known process max in $n attempts: $(cat "$TMP/st$n.out.v")"
 exit 0

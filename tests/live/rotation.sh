@@ -1,32 +1,32 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The rotating recorder (--record DIR) and the replay of a directory, with
-# a test-only "day" of 2 seconds (STALLTOP_ROTATE_SECONDS=2; rotate.h):
-#   stalltop -q -d 0.25 --record DIR/ --keep-days 3
-# runs until it has started 6 files, then gets SIGTERM. Then:
-#  - -q wrote nothing on stdout, the recorder exited 0 on SIGTERM;
+# The rotating recorder (--record DIR), with a test-only "day" of 2
+# seconds (STALLTOP_ROTATE_SECONDS=2; rotate.h):
+#   stalltop -b --json -d 0.25 --record DIR/ --keep-days 3
+# runs until it has started 6 files, then gets SIGTERM. The files are
+# read with tests/lib/stkdump (record/storefile.h). Then:
+#  - the recorder said nothing and exited 0 on SIGTERM;
 #  - rotation: every file is named after its period's start
-#    (stalltop-YYYY-MM-DD-HHMMSS.ndjson.gz), 6 or more were made;
+#    (stalltop-YYYY-MM-DD-HHMMSS.stk), 6 or more were made;
 #  - retention: the current period's file and those of the 3 before it
 #    are left (a file goes once its every sample is 3 periods old);
-#  - each file is complete (gzip -t, so SIGTERM finished the last one) and
-#    replays on its own in silence, every sample in its file's period (the
-#    sample after a boundary went to the new file);
-#  - continuity: the directory replays as one timeline equal to the files
-#    one after another, times strictly increasing (no sample twice), and
-#    each sample's "interval" is the time since the one before (no sample
-#    lost at a boundary);
-#  - --begin/--end over the directory (@EPOCH, and 'YYYY-MM-DD HH:MM:SS')
-#    give exactly the samples of the window, across files;
-#  - a finished file cut in half replays the samples before the cut, with
-#    the note, status 0; a recorder killed with SIGKILL mid-file leaves a
-#    file that replays what it holds, and the directory replay names it;
+#  - each file reads on its own to its end with nothing skipped (SIGTERM
+#    left the last one whole), starts with its session record (the
+#    program, threads recorded), and holds only samples of its period
+#    (the sample after a boundary went to the new file);
+#  - continuity: the files one after another hold exactly the samples
+#    the recorder printed in their periods, in order (none lost at a
+#    boundary, none twice);
+#  - a finished file cut in half reads the samples before the cut, the
+#    torn bytes counted; a recorder killed with SIGKILL mid-file leaves a
+#    file that reads what it holds, 3 or more samples;
 #  - the service: the unit passes systemd-analyze verify (when installed),
 #    and its command line, run with the unit's capability bounding set,
-#    records with taskstats and finishes its file on SIGTERM.
+#    records with taskstats and the cgroups, and leaves its files whole
+#    on SIGTERM.
 . "$top_srcdir/tests/lib/functions.sh"
 live_init
-need_cmd gzip truncate setpriv
+need_cmd truncate setpriv
 export LC_ALL=C   # the English messages
 
 P=2
@@ -35,7 +35,7 @@ STALLTOP_ROTATE_SECONDS=$P
 export STALLTOP_ROTATE_SECONDS
 
 # --- record until 6 files were made ---
-bg_start rec "$STALLTOP" -q -d 0.25 --record "$D/" --keep-days 3
+bg_start rec "$STALLTOP" -b --json -d 0.25 --record "$D/" --keep-days 3
 rec=$BG_PID
 : >"$TMP/seen"
 six_files() {
@@ -44,10 +44,10 @@ six_files() {
 }
 wait_for -t 40 six_files
 bg_stop "$rec" || fail "the recorder exited $? on SIGTERM: $(cat "$TMP/rec.err")"
-[ -s "$TMP/rec.out" ] && fail "-q wrote on stdout: $(head -c 300 "$TMP/rec.out")"
 [ -s "$TMP/rec.err" ] && fail "the recorder said: $(cat "$TMP/rec.err")"
+check_json "$TMP/rec.out"
 sort -u "$TMP/seen" >"$TMP/seen.all"
-grep -v -E '^stalltop-[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{6}\.ndjson\.gz$' "$TMP/seen.all" &&
+grep -v -E '^stalltop-[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{6}\.stk$' "$TMP/seen.all" &&
 	fail "files not named as rotate.h says (above)"
 ls "$D" >"$TMP/left"
 tail -n 4 "$TMP/seen.all" >"$TMP/left.want"
@@ -62,93 +62,81 @@ period_start() {
 	date -d "$_s" +%s
 }
 
+# whole DUMP NAME: the dump of a file read to its end, nothing skipped
+whole() {
+	expect "$2: read whole" "$1" -s '
+	  .[-1] | select(.end != true or .damaged_bytes != 0 or .bad_records != 0
+	                 or .skipped_deltas != 0) | "damage: \(.)"'
+}
+
 # --- each file on its own ---
 : >"$TMP/concat"
 for f in $(cat "$TMP/left"); do
-	gzip -t "$D/$f" 2>"$TMP/gzip.err" ||
-		fail "$f is not a complete gzip file: $(cat "$TMP/gzip.err")"
-	timeout 60 "$STALLTOP" --replay "$D/$f" -b --json >"$TMP/one.out" 2>"$TMP/one.err" ||
-		fail "--replay $f exited $?: $(cat "$TMP/one.err")"
-	[ -s "$TMP/one.err" ] && fail "--replay $f said: $(cat "$TMP/one.err")"
-	check_json "$TMP/one.out"
+	stk_dump "$D/$f" "$TMP/one.dump"
+	whole "$TMP/one.dump" "$f"
+	expect "$f: starts with its session" "$TMP/one.dump" -s '
+	  .[0] | select((.program // "" | startswith("stalltop ") | not)
+	                or .threads != true or .hz <= 0 or .ncpu <= 0)
+	  | "first: \(. | tostring | .[:300])"'
 	start=$(period_start "$f")
-	expect "$f: samples in its period" "$TMP/one.out" --argjson a "$start" --argjson p "$P" '
-	  select(.time < $a or .time >= $a + $p) | "sample at \(.time) is outside [\($a), \($a + $p))"'
-	cat "$TMP/one.out" >>"$TMP/concat"
+	expect "$f: samples in its period" "$TMP/one.dump" --argjson a "$start" --argjson p "$P" '
+	  select(.time) | select(.time < $a or .time >= $a + $p)
+	  | "sample at \(.time) is outside [\($a), \($a + $p))"'
+	jq -c 'select(.time) | .time' "$TMP/one.dump" >>"$TMP/concat"
 done
 [ "$(lines "$TMP/concat")" -ge 8 ] || fail "only $(lines "$TMP/concat") samples in the files left"
 
-# --- the directory as one timeline ---
-timeout 60 "$STALLTOP" --replay "$D" -b --json >"$TMP/dir.out" 2>"$TMP/dir.err" ||
-	fail "--replay DIR exited $?: $(cat "$TMP/dir.err")"
-[ -s "$TMP/dir.err" ] && fail "--replay DIR said: $(cat "$TMP/dir.err")"
-cmp -s "$TMP/concat" "$TMP/dir.out" || fail "the directory replay is not the files one after another"
-expect "continuity" "$TMP/dir.out" -s '
-  range(1; length) as $i | .[$i - 1] as $a | .[$i] as $b
-  | if $b.time <= $a.time then "sample \($i) at \($b.time) does not follow \($a.time)"
-    elif ($b.time - $a.time - $b.interval) | fabs > 0.05
-    then "a gap: \($b.time - $a.time) s between samples \($i - 1) and \($i), the interval \($b.interval)"
-    else empty end'
-n=$(lines "$TMP/dir.out")
-note "continuity: $n samples across $(wc -l <"$TMP/left") files, none lost or twice"
-
-# --- a window across files ---
-# window NAME BEGIN END LO HI: --begin BEGIN --end END gives the samples
-# with LO <= time <= HI, and at least 2 of them
-window() {
-	timeout 60 "$STALLTOP" --replay "$D" -b --json --begin "$2" --end "$3" \
-		>"$TMP/$1.out" 2>"$TMP/$1.err" ||
-		fail "$1: --begin '$2' --end '$3' exited $?: $(cat "$TMP/$1.err")"
-	jq -c --argjson lo "$4" --argjson hi "$5" 'select(.time >= $lo and .time <= $hi)' \
-		"$TMP/dir.out" >"$TMP/$1.want"
-	[ "$(lines "$TMP/$1.want")" -ge 2 ] || hard_error "$1: the window holds $(lines "$TMP/$1.want") samples"
-	jq -c . "$TMP/$1.out" >"$TMP/$1.got"
-	cmp -s "$TMP/$1.want" "$TMP/$1.got" ||
-		fail "$1: $(lines "$TMP/$1.got") samples, expected the $(lines "$TMP/$1.want") between $4 and $5"
-	note "$1: --begin '$2' --end '$3': $(lines "$TMP/$1.got") samples"
-}
-lo=$(jq -s '.[2].time' "$TMP/dir.out")
-hi=$(jq -s '.[-3].time' "$TMP/dir.out")
-window epoch "@$(jq -n "$lo - 0.0005")" "@$(jq -n "$hi + 0.0005")" "$lo" "$hi"
-# whole seconds, local time: from the second of the first file's end
-s0=$(($(period_start "$(sed -n 2p "$TMP/left")") - 1))
-window local "$(date -d "@$s0" '+%Y-%m-%d %H:%M:%S')" \
-	"$(date -d "@$((s0 + 2))" '+%Y-%m-%d %H:%M:%S')" "$s0" "$((s0 + 2))"
+# --- continuity: the files hold what the recorder printed, in order ---
+start=$(period_start "$(head -n 1 "$TMP/left")")
+jq -c --argjson a "$start" 'select(.time >= $a) | .time' "$TMP/rec.out" >"$TMP/printed"
+# the file's times have 6 decimals, the printed ones 3
+jq -n --slurpfile f "$TMP/concat" --slurpfile p "$TMP/printed" -r '
+  if ($f | length) != ($p | length)
+  then "the files hold \($f | length) samples, the recorder printed \($p | length)"
+  else range(0; $f | length) as $i
+       | select(($f[$i] - $p[$i]) | fabs > 0.0006)
+       | "sample \($i) at \($f[$i]) in the files, \($p[$i]) printed" end' >"$TMP/cont.out"
+[ -s "$TMP/cont.out" ] && fail "continuity: $(head -5 "$TMP/cont.out")"
+expect "continuity: in order" "$TMP/concat" -s '
+  range(1; length) as $i | select(.[$i] <= .[$i - 1])
+  | "sample \($i) at \(.[$i]) does not follow \(.[$i - 1])"'
+note "continuity: $(lines "$TMP/concat") samples across $(wc -l <"$TMP/left") files, as printed, none lost or twice"
 
 # --- a finished file cut in half ---
 f=$(sed -n 2p "$TMP/left")
-"$STALLTOP" --replay "$D/$f" -b --json >"$TMP/whole.out" 2>&1
-cp "$D/$f" "$TMP/cut.ndjson.gz"
-truncate -s $(($(wc -c <"$TMP/cut.ndjson.gz") / 2)) "$TMP/cut.ndjson.gz"
-timeout 60 "$STALLTOP" --replay "$TMP/cut.ndjson.gz" -b --json >"$TMP/cut.out" 2>"$TMP/cut.err"
-ST=$?
-[ "$ST" -eq 0 ] || fail "a cut file: --replay exited $ST: $(cat "$TMP/cut.err")"
-grep -q 'was not closed\|damaged\|torn' "$TMP/cut.err" ||
-	fail "a cut file: no note of the cut: $(cat "$TMP/cut.err")"
-k=$(lines "$TMP/cut.out")
-[ "$k" -ge 1 ] || fail "a cut file replays no sample"
-head -n "$k" "$TMP/whole.out" | cmp -s - "$TMP/cut.out" ||
-	fail "a cut file: the $k samples replayed are not the first of the file"
-note "cut in half: $k of $(lines "$TMP/whole.out") samples: $(cat "$TMP/cut.err")"
+stk_dump "$D/$f" "$TMP/whole.dump"
+cp "$D/$f" "$TMP/cut.stk"
+truncate -s $(($(wc -c <"$TMP/cut.stk") / 2)) "$TMP/cut.stk"
+stk_dump "$TMP/cut.stk" "$TMP/cut.dump"
+k=$(grep -c '^{"time"' "$TMP/cut.dump")
+n=$(grep -c '^{"time"' "$TMP/whole.dump")
+[ "$k" -ge 1 ] && [ "$k" -lt "$n" ] || fail "a file cut in half reads $k of its $n samples"
+grep '^{"time"' "$TMP/cut.dump" >"$TMP/cut.samples"
+grep '^{"time"' "$TMP/whole.dump" | head -n "$k" | cmp -s - "$TMP/cut.samples" ||
+	fail "a cut file: the $k samples read are not the first of the file"
+expect "a cut file: the torn end counted" "$TMP/cut.dump" -s '
+  .[-1] | select(.damaged_bytes <= 0) | "nothing skipped: \(.)"'
+note "cut in half: $k of $n samples, $(tail -n 1 "$TMP/cut.dump")"
 
 # --- SIGKILL mid-file ---
 K=$TMP/killed
 bg_start kill "$STALLTOP" -q -d 0.25 --record "$K/" --keep-days 3
 kp=$BG_PID
 three_samples() {
-	[ "$(gzip -dc "$K"/*.gz 2>/dev/null | grep -c '^{"time"')" -ge 3 ]
+	local _f
+	for _f in "$K"/*.stk; do
+		[ "$(stk_samples "$_f")" -ge 3 ] && return 0
+	done
+	return 1
 }
 wait_for -t 20 three_samples
 kill -s KILL "$kp"
 bg_wait "$kp"
-timeout 60 "$STALLTOP" --replay "$K" -b --json >"$TMP/killed.out" 2>"$TMP/killed.err" ||
-	fail "after SIGKILL: --replay DIR exited $?: $(cat "$TMP/killed.err")"
-[ "$(lines "$TMP/killed.out")" -ge 3 ] ||
-	fail "after SIGKILL: $(lines "$TMP/killed.out") samples replayed, 3 or more were written"
 last=$(ls "$K" | tail -n 1)
-grep -q "$K/$last: .*not closed" "$TMP/killed.err" ||
-	fail "after SIGKILL: the note does not name $last: $(cat "$TMP/killed.err")"
-note "SIGKILL: $(lines "$TMP/killed.out") samples replayed: $(cat "$TMP/killed.err")"
+stk_dump "$K/$last" "$TMP/killed.dump"
+k=$(grep -c '^{"time"' "$TMP/killed.dump")
+[ "$k" -ge 3 ] || fail "after SIGKILL: $last reads $k samples, 3 or more were written"
+note "SIGKILL: $last reads $k samples, $(tail -n 1 "$TMP/killed.dump")"
 
 # --- the service ---
 UNIT=$top_builddir/data/stalltop.service
@@ -172,25 +160,34 @@ S=$TMP/service
 set -- $(echo "$args" | sed "s|-d [0-9.]*|-d 0.25|; s|/var/log/stalltop/|$S/|")
 bg_start svc setpriv --bounding-set "-all,$caps" --no-new-privs "$STALLTOP" "$@"
 svc=$BG_PID
-one_sample() { [ "$(gzip -dc "$S"/*.gz 2>/dev/null | grep -c '^{"time"')" -ge 2 ]; }
-wait_for -t 20 one_sample
+two_samples() {
+	local _f
+	for _f in "$S"/*.stk; do
+		[ "$(stk_samples "$_f")" -ge 3 ] && return 0
+	done
+	return 1
+}
+wait_for -t 20 two_samples
 bg_stop "$svc" || fail "the service's command exited $? on SIGTERM: $(cat "$TMP/svc.err")"
 [ -s "$TMP/svc.out" ] && fail "the service wrote on stdout: $(head -c 300 "$TMP/svc.out")"
 [ -s "$TMP/svc.err" ] && fail "the service said: $(cat "$TMP/svc.err")"
-for f in "$S"/*.gz; do
-	gzip -t "$f" || fail "$f was not finished on SIGTERM"
+: >"$TMP/svc.dump"
+for f in "$S"/*.stk; do
+	stk_dump "$f" "$TMP/svc.one"
+	whole "$TMP/svc.one" "$f"
+	cat "$TMP/svc.one" >>"$TMP/svc.dump"
 done
-"$STALLTOP" --replay "$S" -b --json >"$TMP/svc.replay" 2>"$TMP/svc.rerr" ||
-	fail "the service's recording does not replay: $(cat "$TMP/svc.rerr")"
-expect "the service's samples have taskstats" "$TMP/svc.replay" \
-	'select(.taskstats_version == null or .delayacct != true) | "at \(.time): no taskstats"'
+expect "the service's samples have taskstats" "$TMP/svc.dump" \
+	'select(.time) | select(.ts_version == 0 or .delayacct != 1) | "at \(.time): no taskstats"'
 # where a cgroup hierarchy is mounted, the service records the cgroups
+# (of every sample but a session's first: the readings before the first
+# interval, when no cgroup row is made yet)
 if grep -Eq ' - cgroup2? ' /proc/self/mountinfo; then
-	expect "the service's samples have cgroups" "$TMP/svc.replay" \
-		'select((.cgroups // []) | map(select(.path == "/" and .name == "/")) | length != 1)
-		 | "at \(.time): no named root cgroup: \(.cgroups // "none" | tostring | .[:200])"'
+	expect "the service's samples have cgroups" "$TMP/svc.dump" -s '
+	  [.[] | select(.time)] | .[1:][] | select(.cgroups | index("/") | not)
+	  | "at \(.time): no root cgroup: \(.cgroups | tostring | .[:200])"'
 else
 	skip_part "no cgroup hierarchy is mounted: the service records none"
 fi
-note "service: $(echo "$args" | tr -s ' ') under the bounding set $caps: $(lines "$TMP/svc.replay") samples with taskstats, finished on SIGTERM"
+note "service: $(echo "$args" | tr -s ' ') under the bounding set $caps: $(grep -c '^{"time"' "$TMP/svc.dump") samples with taskstats, whole on SIGTERM"
 exit 0

@@ -43,7 +43,7 @@ has_max=false
 note "spin ($SPIN): $spin; cpu.max there: $has_max"
 
 run_stalltop_json --cgroups --cgroup "/$NAME" -d 1 -n 4 \
-	--record "$TMP/cg.ndjson.gz"
+	--record "$TMP/cg.stk"
 expect "cgroup why" "$JSON" -s --arg spin "$SPIN" --arg idle "$IDLE" \
 	--argjson has_max "$has_max" '
   to_entries[] | .key as $n | .value
@@ -73,7 +73,7 @@ note "spin's why: $(jq -c --arg p "$SPIN" '.cgroups[] | select(.path == $p) | .w
 	"$JSON" | tail -n 1)"
 
 # the recording replays with the same evidence
-timeout 60 "$STALLTOP" --replay "$TMP/cg.ndjson.gz" -b --json \
+timeout 60 "$STALLTOP" --replay "$TMP/cg.stk" -b --json \
 	>"$TMP/replay.json" 2>"$TMP/replay.err" ||
 	fail "--replay exited $?: $(cat "$TMP/replay.err")"
 jq -c '[.cgroups[]? | select(.why) | {path, why}]' "$JSON" >"$TMP/live.why"

@@ -10,8 +10,9 @@
 #    cgroup's cpu.stat throttled_time says over the run (read before and
 #    after it with the clock; a steady spinner is throttled at a steady
 #    rate).
-#  - The recording of that run replays (--replay -b --json) with the same
-#    "why" objects.
+#  - The recording of that run holds, in each sample whose row has a
+#    "why", the reading of the spinner's evidence (tests/lib/stkdump),
+#    and replays (--replay -b --json) with the same "why" objects.
 #  - Two spinning threads pinned to one CPU (wl_spin -c), without a
 #    quota: the process may use 1 of the online CPUs and both its
 #    threads, which never sleep, are runnable (state R) whenever they are
@@ -48,7 +49,7 @@ wait_for has_line "$TMP/quota.out" ready
 throttled() { awk '$1 == "throttled_time" { print $2 }' "$Q/cpu.stat"; }
 t0=$(now_ms)
 th0=$(throttled)
-run_stalltop_json -p "$q" -d 1 -n 5 --record "$TMP/why.ndjson.gz"
+run_stalltop_json -p "$q" -d 1 -n 5 --record "$TMP/why.stk"
 th1=$(throttled)
 t1=$(now_ms)
 # throttled microseconds per second of the whole run, by the cgroup
@@ -70,8 +71,22 @@ expect "quota" "$JSON" -s --argjson q "$q" --argjson want "$want" '
       then "throttled \($got) us/s, cpu.stat says \($want) us/s" else empty end
     end'
 
+# the recording holds the evidence the rows were given: in every sample
+# where the spinner's row has it, a reading of the spinner's evidence
+stk_dump "$TMP/why.stk" "$TMP/why.dump"
+jq -s -r --argjson q "$q" --slurpfile rec "$TMP/why.dump" '
+  .[] | select(any(.tasks[]; .pid == $q and .why != null)) | .time as $t
+  | [$rec[] | select(.time and ((.time - $t) | fabs) < 0.0006)] as $s
+  | if ($s | length) != 1 then "no recorded sample at \($t)"
+    elif ($s[0].evidence | map(select(.id == $q)) | length) != 1
+    then "at \($t): the recorded evidence is of \($s[0].evidence | map(.id))"
+    else empty end' "$JSON" >"$TMP/why.rec" ||
+	fail "jq cannot compare $JSON with the recording"
+[ -s "$TMP/why.rec" ] && fail "the recording's evidence: $(head -5 "$TMP/why.rec")"
+note "the recording holds the spinner's evidence of $(jq -s --argjson q "$q" '[.[] | select(any(.tasks[]; .pid == $q and .why != null))] | length' "$JSON") samples"
+
 # the recording replays with the same evidence
-timeout 60 "$STALLTOP" --replay "$TMP/why.ndjson.gz" -b --json \
+timeout 60 "$STALLTOP" --replay "$TMP/why.stk" -b --json \
 	>"$TMP/replay.json" 2>"$TMP/replay.err" ||
 	fail "--replay exited $?: $(cat "$TMP/replay.err")"
 jq -c --argjson q "$q" '.tasks[] | select(.pid == $q) | .why' "$JSON" >"$TMP/live.why"

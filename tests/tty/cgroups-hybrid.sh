@@ -59,7 +59,7 @@ has_name() {
 	names | cut -d'|' -f1 | grep -qxF -- "$1"
 }
 
-tty_start -d 0.5 --record "$TMP/rec.ndjson"
+tty_start -d 0.5 --record "$TMP/rec.stk"
 tty_keys g
 tty_wait "$CGHEAD" 5 || tty_fail "g did not show the cgroups with their names"
 tty_until 10 has_name "$SERVICE" ||
@@ -102,15 +102,15 @@ tty_wait 'cgroup memory pressure: some [0-9]' 5 ||
 	tty_fail "the pane does not show the v2 memory pressure"
 tty_keys w
 
-recorded() { [ "$(grep -c '^{"time"' "$TMP/rec.ndjson")" -ge 6 ]; }
+recorded() { [ "$(stk_samples "$TMP/rec.stk")" -ge 6 ]; }
 wait_for -t 30 recorded
 tty_quit_and_check
-n=$(grep -c '^{"time"' "$TMP/rec.ndjson")
+n=$(stk_samples "$TMP/rec.stk")
 note "recorded $n samples with a plain --record"
 
 # --- the replay of that recording ---
 tty_restart
-tty_start -d 600 --replay "$TMP/rec.ndjson"
+tty_start -d 600 --replay "$TMP/rec.stk"
 tty_keys g
 tty_wait "$CGHEAD" 5 || tty_fail "the replay has no cgroup view"
 # the first sample was recorded before g was pressed: --record alone

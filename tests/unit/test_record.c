@@ -2,7 +2,8 @@
 /*
  * Record and replay: hand-built samples (absent categories and PSI, exited
  * and thread rows, ended threads, cgroups, a trigger, hostile names, -a
- * and -H) written with record_write to plain and .gz files and read back
+ * and -H) written as stalltop 0.1.0 wrote recordings of format 1
+ * (tests/lib/ndjson_rec.c) to plain and .gz files and read back
  * field by field and byte by byte; recordings older than the "threads"
  * and "accumulated" keys, and then cgroup names (named from their
  * paths); what the monitor makes of replayed samples for
@@ -29,6 +30,7 @@
 #include "record/json_write.h"
 #include "record/player.h"
 #include "record/record.h"
+#include "../lib/ndjson_rec.h"
 #include "record/replay.h"
 #include "unit.h"
 
@@ -514,28 +516,28 @@ static void open_fails(const char *path, const char *want1, const char *want2)
 static void round_trip(const char *name)
 {
 	const char *path = tmp_path(name);
-	struct recorder *rec;
+	struct ndjson_rec *rec;
 	struct replay *rp;
 	struct sample got;
 	char host[256] = "";
 	char *want1 = json_line(&s1), *want2 = json_line(&s2);
 
 	/* two sessions: s1 s2, then s1 again */
-	rec = record_open(path, err, sizeof(err));
+	rec = ndjson_rec_open(path, err, sizeof(err));
 	CHECK(rec != NULL);
 	if (!rec) {
 		fprintf(stderr, "%s: %s\n", path, err);
 		return;
 	}
-	CHECK(record_write(rec, &s1) == 0);
-	CHECK(record_write(rec, &s2) == 0);
-	CHECK(record_close(rec) == 0);
-	rec = record_open(path, err, sizeof(err));
+	CHECK(ndjson_rec_write(rec, &s1) == 0);
+	CHECK(ndjson_rec_write(rec, &s2) == 0);
+	CHECK(ndjson_rec_close(rec) == 0);
+	rec = ndjson_rec_open(path, err, sizeof(err));
 	CHECK(rec != NULL);
 	s1.time += 1000;
-	CHECK(rec && record_write(rec, &s1) == 0);
+	CHECK(rec && ndjson_rec_write(rec, &s1) == 0);
 	s1.time -= 1000;
-	CHECK(record_close(rec) == 0);
+	CHECK(ndjson_rec_close(rec) == 0);
 
 	rp = open_ok(path, 3, NULL);
 	if (!rp)
@@ -595,7 +597,7 @@ static void unnamed_cgroups(void)
 {
 	const char *path = tmp_path("unnamed.ndjson");
 	const char *names[2] = { cgroups[0].name, cgroups[1].name };
-	struct recorder *rec = record_open(path, err, sizeof(err));
+	struct ndjson_rec *rec = ndjson_rec_open(path, err, sizeof(err));
 	struct replay *rp;
 	struct sample got;
 
@@ -603,10 +605,10 @@ static void unnamed_cgroups(void)
 	if (!rec)
 		return;
 	cgroups[0].name = cgroups[1].name = NULL;
-	CHECK(record_write(rec, &s1) == 0);
+	CHECK(ndjson_rec_write(rec, &s1) == 0);
 	cgroups[0].name = names[0];
 	cgroups[1].name = names[1];
-	CHECK(record_close(rec) == 0);
+	CHECK(ndjson_rec_close(rec) == 0);
 	char *text = NULL;
 	FILE *f = fopen(path, "r");
 	size_t cap = 0;
@@ -768,9 +770,9 @@ static void fixtures(void)
 
 	/* a header and nothing else */
 	const char *only = tmp_path("header-only.ndjson");
-	struct recorder *rec = record_open(only, err, sizeof(err));
+	struct ndjson_rec *rec = ndjson_rec_open(only, err, sizeof(err));
 	CHECK(rec != NULL);
-	record_close(rec);
+	ndjson_rec_close(rec);
 	rp = open_ok(only, 0, NULL);
 	if (rp) {
 		CHECK(replay_get(rp, 0, &s) == -1);
@@ -797,7 +799,7 @@ static void gz_damage(void)
 	rp = open_ok(bad, 3, "not closed");
 	replay_close(rp);
 	/* ...and cannot be appended to */
-	CHECK(record_open(bad, err, sizeof(err)) == NULL);
+	CHECK(ndjson_rec_open(bad, err, sizeof(err)) == NULL);
 	CHECK(strstr(err, "not closed cleanly") != NULL);
 
 	/* cut in the middle of the data */
@@ -829,9 +831,9 @@ static void killed(const char *name)
 	if (pid < 0)
 		exit(99);
 	if (pid == 0) {
-		struct recorder *rec = record_open(p, err, sizeof(err));
+		struct ndjson_rec *rec = ndjson_rec_open(p, err, sizeof(err));
 
-		if (!rec || record_write(rec, &s1) < 0 || record_write(rec, &s2) < 0)
+		if (!rec || ndjson_rec_write(rec, &s1) < 0 || ndjson_rec_write(rec, &s2) < 0)
 			_exit(1);
 		_exit(0); /* no record_close: as if killed */
 	}
@@ -853,15 +855,15 @@ static void thread_mode(void)
 {
 	const char *p = tmp_path("threads.ndjson");
 	struct sample t = s2, got;
-	struct recorder *rec;
+	struct ndjson_rec *rec;
 	struct replay *rp;
 
 	t.rows = trows;
 	t.nrows = 3;
 	t.threads = true;
-	rec = record_open(p, err, sizeof(err));
-	CHECK(rec && record_write(rec, &t) == 0);
-	record_close(rec);
+	rec = ndjson_rec_open(p, err, sizeof(err));
+	CHECK(rec && ndjson_rec_write(rec, &t) == 0);
+	ndjson_rec_close(rec);
 	rp = open_ok(p, 1, NULL);
 	if (rp) {
 		CHECK(replay_get(rp, 0, &got) == 0);
@@ -878,16 +880,16 @@ static void thread_mode(void)
 	 * tgid): threads all the same, and the other way round the key wins
 	 * over the rows too.
 	 */
-	rec = record_open(p, err, sizeof(err));
+	rec = ndjson_rec_open(p, err, sizeof(err));
 	t.rows = trows;
 	t.nrows = 1;
-	CHECK(rec && record_write(rec, &t) == 0);
+	CHECK(rec && ndjson_rec_write(rec, &t) == 0);
 	t.rows = &trows[1];
 	t.threads = false;
 	t.accumulated = true;
 	t.time += 1; /* a sample at the same time would be skipped */
-	CHECK(rec && record_write(rec, &t) == 0);
-	record_close(rec);
+	CHECK(rec && ndjson_rec_write(rec, &t) == 0);
+	ndjson_rec_close(rec);
 	rp = open_ok(p, 2, NULL);
 	if (rp) {
 		CHECK(replay_get(rp, 0, &got) == 0);
@@ -922,9 +924,9 @@ static void thread_mode(void)
 	t = s2;
 	t.rows = rows;
 	t.nrows = 3;  /* threads 4, unknown, 1 */
-	rec = record_open(p, err, sizeof(err));
-	CHECK(rec && record_write(rec, &t) == 0);
-	record_close(rec);
+	rec = ndjson_rec_open(p, err, sizeof(err));
+	CHECK(rec && ndjson_rec_write(rec, &t) == 0);
+	ndjson_rec_close(rec);
 	rp = open_ok(p, 1, NULL);
 	if (rp) {
 		CHECK(replay_get(rp, 0, &got) == 0);
@@ -978,7 +980,7 @@ static void replay_views(void)
 	const char *p = tmp_path("views.ndjson");
 	struct row hrows[3] = { trows[0], trows[1], rows[2] };
 	struct sample h = s2, proc = s1, old = s2;
-	struct recorder *rec;
+	struct ndjson_rec *rec;
 	struct producer *m;
 
 	h.rows = hrows;       /* 1234 and its thread 1235; 99, single-threaded */
@@ -992,10 +994,10 @@ static void replay_views(void)
 	/* one after the other in time: else they would be skipped */
 	proc.time = h.time + 1;
 	old.time = h.time + 2;
-	rec = record_open(p, err, sizeof(err));
-	CHECK(rec && record_write(rec, &h) == 0 && record_write(rec, &proc) == 0 &&
-	      record_write(rec, &old) == 0);
-	record_close(rec);
+	rec = ndjson_rec_open(p, err, sizeof(err));
+	CHECK(rec && ndjson_rec_write(rec, &h) == 0 && ndjson_rec_write(rec, &proc) == 0 &&
+	      ndjson_rec_write(rec, &old) == 0);
+	ndjson_rec_close(rec);
 
 	m = player_open(p, false, NULL, err, sizeof(err));
 	CHECK(m != NULL);
@@ -1043,21 +1045,21 @@ static void play_through(void)
 	const char *both[] = { a, b };
 	double want[5], got[5];
 	struct sample smp = s1;
-	struct recorder *rec;
+	struct ndjson_rec *rec;
 	struct producer *m;
 	size_t n;
 
 	for (int f = 0; f < 2; f++) {
-		rec = record_open(f ? b : a, err, sizeof(err));
+		rec = ndjson_rec_open(f ? b : a, err, sizeof(err));
 		CHECK(rec != NULL);
 		if (!rec)
 			return;
 		for (int i = 0; i < (f ? 2 : 3); i++) {
 			smp.time = s1.time + 10 * (3 * f + i);
 			want[3 * f + i] = smp.time;
-			CHECK(record_write(rec, &smp) == 0);
+			CHECK(ndjson_rec_write(rec, &smp) == 0);
 		}
-		CHECK(record_close(rec) == 0);
+		CHECK(ndjson_rec_close(rec) == 0);
 	}
 
 	m = player_open(a, false, NULL, err, sizeof(err));
@@ -1090,19 +1092,19 @@ static void append_checks(void)
 	const char *p = tmp_path("not-rec.txt");
 	size_t before, after;
 	char *text;
-	struct recorder *rec;
+	struct ndjson_rec *rec;
 	struct replay *rp;
 
 	copy_fixture("recording/not-recording.txt", p);
 	before = (size_t)file_size(p);
-	CHECK(record_open(p, err, sizeof(err)) == NULL);
+	CHECK(ndjson_rec_open(p, err, sizeof(err)) == NULL);
 	CHECK(strstr(err, "not a stalltop recording") != NULL);
 	after = (size_t)file_size(p);
 	CHECK_EQ_U(after, before); /* untouched */
 
 	p = tmp_path("future.ndjson");
 	copy_fixture("recording/future.ndjson", p);
-	CHECK(record_open(p, err, sizeof(err)) == NULL);
+	CHECK(ndjson_rec_open(p, err, sizeof(err)) == NULL);
 	CHECK(strstr(err, "999") && strstr(err, "version 1"));
 
 	/* compressed data under a plain name, and the other way round */
@@ -1112,13 +1114,13 @@ static void append_checks(void)
 	CHECK(f && fwrite(text, 1, before, f) == before);
 	fclose(f);
 	free(text);
-	CHECK(record_open(p, err, sizeof(err)) == NULL);
+	CHECK(ndjson_rec_open(p, err, sizeof(err)) == NULL);
 	CHECK(strstr(err, "is compressed") != NULL);
 	rp = open_ok(p, 3, NULL); /* reading goes by content, not name */
 	replay_close(rp);
 	p = tmp_path("plain.ndjson.gz");
 	copy_fixture("recording/good.ndjson", p);
-	CHECK(record_open(p, err, sizeof(err)) == NULL);
+	CHECK(ndjson_rec_open(p, err, sizeof(err)) == NULL);
 	CHECK(strstr(err, "not compressed") != NULL);
 	rp = open_ok(p, 3, NULL);
 	replay_close(rp);
@@ -1126,10 +1128,10 @@ static void append_checks(void)
 	/* torn: the fragment is ended, a new session follows */
 	p = tmp_path("torn.ndjson");
 	copy_fixture("recording/torn.ndjson", p);
-	rec = record_open(p, err, sizeof(err));
+	rec = ndjson_rec_open(p, err, sizeof(err));
 	CHECK(rec != NULL);
-	CHECK(rec && record_write(rec, &s2) == 0);
-	CHECK(record_close(rec) == 0);
+	CHECK(rec && ndjson_rec_write(rec, &s2) == 0);
+	CHECK(ndjson_rec_close(rec) == 0);
 	rp = open_ok(p, 3, "line 4 is torn");
 	replay_close(rp);
 
@@ -1139,36 +1141,36 @@ static void append_checks(void)
 	 */
 	mode_t old = umask(0);
 	p = tmp_path("mode.ndjson");
-	rec = record_open(p, err, sizeof(err));
-	record_close(rec);
+	rec = ndjson_rec_open(p, err, sizeof(err));
+	ndjson_rec_close(rec);
 	struct stat st;
 	CHECK(stat(p, &st) == 0 && (st.st_mode & 0777) == 0600);
 	const char *sg = tmp_path("setgid");
 	CHECK(mkdir(sg, 02750) == 0 && chmod(sg, 02750) == 0);
 	char sgp[600];
 	snprintf(sgp, sizeof(sgp), "%s/rec.ndjson.gz", sg);
-	rec = record_create(sgp, err, sizeof(err));
+	rec = ndjson_rec_create(sgp, err, sizeof(err));
 	CHECK(rec != NULL);
 	CHECK(stat(sgp, &st) == 0 && (st.st_mode & 0777) == 0640);
 	umask(old);
 
 	/* record_create: never one that is there */
-	CHECK(record_create(sgp, err, sizeof(err)) == NULL && errno == EEXIST);
+	CHECK(ndjson_rec_create(sgp, err, sizeof(err)) == NULL && errno == EEXIST);
 
 	/* removed while written: the write after says so (ENOENT) */
-	CHECK(rec && record_write(rec, &s1) == 0);
+	CHECK(rec && ndjson_rec_write(rec, &s1) == 0);
 	CHECK(unlink(sgp) == 0);
 	errno = 0;
-	CHECK(rec && record_write(rec, &s2) < 0 && errno == ENOENT);
-	CHECK(record_close(rec) == 0);
+	CHECK(rec && ndjson_rec_write(rec, &s2) < 0 && errno == ENOENT);
+	CHECK(ndjson_rec_close(rec) == 0);
 	CHECK(rmdir(sg) == 0);
 
 	/* a full disk: said when the header cannot be written */
-	CHECK(record_open("/dev/full", err, sizeof(err)) == NULL);
+	CHECK(ndjson_rec_open("/dev/full", err, sizeof(err)) == NULL);
 	CHECK(strstr(err, "cannot write to /dev/full") != NULL);
 
 	/* a directory cannot be recorded to */
-	CHECK(record_open(dir, err, sizeof(err)) == NULL);
+	CHECK(ndjson_rec_open(dir, err, sizeof(err)) == NULL);
 	CHECK(strstr(err, "cannot open") != NULL);
 }
 

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Rotating recordings and sets of them, with hand-built samples whose
- * times are chosen (a "day" of 10 s, as STALLTOP_ROTATE_SECONDS makes
- * it): a file per period, named after the period's start; the sample at
- * a boundary opens the next file, none lost or written twice; each file
- * complete (gzip trailer) and replayable on its own; retention removing
- * the files of old periods and nothing else; the size limit starting
- * numbered files of the same period; a restart never appending; then
- * replay_set over the directory: every sample once, in time order, and
- * exactly those of a --begin/--end window, a damaged file named in the
- * notes.
+ * Rotating recordings, with hand-built store samples whose times are
+ * chosen (a "day" of 10 s, as STALLTOP_ROTATE_SECONDS makes it): a file
+ * per period, named after the period's start; the sample at a boundary
+ * opens the next file, none lost or written twice; each file complete
+ * and readable on its own (its session record, a key frame first);
+ * retention removing the files of old periods, those of format 1 of the
+ * same naming too, and nothing else; the size limit starting numbered
+ * files of the same period; a restart never appending; every sample of
+ * the directory once; a file cut short keeping what it
+ * held before its torn end.
  */
 #include <config.h>
 
@@ -22,16 +22,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "record/replay.h"
-#include "record/replay_set.h"
+#include <fcntl.h>
+
 #include "record/rotate.h"
+#include "record/storefile.h"
 #include "unit.h"
 
 #define PERIOD 10
 
 static char dir[] = "/tmp/stalltop-rotate-XXXXXX";
 static char err[1024];
-static struct row row = { .pid = 1, .tgid = 1, .comm = "init" };
+static struct store_task task = { .r = { .id = 1, .tgid = 1, .start = 5 },
+				   .comm = "init", .cmdline = "", .user = "" };
 /* the wall clock minus the boot clock, as a sample would have it */
 static double offset;
 
@@ -44,14 +46,14 @@ static double clock_s(clockid_t id)
 }
 
 /* A sample at wall clock t and boot clock boot. */
-static struct sample at_boot(double t, double boot)
+static struct store_sample at_boot(double t, double boot)
 {
-	return (struct sample){ .time = t, .boottime = boot, .interval = 1,
-				.rows = &row, .nrows = 1 };
+	return (struct store_sample){ .time = t, .boot = boot, .mono = boot,
+				      .real = t, .tasks = &task, .ntasks = 1 };
 }
 
 /* A sample at wall clock t, the clocks agreeing (no jump). */
-static struct sample at(double t)
+static struct store_sample at(double t)
 {
 	return at_boot(t, t - offset);
 }
@@ -67,7 +69,7 @@ static void name_in(const char *d, time_t t, unsigned seq, char *buf,
 	strftime(stamp, sizeof(stamp), "%Y-%m-%d-%H%M%S", &tm);
 	if (seq)
 		snprintf(num, sizeof(num), ".%u", seq);
-	snprintf(buf, size, "%s/stalltop-%s%s.ndjson.gz", d, stamp, num);
+	snprintf(buf, size, "%s/stalltop-%s%s.stk", d, stamp, num);
 }
 
 static void name_of(time_t t, unsigned seq, char *buf, size_t size)
@@ -96,33 +98,83 @@ static int count_files(void)
 	return n;
 }
 
-/* A file replays on its own, cleanly, with these sample times. */
-static void replays(const char *path, const double *times, size_t n)
+/*
+ * The sample times a file holds into got (at most max), read on its
+ * own: how many; its damage into *d. A file starts with its session.
+ */
+static size_t read_times(const char *path, double *got, size_t max,
+			 struct storefile_damage *d)
 {
-	struct replay *rp = replay_open(path, err, sizeof(err));
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct storefile_reader *rd = fd < 0 ? NULL : storefile_reader_new(fd);
+	struct store_sample s;
+	size_t n = 0;
+	int st = -1;
 
-	CHECK(rp != NULL);
-	if (!rp) {
-		fprintf(stderr, "  %s: %s\n", path, err);
-		return;
+	CHECK(rd != NULL);
+	while (rd && (st = storefile_next(rd, &s, err, sizeof(err))) == 1) {
+		const struct storefile_session *ss = storefile_session(rd);
+
+		CHECK(ss && ss->threads && ss->program &&
+		      strncmp(ss->program, "stalltop ", 9) == 0);
+		CHECK(s.ntasks == 1 || s.ntasks == 200);
+		if (n < max)
+			got[n] = s.time;
+		n++;
 	}
-	CHECK(replay_problem(rp) == NULL);
-	CHECK_EQ_U(replay_count(rp), n);
-	for (size_t i = 0; i < n && i < replay_count(rp); i++)
-		CHECK_NEAR(replay_time(rp, i), times[i], 1e-3);
-	replay_close(rp);
+	if (st < 0)
+		fprintf(stderr, "  %s: %s\n", path, err);
+	CHECK(st == 0);
+	if (rd)
+		*d = storefile_damage(rd);
+	storefile_reader_free(rd);
+	if (fd >= 0)
+		close(fd);
+	return n;
 }
 
-/* The set's sample times are exactly want[0 .. n). */
-static void set_has(struct replay_set *set, const double *want, size_t n)
+/* A file reads on its own, cleanly, with these sample times. */
+static void replays(const char *path, const double *times, size_t n)
 {
-	struct sample s;
+	double got[64];
+	struct storefile_damage d = { 0 };
+	size_t k = read_times(path, got, 64, &d);
 
-	CHECK_EQ_U(replay_set_count(set), n);
-	for (size_t i = 0; i < n && i < replay_set_count(set); i++) {
-		CHECK(replay_set_get(set, i, &s) == 0);
-		CHECK_NEAR(s.time, want[i], 1e-3);
+	CHECK_EQ_U(k, n);
+	CHECK(d.bytes == 0 && d.records == 0 && d.deltas == 0);
+	for (size_t i = 0; i < n && i < k; i++)
+		CHECK_NEAR(got[i], times[i], 1e-3);
+}
+
+static int by_time(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Every sample of the files of d into got: how many. */
+static size_t dir_times(const char *d, double *got, size_t max)
+{
+	char *names[64], path[4096];
+	size_t nn = 0, n = 0;
+	struct dirent *e;
+	DIR *dd = opendir(d);
+
+	while (dd && (e = readdir(dd)) && nn < 64)
+		if (strncmp(e->d_name, "stalltop-", 9) == 0 &&
+		    strstr(e->d_name, ".stk"))
+			names[nn++] = strdup(e->d_name);
+	if (dd)
+		closedir(dd);
+	for (size_t i = 0; i < nn; i++) {
+		struct storefile_damage dmg;
+
+		snprintf(path, sizeof(path), "%s/%s", d, names[i]);
+		n += read_times(path, got + n, max - n, &dmg);
+		free(names[i]);
 	}
+	return n;
 }
 
 /* The files of d that are ours (stalltop-*), counted. */
@@ -140,7 +192,8 @@ static int count_in(const char *d)
 }
 
 /* Write s, which must go in; the note it left (or NULL) in *note. */
-static void put(struct rotator *r, struct sample s, char *note, size_t size)
+static void put(struct rotator *r, struct store_sample s, char *note,
+		size_t size)
 {
 	const char *w;
 
@@ -152,7 +205,8 @@ static void put(struct rotator *r, struct sample s, char *note, size_t size)
 /* A rotator over a new directory d (a template, filled in). */
 static struct rotator *start(char *d, unsigned keep)
 {
-	struct rotate_opts o = { .max_size = 0, .keep = keep, .period = PERIOD };
+	struct rotate_opts o = { .max_size = 0, .keep = keep, .period = PERIOD,
+				 .threads = true };
 	struct rotator *r;
 
 	if (!mkdtemp(d)) {
@@ -199,7 +253,8 @@ static void jump_forward(void)
 	CHECK_EQ_U(count_in(d), 6);
 
 	{
-		struct rotate_opts o = { .keep = 7, .period = PERIOD };
+		struct rotate_opts o = { .keep = 7, .period = PERIOD,
+					 .threads = true };
 
 		r = rotate_open(d, &o, err, sizeof(err));
 		CHECK(r != NULL);
@@ -343,9 +398,10 @@ static void jump_back(void)
 
 int main(void)
 {
-	struct rotate_opts o = { .max_size = 0, .keep = 2, .period = PERIOD };
+	struct rotate_opts o = { .max_size = 0, .keep = 2, .period = PERIOD,
+				 .threads = true };
 	struct rotator *r = NULL;
-	char path[4096], other[4096];
+	char path[4096], other[4096], old[4000], oldseq[4000], oldother[4096];
 	time_t base;
 	double times[64];
 	size_t nt = 0;
@@ -377,10 +433,23 @@ int main(void)
 	/* a file no one may remove: not of our naming */
 	snprintf(other, sizeof(other), "%s/stalltop-notes.txt", dir);
 	fclose(fopen(other, "w"));
+	/*
+	 * files of format 1 of period 0 (the first and a numbered one) go
+	 * with the period; one whose name is not exactly of that naming
+	 * stays
+	 */
+	name_of(base, 0, old, sizeof(old));
+	strcpy(strstr(old, ".stk"), ".ndjson.gz");
+	name_of(base, 1, oldseq, sizeof(oldseq));
+	strcpy(strstr(oldseq, ".stk"), ".ndjson.gz");
+	snprintf(oldother, sizeof(oldother), "%s.1", old);
+	fclose(fopen(old, "w"));
+	fclose(fopen(oldseq, "w"));
+	fclose(fopen(oldother, "w"));
 
 	/* four periods, a sample each 2.5 s, one right at each boundary */
 	for (double t = base; t < base + 4 * PERIOD; t += 2.5) {
-		struct sample s = at(t);
+		struct store_sample s = at(t);
 
 		CHECK(rotate_write(r, &s, err, sizeof(err)) == 0);
 		times[nt++] = t;
@@ -394,6 +463,10 @@ int main(void)
 	 */
 	name_of(base, 0, path, sizeof(path));
 	CHECK(!exists(path));
+	CHECK(!exists(old));
+	CHECK(!exists(oldseq));
+	CHECK(exists(oldother));
+	unlink(oldother);
 	name_of(base + PERIOD, 0, path, sizeof(path));
 	CHECK(exists(path));
 	CHECK(exists(other));
@@ -413,19 +486,28 @@ int main(void)
 	if (!r)
 		return unit_done();
 	{
-		double t0 = base + 3 * PERIOD + 9, big[40];
-		struct sample s = at(t0);
+		double t0 = base + 3 * PERIOD + 9, big[40], got[64];
+		struct store_sample s = at(t0);
+		struct store_task tasks[200];
+		struct storefile_damage dmg;
 		char cmd[4200];
-		struct row rows[200];
+		size_t n;
 
-		/* samples big enough to fill 4 KiB in a few */
+		/*
+		 * samples big enough to fill 4 KiB in a few: counters that
+		 * change by amounts that do not compress
+		 */
 		for (int i = 0; i < 200; i++)
-			rows[i] = (struct row){ .pid = i + 1, .tgid = i + 1,
-						.comm = "worker" };
+			tasks[i] = (struct store_task){
+				.r = { .id = i + 1, .tgid = i + 1, .start = 9 },
+				.comm = "worker", .cmdline = "", .user = "" };
 		for (int i = 0; i < 40; i++) {
 			s = at(t0 + i * 0.01);
-			s.rows = rows;
-			s.nrows = 200;
+			for (int k = 0; k < 200; k++)
+				tasks[k].r.run_ns += (uint64_t)(k * 7919 + i * 104729) %
+						     1000003 * 1000;
+			s.tasks = tasks;
+			s.ntasks = 200;
 			big[i] = s.time;
 			CHECK(rotate_write(r, &s, err, sizeof(err)) == 0);
 		}
@@ -435,60 +517,25 @@ int main(void)
 		name_of(base + 3 * PERIOD, 2, path, sizeof(path));
 		CHECK(exists(path));
 
-		/* the directory as one timeline: every sample once, in order */
-		const char *paths[] = { dir };
-		struct replay_set *set = replay_set_open(paths, 1, NAN, NAN,
-							 err, sizeof(err));
-		CHECK(set != NULL);
-		if (set) {
-			double all[64];
-			size_t n = 0;
+		/* the directory: every sample once */
+		n = dir_times(dir, got, 64);
+		CHECK_EQ_U(n, (nt - 4) + 40);
+		qsort(got, n < 64 ? n : 64, sizeof(got[0]), by_time);
+		for (size_t i = 0; i < n && i < nt - 4; i++)
+			CHECK_NEAR(got[i], times[i + 4], 1e-3);
+		for (size_t i = nt - 4; i < n && i < 64; i++)
+			CHECK_NEAR(got[i], big[i - (nt - 4)], 1e-3);
 
-			for (size_t i = 4; i < nt; i++)
-				all[n++] = times[i];
-			for (int i = 0; i < 40; i++)
-				all[n++] = big[i];
-			set_has(set, all, n);
-			CHECK(replay_set_problem(set) == NULL);
-			replay_set_close(set);
-		}
-		/* a window: [base + 25, base + 39.05] */
-		set = replay_set_open(paths, 1, base + 25, base + 39.05, err,
-				      sizeof(err));
-		CHECK(set != NULL);
-		if (set) {
-			double want[] = { base + 25, base + 27.5, base + 30,
-					  base + 32.5, base + 35, base + 37.5,
-					  big[0], big[1], big[2], big[3],
-					  big[4], big[5] };
-
-			set_has(set, want, sizeof(want) / sizeof(want[0]));
-			replay_set_close(set);
-		}
-		/* a window before everything: empty, not a failure */
-		set = replay_set_open(paths, 1, base - 100, base - 50, err,
-				      sizeof(err));
-		CHECK(set != NULL && replay_set_count(set) == 0);
-		replay_set_close(set);
-
-		/* a file cut short: the set goes on, the note names it */
+		/*
+		 * a file cut short: what it held before its torn end reads,
+		 * the torn bytes counted
+		 */
 		name_of(base + 3 * PERIOD, 1, path, sizeof(path));
+		size_t whole = read_times(path, got, 64, &dmg);
 		snprintf(cmd, sizeof(cmd), "truncate -s -30 '%s'", path);
 		CHECK(system(cmd) == 0);
-		set = replay_set_open(paths, 1, NAN, NAN, err, sizeof(err));
-		CHECK(set != NULL);
-		if (set) {
-			const char *p = replay_set_problem(set);
-
-			CHECK(p && strstr(p, path));
-			CHECK(replay_set_count(set) > 12);
-			replay_set_close(set);
-		}
-		/* not a directory of recordings */
-		const char *none[] = { "/proc/self" };
-		set = replay_set_open(none, 1, NAN, NAN, err, sizeof(err));
-		CHECK(set == NULL && strstr(err, "holds no recording"));
-		replay_set_close(set);
+		CHECK_EQ_U(read_times(path, got, 64, &dmg), whole - 1);
+		CHECK(dmg.bytes > 0);
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 		CHECK(system(cmd) == 0);
 	}

@@ -29,7 +29,7 @@
 #include "model/producer.h"
 #include "model/rowwhy.h"
 #include "record/player.h"
-#include "record/record.h"
+#include "../lib/ndjson_rec.h"
 #include "unit.h"
 #include "view/screen_int.h"
 
@@ -1255,7 +1255,7 @@ static bool play_loaded(struct played *pl, int n)
 	const char *tmp = getenv("TMPDIR");
 	char err[512];
 	struct sample smp;
-	struct recorder *rec;
+	struct ndjson_rec *rec;
 
 	memset(pl, 0, sizeof(*pl));
 	snprintf(pl->dir, sizeof(pl->dir), "%s/test_screen_draw.XXXXXX",
@@ -1267,7 +1267,7 @@ static bool play_loaded(struct played *pl, int n)
 	snprintf(pl->path, sizeof(pl->path), "%s/play.ndjson", pl->dir);
 	load_sample();
 	smp = s.snap.s;
-	rec = record_open(pl->path, err, sizeof(err));
+	rec = ndjson_rec_open(pl->path, err, sizeof(err));
 	CHECK(rec != NULL);
 	if (!rec) {
 		fprintf(stderr, "%s: %s\n", pl->path, err);
@@ -1276,9 +1276,9 @@ static bool play_loaded(struct played *pl, int n)
 	}
 	for (int i = 0; i < n; i++) {
 		smp.time = s.snap.s.time + 10 * i;
-		CHECK(record_write(rec, &smp) == 0);
+		CHECK(ndjson_rec_write(rec, &smp) == 0);
 	}
-	CHECK(record_close(rec) == 0);
+	CHECK(ndjson_rec_close(rec) == 0);
 	pl->m = player_open(pl->path, false, NULL, err, sizeof(err));
 	pl->loop = evloop_new();
 	CHECK(pl->m != NULL && pl->loop != NULL);
@@ -1390,11 +1390,12 @@ static void test_replay(void)
 	CHECK(s.msg_error && s.drill_tgid == 0);
 	CHECK_STR(s.msg, "this recording holds no thread rows: only its "
 		  "processes can be shown");
-	/* a figure the replay cannot change */
+	/* a figure a replay of an NDJSON recording cannot change */
 	screen_input_key(&s, 'a');
 	CHECK(s.msg_error && !s.accumulate);
-	CHECK_STR(s.msg, "a recording holds its intervals as they were "
-		  "recorded");
+	CHECK_STR(s.msg, "a recording of format 1 (NDJSON) holds its "
+		  "intervals as they were recorded: -a and a coarser -d need "
+		  "a recording of readings");
 	/* nor can it act, nor measure */
 	screen_input_key(&s, 'k');
 	CHECK(s.msg_error && !s.menu.open && strstr(s.msg, "no action"));
