@@ -113,14 +113,12 @@ static void on_reading(const struct ts_reading *r, void *arg)
 	if (k->ds.have_prev)
 		delta_base_reading(&k->ds.prev, &prev);
 	if (k->ds.have_prev && delta_zombie_reply(&prev, r)) {
-		k->cur = prev;
-		k->have_cur = true;
+		tasktable_set_reading(k, &prev);
 		return;
 	}
 	if (k->ds.have_prev && delta_moved(&prev, r))
 		k->moved = k->queried;
-	k->cur = *r;
-	k->have_cur = true;
+	tasktable_set_reading(k, r);
 	k->answered = true;
 }
 
@@ -210,8 +208,8 @@ static void collect_thread(struct task *k, void *arg)
 		return;
 	}
 	/*
-	 * Not asked: this round's reading is the last one, nothing moved.
-	 * cur still holds it (ds.prev was made of it): no copy.
+	 * Not asked: this round's reading is the last one, nothing moved;
+	 * ds.prev was made of it: no copy.
 	 */
 	k->have_cur = true;
 }
@@ -244,7 +242,7 @@ static void rebase(struct task *k, void *arg)
 		struct task_reading r;
 		rows_reading(m, k, &r);
 		derive_rebase(&k->ds, &r);
-		k->have_cur = false;
+		tasktable_drop_reading(k);
 	}
 }
 
@@ -252,7 +250,7 @@ static void rebase(struct task *k, void *arg)
 static void rebased(struct task *k, void *arg)
 {
 	(void)arg;
-	k->have_cur = false;
+	tasktable_drop_reading(k);
 }
 
 static void collect_requery(struct task *k, void *arg)

@@ -35,11 +35,8 @@
 static void store_details(const struct monitor *m, const struct task *k,
 			  struct store_task *st)
 {
-	pid_t ppid = k->info.ppid;
+	pid_t ppid = k->info.ppid ? k->info.ppid : k->rec_ppid;
 
-	if (!ppid && k->have_cur && k->cur.kind == TS_KIND_PID &&
-	    k->cur.have_basic)
-		ppid = (pid_t)k->cur.ppid;
 	if (ppid) {
 		st->have |= STORE_HAVE_PPID;
 		st->ppid = ppid;
@@ -66,11 +63,11 @@ static void store_details(const struct monitor *m, const struct task *k,
 static void store_identity(struct monitor *m, struct task *k,
 			   struct store_task *st)
 {
-	if (k->have_cur && k->cur.kind == TS_KIND_PID && k->cur.have_basic) {
-		if (!k->comm && k->cur.comm[0])
-			tasktable_set_details(k, k->cur.comm, NULL, NULL);
+	if (k->cur && k->cur->kind == TS_KIND_PID && k->cur->have_basic) {
+		if (!k->comm && k->cur->comm[0])
+			tasktable_set_details(k, k->cur->comm, NULL, NULL);
 		if (k->uid == (uid_t)-1)
-			k->uid = k->cur.uid;
+			k->uid = k->cur->uid;
 	}
 	if (!k->user && k->uid != (uid_t)-1)
 		tasktable_set_details(k, NULL, NULL, procinfo_user_name(m->pi, k->uid));
@@ -106,8 +103,9 @@ static double reading_at(const struct monitor *m, const struct task *k)
 static double task_age(const struct monitor *m, const struct task *k)
 {
 	/* a thread's own record says how long it has lived */
-	if (k->cur.kind == TS_KIND_PID && k->cur.have_basic && k->cur.etime_us)
-		return (double)k->cur.etime_us / 1e6;
+	if (k->cur && k->cur->kind == TS_KIND_PID && k->cur->have_basic &&
+	    k->cur->etime_us)
+		return (double)k->cur->etime_us / 1e6;
 	double at = reading_at(m, k);
 	return k->waits_from > 0 && at > k->waits_from ? at - k->waits_from : 0;
 }
@@ -136,10 +134,11 @@ static bool threads_steady(const struct monitor *m, const struct task *k)
 		(k->threads_at < since && k->info_round >= k->threads_at));
 }
 
-static unsigned reading_flags(const struct monitor *m, const struct task *k)
+static unsigned reading_flags(const struct monitor *m, const struct task *k,
+			      const struct ts_reading *c)
 {
 	unsigned f = 0;
-	if (k->cur.kind == TS_KIND_PID)
+	if (c->kind == TS_KIND_PID)
 		f |= READING_OWN | READING_ONE;
 	if (m->o.threads || single_threaded(m, k))
 		f |= READING_ONE;
@@ -157,8 +156,17 @@ static unsigned reading_flags(const struct monitor *m, const struct task *k)
 void rows_reading(const struct monitor *m, const struct task *k,
 		  struct task_reading *r)
 {
-	const struct ts_reading *c = &k->cur;
+	struct ts_reading base;
+	const struct ts_reading *c = k->cur;
 
+	if (!c) {
+		/* carried, or no reading this sample: the base is the last one */
+		if (k->ds.have_prev)
+			delta_base_reading(&k->ds.prev, &base);
+		else
+			memset(&base, 0, sizeof(base));
+		c = &base;
+	}
 	r->id = k->id;
 	r->tgid = k->tgid;
 	r->start = k->start;
@@ -169,7 +177,7 @@ void rows_reading(const struct monitor *m, const struct task *k,
 	r->first_seen = k->first_seen;
 	r->cats = task_cats(m, k);
 	r->threads = k->info.threads > 0 ? k->info.threads : 0;
-	r->flags = reading_flags(m, k);
+	r->flags = reading_flags(m, k, c);
 	r->have = c->have;
 	r->have_max = c->have_max;
 	r->have_max_at = c->have_max_at;
@@ -329,9 +337,9 @@ static void on_details(const struct procinfo_details *d, void *arg)
 static void thread_identity(struct task *k, void *arg)
 {
 	struct monitor *m = arg;
-	if (k->have_cur && k->cur.kind == TS_KIND_PID && k->cur.have_basic &&
-	    k->cur.comm[0]) {
-		tasktable_set_details(k, k->cur.comm, NULL, NULL);
+	if (k->cur && k->cur->kind == TS_KIND_PID && k->cur->have_basic &&
+	    k->cur->comm[0]) {
+		tasktable_set_details(k, k->cur->comm, NULL, NULL);
 	} else if (!k->comm || k->details_stale) {
 		const char *comm = procinfo_comm(m->pi, k->id);
 		if (comm)

@@ -61,6 +61,7 @@ static void task_free(struct task *k)
 	free(k->user);
 	free(k->cgroup);
 	derive_free(&k->ds);
+	free(k->cur);
 	free(k->ev);
 	free(k);
 }
@@ -367,6 +368,27 @@ static void replace(char **dst, const char *src)
 		return;
 	free(*dst);
 	*dst = n;
+}
+
+bool tasktable_set_reading(struct task *k, const struct ts_reading *r)
+{
+	if (!k->cur && !(k->cur = malloc(sizeof(*k->cur)))) {
+		k->have_cur = false;
+		return false;
+	}
+	*k->cur = *r;
+	k->have_cur = true;
+	/* a thread's own record names its parent; a process record leaves it 0 */
+	if (r->kind == TS_KIND_PID && r->have_basic && r->ppid)
+		k->rec_ppid = (pid_t)r->ppid;
+	return true;
+}
+
+void tasktable_drop_reading(struct task *k)
+{
+	free(k->cur);
+	k->cur = NULL;
+	k->have_cur = false;
 }
 
 void tasktable_set_details(struct task *k, const char *comm, const char *cmdline,

@@ -85,13 +85,21 @@ struct task {
 	/* readings */
 	struct derive_state ds;    /* the model's: the base reading, the
 				      waits dated, the window of -a */
-	struct ts_reading cur;     /* this sample's, or the final one */
+	/*
+	 * This sample's reading, or the final one: malloc'd when it comes,
+	 * freed when it became the base (tasktable_set_reading,
+	 * tasktable_drop_reading), so a task that is not asked holds none.
+	 * have_cur with cur NULL: carried (below), the base is the reading.
+	 */
+	struct ts_reading *cur;
 	bool have_cur;
+	pid_t rec_ppid;            /* the parent its own records last named;
+				      0 none */
 	double cur_at;             /* CLOCK_MONOTONIC when a final came */
 	bool requery;              /* a thread ended during the query */
 	/*
-	 * A thread not asked this round (its process did not move): cur is
-	 * still the reading ds.prev was made of, and nothing moved since.
+	 * A thread not asked this round (its process did not move): its
+	 * reading is the one ds.prev was made of, and nothing moved since.
 	 */
 	bool carried;
 	/*
@@ -188,6 +196,14 @@ struct task *tasktable_find_retired(const struct tasktable *t, pid_t id,
  */
 void tasktable_detach(struct tasktable *t, struct task *k);
 void tasktable_attach(struct tasktable *t, struct task *k);
+
+/*
+ * r becomes k's reading of this sample (have_cur); false when there is
+ * no memory for it (k then has none).
+ */
+bool tasktable_set_reading(struct task *k, const struct ts_reading *r);
+/* k's reading became the base (or is not wanted): it holds none. */
+void tasktable_drop_reading(struct task *k);
 
 void tasktable_set_details(struct task *k, const char *comm, const char *cmdline,
 		      const char *user);
