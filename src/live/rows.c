@@ -348,7 +348,7 @@ static void thread_identity(struct task *k, void *arg)
 	k->details_stale = false;
 	struct task *p = tasktable_find(m->procs, k->tgid);
 	if (p && p->cmdline) {
-		tasktable_set_details(k, NULL, p->cmdline, p->user);
+		tasktable_share_details(k, p);
 		k->uid = p->uid;
 	}
 }

@@ -46,7 +46,11 @@ struct task {
 	unsigned long long start;  /* clock ticks since boot; 0 unknown */
 	double first_seen;         /* monotonic seconds */
 
-	/* cached details (libproc2); NULL until read */
+	/*
+	 * cached details (libproc2); NULL until read. comm, cmdline and user
+	 * are set only through tasktable_set_details and _share_details
+	 * (counted strings, shared between a process and its threads).
+	 */
 	char *comm, *cmdline, *user;
 	char *cgroup;              /* v2 path, when cgroups are in use */
 	uid_t uid;
@@ -207,6 +211,11 @@ void tasktable_drop_reading(struct task *k);
 
 void tasktable_set_details(struct task *k, const char *comm, const char *cmdline,
 		      const char *user);
+/*
+ * Thread k takes the command line and user of its process p, and its
+ * name when it bears the same: shared, not copied.
+ */
+void tasktable_share_details(struct task *k, const struct task *p);
 
 /* ---- lives: one id, several tasks one after another ---- */
 
