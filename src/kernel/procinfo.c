@@ -154,7 +154,17 @@ int procinfo_scan(struct procinfo *pi, bool threads, pi_task_cb cb, void *arg)
 	if (!f)
 		return -1;
 	emit_tasks(f, cb, arg);
-	return f->counts->total;
+	int total = f->counts->total;
+	/*
+	 * libproc2 keeps a reap's stacks for the next one (about 120 B a
+	 * task); a scan is rare: let them go.
+	 */
+	struct pids_info *fresh = NULL;
+	if (procps_pids_new(&fresh, scan_items, NITEMS(scan_items)) >= 0) {
+		procps_pids_unref(&pi->scan);
+		pi->scan = fresh;
+	}
+	return total;
 }
 
 /*
