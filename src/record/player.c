@@ -326,7 +326,8 @@ static int model_to(struct player *pl, size_t f, size_t b, bool acc,
 		if ((got = read_entry(pl, f, k)) <= 0)
 			return got;
 		playmodel_reset(pl->pm, false);
-		if (playmodel_baseline(pl->pm, &pl->ss) < 0)
+		if (playmodel_baseline(pl->pm, &pl->ss,
+				       k == storeindex_session_at(ix, k)) < 0)
 			return -1;
 		pl->model_at = true;
 		pl->mfile = f;

@@ -25,6 +25,7 @@ struct pm_task {
 	uint64_t start;
 	bool thread;              /* a thread reading (thread_tasks) */
 	uint64_t seen;            /* the round it was last given in */
+	uint64_t made;            /* the round it was first given in */
 	struct derive_state ds;
 	struct store_task ctx;    /* its last reading's context (strings NULL) */
 	bool have_ctx;
@@ -63,6 +64,8 @@ struct playmodel {
 	struct diskstats disks_prev;
 	bool have_disks_prev;
 	double prev_query;        /* the last sample's query_start */
+	bool first;               /* the baseline is the recording's first
+				     sample (the live monitor's baseline) */
 };
 
 static int task_cmp(const void *x, const void *y)
@@ -222,6 +225,8 @@ static int states_of(struct playmodel *pm, const struct store_task *v,
 
 		if (!t)
 			return -1;
+		if (!t->made)
+			t->made = pm->round;
 		t->seen = pm->round;
 		pm->pt[at + i] = t;
 		pm->states[at + i] = &t->ds;
@@ -271,11 +276,13 @@ static int prime_cgroups(struct playmodel *pm, const struct store_sample *in)
 	return 0;
 }
 
-int playmodel_baseline(struct playmodel *pm, const struct store_sample *in)
+int playmodel_baseline(struct playmodel *pm, const struct store_sample *in,
+		       bool first)
 {
 	size_t n = in->ntasks + in->nthread_tasks;
 
 	pm->round++;
+	pm->first = first;
 	if (reserve(pm, n) < 0 ||
 	    states_of(pm, in->tasks, in->ntasks, false, 0) < 0 ||
 	    states_of(pm, in->thread_tasks, in->nthread_tasks, true,
@@ -320,7 +327,9 @@ static void from_zero(struct playmodel *pm, const struct store_sample *in)
 		struct pm_task *t = pm->pt[i];
 		bool ended = st->r.flags & READING_ENDED;
 
-		if (t->ds.have_prev)
+		/* only a task new to the model, of a sample it can tell */
+		if (t->ds.have_prev || t->made != pm->round ||
+		    (!pm->a.have_prev && !pm->first))
 			continue;
 		if (st->have & STORE_REPEAT) {
 			if (!ended)

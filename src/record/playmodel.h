@@ -13,10 +13,11 @@
  *                                     is counted from
  *     playmodel_sample(pm, in, out)   each sample after it
  *
- * A task met for the first time that began after the sample before
- * began its queries (its reading's born), or that comes with its exit
- * record only, is counted from zero, as the live monitor counts one it
- * learns of from its fork or exit. A task that first comes with a carried reading (READING_CARRIED: its
+ * A task new to the model that began after the sample before began its
+ * queries (its reading's born), that comes with its exit record only, or
+ * that is known but not read yet at the recording's first sample, is
+ * counted from zero, as the live monitor counts one it learns of from
+ * its fork or exit. A task that first comes with a carried reading (READING_CARRIED: its
  * counters not repeated) after a baseline has no base until its next
  * reading that holds counters: no row until then.
  */
@@ -48,8 +49,14 @@ bool playmodel_started(const struct playmodel *pm);
  */
 void playmodel_window(struct playmodel *pm, double mono);
 
-/* The readings the next interval is counted from. 0, or -1 (ENOMEM). */
-int playmodel_baseline(struct playmodel *pm, const struct store_sample *in);
+/*
+ * The readings the next interval is counted from; first: they are the
+ * recording's first (the live monitor's baseline), else a key frame
+ * further in, where a task known but not read yet cannot be told from
+ * one whose reading failed. 0, or -1 (ENOMEM).
+ */
+int playmodel_baseline(struct playmodel *pm, const struct store_sample *in,
+		       bool first);
 
 /*
  * The sample of in over the interval since the one given before: rows,

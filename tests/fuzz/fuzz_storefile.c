@@ -8,7 +8,11 @@
  * and wchan within theirs, cmdline and cgroup paths within
  * SCHEMA_PATH_MAX), tasks with a known id; and written again to a new
  * file and read back, it is the same sample (ids, clocks, counters,
- * strings).
+ * strings). The index of the same file (src/record/storeindex.c, which
+ * checks records without inflating them): entries in file order inside
+ * the file, every sample the reader handed out at an entry, and a reader
+ * sent to each key frame (storefile_seek) hands out that entry's sample
+ * or nothing, never another.
  */
 #include <config.h>
 
@@ -20,6 +24,7 @@
 
 #include "fuzz.h"
 #include "record/storefile.h"
+#include "record/storeindex.h"
 #include "store/schema.h"
 
 static void check_task(const struct store_task *k)
@@ -96,8 +101,50 @@ static void check_again(const struct store_sample *s)
 	close(fd);
 }
 
+/* Is offset an entry of ix? */
+static bool indexed(const struct storeindex *ix, uint64_t offset)
+{
+	for (size_t i = 0; i < ix->n; i++)
+		if (ix->e[i].offset == offset)
+			return true;
+	return false;
+}
+
+/* The index of fd's file and seeking by it; seen: the samples' offsets. */
+static void check_index(int fd, size_t size, const uint64_t *seen, size_t nseen)
+{
+	struct storeindex ix;
+	struct store_sample s;
+	char err[256] = "";
+
+	lseek(fd, 0, SEEK_SET);
+	if (storeindex_build(&ix, fd, 1u << 20, -1, err, sizeof(err)) < 0) {
+		FUZZ_CHECK(*err);
+		return;
+	}
+	for (size_t i = 0; i < ix.n; i++)
+		FUZZ_CHECK(ix.e[i].offset < size &&
+			   (i == 0 || ix.e[i].offset > ix.e[i - 1].offset));
+	for (size_t i = 0; i < nseen; i++)
+		FUZZ_CHECK(indexed(&ix, seen[i]));
+	struct storefile_reader *r = storefile_reader_new(fd);
+	FUZZ_CHECK(r);
+	for (size_t i = 0; i < ix.n; i++) {
+		if (!ix.e[i].key)
+			continue;
+		FUZZ_CHECK(storefile_seek(r, ix.e[i].offset) == 0);
+		if (storefile_next(r, &s, err, sizeof(err)) == 1)
+			FUZZ_CHECK(storefile_offset(r) >= ix.e[i].offset &&
+				   indexed(&ix, storefile_offset(r)));
+	}
+	storefile_reader_free(r);
+	storeindex_free(&ix);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	uint64_t seen[64];
+	size_t nseen = 0;
 	int fd = memfd_create("storefile", MFD_CLOEXEC);
 	struct storefile_reader *r;
 	struct store_sample s;
@@ -110,11 +157,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r = storefile_reader_new(fd);
 	FUZZ_CHECK(r);
 	while ((rc = storefile_next(r, &s, err, sizeof(err))) == 1) {
+		if (nseen < sizeof(seen) / sizeof(seen[0]))
+			seen[nseen++] = storefile_offset(r);
 		check_sample(&s);
 		check_again(&s);
 	}
 	FUZZ_CHECK(rc == 0 || (rc == -1 && *err));
 	storefile_reader_free(r);
+	check_index(fd, size, seen, nseen);
 	close(fd);
 	return 0;
 }
