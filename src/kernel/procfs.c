@@ -118,7 +118,19 @@ char *procfs_read_all(int dirfd, const char *name)
 }
 
 /* The stat fields stalltop takes (1-based, as proc(5) counts them). */
-enum { F_STATE = 3, F_START = 22, F_BLKIO = 42 };
+enum { F_STATE = 3, F_FLAGS = 9, F_NICE = 19, F_START = 22, F_BLKIO = 42 };
+
+/* The nice value of field 19, "-20".."19": false for anything else. */
+static bool parse_nice(const char *s, const char *end, int *out)
+{
+	bool neg = s < end && *s == '-';
+	uint64_t v;
+
+	if (!kval_parse_u64(s + neg, end, &v) || v > 20 || (!neg && v > 19))
+		return false;
+	*out = neg ? -(int)v : (int)v;
+	return true;
+}
 
 int procfs_parse_stat(const char *text, struct procfs_stat *out)
 {
@@ -136,7 +148,16 @@ int procfs_parse_stat(const char *text, struct procfs_stat *out)
 
 		while (*p && *p != ' ' && *p != '\n')
 			p++;
-		if (field == F_START || field == F_BLKIO) {
+		if (field == F_FLAGS) {
+			if (!kval_parse_u64(s, p, &v))
+				return -1;
+			out->flags = (unsigned long)v;
+			out->have_flags = true;
+		} else if (field == F_NICE) {
+			if (!parse_nice(s, p, &out->nice))
+				return -1;
+			out->have_nice = true;
+		} else if (field == F_START || field == F_BLKIO) {
 			if (!kval_parse_u64(s, p, &v))
 				return -1;
 			if (field == F_START) {

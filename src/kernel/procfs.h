@@ -38,7 +38,9 @@ char *procfs_read_all(int dirfd, const char *name);
 /* What stalltop takes of a /proc/PID/stat line. */
 struct procfs_stat {
 	char state;                     /* field 3: 'R', 'S', 'D'... */
-	bool have_start, have_blkio;
+	bool have_flags, have_nice, have_start, have_blkio;
+	unsigned long flags;            /* field 9: the task's PF_* flags */
+	int nice;                       /* field 19: -20..19 */
 	unsigned long long start;       /* field 22: ticks since boot */
 	unsigned long long blkio_ticks; /* field 42: block-IO delay, ticks */
 };

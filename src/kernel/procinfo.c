@@ -41,6 +41,7 @@ struct procinfo {
 	struct pids_info *full;
 	struct pids_info *brief;
 	struct pids_info *context;
+	struct pids_info *memory;
 };
 
 enum scan_rel { S_PID, S_TGID, S_START };
@@ -79,6 +80,12 @@ static enum pids_item context_items[NCONTEXT] = {
 	[C_MAJFLT] = PIDS_FLT_MAJ, [C_WCHAN] = PIDS_WCHAN_NAME,
 };
 
+/* The memory of a process, which its threads share. */
+enum memory_rel { M_PID, M_STATE, M_RSS, M_SWAP };
+static enum pids_item memory_items[] = {
+	PIDS_ID_PID, PIDS_STATE, PIDS_VM_RSS, PIDS_VM_SWAP,
+};
+
 /* A kernel thread (task flag PF_KTHREAD): no memory of its own. */
 #define PI_PF_KTHREAD 0x00200000u
 
@@ -97,7 +104,9 @@ struct procinfo *procinfo_new(void)
 			    NITEMS(details_items)) < 0 ||
 	    procps_pids_new(&pi->brief, details_items, D_EUID) < 0 ||
 	    procps_pids_new(&pi->context, context_items,
-			    NITEMS(context_items)) < 0) {
+			    NITEMS(context_items)) < 0 ||
+	    procps_pids_new(&pi->memory, memory_items,
+			    NITEMS(memory_items)) < 0) {
 		procinfo_free(pi);
 		return NULL;
 	}
@@ -116,6 +125,8 @@ void procinfo_free(struct procinfo *pi)
 		procps_pids_unref(&pi->brief);
 	if (pi->context)
 		procps_pids_unref(&pi->context);
+	if (pi->memory)
+		procps_pids_unref(&pi->memory);
 	free(pi->cmdline);
 	for (size_t i = 0; i < pi->nusers; i++)
 		free(pi->users[i].name);
@@ -143,7 +154,17 @@ int procinfo_scan(struct procinfo *pi, bool threads, pi_task_cb cb, void *arg)
 	if (!f)
 		return -1;
 	emit_tasks(f, cb, arg);
-	return f->counts->total;
+	int total = f->counts->total;
+	/*
+	 * libproc2 keeps a reap's stacks for the next one (about 120 B a
+	 * task); a scan is rare: let them go.
+	 */
+	struct pids_info *fresh = NULL;
+	if (procps_pids_new(&fresh, scan_items, NITEMS(scan_items)) >= 0) {
+		procps_pids_unref(&pi->scan);
+		pi->scan = fresh;
+	}
+	return total;
 }
 
 /*
@@ -330,7 +351,6 @@ static void read_io(pid_t pid, struct procinfo_context *c)
 }
 
 struct context_ctx {
-	bool threads;
 	pi_context_cb cb;
 	void *arg;
 };
@@ -369,22 +389,190 @@ static void emit_context_chunk(struct pids_fetch *f, void *arg)
 		    strcmp(wchan, "?") && strcmp(wchan, "0")) {
 			snprintf(c.wchan, sizeof(c.wchan), "%s", wchan);
 		}
-		if (!cc->threads) {
-			c.have_majflt = true;
-			c.majflt = PIDS_VAL(C_MAJFLT, ul_int, s, NULL);
-			read_io(c.pid, &c);
-		}
+		c.have_majflt = true;
+		c.majflt = PIDS_VAL(C_MAJFLT, ul_int, s, NULL);
+		read_io(c.pid, &c);
 		cc->cb(&c, cc->arg);
 	}
 }
 
 int procinfo_context(struct procinfo *pi, const pid_t *ids, size_t n,
-		     bool threads, pi_context_cb cb, void *arg)
+		     pi_context_cb cb, void *arg)
 {
-	struct context_ctx cc = { .threads = threads, .cb = cb, .arg = arg };
+	struct context_ctx cc = { .cb = cb, .arg = arg };
 
 	return select_chunks(pi->context, ids, n, PIDS_SELECT_PID,
 			     emit_context_chunk, &cc);
+}
+
+struct proc_memory {
+	pid_t pid;
+	bool have;                /* not a zombie: it has memory to tell */
+	long long rss_kib, swap_kib;
+};
+
+struct memory_ctx {
+	struct proc_memory *mem;
+	size_t n;
+};
+
+static void emit_memory_chunk(struct pids_fetch *f, void *arg)
+{
+	struct memory_ctx *mc = arg;
+
+	for (int i = 0; i < f->counts->total; i++) {
+		struct pids_stack *s = f->stacks[i];
+		char state = PIDS_VAL(M_STATE, s_ch, s, NULL);
+		struct proc_memory *pm = &mc->mem[mc->n++];
+
+		pm->pid = PIDS_VAL(M_PID, s_int, s, NULL);
+		pm->have = state != 'Z' && state != 'X';
+		pm->rss_kib = (long long)PIDS_VAL(M_RSS, ul_int, s, NULL);
+		pm->swap_kib = (long long)PIDS_VAL(M_SWAP, ul_int, s, NULL);
+	}
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* A thread to read, by its process and its own id. */
+struct thread_id {
+	pid_t tgid, tid;
+};
+
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct thread_id *x = a, *y = b;
+	if (x->tgid != y->tgid)
+		return (x->tgid > y->tgid) - (x->tgid < y->tgid);
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* The memory of the processes of threads by[0..n) (sorted), sorted. */
+static struct proc_memory *read_memory(struct procinfo *pi,
+				       const struct thread_id *by, size_t n,
+				       size_t *nmem)
+{
+	pid_t *ids = malloc((n ? n : 1) * sizeof(*ids));
+	struct memory_ctx mc = { NULL, 0 };
+	size_t k = 0;
+
+	*nmem = 0;
+	if (!ids)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (!k || ids[k - 1] != by[i].tgid)
+			ids[k++] = by[i].tgid;
+	mc.mem = malloc((k ? k : 1) * sizeof(*mc.mem));
+	if (mc.mem && select_chunks(pi->memory, ids, k, PIDS_SELECT_PID,
+				    emit_memory_chunk, &mc) < 0)
+		mc.n = 0; /* what was read before the failure stands */
+	free(ids);
+	if (mc.mem)
+		qsort(mc.mem, mc.n, sizeof(*mc.mem), cmp_pid);
+	*nmem = mc.n;
+	return mc.mem;
+}
+
+/*
+ * One thread's context, from its own stat and its process's memory;
+ * taskdir: its process's /proc/TGID/task.
+ */
+static bool thread_context(int taskdir, pid_t tid, const struct proc_memory *pm,
+			   struct procinfo_context *c)
+{
+	char path[32], buf[512];
+	struct procfs_stat st;
+	struct timespec ts;
+
+	snprintf(path, sizeof(path), "%d/stat", (int)tid);
+	if (procfs_read(taskdir, path, buf, sizeof(buf)) <= 0 ||
+	    procfs_parse_stat(buf, &st) < 0)
+		return false; /* gone */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	*c = (struct procinfo_context){
+		.pid = tid,
+		.start = st.have_start ? st.start : 0,
+		.state = st.state,
+		.have_nice = st.have_nice,
+		.nice = st.nice,
+		.at = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9,
+	};
+	/* a kernel thread or a zombie has no memory to tell */
+	if (pm && pm->have && st.have_flags && !(st.flags & PI_PF_KTHREAD) &&
+	    c->state != 'Z' && c->state != 'X') {
+		c->rss_kib = pm->rss_kib;
+		c->swap_kib = pm->swap_kib;
+		c->have_mem = true;
+	}
+	/* a wait channel means something in an uninterruptible sleep */
+	snprintf(path, sizeof(path), "%d/wchan", (int)tid);
+	if (c->state == 'D' &&
+	    procfs_read(taskdir, path, buf, sizeof(buf)) > 0 &&
+	    strcmp(buf, "0") && strcmp(buf, "-") && strcmp(buf, "?"))
+		snprintf(c->wchan, sizeof(c->wchan), "%.*s",
+			 (int)sizeof(c->wchan) - 1, buf);
+	return true;
+}
+
+/*
+ * The threads by[0..n), sorted by process: each process's task directory
+ * is opened once (a shorter walk for every thread's files), one at a time.
+ */
+static int read_threads(const struct thread_id *by, size_t n,
+			const struct proc_memory *mem, size_t nmem,
+			pi_context_cb cb, void *arg)
+{
+	int taskdir = -1, total = 0;
+	const struct proc_memory *pm = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		struct procinfo_context c;
+
+		if (!i || by[i].tgid != by[i - 1].tgid) {
+			char path[64];
+			struct proc_memory key = { .pid = by[i].tgid };
+
+			if (taskdir >= 0)
+				close(taskdir);
+			snprintf(path, sizeof(path), "/proc/%d/task",
+				 (int)by[i].tgid);
+			taskdir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			pm = bsearch(&key, mem, nmem, sizeof(*mem), cmp_pid);
+		}
+		if (taskdir >= 0 && thread_context(taskdir, by[i].tid, pm, &c)) {
+			cb(&c, arg);
+			total++;
+		}
+	}
+	if (taskdir >= 0)
+		close(taskdir);
+	return total;
+}
+
+int procinfo_thread_context(struct procinfo *pi, const pid_t *tgids,
+			    const pid_t *tids, size_t n, pi_context_cb cb,
+			    void *arg)
+{
+	struct thread_id *by = malloc((n ? n : 1) * sizeof(*by));
+	struct proc_memory *mem = NULL;
+	size_t nmem;
+	int total = -1;
+
+	if (!by)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		by[i] = (struct thread_id){ tgids[i], tids[i] };
+	qsort(by, n, sizeof(*by), cmp_thread);
+	mem = read_memory(pi, by, n, &nmem);
+	if (mem)
+		total = read_threads(by, n, mem, nmem, cb, arg);
+	free(mem);
+	free(by);
+	return total;
 }
 
 long procinfo_hertz(void)
@@ -437,18 +625,6 @@ long procinfo_system_threads(void)
 	char *end;
 	long v = strtol(slash + 1, &end, 10);
 	return end == slash + 1 ? -1 : v;
-}
-
-char procinfo_thread_state(pid_t tgid, pid_t tid)
-{
-	char path[64], buf[512];
-	struct procfs_stat st;
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)tgid,
-		 (int)tid);
-	if (procfs_read(AT_FDCWD, path, buf, sizeof(buf)) <= 0 ||
-	    procfs_parse_stat(buf, &st) < 0)
-		return '\0';
-	return st.state;
 }
 
 /* The inode of the initial pid namespace (PROC_PID_INIT_INO). */

@@ -84,14 +84,12 @@ int procinfo_details(struct procinfo *pi, const pid_t *ids, size_t n, bool full,
 typedef void (*pi_context_cb)(const struct procinfo_context *c, void *arg);
 
 /*
- * What stands next to a stall for these ids. Processes (threads=false)
- * get their faults and IO (/proc/PID/io, readable with ptrace rights
- * only); thread ids only what a thread has of its own or shares whole
- * (memory, nice, wait channel): /proc counts faults and IO per process.
- * Ids that vanished are skipped.
+ * What stands next to a stall for these processes, with their faults
+ * and IO (/proc/PID/io, readable with ptrace rights only). Ids that
+ * vanished are skipped.
  */
 int procinfo_context(struct procinfo *pi, const pid_t *ids, size_t n,
-		     bool threads, pi_context_cb cb, void *arg);
+		     pi_context_cb cb, void *arg);
 
 /*
  * The raw name (/proc/PID/comm) and command line (arguments joined by
@@ -102,11 +100,18 @@ const char *procinfo_comm(struct procinfo *pi, pid_t pid);
 const char *procinfo_cmdline(struct procinfo *pi, pid_t pid);
 
 /*
- * A thread's state letter from /proc/TGID/task/TID/stat, or '\0'. (Read
- * through /proc/TID instead, the kernel adds up the CPU time of the whole
- * thread group for every thread: quadratic in a large process.)
+ * The same for threads tids[i] of processes tgids[i], without libproc2:
+ * each one's /proc/TGID/task/TID/stat (state, nice, whether a kernel
+ * thread; through /proc/TID instead, the kernel adds up the CPU time of
+ * the whole thread group for every thread: quadratic in a large
+ * process), its wait channel while in D, and the memory of its process,
+ * which its threads share, read once per process. No faults, no IO (the
+ * process's). Ids that vanished are skipped; -1 with errno when memory
+ * runs out.
  */
-char procinfo_thread_state(pid_t tgid, pid_t tid);
+int procinfo_thread_context(struct procinfo *pi, const pid_t *tgids,
+			    const pid_t *tids, size_t n, pi_context_cb cb,
+			    void *arg);
 
 /* Threads in the whole system (the kernel's count in /proc/loadavg). */
 long procinfo_system_threads(void);

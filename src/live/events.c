@@ -180,8 +180,7 @@ static void mark_ended(struct task *k)
 static void take_final(const struct monitor *m, struct tasktable *t,
 		       struct task *k, const struct ts_reading *r)
 {
-	k->cur = *r;
-	k->have_cur = true;
+	tasktable_set_reading(k, r);
 	k->cur_at = (double)m->clk.mono_ns / 1e9; /* read as the record came */
 	waits_from_record(m, k, r);
 	mark_ended(k);
@@ -254,14 +253,14 @@ void events_on_exit_record(struct monitor *m, const struct ts_reading *r)
 			return;
 		}
 		/* the group's own total replaces its last thread's record */
-		if (k->cur.have_basic) {
+		if (k->cur && k->cur->have_basic) {
 			/* keep the name and user that record gave */
-			if (!k->comm && k->cur.comm[0])
-				tasktable_set_details(k, k->cur.comm, NULL, NULL);
+			if (!k->comm && k->cur->comm[0])
+				tasktable_set_details(k, k->cur->comm, NULL, NULL);
 			if (k->uid == (uid_t)-1)
-				k->uid = k->cur.uid;
+				k->uid = k->cur->uid;
 		}
-		k->cur = *r;
+		tasktable_set_reading(k, r);
 		return;
 	}
 	m->group = NULL;

@@ -187,6 +187,8 @@ static int monitor_sample(struct producer *p, struct sample *out)
 	store_begin(m, &in);
 	model_settings(m);
 	assemble_begin(&m->model, &in);
+	assemble_reserve(&m->model, tasktable_count(m->o.threads ? m->threads :
+							    m->procs));
 	rows_build(m);
 	readings_rebase(m, true);
 	m->sample_dt = now - m->prev_time;

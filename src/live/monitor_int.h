@@ -64,6 +64,7 @@ struct monitor {
 	struct tt_clocks clk;       /* when the notification at hand was read */
 	struct task *group;         /* a last thread's record just taken: its
 				       group's record may follow */
+	size_t readings_let_go;      /* readings dropped at the last rebase */
 	bool need_rescan;
 	bool parent_gone;           /* a process ended: children reparented */
 	double rescan_every;        /* seconds, 0 = never */

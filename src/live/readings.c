@@ -9,6 +9,9 @@
 
 #include <errno.h>
 #include <limits.h>
+#ifdef HAVE_MALLOC_TRIM
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +25,9 @@
 #include "live/tasktable.h"
 #include "model/delta.h"
 #include "model/producer.h"
+
+/* Readings let go at once worth giving back to the system (1 MiB). */
+#define READINGS_TRIM_BYTES ((size_t)1 << 20)
 
 /* A scan found task st: the life of its entry, or a new one. */
 static void scanned(struct monitor *m, struct tasktable *t,
@@ -113,14 +119,12 @@ static void on_reading(const struct ts_reading *r, void *arg)
 	if (k->ds.have_prev)
 		delta_base_reading(&k->ds.prev, &prev);
 	if (k->ds.have_prev && delta_zombie_reply(&prev, r)) {
-		k->cur = prev;
-		k->have_cur = true;
+		tasktable_set_reading(k, &prev);
 		return;
 	}
 	if (k->ds.have_prev && delta_moved(&prev, r))
 		k->moved = k->queried;
-	k->cur = *r;
-	k->have_cur = true;
+	tasktable_set_reading(k, r);
 	k->answered = true;
 }
 
@@ -210,8 +214,8 @@ static void collect_thread(struct task *k, void *arg)
 		return;
 	}
 	/*
-	 * Not asked: this round's reading is the last one, nothing moved.
-	 * cur still holds it (ds.prev was made of it): no copy.
+	 * Not asked: this round's reading is the last one, nothing moved;
+	 * ds.prev was made of it: no copy.
 	 */
 	k->have_cur = true;
 }
@@ -236,23 +240,34 @@ static int query_threads(struct monitor *m)
 	return ask(m, TS_KIND_PID, m->threads);
 }
 
+struct rebase_ctx {
+	const struct monitor *m;
+	size_t dropped;             /* readings let go */
+};
+
+static void drop_reading(struct task *k, struct rebase_ctx *c)
+{
+	if (k->cur)
+		c->dropped++;
+	tasktable_drop_reading(k);
+}
+
 /* The latest reading becomes the base of the next interval. */
 static void rebase(struct task *k, void *arg)
 {
-	const struct monitor *m = arg;
+	struct rebase_ctx *c = arg;
 	if (k->have_cur) {
 		struct task_reading r;
-		rows_reading(m, k, &r);
+		rows_reading(c->m, k, &r);
 		derive_rebase(&k->ds, &r);
-		k->have_cur = false;
+		drop_reading(k, c);
 	}
 }
 
 /* The model rebased k with its reading (assemble_task). */
 static void rebased(struct task *k, void *arg)
 {
-	(void)arg;
-	k->have_cur = false;
+	drop_reading(k, arg);
 }
 
 static void collect_requery(struct task *k, void *arg)
@@ -372,7 +387,21 @@ void readings_rebase(struct monitor *m, bool model)
 	bool procs = model && !m->o.threads;
 	bool threads = model && (m->o.threads || rows_thread_readings(m));
 
-	tasktable_foreach(m->procs, procs ? rebased : rebase, m);
+	struct rebase_ctx c = { m, 0 };
+
+	tasktable_foreach(m->procs, procs ? rebased : rebase, &c);
 	if (m->threads)
-		tasktable_foreach(m->threads, threads ? rebased : rebase, m);
+		tasktable_foreach(m->threads, threads ? rebased : rebase, &c);
+#ifdef HAVE_MALLOC_TRIM
+	/*
+	 * Many more readings than the round before were let go (the first
+	 * round asks every task; the next ones, with nothing moving, few):
+	 * give their memory back rather than hold it for rounds that need
+	 * none of it. Rounds that read as many as before keep it.
+	 */
+	if (c.dropped * sizeof(struct ts_reading) >= READINGS_TRIM_BYTES &&
+	    c.dropped > 2 * m->readings_let_go)
+		malloc_trim(0);
+#endif
+	m->readings_let_go = c.dropped;
 }

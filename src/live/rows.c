@@ -35,11 +35,8 @@
 static void store_details(const struct monitor *m, const struct task *k,
 			  struct store_task *st)
 {
-	pid_t ppid = k->info.ppid;
+	pid_t ppid = k->info.ppid ? k->info.ppid : k->rec_ppid;
 
-	if (!ppid && k->have_cur && k->cur.kind == TS_KIND_PID &&
-	    k->cur.have_basic)
-		ppid = (pid_t)k->cur.ppid;
 	if (ppid) {
 		st->have |= STORE_HAVE_PPID;
 		st->ppid = ppid;
@@ -66,11 +63,11 @@ static void store_details(const struct monitor *m, const struct task *k,
 static void store_identity(struct monitor *m, struct task *k,
 			   struct store_task *st)
 {
-	if (k->have_cur && k->cur.kind == TS_KIND_PID && k->cur.have_basic) {
-		if (!k->comm && k->cur.comm[0])
-			tasktable_set_details(k, k->cur.comm, NULL, NULL);
+	if (k->cur && k->cur->kind == TS_KIND_PID && k->cur->have_basic) {
+		if (!k->comm && k->cur->comm[0])
+			tasktable_set_details(k, k->cur->comm, NULL, NULL);
 		if (k->uid == (uid_t)-1)
-			k->uid = k->cur.uid;
+			k->uid = k->cur->uid;
 	}
 	if (!k->user && k->uid != (uid_t)-1)
 		tasktable_set_details(k, NULL, NULL, procinfo_user_name(m->pi, k->uid));
@@ -106,8 +103,9 @@ static double reading_at(const struct monitor *m, const struct task *k)
 static double task_age(const struct monitor *m, const struct task *k)
 {
 	/* a thread's own record says how long it has lived */
-	if (k->cur.kind == TS_KIND_PID && k->cur.have_basic && k->cur.etime_us)
-		return (double)k->cur.etime_us / 1e6;
+	if (k->cur && k->cur->kind == TS_KIND_PID && k->cur->have_basic &&
+	    k->cur->etime_us)
+		return (double)k->cur->etime_us / 1e6;
 	double at = reading_at(m, k);
 	return k->waits_from > 0 && at > k->waits_from ? at - k->waits_from : 0;
 }
@@ -136,10 +134,11 @@ static bool threads_steady(const struct monitor *m, const struct task *k)
 		(k->threads_at < since && k->info_round >= k->threads_at));
 }
 
-static unsigned reading_flags(const struct monitor *m, const struct task *k)
+static unsigned reading_flags(const struct monitor *m, const struct task *k,
+			      const struct ts_reading *c)
 {
 	unsigned f = 0;
-	if (k->cur.kind == TS_KIND_PID)
+	if (c->kind == TS_KIND_PID)
 		f |= READING_OWN | READING_ONE;
 	if (m->o.threads || single_threaded(m, k))
 		f |= READING_ONE;
@@ -157,8 +156,17 @@ static unsigned reading_flags(const struct monitor *m, const struct task *k)
 void rows_reading(const struct monitor *m, const struct task *k,
 		  struct task_reading *r)
 {
-	const struct ts_reading *c = &k->cur;
+	struct ts_reading base;
+	const struct ts_reading *c = k->cur;
 
+	if (!c) {
+		/* carried, or no reading this sample: the base is the last one */
+		if (k->ds.have_prev)
+			delta_base_reading(&k->ds.prev, &base);
+		else
+			memset(&base, 0, sizeof(base));
+		c = &base;
+	}
 	r->id = k->id;
 	r->tgid = k->tgid;
 	r->start = k->start;
@@ -169,7 +177,7 @@ void rows_reading(const struct monitor *m, const struct task *k,
 	r->first_seen = k->first_seen;
 	r->cats = task_cats(m, k);
 	r->threads = k->info.threads > 0 ? k->info.threads : 0;
-	r->flags = reading_flags(m, k);
+	r->flags = reading_flags(m, k, c);
 	r->have = c->have;
 	r->have_max = c->have_max;
 	r->have_max_at = c->have_max_at;
@@ -329,9 +337,9 @@ static void on_details(const struct procinfo_details *d, void *arg)
 static void thread_identity(struct task *k, void *arg)
 {
 	struct monitor *m = arg;
-	if (k->have_cur && k->cur.kind == TS_KIND_PID && k->cur.have_basic &&
-	    k->cur.comm[0]) {
-		tasktable_set_details(k, k->cur.comm, NULL, NULL);
+	if (k->cur && k->cur->kind == TS_KIND_PID && k->cur->have_basic &&
+	    k->cur->comm[0]) {
+		tasktable_set_details(k, k->cur->comm, NULL, NULL);
 	} else if (!k->comm || k->details_stale) {
 		const char *comm = procinfo_comm(m->pi, k->id);
 		if (comm)
@@ -340,7 +348,7 @@ static void thread_identity(struct task *k, void *arg)
 	k->details_stale = false;
 	struct task *p = tasktable_find(m->procs, k->tgid);
 	if (p && p->cmdline) {
-		tasktable_set_details(k, NULL, p->cmdline, p->user);
+		tasktable_share_details(k, p);
 		k->uid = p->uid;
 	}
 }
@@ -424,6 +432,27 @@ static void read_wanted_info(struct monitor *m)
 				 on_details, &c);
 }
 
+/*
+ * A task's memory and nice value can change while it does not run
+ * (reclaim, swap-out, another's renice): its context is read again at
+ * the latest this long after the last read (s).
+ */
+#define CTX_RECHECK 5.0
+
+/*
+ * Whether k's context can differ from the one read or kept last: it ran
+ * since (its counters moved after that), it is in no settled state (a
+ * D task's wait channel), or the last read is CTX_RECHECK old. One that
+ * did not run did no IO and took no fault: its rates are 0.
+ */
+static bool context_due(const struct monitor *m, const struct task *k)
+{
+	return k->ctx_round != m->round &&
+	       (!k->ctx_round || k->moved > k->ctx_round ||
+		!settled(k->info.state) ||
+		m->reading_time - k->ctx_read >= CTX_RECHECK);
+}
+
 struct context_read {
 	struct monitor *m;
 	struct tasktable *t;
@@ -483,6 +512,12 @@ static void on_context(const struct procinfo_context *c, void *arg)
 
 	if (!k || (c->start && k->start && c->start != k->start))
 		return; /* gone, or the id is another task's now */
+	if (cr->t == m->threads) {
+		/* a thread's state is read with its context */
+		k->info.state = c->state;
+		k->info_round = m->round;
+		k->info_stale = false;
+	}
 	context_before(k, &prev);
 	memset(&cur, 0, sizeof(cur));
 	store_details(m, k, &cur);
@@ -491,6 +526,7 @@ static void on_context(const struct procinfo_context *c, void *arg)
 	assemble_info(&m->model, &prev, &cur, &k->info);
 	k->ctx_round = m->round;
 	k->ctx_at = c->at;
+	k->ctx_read = c->at;
 	k->ctx_have_majflt = c->have_majflt;
 	k->ctx_majflt = c->majflt;
 	k->ctx_have_io = c->have_io;
@@ -499,26 +535,68 @@ static void on_context(const struct procinfo_context *c, void *arg)
 }
 
 /*
+ * k did not run since its context was read: what was read stands, now,
+ * and its counters did not move (the model makes the rates of that).
+ */
+static void context_keep(struct monitor *m, struct task *k)
+{
+	struct store_task prev = { .have = 0 }, cur;
+	const struct task_ctx *c = &k->info.ctx;
+
+	context_before(k, &prev);
+	cur = prev;
+	cur.ctx_at = monitor_now();
+	if (c->have & CTX_NICE) {
+		cur.have |= STORE_HAVE_NICE;
+		cur.nice = (int8_t)c->nice;
+	}
+	if (c->have & CTX_RSS) {
+		cur.have |= STORE_HAVE_RSS;
+		cur.rss_kib = c->rss_kib;
+	}
+	if (c->have & CTX_SWAP) {
+		cur.have |= STORE_HAVE_SWAP;
+		cur.swap_kib = c->swap_kib;
+	}
+	assemble_context(&m->model, &prev, &cur, &k->info.ctx);
+	k->ctx_round = m->round;
+	k->ctx_at = cur.ctx_at;
+}
+
+/*
  * What stands next to the stall of these rows, read once per reading
- * (a view may ask again: it gets the same), into each row.
+ * (a view may ask again: it gets the same), into each row; kept from
+ * the last read for a task that did not run since (context_due).
  */
 static void fill_context(struct monitor *m, struct tasktable *t,
 			 struct row *rows, size_t n, bool threads)
 {
 	struct context_read cr = { m, t };
+	/* the processes of the threads read, beside their ids in pidbuf */
+	pid_t *tgids = threads && n ? malloc(n * sizeof(*tgids)) : NULL;
 
 	m->npidbuf = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct task *k;
 
-		if (!(rows[i].flags & ROW_EXITED) &&
-		    (k = tasktable_find(t, rows[i].pid)) &&
-		    k->ctx_round != m->round)
+		if (rows[i].flags & ROW_EXITED ||
+		    !(k = tasktable_find(t, rows[i].pid)) ||
+		    k->ctx_round == m->round)
+			continue;
+		/* a thread's state comes with it: due with its state too */
+		if (!context_due(m, k) && !(threads && info_due(m, k)))
+			context_keep(m, k);
+		else if (!threads)
 			push_pid(m, k->id);
+		else if (tgids && push_pid(m, k->id) == 0)
+			tgids[m->npidbuf - 1] = k->tgid;
 	}
-	if (m->npidbuf)
-		procinfo_context(m->pi, m->pidbuf, m->npidbuf, threads,
-				 on_context, &cr);
+	if (m->npidbuf && !threads)
+		procinfo_context(m->pi, m->pidbuf, m->npidbuf, on_context, &cr);
+	if (m->npidbuf && threads)
+		procinfo_thread_context(m->pi, tgids, m->pidbuf, m->npidbuf,
+					on_context, &cr);
+	free(tgids);
 	for (size_t i = 0; i < n; i++) {
 		struct task *k;
 
@@ -530,21 +608,19 @@ static void fill_context(struct monitor *m, struct tasktable *t,
 	}
 }
 
-/* Thread rows: the thread's state, and the parent of its process. */
+/*
+ * Thread rows: the thread's state (read with its context), and the
+ * parent of its process.
+ */
 static void fill_thread_status(struct monitor *m, struct row *rows, size_t n)
 {
+	if (m->threads)
+		fill_context(m, m->threads, rows, n, true);
 	m->npidbuf = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (rows[i].flags & ROW_EXITED)
 			continue;
-		struct task *k = tasktable_find(m->threads, rows[i].pid);
 		struct task *p = tasktable_find(m->procs, rows[i].tgid);
-		if (k && info_due(m, k)) {
-			k->info.state = procinfo_thread_state(rows[i].tgid,
-							      rows[i].pid);
-			k->info_round = m->round;
-			k->info_stale = false;
-		}
 		if (p)
 			want_process_info(m, p);
 	}
@@ -559,8 +635,6 @@ static void fill_thread_status(struct monitor *m, struct row *rows, size_t n)
 		if (p && p->info.ppid)
 			rows[i].info.ppid = p->info.ppid;
 	}
-	if (m->threads)
-		fill_context(m, m->threads, rows, n, true);
 }
 
 void rows_fill_status(struct monitor *m, struct row *rows, size_t n)

@@ -106,8 +106,9 @@ struct task *tasks_add(struct monitor *m, struct tasktable *t, pid_t id,
 void tasks_retire_earlier(struct tasktable *t, struct task *k)
 {
 	if (!k->have_cur && k->answered && k->ds.have_prev) {
-		delta_base_reading(&k->ds.prev, &k->cur);
-		k->have_cur = true;
+		struct ts_reading r;
+		delta_base_reading(&k->ds.prev, &r);
+		tasktable_set_reading(k, &r);
 	}
 	k->exited = true;
 	tasktable_retire(t, k);

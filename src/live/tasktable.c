@@ -54,13 +54,52 @@ struct tasktable *tasktable_new(void)
 	return t;
 }
 
+/*
+ * A task's names (comm, cmdline, user) are counted strings: the threads
+ * of a process share its command line and user, and its name where they
+ * bear it, instead of a copy each. A task holds one reference to each.
+ */
+struct tt_str {
+	size_t refs;
+	char s[];
+};
+
+static struct tt_str *str_head(char *s)
+{
+	return (struct tt_str *)(void *)(s - offsetof(struct tt_str, s));
+}
+
+static char *str_new(const char *src)
+{
+	size_t n = strlen(src) + 1;
+	struct tt_str *h = malloc(sizeof(*h) + n);
+	if (!h)
+		return NULL;
+	h->refs = 1;
+	memcpy(h->s, src, n);
+	return h->s;
+}
+
+static char *str_ref(char *s)
+{
+	str_head(s)->refs++;
+	return s;
+}
+
+static void str_unref(char *s)
+{
+	if (s && --str_head(s)->refs == 0)
+		free(str_head(s));
+}
+
 static void task_free(struct task *k)
 {
-	free(k->comm);
-	free(k->cmdline);
-	free(k->user);
+	str_unref(k->comm);
+	str_unref(k->cmdline);
+	str_unref(k->user);
 	free(k->cgroup);
 	derive_free(&k->ds);
+	free(k->cur);
 	free(k->ev);
 	free(k);
 }
@@ -362,11 +401,41 @@ static void replace(char **dst, const char *src)
 		return;
 	if (*dst && strcmp(*dst, src) == 0)
 		return;
-	char *n = strdup(src);
+	char *n = str_new(src);
 	if (!n)
 		return;
-	free(*dst);
+	str_unref(*dst);
 	*dst = n;
+}
+
+/* *dst becomes the counted string src (kept when src is NULL). */
+static void share(char **dst, char *src)
+{
+	if (!src || *dst == src)
+		return;
+	str_unref(*dst);
+	*dst = str_ref(src);
+}
+
+bool tasktable_set_reading(struct task *k, const struct ts_reading *r)
+{
+	if (!k->cur && !(k->cur = malloc(sizeof(*k->cur)))) {
+		k->have_cur = false;
+		return false;
+	}
+	*k->cur = *r;
+	k->have_cur = true;
+	/* a thread's own record names its parent; a process record leaves it 0 */
+	if (r->kind == TS_KIND_PID && r->have_basic && r->ppid)
+		k->rec_ppid = (pid_t)r->ppid;
+	return true;
+}
+
+void tasktable_drop_reading(struct task *k)
+{
+	free(k->cur);
+	k->cur = NULL;
+	k->have_cur = false;
 }
 
 void tasktable_set_details(struct task *k, const char *comm, const char *cmdline,
@@ -375,6 +444,14 @@ void tasktable_set_details(struct task *k, const char *comm, const char *cmdline
 	replace(&k->comm, comm);
 	replace(&k->cmdline, cmdline);
 	replace(&k->user, user);
+}
+
+void tasktable_share_details(struct task *k, const struct task *p)
+{
+	share(&k->cmdline, p->cmdline);
+	share(&k->user, p->user);
+	if (k->comm && p->comm && strcmp(k->comm, p->comm) == 0)
+		share(&k->comm, p->comm);
 }
 
 struct tt_span tasktable_span_ticks(unsigned long long ticks, long hz)

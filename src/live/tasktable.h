@@ -46,7 +46,11 @@ struct task {
 	unsigned long long start;  /* clock ticks since boot; 0 unknown */
 	double first_seen;         /* monotonic seconds */
 
-	/* cached details (libproc2); NULL until read */
+	/*
+	 * cached details (libproc2); NULL until read. comm, cmdline and user
+	 * are set only through tasktable_set_details and _share_details
+	 * (counted strings, shared between a process and its threads).
+	 */
 	char *comm, *cmdline, *user;
 	char *cgroup;              /* v2 path, when cgroups are in use */
 	uid_t uid;
@@ -62,8 +66,10 @@ struct task {
 	 * What stands next to a stall (info.ctx): read once per reading
 	 * for the rows shown; the counters its rates are made of, as read.
 	 */
-	uint64_t ctx_round;        /* the reading after which it was read */
-	double ctx_at;             /* CLOCK_MONOTONIC of that read */
+	uint64_t ctx_round;        /* the reading after which it was read,
+				      or kept (it did not run since) */
+	double ctx_at;             /* CLOCK_MONOTONIC of that read or keep */
+	double ctx_read;           /* CLOCK_MONOTONIC of the last true read */
 	bool ctx_have_majflt, ctx_have_io;
 	unsigned long long ctx_majflt, ctx_rbytes, ctx_wbytes;
 	bool cg_stale;             /* exec'd: its cgroup is read again */
@@ -83,13 +89,21 @@ struct task {
 	/* readings */
 	struct derive_state ds;    /* the model's: the base reading, the
 				      waits dated, the window of -a */
-	struct ts_reading cur;     /* this sample's, or the final one */
+	/*
+	 * This sample's reading, or the final one: malloc'd when it comes,
+	 * freed when it became the base (tasktable_set_reading,
+	 * tasktable_drop_reading), so a task that is not asked holds none.
+	 * have_cur with cur NULL: carried (below), the base is the reading.
+	 */
+	struct ts_reading *cur;
 	bool have_cur;
+	pid_t rec_ppid;            /* the parent its own records last named;
+				      0 none */
 	double cur_at;             /* CLOCK_MONOTONIC when a final came */
 	bool requery;              /* a thread ended during the query */
 	/*
-	 * A thread not asked this round (its process did not move): cur is
-	 * still the reading ds.prev was made of, and nothing moved since.
+	 * A thread not asked this round (its process did not move): its
+	 * reading is the one ds.prev was made of, and nothing moved since.
 	 */
 	bool carried;
 	/*
@@ -187,8 +201,21 @@ struct task *tasktable_find_retired(const struct tasktable *t, pid_t id,
 void tasktable_detach(struct tasktable *t, struct task *k);
 void tasktable_attach(struct tasktable *t, struct task *k);
 
+/*
+ * r becomes k's reading of this sample (have_cur); false when there is
+ * no memory for it (k then has none).
+ */
+bool tasktable_set_reading(struct task *k, const struct ts_reading *r);
+/* k's reading became the base (or is not wanted): it holds none. */
+void tasktable_drop_reading(struct task *k);
+
 void tasktable_set_details(struct task *k, const char *comm, const char *cmdline,
 		      const char *user);
+/*
+ * Thread k takes the command line and user of its process p, and its
+ * name when it bears the same: shared, not copied.
+ */
+void tasktable_share_details(struct task *k, const struct task *p);
 
 /* ---- lives: one id, several tasks one after another ---- */
 

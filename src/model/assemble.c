@@ -42,6 +42,19 @@ void assemble_baseline(struct assemble *a, const struct store_sample *in)
 	keep_clocks(a, in);
 }
 
+void assemble_reserve(struct assemble *a, size_t n)
+{
+	/* an eighth more, for the tasks that begin before the next sample */
+	size_t want = n + n / 8;
+	if (a->caprows >= n || want < n)
+		return;
+	struct row *r = realloc(a->rows, want * sizeof(*r));
+	if (!r)
+		return;
+	a->rows = r;
+	a->caprows = want;
+}
+
 void assemble_begin(struct assemble *a, const struct store_sample *in)
 {
 	struct derive_window *w = &a->w;

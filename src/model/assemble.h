@@ -80,6 +80,14 @@ void assemble_baseline(struct assemble *a, const struct store_sample *in);
 void assemble_begin(struct assemble *a, const struct store_sample *in);
 
 /*
+ * Room for about n rows in the sample's rows, taken at once: a producer
+ * that knows how many tasks it will give spares the array its doublings
+ * (each a copy, the old one left behind in the heap). Nothing when
+ * there is room, or no memory (the rows then grow as they come).
+ */
+void assemble_reserve(struct assemble *a, size_t n);
+
+/*
  * Task t of the sample at hand: its row (if it has one: a reading and
  * one before it, and inside the subtree asked for) into set, from its
  * reading and s, which t's reading then becomes the base of. Returns the

@@ -40,6 +40,7 @@ void delta_base_of(const struct ts_reading *r, struct ts_base *b)
 	b->kind = r->kind;
 	b->have = r->have;
 	b->have_max = r->have_max;
+	b->have_max_at = r->have_max_at;
 	b->no_count = r->no_count;
 	b->run_ns = r->run_ns;
 	for (int c = 0; c < NCAT; c++) {
@@ -55,6 +56,7 @@ void delta_base_reading(const struct ts_base *b, struct ts_reading *r)
 	r->kind = b->kind;
 	r->have = b->have;
 	r->have_max = b->have_max;
+	r->have_max_at = b->have_max_at;
 	r->no_count = b->no_count;
 	r->run_ns = b->run_ns;
 	for (int c = 0; c < NCAT; c++) {

@@ -43,7 +43,7 @@
  */
 struct ts_base {
 	enum ts_kind kind;
-	uint32_t have, have_max, no_count;
+	uint32_t have, have_max, have_max_at, no_count;
 	uint64_t run_ns;
 	struct ts_base_delay {
 		uint64_t count, total_ns, max_ns;

@@ -6,12 +6,13 @@
 #
 # wl_wake holds 8 sleeping threads; a spinner shares one CPU with it.
 #  - Cost: stalltop -H -p WAKE under strace over 5 refreshes while
-#    nothing of WAKE moves opens no /proc/WAKE/task/TID file (thread
+#    nothing of WAKE moves opens nothing of /proc/WAKE/task (thread
 #    states are read only for threads that ran) and sends no taskstats
 #    request by PID (strace shows each request's attribute: 8 bytes,
 #    type 1 PID or 2 TGID), only the process's by TGID.
 #    The control: the same trace of a spinning process records opens of
-#    its threads' stat files and requests by PID at every refresh, so
+#    its task directory (its threads' stat files are read relative to
+#    it) and requests by PID at every refresh, so
 #    the method would see them.
 #  - The wake: after at least 8 idle refreshes, one thread wakes and
 #    spins 300 ms next to the spinner, reading its own scheduler counters
@@ -40,10 +41,12 @@ wait_for asleep
 
 # --- the cost of an idle process ---
 # trace NAME PID: stalltop -H -p PID over 5 refreshes under strace; sets
-# OPENS (opens of /proc/PID/task/*) and BYPID (taskstats requests by PID)
+# OPENS (opens of /proc/PID/task and below) and BYPID (taskstats requests by PID)
 trace() {
 	TRACE_CALLS=openat,sendto,sendmsg trace_stalltop "$1" 5 -H -p "$2"
-	OPENS=$(grep -c "openat(.*\"/proc/$2/task/" "$TMP/$1.trace")
+	# the task directory (its threads' files are read relative to it),
+	# or a file under it
+	OPENS=$(grep -c "openat(.*\"/proc/$2/task[/\"]" "$TMP/$1.trace")
 	# genl command 1 (GET), version 1, then the attribute: len 8, type 1
 	BYPID=$(grep -E 'send(to|msg)\(' "$TMP/$1.trace" |
 		grep -o -F '"\x01\x01\x00\x00\x08\x00\x01\x00' | wc -l)
@@ -61,7 +64,7 @@ bg_kill "$BUSY"
 trace idle "$WAKE"
 if [ "$LOST" -eq 0 ]; then
 	[ "$OPENS" -eq 0 ] ||
-		fail "threads that did not run were read: $(grep "/proc/$WAKE/task/" "$TMP/idle.trace" | head -3)"
+		fail "threads that did not run were read: $(grep "/proc/$WAKE/task" "$TMP/idle.trace" | head -3)"
 	[ "$BYPID" -eq 0 ] ||
 		fail "$BYPID requests by PID in 5 refreshes: idle threads were asked"
 else

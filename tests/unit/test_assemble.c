@@ -12,6 +12,7 @@
 
 #include "model/assemble.h"
 #include "model/categories.h"
+#include "model/producer.h"
 #include "model/cgrows.h"
 #include "unit.h"
 
@@ -415,8 +416,29 @@ static void test_cgroups(void)
 	CHECK_EQ_U(out[0].nr_tasks, 1);
 }
 
+/* Rows reserved for are made in place: the array is not moved. */
+static void test_reserve(void)
+{
+	struct assemble_settings set = { .accumulate = false };
+	struct assemble a;
+
+	assemble_init(&a, &set);
+	assemble_reserve(&a, 5000);
+	CHECK(a.caprows >= 5000);
+	const struct row *at = a.rows;
+	bool moved = false;
+	for (int i = 0; i < 5000; i++)
+		if (!producer_push_row(&a.rows, &a.nrows, &a.caprows) || a.rows != at)
+			moved = true;
+	CHECK(!moved);
+	assemble_reserve(&a, 100); /* room enough: kept */
+	CHECK(a.rows == at);
+	assemble_free(&a);
+}
+
 int main(void)
 {
+	test_reserve();
 	test_cgroups();
 	test_context();
 	test_machine();

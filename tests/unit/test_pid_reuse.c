@@ -118,7 +118,7 @@ static struct task *retired_with(struct monitor *m, uint64_t count)
 	tasktable_foreach_retired(m->procs, collect, &c);
 	for (size_t i = 0; i < c.n && i < 4; i++)
 		if (c.with[i] && c.with[i]->have_cur &&
-		    c.with[i]->cur.d[CAT_CPU].count == count)
+		    c.with[i]->cur->d[CAT_CPU].count == count)
 			return c.with[i];
 	return NULL;
 }
@@ -140,14 +140,14 @@ static void fork_first(bool exit_event)
 	/* A is retired as exited with what it had */
 	CHECK_EQ_U(tasktable_retired_count(m->procs), 1);
 	CHECK(a->exited && a->have_cur && !a->have_final);
-	CHECK_EQ_U(a->cur.d[CAT_CPU].count, A_READ);
+	CHECK_EQ_U(a->cur->d[CAT_CPU].count, A_READ);
 
 	/* then A's exit record: A's, not B's */
 	clocks_at(m, B_START + 2);
 	record(m, A_START, A_END, A_FINAL);
 	events_records_done(m);
 	CHECK(a->have_final);
-	CHECK_EQ_U(a->cur.d[CAT_CPU].count, A_FINAL);
+	CHECK_EQ_U(a->cur->d[CAT_CPU].count, A_FINAL);
 	CHECK(tasktable_find(m->procs, PID) == b);
 	CHECK(b && !b->exited && !b->have_cur);
 	CHECK_EQ_U(tasktable_retired_count(m->procs), 1);
@@ -175,7 +175,7 @@ static void record_first(void)
 	events_records_done(m);
 	CHECK(tasktable_find(m->procs, PID) == NULL);
 	CHECK(a->have_final && a->exited);
-	CHECK_EQ_U(a->cur.d[CAT_CPU].count, A_FINAL);
+	CHECK_EQ_U(a->cur->d[CAT_CPU].count, A_FINAL);
 
 	clocks_at(m, B_START + 1);
 	event(m, PC_EXIT, A_END);
@@ -208,7 +208,7 @@ static void new_record_before_its_fork(bool b_first)
 		record(m, B_START, 110010, B_FINAL);
 		/* B's record is not A's: A is retired with what it had */
 		CHECK(a->exited && !a->have_final);
-		CHECK_EQ_U(a->cur.d[CAT_CPU].count, A_READ);
+		CHECK_EQ_U(a->cur->d[CAT_CPU].count, A_READ);
 		record(m, A_START, A_END, A_FINAL);
 	} else {
 		record(m, A_START, A_END, A_FINAL);
@@ -216,7 +216,7 @@ static void new_record_before_its_fork(bool b_first)
 	}
 	events_records_done(m);
 	CHECK(a->have_final);
-	CHECK_EQ_U(a->cur.d[CAT_CPU].count, A_FINAL);
+	CHECK_EQ_U(a->cur->d[CAT_CPU].count, A_FINAL);
 	struct task *b = retired_with(m, B_FINAL);
 	CHECK(b && b != a && b->have_final);
 	CHECK(tasktable_find(m->procs, PID) == NULL);
@@ -264,8 +264,8 @@ static void group_record(void)
 	g.d[CAT_CPU].count = A_FINAL;
 	events_on_exit_record(m, &g);
 	events_records_done(m);
-	CHECK(a->have_final && a->cur.kind == TS_KIND_TGID);
-	CHECK_EQ_U(a->cur.d[CAT_CPU].count, A_FINAL);
+	CHECK(a->have_final && a->cur->kind == TS_KIND_TGID);
+	CHECK_EQ_U(a->cur->d[CAT_CPU].count, A_FINAL);
 	CHECK(tasktable_find(m->procs, PID) == b && !b->have_cur);
 	monitor_fake_free(m);
 }
@@ -292,7 +292,7 @@ static void scan_finds_new_start(void)
 	CHECK(k && k->ds.have_prev && k->ds.prev.d[CAT_CPU].count == 0);
 	/* A still shows its last interval, as exited, with what it had */
 	CHECK(a->exited && a->have_cur && a->ds.have_prev);
-	CHECK_EQ_U(a->cur.d[CAT_CPU].count, A_READ);
+	CHECK_EQ_U(a->cur->d[CAT_CPU].count, A_READ);
 	CHECK_EQ_U(tasktable_retired_count(m->procs), 1);
 
 	/* the same start again: the same task */

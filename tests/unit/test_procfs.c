@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "kernel/procfs.h"
@@ -120,11 +121,26 @@ static void test_parse_stat(void)
 	CHECK(st.have_start && st.have_blkio);
 	CHECK_EQ_U(st.start, 987654);
 	CHECK_EQ_U(st.blkio_ticks, 31);
+	CHECK(st.have_flags && st.have_nice);
+	CHECK_EQ_U(st.flags, 4194560);
+	CHECK(st.nice == 0);
+
+	/* a negative nice value; one out of range is no stat line */
+	CHECK(procfs_parse_stat("1 (x) S 1 1 1 0 -1 2097216 0 0 0 0 0 0 0 0 "
+				"5 -5 1 0 77\n", &st) == 0);
+	CHECK(st.have_nice && st.nice == -5);
+	CHECK_EQ_U(st.flags, 2097216);
+	CHECK(st.have_start && st.start == 77);
+	CHECK(procfs_parse_stat("1 (x) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 "
+				"5 -21 1 0 77\n", &st) == -1);
+	CHECK(procfs_parse_stat("1 (x) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 "
+				"5 20 1 0 77\n", &st) == -1);
 
 	/* short lines: the state, and only the fields they reach */
 	CHECK(procfs_parse_stat("1 (x) D 1 2 3\n", &st) == 0);
 	CHECK(st.state == 'D');
-	CHECK(!st.have_start && !st.have_blkio);
+	CHECK(!st.have_start && !st.have_blkio && !st.have_flags &&
+	      !st.have_nice);
 	CHECK(procfs_parse_stat("1 (a) b) S 1", &st) == 0);
 	CHECK(st.state == 'S');
 
@@ -166,6 +182,10 @@ static void test_self(void)
 	CHECK_EQ_U(st.start, want_start);
 	CHECK_EQ_U(st.blkio_ticks, want_blkio);
 	CHECK(st.start > 0);
+	/* its own nice value, as the kernel has it */
+	errno = 0;
+	int nice = getpriority(PRIO_PROCESS, 0);
+	CHECK(errno == 0 && st.have_nice && st.nice == nice);
 }
 
 int main(void)

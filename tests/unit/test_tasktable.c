@@ -136,6 +136,28 @@ int main(void)
 	tasktable_set_details(tasktable_find(t, 6), "b", "b c", NULL);
 	CHECK_STR(tasktable_find(t, 6)->comm, "b");
 	CHECK_STR(tasktable_find(t, 6)->cmdline, "b c");
+
+	/* a thread shares its process's names, and keeps them as they were */
+	{
+		struct task *p = tasktable_find(t, 30), *th = tasktable_find(t, 34);
+		tasktable_set_details(p, "srv", "srv -x", "root");
+		tasktable_set_details(th, "srv", NULL, NULL);
+		tasktable_share_details(th, p);
+		CHECK(th->cmdline == p->cmdline && th->user == p->user &&
+		      th->comm == p->comm);
+		struct task *w = tasktable_find(t, 32);
+		tasktable_set_details(w, "worker", NULL, NULL);
+		tasktable_share_details(w, p);
+		CHECK(w->cmdline == p->cmdline && w->comm != p->comm);
+		CHECK_STR(w->comm, "worker");
+		tasktable_set_details(p, "new", "new -y", NULL); /* it exec'd */
+		CHECK_STR(th->comm, "srv");
+		CHECK_STR(th->cmdline, "srv -x");
+		CHECK_STR(p->cmdline, "new -y");
+		tasktable_remove(t, 30); /* the thread outlives what it shared */
+		CHECK_STR(th->cmdline, "srv -x");
+		CHECK_STR(w->user, "root");
+	}
 	/* retiring: out of the index at once, kept until freed or trimmed */
 	struct task *r6 = tasktable_find(t, 6);
 	tasktable_retire(t, r6);
