@@ -56,6 +56,7 @@ struct replay *replay_open_opts(const char *path, const struct replay_opts *o,
 		return NULL;
 	}
 	rp->fd = -1;
+	rp->store_fd = -1;
 	rp->opts = o ? *o : (struct replay_opts){ NAN, NAN, -1, 0 };
 	if (!rp->opts.max_samples || rp->opts.max_samples > REPLAY_SAMPLES_MAX)
 		rp->opts.max_samples = REPLAY_SAMPLES_MAX;
@@ -230,6 +231,14 @@ const struct rec_header *replay_header(const struct replay *rp, size_t index)
 	return rp->nsess ? &rp->sess[rp->nsess - 1].h : NULL;
 }
 
+int replay_take_store(struct replay *rp)
+{
+	int fd = rp->store_fd;
+
+	rp->store_fd = -1;
+	return fd;
+}
+
 const char *replay_problem(const struct replay *rp)
 {
 	return rp->problem;
@@ -241,6 +250,8 @@ void replay_close(struct replay *rp)
 		return;
 	if (rp->fd >= 0)
 		close(rp->fd);
+	if (rp->store_fd >= 0)
+		close(rp->store_fd);
 	for (size_t i = 0; i < rp->nsess; i++) {
 		free(rp->sess[i].program);
 		free(rp->sess[i].hostname);

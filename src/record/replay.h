@@ -27,7 +27,9 @@
  * is not a regular file (a pipe, a FIFO, a device), as of a compressed
  * one, the samples are copied as they are found into an unlinked
  * temporary file (what is skipped takes no room there); a FIFO without a
- * writer is waited for. Reading stops (-1, errno EINTR) as soon as the
+ * writer is waited for. Such a file that holds a recording of readings
+ * (a store file, by its first bytes) is copied whole and not indexed:
+ * replay_take_store() hands over the copy. Reading stops (-1, errno EINTR) as soon as the
  * descriptor of replay_opts.cancel_fd becomes readable.
  *
  * Values are checked as the kernel's are (rec_check.h): a sample whose
@@ -140,6 +142,13 @@ const struct rec_header *replay_header(const struct replay *rp, size_t index);
  * line adds to it, so the text may change (and move) after such a call.
  */
 const char *replay_problem(const struct replay *rp);
+
+/*
+ * When the file (a pipe, a FIFO, a device) held a recording of readings:
+ * the descriptor of its copy, which the caller now owns, rewound to its
+ * start; else -1. Such a replay has no samples of its own.
+ */
+int replay_take_store(struct replay *rp);
 
 void replay_close(struct replay *rp);
 

@@ -35,6 +35,7 @@
 #include "record/record.h"
 #include "record/replay.h"
 #include "record/replay_int.h"
+#include "record/storeindex.h"
 
 /* json-c gets a line this much at a time, the cancel checked between. */
 #define PARSE_PIECE ((size_t)4 << 20)
@@ -822,6 +823,44 @@ static void split(struct scan *sc, struct gathering *g, const char *chunk,
 }
 
 /*
+ * A recording of readings read from a pipe, FIFO or device: all of it,
+ * the n bytes of chunk (of size cap) first, into an unlinked temporary
+ * file, left in rp->store_fd for the player (replay_take_store).
+ */
+static void copy_store(struct scan *sc, struct gzio_reader *z, char *chunk,
+		       size_t n, size_t cap)
+{
+	int fd = temp_fd();
+
+	if (fd < 0) {
+		snprintf(sc->err, sc->errsize, _("cannot create a temporary "
+						 "file to read %s: %s"),
+			 sc->path, strerror(errno));
+		sc->fail = true;
+		return;
+	}
+	do {
+		if (write_all(fd, chunk, n) < 0) {
+			snprintf(sc->err, sc->errsize,
+				 _("cannot write a temporary file: %s"),
+				 strerror(errno));
+			sc->fail = true;
+			close(fd);
+			return;
+		}
+	} while ((n = gzio_read(z, chunk, cap)) > 0);
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		snprintf(sc->err, sc->errsize, _("cannot read %s: %s"),
+			 sc->path, strerror(errno));
+		sc->fail = true;
+		close(fd);
+		return;
+	}
+	sc->rp->store_fd = fd;
+	sc->stop = true;
+}
+
+/*
  * Read the file's text and hand every line to handle(); when it is
  * compressed or not a regular file, the samples kept are copied into a
  * temporary file as they are found (what is skipped takes no room).
@@ -849,6 +888,18 @@ static void scan_file(struct scan *sc, int fd)
 	while (!sc->stop && (n = gzio_read(z, chunk, CHUNK)) > 0) {
 		if (first) {
 			first = false;
+			if (!sc->regular && !gzio_compressed(z)) {
+				size_t m;
+
+				/* enough of it to tell a recording of readings */
+				while (n < 4 && (m = gzio_read(z, chunk + n,
+							       CHUNK - n)) > 0)
+					n += m;
+				if (storeindex_sniff(chunk, n)) {
+					copy_store(sc, z, chunk, n, CHUNK);
+					break;
+				}
+			}
 			if (gzio_compressed(z) || !sc->regular) {
 				/* the offsets will be those of the copy */
 				rp->fd = temp_fd();
@@ -875,7 +926,7 @@ static void scan_file(struct scan *sc, int fd)
 			sc->fail = true;
 		} else if (gzio_error(z) == Z_MEM_ERROR) {
 			oom(sc);
-		} else {
+		} else if (sc->rp->store_fd < 0) {
 			finish(sc, &g, sc->stop ? Z_OK : gzio_error(z));
 		}
 	}

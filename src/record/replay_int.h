@@ -72,6 +72,7 @@ struct damage {
 
 struct replay {
 	int fd;                 /* the file, or the inflated copy */
+	int store_fd;           /* a copy of a recording of readings, or -1 */
 	struct replay_opts opts;
 	struct entry *idx;
 	size_t n, cap;

@@ -404,22 +404,25 @@ static void store_close(struct store_member *st)
 }
 
 /*
- * Open and index the recording of readings of member m: 0, or -1 with a
- * translated message in err (errno EINTR: cancelled).
+ * Open and index the recording of readings of member m (fd: its copy,
+ * taken, or -1 to open its path): 0, or -1 with a translated message in
+ * err (errno EINTR: cancelled).
  */
-static int store_open(struct member *m, size_t max, int cancel_fd, char *err,
-		      size_t errsize)
+static int store_open(struct member *m, int fd, size_t max, int cancel_fd,
+		      char *err, size_t errsize)
 {
 	struct store_member *st = calloc(1, sizeof(*st));
 	struct stat sb;
 	char why[512];
 
 	if (!st) {
+		if (fd >= 0)
+			close(fd);
 		snprintf(err, errsize, "%s", strerror(ENOMEM));
 		return -1;
 	}
 	st->next = st->held = SIZE_MAX;
-	st->fd = open(m->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	st->fd = fd >= 0 ? fd : open(m->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (st->fd < 0 || fstat(st->fd, &sb) < 0) {
 		snprintf(err, errsize, _("cannot open %s: %s"), m->path,
 			 strerror(errno));
@@ -476,12 +479,24 @@ static int open_members(struct replay_set *set, double begin, double end,
 		}
 		o.max_samples = REPLAY_SAMPLES_MAX - set->n;
 		bool opened;
-		if (m->store)
-			opened = store_open(m, o.max_samples, cancel_fd, why,
-					    sizeof(why)) == 0;
-		else
+		if (m->store) {
+			opened = store_open(m, -1, o.max_samples, cancel_fd,
+					    why, sizeof(why)) == 0;
+		} else {
 			opened = (m->rp = replay_open_opts(m->path, &o, why,
 							   sizeof(why)));
+			int fd = opened ? replay_take_store(m->rp) : -1;
+
+			if (fd >= 0) {
+				/* a pipe or FIFO that held readings: its copy */
+				replay_close(m->rp);
+				m->rp = NULL;
+				m->store = true;
+				opened = store_open(m, fd, o.max_samples,
+						    cancel_fd, why,
+						    sizeof(why)) == 0;
+			}
+		}
 		if (!opened && (!m->from_dir || errno == EINTR)) {
 			snprintf(err, errsize, "%s", why);
 			return -1;

@@ -197,17 +197,21 @@ static void hints(struct screen *s, int y)
 	int x = 0;
 	for (size_t i = 0; h[i].label; i++) {
 		char name[32];
+		const char *label = _(h[i].label);
 		keys_name(keys_for_action(h[i].action, 0), name, sizeof(name));
 		if (h[i].action == actions_sort_left)
 			snprintf(name, sizeof(name), "< >");
-		int w = textwidth_width(name) + 1 + textwidth_width(_(h[i].label));
+		/* a replay of readings: d sets the interval, not the speed */
+		if (h[i].action == actions_control_delay && seek &&
+		    producer_sets_interval(s->m))
+			label = _("interval");
+		int w = textwidth_width(name) + 1 + textwidth_width(label);
 		if (x + w >= COLS)
 			break;
 		move(y, x);
 		screen_draw_text(s, name, false, textwidth_width(name), false, A_BOLD);
 		addch(' ');
-		screen_draw_text(s, _(h[i].label), false,
-				 textwidth_width(_(h[i].label)), false,
+		screen_draw_text(s, label, false, textwidth_width(label), false,
 				 s->attr[R_NOTICE]);
 		x += w + 2;
 	}
