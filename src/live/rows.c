@@ -29,6 +29,7 @@
 
 /*
  * Task k's details as the store holds them, into st: its parent (a
+ * thread row's is its process's, as fill_thread_status shows it; a
  * thread's own record says it where no details were read), state,
  * threads (a thread row shows no count of threads), start.
  */
@@ -36,7 +37,11 @@ static void store_details(const struct monitor *m, const struct task *k,
 			  struct store_task *st)
 {
 	pid_t ppid = k->info.ppid;
+	const struct task *p;
 
+	if (m->o.threads && (p = tasktable_find(m->procs, k->tgid)) &&
+	    p->info.ppid)
+		ppid = p->info.ppid;
 	if (!ppid && k->have_cur && k->cur.kind == TS_KIND_PID &&
 	    k->cur.have_basic)
 		ppid = (pid_t)k->cur.ppid;
