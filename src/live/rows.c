@@ -207,6 +207,29 @@ void rows_store_task(struct monitor *m, struct task *k,
 	store_identity(m, k, st);
 }
 
+/*
+ * Task k's store task st into the kept sample (thread: of the thread
+ * readings); a carried reading there holds the counters that stand, so
+ * that a recording's reader starting at this sample has the task's base.
+ */
+static void keep(struct monitor *m, const struct task *k, bool thread,
+		 const struct store_task *st)
+{
+	struct store_task *w = storesample_push(m->whole, thread, st);
+	const struct ts_reading *c = &k->cur;
+
+	if (!w || !(w->r.flags & READING_CARRIED))
+		return;
+	w->r.flags |= READING_STANDING;
+	w->r.run_ns = c->run_ns;
+	for (int i = 0; i < NCAT; i++) {
+		w->r.d[i].count = c->d[i].count;
+		w->r.d[i].total_ns = c->d[i].total_ns;
+		w->r.d[i].max_ns = c->d[i].max_ns;
+		w->r.max_at[i] = c->d[i].max_at;
+	}
+}
+
 struct build_ctx {
 	struct monitor *m;
 	enum assemble_set set;
@@ -220,7 +243,7 @@ static void build_row(struct task *k, void *arg)
 
 	rows_store_task(c->m, k, &st);
 	if (c->m->whole)
-		storesample_push(c->m->whole, c->set == ASSEMBLE_THREADS, &st);
+		keep(c->m, k, c->set == ASSEMBLE_THREADS, &st);
 	assemble_task(&c->m->model, &st, &k->ds, c->set);
 }
 
@@ -235,7 +258,7 @@ static void keep_task(struct task *k, void *arg)
 	struct store_task st;
 
 	rows_store_task(c->m, k, &st);
-	storesample_push(c->m->whole, c->thread, &st);
+	keep(c->m, k, c->thread, &st);
 }
 
 void rows_keep_baseline(struct monitor *m)
