@@ -94,16 +94,21 @@ static void push_cgroup_row(struct task *k, void *arg)
 		r->cgroup = k->cgroup;
 }
 
-/* Read every cgroup's pressure once, so the first interval has a share. */
-void cgsum_prime(struct monitor *m)
+/*
+ * Read every cgroup's pressure once, so the first interval has a share;
+ * the number of cgroups read (cgtable_readings), 0 when none could be.
+ */
+size_t cgsum_prime(struct monitor *m)
 {
 	struct cgroup_rows c = { NULL, 0, 0 };
 	struct cgroup_row *rows;
-	size_t n;
+	size_t n = 0;
 	tasktable_foreach(m->procs, push_cgroup_row, &c);
-	cgtable_build(m->cgt, c.rows, c.n, NULL, 0, 0, m->o.cgroup_within,
-		  &rows, &n);
+	if (cgtable_build(m->cgt, c.rows, c.n, NULL, 0, 0, m->o.cgroup_within,
+			  &rows, &n) < 0)
+		n = 0;
 	free(c.rows);
+	return n;
 }
 
 void cgsum_update_all(struct monitor *m)

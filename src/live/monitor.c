@@ -237,16 +237,20 @@ static int baseline(struct monitor *m)
 	tasktable_free_retired(m->procs);
 	if (m->threads)
 		tasktable_free_retired(m->threads);
-	if (cgsum_used(m))
-		cgsum_prime(m);
+	size_t ncg = cgsum_used(m) ? cgsum_prime(m) : 0;
 	struct store_sample in;
 	store_begin(m, &in);
 	in.nprocs = tasktable_count(m->procs);
 	if (m->o.machine)
 		machine_read(m, &in.machine);
 	assemble_baseline(&m->model, &in);
+	/*
+	 * the cgroups' pressure the first interval's shares are counted
+	 * from goes into the recording with the tasks' readings
+	 */
 	if (m->whole)
-		storesample_end(m->whole, &in, NULL, 0);
+		storesample_end(m->whole, &in,
+				ncg ? cgtable_readings(m->cgt) : NULL, ncg);
 	m->prev_time = m->reading_time;
 	m->prev_boot = m->reading_boot;
 	m->prev_real = m->reading_real;

@@ -245,7 +245,11 @@ void cgsum_update_all(struct monitor *m);
 /* Read every process's cgroup now. */
 void cgsum_read_all(struct monitor *m);
 void cgsum_inherit(struct monitor *m, struct task *k, pid_t parent);
-void cgsum_prime(struct monitor *m);
+/*
+ * Read every cgroup's pressure once, so the first interval has a share:
+ * how many were read (cgtable_readings), 0 when none could be.
+ */
+size_t cgsum_prime(struct monitor *m);
 void cgsum_build(struct monitor *m, struct sample *out);
 
 #endif

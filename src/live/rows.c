@@ -29,14 +29,22 @@
 
 /*
  * Task k's details as the store holds them, into st: its parent (a
+ * thread row's is its process's, as fill_thread_status shows it; a
  * thread's own record says it where no details were read), state,
  * threads (a thread row shows no count of threads), start.
  */
 static void store_details(const struct monitor *m, const struct task *k,
 			  struct store_task *st)
 {
-	pid_t ppid = k->info.ppid ? k->info.ppid : k->rec_ppid;
+	pid_t ppid = k->info.ppid;
+	const struct task *p;
 
+	/* a thread's row shows its process's parent, recorded as shown */
+	if (m->o.threads && (p = tasktable_find(m->procs, k->tgid)) &&
+	    p->info.ppid)
+		ppid = p->info.ppid;
+	if (!ppid)
+		ppid = k->rec_ppid;
 	if (ppid) {
 		st->have |= STORE_HAVE_PPID;
 		st->ppid = ppid;
@@ -210,6 +218,38 @@ void rows_store_task(struct monitor *m, struct task *k,
 	store_identity(m, k, st);
 }
 
+/*
+ * Task k's store task st into the kept sample (thread: of the thread
+ * readings); a carried reading there holds the counters that stand, so
+ * that a recording's reader starting at this sample has the task's base.
+ */
+static void keep(struct monitor *m, const struct task *k, bool thread,
+		 const struct store_task *st)
+{
+	struct store_task *w = storesample_push(m->whole, thread, st);
+	struct ts_reading base;
+	const struct ts_reading *c = k->cur;
+
+	if (!w || !(w->r.flags & READING_CARRIED))
+		return;
+	if (!c) {
+		/* the counters that stand are the base's (it keeps no max
+		   times: as the live base, they are 0) */
+		if (!k->ds.have_prev)
+			return;
+		delta_base_reading(&k->ds.prev, &base);
+		c = &base;
+	}
+	w->r.flags |= READING_STANDING;
+	w->r.run_ns = c->run_ns;
+	for (int i = 0; i < NCAT; i++) {
+		w->r.d[i].count = c->d[i].count;
+		w->r.d[i].total_ns = c->d[i].total_ns;
+		w->r.d[i].max_ns = c->d[i].max_ns;
+		w->r.max_at[i] = c->d[i].max_at;
+	}
+}
+
 struct build_ctx {
 	struct monitor *m;
 	enum assemble_set set;
@@ -223,7 +263,7 @@ static void build_row(struct task *k, void *arg)
 
 	rows_store_task(c->m, k, &st);
 	if (c->m->whole)
-		storesample_push(c->m->whole, c->set == ASSEMBLE_THREADS, &st);
+		keep(c->m, k, c->set == ASSEMBLE_THREADS, &st);
 	assemble_task(&c->m->model, &st, &k->ds, c->set);
 }
 
@@ -238,7 +278,7 @@ static void keep_task(struct task *k, void *arg)
 	struct store_task st;
 
 	rows_store_task(c->m, k, &st);
-	storesample_push(c->m->whole, c->thread, &st);
+	keep(c->m, k, c->thread, &st);
 }
 
 void rows_keep_baseline(struct monitor *m)

@@ -184,7 +184,8 @@ static void merge_one(struct co_task *e, const struct store_task *t,
 		o->r = e->real;
 		o->r.asked_at = asked_at;
 		o->r.at = at;
-		o->r.flags = (t->r.flags & ~(uint32_t)READING_CARRIED);
+		o->r.flags = t->r.flags &
+			     ~(uint32_t)(READING_CARRIED | READING_STANDING);
 	}
 	if (e->unsteady)
 		o->r.flags &= ~(uint32_t)READING_STEADY;

@@ -561,7 +561,11 @@ static int sample(struct producer *p, struct sample *out)
 			producer_note(p, replay_set_skipped(pl->rp));
 		pl->why[0] = '\0';
 		update_problem(pl);
-		if ((dir > 0 && i + 1 >= n) || (dir < 0 && i == 0)) {
+		if (dir < 0 && i == 0)
+			/* back before the first sample that can be shown
+			   (bases are not): the first one after */
+			dir = 1;
+		if (dir > 0 && i + 1 >= n) {
 			if (!pl->started && pl->every > 0)
 				too_coarse(pl);
 			pl->done = true;

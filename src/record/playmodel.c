@@ -255,6 +255,27 @@ static bool usable(const struct pm_task *t, const struct store_task *st)
 	return !(st->r.flags & READING_CARRIED) || t->ds.have_prev;
 }
 
+/*
+ * The base of task t from its reading at a baseline. A carried reading
+ * that holds the counters that stand (READING_STANDING: a recording's
+ * key frame) is the base of a task that has none, as its last reading
+ * with counters was, so that a reader starting here counts it as one
+ * that played through to here.
+ */
+static void rebase(struct pm_task *t, struct derive_state *ds,
+		   const struct store_task *st)
+{
+	if ((st->r.flags & READING_CARRIED) &&
+	    (st->r.flags & READING_STANDING) && !t->ds.have_prev) {
+		struct task_reading r = st->r;
+
+		r.flags &= ~(uint32_t)(READING_CARRIED | READING_STANDING);
+		derive_rebase(ds, &r);
+	} else if (usable(t, st)) {
+		derive_rebase(ds, &st->r);
+	}
+}
+
 static struct pm_cgroup *cg_of(struct playmodel *pm, const char *path);
 static void from_zero(struct playmodel *pm, const struct store_sample *in);
 
@@ -292,8 +313,8 @@ int playmodel_baseline(struct playmodel *pm, const struct store_sample *in,
 		const struct store_task *st = i < in->ntasks ? &in->tasks[i]
 			: &in->thread_tasks[i - in->ntasks];
 
-		if (!(st->have & STORE_REPEAT) && usable(pm->pt[i], st))
-			derive_rebase(pm->states[i], &st->r);
+		if (!(st->have & STORE_REPEAT))
+			rebase(pm->pt[i], pm->states[i], st);
 		if (st->have & STORE_REPEAT)
 			continue;
 		pm->pt[i]->ctx = *st;

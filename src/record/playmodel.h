@@ -19,7 +19,9 @@
  * counted from zero, as the live monitor counts one it learns of from
  * its fork or exit. A task that first comes with a carried reading (READING_CARRIED: its
  * counters not repeated) after a baseline has no base until its next
- * reading that holds counters: no row until then.
+ * reading that holds counters: no row until then. At a baseline, a
+ * carried reading that holds the counters standing (READING_STANDING,
+ * as a recording's key frame has them) is the base of a task without.
  */
 #ifndef STALLTOP_PLAYMODEL_H
 #define STALLTOP_PLAYMODEL_H

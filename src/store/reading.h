@@ -47,6 +47,13 @@ enum reading_flags {
 	READING_FINAL = 1u << 4,
 	/* the task has ended (with or without an exit record) */
 	READING_ENDED = 1u << 5,
+	/*
+	 * of a carried reading: its counters are given after all, the ones
+	 * that stand (a recording holds them, so that a reader starting at
+	 * its sample has the task's base); without it a carried reading's
+	 * counters are zero
+	 */
+	READING_STANDING = 1u << 6,
 };
 
 struct reading_delay {

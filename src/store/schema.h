@@ -47,9 +47,12 @@
  *    without a thread's own record): stored only where it is not, when
  *    it is whole microseconds as their difference from the whole
  *    microseconds of at (which grow alike: a byte or two in a delta);
- *  - a carried reading (READING_CARRIED) has its counters zero: the
- *    counters of the task's previous row are stored instead (no change),
- *    and zero is given back on decoding;
+ *  - a carried reading (READING_CARRIED) stores the counters that
+ *    stand, those given with it or else those of the task's previous
+ *    row (no change in a delta), and says so (READING_STANDING), so a
+ *    key frame holds every task's base; they are given back on
+ *    decoding. One whose counters are not known (neither given nor in
+ *    the previous row) stores and gives back zero, without the flag;
  *  - PSI and load averages, which the kernel prints with two decimals,
  *    are stored as hundredths (varints) when that is exact.
  * A number of a task that reads back as zero when not written (every

@@ -39,7 +39,6 @@ static int task_cmp(const void *a, const void *b)
 	return (x->start > y->start) - (x->start < y->start);
 }
 
-/* The counters of the task's previous row, for a carried reading. */
 /*
  * A value of a task that reads back as zero when not written: every
  * number but the key and those whose being written says something
@@ -69,14 +68,24 @@ static void unknown_zeros(const struct codec_table *t, struct schema_task *o)
 	}
 }
 
+/*
+ * The counters a carried reading stands on, from the task's previous row
+ * where that holds them: then READING_STANDING says they are there.
+ * Counters given with the reading (READING_STANDING) are kept.
+ */
 static void carry(struct schema_task *o, const struct schema_task *prev,
 		  size_t nprev)
 {
-	const struct schema_task *p = prev && nprev ?
-		bsearch(o, prev, nprev, sizeof(*prev), task_cmp) : NULL;
+	const struct schema_task *p;
 
-	if (!p)
+	if (o->flags & READING_STANDING)
 		return;
+	p = prev && nprev ?
+		bsearch(o, prev, nprev, sizeof(*prev), task_cmp) : NULL;
+	if (!p || ((p->flags & READING_CARRIED) &&
+		   !(p->flags & READING_STANDING)))
+		return; /* not known: zero */
+	o->flags |= READING_STANDING;
 	o->run_ns = p->run_ns;
 	memcpy(o->count, p->count, sizeof(o->count));
 	memcpy(o->total_ns, p->total_ns, sizeof(o->total_ns));
@@ -354,7 +363,7 @@ static void task_reading_out(const struct codec_table *t,
 	r->cats = (uint32_t)o->cats;
 	r->flags = (uint32_t)o->flags;
 	r->threads = (int32_t)o->rthreads;
-	if (r->flags & READING_CARRIED)
+	if ((r->flags & READING_CARRIED) && !(r->flags & READING_STANDING))
 		return;         /* the previous counters stand: not repeated */
 	r->run_ns = o->run_ns;
 	for (int c = 0; c < READING_NCAT; c++) {

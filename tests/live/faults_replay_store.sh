@@ -13,10 +13,9 @@
 #  - a byte of sample 10's record flipped: samples 1..9 and 61..70 (10 is
 #    damaged, 11..59 are deltas without their base, 60's base is 59),
 #    1..9 the live run's; of 61..70, counted from the key frame 60, every
-#    value is the live run's but rows may be missing: a task whose
-#    reading at the key frame is carried (not asked: nothing moved, its
-#    counters not repeated) has no base until its next reading with
-#    counters; one note per sample skipped (11..60, 50: the damaged
+#    value is the live run's (a task whose reading at the key frame is
+#    carried has its base there: the key frame holds the counters that
+#    stand); one note per sample skipped (11..60, 50: the damaged
 #    record is no sample at all), and the end counts 1 damaged part and
 #    49 samples that did not decode (11..59);
 #  - --begin/--end on samples 20 and 30: those 11 samples (20's base, 19,

@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Live and replay give identical figures: a recording holds what the
 # kernel said (store samples) and the player runs the same model over it.
-# Two workloads stall throughout: spin, two busy threads sharing one CPU
-# at nice -20 (CPU delay, each about half the time), and churn, threads
-# that live 100 to 200 ms and end (exited rows every sample). Each run is
+# Three workloads stall throughout: spin, two busy threads sharing one
+# CPU at nice -20 (CPU delay, each about half the time), churn, threads
+# that live 100 to 200 ms and end (exited rows every sample), and quota,
+# a spinner in a cgroup v1 cpu cgroup with a quota of 20 ms per 100 ms
+# (it waits for the CPU four fifths of the time, and its row has the
+# evidence, a "why" object, from the second sample on). Each run is
 #   stalltop -b --json --cgroups -d 1 -n 5 [-H | -a] --record FILE
 # and then
 #   stalltop --replay FILE -b --json --cgroups [-H | -a]
@@ -12,20 +15,15 @@
 # interval, counts, PSI with its shares) and of every row of "tasks",
 # "exited", "thread_tasks", "thread_exited" (by pid) and "cgroups" (by
 # path): each category's pct, count, avg_ms, max_ms, cpu_pct, total_pct,
-# state, threads, the names, the dropped figures. Equal means equal as
+# state, threads, the names, the dropped figures, the evidence ("why":
+# every figure and cause; the plain run's rows and the -H run's cgroup
+# rows must have some, -a has none). Equal means equal as
 # printed (no tolerance: both print the same doubles from the same
 # readings). A difference is reported as the sample's time, the array,
 # the row's pid (or cgroup path) and the field, with both values.
-# Three exceptions, each said where it is made: the evidence ("why") is
-# compared only when the replay has any, since a recording does not hold
-# the evidence readings yet (src/store/schema.h); and the cgroups' PSI
-# shares of the first sample are compared only when the recording holds
-# the cgroups' pressure before it (the recorder's baseline has no
-# cgroups yet): else the replay must show them unknown (null), never a
-# number; and with -H a row's parent ("ppid") is compared only where the
-# recording holds it (the recorder keeps a thread's own reading, and the
-# live monitor fills the parent in from its process afterwards): else
-# the replay must show 0.
+# The first sample's cgroup PSI shares are compared too (the recorder's
+# baseline holds the cgroups' pressure before it), and with -H every
+# thread row's parent ("ppid", its process's: the recording holds it).
 # Then -d: a replay at -d 2 of the plain recording gives samples 2 s
 # apart whose interval is 2 s and whose CPU waits of spin's process are
 # the sum of the two recorded intervals they cover.
@@ -33,11 +31,21 @@
 live_init
 export LC_ALL=C
 
+V1=/sys/fs/cgroup/cpu
+[ -e "$V1/cpu.cfs_quota_us" ] ||
+	skip "no cgroup v1 cpu controller at $V1 (the quota workload needs one)"
+
 cpu=$((NCPU - 1))
 bg_start spin "$WL/wl_spin" -t 2 -c "$cpu" -N -20
 spin=$BG_PID
 bg_start churn "$WL/wl_threads" -c 0 -q 0 -N 19 -s 600 -l 100 -k 1
+Q="$V1/stalltop-identity-$$"
+cg_make "$Q"
+echo 100000 >"$Q/cpu.cfs_period_us" || hard_error "cannot set the period"
+echo 20000 >"$Q/cpu.cfs_quota_us" || hard_error "cannot set the quota"
+bg_start_in quota "$Q" "$WL/wl_spin"
 wait_for has_line "$TMP/spin.out" ready
+wait_for has_line "$TMP/quota.out" ready
 
 # flat FILE: one line per value: sample time, where, field = value
 flat() {
@@ -59,35 +67,24 @@ flat() {
 same() {
 	flat "$2" >"$TMP/$1.live.flat"
 	flat "$3" >"$TMP/$1.replay.flat"
-	if ! grep -q ' why\.' "$TMP/$1.replay.flat"; then
-		# the recording has no evidence readings: leave "why" out
-		grep -v ' why\.' "$TMP/$1.live.flat" >"$TMP/$1.live.nowhy"
-		mv "$TMP/$1.live.nowhy" "$TMP/$1.live.flat"
-	fi
+	# the evidence is compared, so there must be some where the live
+	# monitor gathers it ($WHY: "tasks", "cgroups", or "none" for -a,
+	# whose figures are not of one interval)
+	case $WHY in
+	none)
+		! grep -q ' why\.' "$TMP/$1.live.flat" ||
+			fail "$1: the live run has evidence, none was expected" ;;
+	*)
+		grep -q " $WHY .* why\\." "$TMP/$1.live.flat" ||
+			fail "$1: no row of \"$WHY\" in the live run has a \"why\" object" ;;
+	esac
+	# the first sample's cgroup PSI shares are known, not left out
 	local _t1 _pct
 	_t1=$(head -n 1 "$2" | jq -r '.time | tostring')
 	_pct="^$_t1 cgroups .* psi\.[a-z]*\.[a-z]*\.pct = "
-	if grep -q "${_pct}null" "$TMP/$1.replay.flat"; then
-		# no cgroup pressure before the first sample in the recording
-		grep "$_pct" "$TMP/$1.replay.flat" | grep -v "= null\$" |
-			head -3 >"$TMP/$1.known"
-		[ ! -s "$TMP/$1.known" ] ||
-			fail "$1: the first sample's cgroup PSI shares are partly known: $(cat "$TMP/$1.known")"
-		grep -v "$_pct" "$TMP/$1.live.flat" >"$TMP/$1.f" &&
-			mv "$TMP/$1.f" "$TMP/$1.live.flat"
-		grep -v "$_pct" "$TMP/$1.replay.flat" >"$TMP/$1.f" &&
-			mv "$TMP/$1.f" "$TMP/$1.replay.flat"
-	fi
-	if [ "$1" = threads ]; then
-		# the parents of live threads are not in the recording: where
-		# the replay says 0, the live value is left out of both
-		grep " ppid = 0\$" "$TMP/$1.replay.flat" |
-			sed 's/ = 0$/ = /' >"$TMP/$1.noparent"
-		grep -v -F -f "$TMP/$1.noparent" "$TMP/$1.live.flat" >"$TMP/$1.f"
-		mv "$TMP/$1.f" "$TMP/$1.live.flat"
-		grep -v -F -f "$TMP/$1.noparent" "$TMP/$1.replay.flat" >"$TMP/$1.f"
-		mv "$TMP/$1.f" "$TMP/$1.replay.flat"
-	fi
+	grep "$_pct" "$TMP/$1.replay.flat" | grep -v "= null\$" >"$TMP/$1.known" || :
+	[ -s "$TMP/$1.known" ] ||
+		fail "$1: the replay's first sample has no cgroup PSI share"
 	[ -s "$TMP/$1.live.flat" ] || fail "$1: the live run printed nothing"
 	if ! cmp -s "$TMP/$1.live.flat" "$TMP/$1.replay.flat"; then
 		diff "$TMP/$1.live.flat" "$TMP/$1.replay.flat" | head -40 >&2
@@ -115,12 +112,13 @@ identity() {
 	_w=$(jq -s "[.[] | .tasks[] | select(.tgid == $spin)
 		| .delay.cpu.count // 0] | add // 0" "$TMP/$_n.replay")
 	[ "$_w" -gt 0 ] || fail "$_n: spin's process never waited for a CPU ($_w waits)"
-	note "$_n: $(wc -l <"$TMP/$_n.live.flat") values alike"
+	note "$_n: $(wc -l <"$TMP/$_n.live.flat") values alike, of them evidence: rows $(grep -c ' tasks pid [0-9]* why\.' "$TMP/$_n.live.flat"), cgroups $(grep -c ' cgroups .* why\.' "$TMP/$_n.live.flat")"
 }
 
-identity plain
-identity threads -H
-identity accumulated -a
+WHY=tasks identity plain
+# thread rows have no evidence of their own: the cgroup rows have
+WHY=cgroups identity threads -H
+WHY=none identity accumulated -a
 
 # -d 2 over the plain recording: each sample covers two recorded ones
 "$STALLTOP" --replay "$TMP/plain.rec" -b --json -d 2 >"$TMP/d2.json" \

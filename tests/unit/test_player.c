@@ -10,7 +10,9 @@
  *    first with 10 % and 2 waits for task 10, task 30 among the exited
  *    in sample 7 and only there;
  *  - a jump (to sample 17) and a step back give the figures a play from
- *    the start gave, though the model started at a key frame;
+ *    the start gave, though the model started at a key frame; so does a
+ *    jump to sample 21, whose key frame (20) holds task 20's reading
+ *    carried: its row there is the one a play from the start made;
  *  - -a: the window's figures (sample k: 2k waits, 10 %, an interval of
  *    k seconds); pressing it at sample 20 starts the window there;
  *  - -d 5: samples 5, 10, 15, 20, 25 over 5 s each: 10 waits of task
@@ -163,12 +165,32 @@ static long waits(const struct sample *s, pid_t pid, double *pct)
 	return (long)r->d[CAT_CPU].count;
 }
 
+/* Whether rows a and b show the same: every figure of each category. */
+static bool same_row(const struct row *a, const struct row *b)
+{
+	if (!a || !b || a->total_pct != b->total_pct || a->flags != b->flags)
+		return false;
+	for (int c = 0; c < NCAT; c++) {
+		const struct cat_figure *x = &a->d[c], *y = &b->d[c];
+
+		if (x->pct != y->pct || x->avg_ms != y->avg_ms ||
+		    x->max_ms != y->max_ms || x->count != y->count ||
+		    x->avail != y->avail || x->have_avg != y->have_avg ||
+		    x->have_max != y->have_max ||
+		    x->have_count != y->have_count || x->dropped != y->dropped)
+			return false;
+	}
+	return true;
+}
+
 static void check_plain(void)
 {
 	struct producer *p = open_player();
 	struct sample s;
 	unsigned shown = 0, exited30 = 0;
 	double pct;
+	struct row carried21;
+	bool have21 = false;
 
 	if (!p)
 		return;
@@ -191,9 +213,29 @@ static void check_plain(void)
 			CHECK_EQ_U(number(&s), 7);
 		}
 		CHECK_EQ_U(waits(&s, 20, NULL), number(&s) <= 12 ? 2 : 0);
+		if (number(&s) == 21 && find(s.rows, s.nrows, 20)) {
+			carried21 = *find(s.rows, s.nrows, 20);
+			have21 = true;
+		}
 	}
 	CHECK_EQ_U(shown, NS - 1);
+	CHECK(have21);
+
+	/* onto a key frame's span where task 20's reading is carried */
+	producer_jump(p, T0 + 21);
+	CHECK(producer_sample(p, &s) == 0);
+	CHECK_EQ_U(number(&s), 21);
+	CHECK(have21 && same_row(find(s.rows, s.nrows, 20), &carried21));
 	CHECK_EQ_U(exited30, 1);
+
+	/* back before the first sample shown: the first one (the file's
+	   first sample is only its base) */
+	producer_step(p, -(long)NS);
+	CHECK(producer_sample(p, &s) == 0);
+	CHECK_EQ_U(number(&s), 1);
+	producer_jump(p, T0 - 100);
+	CHECK(producer_sample(p, &s) == 0);
+	CHECK_EQ_U(number(&s), 1);
 
 	/* a jump into the second key frame's span, and a step back */
 	producer_jump(p, T0 + 17.5);

@@ -3,7 +3,9 @@
  * The store's schema (src/store/schema.c): it passes codec_schema_check;
  * store samples through the schema, the codec and back come out bit for
  * bit as given (every clock, counter, flag, string and PSI line; a
- * carried reading with its counters zero; times given as the sample's,
+ * carried reading with the counters that stand, its task's in the sample
+ * before where that holds them, READING_STANDING saying so, in key
+ * frames too, else zero; times given as the sample's,
  * ages as at - born, in whole microseconds or neither; averages in
  * hundredths or not; unknown members unknown), over key and delta
  * frames; and what stays the same costs nothing: a delta of 100 idle
@@ -482,10 +484,37 @@ static void check_same(const struct store_sample *g, const struct store_sample *
 	check_evidence(g, w);
 }
 
+/*
+ * What the carried readings of k[0..n-1] read back as: the counters of
+ * the task's reading in the sample before (before[0..nbefore-1], as read
+ * back) where that holds them, with READING_STANDING; else zero, as
+ * given.
+ */
+static void standing(struct store_task *k, size_t n,
+		     const struct store_task *before, size_t nbefore)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct task_reading *r = &k[i].r;
+		const struct store_task *p = find(before, nbefore, r->id);
+
+		if (!(r->flags & READING_CARRIED) || !p ||
+		    p->r.start != r->start ||
+		    ((p->r.flags & READING_CARRIED) &&
+		     !(p->r.flags & READING_STANDING)))
+			continue;
+		r->flags |= READING_STANDING;
+		r->run_ns = p->r.run_ns;
+		memcpy(r->d, p->r.d, sizeof(r->d));
+		memcpy(r->max_at, p->r.max_at, sizeof(r->max_at));
+	}
+}
+
 /* Samples through the schema, the codec and back. */
 static void test_round_trip(void)
 {
 	static struct world w;
+	static struct store_task before[NTASK], tbefore[2];
+	size_t nbefore = 0, ntbefore = 0, nstanding = 0, nkeystanding = 0;
 	static struct schema_rows enc[2], dec;
 	struct codec_enc *e = codec_enc_new(&schema_store, 7, 0);
 	struct codec_dec *d = codec_dec_new(&schema_store);
@@ -505,8 +534,21 @@ static void test_round_trip(void)
 		CHECK_EQ_U(codec_dec_frame(d, type, w.s.time, p, len, err,
 					   sizeof(err)), 1);
 		CHECK(schema_to_store(&dec, codec_dec_sample(d), &got) == 0);
+		standing(w.tasks, w.s.ntasks, before, nbefore);
+		standing(w.threads, w.s.nthread_tasks, tbefore, ntbefore);
 		check_same(&got, &w.s);
+		for (size_t i = 0; i < w.s.ntasks; i++)
+			if (w.tasks[i].r.flags & READING_STANDING) {
+				nstanding++;
+				nkeystanding += type == FRAME_KEY;
+			}
+		memcpy(before, w.tasks, w.s.ntasks * sizeof(*before));
+		nbefore = w.s.ntasks;
+		memcpy(tbefore, w.threads, w.s.nthread_tasks * sizeof(*tbefore));
+		ntbefore = w.s.nthread_tasks;
 	}
+	/* carried readings with their counters, in key frames too */
+	CHECK(nstanding > 0 && nkeystanding > 0);
 	codec_enc_free(e);
 	codec_dec_free(d);
 	schema_free(&enc[0]);
