@@ -16,7 +16,8 @@
 #    (the sample after a boundary went to the new file);
 #  - continuity: the files one after another hold exactly the samples
 #    the recorder printed in their periods, in order (none lost at a
-#    boundary, none twice);
+#    boundary, none twice), and every row printed has its task's reading
+#    in the sample recorded with it;
 #  - a finished file cut in half reads the samples before the cut, the
 #    torn bytes counted; a recorder killed with SIGKILL mid-file leaves a
 #    file that reads what it holds, 3 or more samples;
@@ -101,6 +102,20 @@ expect "continuity: in order" "$TMP/concat" -s '
   range(1; length) as $i | select(.[$i] <= .[$i - 1])
   | "sample \($i) at \(.[$i]) does not follow \(.[$i - 1])"'
 note "continuity: $(lines "$TMP/concat") samples across $(wc -l <"$TMP/left") files, as printed, none lost or twice"
+# every row printed has its task's reading in the sample recorded with it
+for f in $(cat "$TMP/left"); do
+	stk_dump "$D/$f" "$TMP/rows.dump"
+	jq -r --argjson a "$start" --slurpfile rec "$TMP/rows.dump" '
+	  select(.time >= $a) | .time as $t
+	  | [$rec[] | select(.time and ((.time - $t) | fabs) < 0.0006)] as $s
+	  | select($s | length == 1)
+	  | ([$s[0].tasks[].id]) as $ids
+	  | [(.tasks + .exited)[] | .pid | select(. as $p | $ids | index($p) | not)]
+	  | select(length > 0) | "at \($t): rows of \(.) not recorded"' \
+		"$TMP/rec.out" >"$TMP/rows.out" || fail "jq cannot compare the rows with $f"
+	[ -s "$TMP/rows.out" ] && fail "$f: $(head -3 "$TMP/rows.out")"
+done
+note "every row printed has its task's reading in the recorded sample"
 
 # --- a finished file cut in half ---
 f=$(sed -n 2p "$TMP/left")
