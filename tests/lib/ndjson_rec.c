@@ -216,29 +216,6 @@ out:
 }
 
 /*
- * The mode of a new recording: the owner's alone, since a recording holds
- * every task's command line and IO counters that /proc shows only to each
- * task's owner; readable by the group too in a directory with the
- * set-group-ID bit, whose files belong to the directory's group (record.h).
- */
-static mode_t new_mode(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char dir[PATH_MAX];
-	struct stat st;
-
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & S_ISGID))
-		return 0640;
-	return 0600;
-}
-
-/*
  * Open path for recording: a new file (created, never one that exists,
  * when new_only), or an existing one to append to. *created says whether
  * this call made the file, so that a failure removes it again.
@@ -250,7 +227,7 @@ static int open_file(const char *path, bool new_only, bool *created)
 
 	*created = false;
 	for (int tries = 0; tries < 10; tries++) {
-		fd = open(path, flags | O_CREAT | O_EXCL, new_mode(path));
+		fd = open(path, flags | O_CREAT | O_EXCL, 0600);
 		if (fd >= 0) {
 			*created = true;
 			return fd;
