@@ -355,6 +355,24 @@ stk_samples() {
 	"$top_builddir/tests/lib/stkdump" "$1" 2>/dev/null | grep -c '^{"time"'
 }
 
+# json_flat FILE: one line per value of the samples of FILE: sample time,
+# where (the sample, or the array and the row's pid or cgroup path), the
+# field = its value; sorted, so that arrays are compared by pid or path
+json_flat() {
+	jq -r 'select(has("time")) | . as $s | ($s.time | tostring) as $t
+	  | def leaves: paths(type != "object" and type != "array");
+	    def field($p): $p | map(tostring) | join(".");
+	    (del(.tasks, .exited, .thread_tasks, .thread_exited, .cgroups)
+	     | . as $o | leaves as $p
+	     | "\($t) sample \(field($p)) = \($o | getpath($p) | tojson)"),
+	    (("tasks", "exited", "thread_tasks", "thread_exited") as $k
+	     | ($s[$k] // [])[] | . as $r | leaves as $p
+	     | "\($t) \($k) pid \($r.pid) \(field($p)) = \($r | getpath($p) | tojson)"),
+	    (($s.cgroups // [])[] | . as $r | leaves as $p
+	     | "\($t) cgroups \($r.path) \(field($p)) = \($r | getpath($p) | tojson)")' "$1" |
+		LC_ALL=C sort
+}
+
 # jqs FILE FILTER [jq options...]: FILTER over all samples of FILE as one
 # array (slurped), raw output. Fails the test (also from inside $(...),
 # see fail) when jq fails or the result is nothing: no output, null or

@@ -68,24 +68,6 @@ churn_threads() { [ "$(ls "/proc/$churn/task" | wc -l)" -ge 3 ]; }
 wait_for churn_threads
 [ "$(ls "/proc/$single/task" | wc -l)" -eq 1 ] || hard_error "sleep is not single-threaded"
 
-# flat FILE: one line per value of the samples of FILE: sample time,
-# where (the sample, or the array and the row's pid or cgroup path), the
-# field = its value; sorted, so that arrays are compared by pid or path
-flat() {
-	jq -r 'select(has("time")) | . as $s | ($s.time | tostring) as $t
-	  | def leaves: paths(type != "object" and type != "array");
-	    def field($p): $p | map(tostring) | join(".");
-	    (del(.tasks, .exited, .thread_tasks, .thread_exited, .cgroups)
-	     | . as $o | leaves as $p
-	     | "\($t) sample \(field($p)) = \($o | getpath($p) | tojson)"),
-	    (("tasks", "exited", "thread_tasks", "thread_exited") as $k
-	     | ($s[$k] // [])[] | . as $r | leaves as $p
-	     | "\($t) \($k) pid \($r.pid) \(field($p)) = \($r | getpath($p) | tojson)"),
-	    (($s.cgroups // [])[] | . as $r | leaves as $p
-	     | "\($t) cgroups \($r.path) \(field($p)) = \($r | getpath($p) | tojson)")' "$1" |
-		LC_ALL=C sort
-}
-
 # differ WHAT WANT GOT: fail, showing where, unless the files are the same
 differ() {
 	if ! cmp -s "$2" "$3"; then
@@ -108,7 +90,7 @@ same() {
 	[ "$(jq -s 'map(select(has("time"))) | length' "$2")" -eq \
 	  "$(jq -s 'map(select(has("time"))) | length' "$1")" ] ||
 		fail "$3: $(lines "$2") samples replayed, $(lines "$1") live"
-	flat "$1" >"$_l" && flat "$2" >"$_r" || fail "$3: jq cannot read the output"
+	json_flat "$1" >"$_l" && json_flat "$2" >"$_r" || fail "$3: jq cannot read the output"
 	[ -s "$_l" ] || fail "$3: the live run printed nothing"
 	# the recording holds the cgroups (--record records them by default),
 	# the live output only with --cgroups: the rest is compared

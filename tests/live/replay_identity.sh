@@ -47,26 +47,10 @@ bg_start_in quota "$Q" "$WL/wl_spin"
 wait_for has_line "$TMP/spin.out" ready
 wait_for has_line "$TMP/quota.out" ready
 
-# flat FILE: one line per value: sample time, where, field = value
-flat() {
-	jq -r '. as $s | ($s.time | tostring) as $t
-	  | def leaves: paths(type != "object" and type != "array");
-	    def field($p): $p | map(tostring) | join(".");
-	    (del(.tasks, .exited, .thread_tasks, .thread_exited, .cgroups)
-	     | . as $o | leaves as $p
-	     | "\($t) sample \(field($p)) = \($o | getpath($p) | tojson)"),
-	    (("tasks", "exited", "thread_tasks", "thread_exited") as $k
-	     | ($s[$k] // [])[] | . as $r | leaves as $p
-	     | "\($t) \($k) pid \($r.pid) \(field($p)) = \($r | getpath($p) | tojson)"),
-	    (($s.cgroups // [])[] | . as $r | leaves as $p
-	     | "\($t) cgroups \($r.path) \(field($p)) = \($r | getpath($p) | tojson)")' "$1" |
-		LC_ALL=C sort
-}
-
 # same NAME LIVE REPLAY: every value of LIVE in REPLAY and no other
 same() {
-	flat "$2" >"$TMP/$1.live.flat"
-	flat "$3" >"$TMP/$1.replay.flat"
+	json_flat "$2" >"$TMP/$1.live.flat"
+	json_flat "$3" >"$TMP/$1.replay.flat"
 	# the evidence is compared, so there must be some where the live
 	# monitor gathers it ($WHY: "tasks", "cgroups", or "none" for -a,
 	# whose figures are not of one interval)
