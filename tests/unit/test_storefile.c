@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "record/storefile.h"
+#include "../lib/storetest.h"
 #include "unit.h"
 
 #define NS 30
@@ -57,13 +58,8 @@ static void make(struct store_sample *s, unsigned n)
 /* The file of NS samples: its fd and where each sample's record ends. */
 static int write_file(uint64_t ends[NS + 1])
 {
-	FILE *f = tmpfile();
 	struct store_sample s;
-
-	if (!f)
-		exit(99);
-	int fd = dup(fileno(f));
-	fclose(f);
+	int fd = storetest_memfd("test_storefile");
 	struct storefile_writer *w = storefile_writer_open(fd, "stalltop test", 10, 0);
 
 	CHECK(w != NULL);

@@ -22,6 +22,7 @@
 
 #include "record/storefile.h"
 #include "record/storeindex.h"
+#include "../lib/storetest.h"
 #include "unit.h"
 
 #define NS 30
@@ -57,13 +58,8 @@ static void make(struct store_sample *s, unsigned n)
 
 static int write_file(uint64_t ends[NS + 1])
 {
-	FILE *f = tmpfile();
 	struct store_sample s;
-
-	if (!f)
-		exit(99);
-	int fd = dup(fileno(f));
-	fclose(f);
+	int fd = storetest_memfd("test_storeindex");
 	struct storefile_writer *w = storefile_writer_open(fd, "stalltop test",
 							   10, 0);
 	CHECK(w != NULL);

@@ -17,6 +17,7 @@
 #include "record/storefile.h"
 #include "store/frame.h"
 #include "store/varint.h"
+#include "../lib/storetest.h"
 #include "unit.h"
 
 static struct store_task task;
@@ -65,13 +66,8 @@ static void check_session(const struct storefile_session *got,
 /* Samples 1-3 in session A, 4-5 in B; where sample 3's record ends. */
 static int write_file(uint64_t *end3)
 {
-	FILE *f = tmpfile();
 	struct store_sample s;
-
-	if (!f)
-		exit(99);
-	int fd = dup(fileno(f));
-	fclose(f);
+	int fd = storetest_memfd("test_storesession");
 	struct storefile_writer *w = storefile_writer_open(fd, "stalltop", 0, 0);
 	CHECK(w != NULL);
 	CHECK(storefile_write_session(w, &A) == 0);
