@@ -58,13 +58,13 @@ static void task(const struct store_task *t)
 	printf("]}");
 }
 
-static void sample(const struct store_sample *s)
+static void sample(const struct store_sample *s, uint64_t offset)
 {
-	printf("{\"time\":%.6f,\"mono\":%.6f,\"threads\":%s,"
+	printf("{\"time\":%.6f,\"offset\":%llu,\"mono\":%.6f,\"threads\":%s,"
 	       "\"ts_version\":%u,\"delayacct\":%d,\"ntasks\":%zu,"
 	       "\"nthread_tasks\":%zu,\"ncgroups\":%zu,\"nevidence\":%zu,"
 	       "\"disks\":%s,\"nprocs\":%llu,\"cgroups\":[",
-	       s->time, s->mono, s->threads ? "true" : "false", s->ts_version,
+	       s->time, (unsigned long long)offset, s->mono, s->threads ? "true" : "false", s->ts_version,
 	       (int)s->delayacct, s->ntasks, s->nthread_tasks, s->ncgroups,
 	       s->nevidence, s->disks ? "true" : "false",
 	       (unsigned long long)s->nprocs);
@@ -117,7 +117,7 @@ int main(int argc, char **argv)
 			session(ss);
 			last = ss->offset;
 		}
-		sample(&s);
+		sample(&s, storefile_offset(r));
 	}
 	struct storefile_damage d = storefile_damage(r);
 
