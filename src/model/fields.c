@@ -197,7 +197,7 @@ static const struct field table[NFIELD] = {
 	[FIELD_PPID] = {
 		.key = "ppid", .type = FIELD_INT, .flags = TASK | FIELD_DETAIL,
 		.arg = offsetof(struct row, info.ppid),
-		.cmp = cmp_asc, .get = fields_task_get_pid,
+		.cmp = cmp_asc, .get = fields_task_get_ppid,
 		.set = fields_task_put_pid,
 	},
 	[FIELD_THREADS] = {

@@ -25,6 +25,20 @@ void fields_task_get_pid(const struct field *f, const struct row *r,
 	fields_value_int(v, *(const pid_t *)((const char *)r + f->arg));
 }
 
+/*
+ * The parent: 0 is the kernel's answer only for init and kthreadd (their
+ * parent is the kernel); for any other task it means nobody read it, and
+ * prints as unknown.
+ */
+void fields_task_get_ppid(const struct field *f, const struct row *r,
+			  const struct field_ctx *c, struct field_value *v)
+{
+	(void)f;
+	(void)c;
+	if (r->info.ppid > 0 || r->tgid == 1 || r->tgid == 2)
+		fields_value_int(v, r->info.ppid);
+}
+
 void fields_task_put_pid(const struct field *f, struct row *r,
 			 const struct field_value *v)
 {

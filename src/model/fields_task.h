@@ -7,6 +7,7 @@
 
 /* getters: a field's value of a row (the table's .get) */
 field_get_fn fields_task_get_pid;
+field_get_fn fields_task_get_ppid;
 field_get_fn fields_task_get_user;
 field_get_fn fields_task_get_state;
 field_get_fn fields_task_get_threads;

@@ -19,8 +19,7 @@
 # exceptions tests/live/replay_identity.sh makes and says why are made
 # here too: the evidence ("why") only where the replay has any, the
 # cgroups' PSI shares of the first sample only where the replay has
-# them (else they must be null), and with -H a row's "ppid" only where
-# the replay has one (else 0). Then:
+# them (else they must be null). Then:
 #  - plain (--cgroups, the whole machine): every sample has ended threads
 #    of churn in "thread_exited", marked X with their final figures, and
 #    ended for good; --replay -H gives the live run's thread rows and
@@ -106,12 +105,6 @@ same() {
 			fail "$3: the first sample's cgroup PSI shares are partly known: $(cat "$TMP/same.known")"
 		drop "$_l" "$_pct"
 		drop "$_r" "$_pct"
-	fi
-	# a thread's parent is not in the recording: where the replay says 0
-	grep ' ppid = 0$' "$_r" | sed 's/ = 0$/ = /' >"$TMP/same.noparent"
-	if [ -s "$TMP/same.noparent" ]; then
-		grep -v -F -f "$TMP/same.noparent" "$_l" >"$_l.f"; mv "$_l.f" "$_l"
-		grep -v -F -f "$TMP/same.noparent" "$_r" >"$_r.f"; mv "$_r.f" "$_r"
 	fi
 	if ! cmp -s "$_l" "$_r"; then
 		diff "$_l" "$_r" | head -40 >&2

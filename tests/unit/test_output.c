@@ -150,6 +150,17 @@ static void test_json(void)
 	CHECK(strstr(got, ",\"accumulated\":false,\"threads\":true,") != NULL);
 	free(got);
 	sample.threads = false;
+	/* A parent nobody read is unknown; init's parent is the kernel, 0. */
+	exited[0].info.ppid = 0;
+	got = run(&o);
+	CHECK(strstr(got, "\"ppid\":null,") != NULL);
+	free(got);
+	exited[0].tgid = exited[0].pid = 1;
+	got = run(&o);
+	CHECK(strstr(got, "\"ppid\":0,") != NULL);
+	free(got);
+	exited[0].tgid = exited[0].pid = 4321;
+	exited[0].info.ppid = 1234;
 	free(want);
 }
 
