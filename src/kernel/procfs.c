@@ -6,6 +6,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,7 +119,10 @@ char *procfs_read_all(int dirfd, const char *name)
 }
 
 /* The stat fields stalltop takes (1-based, as proc(5) counts them). */
-enum { F_STATE = 3, F_FLAGS = 9, F_NICE = 19, F_START = 22, F_BLKIO = 42 };
+enum {
+	F_STATE = 3, F_PPID = 4, F_FLAGS = 9, F_MAJFLT = 12, F_NICE = 19,
+	F_THREADS = 20, F_START = 22, F_BLKIO = 42
+};
 
 /* The nice value of field 19, "-20".."19": false for anything else. */
 static bool parse_nice(const char *s, const char *end, int *out)
@@ -130,6 +134,43 @@ static bool parse_nice(const char *s, const char *end, int *out)
 		return false;
 	*out = neg ? -(int)v : (int)v;
 	return true;
+}
+
+/* Stat field number field, the text [s, end), into out: false if bad. */
+static bool take_field(int field, const char *s, const char *end,
+		       struct procfs_stat *out)
+{
+	uint64_t v;
+
+	if (field == F_NICE)
+		return (out->have_nice = parse_nice(s, end, &out->nice));
+	if (field != F_PPID && field != F_FLAGS && field != F_MAJFLT &&
+	    field != F_THREADS && field != F_START && field != F_BLKIO)
+		return true; /* not taken */
+	if (!kval_parse_u64(s, end, &v))
+		return false;
+	if ((field == F_PPID || field == F_THREADS) && v > INT_MAX)
+		return false;
+	switch (field) {
+	case F_PPID:
+		out->ppid = (int)v;
+		return (out->have_ppid = true);
+	case F_FLAGS:
+		out->flags = (unsigned long)v;
+		return (out->have_flags = true);
+	case F_MAJFLT:
+		out->majflt = v;
+		return (out->have_majflt = true);
+	case F_THREADS:
+		out->threads = (int)v;
+		return (out->have_threads = true);
+	case F_START:
+		out->start = v;
+		return (out->have_start = true);
+	default:
+		out->blkio_ticks = v;
+		return (out->have_blkio = true);
+	}
 }
 
 int procfs_parse_stat(const char *text, struct procfs_stat *out)
@@ -144,30 +185,11 @@ int procfs_parse_stat(const char *text, struct procfs_stat *out)
 	for (int field = F_STATE; *p && *p != '\n' && field <= F_BLKIO;
 	     field++) {
 		const char *s = p;
-		uint64_t v;
 
 		while (*p && *p != ' ' && *p != '\n')
 			p++;
-		if (field == F_FLAGS) {
-			if (!kval_parse_u64(s, p, &v))
-				return -1;
-			out->flags = (unsigned long)v;
-			out->have_flags = true;
-		} else if (field == F_NICE) {
-			if (!parse_nice(s, p, &out->nice))
-				return -1;
-			out->have_nice = true;
-		} else if (field == F_START || field == F_BLKIO) {
-			if (!kval_parse_u64(s, p, &v))
-				return -1;
-			if (field == F_START) {
-				out->start = v;
-				out->have_start = true;
-			} else {
-				out->blkio_ticks = v;
-				out->have_blkio = true;
-			}
-		}
+		if (field != F_STATE && !take_field(field, s, p, out))
+			return -1;
 		if (*p == ' ')
 			p++;
 	}

@@ -38,9 +38,14 @@ char *procfs_read_all(int dirfd, const char *name);
 /* What stalltop takes of a /proc/PID/stat line. */
 struct procfs_stat {
 	char state;                     /* field 3: 'R', 'S', 'D'... */
-	bool have_flags, have_nice, have_start, have_blkio;
+	bool have_ppid, have_flags, have_majflt, have_nice, have_threads;
+	bool have_start, have_blkio;
+	int ppid;                       /* field 4: the parent's tgid */
 	unsigned long flags;            /* field 9: the task's PF_* flags */
+	unsigned long long majflt;      /* field 12: major faults (of the
+					   whole group, read through /proc/PID) */
 	int nice;                       /* field 19: -20..19 */
+	int threads;                    /* field 20: the group's threads */
 	unsigned long long start;       /* field 22: ticks since boot */
 	unsigned long long blkio_ticks; /* field 42: block-IO delay, ticks */
 };
@@ -48,8 +53,8 @@ struct procfs_stat {
 /*
  * Parse a /proc/PID/stat line (the command in parentheses may hold
  * spaces and parentheses: the fields start after the last ')'). Returns
- * 0 when it has a state, with have_start and have_blkio telling whether
- * the line reaches those fields; -1 when it is no stat line, or a field
+ * 0 when it has a state, with the have_ members telling which fields
+ * the line reaches; -1 when it is no stat line, or a field
  * taken is not a number.
  */
 int procfs_parse_stat(const char *text, struct procfs_stat *out);

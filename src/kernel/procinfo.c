@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Process details through libproc2. Three item lists, one per use, so
- * that each read opens only the /proc files it needs.
+ * Process details. libproc2 lists the tasks and gives a new task's
+ * details (two item lists). What is read again while a task lives (its
+ * state, parent and threads; what stands next to a stall) is read from
+ * its /proc files with procfs.h: libproc2 reads /proc/PID/status once
+ * more for every id it selects (for the tgid), and status is the
+ * costliest file a refresh reads.
  */
 #include <config.h>
 
 #include <fcntl.h>
 #include <pwd.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +24,7 @@
 #include <libproc2/pids.h>
 #include <libproc2/stat.h>
 
+#include "kernel/kval.h"
 #include "kernel/procfs.h"
 #include "kernel/procinfo.h"
 #include "kernel/taskev.h"
@@ -39,26 +45,19 @@ struct procinfo {
 	size_t nusers;
 	struct pids_info *scan;
 	struct pids_info *full;
-	struct pids_info *brief;
-	struct pids_info *context;
-	struct pids_info *memory;
 };
 
 enum scan_rel { S_PID, S_TGID, S_START };
 static enum pids_item scan_items[] = { PIDS_ID_PID, PIDS_ID_TGID, PIDS_TICS_BEGAN };
 
 /*
- * The details. The brief list has the items before D_EUID: the ids, the
- * start and every member of struct procinfo_info, so that both reads fill it
- * whole; the full list adds the identity. Names and command lines are
- * read raw, not through libproc2, which replaces control bytes with '?':
- * the views must see the real bytes to show them escaped (and JSON to
- * carry them).
+ * The details of a new task (procinfo_details, full). Names and command
+ * lines are read raw, not through libproc2, which replaces control bytes
+ * with '?': the views must see the real bytes to show them escaped (and
+ * JSON to carry them).
  */
 enum details_rel {
-	D_PID, D_TGID, D_START,
-	D_PPID, D_STATE, D_NLWP,        /* struct procinfo_info */
-	D_EUID, D_EUSER,                /* the full read only */
+	D_PID, D_TGID, D_START, D_PPID, D_STATE, D_NLWP, D_EUID, D_EUSER,
 	NDETAILS
 };
 static enum pids_item details_items[NDETAILS] = {
@@ -66,24 +65,6 @@ static enum pids_item details_items[NDETAILS] = {
 	[D_START] = PIDS_TICS_BEGAN,
 	[D_PPID] = PIDS_ID_PPID, [D_STATE] = PIDS_STATE, [D_NLWP] = PIDS_NLWP,
 	[D_EUID] = PIDS_ID_EUID, [D_EUSER] = PIDS_ID_EUSER,
-};
-
-/* What stands next to a stall (procinfo_context). */
-enum context_rel {
-	C_PID, C_START, C_STATE, C_FLAGS, C_NICE, C_RSS, C_SWAP, C_MAJFLT,
-	C_WCHAN, NCONTEXT
-};
-static enum pids_item context_items[NCONTEXT] = {
-	[C_PID] = PIDS_ID_PID, [C_START] = PIDS_TICS_BEGAN,
-	[C_STATE] = PIDS_STATE, [C_FLAGS] = PIDS_FLAGS, [C_NICE] = PIDS_NICE,
-	[C_RSS] = PIDS_VM_RSS, [C_SWAP] = PIDS_VM_SWAP,
-	[C_MAJFLT] = PIDS_FLT_MAJ, [C_WCHAN] = PIDS_WCHAN_NAME,
-};
-
-/* The memory of a process, which its threads share. */
-enum memory_rel { M_PID, M_STATE, M_RSS, M_SWAP };
-static enum pids_item memory_items[] = {
-	PIDS_ID_PID, PIDS_STATE, PIDS_VM_RSS, PIDS_VM_SWAP,
 };
 
 /* A kernel thread (task flag PF_KTHREAD): no memory of its own. */
@@ -101,12 +82,7 @@ struct procinfo *procinfo_new(void)
 		return NULL;
 	if (procps_pids_new(&pi->scan, scan_items, NITEMS(scan_items)) < 0 ||
 	    procps_pids_new(&pi->full, details_items,
-			    NITEMS(details_items)) < 0 ||
-	    procps_pids_new(&pi->brief, details_items, D_EUID) < 0 ||
-	    procps_pids_new(&pi->context, context_items,
-			    NITEMS(context_items)) < 0 ||
-	    procps_pids_new(&pi->memory, memory_items,
-			    NITEMS(memory_items)) < 0) {
+			    NITEMS(details_items)) < 0) {
 		procinfo_free(pi);
 		return NULL;
 	}
@@ -121,12 +97,6 @@ void procinfo_free(struct procinfo *pi)
 		procps_pids_unref(&pi->scan);
 	if (pi->full)
 		procps_pids_unref(&pi->full);
-	if (pi->brief)
-		procps_pids_unref(&pi->brief);
-	if (pi->context)
-		procps_pids_unref(&pi->context);
-	if (pi->memory)
-		procps_pids_unref(&pi->memory);
 	free(pi->cmdline);
 	for (size_t i = 0; i < pi->nusers; i++)
 		free(pi->users[i].name);
@@ -194,7 +164,6 @@ struct emit_ctx {
 	struct procinfo *pi;
 	pi_task_cb task_cb;
 	pi_details_cb details_cb;
-	bool full;
 	void *arg;
 };
 
@@ -251,14 +220,6 @@ const char *procinfo_cmdline(struct procinfo *pi, pid_t pid)
 	return pi->cmdline;
 }
 
-/* What both reads give: items of both lists (before D_EUID). */
-static void read_info(struct pids_stack *s, struct procinfo_info *info)
-{
-	info->ppid = PIDS_VAL(D_PPID, s_int, s, NULL);
-	info->state = PIDS_VAL(D_STATE, s_ch, s, NULL);
-	info->threads = PIDS_VAL(D_NLWP, s_int, s, NULL);
-}
-
 /* The boot time, seconds since the epoch (/proc/stat btime); 0 unknown. */
 static unsigned long long boot_time(void)
 {
@@ -291,7 +252,7 @@ double procinfo_start_epoch(unsigned long long ticks)
 	return start_time(ticks);
 }
 
-static void emit_details(struct procinfo *pi, struct pids_fetch *f, bool full,
+static void emit_details(struct procinfo *pi, struct pids_fetch *f,
 			 pi_details_cb cb, void *arg)
 {
 	for (int i = 0; i < f->counts->total; i++) {
@@ -300,20 +261,21 @@ static void emit_details(struct procinfo *pi, struct pids_fetch *f, bool full,
 			.pid = PIDS_VAL(D_PID, s_int, s, NULL),
 			.tgid = PIDS_VAL(D_TGID, s_int, s, NULL),
 			.start = PIDS_VAL(D_START, ull_int, s, NULL),
-			.uid = (uid_t)-1,
+			.info = {
+				.ppid = PIDS_VAL(D_PPID, s_int, s, NULL),
+				.state = PIDS_VAL(D_STATE, s_ch, s, NULL),
+				.threads = PIDS_VAL(D_NLWP, s_int, s, NULL),
+			},
+			.uid = PIDS_VAL(D_EUID, u_int, s, NULL),
+			.user = PIDS_VAL(D_EUSER, str, s, NULL),
 		};
-		read_info(s, &d.info);
 		d.info.start = start_time(d.start);
-		if (full) {
-			d.uid = PIDS_VAL(D_EUID, u_int, s, NULL);
-			d.user = PIDS_VAL(D_EUSER, str, s, NULL);
-			d.comm = procinfo_comm(pi, d.pid);
-			d.cmdline = procinfo_cmdline(pi, d.pid);
-			if (!d.comm)
-				continue; /* ended meanwhile */
-			if (!d.cmdline)
-				d.cmdline = "";
-		}
+		d.comm = procinfo_comm(pi, d.pid);
+		d.cmdline = procinfo_cmdline(pi, d.pid);
+		if (!d.comm)
+			continue; /* ended meanwhile */
+		if (!d.cmdline)
+			d.cmdline = "";
 		cb(&d, arg);
 	}
 }
@@ -321,121 +283,177 @@ static void emit_details(struct procinfo *pi, struct pids_fetch *f, bool full,
 static void emit_details_chunk(struct pids_fetch *f, void *ctx)
 {
 	struct emit_ctx *c = ctx;
-	emit_details(c->pi, f, c->full, c->details_cb, c->arg);
+	emit_details(c->pi, f, c->details_cb, c->arg);
+}
+
+/* The stat line name (relative to dirfd) parsed into st: false if gone. */
+static bool read_stat(int dirfd, const char *name, struct procfs_stat *st)
+{
+	char buf[1024];
+
+	return procfs_read(dirfd, name, buf, sizeof(buf)) > 0 &&
+	       procfs_parse_stat(buf, st) == 0;
+}
+
+/* The brief details of id: what its stat line tells. */
+static bool brief_details(pid_t id, struct procinfo_details *d)
+{
+	char path[64];
+	struct procfs_stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)id);
+	if (!read_stat(AT_FDCWD, path, &st))
+		return false; /* gone */
+	*d = (struct procinfo_details){
+		.pid = id,
+		.start = st.have_start ? st.start : 0,
+		.info = {
+			.ppid = st.have_ppid ? st.ppid : 0,
+			.state = st.state,
+			.threads = st.have_threads ? st.threads : -1,
+		},
+		.uid = (uid_t)-1,
+	};
+	d->info.start = start_time(d->start);
+	return true;
 }
 
 int procinfo_details(struct procinfo *pi, const pid_t *ids, size_t n, bool full,
 	       pi_details_cb cb, void *arg)
 {
-	struct emit_ctx c = { .pi = pi, .details_cb = cb, .full = full,
-			      .arg = arg };
-	return select_chunks(full ? pi->full : pi->brief, ids, n,
-			     PIDS_SELECT_PID, emit_details_chunk, &c);
+	struct emit_ctx c = { .pi = pi, .details_cb = cb, .arg = arg };
+	int total = 0;
+
+	if (full)
+		return select_chunks(pi->full, ids, n, PIDS_SELECT_PID,
+				     emit_details_chunk, &c);
+	for (size_t i = 0; i < n; i++) {
+		struct procinfo_details d;
+
+		if (brief_details(ids[i], &d)) {
+			cb(&d, arg);
+			total++;
+		}
+	}
+	return total;
 }
 
-/* The IO of a process through its /proc directory (absent: unreadable). */
-static void read_io(pid_t pid, struct procinfo_context *c)
-{
-	char path[64];
-	struct taskev_io io;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	taskev_read_io(fd, &io);
-	if (fd >= 0)
-		close(fd);
-	c->have_io = io.read_bytes.have && io.write_bytes.have;
-	c->read_bytes = io.read_bytes.v;
-	c->write_bytes = io.write_bytes.v;
-}
-
-struct context_ctx {
-	pi_context_cb cb;
-	void *arg;
+/* VmRSS and VmSwap of a process's status, in bytes. */
+struct vm_mem {
+	struct kval rss, swap;
 };
 
-static void emit_context_chunk(struct pids_fetch *f, void *arg)
+static const struct kval_key vm_keys[] = {
+	{ "VmRSS", offsetof(struct vm_mem, rss) },
+	{ "VmSwap", offsetof(struct vm_mem, swap) },
+};
+
+/*
+ * The memory of the process whose status is name (relative to dirfd), in
+ * KiB: false without it (a kernel thread or a zombie has none, or it
+ * ended).
+ */
+static bool read_vm(int dirfd, const char *name, long long *rss_kib,
+		    long long *swap_kib)
 {
-	struct context_ctx *cc = arg;
+	char buf[8192];
+	struct vm_mem vm = { 0 };
+
+	if (procfs_read_lines(dirfd, name, buf, sizeof(buf)) <= 0 ||
+	    kval_parse_keyed(buf, ':', "kB", vm_keys, 2, &vm) != 2 ||
+	    !vm.rss.have || !vm.swap.have)
+		return false;
+	*rss_kib = (long long)(vm.rss.v / 1024);
+	*swap_kib = (long long)(vm.swap.v / 1024);
+	return true;
+}
+
+/*
+ * The wait channel of a task in D, its file name relative to dirfd: a
+ * wait channel means something in an uninterruptible sleep.
+ */
+static void read_wchan(int dirfd, const char *name, struct procinfo_context *c)
+{
+	char buf[PROCINFO_WCHAN_MAX];
+
+	if (c->state == 'D' && procfs_read(dirfd, name, buf, sizeof(buf)) > 0 &&
+	    strcmp(buf, "0") && strcmp(buf, "-") && strcmp(buf, "?"))
+		snprintf(c->wchan, sizeof(c->wchan), "%s", buf);
+}
+
+/* What the stat line st says of a task read now. */
+static void context_of(pid_t id, const struct procfs_stat *st,
+		       struct procinfo_context *c)
+{
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	for (int i = 0; i < f->counts->total; i++) {
-		struct pids_stack *s = f->stacks[i];
-		struct procinfo_context c = {
-			.pid = PIDS_VAL(C_PID, s_int, s, NULL),
-			.start = PIDS_VAL(C_START, ull_int, s, NULL),
-			.state = PIDS_VAL(C_STATE, s_ch, s, NULL),
-			.at = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9,
-		};
-		unsigned long flags = PIDS_VAL(C_FLAGS, ul_int, s, NULL);
-		int nice = PIDS_VAL(C_NICE, s_int, s, NULL);
-		const char *wchan = PIDS_VAL(C_WCHAN, str, s, NULL);
+	*c = (struct procinfo_context){
+		.pid = id,
+		.start = st->have_start ? st->start : 0,
+		.state = st->state,
+		.have_nice = st->have_nice,
+		.nice = st->nice,
+		.at = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9,
+	};
+}
 
-		if (nice >= -20 && nice <= 19) {
-			c.nice = nice;
-			c.have_nice = true;
-		}
-		/* a kernel thread or a zombie has no memory to tell */
-		if (!(flags & PI_PF_KTHREAD) && c.state != 'Z' &&
-		    c.state != 'X') {
-			c.rss_kib = (long long)PIDS_VAL(C_RSS, ul_int, s, NULL);
-			c.swap_kib = (long long)PIDS_VAL(C_SWAP, ul_int, s, NULL);
-			c.have_mem = true;
-		}
-		/* a wait channel means something in an uninterruptible sleep */
-		if (c.state == 'D' && wchan && *wchan && strcmp(wchan, "-") &&
-		    strcmp(wchan, "?") && strcmp(wchan, "0")) {
-			snprintf(c.wchan, sizeof(c.wchan), "%s", wchan);
-		}
-		c.have_majflt = true;
-		c.majflt = PIDS_VAL(C_MAJFLT, ul_int, s, NULL);
-		read_io(c.pid, &c);
-		cc->cb(&c, cc->arg);
+/* Whether a task so read may have memory to tell: not a kernel thread
+ * (task flag PF_KTHREAD), not a zombie. */
+static bool has_memory(const struct procfs_stat *st)
+{
+	return st->have_flags && !(st->flags & PI_PF_KTHREAD) &&
+	       st->state != 'Z' && st->state != 'X';
+}
+
+/*
+ * One process's context through its /proc directory: its stat line,
+ * the memory of its status, its IO (absent: unreadable without ptrace
+ * rights) and, in D, its wait channel.
+ */
+static bool process_context(pid_t id, struct procinfo_context *c)
+{
+	char path[64];
+	struct procfs_stat st;
+	struct taskev_io io;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d", (int)id);
+	if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return false;
+	if (!read_stat(fd, "stat", &st)) {
+		close(fd);
+		return false; /* gone */
 	}
+	context_of(id, &st, c);
+	c->have_majflt = st.have_majflt;
+	c->majflt = st.majflt;
+	if (has_memory(&st))
+		c->have_mem = read_vm(fd, "status", &c->rss_kib, &c->swap_kib);
+	read_wchan(fd, "wchan", c);
+	taskev_read_io(fd, &io);
+	close(fd);
+	c->have_io = io.read_bytes.have && io.write_bytes.have;
+	c->read_bytes = io.read_bytes.v;
+	c->write_bytes = io.write_bytes.v;
+	return true;
 }
 
 int procinfo_context(struct procinfo *pi, const pid_t *ids, size_t n,
 		     pi_context_cb cb, void *arg)
 {
-	struct context_ctx cc = { .cb = cb, .arg = arg };
+	int total = 0;
 
-	return select_chunks(pi->context, ids, n, PIDS_SELECT_PID,
-			     emit_context_chunk, &cc);
-}
+	(void)pi;
+	for (size_t i = 0; i < n; i++) {
+		struct procinfo_context c;
 
-struct proc_memory {
-	pid_t pid;
-	bool have;                /* not a zombie: it has memory to tell */
-	long long rss_kib, swap_kib;
-};
-
-struct memory_ctx {
-	struct proc_memory *mem;
-	size_t n;
-};
-
-static void emit_memory_chunk(struct pids_fetch *f, void *arg)
-{
-	struct memory_ctx *mc = arg;
-
-	for (int i = 0; i < f->counts->total; i++) {
-		struct pids_stack *s = f->stacks[i];
-		char state = PIDS_VAL(M_STATE, s_ch, s, NULL);
-		struct proc_memory *pm = &mc->mem[mc->n++];
-
-		pm->pid = PIDS_VAL(M_PID, s_int, s, NULL);
-		pm->have = state != 'Z' && state != 'X';
-		pm->rss_kib = (long long)PIDS_VAL(M_RSS, ul_int, s, NULL);
-		pm->swap_kib = (long long)PIDS_VAL(M_SWAP, ul_int, s, NULL);
+		if (process_context(ids[i], &c)) {
+			cb(&c, arg);
+			total++;
+		}
 	}
-}
-
-static int cmp_pid(const void *a, const void *b)
-{
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-	return (x > y) - (x < y);
+	return total;
 }
 
 /* A thread to read, by its process and its own id. */
@@ -451,105 +469,69 @@ static int cmp_thread(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-/* The memory of the processes of threads by[0..n) (sorted), sorted. */
-static struct proc_memory *read_memory(struct procinfo *pi,
-				       const struct thread_id *by, size_t n,
-				       size_t *nmem)
-{
-	pid_t *ids = malloc((n ? n : 1) * sizeof(*ids));
-	struct memory_ctx mc = { NULL, 0 };
-	size_t k = 0;
-
-	*nmem = 0;
-	if (!ids)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-		if (!k || ids[k - 1] != by[i].tgid)
-			ids[k++] = by[i].tgid;
-	mc.mem = malloc((k ? k : 1) * sizeof(*mc.mem));
-	if (mc.mem && select_chunks(pi->memory, ids, k, PIDS_SELECT_PID,
-				    emit_memory_chunk, &mc) < 0)
-		mc.n = 0; /* what was read before the failure stands */
-	free(ids);
-	if (mc.mem)
-		qsort(mc.mem, mc.n, sizeof(*mc.mem), cmp_pid);
-	*nmem = mc.n;
-	return mc.mem;
-}
+/* The memory of a process, which its threads share. */
+struct proc_memory {
+	bool have;                /* it has memory to tell */
+	long long rss_kib, swap_kib;
+};
 
 /*
  * One thread's context, from its own stat and its process's memory;
- * taskdir: its process's /proc/TGID/task.
+ * procdir: its process's /proc/TGID.
  */
-static bool thread_context(int taskdir, pid_t tid, const struct proc_memory *pm,
+static bool thread_context(int procdir, pid_t tid, const struct proc_memory *pm,
 			   struct procinfo_context *c)
 {
-	char path[32], buf[512];
+	char path[48];
 	struct procfs_stat st;
-	struct timespec ts;
 
-	snprintf(path, sizeof(path), "%d/stat", (int)tid);
-	if (procfs_read(taskdir, path, buf, sizeof(buf)) <= 0 ||
-	    procfs_parse_stat(buf, &st) < 0)
+	snprintf(path, sizeof(path), "task/%d/stat", (int)tid);
+	if (!read_stat(procdir, path, &st))
 		return false; /* gone */
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	*c = (struct procinfo_context){
-		.pid = tid,
-		.start = st.have_start ? st.start : 0,
-		.state = st.state,
-		.have_nice = st.have_nice,
-		.nice = st.nice,
-		.at = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9,
-	};
-	/* a kernel thread or a zombie has no memory to tell */
-	if (pm && pm->have && st.have_flags && !(st.flags & PI_PF_KTHREAD) &&
-	    c->state != 'Z' && c->state != 'X') {
+	context_of(tid, &st, c);
+	if (pm->have && has_memory(&st)) {
 		c->rss_kib = pm->rss_kib;
 		c->swap_kib = pm->swap_kib;
 		c->have_mem = true;
 	}
-	/* a wait channel means something in an uninterruptible sleep */
-	snprintf(path, sizeof(path), "%d/wchan", (int)tid);
-	if (c->state == 'D' &&
-	    procfs_read(taskdir, path, buf, sizeof(buf)) > 0 &&
-	    strcmp(buf, "0") && strcmp(buf, "-") && strcmp(buf, "?"))
-		snprintf(c->wchan, sizeof(c->wchan), "%.*s",
-			 (int)sizeof(c->wchan) - 1, buf);
+	snprintf(path, sizeof(path), "task/%d/wchan", (int)tid);
+	read_wchan(procdir, path, c);
 	return true;
 }
 
 /*
- * The threads by[0..n), sorted by process: each process's task directory
- * is opened once (a shorter walk for every thread's files), one at a time.
+ * The threads by[0..n), sorted by process: each process's directory is
+ * opened once (a shorter walk for every thread's files) and its memory
+ * read once, one process at a time.
  */
 static int read_threads(const struct thread_id *by, size_t n,
-			const struct proc_memory *mem, size_t nmem,
 			pi_context_cb cb, void *arg)
 {
-	int taskdir = -1, total = 0;
-	const struct proc_memory *pm = NULL;
+	int procdir = -1, total = 0;
+	struct proc_memory pm = { 0 };
 
 	for (size_t i = 0; i < n; i++) {
 		struct procinfo_context c;
 
 		if (!i || by[i].tgid != by[i - 1].tgid) {
 			char path[64];
-			struct proc_memory key = { .pid = by[i].tgid };
 
-			if (taskdir >= 0)
-				close(taskdir);
-			snprintf(path, sizeof(path), "/proc/%d/task",
+			if (procdir >= 0)
+				close(procdir);
+			snprintf(path, sizeof(path), "/proc/%d",
 				 (int)by[i].tgid);
-			taskdir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			pm = bsearch(&key, mem, nmem, sizeof(*mem), cmp_pid);
+			procdir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			pm.have = procdir >= 0 &&
+				  read_vm(procdir, "status", &pm.rss_kib,
+					  &pm.swap_kib);
 		}
-		if (taskdir >= 0 && thread_context(taskdir, by[i].tid, pm, &c)) {
+		if (procdir >= 0 && thread_context(procdir, by[i].tid, &pm, &c)) {
 			cb(&c, arg);
 			total++;
 		}
 	}
-	if (taskdir >= 0)
-		close(taskdir);
+	if (procdir >= 0)
+		close(procdir);
 	return total;
 }
 
@@ -558,19 +540,15 @@ int procinfo_thread_context(struct procinfo *pi, const pid_t *tgids,
 			    void *arg)
 {
 	struct thread_id *by = malloc((n ? n : 1) * sizeof(*by));
-	struct proc_memory *mem = NULL;
-	size_t nmem;
-	int total = -1;
+	int total;
 
+	(void)pi;
 	if (!by)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		by[i] = (struct thread_id){ tgids[i], tids[i] };
 	qsort(by, n, sizeof(*by), cmp_thread);
-	mem = read_memory(pi, by, n, &nmem);
-	if (mem)
-		total = read_threads(by, n, mem, nmem, cb, arg);
-	free(mem);
+	total = read_threads(by, n, cb, arg);
 	free(by);
 	return total;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Process details through libproc2: the task list (for the initial scan
- * and resynchronisation), names, command lines, users, state, parent and
- * thread counts. Callers cache what does not change.
+ * Process details: the task list (for the initial scan and
+ * resynchronisation; libproc2), names, command lines, users (libproc2),
+ * state, parent and thread counts, and what stands next to a stall (each
+ * task's own /proc files). Callers cache what does not change.
  */
 #ifndef STALLTOP_PROCINFO_H
 #define STALLTOP_PROCINFO_H
@@ -75,8 +76,9 @@ int procinfo_threads(struct procinfo *pi, const pid_t *tgids, size_t n,
 
 /*
  * Details of these ids (thread ids or tgids). full=false reads only what
- * changes (the struct task_info); comm, cmdline and user are then NULL.
- * Ids that vanished are skipped.
+ * changes (the struct task_info, from /proc/PID/stat alone); comm,
+ * cmdline and user are then NULL, tgid 0 (not read). Ids that vanished
+ * are skipped.
  */
 int procinfo_details(struct procinfo *pi, const pid_t *ids, size_t n, bool full,
 	       pi_details_cb cb, void *arg);
@@ -84,9 +86,11 @@ int procinfo_details(struct procinfo *pi, const pid_t *ids, size_t n, bool full,
 typedef void (*pi_context_cb)(const struct procinfo_context *c, void *arg);
 
 /*
- * What stands next to a stall for these processes, with their faults
- * and IO (/proc/PID/io, readable with ptrace rights only). Ids that
- * vanished are skipped.
+ * What stands next to a stall for these processes: each one's
+ * /proc/PID/stat (state, nice, faults, whether a kernel thread), the
+ * memory of its status (none for a kernel thread or a zombie), its IO
+ * (/proc/PID/io, readable with ptrace rights only) and, in D only, its
+ * wait channel. Ids that vanished are skipped.
  */
 int procinfo_context(struct procinfo *pi, const pid_t *ids, size_t n,
 		     pi_context_cb cb, void *arg);
@@ -100,8 +104,8 @@ const char *procinfo_comm(struct procinfo *pi, pid_t pid);
 const char *procinfo_cmdline(struct procinfo *pi, pid_t pid);
 
 /*
- * The same for threads tids[i] of processes tgids[i], without libproc2:
- * each one's /proc/TGID/task/TID/stat (state, nice, whether a kernel
+ * The same for threads tids[i] of processes tgids[i]: each one's
+ * /proc/TGID/task/TID/stat (state, nice, whether a kernel
  * thread; through /proc/TID instead, the kernel adds up the CPU time of
  * the whole thread group for every thread: quadratic in a large
  * process), its wait channel while in D, and the memory of its process,

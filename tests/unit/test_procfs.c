@@ -124,6 +124,9 @@ static void test_parse_stat(void)
 	CHECK(st.have_flags && st.have_nice);
 	CHECK_EQ_U(st.flags, 4194560);
 	CHECK(st.nice == 0);
+	CHECK(st.have_ppid && st.ppid == 1);
+	CHECK(st.have_majflt && st.majflt == 0);
+	CHECK(st.have_threads && st.threads == 1);
 
 	/* a negative nice value; one out of range is no stat line */
 	CHECK(procfs_parse_stat("1 (x) S 1 1 1 0 -1 2097216 0 0 0 0 0 0 0 0 "
@@ -140,7 +143,8 @@ static void test_parse_stat(void)
 	CHECK(procfs_parse_stat("1 (x) D 1 2 3\n", &st) == 0);
 	CHECK(st.state == 'D');
 	CHECK(!st.have_start && !st.have_blkio && !st.have_flags &&
-	      !st.have_nice);
+	      !st.have_nice && !st.have_majflt && !st.have_threads);
+	CHECK(st.have_ppid && st.ppid == 1);
 	CHECK(procfs_parse_stat("1 (a) b) S 1", &st) == 0);
 	CHECK(st.state == 'S');
 
@@ -150,6 +154,13 @@ static void test_parse_stat(void)
 	CHECK(procfs_parse_stat("no parenthesis", &st) == -1);
 	CHECK(procfs_parse_stat("1 (x) 5 1\n", &st) == -1);
 	CHECK(procfs_parse_stat(NULL, &st) == -1);
+	/* a parent or a thread count beyond a pid_t */
+	CHECK(procfs_parse_stat("1 (x) S 2147483648 1 1\n", &st) == -1);
+	CHECK(procfs_parse_stat("1 (x) S 1 1 1 0 -1 0 7 0 9 0 0 0 0 0 "
+				"5 0 -1 0 77\n", &st) == -1);
+	CHECK(procfs_parse_stat("1 (x) S 1 1 1 0 -1 0 7 0 9 0 0 0 0 0 "
+				"5 0 3 0 77\n", &st) == 0);
+	CHECK(st.majflt == 9 && st.threads == 3 && st.start == 77);
 	CHECK(procfs_parse_stat("4242 (a) S 1 4242 4242 0 -1 4194560 100 0 0 0 "
 				"5 6 0 0 20 0 1 0 98x654 1000000\n", &st) == -1);
 }
