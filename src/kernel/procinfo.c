@@ -392,6 +392,7 @@ static void context_of(pid_t id, const struct procfs_stat *st,
 		.pid = id,
 		.start = st->have_start ? st->start : 0,
 		.state = st->state,
+		.threads = -1,
 		.have_nice = st->have_nice,
 		.nice = st->nice,
 		.at = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9,
@@ -426,6 +427,10 @@ static bool process_context(pid_t id, struct procinfo_context *c)
 		return false; /* gone */
 	}
 	context_of(id, &st, c);
+	if (st.have_ppid)
+		c->ppid = st.ppid;
+	if (st.have_threads)
+		c->threads = st.threads;
 	c->have_majflt = st.have_majflt;
 	c->majflt = st.majflt;
 	if (has_memory(&st))

@@ -49,6 +49,10 @@ struct procinfo_context {
 	pid_t pid;
 	unsigned long long start; /* clock ticks since boot; 0 unknown */
 	char state;
+	pid_t ppid;               /* a process's parent; 0 unknown, and in a
+				     thread's read */
+	int threads;              /* a process's threads; -1 unknown, and in
+				     a thread's read */
 	bool have_nice;
 	int nice;                 /* -20..19 */
 	bool have_mem;            /* not for a kernel thread or a zombie */

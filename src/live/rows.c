@@ -543,6 +543,29 @@ void rows_store_status(const struct monitor *m, const struct task *k,
 	}
 }
 
+/*
+ * A process's context read its stat line: the brief details with it, so
+ * that they need no read of their own this round.
+ */
+static void details_from_context(struct monitor *m,
+				 const struct procinfo_context *c)
+{
+	struct details_ctx dc = { m, m->procs };
+	struct procinfo_details d = {
+		.pid = c->pid,
+		.start = c->start,
+		.info = {
+			.ppid = c->ppid,
+			.state = c->state,
+			.threads = c->threads,
+			.start = procinfo_start_epoch(c->start),
+		},
+		.uid = (uid_t)-1,
+	};
+
+	on_details(&d, &dc);
+}
+
 static void on_context(const struct procinfo_context *c, void *arg)
 {
 	struct context_read *cr = arg;
@@ -557,6 +580,8 @@ static void on_context(const struct procinfo_context *c, void *arg)
 		k->info.state = c->state;
 		k->info_round = m->round;
 		k->info_stale = false;
+	} else {
+		details_from_context(m, c);
 	}
 	context_before(k, &prev);
 	memset(&cur, 0, sizeof(cur));
@@ -687,6 +712,8 @@ void rows_fill_status(struct monitor *m, struct row *rows, size_t n)
 		return;
 	}
 	struct tasktable *t = m->procs;
+	/* first the context: its read gives the details it finds due too */
+	fill_context(m, t, rows, n, false);
 	m->npidbuf = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct task *k;
@@ -701,9 +728,10 @@ void rows_fill_status(struct monitor *m, struct row *rows, size_t n)
 		struct task *k = tasktable_find(t, rows[i].pid);
 		if (!k)
 			continue;
+		struct task_ctx ctx = rows[i].info.ctx; /* as fill_context left it */
 		rows[i].info = k->info; /* process rows: threads is theirs */
+		rows[i].info.ctx = ctx;
 	}
-	fill_context(m, t, rows, n, false);
 	gather_rows(m, rows, n);
 }
 
