@@ -482,16 +482,16 @@ struct proc_memory {
 
 /*
  * One thread's context, from its own stat and its process's memory;
- * procdir: its process's /proc/TGID.
+ * taskdir: its process's /proc/TGID/task.
  */
-static bool thread_context(int procdir, pid_t tid, const struct proc_memory *pm,
+static bool thread_context(int taskdir, pid_t tid, const struct proc_memory *pm,
 			   struct procinfo_context *c)
 {
-	char path[48];
+	char path[32];
 	struct procfs_stat st;
 
-	snprintf(path, sizeof(path), "task/%d/stat", (int)tid);
-	if (!read_stat(procdir, path, &st))
+	snprintf(path, sizeof(path), "%d/stat", (int)tid);
+	if (!read_stat(taskdir, path, &st))
 		return false; /* gone */
 	context_of(tid, &st, c);
 	if (pm->have && has_memory(&st)) {
@@ -499,44 +499,56 @@ static bool thread_context(int procdir, pid_t tid, const struct proc_memory *pm,
 		c->swap_kib = pm->swap_kib;
 		c->have_mem = true;
 	}
-	snprintf(path, sizeof(path), "task/%d/wchan", (int)tid);
-	read_wchan(procdir, path, c);
+	snprintf(path, sizeof(path), "%d/wchan", (int)tid);
+	read_wchan(taskdir, path, c);
 	return true;
 }
 
 /*
- * The threads by[0..n), sorted by process: each process's directory is
- * opened once (a shorter walk for every thread's files) and its memory
- * read once, one process at a time.
+ * The task directory of process tgid (-1: it ended), its memory into pm
+ * on the way.
+ */
+static int open_task_dir(pid_t tgid, struct proc_memory *pm)
+{
+	char path[64];
+	int procdir, taskdir;
+
+	pm->have = false;
+	snprintf(path, sizeof(path), "/proc/%d", (int)tgid);
+	if ((procdir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	pm->have = read_vm(procdir, "status", &pm->rss_kib, &pm->swap_kib);
+	taskdir = openat(procdir, "task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	close(procdir);
+	return taskdir;
+}
+
+/*
+ * The threads by[0..n), sorted by process: each process's task
+ * directory is opened once (the shortest walk to every thread's files)
+ * and its memory read once, one process at a time.
  */
 static int read_threads(const struct thread_id *by, size_t n,
 			pi_context_cb cb, void *arg)
 {
-	int procdir = -1, total = 0;
+	int taskdir = -1, total = 0;
 	struct proc_memory pm = { 0 };
 
 	for (size_t i = 0; i < n; i++) {
 		struct procinfo_context c;
 
 		if (!i || by[i].tgid != by[i - 1].tgid) {
-			char path[64];
-
-			if (procdir >= 0)
-				close(procdir);
-			snprintf(path, sizeof(path), "/proc/%d",
-				 (int)by[i].tgid);
-			procdir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			pm.have = procdir >= 0 &&
-				  read_vm(procdir, "status", &pm.rss_kib,
-					  &pm.swap_kib);
+			if (taskdir >= 0)
+				close(taskdir);
+			taskdir = open_task_dir(by[i].tgid, &pm);
 		}
-		if (procdir >= 0 && thread_context(procdir, by[i].tid, &pm, &c)) {
+		if (taskdir >= 0 && thread_context(taskdir, by[i].tid, &pm, &c)) {
 			cb(&c, arg);
 			total++;
 		}
 	}
-	if (procdir >= 0)
-		close(procdir);
+	if (taskdir >= 0)
+		close(taskdir);
 	return total;
 }
 
