@@ -61,6 +61,16 @@ int numparse_positive_double(const char *s, double max, double *out)
 	return 0;
 }
 
+double numparse_half_unit(const char *s)
+{
+	const char *dot = strchr(s, '.');
+	double half = 0.5;
+
+	for (const char *p = dot ? dot + 1 : s + strlen(s); *p; p++)
+		half /= 10;
+	return half;
+}
+
 int numparse_delay(const char *s, double *out)
 {
 	double v;

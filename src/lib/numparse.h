@@ -13,6 +13,13 @@
 /* A finite decimal number > 0 and <= max (no hex, no inf/nan). */
 int numparse_positive_double(const char *s, double max, double *out);
 
+/*
+ * Half the unit of the last digit of the decimal number s ("12.345":
+ * 0.0005, "12": 0.5), as numparse_positive_double takes it: the values
+ * that print as s at its number of places lie within that of it.
+ */
+double numparse_half_unit(const char *s);
+
 /* A refresh interval: seconds from DELAY_MIN to DELAY_MAX, as above. */
 #define DELAY_MIN 0.01
 #define DELAY_MAX 86400.0

@@ -63,13 +63,22 @@ static int clock_part(const char **p, bool first, unsigned max)
  * A time to jump to: HH:MM[:SS] on the day of the sample shown (or the
  * day before or after, whichever comes nearest to it: a recording may
  * span midnight) up to the end of that second, or seconds since the
- * epoch. The player goes to the last sample at or before it. Returns 0
- * or -1.
+ * epoch as printed (up to half its last digit more). The player goes to
+ * the last sample at or before it. Returns 0 or -1.
  */
 static int parse_jump(const struct screen *s, const char *text, double *out)
 {
-	if (!strchr(text, ':'))
-		return numparse_positive_double(text, 1e11, out);
+	if (!strchr(text, ':')) {
+		if (numparse_positive_double(text, 1e11, out) < 0)
+			return -1;
+		/*
+		 * A number names the time as printed at its places (JSON
+		 * rounds to the millisecond): the sample printed as it is at
+		 * or before it.
+		 */
+		*out += numparse_half_unit(text);
+		return 0;
+	}
 	const char *p = text;
 	int h = clock_part(&p, true, 23), m = -1, sec = 0;
 	if (h >= 0 && *p == ':') {

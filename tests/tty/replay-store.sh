@@ -82,14 +82,14 @@ at() {
 ONE='(0\.9[0-9]*|1(\.0[0-9]*)?)s '
 TWO='(1\.9[0-9]*|2(\.0[0-9]*)?)s '
 THREE='(2\.9[0-9]*|3(\.0[0-9]*)?)s '
-# jump FILE K: j to sample K's time (seconds since the epoch); the JSON
-# says it to the millisecond, the recording to the microsecond: 1 ms
-# later is at or after the sample and long before the next one
+# jump FILE K: j to sample K's time (seconds since the epoch) as the
+# JSON prints it, to the millisecond (the recording holds microseconds:
+# half of the samples printed so were taken after the time printed)
 jump() {
 	tty_keys j
 	tty_wait 'Jump to' 5 || tty_fail "j did not ask for a time"
 	tty_keys C-u
-	tty_keys -l "$(rec_jq "$1" "$2" '.time + 0.001')"
+	tty_keys -l "$(rec_jq "$1" "$2" '.time')"
 	tty_keys Enter
 }
 

@@ -62,11 +62,21 @@ static void size_bad(const char *s, uint64_t min, uint64_t max)
 	CHECK_EQ_U(got, 12345);
 }
 
+/* A number names the values that print as it at its places. */
+static void test_half_unit(void)
+{
+	CHECK(numparse_half_unit("12") == 0.5);
+	CHECK(fabs(numparse_half_unit("1763740000.123") - 0.0005) < 1e-12);
+	CHECK(fabs(numparse_half_unit("0.5") - 0.05) < 1e-12);
+	CHECK(fabs(numparse_half_unit("7.") - 0.5) < 1e-12);
+}
+
 int main(void)
 {
 	/* Central European Time: DST from the last Sunday of March, 02:00 */
 	setenv("TZ", "CET-1CEST,M3.5.0,M10.5.0/3", 1);
 	tzset();
+	test_half_unit();
 
 	/* dates and times, local */
 	ok("2026-03-10 13:00", NOW);
