@@ -511,16 +511,11 @@ static bool thread_context(int taskdir, pid_t tid, const struct proc_memory *pm,
 static int open_task_dir(pid_t tgid, struct proc_memory *pm)
 {
 	char path[64];
-	int procdir, taskdir;
 
-	pm->have = false;
-	snprintf(path, sizeof(path), "/proc/%d", (int)tgid);
-	if ((procdir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return -1;
-	pm->have = read_vm(procdir, "status", &pm->rss_kib, &pm->swap_kib);
-	taskdir = openat(procdir, "task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	close(procdir);
-	return taskdir;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tgid);
+	pm->have = read_vm(AT_FDCWD, path, &pm->rss_kib, &pm->swap_kib);
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)tgid);
+	return open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 }
 
 /*
