@@ -238,15 +238,36 @@ static void with_cgroups(struct evidence_reading *r,
 }
 
 /* What the model makes a row's evidence of at this sample. */
+/*
+ * The disks of this reading and of the one before, as a recording holds
+ * them (a replay gives the model the same): none read this reading,
+ * none; none read the one before, none before.
+ */
+static void disks_of(const struct monitor *m, const struct gather *g,
+		     const struct diskstats **prev, const struct diskstats **cur)
+{
+	*prev = *cur = NULL;
+	if (!g->have_disks)
+		return;
+	if (g->disks_round == m->round) {
+		*cur = &g->disks_cur;
+		if (g->have_disks_prev)
+			*prev = &g->disks_prev;
+	} else if (g->disks_round + 1 == m->round) {
+		*prev = &g->disks_cur;
+	}
+}
+
 static struct rowev_input input_of(struct monitor *m, struct gather *g)
 {
-	return (struct rowev_input){
+	struct rowev_input in = {
 		.round = m->round,
 		.lost = m->lost + m->exit_lost,
 		.interval = m->sample_dt,
-		.disks_prev = g->have_disks_prev ? &g->disks_prev : NULL,
-		.disks_cur = g->have_disks ? &g->disks_cur : NULL,
 	};
+
+	disks_of(m, g, &in.disks_prev, &in.disks_cur);
+	return in;
 }
 
 /*
@@ -321,6 +342,7 @@ void gather_rows(struct monitor *m, struct row *rows, size_t n)
 		    rowwhy_stalled(&rows[i].d[CAT_IO]))
 			io = true;
 	}
+	/* the disks, for the rows stalled on IO (rowev.h) */
 	if (io)
 		read_disks(m, g);
 	for (size_t i = 0; i < n; i++) {
@@ -363,14 +385,14 @@ static void gather_cgroup(struct monitor *m, struct gather *g,
 {
 	struct evidence_dirs d = EVIDENCE_DIRS_NONE;
 	struct store_evidence read = { .cgroup = NULL };
+	const struct diskstats *prev, *cur;
 
 	d.proc = g->proc;
 	d.cpu_sys = g->cpu_sys;
+	disks_of(m, g, &prev, &cur);
 	cgdirs_open(m->cgl, c->path, &d);
 	cgtable_why_gather(m->cgt, m->ts, c, &d, system_of(m, g), m->round,
-			   m->sample_dt,
-			   g->have_disks_prev ? &g->disks_prev : NULL,
-			   g->have_disks ? &g->disks_cur : NULL, &read);
+			   m->sample_dt, prev, cur, &read);
 	cgdirs_close(&d);
 	if (m->whole && read.cgroup)
 		storesample_push_evidence(m->whole, &read);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/rowev.h"
+#include "model/rowwhy.h"
 
 bool rowev_have(const struct rowev_state *s, uint64_t round)
 {
@@ -71,6 +72,23 @@ static void keep(struct rowev_state *s, const struct store_evidence *cur,
 	s->have_why = true;
 }
 
+/*
+ * The evidence of row figures d over in's window. The disks only for a
+ * row stalled on IO: the live side reads them in a sample only when a
+ * row of it is (live/gather.c), after rows that are not may have been
+ * made; so no row sees disks that a replay's would not.
+ */
+static void interval_of(const struct evidence_reading *prev,
+			const struct evidence_reading *cur,
+			const struct rowev_input *in,
+			const struct cat_figure *d, struct evidence *out)
+{
+	bool io = rowwhy_stalled(&d[CAT_IO]);
+
+	evidence_interval(prev, cur, io ? in->disks_prev : NULL,
+			  io ? in->disks_cur : NULL, out);
+}
+
 /* Whether the reading before is of the sample before this one. */
 static bool follows(const struct rowev_state *s, const struct rowev_input *in)
 {
@@ -95,8 +113,7 @@ const struct row_why *rowev_task(struct rowev_state *s,
 	if (!(cur->cgroups && s->prev_cgroups_known &&
 	      cgroups_hash(cur->cgroups) == s->prev_cgroups))
 		without_cgroups(&prev);
-	evidence_interval(prev_ok ? &prev : NULL, &cur->r, in->disks_prev,
-			  in->disks_cur, &s->why.ev);
+	interval_of(prev_ok ? &prev : NULL, &cur->r, in, r->d, &s->why.ev);
 	rowwhy_eval(&s->why, r->d, r->total_pct, r->have_cpu_pct, r->cpu_pct,
 		    in->interval, why_ok ? rowwhy_first(&s->why) : WHY_NONE);
 	keep(s, cur, in, rowwhy_wants(r->d));
@@ -110,8 +127,7 @@ const struct row_why *rowev_cgroup(struct rowev_state *s,
 {
 	bool prev_ok = follows(s, in);
 
-	evidence_interval(prev_ok ? &s->prev : NULL, &cur->r, in->disks_prev,
-			  in->disks_cur, &s->why.ev);
+	interval_of(prev_ok ? &s->prev : NULL, &cur->r, in, g->d, &s->why.ev);
 	rowwhy_eval(&s->why, g->d, g->total_pct, false, 0, in->interval,
 		    prev_ok ? rowwhy_first(&s->why) : WHY_NONE);
 	keep(s, cur, in, 0);

@@ -221,6 +221,61 @@ static void test_cgroup_row(void)
 	CHECK(w->c[CAT_CPU].r.cause == WHY_CPU_QUOTA);
 }
 
+/*
+ * r with one device of its cgroup, limited to 1 MB/s read, whose bytes
+ * read grew to rbytes.
+ */
+static void with_dev(struct store_evidence *r, uint64_t rbytes)
+{
+	r->r.io.version = 2;
+	r->r.io.ndev = 1;
+	r->r.io.dev[0] = (struct cg_io_dev){
+		.major = 8, .minor = 0,
+		.rbps = { .have = true, .v = 1000000 },
+		.rbytes = { .have = true, .v = rbytes },
+	};
+}
+
+/*
+ * The disks name a row's devices and tell how busy they were only where
+ * the row stalled on IO: the live side reads them for those rows alone,
+ * after rows that did not may have been made (live/gather.c); a replay
+ * has the sample's disks for every row.
+ */
+static void test_disks_io_rows_only(void)
+{
+	struct diskstats_dev d1 = { .major = 8, .minor = 0, .name = "sda",
+				    .io_ticks_ms = 1000 };
+	struct diskstats_dev d2 = d1;
+	struct diskstats k1 = { .when = 10.0, .n = 1, .cap = 1, .dev = &d1 };
+	struct diskstats k2 = { .when = 11.0, .n = 1, .cap = 1, .dev = &d2 };
+	struct store_evidence r1 = reading(10.0, 10, 8, 500000, 3, "0::/t\n");
+	struct store_evidence r2 = reading(11.0, 20, 16, 1100000, 7, "0::/t\n");
+	struct rowev_input in1 = sample(1, 5), in2 = sample(2, 5);
+	struct rowev_state s = { 0 };
+	const struct row_why *w;
+	struct row row;
+
+	d2.io_ticks_ms = 1500;
+	with_dev(&r1, 4096);
+	with_dev(&r2, 8192);
+	in1.disks_cur = &k1;
+	in2.disks_prev = &k1;
+	in2.disks_cur = &k2;
+	cpu_row(&row);
+	rowev_task(&s, &r1, &in1, &row);
+	w = rowev_task(&s, &r2, &in2, &row);
+	CHECK(w->ev.n_io_devs == 1 && w->ev.io_devs[0].name[0] == '\0');
+	CHECK(w->ev.n_disks == 0);
+
+	memset(&s, 0, sizeof(s));
+	row.d[CAT_IO] = (struct cat_figure){ .pct = 50, .avail = true };
+	rowev_task(&s, &r1, &in1, &row);
+	w = rowev_task(&s, &r2, &in2, &row);
+	CHECK(w->ev.n_io_devs == 1 && strcmp(w->ev.io_devs[0].name, "sda") == 0);
+	CHECK(w->ev.n_disks == 1);
+}
+
 int main(void)
 {
 	test_first_and_next();
@@ -229,5 +284,6 @@ int main(void)
 	test_gap();
 	test_group_wanted_since();
 	test_cgroup_row();
+	test_disks_io_rows_only();
 	return unit_done();
 }
