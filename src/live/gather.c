@@ -237,7 +237,6 @@ static void with_cgroups(struct evidence_reading *r,
 	r->states = from->states;
 }
 
-/* What the model makes a row's evidence of at this sample. */
 /*
  * The disks of this reading and of the one before, as a recording holds
  * them (a replay gives the model the same): none read this reading,
@@ -258,6 +257,7 @@ static void disks_of(const struct monitor *m, const struct gather *g,
 	}
 }
 
+/* What the model makes a row's evidence of at this sample. */
 static struct rowev_input input_of(struct monitor *m, struct gather *g)
 {
 	struct rowev_input in = {
