@@ -399,8 +399,10 @@ static void context_of(pid_t id, const struct procfs_stat *st,
 	};
 }
 
-/* Whether a task so read may have memory to tell: not a kernel thread
- * (task flag PF_KTHREAD), not a zombie. */
+/*
+ * Whether a task so read may have memory to tell: not a kernel thread
+ * (task flag PF_KTHREAD), not a zombie.
+ */
 static bool has_memory(const struct procfs_stat *st)
 {
 	return st->have_flags && !(st->flags & PI_PF_KTHREAD) &&
