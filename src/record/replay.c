@@ -26,6 +26,7 @@
 #include "record/json_read.h"
 #include "record/rec_check.h"
 #include "record/replay.h"
+#include "record/replay_damage.h"
 #include "record/replay_int.h"
 
 int replay_header_version(const char *line, size_t len)
@@ -131,7 +132,7 @@ static int read_at(int fd, char *buf, size_t len, off_t off)
 /* Give up on sample index: said, counted, and EBADMSG. */
 static int bad(struct replay *rp, size_t index, struct skip why)
 {
-	replay_index_bad_line(rp, index, &why);
+	replay_damage_bad_line(rp, index, &why);
 	errno = EBADMSG;
 	return -1;
 }
@@ -200,7 +201,7 @@ int replay_get(struct replay *rp, size_t index, struct sample *out)
 		return bad(rp, index, (struct skip){ SKIP_NOMEM, 0 });
 	}
 	size_t values = rec_check_sample(out) + rp->dec.values_dropped;
-	replay_index_dropped(rp, index, rp->dec.rows_skipped, values);
+	replay_damage_dropped(rp, index, rp->dec.rows_skipped, values);
 	return 0;
 }
 

@@ -4,9 +4,10 @@
  * copied into an unlinked temporary file when it is compressed or not a
  * regular file) that parses headers in full, checks sample lines only
  * for their shape (json_scan.h) and time, and keeps for each sample its
- * offset, length, time and line; what was skipped or where reading stopped becomes the
- * replay's problem text. Samples are found by time here too, and lines
- * parsed for replay.c, a piece at a time so that a signal is noticed.
+ * offset, length, time and line; what was skipped or where reading
+ * stopped is counted (replay_damage.c). Samples are found by time here
+ * too, and lines parsed for replay.c, a piece at a time so that a signal
+ * is noticed.
  */
 #include <config.h>
 
@@ -16,7 +17,6 @@
 #include <locale.h>
 #include <math.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +34,7 @@
 #include "record/json_scan.h"
 #include "record/record.h"
 #include "record/replay.h"
+#include "record/replay_damage.h"
 #include "record/replay_int.h"
 #include "record/storeindex.h"
 
@@ -102,168 +103,6 @@ static bool add_session(struct replay *rp, json_object *o)
 		.ncpu = ncpu <= 0 || ncpu > 1000000 ? 0 : (long)ncpu,
 	};
 	return true;
-}
-
-/* Add "; " and a formatted note to the text being built. */
-static void __attribute__((format(printf, 2, 3)))
-add_note(char **text, const char *fmt, ...)
-{
-	char buf[800];
-	va_list ap;
-	size_t old = *text ? strlen(*text) : 0;
-	char *p;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	p = realloc(*text, old + strlen(buf) + 3);
-	if (!p)
-		return;
-	if (old)
-		strcpy(p + old, "; ");
-	strcpy(p + (old ? old + 2 : 0), buf);
-	*text = p;
-}
-
-/* Why a line was skipped, as the end of a sentence. */
-static void skip_reason(const struct skip *k, char *buf, size_t size)
-{
-	switch (k->why) {
-	case SKIP_SYNTAX:
-		snprintf(buf, size, "%s", _("it is not valid JSON"));
-		break;
-	case SKIP_CUT:
-		snprintf(buf, size, "%s", _("it ends in the middle of its JSON "
-					    "object (cut short)"));
-		break;
-	case SKIP_CONTROL:
-		snprintf(buf, size, "%s", _("it holds a raw control byte, which "
-					    "JSON never has"));
-		break;
-	case SKIP_DEPTH:
-		snprintf(buf, size, _("it nests deeper than %d levels (a sample "
-				      "nests 6)"), JSON_SCAN_DEPTH);
-		break;
-	case SKIP_LONG:
-		snprintf(buf, size, _("it is longer than the %zu MiB a line may "
-				      "be"), REPLAY_LINE_MAX >> 20);
-		break;
-	case SKIP_COST:
-		snprintf(buf, size, _("decoding it would take about %.1f GiB of "
-				      "memory, more than the %u GiB a sample "
-				      "may take"),
-			 (double)k->cost / (1 << 30),
-			 (unsigned)(REPLAY_DECODE_MAX >> 30));
-		break;
-	case SKIP_NOMEM:
-		snprintf(buf, size, "%s", _("there was not enough memory to "
-					    "decode it"));
-		break;
-	case SKIP_NOT_SAMPLE:
-		snprintf(buf, size, "%s", _("it is neither a sample nor a "
-					    "recording header"));
-		break;
-	case SKIP_TIME:
-		snprintf(buf, size, "%s", _("its time is impossible"));
-		break;
-	case SKIP_TIMES:
-		snprintf(buf, size, "%s", _("it holds more than one time"));
-		break;
-	case SKIP_ORDER:
-		snprintf(buf, size, "%s", _("its time is not after that of the "
-					    "sample before it (out of order or "
-					    "repeated)"));
-		break;
-	}
-}
-
-/* The problem text from the counts. */
-static void make_problem(struct replay *rp)
-{
-	const struct damage *d = &rp->dmg;
-	char *text = NULL, why[300];
-
-	if (d->skipped) {
-		skip_reason(&d->first_skip, why, sizeof(why));
-		if (d->skipped == 1)
-			add_note(&text, _("line %zu was skipped: %s"),
-				 d->first_skipped, why);
-		else
-			add_note(&text, ngettext("%zu line was skipped (the "
-						 "first, line %zu: %s)",
-						 "%zu lines were skipped (the "
-						 "first, line %zu: %s)",
-						 d->skipped),
-				 d->skipped, d->first_skipped, why);
-	}
-	if (d->order == 1) {
-		struct skip k = { SKIP_ORDER, 0 };
-
-		skip_reason(&k, why, sizeof(why));
-		add_note(&text, _("line %zu was skipped: %s"), d->first_order,
-			 why);
-	} else if (d->order) {
-		add_note(&text, ngettext("%zu sample was skipped because its "
-					 "time is not after that of the sample "
-					 "before it (out of order or repeated; "
-					 "the first is line %zu)",
-					 "%zu samples were skipped because their "
-					 "time is not after that of the sample "
-					 "before them (out of order or repeated; "
-					 "the first is line %zu)", d->order),
-			 d->order, d->first_order);
-	}
-	if (d->torn == 1)
-		add_note(&text, _("line %zu is torn (the recording was "
-				  "interrupted there) and was ignored"),
-			 d->first_torn);
-	else if (d->torn)
-		add_note(&text, ngettext("%zu torn line (the recording was "
-					 "interrupted; the first is line %zu) "
-					 "was ignored",
-					 "%zu torn lines (the recording was "
-					 "interrupted; the first is line %zu) "
-					 "were ignored", d->torn),
-			 d->torn, d->first_torn);
-	if (d->rows)
-		add_note(&text, ngettext("%zu row that is not a task was "
-					 "skipped (the first in line %zu)",
-					 "%zu rows that are not tasks were "
-					 "skipped (the first in line %zu)",
-					 d->rows),
-			 d->rows, d->first_rows);
-	if (d->values)
-		add_note(&text, ngettext("%zu impossible value was dropped "
-					 "(the first in line %zu)",
-					 "%zu impossible values were dropped "
-					 "(the first in line %zu)", d->values),
-			 d->values, d->first_values);
-	if (*d->stop)
-		add_note(&text, "%s", d->stop);
-	if (d->torn_last)
-		add_note(&text, "%s", _("the last record is torn (incomplete) "
-					"and was ignored"));
-	if (d->not_closed)
-		add_note(&text, "%s", _("the compressed recording was not "
-					"closed (stalltop was interrupted or is "
-					"still recording); every complete "
-					"record was replayed"));
-	free(rp->problem);
-	rp->problem = text;
-}
-
-/* Count a line skipped (the first one named keeps its reason). */
-static void count_skip(struct damage *d, size_t line_no, const struct skip *k)
-{
-	if (k->why == SKIP_ORDER) {
-		if (!d->order++ || line_no < d->first_order)
-			d->first_order = line_no;
-		return;
-	}
-	if (!d->skipped++ || line_no < d->first_skipped) {
-		d->first_skipped = line_no;
-		d->first_skip = *k;
-	}
 }
 
 int replay_index_shape(const char *s, size_t len, struct skip *why)
@@ -509,12 +348,12 @@ static void add_sample(struct scan *sc, off_t off, const char *s, size_t len,
 	struct skip k = { SKIP_TIME, 0 };
 
 	if (!isnan(time) && !(time > 0 && time < TIME_MAX)) {
-		count_skip(&rp->dmg, sc->line_no, &k);
+		replay_damage_skip(&rp->dmg, sc->line_no, &k);
 		return;
 	}
 	if (!isnan(time) && !isnan(sc->last_time) && time <= sc->last_time) {
 		k.why = SKIP_ORDER;
-		count_skip(&rp->dmg, sc->line_no, &k);
+		replay_damage_skip(&rp->dmg, sc->line_no, &k);
 		return;
 	}
 	if (!isnan(time))
@@ -634,7 +473,7 @@ static void handle(struct scan *sc, off_t off, const char *s, size_t len,
 			if (!d->torn++)
 				d->first_torn = sc->pending;
 		} else {
-			count_skip(d, sc->pending, &sc->pending_why);
+			replay_damage_skip(d, sc->pending, &sc->pending_why);
 		}
 		sc->pending = 0;
 	}
@@ -649,7 +488,7 @@ static void handle(struct scan *sc, off_t off, const char *s, size_t len,
 		if (last && why.why == SKIP_CUT)
 			d->torn_last = true; /* no "\n" and cut short: torn */
 		else if (last)
-			count_skip(d, sc->line_no, &why);
+			replay_damage_skip(d, sc->line_no, &why);
 		else {
 			sc->pending = sc->line_no;
 			sc->pending_why = why;
@@ -687,7 +526,7 @@ static void finish(struct scan *sc, const struct gathering *g, int zerr)
 	}
 	if (sc->pending) {
 		/* the last complete line: skipped for what it is, not torn */
-		count_skip(d, sc->pending, &sc->pending_why);
+		replay_damage_skip(d, sc->pending, &sc->pending_why);
 		sc->pending = 0;
 	}
 	if (!sc->stop && zerr != Z_OK && zerr != Z_BUF_ERROR) {
@@ -702,7 +541,7 @@ static void finish(struct scan *sc, const struct gathering *g, int zerr)
 	}
 	if (!sc->stop)
 		d->not_closed = !d->torn_last && zerr == Z_BUF_ERROR;
-	make_problem(rp);
+	replay_damage_problem(rp);
 }
 
 /* An unlinked file for the copy, in $TMPDIR or /tmp. */
@@ -950,41 +789,6 @@ int replay_index_scan(struct replay *rp, int fd, bool regular,
 	if (sc.cancelled)
 		errno = EINTR;
 	return sc.fail ? -1 : 0;
-}
-
-void replay_index_bad_line(struct replay *rp, size_t index,
-			   const struct skip *why)
-{
-	char reason[300];
-
-	skip_reason(why, reason, sizeof(reason));
-	snprintf(rp->skipped_note, sizeof(rp->skipped_note),
-		 _("line %zu was skipped: %s"), rp->idx[index].line, reason);
-	if (rp->idx[index].bad)
-		return;
-	rp->idx[index].bad = 1;
-	count_skip(&rp->dmg, rp->idx[index].line, why);
-	make_problem(rp);
-}
-
-void replay_index_dropped(struct replay *rp, size_t index, size_t rows,
-			  size_t values)
-{
-	struct damage *d = &rp->dmg;
-	size_t line = rp->idx[index].line;
-
-	if (rp->idx[index].counted)
-		return;
-	rp->idx[index].counted = 1;
-
-	if (rows && (!d->rows || line < d->first_rows))
-		d->first_rows = line;
-	if (values && (!d->values || line < d->first_values))
-		d->first_values = line;
-	d->rows += rows;
-	d->values += values;
-	if (rows || values)
-		make_problem(rp);
 }
 
 size_t replay_index_find_time(const struct replay *rp, double epoch)

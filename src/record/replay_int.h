@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The replay's insides, shared by replay.c (opening, reading a sample)
- * and replay_index.c (the index of the lines, parsing a line, the damage
- * notes). Nothing else includes it.
+ * The replay's insides, shared by replay.c (opening, reading a sample),
+ * replay_index.c (the index of the lines, parsing a line) and
+ * replay_damage.c (the damage notes). Nothing else includes it.
  */
 #ifndef STALLTOP_REPLAY_INT_H
 #define STALLTOP_REPLAY_INT_H
@@ -99,15 +99,6 @@ struct replay {
  */
 int replay_index_scan(struct replay *rp, int fd, bool regular,
 		      const char *path, char *err, size_t errsize);
-/*
- * Line index was found unusable by replay_get: count it, say so (in the
- * problem and in rp->skipped_note).
- */
-void replay_index_bad_line(struct replay *rp, size_t index,
-			   const struct skip *why);
-/* Sample index dropped rows that are not tasks, and impossible values. */
-void replay_index_dropped(struct replay *rp, size_t index, size_t rows,
-			  size_t values);
 /* See replay_find_time(). */
 size_t replay_index_find_time(const struct replay *rp, double epoch);
 /* Has the cancel descriptor become readable? */
