@@ -35,25 +35,40 @@ static bool keep(const struct row *r, const struct select_opts *o)
 static const struct select_opts *cmp_opts;
 static double cmp_interval;
 
-static int cmp_rows(const void *pa, const void *pb)
+/*
+ * What a row is sorted by: a category's metric (num) or another field's
+ * value (v), worked out once per row for a sort, not once per comparison.
+ */
+struct sort_key {
+	double num;
+	struct field_value v;
+};
+
+static void sort_key(const struct row *r, struct sort_key *k)
 {
-	const struct row *a = pa, *b = pb;
 	const struct select_opts *o = cmp_opts;
 	int cat = fields_cat(o->sort);
+
+	if (cat >= 0) {
+		k->num = fields_metric(r, cat, o->metric, cmp_interval);
+	} else {
+		struct field_ctx ctx = { .fmt = FIELD_FMT_SORT };
+		fields_row_value(o->sort, r, &ctx, &k->v);
+	}
+}
+
+static int cmp_keys(const struct row *a, const struct sort_key *ka,
+		    const struct row *b, const struct sort_key *kb)
+{
+	const struct select_opts *o = cmp_opts;
 	bool absent_involved = false;
 	int r;
 
-	if (cat >= 0) {
-		double va = fields_metric(a, cat, o->metric, cmp_interval);
-		double vb = fields_metric(b, cat, o->metric, cmp_interval);
-		r = fields_cmp_num(va, vb);
-		absent_involved = r != 0 && (isnan(va) || isnan(vb));
+	if (fields_cat(o->sort) >= 0) {
+		r = fields_cmp_num(ka->num, kb->num);
+		absent_involved = r != 0 && (isnan(ka->num) || isnan(kb->num));
 	} else {
-		struct field_ctx ctx = { .fmt = FIELD_FMT_SORT };
-		struct field_value va, vb;
-		fields_row_value(o->sort, a, &ctx, &va);
-		fields_row_value(o->sort, b, &ctx, &vb);
-		r = fields_compare(o->sort, &va, &vb);
+		r = fields_compare(o->sort, &ka->v, &kb->v);
 	}
 	if (o->reverse && !absent_involved)
 		r = -r;
@@ -62,30 +77,55 @@ static int cmp_rows(const void *pa, const void *pb)
 	return r;
 }
 
+static int cmp_rows(const struct row *a, const struct row *b)
+{
+	struct sort_key ka, kb;
+
+	sort_key(a, &ka);
+	sort_key(b, &kb);
+	return cmp_keys(a, &ka, b, &kb);
+}
+
+static int cmp_row_ptrs(const void *pa, const void *pb)
+{
+	return cmp_rows(pa, pb);
+}
+
 static const struct row *cmp_base;
+static const struct sort_key *cmp_key;
 
 static int cmp_index(const void *pa, const void *pb)
 {
-	return cmp_rows(&cmp_base[*(const size_t *)pa],
-			&cmp_base[*(const size_t *)pb]);
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+
+	return cmp_keys(&cmp_base[a], &cmp_key[a], &cmp_base[b], &cmp_key[b]);
 }
 
 /*
  * Sort rows by cmp_rows. A row is large: qsort would move each one many
- * times, so the order is found on their indices and the rows are then
- * moved once, along the cycles of the permutation.
+ * times, so the order is found on their indices, with each row's key
+ * worked out once, and the rows are then moved once, along the cycles of
+ * the permutation.
  */
 static void sort_rows(struct row *rows, size_t n)
 {
 	size_t *to = malloc(n * sizeof(*to));
-	if (!to) {
-		qsort(rows, n, sizeof(*rows), cmp_rows);
+	struct sort_key *keys = malloc(n * sizeof(*keys));
+
+	if (!to || !keys) {
+		free(to);
+		free(keys);
+		qsort(rows, n, sizeof(*rows), cmp_row_ptrs);
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		to[i] = i;
+		sort_key(&rows[i], &keys[i]);
+	}
 	cmp_base = rows;
+	cmp_key = keys;
 	qsort(to, n, sizeof(*to), cmp_index);
+	free(keys);
 	/* position j takes the row at to[j]; a done position has to[j] == j */
 	for (size_t i = 0; i < n; i++) {
 		if (to[i] == i)
