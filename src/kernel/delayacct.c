@@ -30,10 +30,27 @@ bool delayacct_switched(double *lo, double *hi)
 	return switched_hi > 0;
 }
 
+/*
+ * The switch is read at every refresh: its file is kept open and read
+ * again (one pread), opened again when that fails.
+ */
+static ssize_t read_switch(char *buf, size_t size)
+{
+	static int fd = -1;
+	ssize_t n;
+
+	if (fd >= 0 && (n = procfs_reread(fd, buf, size)) > 0)
+		return n;
+	if (fd >= 0)
+		close(fd);
+	fd = procfs_open(AT_FDCWD, DELAYACCT_SYSCTL);
+	return fd < 0 ? -1 : procfs_reread(fd, buf, size);
+}
+
 int delayacct_state(void)
 {
 	char buf[16];
-	ssize_t n = procfs_read(AT_FDCWD, DELAYACCT_SYSCTL, buf, sizeof(buf));
+	ssize_t n = read_switch(buf, sizeof(buf));
 
 	if (n <= 0 || buf[0] < '0' || buf[0] > '9')
 		return -1;

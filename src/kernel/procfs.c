@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The kernel's small files and /proc/PID/stat (procfs.h): one
- * open/read/close each, relative to a directory descriptor.
+ * open/read/close each, relative to a directory descriptor, or one
+ * pread of a file kept open.
  */
 #include <config.h>
 
@@ -62,11 +63,42 @@ ssize_t procfs_read(int dirfd, const char *name, char *buf, size_t size)
 	return len;
 }
 
-ssize_t procfs_read_lines(int dirfd, const char *name, char *buf,
-			  size_t size)
+int procfs_open(int dirfd, const char *name)
 {
-	ssize_t len = procfs_read(dirfd, name, buf, size);
+	return open_file(dirfd, name);
+}
 
+ssize_t procfs_reread(int fd, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	if (!buf || size < 2) {
+		errno = EINVAL;
+		return -1;
+	}
+	/*
+	 * A small file of the kernel comes whole in one read: a read
+	 * shorter than asked is its end (no second call to be told so)
+	 */
+	while (len < size - 1) {
+		size_t want = size - 1 - len;
+		ssize_t n = pread(fd, buf + len, want, (off_t)len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		len += (size_t)n;
+		if ((size_t)n < want)
+			break;
+	}
+	buf[len] = '\0';
+	return (ssize_t)len;
+}
+
+/* Of the text read, whole lines only (see procfs_read_lines). */
+static ssize_t whole_lines(char *buf, ssize_t len)
+{
 	if (len > 0 && buf[len - 1] != '\n') {
 		/*
 		 * The kernel ends every line of these files; a last line
@@ -79,6 +111,17 @@ ssize_t procfs_read_lines(int dirfd, const char *name, char *buf,
 		buf[len] = '\0';
 	}
 	return len;
+}
+
+ssize_t procfs_read_lines(int dirfd, const char *name, char *buf,
+			  size_t size)
+{
+	return whole_lines(buf, procfs_read(dirfd, name, buf, size));
+}
+
+ssize_t procfs_reread_lines(int fd, char *buf, size_t size)
+{
+	return whole_lines(buf, procfs_reread(fd, buf, size));
 }
 
 char *procfs_read_all(int dirfd, const char *name)

@@ -30,6 +30,18 @@ ssize_t procfs_read_lines(int dirfd, const char *name, char *buf,
 			  size_t size);
 
 /*
+ * A file read every refresh (a pressure file, a sysctl) kept open:
+ * procfs_open opens name relative to dirfd (the descriptor, or -1 with
+ * errno set); procfs_reread reads it again from its start with pread,
+ * as procfs_read reads a file but taking a read shorter than asked for
+ * its end (the kernel gives such a file whole), and procfs_reread_lines
+ * as procfs_read_lines: one system call instead of four.
+ */
+int procfs_open(int dirfd, const char *name);
+ssize_t procfs_reread(int fd, char *buf, size_t size);
+ssize_t procfs_reread_lines(int fd, char *buf, size_t size);
+
+/*
  * A whole file of any size (mountinfo, a long /proc/PID/cgroup) into a
  * malloc'd NUL-terminated buffer, or NULL with errno set.
  */

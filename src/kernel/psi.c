@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "kernel/kval.h"
 #include "kernel/procfs.h"
@@ -167,14 +168,13 @@ int psi_parse(const char *text, struct psi_line line[NPSI_KIND])
 	return found;
 }
 
-bool psi_read_file(int dirfd, const char *name, struct psi_line line[NPSI_KIND])
+/* The text of a pressure file read (n bytes) into line[]. */
+static bool parse_read(char *buf, ssize_t n, size_t size,
+		       struct psi_line line[NPSI_KIND])
 {
-	char buf[512];
-	ssize_t n = procfs_read_lines(dirfd, name, buf, sizeof(buf));
-
 	if (n <= 0)
 		return false;
-	if ((size_t)n == sizeof(buf) - 1) {
+	if ((size_t)n == size - 1) {
 		/* Longer than any real file: drop a cut-off last line. */
 		char *nl = strrchr(buf, '\n');
 
@@ -185,7 +185,27 @@ bool psi_read_file(int dirfd, const char *name, struct psi_line line[NPSI_KIND])
 	return true;
 }
 
-void psi_read_dir(const char *dir, const char *suffix, struct psi_reading *out)
+bool psi_read_file(int dirfd, const char *name, struct psi_line line[NPSI_KIND])
+{
+	char buf[512];
+
+	return parse_read(buf, procfs_read_lines(dirfd, name, buf, sizeof(buf)),
+			  sizeof(buf), line);
+}
+
+void psi_open(const char *dir, const char *suffix, struct psi_files *f)
+{
+	for (int r = 0; r < NPSI; r++) {
+		char path[4096];
+		int len = dir ? snprintf(path, sizeof(path), "%s/%s%s", dir,
+					 psi_res_name[r], suffix) : -1;
+
+		f->fd[r] = len > 0 && (size_t)len < sizeof(path) ?
+			   procfs_open(AT_FDCWD, path) : -1;
+	}
+}
+
+void psi_read_open(const struct psi_files *f, struct psi_reading *out)
 {
 	struct timespec ts;
 
@@ -193,14 +213,32 @@ void psi_read_dir(const char *dir, const char *suffix, struct psi_reading *out)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	out->when = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 
-	for (int r = 0; dir && r < NPSI; r++) {
-		char path[4096];
-		int len = snprintf(path, sizeof(path), "%s/%s%s", dir,
-				   psi_res_name[r], suffix);
+	for (int r = 0; r < NPSI; r++) {
+		char buf[512];
 
-		if (len > 0 && (size_t)len < sizeof(path))
-			psi_read_file(AT_FDCWD, path, out->line[r]);
+		if (f->fd[r] >= 0)
+			parse_read(buf, procfs_reread_lines(f->fd[r], buf,
+							    sizeof(buf)),
+				   sizeof(buf), out->line[r]);
 	}
+}
+
+void psi_close(struct psi_files *f)
+{
+	for (int r = 0; r < NPSI; r++) {
+		if (f->fd[r] >= 0)
+			close(f->fd[r]);
+		f->fd[r] = -1;
+	}
+}
+
+void psi_read_dir(const char *dir, const char *suffix, struct psi_reading *out)
+{
+	struct psi_files f;
+
+	psi_open(dir, suffix, &f);
+	psi_read_open(&f, out);
+	psi_close(&f);
 }
 
 void psi_read(const char *dir, struct psi_reading *out)

@@ -64,6 +64,18 @@ void psi_read_dir(const char *dir, const char *suffix, struct psi_reading *out);
 /* Read all files below dir ("/proc/pressure"); missing files are absent. */
 void psi_read(const char *dir, struct psi_reading *out);
 
+/*
+ * The files psi_read_dir reads, kept open to be read each refresh with
+ * one pread each (procfs_reread) rather than opened and closed: fd -1
+ * for a file that was missing (it stays absent). psi_close closes them.
+ */
+struct psi_files {
+	int fd[NPSI];
+};
+void psi_open(const char *dir, const char *suffix, struct psi_files *f);
+void psi_read_open(const struct psi_files *f, struct psi_reading *out);
+void psi_close(struct psi_files *f);
+
 /* Combine two readings into the shares of the interval between them. */
 void psi_interval(const struct psi_reading *prev, const struct psi_reading *cur,
 		  struct psi_sample *out);

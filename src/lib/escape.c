@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lib/escape.h"
@@ -178,69 +179,129 @@ size_t escape_text(const char *in, char *out, size_t size)
 	return len;
 }
 
+/* The bytes JSON carries as they are: printable ASCII but '"' and '\\'. */
+#define J2(b) [b] = 1, [b + 1] = 1
+#define J4(b) J2(b), J2(b + 2)
+#define J8(b) J4(b), J4(b + 4)
+static const unsigned char json_plain[256] = {
+	J2(0x20), /* '"' */ J4(0x23), J8(0x27), J8(0x2f), J8(0x37), J8(0x3f),
+	J8(0x47), J8(0x4f), J4(0x57), [0x5b] = 1, /* '\\' */
+	J2(0x5d), J8(0x5f), J8(0x67), J8(0x6f), J8(0x77) /* to 0x7e */,
+};
+#undef J8
+#undef J4
+#undef J2
+
+/* The end of the run of plain bytes at s (a NUL ends it). */
+static const unsigned char *json_run(const unsigned char *s)
+{
+	while (json_plain[*s])
+		s++;
+	return s;
+}
+
 bool escape_json_plain(const char *s, size_t *len)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *end = json_run((const unsigned char *)s);
 
-	for (; *p; p++)
-		if (*p < 0x20 || *p > 0x7e || *p == '"' || *p == '\\')
-			return false;
-	*len = (size_t)(p - (const unsigned char *)s);
+	if (*end)
+		return false;
+	*len = (size_t)(end - (const unsigned char *)s);
 	return true;
 }
 
 /*
  * JSON may carry most of these raw, but a JSON line often ends up on a
  * terminal (jq, less): controls, DEL, C1 and U+2028/9 go out as \uXXXX.
+ * The JSON form of the unit at s into u (ESCAPE_JSON_UNIT_MAX bytes at
+ * most); *used is the unit's length in s.
  */
+static size_t json_unit(const unsigned char *s, char *u, size_t *used)
+{
+	uint32_t cp;
+	int n = utf8_next(s, &cp);
+	char ubuf[8];
+
+	if (n == 0) {
+		*used = 1;
+		memcpy(u, "\xef\xbf\xbd", 3);     /* U+FFFD */
+		return 3;
+	}
+	*used = (size_t)n;
+	switch (cp) {
+	case '"':
+		memcpy(u, "\\\"", 2);
+		return 2;
+	case '\\':
+		memcpy(u, "\\\\", 2);
+		return 2;
+	case '\b':
+		memcpy(u, "\\b", 2);
+		return 2;
+	case '\f':
+		memcpy(u, "\\f", 2);
+		return 2;
+	case '\n':
+		memcpy(u, "\\n", 2);
+		return 2;
+	case '\r':
+		memcpy(u, "\\r", 2);
+		return 2;
+	case '\t':
+		memcpy(u, "\\t", 2);
+		return 2;
+	}
+	if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ||
+	    cp == 0x2028 || cp == 0x2029) {
+		snprintf(ubuf, sizeof(ubuf), "\\u%04x", (unsigned)cp);
+		memcpy(u, ubuf, 6);
+		return 6;
+	}
+	memcpy(u, s, (size_t)n);
+	return (size_t)n;
+}
+
+size_t escape_json_part(const char **in, char *out, size_t size)
+{
+	const unsigned char *s = (const unsigned char *)*in;
+	size_t w = 0;
+
+	while (*s) {
+		char u[ESCAPE_JSON_UNIT_MAX];
+		size_t used, n = (size_t)(json_run(s) - s);
+
+		if (n) {
+			if (n > size - w)
+				n = size - w;
+			memcpy(out + w, s, n);
+			w += n;
+			s += n;
+			if (w == size)
+				break;
+			continue;
+		}
+		n = json_unit(s, u, &used);
+		if (w + n > size)
+			break;
+		memcpy(out + w, u, n);
+		w += n;
+		s += used;
+	}
+	*in = (const char *)s;
+	return w;
+}
+
 void escape_json(FILE *f, const char *in)
 {
-	const unsigned char *s = (const unsigned char *)in, *run;
+	char buf[256];
 
 	if (!in) {
 		fputs("null", f);
 		return;
 	}
 	putc('"', f);
-	run = s;
-	while (*s) {
-		uint32_t cp;
-		int n = utf8_next(s, &cp);
-		const char *rep = NULL;
-		char ubuf[8];
-
-		if (n == 0) {
-			rep = "\xef\xbf\xbd";     /* U+FFFD */
-			n = 1;
-		} else if (cp == '"') {
-			rep = "\\\"";
-		} else if (cp == '\\') {
-			rep = "\\\\";
-		} else if (cp == '\b') {
-			rep = "\\b";
-		} else if (cp == '\f') {
-			rep = "\\f";
-		} else if (cp == '\n') {
-			rep = "\\n";
-		} else if (cp == '\r') {
-			rep = "\\r";
-		} else if (cp == '\t') {
-			rep = "\\t";
-		} else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ||
-			   cp == 0x2028 || cp == 0x2029) {
-			snprintf(ubuf, sizeof(ubuf), "\\u%04x", (unsigned)cp);
-			rep = ubuf;
-		}
-		if (rep) {
-			fwrite(run, 1, (size_t)(s - run), f);
-			fputs(rep, f);
-			s += n;
-			run = s;
-		} else {
-			s += n;
-		}
-	}
-	fwrite(run, 1, (size_t)(s - run), f);
+	while (*in)
+		fwrite(buf, 1, escape_json_part(&in, buf, sizeof(buf)), f);
 	putc('"', f);
 }
 

@@ -25,16 +25,26 @@
 size_t escape_text(const char *in, char *out, size_t size);
 
 /*
- * Whether escape_json would write s unchanged between its quotes (printable
+ * Whether escape_json_part would write s unchanged between its quotes (printable
  * ASCII without '"' and '\\'), the common case a writer can copy as it is;
  * *len is then its length.
  */
 bool escape_json_plain(const char *s, size_t *len);
 
+/* The longest JSON form of one unit of input: \uXXXX. */
+#define ESCAPE_JSON_UNIT_MAX 6
+
 /*
- * JSON string with quotes, RFC 8259; invalid UTF-8 becomes U+FFFD; controls,
- * DEL, C1 and U+2028/9 become \uXXXX or a short escape. NULL writes null.
+ * The inside of a JSON string, RFC 8259, without its quotes: invalid UTF-8
+ * becomes U+FFFD; controls, DEL, C1 and U+2028/9 become \uXXXX or a short
+ * escape. Writes the JSON form of as many whole units of *in as fit in
+ * size bytes (no NUL), moves *in past them and returns the bytes written;
+ * *in at its NUL is all of it. size below ESCAPE_JSON_UNIT_MAX may write
+ * nothing.
  */
+size_t escape_json_part(const char **in, char *out, size_t size);
+
+/* The JSON string of in with its quotes to f; NULL writes null. */
 void escape_json(FILE *f, const char *in);
 
 /*

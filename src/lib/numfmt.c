@@ -103,6 +103,13 @@ size_t numfmt_fixed_len(char *buf, size_t size, double v, int decimals)
 		decimals = 0;
 	if (decimals > 6)
 		decimals = 6;
+	if (v == 0) {
+		/* the most common number of all (-0 too): no rounding to do */
+		static const char zero[] = "0.000000";
+
+		return put_cut(buf, size, zero,
+			       zero + (decimals ? 2 + decimals : 1));
+	}
 	p = scale[decimals];
 	x = v * (double)p;
 	if (fabs(x) >= EXACT_LIMIT) {

@@ -140,7 +140,7 @@ static void store_begin(struct monitor *m, struct store_sample *in)
 	in->exit_records_lost = m->exit_lost;
 	in->threads = m->o.threads;
 	in->thread_readings = rows_thread_readings(m);
-	psi_read("/proc/pressure", &in->psi);
+	psi_read_open(&m->psi, &in->psi);
 	in->time = monitor_clock(CLOCK_REALTIME);
 	in->boot = monitor_clock(CLOCK_BOOTTIME);
 }
@@ -334,6 +334,7 @@ static void monitor_free(struct producer *p)
 			evloop_del_fd(m->loop, m->o.triggers[i].fd);
 		psi_trigger_close(&m->o.triggers[i]);
 	}
+	psi_close(&m->psi);
 	cgtable_free(m->cgt);
 	free(m->cgl);
 	gather_free(m);
@@ -386,6 +387,7 @@ struct producer *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 		return NULL;
 	}
 	m->p.ops = &monitor_ops;
+	psi_open("/proc/pressure", "", &m->psi);
 	assemble_init(&m->model, &(struct assemble_settings){ .accumulate = o->accumulate });
 	m->o = *o;
 	m->loop = loop;

@@ -48,6 +48,7 @@ struct monitor {
 	int nlis;
 	struct proc_conn *pc;
 	struct procinfo *pi;
+	struct psi_files psi;       /* /proc/pressure, read every sample */
 
 	struct tasktable *procs;    /* process rows */
 	struct tasktable *threads;  /* thread rows, in thread mode */

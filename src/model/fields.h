@@ -181,7 +181,12 @@ const char *fields_sort_name(int id);
 /* Whether a field sorts ascending (pid, names) rather than descending. */
 bool fields_ascending(int id);
 
-/* The values of a field for a task row and a cgroup row. */
+/*
+ * The values of a field for a task row and a cgroup row; fields_value
+ * the task row's of a field already looked up (fields_get).
+ */
+void fields_value(const struct field *f, const struct row *r,
+		  const struct field_ctx *c, struct field_value *v);
 void fields_row_value(int id, const struct row *r, const struct field_ctx *c,
 		      struct field_value *v);
 void fields_cg_value(int id, const struct cgroup_row *g,

@@ -35,57 +35,149 @@ static bool keep(const struct row *r, const struct select_opts *o)
 static const struct select_opts *cmp_opts;
 static double cmp_interval;
 
-static int cmp_rows(const void *pa, const void *pb)
+static double metric(const struct row *r, int cat)
 {
-	const struct row *a = pa, *b = pb;
-	const struct select_opts *o = cmp_opts;
-	int cat = fields_cat(o->sort);
-	bool absent_involved = false;
-	int r;
+	return fields_metric(r, cat, cmp_opts->metric, cmp_interval);
+}
 
-	if (cat >= 0) {
-		double va = fields_metric(a, cat, o->metric, cmp_interval);
-		double vb = fields_metric(b, cat, o->metric, cmp_interval);
-		r = fields_cmp_num(va, vb);
-		absent_involved = r != 0 && (isnan(va) || isnan(vb));
-	} else {
-		struct field_ctx ctx = { .fmt = FIELD_FMT_SORT };
-		struct field_value va, vb;
-		fields_row_value(o->sort, a, &ctx, &va);
-		fields_row_value(o->sort, b, &ctx, &vb);
-		r = fields_compare(o->sort, &va, &vb);
-	}
-	if (o->reverse && !absent_involved)
+/* r, the comparison of two rows' values, reversed as asked, then by pid */
+static int order(const struct row *a, const struct row *b, int r,
+		 bool absent_involved)
+{
+	if (cmp_opts->reverse && !absent_involved)
 		r = -r;
 	if (r == 0)
 		r = (a->pid > b->pid) - (a->pid < b->pid);
 	return r;
 }
 
+/* By a category's metric; an absent one last either way. */
+static int cmp_metric(const struct row *a, double va, const struct row *b,
+		      double vb)
+{
+	int r = fields_cmp_num(va, vb);
+
+	return order(a, b, r, r != 0 && (isnan(va) || isnan(vb)));
+}
+
+static int cmp_rows(const struct row *a, const struct row *b)
+{
+	int cat = fields_cat(cmp_opts->sort);
+	struct field_ctx ctx = { .fmt = FIELD_FMT_SORT };
+	struct field_value va, vb;
+
+	if (cat >= 0)
+		return cmp_metric(a, metric(a, cat), b, metric(b, cat));
+	fields_row_value(cmp_opts->sort, a, &ctx, &va);
+	fields_row_value(cmp_opts->sort, b, &ctx, &vb);
+	return order(a, b, fields_compare(cmp_opts->sort, &va, &vb), false);
+}
+
+static int cmp_row_ptrs(const void *pa, const void *pb)
+{
+	return cmp_rows(pa, pb);
+}
+
+/*
+ * What a row is sorted by, worked out once per row for a sort rather
+ * than for both rows of every comparison, when it is a number: a
+ * category's metric (num), or a field's value that holds no text nor
+ * figures (have, i, num: what the comparisons of such a value read).
+ * Small, as thread mode sorts tens of thousands of rows.
+ */
+struct sort_key {
+	long long i;
+	double num;
+	bool have;
+};
+
+/* The key of r; false when its value is more than a number. */
+static bool sort_key(const struct row *r, struct sort_key *k)
+{
+	int cat = fields_cat(cmp_opts->sort);
+	struct field_ctx ctx = { .fmt = FIELD_FMT_SORT };
+	struct field_value v;
+
+	if (cat >= 0) {
+		k->num = metric(r, cat);
+		return true;
+	}
+	fields_row_value(cmp_opts->sort, r, &ctx, &v);
+	k->have = v.have;
+	k->i = v.i;
+	k->num = v.num;
+	return !v.str && !v.d && !v.why;
+}
+
+/* A number value from its key: the members its comparison reads. */
+static void key_value(const struct sort_key *k, struct field_value *v)
+{
+	v->have = k->have;
+	v->i = k->i;
+	v->num = k->num;
+	v->str = NULL;
+	v->d = NULL;
+	v->why = NULL;
+}
+
 static const struct row *cmp_base;
+static const struct sort_key *cmp_key; /* NULL: values made per comparison */
 
 static int cmp_index(const void *pa, const void *pb)
 {
-	return cmp_rows(&cmp_base[*(const size_t *)pa],
-			&cmp_base[*(const size_t *)pb]);
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	const struct sort_key *ka, *kb;
+	struct field_value va, vb;
+
+	if (!cmp_key)
+		return cmp_rows(&cmp_base[a], &cmp_base[b]);
+	ka = &cmp_key[a];
+	kb = &cmp_key[b];
+	if (fields_cat(cmp_opts->sort) >= 0)
+		return cmp_metric(&cmp_base[a], ka->num, &cmp_base[b], kb->num);
+	key_value(ka, &va);
+	key_value(kb, &vb);
+	return order(&cmp_base[a], &cmp_base[b],
+		     fields_compare(cmp_opts->sort, &va, &vb), false);
+}
+
+/* Every row's key, or NULL when one is more than a number (or no memory). */
+static struct sort_key *sort_keys(const struct row *rows, size_t n)
+{
+	struct sort_key *keys = malloc(n * sizeof(*keys));
+
+	for (size_t i = 0; keys && i < n; i++) {
+		if (!sort_key(&rows[i], &keys[i])) {
+			free(keys);
+			return NULL;
+		}
+	}
+	return keys;
 }
 
 /*
  * Sort rows by cmp_rows. A row is large: qsort would move each one many
- * times, so the order is found on their indices and the rows are then
- * moved once, along the cycles of the permutation.
+ * times, so the order is found on their indices, with each row's key
+ * worked out once where it is a number, and the rows are then moved
+ * once, along the cycles of the permutation.
  */
 static void sort_rows(struct row *rows, size_t n)
 {
 	size_t *to = malloc(n * sizeof(*to));
+	struct sort_key *keys;
+
 	if (!to) {
-		qsort(rows, n, sizeof(*rows), cmp_rows);
+		qsort(rows, n, sizeof(*rows), cmp_row_ptrs);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
 		to[i] = i;
+	keys = sort_keys(rows, n);
 	cmp_base = rows;
+	cmp_key = keys;
 	qsort(to, n, sizeof(*to), cmp_index);
+	cmp_key = NULL;
+	free(keys);
 	/* position j takes the row at to[j]; a done position has to[j] == j */
 	for (size_t i = 0; i < n; i++) {
 		if (to[i] == i)

@@ -9,6 +9,7 @@
 #include <config.h>
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,19 +28,43 @@
  * stdio in one fwrite: a thread-mode sample is hundreds of thousands of
  * small pieces, each a call through stdio's locking and dispatch.
  */
+/* Room for the longest piece written at once without a check: a number. */
+#define OUT_SLACK 64
+
+/* ,"key": of a key written often (n 0: too long for it) */
+struct key_text {
+	size_t n;
+	char t[OUT_SLACK];
+};
+
 struct out {
 	FILE *f;
 	size_t n;
-	char b[8192];
+	unsigned flushes;       /* to tell that b was emptied since */
+	/*
+	 * The text of the delay figure written last, for the next one that
+	 * is the same (most are: a task that did not wait in a category)
+	 */
+	struct cat_figure fig;
+	size_t fig_len;         /* 0: none */
+	char fig_text[128];
+	/* and of the whole delay object written last (most rows' are alike) */
+	struct cat_figure delay[NCAT];
+	size_t delay_len;       /* 0: none */
+	char delay_text[1024];
+	/* a task row's fields, looked up once a sample, and their keys */
+	const struct field *fields[NFIELD];
+	struct key_text fkeys[NFIELD];
+	size_t nfields;
+	struct key_text catkeys[NCAT];
+	char b[65536];
 };
-
-/* Room for the longest piece written at once without a check: a number. */
-#define OUT_SLACK 64
 
 static void flush(struct out *o)
 {
 	fwrite(o->b, 1, o->n, o->f);
 	o->n = 0;
+	o->flushes++;
 }
 
 static void put_n(struct out *o, const char *s, size_t n)
@@ -60,6 +85,9 @@ static void put_s(struct out *o, const char *s)
 	put_n(o, s, strlen(s));
 }
 
+/* A string literal: its length known when compiled. */
+#define put_lit(o, s) put_n((o), "" s, sizeof(s) - 1)
+
 static void put_c(struct out *o, char c)
 {
 	if (o->n == sizeof(o->b))
@@ -76,21 +104,29 @@ static char *room(struct out *o)
 }
 
 /*
- * A process-controlled string: copied when plain, else escape.c writes it
- * to stdio itself.
+ * A process-controlled string, null for none: copied when plain, else
+ * escaped by escape.c into the buffer, part by part.
  */
 static void str(struct out *o, const char *s)
 {
 	size_t n;
 
-	if (s && escape_json_plain(s, &n)) {
-		put_c(o, '"');
-		put_n(o, s, n);
-		put_c(o, '"');
+	if (!s) {
+		put_lit(o, "null");
 		return;
 	}
-	flush(o);
-	escape_json(o->f, s);
+	put_c(o, '"');
+	if (escape_json_plain(s, &n)) {
+		put_n(o, s, n);
+	} else {
+		while (*s) {
+			if (sizeof(o->b) - o->n < ESCAPE_JSON_UNIT_MAX)
+				flush(o);
+			o->n += escape_json_part(&s, o->b + o->n,
+						 sizeof(o->b) - o->n);
+		}
+	}
+	put_c(o, '"');
 }
 
 static void u64(struct out *o, uint64_t v)
@@ -111,7 +147,7 @@ static void num(struct out *o, double v, int decimals)
 	if (n)
 		o->n += n;
 	else
-		put_s(o, "null");
+		put_lit(o, "null");
 }
 
 static void num_or_null(struct out *o, bool have, double v, int decimals)
@@ -119,34 +155,68 @@ static void num_or_null(struct out *o, bool have, double v, int decimals)
 	if (have)
 		num(o, v, decimals);
 	else
-		put_s(o, "null");
+		put_lit(o, "null");
 }
 
 /* "key": after a comma unless it is the object's first. */
 static void key(struct out *o, bool first, const char *k)
 {
+	size_t n = strlen(k);
+	char *p;
+
+	if (n > OUT_SLACK - 4) {
+		if (!first)
+			put_c(o, ',');
+		put_c(o, '"');
+		put_n(o, k, n);
+		put_lit(o, "\":");
+		return;
+	}
+	p = room(o);
 	if (!first)
-		put_c(o, ',');
-	put_c(o, '"');
-	put_s(o, k);
-	put_s(o, "\":");
+		*p++ = ',';
+	*p++ = '"';
+	memcpy(p, k, n);
+	p += n;
+	*p++ = '"';
+	*p++ = ':';
+	o->n = (size_t)(p - o->b);
+}
+
+static void key_text_make(struct key_text *kt, const char *k)
+{
+	int n = snprintf(kt->t, sizeof(kt->t), ",\"%s\":", k);
+
+	kt->n = n > 0 && (size_t)n < sizeof(kt->t) ? (size_t)n : 0;
+}
+
+/* "key": of a key_text, after a comma unless it is the object's first. */
+static void key_of(struct out *o, bool first, const struct key_text *kt,
+		   const char *k)
+{
+	if (!kt->n) {
+		key(o, first, k);
+		return;
+	}
+	memcpy(room(o), kt->t + first, kt->n - first);
+	o->n += kt->n - first;
 }
 
 static void psi_stat_json(struct out *o, const struct psi_stat *st)
 {
 	if (!st->present) {
-		put_s(o, "null");
+		put_lit(o, "null");
 		return;
 	}
-	put_s(o, "{\"" JSON_KEY_AVG10 "\":");
+	put_lit(o, "{\"" JSON_KEY_AVG10 "\":");
 	num(o, st->avg10, 2);
-	put_s(o, ",\"" JSON_KEY_AVG60 "\":");
+	put_lit(o, ",\"" JSON_KEY_AVG60 "\":");
 	num(o, st->avg60, 2);
-	put_s(o, ",\"" JSON_KEY_AVG300 "\":");
+	put_lit(o, ",\"" JSON_KEY_AVG300 "\":");
 	num(o, st->avg300, 2);
-	put_s(o, ",\"" JSON_KEY_TOTAL_US "\":");
+	put_lit(o, ",\"" JSON_KEY_TOTAL_US "\":");
 	u64(o, st->total_us);
-	put_s(o, ",\"" JSON_KEY_PCT "\":");
+	put_lit(o, ",\"" JSON_KEY_PCT "\":");
 	num_or_null(o, st->have_pct, st->pct, 3);
 	put_c(o, '}');
 }
@@ -159,7 +229,7 @@ static void psi_json(struct out *o, const struct psi_sample *p)
 
 		key(o, r == 0, psi_res_name[r]);
 		if (!st[PSI_SOME].present && !st[PSI_FULL].present) {
-			put_s(o, "null");
+			put_lit(o, "null");
 			continue;
 		}
 		put_c(o, '{');
@@ -172,34 +242,94 @@ static void psi_json(struct out *o, const struct psi_sample *p)
 	put_c(o, '}');
 }
 
-static void figure_json(struct out *o, const struct cat_figure *d)
+/* Whether figure_json writes the same text for a and b. */
+static bool figure_same(const struct cat_figure *a, const struct cat_figure *b)
+{
+	if (a->avail != b->avail)
+		return false;
+	if (!a->avail)
+		return true;
+	return a->pct == b->pct && a->have_count == b->have_count &&
+	       (!a->have_count || a->count == b->count) &&
+	       a->have_avg == b->have_avg &&
+	       (!a->have_avg || a->avg_ms == b->avg_ms) &&
+	       a->have_max == b->have_max &&
+	       (!a->have_max || a->max_ms == b->max_ms);
+}
+
+static void figure_text(struct out *o, const struct cat_figure *d)
 {
 	if (!d->avail) {
-		put_s(o, "null");
+		put_lit(o, "null");
 		return;
 	}
-	put_s(o, "{\"" JSON_KEY_PCT "\":");
+	put_lit(o, "{\"" JSON_KEY_PCT "\":");
 	num(o, d->pct, 3);
-	put_s(o, ",\"" JSON_KEY_COUNT "\":");
+	put_lit(o, ",\"" JSON_KEY_COUNT "\":");
 	if (d->have_count)
 		u64(o, d->count);
 	else
-		put_s(o, "null");
-	put_s(o, ",\"" JSON_KEY_AVG_MS "\":");
+		put_lit(o, "null");
+	put_lit(o, ",\"" JSON_KEY_AVG_MS "\":");
 	num_or_null(o, d->have_avg, d->avg_ms, 3);
-	put_s(o, ",\"" JSON_KEY_MAX_MS "\":");
+	put_lit(o, ",\"" JSON_KEY_MAX_MS "\":");
 	num_or_null(o, d->have_max, d->max_ms, 3);
 	put_c(o, '}');
 }
 
-static void delay_json(struct out *o, const struct cat_figure *d)
+/* A category's figures: the text of the one before again when the same. */
+static void figure_json(struct out *o, const struct cat_figure *d)
+{
+	size_t start = o->n, len;
+	unsigned flushes = o->flushes;
+
+	if (o->fig_len && figure_same(d, &o->fig)) {
+		put_n(o, o->fig_text, o->fig_len);
+		return;
+	}
+	figure_text(o, d);
+	len = o->n - start;
+	if (o->flushes != flushes || len > sizeof(o->fig_text)) {
+		o->fig_len = 0;
+		return;
+	}
+	memcpy(o->fig_text, o->b + start, len);
+	o->fig_len = len;
+	o->fig = *d;
+}
+
+static void delay_text(struct out *o, const struct cat_figure *d)
 {
 	put_c(o, '{');
 	for (int c = 0; c < NCAT; c++) {
-		key(o, c == 0, categories[c].key);
+		key_of(o, c == 0, &o->catkeys[c], categories[c].key);
 		figure_json(o, &d[c]);
 	}
 	put_c(o, '}');
+}
+
+/* A row's delay object: the text of the one before again when the same. */
+static void delay_json(struct out *o, const struct cat_figure *d)
+{
+	size_t start = o->n, len;
+	unsigned flushes = o->flushes;
+	bool same = o->delay_len > 0;
+
+	for (int c = 0; same && c < NCAT; c++)
+		same = figure_same(&d[c], &o->delay[c]);
+	if (same) {
+		put_n(o, o->delay_text, o->delay_len);
+		return;
+	}
+	delay_text(o, d);
+	len = o->n - start;
+	if (o->flushes != flushes || len > sizeof(o->delay_text)) {
+		o->delay_len = 0;
+		return;
+	}
+	memcpy(o->delay_text, o->b + start, len);
+	o->delay_len = len;
+	memcpy(o->delay, d, sizeof(o->delay));
 }
 
 /* The keys of the categories whose figures were dropped as impossible. */
@@ -225,9 +355,9 @@ static void dropped_json(struct out *o, const struct cat_figure *d)
 static void kval_json(struct out *o, const struct kval *k)
 {
 	if (!k->have)
-		put_s(o, "null");
+		put_lit(o, "null");
 	else if (k->max)
-		put_s(o, "\"max\"");
+		put_lit(o, "\"max\"");
 	else
 		u64(o, k->v);
 }
@@ -254,7 +384,7 @@ static void device_json(struct out *o, unsigned major, unsigned minor,
 	if (name[0])
 		str(o, name);
 	else
-		put_s(o, "null");
+		put_lit(o, "null");
 }
 
 static void io_devices_json(struct out *o, const struct evidence *ev)
@@ -303,7 +433,7 @@ static void version_json(struct out *o, const char *k, int version)
 	if (version > 0)
 		i64(o, version);
 	else
-		put_s(o, "null");
+		put_lit(o, "null");
 }
 
 /* Per stalled category: the rule's stable key and the short line. */
@@ -320,13 +450,13 @@ static void causes_json(struct out *o, const struct row_why *w)
 		key(o, first, categories[c].key);
 		first = false;
 		if (wc->r.cause <= WHY_NONE || wc->r.cause >= NWHY) {
-			put_s(o, "{\"" JSON_KEY_CAUSE "\":null,\"" JSON_KEY_TEXT
+			put_lit(o, "{\"" JSON_KEY_CAUSE "\":null,\"" JSON_KEY_TEXT
 			      "\":null}");
 			continue;
 		}
-		put_s(o, "{\"" JSON_KEY_CAUSE "\":\"");
+		put_lit(o, "{\"" JSON_KEY_CAUSE "\":\"");
 		put_s(o, why_rules[wc->r.cause].key);
-		put_s(o, "\",\"" JSON_KEY_TEXT "\":");
+		put_lit(o, "\",\"" JSON_KEY_TEXT "\":");
 		str(o, wc->text);
 		put_c(o, '}');
 	}
@@ -342,11 +472,11 @@ static void ranked_json(struct out *o, const struct row_why *w)
 
 		if (i)
 			put_c(o, ',');
-		put_s(o, "{\"" JSON_KEY_CAUSE "\":\"");
+		put_lit(o, "{\"" JSON_KEY_CAUSE "\":\"");
 		put_s(o, why_rules[k->r.cause].key);
-		put_s(o, "\",\"" JSON_KEY_TEXT "\":");
+		put_lit(o, "\",\"" JSON_KEY_TEXT "\":");
 		str(o, k->text);
-		put_s(o, ",\"" JSON_KEY_SHARE_PCT "\":");
+		put_lit(o, ",\"" JSON_KEY_SHARE_PCT "\":");
 		num(o, k->share_pct, 3);
 		put_c(o, '}');
 	}
@@ -358,7 +488,7 @@ static void why_json(struct out *o, const struct row_why *w)
 {
 	const struct evidence *ev = &w->ev;
 
-	put_s(o, "{\"" JSON_KEY_INTERVAL_S "\":");
+	put_lit(o, "{\"" JSON_KEY_INTERVAL_S "\":");
 	num_or_null(o, ev->interval_s > 0, ev->interval_s, 3);
 	key(o, false, JSON_KEY_CAUSES);
 	causes_json(o, w);
@@ -385,7 +515,7 @@ static void value_json(struct out *o, const struct field *fd,
 		       const struct field_value *v)
 {
 	if (!v->have) {
-		put_s(o, "null");
+		put_lit(o, "null");
 		return;
 	}
 	switch (fd->type) {
@@ -414,20 +544,17 @@ static void value_json(struct out *o, const struct field *fd,
 static void row_json(struct out *o, const struct row *r)
 {
 	static const struct field_ctx ctx = { .fmt = FIELD_FMT_JSON };
-	const int *ids;
-	int n;
 	bool first = true;
 
-	ids = layouts_fields(FIELD_LAYOUT_JSON, &n);
 	put_c(o, '{');
-	for (int i = 0; i < n; i++) {
-		const struct field *fd = fields_get(ids[i]);
+	for (size_t i = 0; i < o->nfields; i++) {
+		const struct field *fd = o->fields[i];
 		struct field_value v;
 
-		fields_row_value(ids[i], r, &ctx, &v);
+		fields_value(fd, r, &ctx, &v);
 		if (!v.have && (fd->flags & FIELD_OPTIONAL))
 			continue;
-		key(o, first, fd->key);
+		key_of(o, first, &o->fkeys[i], fd->key);
 		value_json(o, fd, &v);
 		first = false;
 	}
@@ -462,7 +589,7 @@ static void cgroups_json(struct out *o, const struct cgroup_row *g, size_t n)
 		if (g[i].have_psi)
 			psi_json(o, &g[i].psi);
 		else
-			put_s(o, "null");
+			put_lit(o, "null");
 		key(o, false, fields_get(FIELD_DELAY)->key);
 		delay_json(o, g[i].d);
 		key(o, false, fields_get(FIELD_TOTAL)->key);
@@ -495,7 +622,7 @@ static void rows_key(struct out *o, const char *k, const struct row *rows, size_
 
 static void sample_json(struct out *o, const struct sample *s)
 {
-	put_s(o, "{\"" JSON_KEY_TIME "\":");
+	put_lit(o, "{\"" JSON_KEY_TIME "\":");
 	num(o, s->time, 3);
 	key(o, false, JSON_KEY_INTERVAL);
 	num(o, s->interval, 3);
@@ -509,7 +636,7 @@ static void sample_json(struct out *o, const struct sample *s)
 	if (s->ts_version)
 		u64(o, s->ts_version);
 	else
-		put_s(o, "null");
+		put_lit(o, "null");
 	key(o, false, JSON_KEY_EVENTS_LOST);
 	u64(o, s->events_lost);
 	key(o, false, JSON_KEY_EXIT_RECORDS_LOST);
@@ -532,13 +659,24 @@ static void sample_json(struct out *o, const struct sample *s)
 	}
 	rows_key(o, JSON_KEY_THREAD_TASKS, s->thread_rows, s->nthread_rows);
 	rows_key(o, JSON_KEY_THREAD_EXITED, s->thread_exited, s->nthread_exited);
-	put_s(o, "}\n");
+	put_lit(o, "}\n");
 }
 
 void json_write_sample(FILE *f, const struct sample *s)
 {
-	struct out o = { .f = f };
+	static struct out o; /* its buffer is large for a stack */
+	const int *ids;
+	int n;
 
+	memset(&o, 0, offsetof(struct out, b));
+	o.f = f;
+	ids = layouts_fields(FIELD_LAYOUT_JSON, &n);
+	for (int i = 0; i < n && i < NFIELD; i++) {
+		o.fields[o.nfields] = fields_get(ids[i]);
+		key_text_make(&o.fkeys[o.nfields++], o.fields[i]->key);
+	}
+	for (int c = 0; c < NCAT; c++)
+		key_text_make(&o.catkeys[c], categories[c].key);
 	sample_json(&o, s);
 	flush(&o);
 }

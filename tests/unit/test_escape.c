@@ -36,6 +36,47 @@ static char *capture(void (*fn)(FILE *, const char *), const char *in)
 	return out;
 }
 
+/*
+ * A JSON string as a writer makes it of escape_json_part: the quotes
+ * around, null for NULL, the parts written into a space of `room` bytes
+ * each time.
+ */
+static char *json_in(const char *in, size_t room)
+{
+	static char out[1024];
+	size_t n = 0;
+
+	if (!in)
+		return strcpy(out, "null");
+	out[n++] = '"';
+	while (*in) {
+		const char *was = in;
+
+		if (n + room + 2 > sizeof(out))
+			exit(99);
+		n += escape_json_part(&in, out + n, room);
+		if (in == was)
+			exit(99); /* no progress */
+	}
+	out[n++] = '"';
+	out[n] = '\0';
+	return out;
+}
+
+/*
+ * escape_json's text, and the same made of parts with room for one unit
+ * only and with plenty: one text.
+ */
+static char *json(const char *in)
+{
+	char *whole = capture(escape_json, in);
+
+	if (strcmp(json_in(in, ESCAPE_JSON_UNIT_MAX), whole) != 0 ||
+	    strcmp(json_in(in, 512), whole) != 0)
+		return "(differs by the room given)";
+	return whole;
+}
+
 /* Independent of escape.c: is s well-formed UTF-8 (RFC 3629)? */
 static bool valid_utf8(const unsigned char *s, size_t n)
 {
@@ -254,27 +295,42 @@ static void test_text_random(void)
 
 static void test_json(void)
 {
-	CHECK_STR(capture(escape_json, NULL), "null");
-	CHECK_STR(capture(escape_json, ""), "\"\"");
-	CHECK_STR(capture(escape_json, "postgres"), "\"postgres\"");
-	CHECK_STR(capture(escape_json, "a\"b\\c/d"), "\"a\\\"b\\\\c/d\"");
-	CHECK_STR(capture(escape_json, "\x1b]0;pwned\x07"),
+	CHECK_STR(json(NULL), "null");
+	CHECK_STR(json(""), "\"\"");
+	CHECK_STR(json("postgres"), "\"postgres\"");
+	CHECK_STR(json("a\"b\\c/d"), "\"a\\\"b\\\\c/d\"");
+	CHECK_STR(json("\x1b]0;pwned\x07"),
 		  "\"\\u001b]0;pwned\\u0007\"");
-	CHECK_STR(capture(escape_json, "\b\f\n\r\t\x01\x1f"),
+	CHECK_STR(json("\b\f\n\r\t\x01\x1f"),
 		  "\"\\b\\f\\n\\r\\t\\u0001\\u001f\"");
-	CHECK_STR(capture(escape_json, "\x7f\xc2\x9b\xe2\x80\xa8\xe2\x80\xa9"),
+	CHECK_STR(json("\x7f\xc2\x9b\xe2\x80\xa8\xe2\x80\xa9"),
 		  "\"\\u007f\\u009b\\u2028\\u2029\"");
 	/* Valid characters are kept; bidi controls are data here. */
-	CHECK_STR(capture(escape_json, "h\xc3\xa9 \xe6\x97\xa5 \xf0\x9f\x98\x80 \xe2\x80\xae"),
+	CHECK_STR(json("h\xc3\xa9 \xe6\x97\xa5 \xf0\x9f\x98\x80 \xe2\x80\xae"),
 		  "\"h\xc3\xa9 \xe6\x97\xa5 \xf0\x9f\x98\x80 \xe2\x80\xae\"");
 	/* Every invalid byte becomes U+FFFD. */
-	CHECK_STR(capture(escape_json, "a\xff" "b"), "\"a\xef\xbf\xbd" "b\"");
-	CHECK_STR(capture(escape_json, "\xc0\xaf"),
+	CHECK_STR(json("a\xff" "b"), "\"a\xef\xbf\xbd" "b\"");
+	CHECK_STR(json("\xc0\xaf"),
 		  "\"\xef\xbf\xbd\xef\xbf\xbd\"");
-	CHECK_STR(capture(escape_json, "\xed\xa0\x80"),
+	CHECK_STR(json("\xed\xa0\x80"),
 		  "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
-	CHECK_STR(capture(escape_json, "x\xe6\x97"),
+	CHECK_STR(json("x\xe6\x97"),
 		  "\"x\xef\xbf\xbd\xef\xbf\xbd\"");
+
+	/* Every byte: plain exactly when printable ASCII but '"' and '\\'. */
+	for (int c = 1; c < 256; c++) {
+		char in[3] = { 'a', (char)c, '\0' };
+		size_t n = 0;
+		bool plain = c >= 0x20 && c <= 0x7e && c != '"' && c != '\\';
+
+		bool got = escape_json_plain(in, &n);
+
+		if (got != plain)
+			fprintf(stderr, "byte 0x%02x: plain %d, expected %d\n",
+				c, got, plain);
+		CHECK(got == plain);
+		CHECK(!plain || n == 2);
+	}
 
 	/* Random bytes: always valid UTF-8, no raw control. */
 	uint32_t seed = 777;
@@ -288,7 +344,7 @@ static void test_json(void)
 			in[i] = (unsigned char)(seed >> 16) | 1;
 		}
 		in[32] = '\0';
-		out = capture(escape_json, (char *)in);
+		out = json((char *)in);
 		for (const char *p = out; *p; p++)
 			if ((unsigned char)*p < 0x20 || *p == 0x7f)
 				safe = false;

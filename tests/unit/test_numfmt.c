@@ -57,6 +57,11 @@ static void test_fixed(void)
 
 	fixed(0, 3, "0.000");
 	fixed(-0.0, 3, "0.000");
+	fixed(0, 0, "0");
+	fixed(-0.0, 0, "0");
+	fixed(0, 1, "0.0");
+	fixed(0, 6, "0.000000");
+	fixed(0, 9, "0.000000");   /* decimals clamped to 0-6 */
 	/* printf gives "-0.000": the sign only when the rounded value has one */
 	fixed(-0.0004, 3, "0.000");
 	fixed(-0.0005, 3, "-0.001");
@@ -93,6 +98,10 @@ static void test_fixed(void)
 	CHECK(numfmt_fixed_len(buf, 5, -123.456, 3) == 4);
 	CHECK_STR(buf, "-123");
 	CHECK(buf[5] == 'x');
+	memset(buf, 'x', sizeof(buf));
+	CHECK(numfmt_fixed_len(buf, 4, 0, 3) == 3);
+	CHECK_STR(buf, "0.0");
+	CHECK(buf[4] == 'x');
 	CHECK(numfmt_fixed_len(buf, 1, 1.5, 1) == 0);
 	CHECK_STR(buf, "");
 	CHECK(numfmt_fixed(buf, 0, 1.5, 1));

@@ -164,6 +164,92 @@ static void test_json(void)
 	free(want);
 }
 
+/* The text of the "tasks" array of a JSON sample, malloc'd. */
+static char *tasks_of(const char *json)
+{
+	const char *a = strstr(json, "\"tasks\":["), *b;
+
+	if (!a || !(b = strstr(a, "],\"exited\":")))
+		return strdup("(no tasks array)");
+	a += strlen("\"tasks\":[");
+	return strndup(a, (size_t)(b - a));
+}
+
+/*
+ * The writer reuses the text of a row's figures when they are the same
+ * as the row's before: each row's text must be what it is when written
+ * alone. Each row differs from the one before in one member of its
+ * figures (or in none), so a member the reuse failed to compare shows.
+ */
+static void test_json_repeats(void)
+{
+	enum { N = 12 };
+	struct out_opts o = { .format = OUT_JSON };
+	struct row many[N], *keep_rows = sample.rows;
+	size_t keep_n = sample.nrows, keep_x = sample.nexited;
+	char *alone[N], *want, *got, *all;
+	size_t len = 0;
+
+	for (int i = 0; i < N; i++) {
+		many[i] = rows[0];
+		many[i].pid = many[i].tgid = 100 + i;
+		for (int c = 0; c < NCAT; c++)
+			many[i].d[c] = (struct cat_figure){ .avail = true,
+				.have_count = true };
+	}
+	/* each row the one before with one member of every category changed */
+	for (int i = 1; i < N; i++) {
+		for (int c = 0; c < NCAT; c++) {
+			struct cat_figure *f = &many[i].d[c];
+
+			*f = many[i - 1].d[c];
+			switch (i) {
+			case 2: f->pct = 1.5; break;
+			case 3: f->count = 3; break;
+			case 4: f->have_avg = true; break;
+			case 5: f->avg_ms = 2.5; break;
+			case 6: f->have_max = true; break;
+			case 7: f->max_ms = 4.25; break;
+			case 8: f->have_count = false; break;
+			case 9: f->avail = false; break;
+			case 10: f->avail = true; break;
+			}
+		}
+	}
+	/* and in one category only */
+	many[11].d[CAT_IO].pct = 0.001;
+
+	sample.exited = NULL;
+	sample.nexited = 0;
+	sample.nrows = 1;
+	for (int i = 0; i < N; i++) {
+		sample.rows = &many[i];
+		got = run(&o);
+		alone[i] = tasks_of(got);
+		len += strlen(alone[i]) + 1;
+		free(got);
+	}
+	want = calloc(1, len + 1);
+	for (int i = 0; i < N; i++) {
+		if (i)
+			strcat(want, ",");
+		strcat(want, alone[i]);
+		free(alone[i]);
+	}
+	sample.rows = many;
+	sample.nrows = N;
+	all = run(&o);
+	got = tasks_of(all);
+	compare(got, want, "JSON rows written together");
+	free(got);
+	free(all);
+	free(want);
+	sample.rows = keep_rows;
+	sample.nrows = keep_n;
+	sample.exited = exited;
+	sample.nexited = keep_x;
+}
+
 static void test_csv(void)
 {
 	struct out_opts o = { .format = OUT_CSV, .cmdline = true };
@@ -255,6 +341,7 @@ int main(void)
 	build();
 	test_fixed();
 	test_json();
+	test_json_repeats();
 	test_csv();
 	test_text();
 	return unit_done();

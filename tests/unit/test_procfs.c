@@ -92,6 +92,26 @@ static void test_read(void)
 	CHECK(all && !*all);
 	free(all);
 
+	/* a file kept open reads again from its start, what it holds now */
+	int kept = procfs_open(dir, "lines");
+	CHECK(kept >= 0);
+	CHECK(procfs_reread(kept, buf, sizeof(buf)) == 8);
+	CHECK_STR(buf, "12\n34\n56");
+	CHECK(procfs_reread_lines(kept, buf, sizeof(buf)) == 6);
+	CHECK_STR(buf, "12\n34\n");
+	put("lines", "7\n", 2);
+	CHECK(procfs_reread(kept, buf, sizeof(buf)) == 2);
+	CHECK_STR(buf, "7\n");
+	close(kept);
+	put("lines", "12\n34\n56", 8);
+	kept = procfs_open(dir, "long");
+	CHECK(procfs_reread(kept, buf, sizeof(buf)) == 15);
+	CHECK_STR(buf, "0123456789abcde");
+	CHECK(procfs_reread_lines(kept, buf, sizeof(buf)) == 0);
+	close(kept);
+	errno = 0;
+	CHECK(procfs_open(dir, "missing") == -1 && errno == ENOENT);
+
 	/* an absolute name reads from the root, whatever the descriptor */
 	char path[512];
 	snprintf(path, sizeof(path), "%s/lines", top);

@@ -7,6 +7,9 @@
 
 #include <locale.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "kernel/psi.h"
@@ -49,6 +52,67 @@ static void test_read_full(void)
 	LINE_EQ(r.line[PSI_IO][PSI_FULL], 0.00, 0.45, 0.97, 6178978);
 	CHECK(!r.line[PSI_IRQ][PSI_SOME].present);
 	LINE_EQ(r.line[PSI_IRQ][PSI_FULL], 0.10, 0.05, 0.01, 42);
+}
+
+/* Copy the fixture file src to dst. */
+static void copy(const char *src, const char *dst)
+{
+	char buf[512];
+	FILE *in = fopen(src, "r"), *out = fopen(dst, "w");
+	size_t n;
+
+	if (!in || !out)
+		exit(99);
+	n = fread(buf, 1, sizeof(buf), in);
+	if (fwrite(buf, 1, n, out) != n || fclose(out) != 0)
+		exit(99);
+	fclose(in);
+}
+
+/*
+ * Files kept open read what they hold at each reading: the pressure of
+ * one fixture, then, written over the same files, another's; a file
+ * missing at the opening stays absent.
+ */
+static void test_read_open(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[256], path[300], from[300];
+	struct psi_files f;
+	struct psi_reading r;
+
+	snprintf(dir, sizeof(dir), "%s/stalltop-psi-XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir))
+		exit(99);
+	for (int i = 0; i < PSI_IRQ; i++) {
+		snprintf(from, sizeof(from), FIXTURES "/psi/full/%s",
+			 psi_res_name[i]);
+		snprintf(path, sizeof(path), "%s/%s", dir, psi_res_name[i]);
+		copy(from, path);
+	}
+	psi_open(dir, "", &f);
+	CHECK(f.fd[PSI_CPU] >= 0 && f.fd[PSI_IRQ] == -1);
+	psi_read_open(&f, &r);
+	LINE_EQ(r.line[PSI_CPU][PSI_SOME], 1.23, 0.45, 0.06, 123456789);
+	LINE_EQ(r.line[PSI_IO][PSI_FULL], 0.00, 0.45, 0.97, 6178978);
+	CHECK(!r.line[PSI_IRQ][PSI_FULL].present);
+	for (int i = 0; i < PSI_IRQ; i++) {
+		snprintf(from, sizeof(from), FIXTURES "/psi/noirq/%s",
+			 psi_res_name[i]);
+		snprintf(path, sizeof(path), "%s/%s", dir, psi_res_name[i]);
+		copy(from, path);
+	}
+	psi_read_open(&f, &r);
+	LINE_EQ(r.line[PSI_CPU][PSI_SOME], 3.30, 0.89, 0.47, 3220379);
+	CHECK(!r.line[PSI_CPU][PSI_FULL].present);
+	psi_close(&f);
+	CHECK(f.fd[PSI_CPU] == -1);
+	for (int i = 0; i < PSI_IRQ; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, psi_res_name[i]);
+		unlink(path);
+	}
+	rmdir(dir);
 }
 
 static void test_read_noirq(void)
@@ -248,6 +312,7 @@ int main(void)
 	test_names();
 	test_read_full();
 	test_read_noirq();
+	test_read_open();
 	test_read_odd();
 	test_read_missing_dir();
 	test_parse_strings();

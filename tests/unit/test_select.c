@@ -65,6 +65,28 @@ static void test_sort(void)
 	CHECK_EQ_U(n, 2);
 	CHECK_STR(rows[0].comm, "a");
 	CHECK_STR(rows[1].comm, "b");
+
+	/* a field's absent value sorts after every number */
+	rows[0] = mk(10, "a", 1, 50, true, 0);
+	rows[1] = mk(20, "b", 30, 0, true, 0);
+	rows[2] = mk(30, "c", 5, 0, false, 1000);
+	rows[3] = mk(40, "d", 0, 10, true, 1000);
+	rows[1].have_cpu_pct = false;
+	o = (struct select_opts){ .sort = FIELD_CPU_PCT };
+	select_rows(rows, 4, &o, 1.0);
+	CHECK_EQ_U(rows[0].pid, 30);
+	CHECK_EQ_U(rows[2].pid, 40);
+	CHECK_EQ_U(rows[3].pid, 20);
+	/* nice ascending, unknown last */
+	for (int i = 0; i < 4; i++) {
+		rows[i].info.ctx.have = i == 2 ? 0 : CTX_NICE;
+		rows[i].info.ctx.nice = 10 - 5 * i;
+	}
+	o = (struct select_opts){ .sort = FIELD_NICE };
+	select_rows(rows, 4, &o, 1.0);
+	CHECK(!(rows[3].info.ctx.have & CTX_NICE));
+	CHECK_EQ_U(rows[0].info.ctx.nice + 5, 0);
+	CHECK_EQ_U(rows[2].info.ctx.nice, 10);
 }
 
 static void test_filter(void)
