@@ -462,6 +462,20 @@ static void want_process_info(struct monitor *m, struct task *k)
 	}
 }
 
+/*
+ * The process k of thread rows, if its parent can differ from the one
+ * read: a thread row shows only that of it, not its state or threads,
+ * and the parent changes only when it ends (check_parents marks the
+ * children) or with an event that marks k (info_stale); a process new
+ * to the table has none read yet.
+ */
+static void want_parent(struct monitor *m, struct task *k)
+{
+	if (k->info_round && !k->info_stale)
+		return;
+	want_process_info(m, k);
+}
+
 /* Read the brief details of the processes want_process_info() listed. */
 static void read_wanted_info(struct monitor *m)
 {
@@ -693,6 +707,7 @@ static void fill_context(struct monitor *m, struct tasktable *t,
 
 		memset(&rows[i].info.ctx, 0, sizeof(rows[i].info.ctx));
 		if (!(rows[i].flags & ROW_EXITED) &&
+		    (!threads || thread_state_wanted(m, &rows[i])) &&
 		    (k = tasktable_find(t, rows[i].pid)) &&
 		    k->ctx_round == m->round)
 			rows[i].info.ctx = k->info.ctx;
@@ -713,13 +728,14 @@ static void fill_thread_status(struct monitor *m, struct row *rows, size_t n)
 			continue;
 		struct task *p = tasktable_find(m->procs, rows[i].tgid);
 		if (p)
-			want_process_info(m, p);
+			want_parent(m, p);
 	}
 	read_wanted_info(m);
 	for (size_t i = 0; i < n; i++) {
 		if (rows[i].flags & ROW_EXITED)
 			continue;
-		struct task *k = tasktable_find(m->threads, rows[i].pid);
+		struct task *k = thread_state_wanted(m, &rows[i]) ?
+				 tasktable_find(m->threads, rows[i].pid) : NULL;
 		struct task *p = tasktable_find(m->procs, rows[i].tgid);
 		rows[i].info.state = k && k->ctx_round == m->round ?
 				     k->info.state : '\0';
