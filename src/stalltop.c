@@ -615,6 +615,10 @@ int main(int argc, char **argv)
 		.triggers = triggers,
 		.ntriggers = o.ntriggers,
 		.machine = !o.batch || recording_on,
+		/* batch -H: a thread's state where it waited off the CPU,
+		   every one's when sorting by it or another detail */
+		.thread_state_waits = o.batch && o.threads &&
+				      !(fields_get(o.sel.sort)->flags & FIELD_DETAIL),
 	};
 	int code = 2;
 	char err[512];

@@ -33,6 +33,13 @@ struct monitor_opts {
 	double rescan;         /* safety rescan period, 0 = never */
 	bool machine;          /* the machine at a glance (sample.machine),
 				  which only the screen shows */
+	bool thread_state_waits; /* thread rows: a thread's state (and what
+				  else its own stat line gives: nice,
+				  memory, wait channel) read only for the
+				  rows that waited on something other than
+				  a CPU in the interval; batch output that
+				  sorts by no detail (fields.h FIELD_DETAIL)
+				  and is not recorded */
 };
 
 /*

@@ -462,6 +462,20 @@ static void want_process_info(struct monitor *m, struct task *k)
 	}
 }
 
+/*
+ * The process k of thread rows, if its parent can differ from the one
+ * read: a thread row shows only that of it, not its state or threads,
+ * and the parent changes only when it ends (check_parents marks the
+ * children) or with an event that marks k (info_stale); a process new
+ * to the table has none read yet.
+ */
+static void want_parent(struct monitor *m, struct task *k)
+{
+	if (k->info_round && !k->info_stale)
+		return;
+	want_process_info(m, k);
+}
+
 /* Read the brief details of the processes want_process_info() listed. */
 static void read_wanted_info(struct monitor *m)
 {
@@ -629,9 +643,34 @@ static void context_keep(struct monitor *m, struct task *k)
 }
 
 /*
+ * Whether row r waited in the interval on something other than a CPU
+ * (io, swap, reclaim, thrashing, compact, wpcopy, irq): a thread row's
+ * state then says whether it still waits (D).
+ */
+static bool waited_off_cpu(const struct row *r)
+{
+	for (int c = 0; c < NCAT; c++)
+		if (c != CAT_CPU && r->d[c].avail && !r->d[c].dropped &&
+		    (r->d[c].pct > 0 || r->d[c].count > 0))
+			return true;
+	return false;
+}
+
+/*
+ * Whether thread row r needs its state read: every row, unless the
+ * batch output asked only for those that waited off the CPU
+ * (monitor_opts.thread_state_waits; a recording reads every row).
+ */
+static bool thread_state_wanted(const struct monitor *m, const struct row *r)
+{
+	return !m->o.thread_state_waits || m->whole || waited_off_cpu(r);
+}
+
+/*
  * What stands next to the stall of these rows, read once per reading
  * (a view may ask again: it gets the same), into each row; kept from
- * the last read for a task that did not run since (context_due).
+ * the last read for a task that did not run since (context_due). Thread
+ * rows whose state is not wanted (thread_state_wanted) are left unread.
  */
 static void fill_context(struct monitor *m, struct tasktable *t,
 			 struct row *rows, size_t n, bool threads)
@@ -645,6 +684,7 @@ static void fill_context(struct monitor *m, struct tasktable *t,
 		struct task *k;
 
 		if (rows[i].flags & ROW_EXITED ||
+		    (threads && !thread_state_wanted(m, &rows[i])) ||
 		    !(k = tasktable_find(t, rows[i].pid)) ||
 		    k->ctx_round == m->round)
 			continue;
@@ -667,6 +707,7 @@ static void fill_context(struct monitor *m, struct tasktable *t,
 
 		memset(&rows[i].info.ctx, 0, sizeof(rows[i].info.ctx));
 		if (!(rows[i].flags & ROW_EXITED) &&
+		    (!threads || thread_state_wanted(m, &rows[i])) &&
 		    (k = tasktable_find(t, rows[i].pid)) &&
 		    k->ctx_round == m->round)
 			rows[i].info.ctx = k->info.ctx;
@@ -674,8 +715,8 @@ static void fill_context(struct monitor *m, struct tasktable *t,
 }
 
 /*
- * Thread rows: the thread's state (read with its context), and the
- * parent of its process.
+ * Thread rows: the thread's state (read with its context, unknown where
+ * it was not: fill_context), and the parent of its process.
  */
 static void fill_thread_status(struct monitor *m, struct row *rows, size_t n)
 {
@@ -687,16 +728,17 @@ static void fill_thread_status(struct monitor *m, struct row *rows, size_t n)
 			continue;
 		struct task *p = tasktable_find(m->procs, rows[i].tgid);
 		if (p)
-			want_process_info(m, p);
+			want_parent(m, p);
 	}
 	read_wanted_info(m);
 	for (size_t i = 0; i < n; i++) {
 		if (rows[i].flags & ROW_EXITED)
 			continue;
-		struct task *k = tasktable_find(m->threads, rows[i].pid);
+		struct task *k = thread_state_wanted(m, &rows[i]) ?
+				 tasktable_find(m->threads, rows[i].pid) : NULL;
 		struct task *p = tasktable_find(m->procs, rows[i].tgid);
-		if (k)
-			rows[i].info.state = k->info.state;
+		rows[i].info.state = k && k->ctx_round == m->round ?
+				     k->info.state : '\0';
 		if (p && p->info.ppid)
 			rows[i].info.ppid = p->info.ppid;
 	}

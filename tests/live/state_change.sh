@@ -10,7 +10,8 @@
 #    that only sleeps; once the child is killed it is S again.
 # "The next refresh": once /proc shows the new state, the second sample
 # that stalltop writes after that (the first may have been read before)
-# must show it.
+# must show it. The thread rows are sorted by state (-s state): batch -H
+# reads every thread's state only then (skip_idle.sh).
 . "$top_srcdir/tests/lib/functions.sh"
 live_init
 
@@ -23,7 +24,7 @@ all_in() { [ "$(states | grep -c "^$1\$")" -eq 8 ]; }
 none_in() { ! states | grep -q "^$1\$"; }
 wait_for all_in S
 
-start_stalltop th -H -p "$WAKE" -d 0.25
+start_stalltop th -H -p "$WAKE" -d 0.25 -s state
 TH=$ST_PID
 start_stalltop pr -p "$WAKE" -d 0.25
 PR=$ST_PID

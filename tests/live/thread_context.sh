@@ -5,7 +5,9 @@
 # its process has, which its threads share), its wait channel while in
 # D. A thread that does not run keeps what was read until
 # it runs or the read is 5 s old: a renice of an asleep thread must
-# show within that.
+# show within that. Batch -H reads a thread's own stat line only for the
+# rows that waited off the CPU, or for every row when sorting by state
+# (skip_idle.sh holds that): -s state here, so that every row is read.
 . "$top_srcdir/tests/lib/functions.sh"
 live_init
 
@@ -21,7 +23,7 @@ renice -n 7 -p "$tid" >/dev/null || hard_error "renice -n 7 -p $tid failed"
 kib() { awk -v k="$1:" '$1 == k { print $2 }' /proc/"$WAKE"/status; }
 rss=$(kib VmRSS) swap=$(kib VmSwap)
 
-start_stalltop th -H -p "$WAKE" -d 0.25
+start_stalltop th -H -p "$WAKE" -d 0.25 -s state
 TH=$ST_PID
 wait_lines "$TMP/th.out" 3
 # the process sleeps: its memory does not move (VmRSS read again now
