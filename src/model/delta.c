@@ -176,6 +176,12 @@ int delta_interval(const struct ts_reading *prev, const struct ts_reading *cur,
 			dropped++;
 			continue;
 		}
+		if (dcount > CAT_COUNT_MAX) {
+			/* more events than a row's figure holds: impossible */
+			o->flags = DELTA_DROPPED;
+			dropped++;
+			continue;
+		}
 		o->flags = DELTA_AVAIL | (have_count ? DELTA_COUNT : 0);
 		o->count = dcount;
 		o->total_ns = dtotal;
@@ -346,7 +352,8 @@ void delta_figures(const struct delta *iv, double dt, double lived,
 		const struct delta_cat *v = &iv->d[c];
 		struct cat_figure *f = &row->d[c];
 		memset(f, 0, sizeof(*f));
-		if (v->flags & DELTA_DROPPED) {
+		/* more events than a figure holds: not true (CAT_COUNT_MAX) */
+		if ((v->flags & DELTA_DROPPED) || v->count > CAT_COUNT_MAX) {
 			f->dropped = true;
 			continue;
 		}
