@@ -35,13 +35,15 @@ static bool reading_empty(const struct ts_reading *r)
 	return true;
 }
 
+_Static_assert(TS_NDELAY <= 8, "a base's bits of the kinds fit in a byte");
+
 void delta_base_of(const struct ts_reading *r, struct ts_base *b)
 {
-	b->kind = r->kind;
-	b->have = r->have;
-	b->have_max = r->have_max;
-	b->have_max_at = r->have_max_at;
-	b->no_count = r->no_count;
+	b->kind = (uint8_t)r->kind;
+	b->have = (uint8_t)r->have;
+	b->have_max = (uint8_t)r->have_max;
+	b->have_max_at = (uint8_t)r->have_max_at;
+	b->no_count = (uint8_t)r->no_count;
 	b->run_ns = r->run_ns;
 	for (int c = 0; c < NCAT; c++) {
 		b->d[c].count = r->d[c].count;
@@ -53,7 +55,7 @@ void delta_base_of(const struct ts_reading *r, struct ts_base *b)
 void delta_base_reading(const struct ts_base *b, struct ts_reading *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->kind = b->kind;
+	r->kind = (enum ts_kind)b->kind;
 	r->have = b->have;
 	r->have_max = b->have_max;
 	r->have_max_at = b->have_max_at;
