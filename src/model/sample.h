@@ -121,7 +121,8 @@ struct row {
 	pid_t pid;            /* thread id in thread rows, else the tgid */
 	pid_t tgid;
 	uid_t uid;            /* (uid_t)-1 when unknown */
-	unsigned flags;       /* enum row_flags */
+	unsigned flags : 31;  /* enum row_flags */
+	bool have_cpu_pct : 1; /* cpu_pct is known */
 	const char *comm;     /* raw; views escape */
 	const char *cmdline;  /* raw, arguments joined by spaces; may be "" */
 	const char *user;     /* name, or the numeric uid as text */
@@ -133,7 +134,6 @@ struct row {
 	double total_pct;     /* time held back, % (delta_stall) */
 	double age;           /* seconds since first seen (for highlighting) */
 	struct cat_figure d[NCAT];
-	bool have_cpu_pct;
 };
 
 /* One cgroup of the tree (kernel/cg_layout.h) and everything below it. */
