@@ -40,6 +40,11 @@ struct tt_clocks {
 	uint64_t mono_ns, boot_ns, real_ns;
 };
 
+/*
+ * One task. Its members are grouped by size, and its yes/no members are
+ * one bit each (at the end), so that an idle thread costs little: the
+ * table holds one of these per thread in thread mode.
+ */
 struct task {
 	pid_t id;                  /* tgid (process table) or tid */
 	pid_t tgid;
@@ -54,13 +59,9 @@ struct task {
 	char *comm, *cmdline, *user;
 	char *cgroup;              /* v2 path, when cgroups are in use */
 	uid_t uid;
+	pid_t rec_ppid;            /* the parent its own records last named;
+				      0 none */
 	struct task_info info;     /* as last read */
-	bool details_stale;        /* exec or comm change: read again */
-	/*
-	 * info (state, parent, threads) may have changed without the task
-	 * running: a thread began or ended, its parent ended, it exec'd.
-	 */
-	bool info_stale;
 	uint64_t info_round;       /* the reading after which info was read */
 	/*
 	 * What stands next to a stall (info.ctx): read once per reading
@@ -70,9 +71,7 @@ struct task {
 				      or kept (it did not run since) */
 	double ctx_at;             /* CLOCK_MONOTONIC of that read or keep */
 	double ctx_read;           /* CLOCK_MONOTONIC of the last true read */
-	bool ctx_have_majflt, ctx_have_io;
 	unsigned long long ctx_majflt, ctx_rbytes, ctx_wbytes;
-	bool cg_stale;             /* exec'd: its cgroup is read again */
 	double cg_at;              /* CLOCK_MONOTONIC when its cgroup was read */
 
 	/*
@@ -83,7 +82,6 @@ struct task {
 	 * 0 when unknown.
 	 */
 	double waits_from;
-	bool multi;                /* a process that had several threads */
 	uint64_t lost_at_add;      /* notifications lost when it was added */
 
 	/* readings */
@@ -96,22 +94,7 @@ struct task {
 	 * have_cur with cur NULL: carried (below), the base is the reading.
 	 */
 	struct ts_reading *cur;
-	bool have_cur;
-	pid_t rec_ppid;            /* the parent its own records last named;
-				      0 none */
 	double cur_at;             /* CLOCK_MONOTONIC when a final came */
-	bool requery;              /* a thread ended during the query */
-	/*
-	 * A thread not asked this round (its process did not move): its
-	 * reading is the one ds.prev was made of, and nothing moved since.
-	 */
-	bool carried;
-	/*
-	 * A process whose set of threads changed (a thread began or ended,
-	 * or a scan found one new or gone) since its threads were last
-	 * asked: ask them again, although its own reading may not move.
-	 */
-	bool threads_changed;
 	/*
 	 * A process: 1 + the reading before which its set of threads last
 	 * changed (a thread began or ended); 0: never, while watched.
@@ -120,24 +103,51 @@ struct task {
 	uint64_t moved;            /* the reading whose figures last moved */
 
 	/* life */
-	bool exited;               /* ended; shown once, then removed */
-	bool have_final;           /* cur holds the kernel's exit record */
 	uint64_t seen;             /* generation of the last scan that saw it */
 	uint64_t queried;          /* generation of the last query that asked */
-	bool shown;                /* retired and already in a sample */
-
 	/* which life of the id it is (start is 0 until /proc tells it) */
 	struct tt_span born;       /* when events say it began */
-	bool forked;               /* its fork event has been seen */
-	bool exit_seen;            /* the connector has told its exit */
-	bool answered;             /* a query has answered for it */
 
 	/* why it stalls (live/gather.c): processes forked, evidence kept */
 	uint64_t forks;            /* processes it forked while watched */
 	void *ev;                  /* gather.c's, one malloc; freed with it */
 
-	struct task *hnext;
-	struct task *rnext;        /* retired tasks of the same slot */
+	/* a live task is in one chain of the index, a retired one in one
+	   of the retired ones': never both */
+	union {
+		struct task *hnext;
+		struct task *rnext;    /* retired tasks of the same slot */
+	};
+
+	/* yes or no, one bit each */
+	bool details_stale : 1;    /* exec or comm change: read again */
+	/*
+	 * info (state, parent, threads) may have changed without the task
+	 * running: a thread began or ended, its parent ended, it exec'd.
+	 */
+	bool info_stale : 1;
+	bool ctx_have_majflt : 1, ctx_have_io : 1; /* of the counters above */
+	bool cg_stale : 1;         /* exec'd: its cgroup is read again */
+	bool multi : 1;            /* a process that had several threads */
+	bool have_cur : 1;         /* a reading of this sample (cur, above) */
+	bool requery : 1;          /* a thread ended during the query */
+	/*
+	 * A thread not asked this round (its process did not move): its
+	 * reading is the one ds.prev was made of, and nothing moved since.
+	 */
+	bool carried : 1;
+	/*
+	 * A process whose set of threads changed (a thread began or ended,
+	 * or a scan found one new or gone) since its threads were last
+	 * asked: ask them again, although its own reading may not move.
+	 */
+	bool threads_changed : 1;
+	bool exited : 1;           /* ended; shown once, then removed */
+	bool have_final : 1;       /* cur holds the kernel's exit record */
+	bool shown : 1;            /* retired and already in a sample */
+	bool forked : 1;           /* its fork event has been seen */
+	bool exit_seen : 1;        /* the connector has told its exit */
+	bool answered : 1;         /* a query has answered for it */
 };
 
 struct tasktable;

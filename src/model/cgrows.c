@@ -35,7 +35,7 @@ void cgrows_add(struct cgroup_row *g, unsigned *max_unknown,
 		}
 		s->pct += f->pct;
 		if (f->have_count)
-			s->count += f->count;
+			cat_figure_add_count(s, f->count);
 		else
 			s->have_count = false;
 		if (s->have_count && s->count)

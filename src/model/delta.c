@@ -35,13 +35,15 @@ static bool reading_empty(const struct ts_reading *r)
 	return true;
 }
 
+_Static_assert(TS_NDELAY <= 8, "a base's bits of the kinds fit in a byte");
+
 void delta_base_of(const struct ts_reading *r, struct ts_base *b)
 {
-	b->kind = r->kind;
-	b->have = r->have;
-	b->have_max = r->have_max;
-	b->have_max_at = r->have_max_at;
-	b->no_count = r->no_count;
+	b->kind = (uint8_t)r->kind;
+	b->have = (uint8_t)r->have;
+	b->have_max = (uint8_t)r->have_max;
+	b->have_max_at = (uint8_t)r->have_max_at;
+	b->no_count = (uint8_t)r->no_count;
 	b->run_ns = r->run_ns;
 	for (int c = 0; c < NCAT; c++) {
 		b->d[c].count = r->d[c].count;
@@ -53,7 +55,7 @@ void delta_base_of(const struct ts_reading *r, struct ts_base *b)
 void delta_base_reading(const struct ts_base *b, struct ts_reading *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->kind = b->kind;
+	r->kind = (enum ts_kind)b->kind;
 	r->have = b->have;
 	r->have_max = b->have_max;
 	r->have_max_at = b->have_max_at;
@@ -172,6 +174,12 @@ int delta_interval(const struct ts_reading *prev, const struct ts_reading *cur,
 			y->max_ns > ((prev->have_max & bit) ? x->max_ns : 0);
 		if (!possible(b, c, dtotal, have_count, dcount, max_rose,
 			      y->max_ns)) {
+			o->flags = DELTA_DROPPED;
+			dropped++;
+			continue;
+		}
+		if (dcount > CAT_COUNT_MAX) {
+			/* more events than a row's figure holds: impossible */
 			o->flags = DELTA_DROPPED;
 			dropped++;
 			continue;
@@ -346,7 +354,8 @@ void delta_figures(const struct delta *iv, double dt, double lived,
 		const struct delta_cat *v = &iv->d[c];
 		struct cat_figure *f = &row->d[c];
 		memset(f, 0, sizeof(*f));
-		if (v->flags & DELTA_DROPPED) {
+		/* more events than a figure holds: not true (CAT_COUNT_MAX) */
+		if ((v->flags & DELTA_DROPPED) || v->count > CAT_COUNT_MAX) {
 			f->dropped = true;
 			continue;
 		}

@@ -39,15 +39,17 @@
  * What a reading must keep to be the base of the next interval: the
  * counters delta_interval() takes from its earlier reading, and what a
  * row takes from a thread's reading carried over unasked. About half of
- * a struct ts_reading: a task holds one between samples.
+ * a struct ts_reading: a task holds one between samples, so its bits of
+ * the categories (bit k: kind k, as struct ts_reading has them) are a
+ * byte each.
  */
 struct ts_base {
-	enum ts_kind kind;
-	uint32_t have, have_max, have_max_at, no_count;
 	uint64_t run_ns;
 	struct ts_base_delay {
 		uint64_t count, total_ns, max_ns;
 	} d[NCAT];
+	uint8_t kind;              /* enum ts_kind */
+	uint8_t have, have_max, have_max_at, no_count;
 };
 
 /* The base kept of reading r. */

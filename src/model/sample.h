@@ -19,20 +19,36 @@
 #include "kernel/psi.h"
 #include "model/categories.h"
 
+/*
+ * The most events a figure counts: more than one a nanosecond for 18
+ * years, never true of an interval (a count above it is dropped as
+ * impossible, and a sum stops at it), so that the count and the flags
+ * share eight bytes.
+ */
+#define CAT_COUNT_BITS 59
+#define CAT_COUNT_MAX ((UINT64_C(1) << CAT_COUNT_BITS) - 1)
+
 /* One category's figures for one row over one interval. */
 struct cat_figure {
-	/* the numbers first, the flags packed after them (a row has NCAT) */
+	/* the numbers first, the flags packed with the count (a row has NCAT) */
 	double pct;       /* Δdelay / Δwall × 100 */
 	double avg_ms;    /* Δdelay / Δcount */
 	double max_ms;    /* longest single wait that ended in the interval */
-	uint64_t count;   /* events in the interval */
-	bool avail;       /* false: no true figure (shown -/null) */
-	bool have_avg;    /* false when count is 0 or unknown */
-	bool have_max;    /* the interval's longest wait is known */
-	bool have_count;  /* false: the source gives no event count */
-	bool dropped;     /* the kernel's figure cannot be true (see
+	uint64_t count : CAT_COUNT_BITS; /* events in the interval */
+	bool avail : 1;   /* false: no true figure (shown -/null) */
+	bool have_avg : 1; /* false when count is 0 or unknown */
+	bool have_max : 1; /* the interval's longest wait is known */
+	bool have_count : 1; /* false: the source gives no event count */
+	bool dropped : 1; /* the kernel's figure cannot be true (see
 			     delta.h): not shown, sorted on or summed */
 };
+
+/* n more events in f's count, stopping at CAT_COUNT_MAX (sums of rows). */
+static inline void cat_figure_add_count(struct cat_figure *f, uint64_t n)
+{
+	uint64_t room = CAT_COUNT_MAX - f->count;
+	f->count = n < room ? f->count + n : CAT_COUNT_MAX;
+}
 
 /* The size of a wait channel's name kept (kernel symbols are shorter). */
 #define TASK_WCHAN_MAX 48
@@ -56,10 +72,10 @@ enum task_ctx_have {
 
 struct task_ctx {
 	unsigned have;        /* enum task_ctx_have */
+	int nice;             /* -20..19 */
 	long long rss_kib;    /* resident memory, KiB (a kernel thread has
 				 none of its own: unknown) */
 	long long swap_kib;   /* swapped out, KiB */
-	int nice;             /* -20..19 */
 	double read_bps;      /* bytes read from storage per second */
 	double write_bps;     /* bytes written to storage per second */
 	double majflt_ps;     /* major faults per second */
@@ -101,22 +117,23 @@ enum row_flags {
 };
 
 struct row {
+	/* by size, so that the rows of many idle threads cost little */
 	pid_t pid;            /* thread id in thread rows, else the tgid */
 	pid_t tgid;
+	uid_t uid;            /* (uid_t)-1 when unknown */
+	unsigned flags : 31;  /* enum row_flags */
+	bool have_cpu_pct : 1; /* cpu_pct is known */
 	const char *comm;     /* raw; views escape */
 	const char *cmdline;  /* raw, arguments joined by spaces; may be "" */
-	uid_t uid;            /* (uid_t)-1 when unknown */
 	const char *user;     /* name, or the numeric uid as text */
 	const char *cgroup;   /* path in the cgroup tree (kernel/cg_layout.h:
 				 "/system.slice/x.service"), or NULL */
-	struct task_info info; /* state, parent, threads... */
-	bool have_cpu_pct;
-	double cpu_pct;       /* CPU use, % of one CPU */
-	struct cat_figure d[NCAT];
-	double total_pct;     /* time held back, % (delta_stall) */
-	unsigned flags;       /* enum row_flags */
-	double age;           /* seconds since first seen (for highlighting) */
 	const struct row_why *why; /* evidence of its stalls, or NULL */
+	struct task_info info; /* state, parent, threads... */
+	double cpu_pct;       /* CPU use, % of one CPU */
+	double total_pct;     /* time held back, % (delta_stall) */
+	double age;           /* seconds since first seen (for highlighting) */
+	struct cat_figure d[NCAT];
 };
 
 /* One cgroup of the tree (kernel/cg_layout.h) and everything below it. */

@@ -116,7 +116,12 @@ static void delay_from(json_object *o, struct cat_figure d[NCAT])
 			continue;
 		f->avail = true;
 		f->pct = json_read_num(json_read_get(v, JSON_KEY_PCT));
-		f->have_count = opt_u64(json_read_get(v, JSON_KEY_COUNT), &f->count);
+		uint64_t count;
+		f->have_count = opt_u64(json_read_get(v, JSON_KEY_COUNT), &count);
+		/* more than a figure holds: at CAT_COUNT_MAX, which
+		   rec_check drops as impossible */
+		if (f->have_count)
+			f->count = count < CAT_COUNT_MAX ? count : CAT_COUNT_MAX;
 		f->have_avg = opt_num(json_read_get(v, JSON_KEY_AVG_MS), &f->avg_ms);
 		f->have_max = opt_num(json_read_get(v, JSON_KEY_MAX_MS), &f->max_ms);
 	}

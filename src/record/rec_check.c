@@ -58,6 +58,9 @@ static bool ok_figure(const struct cat_figure *f, int c,
 		return false;
 	if (f->have_max && !ok_num(f->max_ms, b->life * 1000))
 		return false;
+	/* more events than a figure holds (sample.h) */
+	if (f->have_count && f->count >= CAT_COUNT_MAX)
+		return false;
 	/* every wait counted lasted a nanosecond (cpu and irq aside) */
 	if (f->have_count && c != CAT_CPU && c != CAT_IRQ &&
 	    !isnan(b->interval) && !isnan(f->pct) &&

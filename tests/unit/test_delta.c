@@ -113,6 +113,30 @@ static void test_wrap(void)
  * not 0 (a count that only "went backwards") and not a 64-bit distance
  * of some 18e18 events; the average uses that count.
  */
+/*
+ * More events than a row's figure holds (CAT_COUNT_MAX: one a nanosecond
+ * for 18 years) is no true count: dropped and counted, not cut short;
+ * the most it holds stays a number.
+ */
+static void test_count_max(void)
+{
+	struct ts_reading a = reading(0, 0, 0, 0);
+	struct ts_reading b = reading(CAT_COUNT_MAX + 1, 1000000, 0, 0);
+	struct row r;
+	CHECK(delta_row(&a, &b, 1.0, &PROC, &r) == 1);
+	CHECK(r.d[CAT_CPU].dropped && !r.d[CAT_CPU].avail);
+	b = reading(CAT_COUNT_MAX, 1000000, 0, 0);
+	CHECK(delta_row(&a, &b, 1.0, &PROC, &r) == 0);
+	CHECK(r.d[CAT_CPU].avail);
+	CHECK_EQ_U(r.d[CAT_CPU].count, CAT_COUNT_MAX);
+	/* a sum of rows stops at the most a figure holds */
+	struct cat_figure f = { .count = CAT_COUNT_MAX - 1 };
+	cat_figure_add_count(&f, 1);
+	CHECK_EQ_U(f.count, CAT_COUNT_MAX);
+	cat_figure_add_count(&f, 5);
+	CHECK_EQ_U(f.count, CAT_COUNT_MAX);
+}
+
 static void test_count_reset(void)
 {
 	CHECK_EQ_U(delta_count(0xffffffffULL, 0, 1), 1);
@@ -608,6 +632,7 @@ int main(void)
 	test_rates();
 	test_absent();
 	test_wrap();
+	test_count_max();
 	test_count_reset();
 	test_from_zero();
 	test_impossible();

@@ -383,6 +383,20 @@ static void test_figures(void)
 	CHECK(r[0].d[CAT_IO].avail && r[1].d[CAT_IO].dropped &&
 	      r[2].d[CAT_CPU].avail);
 
+	/* more events than a figure holds (read as CAT_COUNT_MAX), cpu too */
+	s = base();
+	r[0] = task(43, 0, 50);
+	r[0].d[CAT_CPU] = (struct cat_figure){ .pct = 50,
+					       .count = CAT_COUNT_MAX - 1,
+					       .avail = true, .have_count = true };
+	r[1] = task(44, 0, 50);
+	r[1].d[CAT_CPU] = (struct cat_figure){ .pct = 50, .count = CAT_COUNT_MAX,
+					       .avail = true, .have_count = true };
+	s.rows = r;
+	s.nrows = 2;
+	CHECK_EQ_U(rec_check_sample(&s), 1);
+	CHECK(r[0].d[CAT_CPU].avail && r[1].d[CAT_CPU].dropped);
+
 	/* CPU use, as a wait */
 	s = base();
 	r[0] = task(50, 0, 1);
