@@ -34,8 +34,9 @@ void cgrows_add(struct cgroup_row *g, unsigned *max_unknown,
 			s->have_count = true;
 		}
 		s->pct += f->pct;
-		if (f->have_count)
-			cat_figure_add_count(s, f->count);
+		/* unknown, or more events than a figure holds (sample.h) */
+		if (f->have_count && f->count <= CAT_COUNT_MAX - s->count)
+			s->count += f->count;
 		else
 			s->have_count = false;
 		if (s->have_count && s->count)

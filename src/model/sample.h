@@ -22,8 +22,8 @@
 /*
  * The most events a figure counts: more than one a nanosecond for 18
  * years, never true of an interval (a count above it is dropped as
- * impossible, and a sum stops at it), so that the count and the flags
- * share eight bytes.
+ * impossible, a sum above it is unknown), so that the count and the
+ * flags share eight bytes.
  */
 #define CAT_COUNT_BITS 59
 #define CAT_COUNT_MAX ((UINT64_C(1) << CAT_COUNT_BITS) - 1)
@@ -42,13 +42,6 @@ struct cat_figure {
 	bool dropped : 1; /* the kernel's figure cannot be true (see
 			     delta.h): not shown, sorted on or summed */
 };
-
-/* n more events in f's count, stopping at CAT_COUNT_MAX (sums of rows). */
-static inline void cat_figure_add_count(struct cat_figure *f, uint64_t n)
-{
-	uint64_t room = CAT_COUNT_MAX - f->count;
-	f->count = n < room ? f->count + n : CAT_COUNT_MAX;
-}
 
 /* The size of a wait channel's name kept (kernel symbols are shorter). */
 #define TASK_WCHAN_MAX 48

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "model/cgrows.h"
 #include "model/delta.h"
 #include "unit.h"
 
@@ -116,7 +117,7 @@ static void test_wrap(void)
 /*
  * More events than a row's figure holds (CAT_COUNT_MAX: one a nanosecond
  * for 18 years) is no true count: dropped and counted, not cut short;
- * the most it holds stays a number.
+ * the most it holds stays a number; a sum above it is unknown.
  */
 static void test_count_max(void)
 {
@@ -129,12 +130,16 @@ static void test_count_max(void)
 	CHECK(delta_row(&a, &b, 1.0, &PROC, &r) == 0);
 	CHECK(r.d[CAT_CPU].avail);
 	CHECK_EQ_U(r.d[CAT_CPU].count, CAT_COUNT_MAX);
-	/* a sum of rows stops at the most a figure holds */
-	struct cat_figure f = { .count = CAT_COUNT_MAX - 1 };
-	cat_figure_add_count(&f, 1);
-	CHECK_EQ_U(f.count, CAT_COUNT_MAX);
-	cat_figure_add_count(&f, 5);
-	CHECK_EQ_U(f.count, CAT_COUNT_MAX);
+	/* a cgroup's sum of rows above it: its count unknown, not cut */
+	struct cgroup_row g = { .path = "/" };
+	unsigned max_unknown = 0;
+	cgrows_add(&g, &max_unknown, &r, 1.0);
+	CHECK(g.d[CAT_CPU].have_count);
+	CHECK_EQ_U(g.d[CAT_CPU].count, CAT_COUNT_MAX);
+	r.d[CAT_CPU].count = 1;
+	cgrows_add(&g, &max_unknown, &r, 1.0);
+	CHECK(g.d[CAT_CPU].avail && !g.d[CAT_CPU].have_count &&
+	      !g.d[CAT_CPU].have_avg);
 }
 
 static void test_count_reset(void)
