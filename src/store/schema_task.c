@@ -245,24 +245,65 @@ static bool same_field(const struct codec_table *t, const void *a,
 }
 
 /*
+ * The fields a thread row written like its task's may lack where the
+ * task has them, bit i of like >> 1 for the i-th: never reorder, only
+ * append.
+ */
+static const unsigned like_lack_ids[] = {
+	T_TGID, T_ASKED_AT, T_AT, T_AGE, T_AGE_US, T_CTX_AT, 72, 73, 75,
+	T_CGROUP, T_AGE_REL,
+};
+
+/*
+ * Whether field id of o may be its own at all: a wait channel and when
+ * its context was read only where its have says it has them (else what
+ * o is given of p's is not read).
+ */
+static bool has_own(const struct schema_task *o, unsigned id)
+{
+	if (id == T_WCHAN)
+		return o->shave & STORE_HAVE_WCHAN;
+	if (id == T_CTX_AT)
+		return o->shave & STORE_HAVE_CTX_AT;
+	return true;
+}
+
+/* The bit of field id in like >> 1, or -1 when it has none. */
+static int like_lack_bit(unsigned id)
+{
+	for (size_t i = 0; i < sizeof(like_lack_ids) / sizeof(like_lack_ids[0]); i++)
+		if (like_lack_ids[i] == id)
+			return (int)i;
+	return -1;
+}
+
+/*
  * Thread row o as its difference from its task's row p: numbers that
  * read back as zero when absent as differences (zero: not written), the
- * others (strings, times, its age) only where not p's. False when that
- * cannot be said: one of those unknown where the task's is known (but a
- * wait channel, which its have says it lacks).
+ * others (strings, times, its age) only where not p's, and those it
+ * lacks where p has them named in like (a thread row does not know its
+ * process's cgroup: the same each sample, so nothing in a delta). False
+ * when that cannot be said.
  */
 static bool like_in(const struct codec_table *t, struct schema_task *o,
 		    const struct schema_task *p)
 {
+	uint64_t lack = 0;
+
 	for (size_t i = 0; i < t->nfields; i++) {
 		const struct codec_field *f = &t->fields[i];
+		int bit;
 
 		if ((f->flags & CODEC_KEY) || zero_by_default(f))
 			continue;
 		if (same_field(t, o, p, f))
 			schema_set(t, o, f->id, false);
-		else if (!codec_known(t, o, f->id) && codec_known(t, p, f->id) &&
-			 f->id != T_WCHAN)
+		else if (codec_known(t, o, f->id) || !codec_known(t, p, f->id) ||
+			 !has_own(o, f->id))
+			continue;
+		else if ((bit = like_lack_bit(f->id)) >= 0)
+			lack |= 1ull << bit;
+		else
 			return false;
 	}
 	for (size_t i = 0; i < t->nfields; i++) {
@@ -273,7 +314,7 @@ static bool like_in(const struct codec_table *t, struct schema_task *o,
 			schema_set(t, o, f->id, true);
 		}
 	}
-	o->like = 1;
+	o->like = 1 | lack << 1;
 	schema_set(t, o, T_LIKE, true);
 	unknown_zeros(t, o);
 	return true;
@@ -308,12 +349,14 @@ int schema_task_like(struct schema_rows *r)
 
 /*
  * A thread row written as a difference (like_in) back into *o: its
- * numbers first, then what it left to the task's (a wait channel only
- * where its own have says it has one).
+ * numbers first, then what it left to the task's (but what like says
+ * it lacks, and what has_own says it cannot have).
  */
 static void like_out(const struct codec_table *t, struct schema_task *o,
 		     const struct schema_task *p)
 {
+	uint64_t lack = o->like >> 1;
+
 	for (size_t i = 0; i < t->nfields; i++) {
 		const struct codec_field *f = &t->fields[i];
 
@@ -322,10 +365,11 @@ static void like_out(const struct codec_table *t, struct schema_task *o,
 	}
 	for (size_t i = 0; i < t->nfields; i++) {
 		const struct codec_field *f = &t->fields[i];
+		int bit = like_lack_bit(f->id);
 
 		if ((f->flags & CODEC_KEY) || zero_by_default(f) ||
 		    codec_known(t, o, f->id) || !codec_known(t, p, f->id) ||
-		    (f->id == T_WCHAN && !(o->shave & STORE_HAVE_WCHAN)))
+		    (bit >= 0 && (lack >> bit & 1)) || !has_own(o, f->id))
 			continue;
 		memcpy((unsigned char *)o + f->offset,
 		       (const unsigned char *)p + f->offset,
@@ -421,7 +465,7 @@ int schema_task_out(struct schema_rows *r, int set_,
 		const struct schema_task *p;
 
 		if (set_ == SCHEMA_THREADS && codec_known(t, &o, T_LIKE) &&
-		    o.like == 1 && (p = task_of(&o, tasks->rows, tasks->n)))
+		    (o.like & 1) && (p = task_of(&o, tasks->rows, tasks->n)))
 			like_out(t, &o, p);
 		task_out(t, &o, &k[i], out, r->at0, r->ctx0);
 	}

@@ -293,6 +293,10 @@ static void make_sample(struct world *w, unsigned n, bool idle)
 	if (!idle && n % 2) {
 		make_task(&w->threads[0], 7, n, s, false);
 		make_task(&w->threads[1], 8, n, s, false);
+		/* as a thread view's reading: its process's cgroup, when
+		   its context was read, not known */
+		w->threads[0].cgroup = NULL;
+		w->threads[1].have &= ~(uint32_t)STORE_HAVE_CTX_AT;
 		s->thread_tasks = w->threads;
 		s->nthread_tasks = 2;
 	}
@@ -591,31 +595,39 @@ static void test_idle_costs_nothing(void)
 
 /*
  * Processes of one thread, their thread readings the same as theirs
- * (as the live monitor gives them when recording threads): the delta of
- * a sample in which they all moved is no longer with the thread readings
- * than without them, since a thread row is written as its difference
- * from its process's.
+ * (as the live monitor gives them when recording threads, once with
+ * the process's cgroup and context, once without them, as the thread
+ * view's readings come): the delta of a sample in which they all moved
+ * is no longer with the thread readings than without them, since a
+ * thread row is written as its difference from its process's, what it
+ * lacks of the process's named in its like, which does not change.
  */
 static void test_threads_like_processes(void)
 {
 	static struct world w;
-	size_t len[2];
+	static struct store_task bare[8];
+	size_t len[3];
 
-	for (int with = 0; with < 2; with++) {
+	for (int with = 0; with < 3; with++) {
 		static struct schema_rows r[2];
 		struct codec_enc *e = codec_enc_new(&schema_store, 0, 0);
 		const unsigned char *p;
 		int type;
 
-		storetest_seed(0x5eed);         /* the same samples both times */
+		storetest_seed(0x5eed);         /* the same samples each time */
 		for (unsigned n = 1; n <= 2; n++) {
 			make_sample(&w, n, false);
 			w.s.ntasks = 8;
 			for (size_t i = 0; i < 8; i++) {
 				w.tasks[i].r.flags &= ~(uint32_t)READING_CARRIED;
 				w.tasks[i].r.run_ns = 1000000007ull * n * (i + 1);
+				/* its context read each sample, as for a row shown */
+				w.tasks[i].have |= STORE_HAVE_CTX_AT;
+				bare[i] = w.tasks[i];
+				bare[i].cgroup = NULL;
+				bare[i].have &= ~(uint32_t)STORE_HAVE_CTX_AT;
 			}
-			w.s.thread_tasks = with ? w.tasks : NULL;
+			w.s.thread_tasks = with == 1 ? w.tasks : with ? bare : NULL;
 			w.s.nthread_tasks = with ? 8 : 0;
 			CHECK(schema_from_store(&r[n % 2], &w.s,
 						n > 1 ? &r[(n + 1) % 2] : NULL) == 0);
@@ -627,11 +639,15 @@ static void test_threads_like_processes(void)
 		schema_free(&r[0]);
 		schema_free(&r[1]);
 	}
-	/* measured: the same bytes */
-	if (len[1] != len[0])
-		fprintf(stderr, "delta with the thread readings %zu bytes, "
-			"without %zu\n", len[1], len[0]);
-	CHECK_EQ_U(len[1], len[0]);
+	/* measured: the same bytes, with either kind of thread reading */
+	for (int with = 1; with < 3; with++) {
+		if (len[with] != len[0])
+			fprintf(stderr, "delta with the thread readings (%s) %zu "
+				"bytes, without %zu\n",
+				with == 1 ? "whole" : "no cgroup, no context",
+				len[with], len[0]);
+		CHECK_EQ_U(len[with], len[0]);
+	}
 }
 
 /*
