@@ -44,6 +44,11 @@
  *    and those it lacks that the task has (its cgroup, when its
  *    context was read) as bits of like; a process with one thread
  *    costs next to nothing twice;
+ *  - a task's ctx_at, where it is not the sample's, is stored as the
+ *    nanoseconds from the sample's (both made of a timespec's seconds
+ *    and nanoseconds, as the live monitor reads its clocks: a few
+ *    bytes, where the double's bits took eight), where those give it
+ *    back exactly, else as it is;
  *  - a task's age is usually at - born (how the live monitor makes it
  *    without a thread's own record): stored only where it is not, when
  *    it is whole microseconds as their difference from the whole
@@ -113,6 +118,7 @@ struct schema_task {
 	uint64_t uid;
 	int64_t ppid, threads, state, nice;
 	double start_real, ctx_at;
+	int64_t ctx_ns;         /* ctx_at less the sample's, in whole ns */
 	int64_t rss_kib, swap_kib;
 	uint64_t read_bytes, write_bytes, majflt;
 	const char *comm, *user, *wchan, *cmdline, *cgroup;

@@ -48,7 +48,7 @@ static bool zero_by_default(const struct codec_field *f)
 {
 	switch (f->id) {
 	case T_TGID: case T_ASKED_AT: case T_AT: case T_AGE: case T_AGE_US:
-	case T_AGE_REL: case T_CTX_AT:
+	case T_AGE_REL: case T_CTX_AT: case T_CTX_NS:
 		return false;
 	}
 	return f->type != CODEC_STRING && !(f->flags & CODEC_KEY);
@@ -130,6 +130,35 @@ static void task_reading_in(const struct codec_table *t,
 	}
 }
 
+/*
+ * A time as the live monitor makes it of a timespec, (double)tv_sec +
+ * (double)tv_nsec / 1e9, as its whole nanoseconds: true when one gives
+ * x back exactly (ns_time).
+ */
+static double ns_time(int64_t ns)
+{
+	return (double)(ns / 1000000000) + (double)(ns % 1000000000) / 1e9;
+}
+
+static bool time_ns(double x, int64_t *ns)
+{
+	if (!(x >= 0 && x < 4e9))
+		return false;
+	/* tv_nsec near 1e9 may have rounded x up to the next second */
+	for (int64_t s = (int64_t)x; s >= (int64_t)x - 1 && s >= 0; s--) {
+		int64_t n = llround((x - (double)s) * 1e9);
+
+		for (int64_t k = n - 1; k <= n + 1; k++) {
+			if (k < 0 || k >= 1000000000)
+				continue;
+			*ns = s * 1000000000 + k;
+			if (schema_same(ns_time(*ns), x))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* The members of a store_task its have mask says are known. */
 static void task_have_in(const struct codec_table *t, struct schema_task *o,
 			 const struct store_task *k, double ctx0)
@@ -160,6 +189,13 @@ static void task_have_in(const struct codec_table *t, struct schema_task *o,
 	o->ctx_at = k->ctx_at;
 	schema_set(t, o, T_CTX_AT,
 	    (k->have & STORE_HAVE_CTX_AT) && !schema_same(k->ctx_at, ctx0));
+	int64_t ns, ns0;
+	if (codec_known(t, o, T_CTX_AT) && time_ns(ctx0, &ns0) &&
+	    time_ns(k->ctx_at, &ns)) {
+		o->ctx_ns = ns - ns0;
+		schema_set(t, o, T_CTX_AT, false);
+		schema_set(t, o, T_CTX_NS, true);
+	}
 	if (k->have & STORE_HAVE_WCHAN)
 		o->wchan = k->wchan;
 	schema_set(t, o, T_WCHAN, k->have & STORE_HAVE_WCHAN);
@@ -199,6 +235,7 @@ int schema_task_in(struct schema_rows *r, int set_, const struct store_task *k,
 	schema_set(t, &known, 6, true);
 	schema_set(t, &known, 7, true);
 	schema_set(t, &known, T_CTX_AT, false);
+	schema_set(t, &known, T_CTX_NS, false);
 	schema_set(t, &known, T_LIKE, false);
 	for (size_t i = 0; i < n; i++) {
 		struct schema_task *o = &r->task[set_][i];
@@ -251,7 +288,7 @@ static bool same_field(const struct codec_table *t, const void *a,
  */
 static const unsigned like_lack_ids[] = {
 	T_TGID, T_ASKED_AT, T_AT, T_AGE, T_AGE_US, T_CTX_AT, 72, 73, 75,
-	T_CGROUP, T_AGE_REL,
+	T_CGROUP, T_AGE_REL, T_CTX_NS,
 };
 
 /*
@@ -263,7 +300,7 @@ static bool has_own(const struct schema_task *o, unsigned id)
 {
 	if (id == T_WCHAN)
 		return o->shave & STORE_HAVE_WCHAN;
-	if (id == T_CTX_AT)
+	if (id == T_CTX_AT || id == T_CTX_NS)
 		return o->shave & STORE_HAVE_CTX_AT;
 	return true;
 }
@@ -436,7 +473,13 @@ static void task_out(const struct codec_table *t, const struct schema_task *o,
 	k->read_bytes = o->read_bytes;
 	k->write_bytes = o->write_bytes;
 	k->majflt = o->majflt;
-	if (k->have & STORE_HAVE_CTX_AT)
+	int64_t ns0;
+	if (!(k->have & STORE_HAVE_CTX_AT))
+		;
+	else if (codec_known(t, o, T_CTX_NS) && time_ns(ctx0, &ns0) &&
+		 o->ctx_ns <= INT64_MAX - ns0 && o->ctx_ns >= -ns0)
+		k->ctx_at = ns_time(ns0 + o->ctx_ns);
+	else
 		k->ctx_at = codec_known(t, o, T_CTX_AT) ? o->ctx_at : ctx0;
 	if (codec_known(t, o, T_WCHAN))
 		snprintf(k->wchan, sizeof(k->wchan), "%s", o->wchan);
