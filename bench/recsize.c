@@ -595,7 +595,7 @@ static int measure(const char *load, unsigned procs, double interval,
 /*
  * A payload as the frame writer stores a sample (store/frame.h): a part
  * of a deflate stream, which a key frame opens and the deltas after it
- * go on with; the bytes of its record.
+ * go on with, at the writer's level; the bytes of its record.
  */
 struct zparts {
 	z_stream z;
@@ -631,7 +631,7 @@ static size_t deflated(struct zparts *zp, const unsigned char *p, size_t len,
 static void zparts_init(struct zparts *zp)
 {
 	memset(zp, 0, sizeof(*zp));
-	if (deflateInit2(&zp->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8,
+	if (deflateInit2(&zp->z, 3, Z_DEFLATED, -15, 8,
 			 Z_DEFAULT_STRATEGY) != Z_OK)
 		die("deflateInit2");
 }
