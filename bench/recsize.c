@@ -592,33 +592,54 @@ static int measure(const char *load, unsigned procs, double interval,
 
 /* ---- -a: where the bytes go ---- */
 
-/* A payload as the frame writer stores it: deflated when smaller. */
-static size_t deflated(const unsigned char *p, size_t len)
-{
-	static unsigned char *out;
-	static size_t cap;
-	z_stream z = { 0 };
-	size_t bound = compressBound(len) + 16;
+/*
+ * A payload as the frame writer stores a sample (store/frame.h): a part
+ * of a deflate stream, which a key frame opens and the deltas after it
+ * go on with, at the writer's level; the bytes of its record.
+ */
+struct zparts {
+	z_stream z;
+	unsigned char *out;
+	size_t cap;
+};
 
-	if (bound > cap) {
-		free(out);
-		if (!(out = malloc(bound)))
+static size_t deflated(struct zparts *zp, const unsigned char *p, size_t len,
+		       bool opens)
+{
+	size_t bound = compressBound(len) + 64;
+
+	if (bound > zp->cap) {
+		free(zp->out);
+		if (!(zp->out = malloc(bound)))
 			die("recsize");
-		cap = bound;
+		zp->cap = bound;
 	}
-	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK)
-		die("deflateInit2");
-	z.next_in = (unsigned char *)p;
-	z.avail_in = (uInt)len;
-	z.next_out = out;
-	z.avail_out = (uInt)cap;
-	if (deflate(&z, Z_FINISH) != Z_STREAM_END)
+	if (opens)
+		deflateReset(&zp->z);
+	zp->z.next_in = (unsigned char *)p;
+	zp->z.avail_in = (uInt)len;
+	zp->z.next_out = zp->out;
+	zp->z.avail_out = (uInt)zp->cap;
+	if (deflate(&zp->z, Z_SYNC_FLUSH) != Z_OK || zp->z.avail_in)
 		die("deflate");
 	unsigned char v[10];
-	size_t n = z.total_out + varint_put(v, len);
-	deflateEnd(&z);
-	return (n < len ? n : len) + FRAME_HEADER_SIZE + FRAME_TRAILER_SIZE;
+	/* the sync flush's last four bytes are left out */
+	return zp->cap - zp->z.avail_out - 4 + varint_put(v, len) +
+	       FRAME_HEADER_SIZE + FRAME_TRAILER_SIZE;
+}
+
+static void zparts_init(struct zparts *zp)
+{
+	memset(zp, 0, sizeof(*zp));
+	if (deflateInit2(&zp->z, 3, Z_DEFLATED, -15, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK)
+		die("deflateInit2");
+}
+
+static void zparts_free(struct zparts *zp)
+{
+	deflateEnd(&zp->z);
+	free(zp->out);
 }
 
 struct cost {
@@ -637,6 +658,7 @@ static struct cost encode_without(const char *path, unsigned tables,
 	struct codec_enc *de = codec_enc_new(&schema_store, 0, 0);
 	struct codec_enc *ke = codec_enc_new(&schema_store, 1, 0);
 	struct schema_rows rows[2];
+	struct zparts zk, zd;
 	struct store_sample s;
 	struct cost c = { 0, 0, 0, 0 };
 	char err[256];
@@ -646,6 +668,8 @@ static struct cost encode_without(const char *path, unsigned tables,
 	memset(rows, 0, sizeof(rows));
 	if (!rd || !de || !ke)
 		die(path);
+	zparts_init(&zk);
+	zparts_init(&zd);
 	while ((got = storefile_next(rd, &s, err, sizeof(err))) > 0) {
 		struct schema_rows *r = &rows[cur];
 		const unsigned char *p;
@@ -668,12 +692,14 @@ static struct cost encode_without(const char *path, unsigned tables,
 		if (codec_enc_sample(ke, &r->cs, &p, &len, &type) < 0)
 			die("codec_enc_sample");
 		c.key_raw += (double)len;
-		c.key_z += (double)deflated(p, len);
+		c.key_z += (double)deflated(&zk, p, len, true);
 		if (codec_enc_sample(de, &r->cs, &p, &len, &type) < 0)
 			die("codec_enc_sample");
+		/* the first opens the stream the deltas go on with */
+		size_t z = deflated(&zd, p, len, n == 0);
 		if (n) {
 			c.delta_raw += (double)len;
-			c.delta_z += (double)deflated(p, len);
+			c.delta_z += (double)z;
 		}
 		n++;
 		cur = !cur;
@@ -689,6 +715,8 @@ static struct cost encode_without(const char *path, unsigned tables,
 	c.delta_z /= n - 1;
 	schema_free(&rows[0]);
 	schema_free(&rows[1]);
+	zparts_free(&zk);
+	zparts_free(&zd);
 	codec_enc_free(de);
 	codec_enc_free(ke);
 	storefile_reader_free(rd);

@@ -15,10 +15,12 @@
  *
  * each at -d 10 for a day (8,640 samples), a key frame every
  * KEY_EVERY samples (-k, default 60: ten minutes). For each, the bytes
- * per sample and per day stored three ways: raw records; each record's
- * payload deflated on its own (what the recorder writes: a damaged
- * record costs itself alone); and the raw records in one gzip stream
- * (for comparison only: one damaged byte costs the rest of the file).
+ * per sample and per day stored three ways: raw records; the records
+ * deflated as the recorder writes them (a stream from each key frame,
+ * a part per record: a damaged record costs the deltas up to the next
+ * key frame, as the codec's deltas do anyway); and the raw records in
+ * one gzip stream (for comparison only: one damaged byte costs the
+ * rest of the file).
  * And the CPU time the encoder and writer took per sample.
  *
  *   bench/storesize [-s] [-k KEY_EVERY] [-n SAMPLES]
@@ -245,7 +247,8 @@ static void run(const struct load *l, unsigned key_every, size_t samples)
 		struct codec_sample s = { 1763740000.0 + 10.0 * (double)n, rows };
 		double t0 = cpu_s();
 		if (codec_enc_sample(e, &s, &p, &len, &type) < 0 ||
-		    frame_write(w[1], type, s.time, p, len) < 0) {
+		    frame_write_stream(w[1], type, s.time, p, len,
+				       type == FRAME_KEY) < 0) {
 			perror("storesize");
 			exit(1);
 		}
@@ -314,7 +317,8 @@ static size_t write_real(struct codec_enc *e, struct frame_writer *w,
 			exit(1);
 		}
 	} else if (codec_enc_sample(e, &cs, &out, &len, type) < 0 ||
-		   frame_write(w, *type, cs.time, out, len) < 0) {
+		   frame_write_stream(w, *type, cs.time, out, len,
+				      *type == FRAME_KEY) < 0) {
 		perror("storesize");
 		exit(1);
 	}

@@ -66,7 +66,9 @@ int storefile_write(struct storefile_writer *w, const struct store_sample *s)
 	if (schema_from_store(cur, s, w->have_prev ? &w->rows[!w->cur] : NULL) < 0 ||
 	    codec_enc_sample(w->enc, &cur->cs, &p, &len, &type) < 0)
 		return -1;
-	if (frame_write(w->fw, type, s->time, p, len) < 0) {
+	/* a key frame opens a deflate stream, so a reader can start there */
+	if (frame_write_stream(w->fw, type, s->time, p, len,
+			       type == FRAME_KEY) < 0) {
 		/* the sample is not in the file: no base of the next one */
 		int e = errno;
 
@@ -156,6 +158,8 @@ struct storefile_reader {
 	struct schema_rows rows;
 	uint64_t offset;
 	uint64_t records;       /* records that did not decode */
+	uint64_t unread;        /* deltas of a stream not read from its
+				   start (frame.h) */
 	uint64_t skipped_before; /* deltas skipped by decoders before a seek */
 	struct storefile_session session; /* the last one read */
 	bool have_session;
@@ -277,6 +281,11 @@ int storefile_next(struct storefile_reader *r, struct store_sample *out,
 		}
 		if (f.type != FRAME_KEY && f.type != FRAME_DELTA)
 			continue;       /* a record for other uses */
+		if (f.unread) {
+			/* lost with its base: as a delta the codec skips */
+			r->unread++;
+			continue;
+		}
 		errno = 0;
 		int d = codec_dec_frame(r->dec, f.type, f.time, f.data, f.len,
 					err, errsize);
@@ -333,7 +342,8 @@ struct storefile_damage storefile_damage(const struct storefile_reader *r)
 		.bytes = frame_reader_skipped(r->fr),
 		.parts = frame_reader_gaps(r->fr),
 		.records = r->records,
-		.deltas = r->skipped_before + codec_dec_skipped(r->dec),
+		.deltas = r->skipped_before + r->unread +
+			  codec_dec_skipped(r->dec),
 	};
 }
 

@@ -11,7 +11,8 @@
  *                UTF-8 text)
  *        4    1  type: FRAME_HEADER, FRAME_KEY, FRAME_DELTA, or another
  *                (>= FRAME_OTHER) that a reader hands out as it is
- *        5    1  flags: FRAME_F_DEFLATE, the payload is compressed
+ *        5    1  flags: at most one of FRAME_F_DEFLATE, FRAME_F_OPENS,
+ *                FRAME_F_FOLLOWS (below); none: the payload as it is
  *        6    2  0 (reserved)
  *        8    4  length of the payload as stored, at most
  *                FRAME_MAX_STORED
@@ -21,15 +22,38 @@
  *     20+n    4  CRC-32 (zlib's crc32) of the 20 header bytes and the
  *                payload
  *
- * A compressed payload is the length it inflates to (a varint, see
- * codec.h, at most FRAME_MAX_PAYLOAD) followed by a raw deflate stream
- * of its own: nothing is shared between records, so damage to one record
- * costs that record alone. The writer compresses a payload only when that
- * makes it smaller.
+ * A compressed payload (any of the three flags) is the length it
+ * inflates to (a varint, see codec.h, at most FRAME_MAX_PAYLOAD)
+ * followed by raw deflate data:
+ *
+ *   FRAME_F_DEFLATE  a whole deflate stream of its own (ended by its
+ *                    last block): nothing is shared with other records.
+ *   FRAME_F_OPENS    the first part of a deflate stream: its blocks up
+ *                    to a sync flush (an empty stored block), that
+ *                    block's last four bytes (00 00 FF FF) left out.
+ *                    It inflates on its own.
+ *   FRAME_F_FOLLOWS  the next part of the stream of the record right
+ *                    before it in the file (one of FRAME_F_OPENS or
+ *                    FRAME_F_FOLLOWS, ending where this one starts),
+ *                    stored the same way: its back references reach
+ *                    into the payloads of the parts before it, up to
+ *                    32 KiB back.
+ *
+ * So a record of FRAME_F_FOLLOWS inflates only after the records of its
+ * stream before it did: a reader that did not read them (it started
+ * after them, or one was damaged) hands it out without a payload
+ * (frame.unread), and so on up to the next record that opens a stream.
+ * The writer opens a stream where asked (a key frame: the start of what
+ * a reader can read on its own) and after any record not of the
+ * stream, and compresses a record of a stream even when that does not
+ * make it smaller (a part of the stream must be in it); a record alone
+ * only when that makes it smaller.
  *
  * A file starts with a FRAME_HEADER record: a payload of the format
  * version (2 bytes) and the name of the program that wrote it (text, not
- * NUL-terminated). A reader refuses a file of a newer version; a
+ * NUL-terminated). A reader refuses a file of another version (version
+ * 1, of development builds, deflated each record alone; a newer one
+ * may say anything); a
  * compatible addition (a new field or table of codec.h, a new record
  * type) does not change the version.
  *
@@ -46,7 +70,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FRAME_VERSION 1
+#define FRAME_VERSION 2
 #define FRAME_HEADER_SIZE 20
 #define FRAME_TRAILER_SIZE 4
 #define FRAME_MAX_PAYLOAD (16u << 20)
@@ -60,6 +84,8 @@ enum frame_type {
 };
 
 #define FRAME_F_DEFLATE 0x01
+#define FRAME_F_OPENS 0x02
+#define FRAME_F_FOLLOWS 0x04
 
 /* A record read: data is valid until the next frame_reader_next(). */
 struct frame {
@@ -69,6 +95,9 @@ struct frame {
 					   as stored) */
 	size_t len;
 	bool deflated;                  /* stored compressed */
+	bool unread;                    /* a part of a deflate stream whose
+					   parts before were not read: no
+					   payload (data NULL, len 0) */
 	uint64_t offset;                /* where the record starts */
 	uint64_t skipped;               /* damaged bytes skipped before it */
 };
@@ -83,9 +112,17 @@ struct frame_reader;
  */
 struct frame_writer *frame_writer_open(int fd, bool compress,
 				       const char *writer);
-/* One record, in one write(2). 0, or -1 with errno set. */
+/* One record alone, in one write(2). 0, or -1 with errno set. */
 int frame_write(struct frame_writer *w, int type, double time,
 		const void *payload, size_t len);
+/*
+ * One record of a deflate stream (the writer compresses): opening one
+ * when opens or when the record written last was not of the stream
+ * (or failed), the next part of it otherwise. 0, or -1 with errno set;
+ * EINVAL for a writer that does not compress.
+ */
+int frame_write_stream(struct frame_writer *w, int type, double time,
+		       const void *payload, size_t len, bool opens);
 /* Bytes written so far, the header included. */
 uint64_t frame_writer_bytes(const struct frame_writer *w);
 void frame_writer_free(struct frame_writer *w);
@@ -94,9 +131,9 @@ void frame_writer_free(struct frame_writer *w);
 struct frame_reader *frame_reader_new(int fd);
 /*
  * The next good record into *f: 1; 0 at the end of the file; -1 with
- * errno set on a read error (EIO and the like, ENOMEM) or a file of a
- * newer format (ENOTSUP), with a translated message in err. Header
- * records are taken in by the reader, never handed out.
+ * errno set on a read error (EIO and the like, ENOMEM) or a file of
+ * another format version (ENOTSUP), with a translated message in err.
+ * Header records are taken in by the reader, never handed out.
  */
 int frame_reader_next(struct frame_reader *r, struct frame *f, char *err,
 		      size_t errsize);

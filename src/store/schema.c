@@ -96,6 +96,7 @@ static const struct codec_field task_fields[] = {
 	F(schema_task, T_SHAVE, CODEC_U64, 0, shave),
 	F(schema_task, T_LIKE, CODEC_U64, 0, like),
 	F(schema_task, T_AGE_REL, CODEC_S64, CODEC_COUNTER, age_rel),
+	F(schema_task, T_CTX_NS, CODEC_S64, 0, ctx_ns),
 };
 
 static const struct codec_field cgroup_fields[] = {

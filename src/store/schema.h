@@ -40,9 +40,15 @@
  *    thread of a process with one, the main thread) is written as its
  *    difference from that task's row (like): its numbers as the
  *    difference (mod 2^64, a double's bits) from the task's, its
- *    strings, times, tgid and age only where they are not the task's
- *    (not so where one of those is unknown and the task's is known); a
- *    process with one thread costs next to nothing twice;
+ *    strings, times, tgid and age only where they are not the task's,
+ *    and those it lacks that the task has (its cgroup, when its
+ *    context was read) as bits of like; a process with one thread
+ *    costs next to nothing twice;
+ *  - a task's ctx_at, where it is not the sample's, is stored as the
+ *    nanoseconds from the sample's (both made of a timespec's seconds
+ *    and nanoseconds, as the live monitor reads its clocks: a few
+ *    bytes, where the double's bits took eight), where those give it
+ *    back exactly, else as it is;
  *  - a task's age is usually at - born (how the live monitor makes it
  *    without a thread's own record): stored only where it is not, when
  *    it is whole microseconds as their difference from the whole
@@ -105,11 +111,14 @@ struct schema_task {
 	uint64_t max_ns[READING_NCAT];
 	double max_at[READING_NCAT];
 	uint64_t shave;         /* store_task.have */
-	uint64_t like;          /* a thread row: 1 when written as its
-				   difference from its process's row */
+	uint64_t like;          /* a thread row: bit 0 when written as
+				   its difference from its process's
+				   row, the bits above what it lacks
+				   that the process has */
 	uint64_t uid;
 	int64_t ppid, threads, state, nice;
 	double start_real, ctx_at;
+	int64_t ctx_ns;         /* ctx_at less the sample's, in whole ns */
 	int64_t rss_kib, swap_kib;
 	uint64_t read_bytes, write_bytes, majflt;
 	const char *comm, *user, *wchan, *cmdline, *cgroup;

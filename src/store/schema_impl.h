@@ -44,6 +44,7 @@
 #define T_SHAVE 77
 #define T_LIKE 78
 #define T_AGE_REL 79
+#define T_CTX_NS 80
 
 #define C_PSI_WHEN 3
 

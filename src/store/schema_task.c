@@ -48,7 +48,7 @@ static bool zero_by_default(const struct codec_field *f)
 {
 	switch (f->id) {
 	case T_TGID: case T_ASKED_AT: case T_AT: case T_AGE: case T_AGE_US:
-	case T_AGE_REL: case T_CTX_AT:
+	case T_AGE_REL: case T_CTX_AT: case T_CTX_NS:
 		return false;
 	}
 	return f->type != CODEC_STRING && !(f->flags & CODEC_KEY);
@@ -130,6 +130,35 @@ static void task_reading_in(const struct codec_table *t,
 	}
 }
 
+/*
+ * A time as the live monitor makes it of a timespec, (double)tv_sec +
+ * (double)tv_nsec / 1e9, as its whole nanoseconds: true when one gives
+ * x back exactly (ns_time).
+ */
+static double ns_time(int64_t ns)
+{
+	return (double)(ns / 1000000000) + (double)(ns % 1000000000) / 1e9;
+}
+
+static bool time_ns(double x, int64_t *ns)
+{
+	if (!(x >= 0 && x < 4e9))
+		return false;
+	/* tv_nsec near 1e9 may have rounded x up to the next second */
+	for (int64_t s = (int64_t)x; s >= (int64_t)x - 1 && s >= 0; s--) {
+		int64_t n = llround((x - (double)s) * 1e9);
+
+		for (int64_t k = n - 1; k <= n + 1; k++) {
+			if (k < 0 || k >= 1000000000)
+				continue;
+			*ns = s * 1000000000 + k;
+			if (schema_same(ns_time(*ns), x))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* The members of a store_task its have mask says are known. */
 static void task_have_in(const struct codec_table *t, struct schema_task *o,
 			 const struct store_task *k, double ctx0)
@@ -160,6 +189,13 @@ static void task_have_in(const struct codec_table *t, struct schema_task *o,
 	o->ctx_at = k->ctx_at;
 	schema_set(t, o, T_CTX_AT,
 	    (k->have & STORE_HAVE_CTX_AT) && !schema_same(k->ctx_at, ctx0));
+	int64_t ns, ns0;
+	if (codec_known(t, o, T_CTX_AT) && time_ns(ctx0, &ns0) &&
+	    time_ns(k->ctx_at, &ns)) {
+		o->ctx_ns = ns - ns0;
+		schema_set(t, o, T_CTX_AT, false);
+		schema_set(t, o, T_CTX_NS, true);
+	}
 	if (k->have & STORE_HAVE_WCHAN)
 		o->wchan = k->wchan;
 	schema_set(t, o, T_WCHAN, k->have & STORE_HAVE_WCHAN);
@@ -199,6 +235,7 @@ int schema_task_in(struct schema_rows *r, int set_, const struct store_task *k,
 	schema_set(t, &known, 6, true);
 	schema_set(t, &known, 7, true);
 	schema_set(t, &known, T_CTX_AT, false);
+	schema_set(t, &known, T_CTX_NS, false);
 	schema_set(t, &known, T_LIKE, false);
 	for (size_t i = 0; i < n; i++) {
 		struct schema_task *o = &r->task[set_][i];
@@ -245,24 +282,65 @@ static bool same_field(const struct codec_table *t, const void *a,
 }
 
 /*
+ * The fields a thread row written like its task's may lack where the
+ * task has them, bit i of like >> 1 for the i-th: never reorder, only
+ * append.
+ */
+static const unsigned like_lack_ids[] = {
+	T_TGID, T_ASKED_AT, T_AT, T_AGE, T_AGE_US, T_CTX_AT, 72, 73, 75,
+	T_CGROUP, T_AGE_REL, T_CTX_NS,
+};
+
+/*
+ * Whether field id of o may be its own at all: a wait channel and when
+ * its context was read only where its have says it has them (else what
+ * o is given of p's is not read).
+ */
+static bool has_own(const struct schema_task *o, unsigned id)
+{
+	if (id == T_WCHAN)
+		return o->shave & STORE_HAVE_WCHAN;
+	if (id == T_CTX_AT || id == T_CTX_NS)
+		return o->shave & STORE_HAVE_CTX_AT;
+	return true;
+}
+
+/* The bit of field id in like >> 1, or -1 when it has none. */
+static int like_lack_bit(unsigned id)
+{
+	for (size_t i = 0; i < sizeof(like_lack_ids) / sizeof(like_lack_ids[0]); i++)
+		if (like_lack_ids[i] == id)
+			return (int)i;
+	return -1;
+}
+
+/*
  * Thread row o as its difference from its task's row p: numbers that
  * read back as zero when absent as differences (zero: not written), the
- * others (strings, times, its age) only where not p's. False when that
- * cannot be said: one of those unknown where the task's is known (but a
- * wait channel, which its have says it lacks).
+ * others (strings, times, its age) only where not p's, and those it
+ * lacks where p has them named in like (a thread row does not know its
+ * process's cgroup: the same each sample, so nothing in a delta). False
+ * when that cannot be said.
  */
 static bool like_in(const struct codec_table *t, struct schema_task *o,
 		    const struct schema_task *p)
 {
+	uint64_t lack = 0;
+
 	for (size_t i = 0; i < t->nfields; i++) {
 		const struct codec_field *f = &t->fields[i];
+		int bit;
 
 		if ((f->flags & CODEC_KEY) || zero_by_default(f))
 			continue;
 		if (same_field(t, o, p, f))
 			schema_set(t, o, f->id, false);
-		else if (!codec_known(t, o, f->id) && codec_known(t, p, f->id) &&
-			 f->id != T_WCHAN)
+		else if (codec_known(t, o, f->id) || !codec_known(t, p, f->id) ||
+			 !has_own(o, f->id))
+			continue;
+		else if ((bit = like_lack_bit(f->id)) >= 0)
+			lack |= 1ull << bit;
+		else
 			return false;
 	}
 	for (size_t i = 0; i < t->nfields; i++) {
@@ -273,7 +351,7 @@ static bool like_in(const struct codec_table *t, struct schema_task *o,
 			schema_set(t, o, f->id, true);
 		}
 	}
-	o->like = 1;
+	o->like = 1 | lack << 1;
 	schema_set(t, o, T_LIKE, true);
 	unknown_zeros(t, o);
 	return true;
@@ -308,12 +386,14 @@ int schema_task_like(struct schema_rows *r)
 
 /*
  * A thread row written as a difference (like_in) back into *o: its
- * numbers first, then what it left to the task's (a wait channel only
- * where its own have says it has one).
+ * numbers first, then what it left to the task's (but what like says
+ * it lacks, and what has_own says it cannot have).
  */
 static void like_out(const struct codec_table *t, struct schema_task *o,
 		     const struct schema_task *p)
 {
+	uint64_t lack = o->like >> 1;
+
 	for (size_t i = 0; i < t->nfields; i++) {
 		const struct codec_field *f = &t->fields[i];
 
@@ -322,10 +402,11 @@ static void like_out(const struct codec_table *t, struct schema_task *o,
 	}
 	for (size_t i = 0; i < t->nfields; i++) {
 		const struct codec_field *f = &t->fields[i];
+		int bit = like_lack_bit(f->id);
 
 		if ((f->flags & CODEC_KEY) || zero_by_default(f) ||
 		    codec_known(t, o, f->id) || !codec_known(t, p, f->id) ||
-		    (f->id == T_WCHAN && !(o->shave & STORE_HAVE_WCHAN)))
+		    (bit >= 0 && (lack >> bit & 1)) || !has_own(o, f->id))
 			continue;
 		memcpy((unsigned char *)o + f->offset,
 		       (const unsigned char *)p + f->offset,
@@ -392,7 +473,13 @@ static void task_out(const struct codec_table *t, const struct schema_task *o,
 	k->read_bytes = o->read_bytes;
 	k->write_bytes = o->write_bytes;
 	k->majflt = o->majflt;
-	if (k->have & STORE_HAVE_CTX_AT)
+	int64_t ns0;
+	if (!(k->have & STORE_HAVE_CTX_AT))
+		;
+	else if (codec_known(t, o, T_CTX_NS) && time_ns(ctx0, &ns0) &&
+		 o->ctx_ns <= INT64_MAX - ns0 && o->ctx_ns >= -ns0)
+		k->ctx_at = ns_time(ns0 + o->ctx_ns);
+	else
 		k->ctx_at = codec_known(t, o, T_CTX_AT) ? o->ctx_at : ctx0;
 	if (codec_known(t, o, T_WCHAN))
 		snprintf(k->wchan, sizeof(k->wchan), "%s", o->wchan);
@@ -421,7 +508,7 @@ int schema_task_out(struct schema_rows *r, int set_,
 		const struct schema_task *p;
 
 		if (set_ == SCHEMA_THREADS && codec_known(t, &o, T_LIKE) &&
-		    o.like == 1 && (p = task_of(&o, tasks->rows, tasks->n)))
+		    (o.like & 1) && (p = task_of(&o, tasks->rows, tasks->n)))
 			like_out(t, &o, p);
 		task_out(t, &o, &k[i], out, r->at0, r->ctx0);
 	}

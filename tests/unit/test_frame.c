@@ -6,8 +6,11 @@
  * a byte flipped anywhere in a record costs that record alone, and the
  * reader says how many bytes it skipped; lengths that lie (beyond the
  * file, beyond the largest record, a payload that inflates to more or
- * less than it says) are skipped without allocating what they claim; a newer format version is refused with its number; a
- * file of garbage yields nothing, all of it counted.
+ * less than it says) are skipped without allocating what they claim;
+ * parts of deflate streams come back the same, and those whose stream's
+ * start was not read come out unread up to the next that opens one; a
+ * newer format version, and version 1, are refused with their number;
+ * a file of garbage yields nothing, all of it counted.
  */
 #include <config.h>
 
@@ -311,25 +314,147 @@ static void test_hostile(void)
 	close(fd);
 }
 
-static void test_version(void)
+/*
+ * Key and delta frames written as parts of deflate streams (a key frame
+ * opens one, so does a delta after a record alone): they come back byte
+ * for byte; a part whose stream's start was not read (a record of it
+ * damaged, a reader seeking past its start) comes out unread, without
+ * a payload, up to the next part that opens a stream.
+ */
+static void test_streams(void)
 {
-	unsigned char p[64];
 	int fd = storetest_memfd("frame");
-	struct frame_reader *r = frame_reader_new(fd);
+	struct frame_writer *w = frame_writer_open(fd, true, "test_frame");
+	uint64_t off[NREC + 1];
+	bool opens[NREC], stream[NREC];
 	struct frame f;
-	char err[256] = "";
+	char err[256];
 
-	size_t n = forge(p, FRAME_HEADER, 0, 6, "\x02\x00next", 6);
-	CHECK(write(fd, p, n) == (ssize_t)n);
+	CHECK(fd >= 0 && w);
+	for (size_t i = 0; i < NREC; i++) {
+		const struct rec *r = &recs[i];
+
+		off[i] = frame_writer_bytes(w);
+		stream[i] = r->type == FRAME_KEY || r->type == FRAME_DELTA;
+		opens[i] = stream[i] && (r->type == FRAME_KEY || !i ||
+					 !stream[i - 1]);
+		CHECK((stream[i] ? frame_write_stream(w, r->type, r->time,
+						      r->data, r->len,
+						      r->type == FRAME_KEY) :
+			frame_write(w, r->type, r->time, r->data, r->len)) == 0);
+	}
+	off[NREC] = frame_writer_bytes(w);
+	frame_writer_free(w);
+	/* the flags as said: a stream opened where asked and after a record alone */
+	for (size_t i = 0; i < NREC; i++) {
+		unsigned char h[FRAME_HEADER_SIZE];
+		int want = opens[i] ? FRAME_F_OPENS : stream[i] ?
+			   FRAME_F_FOLLOWS : -1;
+
+		CHECK(pread(fd, h, sizeof(h), (off_t)off[i]) == (ssize_t)sizeof(h));
+		if (want >= 0 && h[5] != want)
+			fprintf(stderr, "record %zu: flags %d, expected %d\n", i,
+				h[5], want);
+		CHECK(want < 0 || h[5] == want);
+	}
+
+	/* whole: every record as written */
+	struct frame_reader *r = frame_reader_new(fd);
 	lseek(fd, 0, SEEK_SET);
-	errno = 0;
-	CHECK_EQ_U(frame_reader_next(r, &f, err, sizeof(err)), -1);
-	CHECK_EQ_U(errno, ENOTSUP);
-	if (!strstr(err, "version 2"))
-		fprintf(stderr, "the message does not name version 2: %s\n", err);
-	CHECK(strstr(err, "version 2") != NULL);
+	for (size_t i = 0; i < NREC; i++) {
+		CHECK_EQ_U(frame_reader_next(r, &f, err, sizeof(err)), 1);
+		CHECK(!f.unread && same_rec(&f, i));
+	}
+	CHECK_EQ_U(frame_reader_next(r, &f, err, sizeof(err)), 0);
+
+	/* seeking to a part that follows: unread up to the next opening */
+	size_t j = 1;
+	while (j < NREC && (opens[j] || !stream[j]))
+		j++;
+	CHECK(j < NREC);
+	CHECK(frame_reader_seek(r, off[j]) == 0);
+	for (size_t i = j; i < NREC; i++) {
+		CHECK_EQ_U(frame_reader_next(r, &f, err, sizeof(err)), 1);
+		if (!opens[i] && stream[i] && (i == j || !opens[i - 1]))
+			CHECK(f.unread && !f.data && !f.len &&
+			      f.type == recs[i].type && f.time == recs[i].time);
+		if (opens[i] || !stream[i])
+			break;
+	}
+	frame_reader_free(r);
+
+	/* a byte flipped in a key frame that deltas follow */
+	size_t k = 0;
+	while (k < NREC && !(opens[k] && k + 1 < NREC && stream[k + 1] &&
+			     !opens[k + 1] && recs[k].len > 0))
+		k++;
+	CHECK(k < NREC);
+	unsigned char b;
+	off_t at = (off_t)off[k] + FRAME_HEADER_SIZE + 1;
+	CHECK(pread(fd, &b, 1, at) == 1);
+	b ^= 0x40;
+	CHECK(pwrite(fd, &b, 1, at) == 1);
+	r = frame_reader_new(fd);
+	lseek(fd, 0, SEEK_SET);
+	size_t unread = 0, expect = 0;
+	for (size_t i = k + 1; i < NREC && stream[i] && !opens[i]; i++)
+		expect++;
+	for (size_t i = 0; i < NREC; i++) {
+		if (i == k)
+			continue;       /* damaged: skipped, counted */
+		CHECK_EQ_U(frame_reader_next(r, &f, err, sizeof(err)), 1);
+		if (f.unread) {
+			unread++;
+			CHECK(i > k && i <= k + expect);
+		} else {
+			CHECK(same_rec(&f, i));
+		}
+		if (i == k + 1)
+			CHECK_EQ_U(f.skipped, off[k + 1] - off[k]);
+	}
+	CHECK_EQ_U(frame_reader_next(r, &f, err, sizeof(err)), 0);
+	if (unread != expect)
+		fprintf(stderr, "%zu parts unread after the damage, expected "
+			"%zu\n", unread, expect);
+	CHECK_EQ_U(unread, expect);
+	CHECK(expect > 0);
 	frame_reader_free(r);
 	close(fd);
+}
+
+/* A file of a newer version, and one of version 1, refused by name. */
+static void test_version(void)
+{
+	static const struct {
+		const char *head;       /* the version, little-endian */
+		const char *says;
+	} files[] = {
+		{ "\x03\x00", "version 3" },
+		{ "\x01\x00", "version 1" },
+	};
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		unsigned char p[64], pay[6];
+		int fd = storetest_memfd("frame");
+		struct frame_reader *r = frame_reader_new(fd);
+		struct frame f;
+		char err[256] = "";
+
+		memcpy(pay, files[i].head, 2);
+		memcpy(pay + 2, "next", 4);
+		size_t n = forge(p, FRAME_HEADER, 0, 6, (const char *)pay, 6);
+		CHECK(write(fd, p, n) == (ssize_t)n);
+		lseek(fd, 0, SEEK_SET);
+		errno = 0;
+		CHECK_EQ_U(frame_reader_next(r, &f, err, sizeof(err)), -1);
+		CHECK_EQ_U(errno, ENOTSUP);
+		if (!strstr(err, files[i].says))
+			fprintf(stderr, "the message does not name %s: %s\n",
+				files[i].says, err);
+		CHECK(strstr(err, files[i].says) != NULL);
+		frame_reader_free(r);
+		close(fd);
+	}
 }
 
 static void test_garbage(void)
@@ -377,6 +502,7 @@ int main(void)
 	test_flipped(false);
 	test_flipped(true);
 	test_hostile();
+	test_streams();
 	test_version();
 	test_garbage();
 	for (size_t i = 0; i < NREC; i++)
