@@ -277,10 +277,26 @@ static void figure_text(struct out *o, const struct cat_figure *d)
 	put_c(o, '}');
 }
 
+/*
+ * Keep the text written since start (flushes: o->flushes then) in text
+ * of size bytes; its length, 0 where it is no longer in the buffer or
+ * does not fit.
+ */
+static size_t keep_text(const struct out *o, size_t start, unsigned flushes,
+			char *text, size_t size)
+{
+	size_t len = o->n - start;
+
+	if (o->flushes != flushes || len > size)
+		return 0;
+	memcpy(text, o->b + start, len);
+	return len;
+}
+
 /* A category's figures: the text of the one before again when the same. */
 static void figure_json(struct out *o, const struct cat_figure *d)
 {
-	size_t start = o->n, len;
+	size_t start = o->n;
 	unsigned flushes = o->flushes;
 
 	if (o->fig_len && figure_same(d, &o->fig)) {
@@ -288,13 +304,8 @@ static void figure_json(struct out *o, const struct cat_figure *d)
 		return;
 	}
 	figure_text(o, d);
-	len = o->n - start;
-	if (o->flushes != flushes || len > sizeof(o->fig_text)) {
-		o->fig_len = 0;
-		return;
-	}
-	memcpy(o->fig_text, o->b + start, len);
-	o->fig_len = len;
+	o->fig_len = keep_text(o, start, flushes, o->fig_text,
+			       sizeof(o->fig_text));
 	o->fig = *d;
 }
 
@@ -311,7 +322,7 @@ static void delay_text(struct out *o, const struct cat_figure *d)
 /* A row's delay object: the text of the one before again when the same. */
 static void delay_json(struct out *o, const struct cat_figure *d)
 {
-	size_t start = o->n, len;
+	size_t start = o->n;
 	unsigned flushes = o->flushes;
 	bool same = o->delay_len > 0;
 
@@ -322,13 +333,8 @@ static void delay_json(struct out *o, const struct cat_figure *d)
 		return;
 	}
 	delay_text(o, d);
-	len = o->n - start;
-	if (o->flushes != flushes || len > sizeof(o->delay_text)) {
-		o->delay_len = 0;
-		return;
-	}
-	memcpy(o->delay_text, o->b + start, len);
-	o->delay_len = len;
+	o->delay_len = keep_text(o, start, flushes, o->delay_text,
+				 sizeof(o->delay_text));
 	memcpy(o->delay, d, sizeof(o->delay));
 }
 
