@@ -60,6 +60,33 @@ static int cmp_metric(const struct row *a, double va, const struct row *b,
 	return order(a, b, r, r != 0 && (isnan(va) || isnan(vb)));
 }
 
+/*
+ * Two values of the field sorted by: a value that is absent (no figure,
+ * no text: `-` on the screen) sorts after every present one, with -r
+ * too; present ones compare by the field's own order. *absent: whether
+ * an absent one decided it.
+ */
+static int cmp_values(int field, const struct field_value *va,
+		      const struct field_value *vb, bool *absent)
+{
+	bool pa = fields_value_present(va), pb = fields_value_present(vb);
+
+	*absent = pa != pb;
+	if (pa != pb)
+		return pa ? -1 : 1;
+	return fields_compare(field, va, vb);
+}
+
+/* By a field's value; an absent one last either way. */
+static int cmp_field(const struct row *a, const struct field_value *va,
+		     const struct row *b, const struct field_value *vb)
+{
+	bool absent;
+	int r = cmp_values(cmp_opts->sort, va, vb, &absent);
+
+	return order(a, b, r, absent);
+}
+
 static int cmp_rows(const struct row *a, const struct row *b)
 {
 	int cat = fields_cat(cmp_opts->sort);
@@ -70,7 +97,7 @@ static int cmp_rows(const struct row *a, const struct row *b)
 		return cmp_metric(a, metric(a, cat), b, metric(b, cat));
 	fields_row_value(cmp_opts->sort, a, &ctx, &va);
 	fields_row_value(cmp_opts->sort, b, &ctx, &vb);
-	return order(a, b, fields_compare(cmp_opts->sort, &va, &vb), false);
+	return cmp_field(a, &va, b, &vb);
 }
 
 static int cmp_row_ptrs(const void *pa, const void *pb)
@@ -137,8 +164,7 @@ static int cmp_index(const void *pa, const void *pb)
 		return cmp_metric(&cmp_base[a], ka->num, &cmp_base[b], kb->num);
 	key_value(ka, &va);
 	key_value(kb, &vb);
-	return order(&cmp_base[a], &cmp_base[b],
-		     fields_compare(cmp_opts->sort, &va, &vb), false);
+	return cmp_field(&cmp_base[a], &va, &cmp_base[b], &vb);
 }
 
 /* Every row's key, or NULL when one is more than a number (or no memory). */
@@ -261,22 +287,24 @@ static int cmp_cgroups(const void *pa, const void *pb)
 	const struct cgroup_row *a = pa, *b = pb;
 	const struct select_opts *o = cmp_opts;
 	int cat = fields_cat(o->sort);
+	bool absent = false; /* an absent figure decides: last either way */
 	int r;
 
 	if (cat >= 0) {
 		const struct cat_figure *fa = &a->d[cat], *fb = &b->d[cat];
 		r = fields_cmp_num(fa->avail ? fa->pct : NAN,
 				   fb->avail ? fb->pct : NAN);
-	} else {
+		absent = fa->avail != fb->avail;
+	} else if (fields_get(o->sort)->cg_get) {
 		struct field_ctx ctx = { .fmt = FIELD_FMT_SORT };
 		struct field_value va, vb;
 		fields_cg_value(o->sort, a, &ctx, &va);
 		fields_cg_value(o->sort, b, &ctx, &vb);
-		/* a field cgroups lack (pid, comm) keeps the order by path */
-		r = fields_get(o->sort)->cg_get ? fields_compare(o->sort, &va, &vb)
-						: 0;
+		r = cmp_values(o->sort, &va, &vb, &absent);
+	} else {
+		r = 0; /* a field cgroups lack (pid, comm): the order by path */
 	}
-	if (o->reverse)
+	if (o->reverse && !absent)
 		r = -r;
 	return r ? r : strcmp(a->path, b->path);
 }

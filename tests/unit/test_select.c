@@ -77,6 +77,13 @@ static void test_sort(void)
 	CHECK_EQ_U(rows[0].pid, 30);
 	CHECK_EQ_U(rows[2].pid, 40);
 	CHECK_EQ_U(rows[3].pid, 20);
+	/* reversed, the smallest first, and the absent value still last */
+	o.reverse = true;
+	select_rows(rows, 4, &o, 1.0);
+	CHECK_EQ_U(rows[0].pid, 40);
+	CHECK_EQ_U(rows[1].pid, 10);
+	CHECK_EQ_U(rows[2].pid, 30);
+	CHECK_EQ_U(rows[3].pid, 20);
 	/* nice ascending, unknown last */
 	for (int i = 0; i < 4; i++) {
 		rows[i].info.ctx.have = i == 2 ? 0 : CTX_NICE;
@@ -87,6 +94,50 @@ static void test_sort(void)
 	CHECK(!(rows[3].info.ctx.have & CTX_NICE));
 	CHECK_EQ_U(rows[0].info.ctx.nice + 5, 0);
 	CHECK_EQ_U(rows[2].info.ctx.nice, 10);
+	/* reversed: descending, unknown still last */
+	o.reverse = true;
+	select_rows(rows, 4, &o, 1.0);
+	CHECK_EQ_U(rows[0].info.ctx.nice, 10);
+	CHECK_EQ_U(rows[2].info.ctx.nice + 5, 0);
+	CHECK(!(rows[3].info.ctx.have & CTX_NICE));
+}
+
+/* Cgroups by a category or a field; an absent figure last either way. */
+static void test_cgroups(void)
+{
+	struct cgroup_row g[3] = {
+		{ .path = "/a", .have_psi = true },
+		{ .path = "/b" },
+		{ .path = "/c", .have_psi = true },
+	};
+	g[0].d[CAT_IO].avail = g[2].d[CAT_IO].avail = true;
+	g[0].d[CAT_IO].pct = 5;
+	g[2].d[CAT_IO].pct = 40;
+	for (int i = 0; i < 3; i += 2) {
+		struct psi_stat *st = &g[i].psi.s[PSI_CPU][PSI_SOME];
+		st->present = st->have_pct = true;
+		st->pct = i ? 1 : 3;
+	}
+	struct select_opts o = { .sort = CAT_IO };
+	select_cgroups(g, 3, &o);
+	CHECK_STR(g[0].path, "/c");
+	CHECK_STR(g[1].path, "/a");
+	CHECK_STR(g[2].path, "/b");
+	o.reverse = true;
+	select_cgroups(g, 3, &o);
+	CHECK_STR(g[0].path, "/a");
+	CHECK_STR(g[1].path, "/c");
+	CHECK_STR(g[2].path, "/b");
+	o = (struct select_opts){ .sort = FIELD_CG_CPU_P };
+	select_cgroups(g, 3, &o);
+	CHECK_STR(g[0].path, "/a");
+	CHECK_STR(g[1].path, "/c");
+	CHECK_STR(g[2].path, "/b");
+	o.reverse = true;
+	select_cgroups(g, 3, &o);
+	CHECK_STR(g[0].path, "/c");
+	CHECK_STR(g[1].path, "/a");
+	CHECK_STR(g[2].path, "/b");
 }
 
 static void test_filter(void)
@@ -328,6 +379,7 @@ int main(void)
 {
 	test_sort();
 	test_sample_limit();
+	test_cgroups();
 	test_filter();
 	test_keys();
 	test_detail_flag();
