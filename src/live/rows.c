@@ -601,10 +601,15 @@ static void on_context(const struct procinfo_context *c, void *arg)
 	memset(&cur, 0, sizeof(cur));
 	store_details(m, k, &cur);
 	taskinfo_store_context(c, &cur);
+	/*
+	 * dated at the sample, as its counters are: the rates are then
+	 * per interval, and a recording stores no time of its own for it
+	 */
+	cur.ctx_at = m->reading_time;
 	/* what a row shows of it, made as a replay makes it */
 	assemble_info(&m->model, &prev, &cur, &k->info);
 	k->ctx_round = m->round;
-	k->ctx_at = c->at;
+	k->ctx_at = cur.ctx_at;
 	k->ctx_read = c->at;
 	k->ctx_have_majflt = c->have_majflt;
 	k->ctx_majflt = c->majflt;
@@ -624,7 +629,7 @@ static void context_keep(struct monitor *m, struct task *k)
 
 	context_before(k, &prev);
 	cur = prev;
-	cur.ctx_at = monitor_now();
+	cur.ctx_at = m->reading_time;
 	if (c->have & CTX_NICE) {
 		cur.have |= STORE_HAVE_NICE;
 		cur.nice = (int8_t)c->nice;
