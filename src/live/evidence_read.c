@@ -117,8 +117,12 @@ void evidence_read_task(const struct evidence_dirs *dirs,
 	struct timespec t;
 
 	memset(out, 0, sizeof(*out));
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	out->when = (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+	if (sys->when > 0) {
+		out->when = sys->when;
+	} else {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		out->when = (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+	}
 	out->sysmem = sys->sysmem;
 	out->load = sys->load;
 	if (wants(dirs, EVIDENCE_CPU)) {

@@ -61,7 +61,8 @@ void evidence_read(const struct evidence_dirs *dirs, struct ts_client *ts,
 /*
  * The machine-wide part of a reading (meminfo, procs_running, CPUs
  * online), the same for every task at one moment: read it once and give
- * it to evidence_read_with for each.
+ * it to evidence_read_with for each. Its when is left 0; a caller that
+ * dates its readings at a sample sets it (evidence_read_task).
  */
 void evidence_read_system(const struct evidence_dirs *dirs,
 			  struct evidence_reading *out);
@@ -77,7 +78,9 @@ void evidence_read_cgroup(const struct evidence_dirs *dirs, struct cg_cpu *cpu,
 /*
  * The process's own part of evidence_read (its CPUs, IO, private memory:
  * dirs->pid and dirs->cpus), with the machine-wide part copied from sys;
- * out is cleared first, and stamped with the moment of the reading.
+ * out is cleared first, and dated as sys is (the sample's reading time,
+ * so that a recording stores no time of its own for it), or with the
+ * moment of the reading where sys->when is 0.
  */
 void evidence_read_task(const struct evidence_dirs *dirs,
 			const struct evidence_reading *sys,

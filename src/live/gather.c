@@ -153,6 +153,8 @@ static const struct evidence_reading *system_of(struct monitor *m,
 		d.cpu_sys = g->cpu_sys;
 		memset(&g->sys, 0, sizeof(g->sys));
 		evidence_read_system(&d, &g->sys);
+		/* the evidence is dated at the sample, as the counters are */
+		g->sys.when = m->reading_time;
 		g->sys_round = m->round;
 	}
 	return &g->sys;

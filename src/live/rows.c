@@ -110,12 +110,25 @@ static double reading_at(const struct monitor *m, const struct task *k)
 /* The age of the task at its latest reading, an upper bound; 0 unknown. */
 static double task_age(const struct monitor *m, const struct task *k)
 {
+	double at = reading_at(m, k);
+	double since = k->waits_from > 0 && at > k->waits_from ?
+		       at - k->waits_from : 0;
+
 	/* a thread's own record says how long it has lived */
 	if (k->cur && k->cur->kind == TS_KIND_PID && k->cur->have_basic &&
-	    k->cur->etime_us)
-		return (double)k->cur->etime_us / 1e6;
-	double at = reading_at(m, k);
-	return k->waits_from > 0 && at > k->waits_from ? at - k->waits_from : 0;
+	    k->cur->etime_us) {
+		double own = (double)k->cur->etime_us / 1e6;
+
+		/*
+		 * the time since waits_from instead where it is within the
+		 * clocks' tolerance of the trust rules (1 % and 2 ms,
+		 * model/delta.c): an upper bound too, and the same from
+		 * sample to sample as at and waits_from are, so a recording
+		 * stores no age of its own for the task
+		 */
+		return since >= own && since <= own * 1.01 + 0.002 ? since : own;
+	}
+	return since;
 }
 
 /*
@@ -601,10 +614,15 @@ static void on_context(const struct procinfo_context *c, void *arg)
 	memset(&cur, 0, sizeof(cur));
 	store_details(m, k, &cur);
 	taskinfo_store_context(c, &cur);
+	/*
+	 * dated at the sample, as its counters are: the rates are then
+	 * per interval, and a recording stores no time of its own for it
+	 */
+	cur.ctx_at = m->reading_time;
 	/* what a row shows of it, made as a replay makes it */
 	assemble_info(&m->model, &prev, &cur, &k->info);
 	k->ctx_round = m->round;
-	k->ctx_at = c->at;
+	k->ctx_at = cur.ctx_at;
 	k->ctx_read = c->at;
 	k->ctx_have_majflt = c->have_majflt;
 	k->ctx_majflt = c->majflt;
@@ -624,7 +642,7 @@ static void context_keep(struct monitor *m, struct task *k)
 
 	context_before(k, &prev);
 	cur = prev;
-	cur.ctx_at = monitor_now();
+	cur.ctx_at = m->reading_time;
 	if (c->have & CTX_NICE) {
 		cur.have |= STORE_HAVE_NICE;
 		cur.nice = (int8_t)c->nice;

@@ -69,7 +69,7 @@ struct task {
 	 */
 	uint64_t ctx_round;        /* the reading after which it was read,
 				      or kept (it did not run since) */
-	double ctx_at;             /* CLOCK_MONOTONIC of that read or keep */
+	double ctx_at;             /* the sample's reading time then */
 	double ctx_read;           /* CLOCK_MONOTONIC of the last true read */
 	unsigned long long ctx_majflt, ctx_rbytes, ctx_wbytes;
 	double cg_at;              /* CLOCK_MONOTONIC when its cgroup was read */

@@ -338,7 +338,7 @@ void assemble_context(const struct assemble *a, const struct store_task *prev,
 		prev = &none;
 	/* rates only between readings of consecutive samples, per interval */
 	bool follows = !a->set.accumulate && (prev->have & h & STORE_HAVE_CTX_AT) &&
-		       prev->ctx_at > a->w.prev_time;
+		       prev->ctx_at >= a->w.prev_time;
 	uint32_t both = follows ? prev->have & h : 0;
 	double dt = cur->ctx_at - prev->ctx_at;
 

@@ -20,7 +20,8 @@
 
 /* One moment: cumulative counters and current values. */
 struct evidence_reading {
-	double when;              /* CLOCK_MONOTONIC seconds */
+	double when;              /* CLOCK_MONOTONIC seconds: the live
+				     monitor's, its sample's reading time */
 	struct cg_cpu cpu;        /* v2 where it has the controller, else v1 */
 	struct cg_mem mem;
 	struct cg_io io;

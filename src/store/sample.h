@@ -91,8 +91,12 @@ struct store_task {
 				 unknown without _IO */
 	uint64_t majflt;      /* major faults, cumulative; unknown without
 				 _MAJFLT */
-	double ctx_at;        /* mono s when the cumulative ones above were
-				 read; unknown without _CTX_AT */
+	double ctx_at;        /* mono s of the sample whose context read
+				 (or keep: the task did not run) gave the
+				 cumulative ones above (the live monitor
+				 dates it at the sample's readings, as it
+				 does their counters); unknown without
+				 _CTX_AT */
 	char wchan[STORE_WCHAN_MAX]; /* the kernel function it sleeps in;
 				 unknown without _WCHAN */
 };

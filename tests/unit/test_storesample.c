@@ -150,6 +150,38 @@ static void check_rows(const struct sample *out, const struct store_sample *s)
 	assemble_free(&a);
 }
 
+/*
+ * Contexts (read or kept) and evidence are dated at the sample's
+ * reading time, as its counters are: the number of those that are not,
+ * and of those that are (some must be: this process's context is read).
+ */
+static void check_dated(const struct store_sample *s)
+{
+	unsigned long long dated = 0, undated = 0;
+
+	for (int set = 0; set < 2; set++) {
+		const struct store_task *k = set ? s->thread_tasks : s->tasks;
+		size_t n = set ? s->nthread_tasks : s->ntasks;
+
+		for (size_t i = 0; i < n; i++) {
+			if (!(k[i].have & STORE_HAVE_CTX_AT))
+				continue;
+			if (k[i].ctx_at == s->mono)
+				dated++;
+			else
+				undated++;
+		}
+	}
+	for (size_t i = 0; i < s->nevidence; i++) {
+		if (s->evidence[i].r.when == s->mono)
+			dated++;
+		else
+			undated++;
+	}
+	CHECK_EQ_U(undated, 0);
+	CHECK(dated > 0);
+}
+
 static void test_live(void)
 {
 	struct monitor_opts mo = { .record = true, .record_threads = true,
@@ -180,6 +212,7 @@ static void test_live(void)
 		      (STORE_M_CPU | STORE_M_MEM));
 		CHECK_EQ_U(s->nprocs, out.nprocs);
 		check_rows(&out, s);
+		check_dated(s);
 	}
 	producer_free(p);
 
