@@ -501,10 +501,18 @@ static void read_wanted_info(struct monitor *m)
  */
 static bool context_due(const struct monitor *m, const struct task *k)
 {
-	return k->ctx_round != m->round &&
-	       (!k->ctx_round || k->moved > k->ctx_round ||
-		!settled(k->info.state) ||
-		m->reading_time - k->ctx_read >= CTX_RECHECK);
+	const struct tt_ctx *x = k->ctx;
+
+	return !x || (x->round != m->round &&
+		      (!x->round || k->moved > x->round ||
+		       !settled(k->info.state) ||
+		       m->reading_time - x->read >= CTX_RECHECK));
+}
+
+/* Whether k's context was read (or kept) for the reading at hand. */
+static bool context_now(const struct monitor *m, const struct task *k)
+{
+	return k->ctx && k->ctx->round == m->round;
 }
 
 struct context_read {
@@ -515,18 +523,20 @@ struct context_read {
 /* The context counters k kept of its latest read, into st's bits. */
 static void context_before(const struct task *k, struct store_task *st)
 {
-	if (!k->ctx_round)
+	const struct tt_ctx *x = k->ctx;
+
+	if (!x || !x->round)
 		return;
 	st->have |= STORE_HAVE_CTX_AT;
-	st->ctx_at = k->ctx_at;
-	if (k->ctx_have_majflt) {
+	st->ctx_at = x->at;
+	if (x->have_majflt) {
 		st->have |= STORE_HAVE_MAJFLT;
-		st->majflt = k->ctx_majflt;
+		st->majflt = x->majflt;
 	}
-	if (k->ctx_have_io) {
+	if (x->have_io) {
 		st->have |= STORE_HAVE_IO;
-		st->read_bytes = k->ctx_rbytes;
-		st->write_bytes = k->ctx_wbytes;
+		st->read_bytes = x->rbytes;
+		st->write_bytes = x->wbytes;
 	}
 }
 
@@ -535,9 +545,9 @@ void rows_store_status(const struct monitor *m, const struct task *k,
 {
 	st->have &= STORE_HAVE_UID | STORE_REPEAT; /* the rest is made here */
 	store_details(m, k, st);
-	if (k->ctx_round != m->round)
+	if (!context_now(m, k))
 		return; /* not read for this sample */
-	const struct task_ctx *c = &k->info.ctx;
+	const struct task_ctx *c = &k->ctx->ctx;
 	context_before(k, st);
 	if (c->have & CTX_NICE) {
 		st->nice = (int8_t)c->nice;
@@ -586,9 +596,12 @@ static void on_context(const struct procinfo_context *c, void *arg)
 	struct monitor *m = cr->m;
 	struct task *k = tasktable_find(cr->t, c->pid);
 	struct store_task prev = { .have = 0 }, cur;
+	struct tt_ctx *x;
 
 	if (!k || (c->start && k->start && c->start != k->start))
 		return; /* gone, or the id is another task's now */
+	if (!(x = tasktable_ctx(k)))
+		return; /* no memory: its row shows nothing of it */
 	if (cr->t == m->threads) {
 		/* a thread's state is read with its context */
 		k->info.state = c->state;
@@ -602,15 +615,16 @@ static void on_context(const struct procinfo_context *c, void *arg)
 	store_details(m, k, &cur);
 	taskinfo_store_context(c, &cur);
 	/* what a row shows of it, made as a replay makes it */
-	assemble_info(&m->model, &prev, &cur, &k->info);
-	k->ctx_round = m->round;
-	k->ctx_at = c->at;
-	k->ctx_read = c->at;
-	k->ctx_have_majflt = c->have_majflt;
-	k->ctx_majflt = c->majflt;
-	k->ctx_have_io = c->have_io;
-	k->ctx_rbytes = c->read_bytes;
-	k->ctx_wbytes = c->write_bytes;
+	assemble_info(&cur, &k->info);
+	assemble_context(&m->model, &prev, &cur, &x->ctx);
+	x->round = m->round;
+	x->at = c->at;
+	x->read = c->at;
+	x->have_majflt = c->have_majflt;
+	x->majflt = c->majflt;
+	x->have_io = c->have_io;
+	x->rbytes = c->read_bytes;
+	x->wbytes = c->write_bytes;
 }
 
 /*
@@ -620,7 +634,8 @@ static void on_context(const struct procinfo_context *c, void *arg)
 static void context_keep(struct monitor *m, struct task *k)
 {
 	struct store_task prev = { .have = 0 }, cur;
-	const struct task_ctx *c = &k->info.ctx;
+	struct tt_ctx *x = k->ctx; /* not due: read before */
+	const struct task_ctx *c = &x->ctx;
 
 	context_before(k, &prev);
 	cur = prev;
@@ -637,9 +652,9 @@ static void context_keep(struct monitor *m, struct task *k)
 		cur.have |= STORE_HAVE_SWAP;
 		cur.swap_kib = c->swap_kib;
 	}
-	assemble_context(&m->model, &prev, &cur, &k->info.ctx);
-	k->ctx_round = m->round;
-	k->ctx_at = cur.ctx_at;
+	assemble_context(&m->model, &prev, &cur, &x->ctx);
+	x->round = m->round;
+	x->at = cur.ctx_at;
 }
 
 /*
@@ -686,7 +701,7 @@ static void fill_context(struct monitor *m, struct tasktable *t,
 		if (rows[i].flags & ROW_EXITED ||
 		    (threads && !thread_state_wanted(m, &rows[i])) ||
 		    !(k = tasktable_find(t, rows[i].pid)) ||
-		    k->ctx_round == m->round)
+		    context_now(m, k))
 			continue;
 		/* a thread's state comes with it: due with its state too */
 		if (!context_due(m, k) && !(threads && info_due(m, k)))
@@ -705,12 +720,12 @@ static void fill_context(struct monitor *m, struct tasktable *t,
 	for (size_t i = 0; i < n; i++) {
 		struct task *k;
 
-		memset(&rows[i].info.ctx, 0, sizeof(rows[i].info.ctx));
+		memset(&rows[i].ctx, 0, sizeof(rows[i].ctx));
 		if (!(rows[i].flags & ROW_EXITED) &&
 		    (!threads || thread_state_wanted(m, &rows[i])) &&
 		    (k = tasktable_find(t, rows[i].pid)) &&
-		    k->ctx_round == m->round)
-			rows[i].info.ctx = k->info.ctx;
+		    context_now(m, k))
+			rows[i].ctx = k->ctx->ctx;
 	}
 }
 
@@ -737,7 +752,7 @@ static void fill_thread_status(struct monitor *m, struct row *rows, size_t n)
 		struct task *k = thread_state_wanted(m, &rows[i]) ?
 				 tasktable_find(m->threads, rows[i].pid) : NULL;
 		struct task *p = tasktable_find(m->procs, rows[i].tgid);
-		rows[i].info.state = k && k->ctx_round == m->round ?
+		rows[i].info.state = k && context_now(m, k) ?
 				     k->info.state : '\0';
 		if (p && p->info.ppid)
 			rows[i].info.ppid = p->info.ppid;
@@ -770,9 +785,7 @@ void rows_fill_status(struct monitor *m, struct row *rows, size_t n)
 		struct task *k = tasktable_find(t, rows[i].pid);
 		if (!k)
 			continue;
-		struct task_ctx ctx = rows[i].info.ctx; /* as fill_context left it */
 		rows[i].info = k->info; /* process rows: threads is theirs */
-		rows[i].info.ctx = ctx;
 	}
 	gather_rows(m, rows, n);
 }

@@ -101,6 +101,7 @@ static void task_free(struct task *k)
 	derive_free(&k->ds);
 	free(k->cur);
 	free(k->ev);
+	free(k->ctx);
 	free(k);
 }
 
@@ -436,6 +437,13 @@ void tasktable_drop_reading(struct task *k)
 	free(k->cur);
 	k->cur = NULL;
 	k->have_cur = false;
+}
+
+struct tt_ctx *tasktable_ctx(struct task *k)
+{
+	if (!k->ctx)
+		k->ctx = calloc(1, sizeof(*k->ctx));
+	return k->ctx;
 }
 
 void tasktable_set_details(struct task *k, const char *comm, const char *cmdline,

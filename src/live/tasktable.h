@@ -41,6 +41,22 @@ struct tt_clocks {
 };
 
 /*
+ * What stands next to a task's stall, as last read (struct task_ctx),
+ * and the counters its rates are made of: read once per reading for the
+ * rows a view shows, so a task has it only once it was read
+ * (tasktable_ctx): an idle thread never shown holds none.
+ */
+struct tt_ctx {
+	struct task_ctx ctx;
+	uint64_t round;            /* the reading after which it was read,
+				      or kept (it did not run since) */
+	double at;                 /* CLOCK_MONOTONIC of that read or keep */
+	double read;               /* CLOCK_MONOTONIC of the last true read */
+	unsigned long long majflt, rbytes, wbytes;
+	bool have_majflt : 1, have_io : 1; /* of the counters above */
+};
+
+/*
  * One task. Its members are grouped by size, and its yes/no members are
  * one bit each (at the end), so that an idle thread costs little: the
  * table holds one of these per thread in thread mode.
@@ -63,15 +79,7 @@ struct task {
 				      0 none */
 	struct task_info info;     /* as last read */
 	uint64_t info_round;       /* the reading after which info was read */
-	/*
-	 * What stands next to a stall (info.ctx): read once per reading
-	 * for the rows shown; the counters its rates are made of, as read.
-	 */
-	uint64_t ctx_round;        /* the reading after which it was read,
-				      or kept (it did not run since) */
-	double ctx_at;             /* CLOCK_MONOTONIC of that read or keep */
-	double ctx_read;           /* CLOCK_MONOTONIC of the last true read */
-	unsigned long long ctx_majflt, ctx_rbytes, ctx_wbytes;
+	struct tt_ctx *ctx;        /* malloc'd at its first read; NULL none */
 	double cg_at;              /* CLOCK_MONOTONIC when its cgroup was read */
 
 	/*
@@ -126,7 +134,6 @@ struct task {
 	 * running: a thread began or ended, its parent ended, it exec'd.
 	 */
 	bool info_stale : 1;
-	bool ctx_have_majflt : 1, ctx_have_io : 1; /* of the counters above */
 	bool cg_stale : 1;         /* exec'd: its cgroup is read again */
 	bool multi : 1;            /* a process that had several threads */
 	bool have_cur : 1;         /* a reading of this sample (cur, above) */
@@ -218,6 +225,9 @@ void tasktable_attach(struct tasktable *t, struct task *k);
 bool tasktable_set_reading(struct task *k, const struct ts_reading *r);
 /* k's reading became the base (or is not wanted): it holds none. */
 void tasktable_drop_reading(struct task *k);
+
+/* k's context, malloc'd (nothing known) when it has none; NULL no memory. */
+struct tt_ctx *tasktable_ctx(struct task *k);
 
 void tasktable_set_details(struct task *k, const char *comm, const char *cmdline,
 		      const char *user);

@@ -82,7 +82,8 @@ static void row_identity(const struct assemble *a, const struct store_task *t,
 	r->cmdline = t->cmdline ? t->cmdline : "";
 	r->user = t->user ? t->user : "";
 	r->cgroup = t->cgroup;
-	assemble_info(a, NULL, t, &r->info);
+	assemble_info(t, &r->info);
+	assemble_context(a, NULL, t, &r->ctx);
 }
 
 /* Where t's row goes: the set's rows or, for an ended task, its exited. */
@@ -354,8 +355,7 @@ void assemble_context(const struct assemble *a, const struct store_task *prev,
 		out->have |= CTX_WRITE;
 }
 
-void assemble_info(const struct assemble *a, const struct store_task *prev,
-		   const struct store_task *t, struct task_info *out)
+void assemble_info(const struct store_task *t, struct task_info *out)
 {
 	*out = TASK_INFO_UNKNOWN;
 	if (t->have & STORE_HAVE_PPID)
@@ -366,7 +366,6 @@ void assemble_info(const struct assemble *a, const struct store_task *prev,
 		out->threads = t->threads;
 	if (t->have & STORE_HAVE_START)
 		out->start = t->start_real;
-	assemble_context(a, prev, t, &out->ctx);
 }
 
 void assemble_sample(struct assemble *a, const struct store_sample *in,

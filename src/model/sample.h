@@ -77,20 +77,20 @@ struct task_ctx {
 };
 
 /*
- * What the sources read of a task apart from its delay figures and its
- * names: read together (procinfo), kept per task (struct task) and copied
- * whole into its rows. A new per-task value is a member here, and a field
- * (fields.c) that shows it.
+ * What the sources read of a task apart from its delay figures, its
+ * names and what stands next to a stall (struct task_ctx, kept apart:
+ * only the rows a view shows have it read): read together (procinfo),
+ * kept per task (struct task) and copied whole into its rows. A new
+ * per-task value is a member here, and a field (fields.c) that shows it.
  */
 struct task_info {
-	pid_t ppid;           /* 0 when unknown */
-	char state;           /* '\0' when unknown */
-	int threads;          /* -1 when unknown */
 	double start;         /* when it started, seconds since the epoch
 				 (from its /proc start and the boot time);
 				 0 when unknown. With the id it names one
 				 life of a task across samples. */
-	struct task_ctx ctx;  /* what stands next to a stall */
+	pid_t ppid;           /* 0 when unknown */
+	int threads;          /* -1 when unknown */
+	char state;           /* '\0' when unknown */
 };
 
 /* Nothing known: what a task and a row hold before the first read. */
@@ -123,6 +123,8 @@ struct row {
 				 "/system.slice/x.service"), or NULL */
 	const struct row_why *why; /* evidence of its stalls, or NULL */
 	struct task_info info; /* state, parent, threads... */
+	struct task_ctx ctx;  /* what stands next to a stall (rows a view
+				 shows; nothing known in the others) */
 	double cpu_pct;       /* CPU use, % of one CPU */
 	double total_pct;     /* time held back, % (delta_stall) */
 	double age;           /* seconds since first seen (for highlighting) */
