@@ -104,7 +104,7 @@ static unsigned task_cats(const struct monitor *m, const struct task *k)
 /* When the task's latest reading was taken at the latest (monotonic). */
 static double reading_at(const struct monitor *m, const struct task *k)
 {
-	return k->have_final ? k->cur_at : m->reading_end;
+	return k->have_final ? tasktable_final_at(k) : m->reading_end;
 }
 
 /* The age of the task at its latest reading, an upper bound; 0 unknown. */
@@ -178,7 +178,7 @@ void rows_reading(const struct monitor *m, const struct task *k,
 	r->id = k->id;
 	r->tgid = k->tgid;
 	r->start = k->start;
-	r->asked_at = k->have_final ? k->cur_at : m->query_start;
+	r->asked_at = k->have_final ? tasktable_final_at(k) : m->query_start;
 	r->at = reading_at(m, k);
 	r->born = k->waits_from;
 	r->age = task_age(m, k);

@@ -92,6 +92,20 @@ static void str_unref(char *s)
 		free(str_head(s));
 }
 
+/*
+ * A task's reading, malloc'd, with room for when a final one came: k->cur
+ * points to its first member.
+ */
+struct tt_reading {
+	struct ts_reading r;
+	double at;
+};
+
+static struct tt_reading *reading_of(const struct task *k)
+{
+	return (struct tt_reading *)(void *)k->cur;
+}
+
 static void task_free(struct task *k)
 {
 	str_unref(k->comm);
@@ -99,7 +113,7 @@ static void task_free(struct task *k)
 	str_unref(k->user);
 	free(k->cgroup);
 	derive_free(&k->ds);
-	free(k->cur);
+	free(reading_of(k));
 	free(k->ev);
 	free(k->ctx);
 	free(k);
@@ -420,11 +434,15 @@ static void share(char **dst, char *src)
 
 bool tasktable_set_reading(struct task *k, const struct ts_reading *r)
 {
-	if (!k->cur && !(k->cur = malloc(sizeof(*k->cur)))) {
+	struct tt_reading *b = reading_of(k);
+
+	if (!b && !(b = malloc(sizeof(*b)))) {
 		k->have_cur = false;
 		return false;
 	}
-	*k->cur = *r;
+	b->r = *r;
+	b->at = 0;
+	k->cur = &b->r;
 	k->have_cur = true;
 	/* a thread's own record names its parent; a process record leaves it 0 */
 	if (r->kind == TS_KIND_PID && r->have_basic && r->ppid)
@@ -432,9 +450,22 @@ bool tasktable_set_reading(struct task *k, const struct ts_reading *r)
 	return true;
 }
 
+bool tasktable_set_final(struct task *k, const struct ts_reading *r, double at)
+{
+	if (!tasktable_set_reading(k, r))
+		return false;
+	reading_of(k)->at = at;
+	return true;
+}
+
+double tasktable_final_at(const struct task *k)
+{
+	return reading_of(k)->at;
+}
+
 void tasktable_drop_reading(struct task *k)
 {
-	free(k->cur);
+	free(reading_of(k));
 	k->cur = NULL;
 	k->have_cur = false;
 }

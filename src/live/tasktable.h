@@ -101,8 +101,8 @@ struct task {
 	 * tasktable_drop_reading), so a task that is not asked holds none.
 	 * have_cur with cur NULL: carried (below), the base is the reading.
 	 */
-	struct ts_reading *cur;
-	double cur_at;             /* CLOCK_MONOTONIC when a final came */
+	struct ts_reading *cur;    /* a final one with when it came:
+				      tasktable_set_final */
 	/*
 	 * A process: 1 + the reading before which its set of threads last
 	 * changed (a thread began or ended); 0: never, while watched.
@@ -111,7 +111,6 @@ struct task {
 	uint64_t moved;            /* the reading whose figures last moved */
 
 	/* life */
-	uint64_t seen;             /* generation of the last scan that saw it */
 	uint64_t queried;          /* generation of the last query that asked */
 	/* which life of the id it is (start is 0 until /proc tells it) */
 	struct tt_span born;       /* when events say it began */
@@ -127,6 +126,8 @@ struct task {
 		struct task *rnext;    /* retired tasks of the same slot */
 	};
 
+	uint32_t seen;             /* generation of the last scan that saw it
+				      (monitor.gen) */
 	/* yes or no, one bit each */
 	bool details_stale : 1;    /* exec or comm change: read again */
 	/*
@@ -223,6 +224,14 @@ void tasktable_attach(struct tasktable *t, struct task *k);
  * no memory for it (k then has none).
  */
 bool tasktable_set_reading(struct task *k, const struct ts_reading *r);
+/*
+ * r, the kernel's exit record of k, becomes k's reading (have_cur), read
+ * at CLOCK_MONOTONIC at; kept with it, as only an ended task has one.
+ * False when there is no memory for it (k then has none).
+ */
+bool tasktable_set_final(struct task *k, const struct ts_reading *r, double at);
+/* When k's final reading came (CLOCK_MONOTONIC); k holds one. */
+double tasktable_final_at(const struct task *k);
 /* k's reading became the base (or is not wanted): it holds none. */
 void tasktable_drop_reading(struct task *k);
 
