@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -562,7 +563,7 @@ void rows_store_status(const struct monitor *m, const struct task *k,
 		st->have |= STORE_HAVE_SWAP;
 	}
 	if (c->have & CTX_WCHAN) {
-		memcpy(st->wchan, c->wchan, sizeof(st->wchan));
+		snprintf(st->wchan, sizeof(st->wchan), "%s", c->wchan);
 		st->have |= STORE_HAVE_WCHAN;
 	}
 }

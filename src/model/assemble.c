@@ -10,6 +10,7 @@
 #include "model/assemble.h"
 #include "model/cgname.h"
 #include "model/producer.h"
+#include "model/wchan.h"
 
 _Static_assert(STORE_WCHAN_MAX == TASK_WCHAN_MAX,
 	       "a wait channel read is what a row shows");
@@ -330,11 +331,8 @@ void assemble_context(const struct assemble *a, const struct store_task *prev,
 		out->swap_kib = cur->swap_kib;
 		out->have |= CTX_SWAP;
 	}
-	if ((h & STORE_HAVE_WCHAN) && cur->wchan[0]) {
-		memcpy(out->wchan, cur->wchan, sizeof(out->wchan));
-		out->wchan[sizeof(out->wchan) - 1] = '\0';
+	if ((h & STORE_HAVE_WCHAN) && (out->wchan = wchan_keep(cur->wchan)))
 		out->have |= CTX_WCHAN;
-	}
 	if (!prev)
 		prev = &none;
 	/* rates only between readings of consecutive samples, per interval */

@@ -16,6 +16,7 @@
 #include "model/fields.h"
 #include "model/fields_task.h"
 #include "model/rowwhy.h"
+#include "model/wchan.h"
 
 /* pid, tgid, ppid: f->arg is the member's offset in struct row. */
 void fields_task_get_pid(const struct field *f, const struct row *r,
@@ -372,10 +373,9 @@ void fields_task_put_wchan(const struct field *f, struct row *r,
 {
 	(void)f;
 	r->ctx.have &= ~(unsigned)CTX_WCHAN;
-	if (!v->have || !v->str || !*v->str)
-		return;
-	snprintf(r->ctx.wchan, sizeof(r->ctx.wchan), "%s", v->str);
-	r->ctx.have |= CTX_WCHAN;
+	r->ctx.wchan = v->have && v->str ? wchan_keep(v->str) : NULL;
+	if (r->ctx.wchan)
+		r->ctx.have |= CTX_WCHAN;
 }
 
 /* The operator's name of the task's cgroup, made from its path. */

@@ -43,7 +43,10 @@ struct cat_figure {
 			     delta.h): not shown, sorted on or summed */
 };
 
-/* The size of a wait channel's name kept (kernel symbols are shorter). */
+/*
+ * The size of a wait channel's name kept (kernel symbols are shorter):
+ * its longest is one byte less.
+ */
 #define TASK_WCHAN_MAX 48
 
 /*
@@ -72,8 +75,9 @@ struct task_ctx {
 	double read_bps;      /* bytes read from storage per second */
 	double write_bps;     /* bytes written to storage per second */
 	double majflt_ps;     /* major faults per second */
-	char wchan[TASK_WCHAN_MAX]; /* the kernel function it sleeps in,
-				 while in D */
+	const char *wchan;    /* the kernel function it sleeps in, while
+				 in D: kept once (model/wchan.h), never
+				 freed; NULL unknown */
 };
 
 /*

@@ -110,8 +110,7 @@ static void build(void)
 			   .have_cpu_pct = true, .cpu_pct = 100 };
 	/* in D: its wait channel, and nothing else known */
 	r->ctx.have = CTX_WCHAN;
-	snprintf(r->ctx.wchan, sizeof(r->ctx.wchan), "%s",
-		 "folio_wait_bit_common");
+	r->ctx.wchan = "folio_wait_bit_common";
 
 	r = &exited[0];
 	*r = (struct row){

@@ -176,8 +176,7 @@ static void test_detail_flag(void)
 	known.ctx.read_bps = 4096;
 	known.ctx.write_bps = 8192;
 	known.ctx.majflt_ps = 2;
-	snprintf(known.ctx.wchan, sizeof(known.ctx.wchan), "%s",
-		 "io_schedule");
+	known.ctx.wchan = "io_schedule";
 	int ndetail = 0;
 	for (int id = 0; id < NFIELD; id++) {
 		const struct field *f = fields_get(id);
