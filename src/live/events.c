@@ -124,7 +124,7 @@ void events_on_event(struct monitor *m, const struct pc_event *ev)
 		/* the parent's forks: copy-on-write evidence (gather.c) */
 		if (ev->pid == ev->tgid &&
 		    (k = tasktable_find(m->procs, ev->parent_tgid)))
-			k->forks++;
+			k->proc->forks++;
 		if (ev->pid == ev->tgid && tasks_wanted_process(m, ev->tgid))
 			on_fork(m, m->procs, ev->pid, ev->tgid, born, at,
 				ev->parent_tgid);

@@ -88,7 +88,7 @@ static void store_identity(struct monitor *m, struct task *k,
 	if (cgsum_used(m)) {
 		struct task *p = k->id == k->tgid && !m->o.threads ? k :
 				 tasktable_find(m->procs, k->tgid);
-		st->cgroup = p ? p->cgroup : k->cgroup;
+		st->cgroup = tasktable_cgroup(p ? p : k);
 	}
 	st->comm = k->comm ? k->comm : "";
 	st->cmdline = k->cmdline ? k->cmdline : "";

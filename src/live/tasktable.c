@@ -111,10 +111,13 @@ static void task_free(struct task *k)
 	str_unref(k->comm);
 	str_unref(k->cmdline);
 	str_unref(k->user);
-	free(k->cgroup);
+	if (k->proc) {
+		free(k->proc->cgroup);
+		free(k->proc->ev);
+		free(k->proc);
+	}
 	derive_free(&k->ds);
 	free(reading_of(k));
-	free(k->ev);
 	free(k->ctx);
 	free(k);
 }
@@ -468,6 +471,18 @@ void tasktable_drop_reading(struct task *k)
 	free(reading_of(k));
 	k->cur = NULL;
 	k->have_cur = false;
+}
+
+bool tasktable_make_proc(struct task *k)
+{
+	if (!k->proc)
+		k->proc = calloc(1, sizeof(*k->proc));
+	return k->proc != NULL;
+}
+
+const char *tasktable_cgroup(const struct task *k)
+{
+	return k->proc ? k->proc->cgroup : NULL;
 }
 
 struct tt_ctx *tasktable_ctx(struct task *k)

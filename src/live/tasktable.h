@@ -57,6 +57,18 @@ struct tt_ctx {
 };
 
 /*
+ * What only a process has (a task of the process table): where it is in
+ * the cgroup tree, the processes it forked, the evidence kept for its
+ * stalls. Made with it (tasktable_make_proc), so that a thread holds none.
+ */
+struct tt_proc {
+	char *cgroup;              /* v2 path, when cgroups are in use */
+	double cg_at;              /* CLOCK_MONOTONIC when its cgroup was read */
+	uint64_t forks;            /* processes it forked while watched */
+	void *ev;                  /* gather.c's, one malloc; freed with it */
+};
+
+/*
  * One task. Its members are grouped by size, and its yes/no members are
  * one bit each (at the end), so that an idle thread costs little: the
  * table holds one of these per thread in thread mode.
@@ -73,14 +85,13 @@ struct task {
 	 * (counted strings, shared between a process and its threads).
 	 */
 	char *comm, *cmdline, *user;
-	char *cgroup;              /* v2 path, when cgroups are in use */
+	struct tt_proc *proc;      /* every process's; NULL for a thread */
 	uid_t uid;
 	pid_t rec_ppid;            /* the parent its own records last named;
 				      0 none */
 	struct task_info info;     /* as last read */
 	uint64_t info_round;       /* the reading after which info was read */
 	struct tt_ctx *ctx;        /* malloc'd at its first read; NULL none */
-	double cg_at;              /* CLOCK_MONOTONIC when its cgroup was read */
 
 	/*
 	 * The earliest moment it can have begun to wait, CLOCK_MONOTONIC
@@ -114,10 +125,6 @@ struct task {
 	uint64_t queried;          /* generation of the last query that asked */
 	/* which life of the id it is (start is 0 until /proc tells it) */
 	struct tt_span born;       /* when events say it began */
-
-	/* why it stalls (live/gather.c): processes forked, evidence kept */
-	uint64_t forks;            /* processes it forked while watched */
-	void *ev;                  /* gather.c's, one malloc; freed with it */
 
 	/* a live task is in one chain of the index, a retired one in one
 	   of the retired ones': never both */
@@ -234,6 +241,11 @@ bool tasktable_set_final(struct task *k, const struct ts_reading *r, double at);
 double tasktable_final_at(const struct task *k);
 /* k's reading became the base (or is not wanted): it holds none. */
 void tasktable_drop_reading(struct task *k);
+
+/* k is a process: its struct tt_proc (nothing yet); false with no memory. */
+bool tasktable_make_proc(struct task *k);
+/* Where process k is in the cgroup tree, or NULL (unknown, a thread). */
+const char *tasktable_cgroup(const struct task *k);
 
 /* k's context, malloc'd (nothing known) when it has none; NULL no memory. */
 struct tt_ctx *tasktable_ctx(struct task *k);
