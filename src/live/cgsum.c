@@ -36,26 +36,26 @@ void cgsum_update(struct monitor *m, struct task *k)
 	if (!cgsum_used(m) || k->exited)
 		return;
 	double now = monitor_now();
-	if (!k->cgroup) {
+	if (!k->proc->cgroup) {
 		/*
 		 * Spread the re-reads over the period: a new process's first
 		 * one falls due at a point of it that its id picks.
 		 */
 		double phase = (double)((uint32_t)k->id * 2654435761u) / 4294967296.0;
-		k->cg_at = now - phase * CGSUM_RECHECK;
+		k->proc->cg_at = now - phase * CGSUM_RECHECK;
 	} else {
-		k->cg_at = now;
+		k->proc->cg_at = now;
 	}
 	k->cg_stale = false;
 	if (cg_layout_pid_path(m->cgl, k->id, path, sizeof(path)) < 0)
 		return;
-	if (k->cgroup && strcmp(k->cgroup, path) == 0)
+	if (k->proc->cgroup && strcmp(k->proc->cgroup, path) == 0)
 		return;
 	char *copy = strdup(path);
 	if (!copy)
 		return;
-	free(k->cgroup);
-	k->cgroup = copy;
+	free(k->proc->cgroup);
+	k->proc->cgroup = copy;
 }
 
 static void read_cgroup_cb(struct task *k, void *arg)
@@ -66,8 +66,8 @@ static void read_cgroup_cb(struct task *k, void *arg)
 static void update_cgroup_cb(struct task *k, void *arg)
 {
 	struct monitor *m = arg;
-	if (!k->cgroup || k->cg_stale || k->moved == m->round ||
-	    monitor_now() - k->cg_at >= CGSUM_RECHECK)
+	if (!k->proc->cgroup || k->cg_stale || k->moved == m->round ||
+	    monitor_now() - k->proc->cg_at >= CGSUM_RECHECK)
 		cgsum_update(m, k);
 }
 
@@ -75,10 +75,10 @@ static void update_cgroup_cb(struct task *k, void *arg)
 void cgsum_inherit(struct monitor *m, struct task *k, pid_t parent)
 {
 	struct task *p;
-	if (!cgsum_used(m) || k->cgroup || !(p = tasktable_find(m->procs, parent)) ||
-	    !p->cgroup)
+	if (!cgsum_used(m) || k->proc->cgroup || !(p = tasktable_find(m->procs, parent)) ||
+	    !p->proc->cgroup)
 		return;
-	k->cgroup = strdup(p->cgroup);
+	k->proc->cgroup = strdup(p->proc->cgroup);
 }
 
 struct cgroup_rows {
@@ -90,8 +90,8 @@ static void push_cgroup_row(struct task *k, void *arg)
 {
 	struct cgroup_rows *c = arg;
 	struct row *r;
-	if (k->cgroup && (r = producer_push_row(&c->rows, &c->n, &c->cap)))
-		r->cgroup = k->cgroup;
+	if (k->proc->cgroup && (r = producer_push_row(&c->rows, &c->n, &c->cap)))
+		r->cgroup = k->proc->cgroup;
 }
 
 /*

@@ -124,7 +124,7 @@ void events_on_event(struct monitor *m, const struct pc_event *ev)
 		/* the parent's forks: copy-on-write evidence (gather.c) */
 		if (ev->pid == ev->tgid &&
 		    (k = tasktable_find(m->procs, ev->parent_tgid)))
-			k->forks++;
+			k->proc->forks++;
 		if (ev->pid == ev->tgid && tasks_wanted_process(m, ev->tgid))
 			on_fork(m, m->procs, ev->pid, ev->tgid, born, at,
 				ev->parent_tgid);
@@ -180,10 +180,13 @@ static void mark_ended(struct task *k)
 static void take_final(const struct monitor *m, struct tasktable *t,
 		       struct task *k, const struct ts_reading *r)
 {
-	tasktable_set_reading(k, r);
-	k->cur_at = (double)m->clk.mono_ns / 1e9; /* read as the record came */
+	/* read as the record came */
+	bool kept = tasktable_set_final(k, r, (double)m->clk.mono_ns / 1e9);
 	waits_from_record(m, k, r);
-	mark_ended(k);
+	if (kept)
+		mark_ended(k);
+	else
+		k->exited = true; /* no memory for its final figures */
 	tasktable_retire(t, k);
 }
 

@@ -191,13 +191,13 @@ static uint64_t hash_of(const char *s)
 }
 
 /*
- * The text of k's /proc/PID/cgroup into k->ev, read when due (see the
- * top); false when it is not known.
+ * The text of k's /proc/PID/cgroup into its evidence (k->proc->ev), read
+ * when due (see the top); false when it is not known.
  */
 static bool cgroups_of(struct monitor *m, struct gather *g, struct task *k)
 {
-	struct task_ev *e = k->ev;
-	uint64_t tree = hash_of(k->cgroup);
+	struct task_ev *e = k->proc->ev;
+	uint64_t tree = hash_of(k->proc->cgroup);
 	double now = monitor_now();
 	char name[64], *pc;
 	bool moved = cgsum_used(m) ? tree != e->tree_hash : k->cg_stale;
@@ -212,13 +212,13 @@ static bool cgroups_of(struct monitor *m, struct gather *g, struct task *k)
 	pc = layout_of(m, g) ? cgroup_read_file(name) : NULL;
 	size_t len = pc ? strlen(pc) : 0;
 	if (!pc || len >= GATHER_CGROUPS ||
-	    !(e = realloc(k->ev, sizeof(*e) + len + 1))) {
+	    !(e = realloc(k->proc->ev, sizeof(*e) + len + 1))) {
 		free(pc);
-		e = k->ev;
+		e = k->proc->ev;
 		e->have_cgroups = false;
 		return false;
 	}
-	k->ev = e;
+	k->proc->ev = e;
 	memcpy(e->cgroups, pc, len + 1);
 	e->have_cgroups = true;
 	free(pc);
@@ -280,7 +280,7 @@ static struct rowev_input input_of(struct monitor *m, struct gather *g)
 static void read_one(struct monitor *m, struct gather *g, struct task *k,
 		     const struct row *r, struct store_evidence *ev)
 {
-	struct task_ev *e = k->ev;
+	struct task_ev *e = k->proc->ev;
 	struct evidence_dirs d = EVIDENCE_DIRS_NONE;
 	const struct cgtable_members *cg = NULL;
 	bool have_cgroups;
@@ -300,14 +300,14 @@ static void read_one(struct monitor *m, struct gather *g, struct task *k,
 	if (d.pid >= 0)
 		close(d.pid);
 	have_cgroups = cgroups_of(m, g, k);
-	e = k->ev; /* grown to its text */
+	e = k->proc->ev; /* grown to its text */
 	if (have_cgroups && (t = table_of(m, g)))
 		cg = cgtable_members_read(t, m->ts, g->proc, e->cgroups,
 					  m->round, d.want);
 	with_cgroups(&ev->r, cg ? &cg->cur : NULL);
 	ev->cgroups = have_cgroups ? e->cgroups : NULL;
 	/* forks are counted from fork events */
-	ev->r.forks = (struct kval){ .have = m->pc != NULL, .v = k->forks };
+	ev->r.forks = (struct kval){ .have = m->pc != NULL, .v = k->proc->forks };
 }
 
 /* The live process behind a row whose evidence is wanted, or NULL. */
@@ -320,7 +320,7 @@ static struct task *wanted(struct monitor *m, const struct row *r)
 	k = tasktable_find(m->procs, r->pid);
 	if (!k || k->exited)
 		return NULL;
-	if (!k->ev && !(k->ev = calloc(1, sizeof(struct task_ev) + 1)))
+	if (!k->proc->ev && !(k->proc->ev = calloc(1, sizeof(struct task_ev) + 1)))
 		return NULL;
 	return k;
 }
@@ -338,7 +338,7 @@ void gather_rows(struct monitor *m, struct row *rows, size_t n)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		struct task *k = wanted(m, &rows[i]);
-		const struct task_ev *e = k ? k->ev : NULL;
+		const struct task_ev *e = k ? k->proc->ev : NULL;
 
 		if (e && !rowev_have(&e->st, m->round) &&
 		    rowwhy_stalled(&rows[i].d[CAT_IO]))
@@ -353,13 +353,13 @@ void gather_rows(struct monitor *m, struct row *rows, size_t n)
 
 		if (!k)
 			continue;
-		e = k->ev;
+		e = k->proc->ev;
 		if (!rowev_have(&e->st, m->round)) {
 			struct store_evidence ev;
 			struct rowev_input in = input_of(m, g);
 
 			read_one(m, g, k, &rows[i], &ev);
-			e = k->ev;
+			e = k->proc->ev;
 			rowev_task(&e->st, &ev, &in, &rows[i]);
 			if (m->whole)
 				storesample_push_evidence(m->whole, &ev);

@@ -53,7 +53,12 @@ struct monitor {
 	struct tasktable *procs;    /* process rows */
 	struct tasktable *threads;  /* thread rows, in thread mode */
 
-	uint64_t gen;
+	/*
+	 * scans of /proc so far: a task's seen is compared with the latest
+	 * only, for equality, so its wrap is harmless (and 32 bits keep
+	 * struct task small)
+	 */
+	uint32_t gen;
 	uint64_t round;             /* readings taken so far */
 	double prev_time;           /* monotonic time of the previous reading */
 	double reading_time;        /* monotonic time of the latest reading */

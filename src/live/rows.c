@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,7 +88,7 @@ static void store_identity(struct monitor *m, struct task *k,
 	if (cgsum_used(m)) {
 		struct task *p = k->id == k->tgid && !m->o.threads ? k :
 				 tasktable_find(m->procs, k->tgid);
-		st->cgroup = p ? p->cgroup : k->cgroup;
+		st->cgroup = tasktable_cgroup(p ? p : k);
 	}
 	st->comm = k->comm ? k->comm : "";
 	st->cmdline = k->cmdline ? k->cmdline : "";
@@ -104,7 +105,7 @@ static unsigned task_cats(const struct monitor *m, const struct task *k)
 /* When the task's latest reading was taken at the latest (monotonic). */
 static double reading_at(const struct monitor *m, const struct task *k)
 {
-	return k->have_final ? k->cur_at : m->reading_end;
+	return k->have_final ? tasktable_final_at(k) : m->reading_end;
 }
 
 /* The age of the task at its latest reading, an upper bound; 0 unknown. */
@@ -191,7 +192,7 @@ void rows_reading(const struct monitor *m, const struct task *k,
 	r->id = k->id;
 	r->tgid = k->tgid;
 	r->start = k->start;
-	r->asked_at = k->have_final ? k->cur_at : m->query_start;
+	r->asked_at = k->have_final ? tasktable_final_at(k) : m->query_start;
 	r->at = reading_at(m, k);
 	r->born = k->waits_from;
 	r->age = task_age(m, k);
@@ -514,10 +515,18 @@ static void read_wanted_info(struct monitor *m)
  */
 static bool context_due(const struct monitor *m, const struct task *k)
 {
-	return k->ctx_round != m->round &&
-	       (!k->ctx_round || k->moved > k->ctx_round ||
-		!settled(k->info.state) ||
-		m->reading_time - k->ctx_read >= CTX_RECHECK);
+	const struct tt_ctx *x = k->ctx;
+
+	return !x || (x->round != m->round &&
+		      (!x->round || k->moved > x->round ||
+		       !settled(k->info.state) ||
+		       m->reading_time - x->read >= CTX_RECHECK));
+}
+
+/* Whether k's context was read (or kept) for the reading at hand. */
+static bool context_now(const struct monitor *m, const struct task *k)
+{
+	return k->ctx && k->ctx->round == m->round;
 }
 
 struct context_read {
@@ -528,18 +537,20 @@ struct context_read {
 /* The context counters k kept of its latest read, into st's bits. */
 static void context_before(const struct task *k, struct store_task *st)
 {
-	if (!k->ctx_round)
+	const struct tt_ctx *x = k->ctx;
+
+	if (!x || !x->round)
 		return;
 	st->have |= STORE_HAVE_CTX_AT;
-	st->ctx_at = k->ctx_at;
-	if (k->ctx_have_majflt) {
+	st->ctx_at = x->at;
+	if (x->have_majflt) {
 		st->have |= STORE_HAVE_MAJFLT;
-		st->majflt = k->ctx_majflt;
+		st->majflt = x->majflt;
 	}
-	if (k->ctx_have_io) {
+	if (x->have_io) {
 		st->have |= STORE_HAVE_IO;
-		st->read_bytes = k->ctx_rbytes;
-		st->write_bytes = k->ctx_wbytes;
+		st->read_bytes = x->rbytes;
+		st->write_bytes = x->wbytes;
 	}
 }
 
@@ -548,9 +559,9 @@ void rows_store_status(const struct monitor *m, const struct task *k,
 {
 	st->have &= STORE_HAVE_UID | STORE_REPEAT; /* the rest is made here */
 	store_details(m, k, st);
-	if (k->ctx_round != m->round)
+	if (!context_now(m, k))
 		return; /* not read for this sample */
-	const struct task_ctx *c = &k->info.ctx;
+	const struct task_ctx *c = &k->ctx->ctx;
 	context_before(k, st);
 	if (c->have & CTX_NICE) {
 		st->nice = (int8_t)c->nice;
@@ -565,7 +576,7 @@ void rows_store_status(const struct monitor *m, const struct task *k,
 		st->have |= STORE_HAVE_SWAP;
 	}
 	if (c->have & CTX_WCHAN) {
-		memcpy(st->wchan, c->wchan, sizeof(st->wchan));
+		snprintf(st->wchan, sizeof(st->wchan), "%s", c->wchan);
 		st->have |= STORE_HAVE_WCHAN;
 	}
 }
@@ -599,9 +610,12 @@ static void on_context(const struct procinfo_context *c, void *arg)
 	struct monitor *m = cr->m;
 	struct task *k = tasktable_find(cr->t, c->pid);
 	struct store_task prev = { .have = 0 }, cur;
+	struct tt_ctx *x;
 
 	if (!k || (c->start && k->start && c->start != k->start))
 		return; /* gone, or the id is another task's now */
+	if (!(x = tasktable_ctx(k)))
+		return; /* no memory: its row shows nothing of it */
 	if (cr->t == m->threads) {
 		/* a thread's state is read with its context */
 		k->info.state = c->state;
@@ -620,15 +634,16 @@ static void on_context(const struct procinfo_context *c, void *arg)
 	 */
 	cur.ctx_at = m->reading_time;
 	/* what a row shows of it, made as a replay makes it */
-	assemble_info(&m->model, &prev, &cur, &k->info);
-	k->ctx_round = m->round;
-	k->ctx_at = cur.ctx_at;
-	k->ctx_read = c->at;
-	k->ctx_have_majflt = c->have_majflt;
-	k->ctx_majflt = c->majflt;
-	k->ctx_have_io = c->have_io;
-	k->ctx_rbytes = c->read_bytes;
-	k->ctx_wbytes = c->write_bytes;
+	assemble_info(&cur, &k->info);
+	assemble_context(&m->model, &prev, &cur, &x->ctx);
+	x->round = m->round;
+	x->at = cur.ctx_at;
+	x->read = c->at;
+	x->have_majflt = c->have_majflt;
+	x->majflt = c->majflt;
+	x->have_io = c->have_io;
+	x->rbytes = c->read_bytes;
+	x->wbytes = c->write_bytes;
 }
 
 /*
@@ -638,7 +653,8 @@ static void on_context(const struct procinfo_context *c, void *arg)
 static void context_keep(struct monitor *m, struct task *k)
 {
 	struct store_task prev = { .have = 0 }, cur;
-	const struct task_ctx *c = &k->info.ctx;
+	struct tt_ctx *x = k->ctx; /* not due: read before */
+	const struct task_ctx *c = &x->ctx;
 
 	context_before(k, &prev);
 	cur = prev;
@@ -655,9 +671,9 @@ static void context_keep(struct monitor *m, struct task *k)
 		cur.have |= STORE_HAVE_SWAP;
 		cur.swap_kib = c->swap_kib;
 	}
-	assemble_context(&m->model, &prev, &cur, &k->info.ctx);
-	k->ctx_round = m->round;
-	k->ctx_at = cur.ctx_at;
+	assemble_context(&m->model, &prev, &cur, &x->ctx);
+	x->round = m->round;
+	x->at = cur.ctx_at;
 }
 
 /*
@@ -704,7 +720,7 @@ static void fill_context(struct monitor *m, struct tasktable *t,
 		if (rows[i].flags & ROW_EXITED ||
 		    (threads && !thread_state_wanted(m, &rows[i])) ||
 		    !(k = tasktable_find(t, rows[i].pid)) ||
-		    k->ctx_round == m->round)
+		    context_now(m, k))
 			continue;
 		/* a thread's state comes with it: due with its state too */
 		if (!context_due(m, k) && !(threads && info_due(m, k)))
@@ -723,12 +739,12 @@ static void fill_context(struct monitor *m, struct tasktable *t,
 	for (size_t i = 0; i < n; i++) {
 		struct task *k;
 
-		memset(&rows[i].info.ctx, 0, sizeof(rows[i].info.ctx));
+		memset(&rows[i].ctx, 0, sizeof(rows[i].ctx));
 		if (!(rows[i].flags & ROW_EXITED) &&
 		    (!threads || thread_state_wanted(m, &rows[i])) &&
 		    (k = tasktable_find(t, rows[i].pid)) &&
-		    k->ctx_round == m->round)
-			rows[i].info.ctx = k->info.ctx;
+		    context_now(m, k))
+			rows[i].ctx = k->ctx->ctx;
 	}
 }
 
@@ -755,7 +771,7 @@ static void fill_thread_status(struct monitor *m, struct row *rows, size_t n)
 		struct task *k = thread_state_wanted(m, &rows[i]) ?
 				 tasktable_find(m->threads, rows[i].pid) : NULL;
 		struct task *p = tasktable_find(m->procs, rows[i].tgid);
-		rows[i].info.state = k && k->ctx_round == m->round ?
+		rows[i].info.state = k && context_now(m, k) ?
 				     k->info.state : '\0';
 		if (p && p->info.ppid)
 			rows[i].info.ppid = p->info.ppid;
@@ -788,9 +804,7 @@ void rows_fill_status(struct monitor *m, struct row *rows, size_t n)
 		struct task *k = tasktable_find(t, rows[i].pid);
 		if (!k)
 			continue;
-		struct task_ctx ctx = rows[i].info.ctx; /* as fill_context left it */
 		rows[i].info = k->info; /* process rows: threads is theirs */
-		rows[i].info.ctx = ctx;
 	}
 	gather_rows(m, rows, n);
 }

@@ -81,6 +81,10 @@ struct task *tasks_add(struct monitor *m, struct tasktable *t, pid_t id,
 	if (!k)
 		return NULL;
 	if (created) {
+		if (t == m->procs && !tasktable_make_proc(k)) {
+			tasktable_remove(t, id); /* no memory for it */
+			return NULL;
+		}
 		k->tgid = tgid;
 		if (t == m->threads)
 			tasks_threads_changed(m, tgid);

@@ -92,15 +92,33 @@ static void str_unref(char *s)
 		free(str_head(s));
 }
 
+/*
+ * A task's reading, malloc'd, with room for when a final one came: k->cur
+ * points to its first member.
+ */
+struct tt_reading {
+	struct ts_reading r;
+	double at;
+};
+
+static struct tt_reading *reading_of(const struct task *k)
+{
+	return (struct tt_reading *)(void *)k->cur;
+}
+
 static void task_free(struct task *k)
 {
 	str_unref(k->comm);
 	str_unref(k->cmdline);
 	str_unref(k->user);
-	free(k->cgroup);
+	if (k->proc) {
+		free(k->proc->cgroup);
+		free(k->proc->ev);
+		free(k->proc);
+	}
 	derive_free(&k->ds);
-	free(k->cur);
-	free(k->ev);
+	free(reading_of(k));
+	free(k->ctx);
 	free(k);
 }
 
@@ -419,11 +437,15 @@ static void share(char **dst, char *src)
 
 bool tasktable_set_reading(struct task *k, const struct ts_reading *r)
 {
-	if (!k->cur && !(k->cur = malloc(sizeof(*k->cur)))) {
+	struct tt_reading *b = reading_of(k);
+
+	if (!b && !(b = malloc(sizeof(*b)))) {
 		k->have_cur = false;
 		return false;
 	}
-	*k->cur = *r;
+	b->r = *r;
+	b->at = 0;
+	k->cur = &b->r;
 	k->have_cur = true;
 	/* a thread's own record names its parent; a process record leaves it 0 */
 	if (r->kind == TS_KIND_PID && r->have_basic && r->ppid)
@@ -431,11 +453,43 @@ bool tasktable_set_reading(struct task *k, const struct ts_reading *r)
 	return true;
 }
 
+bool tasktable_set_final(struct task *k, const struct ts_reading *r, double at)
+{
+	if (!tasktable_set_reading(k, r))
+		return false;
+	reading_of(k)->at = at;
+	return true;
+}
+
+double tasktable_final_at(const struct task *k)
+{
+	return reading_of(k)->at;
+}
+
 void tasktable_drop_reading(struct task *k)
 {
-	free(k->cur);
+	free(reading_of(k));
 	k->cur = NULL;
 	k->have_cur = false;
+}
+
+bool tasktable_make_proc(struct task *k)
+{
+	if (!k->proc)
+		k->proc = calloc(1, sizeof(*k->proc));
+	return k->proc != NULL;
+}
+
+const char *tasktable_cgroup(const struct task *k)
+{
+	return k->proc ? k->proc->cgroup : NULL;
+}
+
+struct tt_ctx *tasktable_ctx(struct task *k)
+{
+	if (!k->ctx)
+		k->ctx = calloc(1, sizeof(*k->ctx));
+	return k->ctx;
 }
 
 void tasktable_set_details(struct task *k, const char *comm, const char *cmdline,

@@ -41,6 +41,34 @@ struct tt_clocks {
 };
 
 /*
+ * What stands next to a task's stall, as last read (struct task_ctx),
+ * and the counters its rates are made of: read once per reading for the
+ * rows a view shows, so a task has it only once it was read
+ * (tasktable_ctx): an idle thread never shown holds none.
+ */
+struct tt_ctx {
+	struct task_ctx ctx;
+	uint64_t round;            /* the reading after which it was read,
+				      or kept (it did not run since) */
+	double at;                 /* the sample's reading time then */
+	double read;               /* CLOCK_MONOTONIC of the last true read */
+	unsigned long long majflt, rbytes, wbytes;
+	bool have_majflt : 1, have_io : 1; /* of the counters above */
+};
+
+/*
+ * What only a process has (a task of the process table): where it is in
+ * the cgroup tree, the processes it forked, the evidence kept for its
+ * stalls. Made with it (tasktable_make_proc), so that a thread holds none.
+ */
+struct tt_proc {
+	char *cgroup;              /* v2 path, when cgroups are in use */
+	double cg_at;              /* CLOCK_MONOTONIC when its cgroup was read */
+	uint64_t forks;            /* processes it forked while watched */
+	void *ev;                  /* gather.c's, one malloc; freed with it */
+};
+
+/*
  * One task. Its members are grouped by size, and its yes/no members are
  * one bit each (at the end), so that an idle thread costs little: the
  * table holds one of these per thread in thread mode.
@@ -57,22 +85,13 @@ struct task {
 	 * (counted strings, shared between a process and its threads).
 	 */
 	char *comm, *cmdline, *user;
-	char *cgroup;              /* v2 path, when cgroups are in use */
+	struct tt_proc *proc;      /* every process's; NULL for a thread */
 	uid_t uid;
 	pid_t rec_ppid;            /* the parent its own records last named;
 				      0 none */
 	struct task_info info;     /* as last read */
 	uint64_t info_round;       /* the reading after which info was read */
-	/*
-	 * What stands next to a stall (info.ctx): read once per reading
-	 * for the rows shown; the counters its rates are made of, as read.
-	 */
-	uint64_t ctx_round;        /* the reading after which it was read,
-				      or kept (it did not run since) */
-	double ctx_at;             /* the sample's reading time then */
-	double ctx_read;           /* CLOCK_MONOTONIC of the last true read */
-	unsigned long long ctx_majflt, ctx_rbytes, ctx_wbytes;
-	double cg_at;              /* CLOCK_MONOTONIC when its cgroup was read */
+	struct tt_ctx *ctx;        /* malloc'd at its first read; NULL none */
 
 	/*
 	 * The earliest moment it can have begun to wait, CLOCK_MONOTONIC
@@ -93,8 +112,8 @@ struct task {
 	 * tasktable_drop_reading), so a task that is not asked holds none.
 	 * have_cur with cur NULL: carried (below), the base is the reading.
 	 */
-	struct ts_reading *cur;
-	double cur_at;             /* CLOCK_MONOTONIC when a final came */
+	struct ts_reading *cur;    /* a final one with when it came:
+				      tasktable_set_final */
 	/*
 	 * A process: 1 + the reading before which its set of threads last
 	 * changed (a thread began or ended); 0: never, while watched.
@@ -103,14 +122,9 @@ struct task {
 	uint64_t moved;            /* the reading whose figures last moved */
 
 	/* life */
-	uint64_t seen;             /* generation of the last scan that saw it */
 	uint64_t queried;          /* generation of the last query that asked */
 	/* which life of the id it is (start is 0 until /proc tells it) */
 	struct tt_span born;       /* when events say it began */
-
-	/* why it stalls (live/gather.c): processes forked, evidence kept */
-	uint64_t forks;            /* processes it forked while watched */
-	void *ev;                  /* gather.c's, one malloc; freed with it */
 
 	/* a live task is in one chain of the index, a retired one in one
 	   of the retired ones': never both */
@@ -119,6 +133,8 @@ struct task {
 		struct task *rnext;    /* retired tasks of the same slot */
 	};
 
+	uint32_t seen;             /* generation of the last scan that saw it
+				      (monitor.gen) */
 	/* yes or no, one bit each */
 	bool details_stale : 1;    /* exec or comm change: read again */
 	/*
@@ -126,7 +142,6 @@ struct task {
 	 * running: a thread began or ended, its parent ended, it exec'd.
 	 */
 	bool info_stale : 1;
-	bool ctx_have_majflt : 1, ctx_have_io : 1; /* of the counters above */
 	bool cg_stale : 1;         /* exec'd: its cgroup is read again */
 	bool multi : 1;            /* a process that had several threads */
 	bool have_cur : 1;         /* a reading of this sample (cur, above) */
@@ -216,8 +231,24 @@ void tasktable_attach(struct tasktable *t, struct task *k);
  * no memory for it (k then has none).
  */
 bool tasktable_set_reading(struct task *k, const struct ts_reading *r);
+/*
+ * r, the kernel's exit record of k, becomes k's reading (have_cur), read
+ * at CLOCK_MONOTONIC at; kept with it, as only an ended task has one.
+ * False when there is no memory for it (k then has none).
+ */
+bool tasktable_set_final(struct task *k, const struct ts_reading *r, double at);
+/* When k's final reading came (CLOCK_MONOTONIC); k holds one. */
+double tasktable_final_at(const struct task *k);
 /* k's reading became the base (or is not wanted): it holds none. */
 void tasktable_drop_reading(struct task *k);
+
+/* k is a process: its struct tt_proc (nothing yet); false with no memory. */
+bool tasktable_make_proc(struct task *k);
+/* Where process k is in the cgroup tree, or NULL (unknown, a thread). */
+const char *tasktable_cgroup(const struct task *k);
+
+/* k's context, malloc'd (nothing known) when it has none; NULL no memory. */
+struct tt_ctx *tasktable_ctx(struct task *k);
 
 void tasktable_set_details(struct task *k, const char *comm, const char *cmdline,
 		      const char *user);

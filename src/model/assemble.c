@@ -10,6 +10,7 @@
 #include "model/assemble.h"
 #include "model/cgname.h"
 #include "model/producer.h"
+#include "model/wchan.h"
 
 _Static_assert(STORE_WCHAN_MAX == TASK_WCHAN_MAX,
 	       "a wait channel read is what a row shows");
@@ -82,7 +83,8 @@ static void row_identity(const struct assemble *a, const struct store_task *t,
 	r->cmdline = t->cmdline ? t->cmdline : "";
 	r->user = t->user ? t->user : "";
 	r->cgroup = t->cgroup;
-	assemble_info(a, NULL, t, &r->info);
+	assemble_info(t, &r->info);
+	assemble_context(a, NULL, t, &r->ctx);
 }
 
 /* Where t's row goes: the set's rows or, for an ended task, its exited. */
@@ -329,11 +331,8 @@ void assemble_context(const struct assemble *a, const struct store_task *prev,
 		out->swap_kib = cur->swap_kib;
 		out->have |= CTX_SWAP;
 	}
-	if ((h & STORE_HAVE_WCHAN) && cur->wchan[0]) {
-		memcpy(out->wchan, cur->wchan, sizeof(out->wchan));
-		out->wchan[sizeof(out->wchan) - 1] = '\0';
+	if ((h & STORE_HAVE_WCHAN) && (out->wchan = wchan_keep(cur->wchan)))
 		out->have |= CTX_WCHAN;
-	}
 	if (!prev)
 		prev = &none;
 	/* rates only between readings of consecutive samples, per interval */
@@ -354,8 +353,7 @@ void assemble_context(const struct assemble *a, const struct store_task *prev,
 		out->have |= CTX_WRITE;
 }
 
-void assemble_info(const struct assemble *a, const struct store_task *prev,
-		   const struct store_task *t, struct task_info *out)
+void assemble_info(const struct store_task *t, struct task_info *out)
 {
 	*out = TASK_INFO_UNKNOWN;
 	if (t->have & STORE_HAVE_PPID)
@@ -366,7 +364,6 @@ void assemble_info(const struct assemble *a, const struct store_task *prev,
 		out->threads = t->threads;
 	if (t->have & STORE_HAVE_START)
 		out->start = t->start_real;
-	assemble_context(a, prev, t, &out->ctx);
 }
 
 void assemble_sample(struct assemble *a, const struct store_sample *in,

@@ -105,7 +105,7 @@ void assemble_end(struct assemble *a, const struct store_sample *in,
 		  struct sample *out);
 
 /*
- * What stands next to a task's stall (row.info.ctx) from the context
+ * What stands next to a task's stall (row.ctx) from the context
  * read for its row (cur: STORE_HAVE_RSS... and ctx_at) and the one read
  * before of the same life (prev, or NULL): rates only between readings
  * of consecutive samples (prev read after the previous sample's
@@ -116,15 +116,13 @@ void assemble_context(const struct assemble *a, const struct store_task *prev,
 		      const struct store_task *cur, struct task_ctx *out);
 
 /*
- * A row's details (struct task_info: parent, state, threads, start, and
- * what stands next to a stall) from its task's store task t, and for
- * the rates the one before of the same life (prev, or NULL), as
- * assemble_context: what t's have bits do not give stays unknown. The
- * live monitor makes a task's details with it when it reads them, and a
- * player of recordings the same from the samples it reads.
+ * A row's details (struct task_info: parent, state, threads, start) from
+ * its task's store task t: what t's have bits do not give stays unknown.
+ * What stands next to its stall is assemble_context's. The live monitor
+ * makes a task's details with it when it reads them, and a player of
+ * recordings the same from the samples it reads.
  */
-void assemble_info(const struct assemble *a, const struct store_task *prev,
-		   const struct store_task *t, struct task_info *out);
+void assemble_info(const struct store_task *t, struct task_info *out);
 
 /*
  * The whole of it for a sample held at once: states[i] is the state of

@@ -11,6 +11,13 @@
 _Static_assert(READING_NCAT == NCAT,
 	       "a reading holds every category of the table");
 
+/* -a's window of one task (derive_state.acc). */
+struct derive_acc {
+	struct delta iv;     /* the window so far */
+	uint64_t round;      /* the sample last added to it */
+	bool have;           /* iv holds a window */
+};
+
 /* Reading r as the kernel's reading delta_interval() takes. */
 static void ts_of(const struct task_reading *r, struct ts_reading *t)
 {
@@ -80,9 +87,9 @@ bool derive_interval(struct derive_state *s, const struct task_reading *r,
 	 * The window keeps what it had when nothing new came: no reading,
 	 * a baseline only, or this sample added already.
 	 */
-	if (w->accumulate && s->have_acc &&
-	    (!fresh || s->acc_round == w->round)) {
-		*iv = *s->acc;
+	if (w->accumulate && s->acc && s->acc->have &&
+	    (!fresh || s->acc->round == w->round)) {
+		*iv = s->acc->iv;
 		return true;
 	}
 	if (!fresh)
@@ -94,12 +101,12 @@ bool derive_interval(struct derive_state *s, const struct task_reading *r,
 		moved(s, r, w, iv);
 	}
 	if (w->accumulate) {
-		if (!s->acc && !(s->acc = malloc(sizeof(*s->acc))))
+		if (!s->acc && !(s->acc = calloc(1, sizeof(*s->acc))))
 			return true; /* this interval alone, for want of memory */
-		delta_accumulate(s->acc, !s->have_acc, iv);
-		s->have_acc = true;
-		s->acc_round = w->round;
-		*iv = *s->acc;
+		delta_accumulate(&s->acc->iv, !s->acc->have, iv);
+		s->acc->have = true;
+		s->acc->round = w->round;
+		*iv = s->acc->iv;
 	}
 	return true;
 }
@@ -149,12 +156,12 @@ void derive_rebase(struct derive_state *s, const struct task_reading *r)
 
 void derive_forget_window(struct derive_state *s)
 {
-	s->have_acc = false;
+	if (s->acc)
+		s->acc->have = false;
 }
 
 void derive_free(struct derive_state *s)
 {
 	free(s->acc);
 	s->acc = NULL;
-	s->have_acc = false;
 }

@@ -24,6 +24,8 @@
 #include "model/sample.h"
 #include "store/reading.h"
 
+struct derive_acc;
+
 /* What the model keeps of one task from reading to reading. */
 struct derive_state {
 	struct ts_base prev;    /* the counters of the base reading */
@@ -35,11 +37,13 @@ struct derive_state {
 	 * counted it); its next waits began later. 0 before any.
 	 */
 	double wait_lo[NCAT];
-	struct delta *acc;      /* -a: the window so far; NULL until its
-				   first interval (malloc'd, derive_free) */
-	uint64_t acc_round;     /* the sample last added to acc */
+	/*
+	 * -a: the window so far and the sample last added to it; NULL until
+	 * its first interval (malloc'd, derive_free), so that a task costs
+	 * nothing for it without -a
+	 */
+	struct derive_acc *acc;
 	bool have_prev;         /* prev holds a reading */
-	bool have_acc;          /* acc holds a window */
 };
 
 /* The window of one sample, the same for every task of it. */

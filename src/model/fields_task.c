@@ -16,6 +16,7 @@
 #include "model/fields.h"
 #include "model/fields_task.h"
 #include "model/rowwhy.h"
+#include "model/wchan.h"
 
 /* pid, tgid, ppid: f->arg is the member's offset in struct row. */
 void fields_task_get_pid(const struct field *f, const struct row *r,
@@ -275,7 +276,7 @@ void fields_task_put_why(const struct field *f, struct row *r,
 /* f->arg: the member's bit (enum task_ctx_have). */
 static bool ctx_has(const struct field *f, const struct row *r)
 {
-	return r->info.ctx.have & (unsigned)f->arg;
+	return r->ctx.have & (unsigned)f->arg;
 }
 
 static long long *ctx_kib(struct task_ctx *x, unsigned bit)
@@ -293,7 +294,7 @@ static double *ctx_rate(struct task_ctx *x, unsigned bit)
 void fields_task_get_kib(const struct field *f, const struct row *r,
 			 const struct field_ctx *c, struct field_value *v)
 {
-	struct task_ctx x = r->info.ctx;
+	struct task_ctx x = r->ctx;
 
 	(void)c;
 	if (ctx_has(f, r))
@@ -305,18 +306,18 @@ void fields_task_put_kib(const struct field *f, struct row *r,
 {
 	unsigned bit = (unsigned)f->arg;
 
-	r->info.ctx.have &= ~bit;
+	r->ctx.have &= ~bit;
 	if (!v->have)
 		return;
-	*ctx_kib(&r->info.ctx, bit) = v->i;
-	r->info.ctx.have |= bit;
+	*ctx_kib(&r->ctx, bit) = v->i;
+	r->ctx.have |= bit;
 }
 
 /* A rate, per second; IO shows MiB/s on the screen and in text. */
 void fields_task_get_rate(const struct field *f, const struct row *r,
 			  const struct field_ctx *c, struct field_value *v)
 {
-	struct task_ctx x = r->info.ctx;
+	struct task_ctx x = r->ctx;
 	double rate = *ctx_rate(&x, (unsigned)f->arg);
 
 	if (!ctx_has(f, r))
@@ -332,11 +333,11 @@ void fields_task_put_rate(const struct field *f, struct row *r,
 {
 	unsigned bit = (unsigned)f->arg;
 
-	r->info.ctx.have &= ~bit;
+	r->ctx.have &= ~bit;
 	if (!v->have || !isfinite(v->num))
 		return;
-	*ctx_rate(&r->info.ctx, bit) = v->num;
-	r->info.ctx.have |= bit;
+	*ctx_rate(&r->ctx, bit) = v->num;
+	r->ctx.have |= bit;
 }
 
 void fields_task_get_nice(const struct field *f, const struct row *r,
@@ -344,18 +345,18 @@ void fields_task_get_nice(const struct field *f, const struct row *r,
 {
 	(void)c;
 	if (ctx_has(f, r))
-		fields_value_int(v, r->info.ctx.nice);
+		fields_value_int(v, r->ctx.nice);
 }
 
 void fields_task_put_nice(const struct field *f, struct row *r,
 			  const struct field_value *v)
 {
 	(void)f;
-	r->info.ctx.have &= ~(unsigned)CTX_NICE;
+	r->ctx.have &= ~(unsigned)CTX_NICE;
 	if (!v->have || v->i < INT_MIN || v->i > INT_MAX)
 		return;
-	r->info.ctx.nice = (int)v->i;
-	r->info.ctx.have |= CTX_NICE;
+	r->ctx.nice = (int)v->i;
+	r->ctx.have |= CTX_NICE;
 }
 
 /* Only a task in D waits in a channel worth naming. */
@@ -364,18 +365,17 @@ void fields_task_get_wchan(const struct field *f, const struct row *r,
 {
 	(void)c;
 	if (ctx_has(f, r))
-		fields_value_str(v, r->info.ctx.wchan);
+		fields_value_str(v, r->ctx.wchan);
 }
 
 void fields_task_put_wchan(const struct field *f, struct row *r,
 			   const struct field_value *v)
 {
 	(void)f;
-	r->info.ctx.have &= ~(unsigned)CTX_WCHAN;
-	if (!v->have || !v->str || !*v->str)
-		return;
-	snprintf(r->info.ctx.wchan, sizeof(r->info.ctx.wchan), "%s", v->str);
-	r->info.ctx.have |= CTX_WCHAN;
+	r->ctx.have &= ~(unsigned)CTX_WCHAN;
+	r->ctx.wchan = v->have && v->str ? wchan_keep(v->str) : NULL;
+	if (r->ctx.wchan)
+		r->ctx.have |= CTX_WCHAN;
 }
 
 /* The operator's name of the task's cgroup, made from its path. */

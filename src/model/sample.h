@@ -43,7 +43,10 @@ struct cat_figure {
 			     delta.h): not shown, sorted on or summed */
 };
 
-/* The size of a wait channel's name kept (kernel symbols are shorter). */
+/*
+ * The size of a wait channel's name kept (kernel symbols are shorter):
+ * its longest is one byte less.
+ */
 #define TASK_WCHAN_MAX 48
 
 /*
@@ -72,25 +75,26 @@ struct task_ctx {
 	double read_bps;      /* bytes read from storage per second */
 	double write_bps;     /* bytes written to storage per second */
 	double majflt_ps;     /* major faults per second */
-	char wchan[TASK_WCHAN_MAX]; /* the kernel function it sleeps in,
-				 while in D */
+	const char *wchan;    /* the kernel function it sleeps in, while
+				 in D: kept once (model/wchan.h), never
+				 freed; NULL unknown */
 };
 
 /*
- * What the sources read of a task apart from its delay figures and its
- * names: read together (procinfo), kept per task (struct task) and copied
- * whole into its rows. A new per-task value is a member here, and a field
- * (fields.c) that shows it.
+ * What the sources read of a task apart from its delay figures, its
+ * names and what stands next to a stall (struct task_ctx, kept apart:
+ * only the rows a view shows have it read): read together (procinfo),
+ * kept per task (struct task) and copied whole into its rows. A new
+ * per-task value is a member here, and a field (fields.c) that shows it.
  */
 struct task_info {
-	pid_t ppid;           /* 0 when unknown */
-	char state;           /* '\0' when unknown */
-	int threads;          /* -1 when unknown */
 	double start;         /* when it started, seconds since the epoch
 				 (from its /proc start and the boot time);
 				 0 when unknown. With the id it names one
 				 life of a task across samples. */
-	struct task_ctx ctx;  /* what stands next to a stall */
+	pid_t ppid;           /* 0 when unknown */
+	int threads;          /* -1 when unknown */
+	char state;           /* '\0' when unknown */
 };
 
 /* Nothing known: what a task and a row hold before the first read. */
@@ -123,6 +127,8 @@ struct row {
 				 "/system.slice/x.service"), or NULL */
 	const struct row_why *why; /* evidence of its stalls, or NULL */
 	struct task_info info; /* state, parent, threads... */
+	struct task_ctx ctx;  /* what stands next to a stall (rows a view
+				 shows; nothing known in the others) */
 	double cpu_pct;       /* CPU use, % of one CPU */
 	double total_pct;     /* time held back, % (delta_stall) */
 	double age;           /* seconds since first seen (for highlighting) */

@@ -410,7 +410,7 @@ static void make_context(struct playmodel *pm, const struct store_sample *in)
 
 		if (r)
 			assemble_context(&pm->a, t->have_ctx ? &t->ctx : NULL,
-					 st, &r->info.ctx);
+					 st, &r->ctx);
 		if (st->have & STORE_REPEAT)
 			continue;
 		t->ctx = *st;

@@ -184,7 +184,7 @@ static size_t check_row(struct row *r, const struct sample *s, bool thread)
 	}
 	n += check_figures(r->d, &b);
 	n += check_total(&r->total_pct, &b);
-	n += check_ctx(&r->info.ctx);
+	n += check_ctx(&r->ctx);
 	return n;
 }
 

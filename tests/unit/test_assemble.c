@@ -14,6 +14,7 @@
 #include "model/categories.h"
 #include "model/producer.h"
 #include "model/cgrows.h"
+#include "model/wchan.h"
 #include "unit.h"
 
 static const uint32_t ALL = (1u << NCAT) - 1;
@@ -292,6 +293,30 @@ static void test_machine(void)
 	assemble_free(&a);
 }
 
+/*
+ * Wait channels kept once: the same pointer for the same name, none for
+ * an empty one, and at most TASK_WCHAN_MAX - 1 bytes of a longer one.
+ */
+static void test_wchan(void)
+{
+	char longer[TASK_WCHAN_MAX + 8];
+	const char *a = wchan_keep("rq_qos_wait");
+	char again[] = "rq_qos_wait";
+
+	CHECK(a != NULL && strcmp(a, "rq_qos_wait") == 0);
+	CHECK(wchan_keep(again) == a);
+	CHECK(wchan_keep("rq_qos_wai") != a);
+	CHECK(wchan_keep("") == NULL);
+	memset(longer, 'x', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	const char *l = wchan_keep(longer);
+	CHECK(l != NULL && strlen(l) == TASK_WCHAN_MAX - 1);
+	CHECK(l && strncmp(l, longer, TASK_WCHAN_MAX - 1) == 0);
+	/* another name of the same first bytes is the same kept name */
+	longer[TASK_WCHAN_MAX] = 'y';
+	CHECK(wchan_keep(longer) == l);
+}
+
 /* A row's context: as read, and rates between consecutive samples. */
 static void test_context(void)
 {
@@ -334,6 +359,10 @@ static void test_context(void)
 	CHECK_EQ_U(x.nice, -5);
 	CHECK(x.have & CTX_WCHAN);
 	CHECK_STR(x.wchan, "io_schedule");
+	/* one copy of a name, whichever row it comes from */
+	const char *kept = x.wchan;
+	assemble_context(&a, &prev, &cur, &x);
+	CHECK(x.wchan == kept);
 
 	/* the previous read is older than the previous sample: no rates */
 	prev.ctx_at = 99.0;
@@ -440,6 +469,7 @@ int main(void)
 {
 	test_reserve();
 	test_cgroups();
+	test_wchan();
 	test_context();
 	test_machine();
 	test_rows_and_exited();

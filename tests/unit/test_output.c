@@ -37,7 +37,7 @@ static void build(void)
 		.have_cpu_pct = true, .cpu_pct = 37.5, .total_pct = 15.55,
 	};
 	/* next to its stall: all but the wait channel (it is not in D) */
-	r->info.ctx = (struct task_ctx){
+	r->ctx = (struct task_ctx){
 		.have = CTX_RSS | CTX_SWAP | CTX_NICE | CTX_READ | CTX_WRITE |
 			CTX_MAJFLT,
 		.rss_kib = 123456, .swap_kib = 0, .nice = -5,

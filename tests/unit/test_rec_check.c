@@ -438,20 +438,20 @@ static void test_task_ctx(void)
 			     CTX_WRITE | CTX_MAJFLT;
 
 	r[0] = task(70, 0, 1);
-	r[0].info.ctx = (struct task_ctx){
+	r[0].ctx = (struct task_ctx){
 		.have = all, .rss_kib = 1024, .swap_kib = 0, .nice = 19,
 		.read_bps = 0, .write_bps = 4194304, .majflt_ps = 0.5,
 	};
 	r[1] = task(71, 0, 1);
-	r[1].info.ctx = (struct task_ctx){
+	r[1].ctx = (struct task_ctx){
 		.have = all, .rss_kib = -1, .swap_kib = 1LL << 60, .nice = 20,
 		.read_bps = -1, .write_bps = NAN, .majflt_ps = INFINITY,
 	};
 	s.rows = r;
 	s.nrows = 2;
 	CHECK_EQ_U(rec_check_sample(&s), 6);
-	CHECK(r[0].info.ctx.have == all);
-	CHECK(r[1].info.ctx.have == 0);
+	CHECK(r[0].ctx.have == all);
+	CHECK(r[1].ctx.have == 0);
 }
 
 static void test_psi(void)

@@ -76,7 +76,7 @@ static void build(void)
 		.cgroup = "/system.slice/postgresql@15-main.service",
 		.flags = ROW_NEW, .age = 0.5,
 	};
-	r->info.ctx = (struct task_ctx){
+	r->ctx = (struct task_ctx){
 		.have = CTX_RSS | CTX_SWAP | CTX_NICE | CTX_READ | CTX_WRITE |
 			CTX_MAJFLT,
 		.rss_kib = 123456, .swap_kib = 789, .nice = -5,
@@ -109,9 +109,8 @@ static void build(void)
 			   .uid = 0, .user = "0",
 			   .have_cpu_pct = true, .cpu_pct = 100 };
 	/* in D: its wait channel, and nothing else known */
-	r->info.ctx.have = CTX_WCHAN;
-	snprintf(r->info.ctx.wchan, sizeof(r->info.ctx.wchan), "%s",
-		 "folio_wait_bit_common");
+	r->ctx.have = CTX_WCHAN;
+	r->ctx.wchan = "folio_wait_bit_common";
 
 	r = &exited[0];
 	*r = (struct row){
@@ -300,21 +299,21 @@ static int cmp_row(const char *what, const struct row *g, const struct row *w,
 	STR(what, "state", got_state, want_state);
 	EQ(what, "threads", g->info.threads, w->info.threads);
 	/* what stands next to a stall: each known one as it was */
-	EQ(what, "ctx.have", g->info.ctx.have, w->info.ctx.have);
-	if (w->info.ctx.have & CTX_RSS)
-		EQ(what, "rss_kib", g->info.ctx.rss_kib, w->info.ctx.rss_kib);
-	if (w->info.ctx.have & CTX_SWAP)
-		EQ(what, "swap_kib", g->info.ctx.swap_kib, w->info.ctx.swap_kib);
-	if (w->info.ctx.have & CTX_NICE)
-		EQ(what, "nice", g->info.ctx.nice, w->info.ctx.nice);
-	if (w->info.ctx.have & CTX_READ)
-		NUM(what, "read_bps", g->info.ctx.read_bps, w->info.ctx.read_bps, 3);
-	if (w->info.ctx.have & CTX_WRITE)
-		NUM(what, "write_bps", g->info.ctx.write_bps, w->info.ctx.write_bps, 3);
-	if (w->info.ctx.have & CTX_MAJFLT)
-		NUM(what, "majflt_ps", g->info.ctx.majflt_ps, w->info.ctx.majflt_ps, 3);
-	if (w->info.ctx.have & CTX_WCHAN)
-		STR(what, "wchan", g->info.ctx.wchan, w->info.ctx.wchan);
+	EQ(what, "ctx.have", g->ctx.have, w->ctx.have);
+	if (w->ctx.have & CTX_RSS)
+		EQ(what, "rss_kib", g->ctx.rss_kib, w->ctx.rss_kib);
+	if (w->ctx.have & CTX_SWAP)
+		EQ(what, "swap_kib", g->ctx.swap_kib, w->ctx.swap_kib);
+	if (w->ctx.have & CTX_NICE)
+		EQ(what, "nice", g->ctx.nice, w->ctx.nice);
+	if (w->ctx.have & CTX_READ)
+		NUM(what, "read_bps", g->ctx.read_bps, w->ctx.read_bps, 3);
+	if (w->ctx.have & CTX_WRITE)
+		NUM(what, "write_bps", g->ctx.write_bps, w->ctx.write_bps, 3);
+	if (w->ctx.have & CTX_MAJFLT)
+		NUM(what, "majflt_ps", g->ctx.majflt_ps, w->ctx.majflt_ps, 3);
+	if (w->ctx.have & CTX_WCHAN)
+		STR(what, "wchan", g->ctx.wchan, w->ctx.wchan);
 	EQ(what, "have_cpu_pct", g->have_cpu_pct, w->have_cpu_pct);
 	if (w->have_cpu_pct)
 		NUM(what, "cpu_pct", g->cpu_pct, w->cpu_pct, 3);

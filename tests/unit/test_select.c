@@ -86,20 +86,20 @@ static void test_sort(void)
 	CHECK_EQ_U(rows[3].pid, 20);
 	/* nice ascending, unknown last */
 	for (int i = 0; i < 4; i++) {
-		rows[i].info.ctx.have = i == 2 ? 0 : CTX_NICE;
-		rows[i].info.ctx.nice = 10 - 5 * i;
+		rows[i].ctx.have = i == 2 ? 0 : CTX_NICE;
+		rows[i].ctx.nice = 10 - 5 * i;
 	}
 	o = (struct select_opts){ .sort = FIELD_NICE };
 	select_rows(rows, 4, &o, 1.0);
-	CHECK(!(rows[3].info.ctx.have & CTX_NICE));
-	CHECK_EQ_U(rows[0].info.ctx.nice + 5, 0);
-	CHECK_EQ_U(rows[2].info.ctx.nice, 10);
+	CHECK(!(rows[3].ctx.have & CTX_NICE));
+	CHECK_EQ_U(rows[0].ctx.nice + 5, 0);
+	CHECK_EQ_U(rows[2].ctx.nice, 10);
 	/* reversed: descending, unknown still last */
 	o.reverse = true;
 	select_rows(rows, 4, &o, 1.0);
-	CHECK_EQ_U(rows[0].info.ctx.nice, 10);
-	CHECK_EQ_U(rows[2].info.ctx.nice + 5, 0);
-	CHECK(!(rows[3].info.ctx.have & CTX_NICE));
+	CHECK_EQ_U(rows[0].ctx.nice, 10);
+	CHECK_EQ_U(rows[2].ctx.nice + 5, 0);
+	CHECK(!(rows[3].ctx.have & CTX_NICE));
 }
 
 /* Cgroups by a category or a field; an absent figure last either way. */
@@ -219,16 +219,15 @@ static void test_detail_flag(void)
 	known.info.state = 'D';
 	known.info.threads = 3;
 	known.info.start = 1763740000.5;
-	known.info.ctx.have = CTX_RSS | CTX_SWAP | CTX_NICE | CTX_READ |
+	known.ctx.have = CTX_RSS | CTX_SWAP | CTX_NICE | CTX_READ |
 			      CTX_WRITE | CTX_MAJFLT | CTX_WCHAN;
-	known.info.ctx.rss_kib = 1024;
-	known.info.ctx.swap_kib = 64;
-	known.info.ctx.nice = 5;
-	known.info.ctx.read_bps = 4096;
-	known.info.ctx.write_bps = 8192;
-	known.info.ctx.majflt_ps = 2;
-	snprintf(known.info.ctx.wchan, sizeof(known.info.ctx.wchan), "%s",
-		 "io_schedule");
+	known.ctx.rss_kib = 1024;
+	known.ctx.swap_kib = 64;
+	known.ctx.nice = 5;
+	known.ctx.read_bps = 4096;
+	known.ctx.write_bps = 8192;
+	known.ctx.majflt_ps = 2;
+	known.ctx.wchan = "io_schedule";
 	int ndetail = 0;
 	for (int id = 0; id < NFIELD; id++) {
 		const struct field *f = fields_get(id);

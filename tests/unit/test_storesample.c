@@ -2,7 +2,8 @@
 /*
  * The readings a sample was made of, handed out whole: the container
  * (live/storesample.h), a row's details made from a store task
- * (assemble_info: what the have bits do not give stays unknown), and
+ * (assemble_info, and assemble_context for what stands next to a stall:
+ * what the have bits do not give stays unknown), and
  * the live monitor on this machine, recording or not: recording, its
  * producer_readings() holds a store task for every row it gave, whose
  * details make the row's; not recording, it keeps none.
@@ -68,6 +69,7 @@ static void test_info(void)
 {
 	struct assemble a;
 	struct task_info info;
+	struct task_ctx ctx;
 	struct store_task t;
 
 	assemble_init(&a, &(struct assemble_settings){ .accumulate = false });
@@ -79,22 +81,24 @@ static void test_info(void)
 	t.start_real = 1.7e9;
 	t.rss_kib = 100;
 	t.nice = 5;
-	assemble_info(&a, NULL, &t, &info);
+	assemble_info(&t, &info);
+	assemble_context(&a, NULL, &t, &ctx);
 	CHECK_EQ_U(info.ppid, 0);
 	CHECK(info.state == '\0');
 	CHECK(info.threads == -1);
 	CHECK_NEAR(info.start, 0, 0);
-	CHECK_EQ_U(info.ctx.have, 0);
+	CHECK_EQ_U(ctx.have, 0);
 
 	t.have = STORE_HAVE_PPID | STORE_HAVE_STATE | STORE_HAVE_THREADS |
 		 STORE_HAVE_START | STORE_HAVE_RSS | STORE_HAVE_NICE;
-	assemble_info(&a, NULL, &t, &info);
+	assemble_info(&t, &info);
+	assemble_context(&a, NULL, &t, &ctx);
 	CHECK_EQ_U(info.ppid, 3);
 	CHECK(info.state == 'D');
 	CHECK(info.threads == 4);
 	CHECK_NEAR(info.start, 1.7e9, 0);
-	CHECK_EQ_U(info.ctx.have, CTX_RSS | CTX_NICE);
-	CHECK(info.ctx.rss_kib == 100 && info.ctx.nice == 5);
+	CHECK_EQ_U(ctx.have, CTX_RSS | CTX_NICE);
+	CHECK(ctx.rss_kib == 100 && ctx.nice == 5);
 	assemble_free(&a);
 }
 
@@ -120,6 +124,7 @@ static void check_rows(const struct sample *out, const struct store_sample *s)
 		const struct row *r = &out->rows[i];
 		const struct store_task *t = find(s, r->pid);
 		struct task_info info;
+		struct task_ctx ctx;
 
 		CHECK(t != NULL);
 		if (!t) {
@@ -127,21 +132,22 @@ static void check_rows(const struct sample *out, const struct store_sample *s)
 				(int)r->pid, r->comm);
 			continue;
 		}
-		assemble_info(&a, NULL, t, &info);
+		assemble_info(t, &info);
+		assemble_context(&a, NULL, t, &ctx);
 		if (info.state != r->info.state || info.ppid != r->info.ppid ||
 		    info.threads != r->info.threads ||
 		    info.start != r->info.start ||
-		    (info.ctx.have & ~RATES) != (r->info.ctx.have & ~RATES) ||
-		    info.ctx.nice != r->info.ctx.nice ||
-		    info.ctx.rss_kib != r->info.ctx.rss_kib ||
+		    (ctx.have & ~RATES) != (r->ctx.have & ~RATES) ||
+		    ctx.nice != r->ctx.nice ||
+		    ctx.rss_kib != r->ctx.rss_kib ||
 		    strcmp(t->comm, r->comm) != 0) {
 			fprintf(stderr, "row %d: state %c ppid %d threads %d "
 				"rss %lld, its store task %c %d %d %lld\n",
 				(int)r->pid, r->info.state ? r->info.state : '-',
 				(int)r->info.ppid, r->info.threads,
-				r->info.ctx.rss_kib,
+				r->ctx.rss_kib,
 				info.state ? info.state : '-', (int)info.ppid,
-				info.threads, info.ctx.rss_kib);
+				info.threads, ctx.rss_kib);
 			CHECK(!"a row's details are its store task's");
 		}
 		matched++;
