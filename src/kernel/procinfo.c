@@ -351,21 +351,35 @@ static const struct kval_key vm_keys[] = {
 /*
  * The memory of the process whose status is name (relative to dirfd), in
  * KiB: false without it (a kernel thread or a zombie has none, or it
- * ended).
+ * ended); where cpu is not NULL, the allowed CPUs of the same text too
+ * (*have_cpu: the text was read).
  */
-static bool read_vm(int dirfd, const char *name, long long *rss_kib,
-		    long long *swap_kib)
+static bool read_status(int dirfd, const char *name, long long *rss_kib,
+			long long *swap_kib, bool *have_cpu,
+			struct taskev_cpu *cpu)
 {
 	char buf[8192];
 	struct vm_mem vm = { 0 };
 
-	if (procfs_read_lines(dirfd, name, buf, sizeof(buf)) <= 0 ||
-	    kval_parse_keyed(buf, ':', "kB", vm_keys, 2, &vm) != 2 ||
+	if (procfs_read_lines(dirfd, name, buf, sizeof(buf)) <= 0)
+		return false;
+	if (cpu) {
+		taskev_parse_cpu(buf, cpu);
+		*have_cpu = true;
+	}
+	if (kval_parse_keyed(buf, ':', "kB", vm_keys, 2, &vm) != 2 ||
 	    !vm.rss.have || !vm.swap.have)
 		return false;
 	*rss_kib = (long long)(vm.rss.v / 1024);
 	*swap_kib = (long long)(vm.swap.v / 1024);
 	return true;
+}
+
+/* read_status without the CPUs. */
+static bool read_vm(int dirfd, const char *name, long long *rss_kib,
+		    long long *swap_kib)
+{
+	return read_status(dirfd, name, rss_kib, swap_kib, NULL, NULL);
 }
 
 /*
@@ -436,7 +450,8 @@ static bool process_context(pid_t id, struct procinfo_context *c)
 	c->have_majflt = st.have_majflt;
 	c->majflt = st.majflt;
 	if (has_memory(&st))
-		c->have_mem = read_vm(fd, "status", &c->rss_kib, &c->swap_kib);
+		c->have_mem = read_status(fd, "status", &c->rss_kib,
+					  &c->swap_kib, &c->have_cpu, &c->cpu);
 	read_wchan(fd, "wchan", c);
 	taskev_read_io(fd, &io);
 	close(fd);

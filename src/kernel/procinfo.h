@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "kernel/taskev.h"
+
 struct procinfo;
 
 struct pi_task {
@@ -63,6 +65,13 @@ struct procinfo_context {
 	bool have_io;             /* /proc/PID/io could be read (ptrace) */
 	unsigned long long read_bytes, write_bytes;
 	double at;                /* CLOCK_MONOTONIC seconds of the read */
+	/*
+	 * A process's allowed CPUs from the status read for its memory
+	 * (taskev_parse_cpu; nothing counted), for its evidence; not in a
+	 * thread's read, nor where status was not read (have_mem false).
+	 */
+	bool have_cpu;
+	struct taskev_cpu cpu;
 };
 
 typedef void (*pi_task_cb)(const struct pi_task *t, void *arg);

@@ -164,6 +164,26 @@ static void count_threads(int pidfd, struct taskev_cpu *out)
 	}
 }
 
+void taskev_parse_cpu(const char *status, struct taskev_cpu *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->allowed_cpus = taskev_parse_allowed(status);
+	if (!out->allowed_cpus.have ||
+	    !taskev_parse_allowed_list(status, out->allowed_list,
+				       sizeof(out->allowed_list)))
+		out->allowed_list[0] = '\0';
+}
+
+void taskev_count_cpu(int pidfd, uint64_t cpus_online, struct taskev_cpu *out)
+{
+	if (pidfd < 0)
+		return;
+	if (cpus_online && out->allowed_cpus.have &&
+	    out->allowed_cpus.v >= cpus_online)
+		return; /* it may run anywhere: pinning is no cause */
+	count_threads(pidfd, out);
+}
+
 void taskev_read_cpu(int pidfd, uint64_t cpus_online, struct taskev_cpu *out)
 {
 	char buf[8192];
@@ -171,17 +191,9 @@ void taskev_read_cpu(int pidfd, uint64_t cpus_online, struct taskev_cpu *out)
 	memset(out, 0, sizeof(*out));
 	if (pidfd < 0)
 		return;
-	if (procfs_read_lines(pidfd, "status", buf, sizeof(buf)) > 0) {
-		out->allowed_cpus = taskev_parse_allowed(buf);
-		if (!out->allowed_cpus.have ||
-		    !taskev_parse_allowed_list(buf, out->allowed_list,
-					       sizeof(out->allowed_list)))
-			out->allowed_list[0] = '\0';
-	}
-	if (cpus_online && out->allowed_cpus.have &&
-	    out->allowed_cpus.v >= cpus_online)
-		return; /* it may run anywhere: pinning is no cause */
-	count_threads(pidfd, out);
+	if (procfs_read_lines(pidfd, "status", buf, sizeof(buf)) > 0)
+		taskev_parse_cpu(buf, out);
+	taskev_count_cpu(pidfd, cpus_online, out);
 }
 
 void taskev_read_mem(int pidfd, struct taskev_mem *out)

@@ -61,6 +61,17 @@ void taskev_read_io(int pidfd, struct taskev_io *out);
  * not known, count anyway). Counting reads one file per thread.
  */
 void taskev_read_cpu(int pidfd, uint64_t cpus_online, struct taskev_cpu *out);
+/*
+ * The part of taskev_read_cpu from the text of /proc/PID/status read
+ * already: the allowed CPUs into out (cleared first), nothing counted.
+ */
+void taskev_parse_cpu(const char *status, struct taskev_cpu *out);
+/*
+ * The other part: out's threads and runnable ones counted below pidfd,
+ * where out's allowed CPUs are fewer than cpus_online (as
+ * taskev_read_cpu).
+ */
+void taskev_count_cpu(int pidfd, uint64_t cpus_online, struct taskev_cpu *out);
 void taskev_read_mem(int pidfd, struct taskev_mem *out);
 
 #endif

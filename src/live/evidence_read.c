@@ -126,8 +126,15 @@ void evidence_read_task(const struct evidence_dirs *dirs,
 	out->sysmem = sys->sysmem;
 	out->load = sys->load;
 	if (wants(dirs, EVIDENCE_CPU)) {
-		taskev_read_cpu(dirs->pid, out->load.cpus_online.have ?
-				out->load.cpus_online.v : 0, &out->tcpu);
+		uint64_t online = out->load.cpus_online.have ?
+				  out->load.cpus_online.v : 0;
+
+		if (dirs->tcpu) {
+			out->tcpu = *dirs->tcpu;
+			taskev_count_cpu(dirs->pid, online, &out->tcpu);
+		} else {
+			taskev_read_cpu(dirs->pid, online, &out->tcpu);
+		}
 		if (dirs->cpus && out->tcpu.allowed_list[0])
 			cpustat_split(dirs->cpus, out->tcpu.allowed_list,
 				      &out->cpus);
@@ -136,6 +143,20 @@ void evidence_read_task(const struct evidence_dirs *dirs,
 		taskev_read_io(dirs->pid, &out->tio);
 	if (wants(dirs, EVIDENCE_WPCOPY))
 		taskev_read_mem(dirs->pid, &out->tmem);
+}
+
+bool evidence_task_dir_wanted(const struct evidence_dirs *dirs,
+			      const struct evidence_reading *sys)
+{
+	const struct taskev_cpu *c = dirs->tcpu;
+
+	if (wants(dirs, EVIDENCE_IO) || wants(dirs, EVIDENCE_WPCOPY))
+		return true;
+	if (!wants(dirs, EVIDENCE_CPU))
+		return false;
+	/* counted where it may use fewer CPUs than are online */
+	return !c || !c->allowed_cpus.have || !sys->load.cpus_online.have ||
+	       c->allowed_cpus.v < sys->load.cpus_online.v;
 }
 
 void evidence_read_cgroups(const struct evidence_dirs *dirs,

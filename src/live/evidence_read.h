@@ -42,12 +42,18 @@ struct evidence_dirs {
 	 * caller for every process; NULL: not known.
 	 */
 	const struct cpustat *cpus;
+	/*
+	 * The process's allowed CPUs read already at this moment (its
+	 * status, taskev_parse_cpu), NULL: read them below pid.
+	 */
+	const struct taskev_cpu *tcpu;
 };
 
 /* Nothing open (and task states counted where a directory is). */
 #define EVIDENCE_DIRS_NONE ((struct evidence_dirs){ .cg2 = -1, .cpu1 = -1, \
 	.cpuacct1 = -1, .mem1 = -1, .blkio1 = -1, .states1 = -1, .pid = -1, \
-	.proc = -1, .cpu_sys = -1, .no_states = false, .want = 0 })
+	.proc = -1, .cpu_sys = -1, .no_states = false, .want = 0, \
+	.cpus = NULL, .tcpu = NULL })
 
 /*
  * Read everything dirs gives into out. ts (may be NULL) asks the kernel
@@ -77,14 +83,23 @@ void evidence_read_cgroup(const struct evidence_dirs *dirs, struct cg_cpu *cpu,
 
 /*
  * The process's own part of evidence_read (its CPUs, IO, private memory:
- * dirs->pid and dirs->cpus), with the machine-wide part copied from sys;
- * out is cleared first, and dated as sys is (the sample's reading time,
- * so that a recording stores no time of its own for it), or with the
- * moment of the reading where sys->when is 0.
+ * dirs->pid and dirs->cpus; its allowed CPUs from dirs->tcpu where
+ * given), with the machine-wide part copied from sys; out is cleared
+ * first, and dated as sys is (the sample's reading time, so that a
+ * recording stores no time of its own for it), or with the moment of the
+ * reading where sys->when is 0.
  */
 void evidence_read_task(const struct evidence_dirs *dirs,
 			const struct evidence_reading *sys,
 			struct evidence_reading *out);
+
+/*
+ * Whether evidence_read_task reads anything below dirs->pid for the
+ * groups dirs->want names: not for the CPUs alone when dirs->tcpu gives
+ * them and they are all the CPUs online (sys: the machine-wide part).
+ */
+bool evidence_task_dir_wanted(const struct evidence_dirs *dirs,
+			      const struct evidence_reading *sys);
 
 /*
  * The cgroups' part of evidence_read (cpu, memory, io and the task

@@ -56,6 +56,9 @@
  */
 struct task_ev {
 	struct rowev_state st;     /* the model's: the reading before */
+	/* its allowed CPUs as its context read them in cpu_round */
+	uint64_t cpu_round;
+	struct taskev_cpu cpu;
 	bool have_cgroups;
 	double cgroups_at;         /* CLOCK_MONOTONIC of that read */
 	uint64_t tree_hash;        /* of its tree path (task.cgroup) then */
@@ -287,16 +290,20 @@ static void read_one(struct monitor *m, struct gather *g, struct task *k,
 	struct cgtable *t;
 	char name[32];
 
+	const struct evidence_reading *sys = system_of(m, g);
+
 	d.proc = g->proc;
 	d.cpu_sys = g->cpu_sys;
 	d.want = rowwhy_wants(r->d);
 	if (d.want & EVIDENCE_WANT(EVIDENCE_CPU))
 		d.cpus = cpus_of(m, g);
+	if (e->cpu_round == m->round)
+		d.tcpu = &e->cpu;
 	snprintf(name, sizeof(name), "%d", (int)k->id);
-	if (g->proc >= 0)
+	if (g->proc >= 0 && evidence_task_dir_wanted(&d, sys))
 		d.pid = openat(g->proc, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	*ev = (struct store_evidence){ .id = k->id, .start = k->start };
-	evidence_read_task(&d, system_of(m, g), &ev->r);
+	evidence_read_task(&d, sys, &ev->r);
 	if (d.pid >= 0)
 		close(d.pid);
 	have_cgroups = cgroups_of(m, g, k);
@@ -366,6 +373,17 @@ void gather_rows(struct monitor *m, struct row *rows, size_t n)
 		}
 		rows[i].why = &e->st.why;
 	}
+}
+
+void gather_context(struct monitor *m, struct task *k,
+		    const struct taskev_cpu *cpu)
+{
+	struct task_ev *e = k->ev;
+
+	if (!e)
+		return;
+	e->cpu = *cpu;
+	e->cpu_round = m->round;
 }
 
 const struct diskstats *gather_disks(const struct monitor *m)

@@ -220,6 +220,14 @@ size_t rows_count_threads(struct monitor *m);
 /* The evidence of the stalled processes among rows (row.why). */
 void gather_rows(struct monitor *m, struct row *rows, size_t n);
 /*
+ * Process k's allowed CPUs as its context read gave them this round
+ * (from the status it read): its evidence of this round takes them
+ * rather than read that file again. Kept only for a process that had
+ * evidence before (the others read theirs).
+ */
+void gather_context(struct monitor *m, struct task *k,
+		    const struct taskev_cpu *cpu);
+/*
  * /proc/diskstats as read with this sample's evidence, or NULL when it
  * was not read (no shown row stalled on IO).
  */

@@ -16,8 +16,10 @@
  * The root counts no task states. A process's own cgroups on the hybrid
  * tree (cgdirs_open_task, from its /proc/PID/cgroup): those of its lines,
  * task states asked of its first v1 cgroup below a root, never the v2
- * root; read through the table of cgroups once for three processes. And
- * the cgroup table on the hybrid tree: rows named, with their own
+ * root; read through the table of cgroups once for three processes. A
+ * process's allowed CPUs read already by its context: its directory read
+ * only to count its threads where they are fewer than the CPUs online.
+ * And the cgroup table on the hybrid tree: rows named, with their own
  * pressure.
  */
 #include <config.h>
@@ -26,6 +28,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kernel/kval.h"
+#include "kernel/taskev.h"
 #include "live/cgdirs.h"
 #include "live/cgtable.h"
 #include "unit.h"
@@ -254,12 +258,59 @@ static void test_table(void)
 	cgtable_free(t);
 }
 
+/*
+ * A process's allowed CPUs read already (its context's status): taken as
+ * they are, its directory not opened for them where they are all the
+ * CPUs online; where fewer, its threads counted there (the fixture: 1 of
+ * 2, 3 threads, 2 runnable), as a read of its status does.
+ */
+static void test_task_cpus(void)
+{
+	struct evidence_dirs d = EVIDENCE_DIRS_NONE;
+	struct evidence_reading sys, r, whole;
+	struct taskev_cpu all, one;
+	int pid = kval_open_dir(-1, FIXTURES "/evidence/pid");
+
+	CHECK(pid >= 0);
+	memset(&sys, 0, sizeof(sys));
+	sys.load.cpus_online = (struct kval){ .have = true, .v = 2 };
+	taskev_parse_cpu("Cpus_allowed_list:\t0-1\n", &all);
+	taskev_parse_cpu("Cpus_allowed_list:\t0\n", &one);
+	CHECK(all.allowed_cpus.have && all.allowed_cpus.v == 2);
+	CHECK(!all.threads.have && !one.threads.have);
+
+	d.want = EVIDENCE_WANT(EVIDENCE_CPU);
+	CHECK(evidence_task_dir_wanted(&d, &sys));   /* nothing read yet */
+	d.tcpu = &all;
+	CHECK(!evidence_task_dir_wanted(&d, &sys));
+	evidence_read_task(&d, &sys, &r);
+	CHECK(r.tcpu.allowed_cpus.have && r.tcpu.allowed_cpus.v == 2);
+	CHECK(!strcmp(r.tcpu.allowed_list, "0-1") && !r.tcpu.threads.have);
+	d.want |= EVIDENCE_WANT(EVIDENCE_IO);
+	CHECK(evidence_task_dir_wanted(&d, &sys));
+
+	/* pinned: counted below its directory, as a read of it counts */
+	d.want = EVIDENCE_WANT(EVIDENCE_CPU);
+	d.tcpu = &one;
+	CHECK(evidence_task_dir_wanted(&d, &sys));
+	d.pid = pid;
+	evidence_read_task(&d, &sys, &r);
+	d.tcpu = NULL;
+	evidence_read_task(&d, &sys, &whole);
+	CHECK(r.tcpu.allowed_cpus.have && r.tcpu.allowed_cpus.v == 1);
+	CHECK(r.tcpu.threads.have && r.tcpu.threads.v == 3);
+	CHECK(r.tcpu.runnable_threads.have && r.tcpu.runnable_threads.v == 2);
+	CHECK(!memcmp(&r.tcpu, &whole.tcpu, sizeof(r.tcpu)));
+	close(pid);
+}
+
 int main(void)
 {
 	test_v2();
 	test_hybrid();
 	test_v1();
 	test_task();
+	test_task_cpus();
 	test_table();
 	return unit_done();
 }
