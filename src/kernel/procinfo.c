@@ -349,25 +349,15 @@ static const struct kval_key vm_keys[] = {
 };
 
 /*
- * The memory of the process whose status is name (relative to dirfd), in
- * KiB: false without it (a kernel thread or a zombie has none, or it
- * ended); where cpu is not NULL, the allowed CPUs of the same text too
- * (*have_cpu: the text was read).
+ * The memory of a process from the text of its status, in KiB: false
+ * without it (a kernel thread or a zombie has none).
  */
-static bool read_status(int dirfd, const char *name, long long *rss_kib,
-			long long *swap_kib, bool *have_cpu,
-			struct taskev_cpu *cpu)
+static bool parse_vm(const char *status, long long *rss_kib,
+		     long long *swap_kib)
 {
-	char buf[8192];
 	struct vm_mem vm = { 0 };
 
-	if (procfs_read_lines(dirfd, name, buf, sizeof(buf)) <= 0)
-		return false;
-	if (cpu) {
-		taskev_parse_cpu(buf, cpu);
-		*have_cpu = true;
-	}
-	if (kval_parse_keyed(buf, ':', "kB", vm_keys, 2, &vm) != 2 ||
+	if (kval_parse_keyed(status, ':', "kB", vm_keys, 2, &vm) != 2 ||
 	    !vm.rss.have || !vm.swap.have)
 		return false;
 	*rss_kib = (long long)(vm.rss.v / 1024);
@@ -375,11 +365,17 @@ static bool read_status(int dirfd, const char *name, long long *rss_kib,
 	return true;
 }
 
-/* read_status without the CPUs. */
+/*
+ * The memory of the process whose status is name (relative to dirfd), in
+ * KiB: false without it (it has none, or it ended).
+ */
 static bool read_vm(int dirfd, const char *name, long long *rss_kib,
 		    long long *swap_kib)
 {
-	return read_status(dirfd, name, rss_kib, swap_kib, NULL, NULL);
+	char buf[8192];
+
+	return procfs_read_lines(dirfd, name, buf, sizeof(buf)) > 0 &&
+	       parse_vm(buf, rss_kib, swap_kib);
 }
 
 /*
@@ -428,7 +424,8 @@ static bool has_memory(const struct procfs_stat *st)
  * the memory of its status, its IO (absent: unreadable without ptrace
  * rights) and, in D, its wait channel.
  */
-static bool process_context(pid_t id, struct procinfo_context *c)
+static bool process_context(pid_t id, struct procinfo_context *c,
+			    char *status, size_t size)
 {
 	char path[64];
 	struct procfs_stat st;
@@ -449,9 +446,10 @@ static bool process_context(pid_t id, struct procinfo_context *c)
 		c->threads = st.threads;
 	c->have_majflt = st.have_majflt;
 	c->majflt = st.majflt;
-	if (has_memory(&st))
-		c->have_mem = read_status(fd, "status", &c->rss_kib,
-					  &c->swap_kib, &c->have_cpu, &c->cpu);
+	if (has_memory(&st) && procfs_read_lines(fd, "status", status, size) > 0) {
+		c->status = status;
+		c->have_mem = parse_vm(status, &c->rss_kib, &c->swap_kib);
+	}
 	read_wchan(fd, "wchan", c);
 	taskev_read_io(fd, &io);
 	close(fd);
@@ -466,11 +464,13 @@ int procinfo_context(struct procinfo *pi, const pid_t *ids, size_t n,
 {
 	int total = 0;
 
+	char status[8192];
+
 	(void)pi;
 	for (size_t i = 0; i < n; i++) {
 		struct procinfo_context c;
 
-		if (process_context(ids[i], &c)) {
+		if (process_context(ids[i], &c, status, sizeof(status))) {
 			cb(&c, arg);
 			total++;
 		}

@@ -12,8 +12,6 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "kernel/taskev.h"
-
 struct procinfo;
 
 struct pi_task {
@@ -66,12 +64,12 @@ struct procinfo_context {
 	unsigned long long read_bytes, write_bytes;
 	double at;                /* CLOCK_MONOTONIC seconds of the read */
 	/*
-	 * A process's allowed CPUs from the status read for its memory
-	 * (taskev_parse_cpu; nothing counted), for its evidence; not in a
-	 * thread's read, nor where status was not read (have_mem false).
+	 * The text of a process's status, read for its memory, valid during
+	 * the callback (its evidence takes its allowed CPUs from it:
+	 * taskev_parse_cpu); NULL in a thread's read and where it was not
+	 * read (a kernel thread, a zombie).
 	 */
-	bool have_cpu;
-	struct taskev_cpu cpu;
+	const char *status;
 };
 
 typedef void (*pi_task_cb)(const struct pi_task *t, void *arg);

@@ -166,12 +166,22 @@ static void count_threads(int pidfd, struct taskev_cpu *out)
 
 void taskev_parse_cpu(const char *status, struct taskev_cpu *out)
 {
+	long count;
+
 	memset(out, 0, sizeof(*out));
+	/* one pass where the list fits (as it does but on huge machines) */
+	if (taskev_parse_allowed_list(status, out->allowed_list,
+				      sizeof(out->allowed_list))) {
+		count = sysinfo_cpulist_count(out->allowed_list);
+		if (count > 0)
+			out->allowed_cpus = (struct kval){ .have = true,
+							   .v = (uint64_t)count };
+		else
+			out->allowed_list[0] = '\0';
+		return;
+	}
+	out->allowed_list[0] = '\0';
 	out->allowed_cpus = taskev_parse_allowed(status);
-	if (!out->allowed_cpus.have ||
-	    !taskev_parse_allowed_list(status, out->allowed_list,
-				       sizeof(out->allowed_list)))
-		out->allowed_list[0] = '\0';
 }
 
 void taskev_count_cpu(int pidfd, uint64_t cpus_online, struct taskev_cpu *out)

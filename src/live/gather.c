@@ -37,6 +37,7 @@
 #include "kernel/cpustat.h"
 #include "kernel/diskstats.h"
 #include "kernel/kval.h"
+#include "kernel/taskev.h"
 #include "live/monitor_int.h"
 #include "live/cgdirs.h"
 #include "live/cgtable.h"
@@ -375,14 +376,14 @@ void gather_rows(struct monitor *m, struct row *rows, size_t n)
 	}
 }
 
-void gather_context(struct monitor *m, struct task *k,
-		    const struct taskev_cpu *cpu)
+void gather_context(struct monitor *m, struct task *k, const char *status)
 {
 	struct task_ev *e = k->ev;
 
-	if (!e)
+	/* one that had evidence the round before: likely again */
+	if (!e || !rowev_have(&e->st, m->round - 1))
 		return;
-	e->cpu = *cpu;
+	taskev_parse_cpu(status, &e->cpu);
 	e->cpu_round = m->round;
 }
 

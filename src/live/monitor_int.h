@@ -220,13 +220,12 @@ size_t rows_count_threads(struct monitor *m);
 /* The evidence of the stalled processes among rows (row.why). */
 void gather_rows(struct monitor *m, struct row *rows, size_t n);
 /*
- * Process k's allowed CPUs as its context read gave them this round
- * (from the status it read): its evidence of this round takes them
- * rather than read that file again. Kept only for a process that had
- * evidence before (the others read theirs).
+ * The text of process k's status as its context read it this round: its
+ * evidence of this round takes its allowed CPUs from it rather than read
+ * that file again. Parsed only for a process that had evidence the
+ * round before (the others read theirs, if they stall).
  */
-void gather_context(struct monitor *m, struct task *k,
-		    const struct taskev_cpu *cpu);
+void gather_context(struct monitor *m, struct task *k, const char *status);
 /*
  * /proc/diskstats as read with this sample's evidence, or NULL when it
  * was not read (no shown row stalled on IO).

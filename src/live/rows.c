@@ -623,8 +623,8 @@ static void on_context(const struct procinfo_context *c, void *arg)
 		k->info_stale = false;
 	} else {
 		details_from_context(m, c);
-		if (c->have_cpu)
-			gather_context(m, k, &c->cpu);
+		if (c->status)
+			gather_context(m, k, c->status);
 	}
 	context_before(k, &prev);
 	memset(&cur, 0, sizeof(cur));

@@ -10,6 +10,8 @@
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "kernel/cg_cpu.h"
@@ -377,6 +379,28 @@ static void test_task(void)
 	NONE(taskev_parse_statm("1 3", 4096));
 	NONE(taskev_parse_allowed("Cpus_allowed_list:\t\n"));
 	NONE(taskev_parse_allowed("Cpus_allowed_list:\tx\n"));
+
+	/* from a status text read already: the count and the list */
+	taskev_parse_cpu("Name:\tx\nCpus_allowed_list:\t0-3,8\n", &c);
+	HAVE(c.allowed_cpus, 5);
+	CHECK(strcmp(c.allowed_list, "0-3,8") == 0);
+	NONE(c.threads);
+	taskev_parse_cpu("Cpus_allowed_list:\tx\n", &c);
+	NONE(c.allowed_cpus);
+	CHECK(c.allowed_list[0] == '\0');
+	/* a list longer than allowed_list: counted, the text left out */
+	{
+		char text[600] = "Cpus_allowed_list:\t";
+		size_t len = strlen(text);
+
+		for (int i = 0; i < 100; i++)
+			len += (size_t)snprintf(text + len, sizeof(text) - len,
+						"%s%d", i ? "," : "", 2 * i);
+		snprintf(text + len, sizeof(text) - len, "\n");
+		taskev_parse_cpu(text, &c);
+		HAVE(c.allowed_cpus, 100);
+		CHECK(c.allowed_list[0] == '\0');
+	}
 
 	/* this process: its own files */
 	int self = dir("/proc/self");
