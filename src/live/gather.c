@@ -378,7 +378,7 @@ void gather_rows(struct monitor *m, struct row *rows, size_t n)
 
 void gather_context(struct monitor *m, struct task *k, const char *status)
 {
-	struct task_ev *e = k->ev;
+	struct task_ev *e = k->proc ? k->proc->ev : NULL;
 
 	/* one that had evidence the round before: likely again */
 	if (!e || !rowev_have(&e->st, m->round - 1))
