@@ -7,6 +7,12 @@
  * getrusage() calls around a query, so no monitor can do the same work
  * for less.
  *
+ * With -i SECONDS the repetitions are that far apart, as a monitor's
+ * refreshes are: what a query costs then includes fetching the tasks'
+ * counters from memory, where back to back they are in the caches. The
+ * kernel walks every thread of a process for a TGID query, so with 100
+ * threads a process the difference is a third or more.
+ *
  * Output, one line per kind, key=value (times in microseconds, medians
  * over the repetitions):
  *   tgid procs=N threads=M reps=R cpu_us=... per_proc_us=... wall_us=...
@@ -25,6 +31,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "kernel/taskstats.h"
 #include "lib/numparse.h"
@@ -44,6 +51,9 @@ static void usage(FILE *out, int status)
 	      "\n"
 	      "Options:\n"
 	      " -r, --reps N    repetitions of each query (default 15)\n"
+	      " -i, --interval SECONDS\n"
+	      "                 pause between repetitions, as between a\n"
+	      "                 monitor's refreshes (default 0: back to back)\n"
 	      " -h, --help      show this help and exit\n", out);
 	exit(status);
 }
@@ -129,7 +139,7 @@ static void count_reading(const struct ts_reading *r, void *arg)
 /* Query ids reps times; print the medians. */
 static void measure(struct ts_client *c, enum ts_kind kind,
 		    const struct ids *set, size_t procs, size_t threads,
-		    unsigned long reps)
+		    unsigned long reps, double interval)
 {
 	double *cpu = calloc(reps, sizeof(*cpu));
 	double *wall = calloc(reps, sizeof(*wall));
@@ -141,6 +151,8 @@ static void measure(struct ts_client *c, enum ts_kind kind,
 	if (taskstats_query(c, kind, set->v, set->n, count_reading, &readings, NULL) < 0)
 		err(1, "taskstats_query");
 	for (unsigned long i = 0; i < reps; i++) {
+		if (interval > 0 && usleep((useconds_t)(interval * 1e6)) < 0)
+			err(1, "usleep");
 		readings = 0;
 		double c0 = cpu_us(), w0 = wall_us();
 		if (taskstats_query(c, kind, set->v, set->n, count_reading, &readings,
@@ -170,14 +182,20 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "reps", required_argument, NULL, 'r' },
+		{ "interval", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	unsigned long reps = 15;
+	double interval = 0;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "r:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "r:i:h", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'i':
+			if (numparse_positive_double(optarg, 10, &interval) < 0)
+				errx(2, "invalid interval (more than 0, at most 10 seconds): %s", optarg);
+			break;
 		case 'r':
 			if (numparse_ulong(optarg, 1, 100000, &reps) < 0)
 				errx(2, "invalid repetition count: %s", optarg);
@@ -212,8 +230,8 @@ int main(int argc, char **argv)
 			errx(1, "taskstats needs CAP_NET_ADMIN: run as root");
 		err(1, "taskstats");
 	}
-	measure(cl, TS_KIND_TGID, &procs, procs.n, threads.n, reps);
-	measure(cl, TS_KIND_PID, &threads, procs.n, threads.n, reps);
+	measure(cl, TS_KIND_TGID, &procs, procs.n, threads.n, reps, interval);
+	measure(cl, TS_KIND_PID, &threads, procs.n, threads.n, reps, interval);
 	taskstats_close(cl);
 	free(procs.v);
 	free(threads.v);
