@@ -102,6 +102,17 @@ static void test_sort(void)
 	CHECK(!(rows[3].ctx.have & CTX_NICE));
 }
 
+/* Sort the three cgroups of g as o says: their paths then, one space apart. */
+static void cg_order(struct cgroup_row g[3], const struct select_opts *o,
+		     const char *want)
+{
+	char got[16];
+
+	select_cgroups(g, 3, o);
+	snprintf(got, sizeof(got), "%s %s %s", g[0].path, g[1].path, g[2].path);
+	CHECK_STR(got, want);
+}
+
 /* Cgroups by a category or a field; an absent figure last either way. */
 static void test_cgroups(void)
 {
@@ -119,25 +130,13 @@ static void test_cgroups(void)
 		st->pct = i ? 1 : 3;
 	}
 	struct select_opts o = { .sort = CAT_IO };
-	select_cgroups(g, 3, &o);
-	CHECK_STR(g[0].path, "/c");
-	CHECK_STR(g[1].path, "/a");
-	CHECK_STR(g[2].path, "/b");
+	cg_order(g, &o, "/c /a /b");
 	o.reverse = true;
-	select_cgroups(g, 3, &o);
-	CHECK_STR(g[0].path, "/a");
-	CHECK_STR(g[1].path, "/c");
-	CHECK_STR(g[2].path, "/b");
+	cg_order(g, &o, "/a /c /b");
 	o = (struct select_opts){ .sort = FIELD_CG_CPU_P };
-	select_cgroups(g, 3, &o);
-	CHECK_STR(g[0].path, "/a");
-	CHECK_STR(g[1].path, "/c");
-	CHECK_STR(g[2].path, "/b");
+	cg_order(g, &o, "/a /c /b");
 	o.reverse = true;
-	select_cgroups(g, 3, &o);
-	CHECK_STR(g[0].path, "/c");
-	CHECK_STR(g[1].path, "/a");
-	CHECK_STR(g[2].path, "/b");
+	cg_order(g, &o, "/c /a /b");
 }
 
 static void test_filter(void)
