@@ -351,8 +351,10 @@ void screen_fill_for_sort(struct screen *s)
 	}
 	memcpy(tmp, smp->rows, smp->nrows * sizeof(*tmp));
 	producer_fill_status(s->m, tmp, smp->nrows);
-	for (size_t i = 0; i < smp->nrows; i++)
+	for (size_t i = 0; i < smp->nrows; i++) {
 		smp->rows[i].info = tmp[i].info;
+		smp->rows[i].ctx = tmp[i].ctx;
+	}
 	free(tmp);
 }
 
@@ -381,6 +383,7 @@ static void fill_visible(struct screen *s)
 			if (r->pid != v->pid)
 				continue;
 			r->info = v->info;
+			r->ctx = v->ctx;
 			/* the producer's evidence lasts until its next sample */
 			if (v->why && v->why != r->why)
 				snapshot_keep_why(&s->snap, r, v->why);
