@@ -122,12 +122,12 @@ static double task_age(const struct monitor *m, const struct task *k)
 
 		/*
 		 * the time since waits_from instead where it is within the
-		 * clocks' tolerance of the trust rules (1 % and 2 ms,
-		 * model/delta.c): an upper bound too, and the same from
-		 * sample to sample as at and waits_from are, so a recording
-		 * stores no age of its own for the task
+		 * clocks' tolerance of the trust rules (delta_age_bound): an
+		 * upper bound too, and the same from sample to sample as at
+		 * and waits_from are, so a recording stores no age of its
+		 * own for the task
 		 */
-		return since >= own && since <= own * 1.01 + 0.002 ? since : own;
+		return since >= own && since <= delta_age_bound(own) ? since : own;
 	}
 	return since;
 }

@@ -86,14 +86,15 @@ bool delta_zombie_reply(const struct ts_reading *prev,
 	return reading_empty(cur) && !reading_empty(prev);
 }
 
-/*
- * The longest a wait of a task of that age can be, in ns: the age, plus
- * 1 % and 2 ms for the clocks (the kernel times waits with the scheduler's
- * clock, we time the task's age with ours).
- */
+double delta_age_bound(double age)
+{
+	return age * 1.01 + 0.002;
+}
+
+/* The longest a wait of a task of that age can be, in ns. */
 static double longest_wait_ns(double age)
 {
-	return (age * 1.01 + 0.002) * 1e9;
+	return delta_age_bound(age) * 1e9;
 }
 
 /* Can the kernel's movement in one category be true? */

@@ -123,6 +123,13 @@ void delta_figures(const struct delta *iv, double dt, double lived,
 		   struct row *row);
 
 /*
+ * The most a task of that age (seconds) can have lived by the kernel's
+ * clocks: the age, plus 1 % and 2 ms (the kernel times waits with the
+ * scheduler's clock, stalltop times a task's age with its own).
+ */
+double delta_age_bound(double age);
+
+/*
  * TOTAL: the share of the window in which the task was held back, from
  * what the kernel nests (checked against its sources):
  *  - a thread's time splits into running (R, cpu_pct), runnable-waiting
