@@ -54,9 +54,9 @@ tty_wait "REPLAY 1/5 .*\\[cgroups: 4\\]" 5 ||
 
 want=$(expected_tree 1 .total_pct)
 tty_until 5 tree_is "$want" || tty_fail "tree: wanted '$want', got '$(tree)'"
-load=$(printf '%.1f' "$(rec_jq "$FIX" 1 \
-	".cgroups[] | select(.path == \"$ROOT/load\") | .psi.cpu.some.pct")")
-[ "$(cell CPU.P% load)" = "$load" ] ||
+load=$(rec_jq "$FIX" 1 \
+	".cgroups[] | select(.path == \"$ROOT/load\") | .psi.cpu.some.pct")
+shows_figure "$(cell CPU.P% load)" "$load" ||
 	tty_fail "cpu pressure of load: wanted $load, got $(cell CPU.P% load)"
 nr=$(rec_jq "$FIX" 1 ".cgroups[] | select(.path == \"$ROOT/load\") | .nr_tasks")
 [ "$(cell NR load)" = "$nr" ] || tty_fail "NR of load: wanted $nr"
@@ -95,9 +95,9 @@ tty_until 5 tree_is "$want" || tty_fail "the tree changed after Esc"
 # t: the next sample's figures
 tty_keys t
 tty_wait "REPLAY 2/5 " 5 || tty_fail "t did not step"
-load2=$(printf '%.1f' "$(rec_jq "$FIX" 2 \
-	".cgroups[] | select(.path == \"$ROOT/load\") | .total_pct")")
-load_total() { [ "$(cell TOTAL load)" = "$load2" ]; }
+load2=$(rec_jq "$FIX" 2 \
+	".cgroups[] | select(.path == \"$ROOT/load\") | .total_pct")
+load_total() { shows_figure "$(cell TOTAL load)" "$load2"; }
 tty_until 5 load_total ||
 	tty_fail "TOTAL of load in sample 2: wanted $load2, got $(cell TOTAL load)"
 

@@ -53,10 +53,10 @@ for k in 1 2 3 4; do
 		hard_error "samples $k and $((k + 1)) share a clock"
 done
 
-# want_total FILE K: spin's TOTAL in sample K of FILE, as the screen
-# prints it (one decimal)
+# want_total FILE K: spin's TOTAL in sample K of FILE (as the JSON
+# prints it: three decimals; shows_figure compares the screen's one)
 want_total() {
-	printf '%.1f' "$(rec_jq "$1" "$2" ".tasks[] | select(.pid == $spin) | .total_pct")"
+	rec_jq "$1" "$2" ".tasks[] | select(.pid == $spin) | .total_pct"
 }
 # shown_total: spin's TOTAL on the screen (its column from the heading)
 shown_total() {
@@ -67,32 +67,43 @@ shown_total() {
 # at NAME FILE K [N]: the screen shows sample K of FILE: its clock in
 # the title and spin's TOTAL as FILE has it; with N, the interval in the
 # title is FILE's (the title prints 3 digits, FILE 3 decimals: within
-# 0.006 s) and covers N recorded intervals: within half a mean interval
-# of N of them (the recorder's intervals waver, by 20 ms seen at -d 1
-# and more on a loaded machine, so no fixed window of seconds)
+# 0.006 s) and covers N recorded intervals: it is the sum of the plain
+# replay's N intervals that end at the same sample (the intervals of the
+# recorder waver, from 1.0 to 1.9 s seen on a loaded machine, but their
+# sum is the time between two readings: exact but for the JSON's
+# rounding, 0.0005 s a figure)
 at() {
 	local _want _v _shown
 	tty_wait "^ stalltop $(rec_clock "$2" "$3")  REPLAY [0-9]+/[0-9]+ " 10 ||
 		tty_fail "$1: not at sample $3 ($(rec_clock "$2" "$3"))"
 	if [ -n "${4:-}" ]; then
 		_v=$(rec_jq "$2" "$3" .interval)
-		awk -v v="$_v" -v n="$4" -v m="$MEAN" \
-			'BEGIN { exit !(v > (n - 0.5) * m && v < (n + 0.5) * m) }' ||
-			tty_fail "$1: sample $3 of $2 covers $_v s, not $4 intervals of $MEAN s"
+		_sum=$(covered "$(rec_jq "$2" "$3" .time)" "$4")
+		awk -v v="$_v" -v s="$_sum" -v n="$4" 'BEGIN {
+			d = v - s; t = 0.0005 * (n + 1) + 1e-9
+			exit !(s != "" && d <= t && d >= -t) }' ||
+			tty_fail "$1: sample $3 of $2 covers $_v s, not the $4 recorded intervals before it (${_sum:-none} s)"
 		_shown=$(tty_screen | sed -n '1s/.*interval \([0-9.]*\)s .*/\1/p')
 		awk -v a="$_shown" -v b="$_v" \
 			'BEGIN { d = a - b; exit !(a != "" && d <= 0.006 && d >= -0.006) }' ||
 			tty_fail "$1: the title's interval is '$_shown' s, the batch replay's $_v"
 	fi
 	_want=$(want_total "$2" "$3")
-	total_is() { [ "$(shown_total)" = "$_want" ]; }
+	total_is() { shows_figure "$(shown_total)" "$_want"; }
 	tty_until 5 total_is ||
 		tty_fail "$1: spin's TOTAL is '$(shown_total)', the batch replay's $_want"
 	note "$1: sample $3 at $(rec_clock "$2" "$3"), spin's TOTAL $_want, interval ${_shown:-not checked}"
 }
-# the mean interval of the recording
-MEAN=$(jq -s '[.[] | select(has("time")) | .interval] | add / length' "$FIX") ||
-	hard_error "jq cannot read $FIX"
+# covered TIME N: the sum of the N intervals of the plain replay that end
+# at its sample of TIME (empty: no such sample, or fewer before it)
+covered() {
+	jq -s -r --argjson t "$1" --argjson n "$2" '
+		[.[] | select(has("time"))] as $s
+		| ($s | map(.time) | index($t)) as $i
+		| if $i == null or $i + 1 < $n then ""
+		  else [$s[$i + 1 - $n:$i + 1][] | .interval] | add end' "$FIX" ||
+		hard_error "jq cannot read $FIX"
+}
 # jump FILE K: j to sample K's time (seconds since the epoch) as the
 # JSON prints it, to the millisecond (the recording holds microseconds:
 # half of the samples printed so were taken after the time printed)

@@ -39,13 +39,13 @@ tty_until 5 rows_are "$want" ||
 	tty_fail "sample 1 by TOTAL: wanted $want, got $(tty_pids)"
 # the figures are the recorded ones
 first=${want%% *}
-total=$(printf '%.1f' "$(rec_jq "$FIX" 1 ".tasks[] | select(.pid == $first) | .total_pct")")
+total=$(rec_jq "$FIX" 1 ".tasks[] | select(.pid == $first) | .total_pct")
 # (TOTAL's place from the header: IRQ is there only where it was filled)
-tty_screen | awk -v t="$total" '
+shown=$(tty_screen | awk '
 	!c && /^ +PID USER/ { for (i = 1; i <= NF; i++) if ($i == "TOTAL") c = i; next }
-	c && /^ *[0-9]+ / { exit $c != t }
-	END { if (!c) exit 1 }' ||
-	tty_fail "TOTAL of $first is not the recorded $total"
+	c && /^ *[0-9]+ / { print $c; exit }')
+shows_figure "$shown" "$total" ||
+	tty_fail "TOTAL of $first is '$shown', not the recorded $total"
 
 # by the cpu column
 tty_keys C

@@ -303,6 +303,23 @@ rec_jq() {
 		hard_error "jq cannot read $1"
 }
 
+# shows_figure SHOWN VALUE: SHOWN is how the screen prints VALUE, a
+# figure as the JSON gives it, to one decimal. The JSON rounds to three
+# decimals, so the figure itself lies within 0.0005 of VALUE; rounding
+# VALUE again to one decimal (printf) can go the other way than the
+# screen's one rounding of the figure where VALUE ends in 5 at its second
+# decimal (100.15 from 100.1496: the screen's 100.1, printf's 100.2).
+# So SHOWN must be a one-decimal number within 0.05 + 0.0005 of VALUE:
+# the one rounding, or at that edge either neighbour, never further.
+shows_figure() {
+	awk -v s="$1" -v v="$2" 'BEGIN {
+		if (s !~ /^-?[0-9]+\.[0-9]$/ || v !~ /^-?[0-9]+(\.[0-9]+)?$/)
+			exit 1
+		d = s - v
+		exit !(d <= 0.0505 + 1e-9 && d >= -0.0505 - 1e-9)
+	}'
+}
+
 # rec_clock FILE K: the K-th sample's time as the header shows it (UTC).
 rec_clock() {
 	date -u -d "@$(rec_jq "$1" "$2" .time)" +%H:%M:%S
