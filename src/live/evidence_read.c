@@ -145,7 +145,7 @@ void evidence_read_task(const struct evidence_dirs *dirs,
 		taskev_read_mem(dirs->pid, &out->tmem);
 }
 
-bool evidence_task_dir_wanted(const struct evidence_dirs *dirs,
+bool evidence_read_task_dir_wanted(const struct evidence_dirs *dirs,
 			      const struct evidence_reading *sys)
 {
 	const struct taskev_cpu *c = dirs->tcpu;

@@ -98,7 +98,7 @@ void evidence_read_task(const struct evidence_dirs *dirs,
  * groups dirs->want names: not for the CPUs alone when dirs->tcpu gives
  * them and they are all the CPUs online (sys: the machine-wide part).
  */
-bool evidence_task_dir_wanted(const struct evidence_dirs *dirs,
+bool evidence_read_task_dir_wanted(const struct evidence_dirs *dirs,
 			      const struct evidence_reading *sys);
 
 /*

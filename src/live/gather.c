@@ -301,7 +301,7 @@ static void read_one(struct monitor *m, struct gather *g, struct task *k,
 	if (e->cpu_round == m->round)
 		d.tcpu = &e->cpu;
 	snprintf(name, sizeof(name), "%d", (int)k->id);
-	if (g->proc >= 0 && evidence_task_dir_wanted(&d, sys))
+	if (g->proc >= 0 && evidence_read_task_dir_wanted(&d, sys))
 		d.pid = openat(g->proc, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	*ev = (struct store_evidence){ .id = k->id, .start = k->start };
 	evidence_read_task(&d, sys, &ev->r);

@@ -280,19 +280,19 @@ static void test_task_cpus(void)
 	CHECK(!all.threads.have && !one.threads.have);
 
 	d.want = EVIDENCE_WANT(EVIDENCE_CPU);
-	CHECK(evidence_task_dir_wanted(&d, &sys));   /* nothing read yet */
+	CHECK(evidence_read_task_dir_wanted(&d, &sys));   /* nothing read yet */
 	d.tcpu = &all;
-	CHECK(!evidence_task_dir_wanted(&d, &sys));
+	CHECK(!evidence_read_task_dir_wanted(&d, &sys));
 	evidence_read_task(&d, &sys, &r);
 	CHECK(r.tcpu.allowed_cpus.have && r.tcpu.allowed_cpus.v == 2);
 	CHECK(!strcmp(r.tcpu.allowed_list, "0-1") && !r.tcpu.threads.have);
 	d.want |= EVIDENCE_WANT(EVIDENCE_IO);
-	CHECK(evidence_task_dir_wanted(&d, &sys));
+	CHECK(evidence_read_task_dir_wanted(&d, &sys));
 
 	/* pinned: counted below its directory, as a read of it counts */
 	d.want = EVIDENCE_WANT(EVIDENCE_CPU);
 	d.tcpu = &one;
-	CHECK(evidence_task_dir_wanted(&d, &sys));
+	CHECK(evidence_read_task_dir_wanted(&d, &sys));
 	d.pid = pid;
 	evidence_read_task(&d, &sys, &r);
 	d.tcpu = NULL;
