@@ -194,12 +194,6 @@ void rows_build(struct monitor *m);
 bool rows_thread_readings(const struct monitor *m);
 /* What the kernel said of task k at the latest reading, and its names. */
 void rows_store_task(struct monitor *m, struct task *k, struct store_task *st);
-/*
- * Task k's details and the context read for this sample (none where it
- * was not read) into st, which rows_store_task made of k.
- */
-void rows_store_status(const struct monitor *m, const struct task *k,
-		       struct store_task *st);
 /* The baseline's tasks into the readings kept whole (m->whole). */
 void rows_keep_baseline(struct monitor *m);
 /*
