@@ -30,7 +30,9 @@
  * Whether k's context can differ from the one read or kept last: it ran
  * since (its counters moved after that), it is in no settled state (a
  * D task's wait channel), or the last read is CTX_RECHECK old. One that
- * did not run did no IO and took no fault: its rates are 0.
+ * did not run did no IO and took no fault (both are counted to the task
+ * that runs: a fault taken for another's memory, of ptrace or
+ * /proc/PID/mem, is the reader's): its rates are 0.
  */
 static bool context_due(const struct monitor *m, const struct task *k)
 {
@@ -42,6 +44,20 @@ static bool context_due(const struct monitor *m, const struct task *k)
 		       m->reading_time - x->read >= CTX_RECHECK));
 }
 
+/*
+ * Whether k's context is due (context_due) only because the last read is
+ * CTX_RECHECK old: none of its threads ran since, so only what changes
+ * while it sleeps is read again (procinfo_context_asleep: memory and
+ * nice, not the faults and IO that did not move).
+ */
+static bool context_asleep(const struct task *k)
+{
+	const struct tt_ctx *x = k->ctx;
+
+	return x && x->round && k->moved <= x->round &&
+	       rows_settled(k->info.state);
+}
+
 /* Whether k's context was read (or kept) for the reading at hand. */
 bool context_now(const struct monitor *m, const struct task *k)
 {
@@ -51,6 +67,7 @@ bool context_now(const struct monitor *m, const struct task *k)
 struct context_read {
 	struct monitor *m;
 	struct tasktable *t;
+	bool asleep;              /* procinfo_context_asleep's reads */
 };
 
 /* The context counters k kept of its latest read, into st's bits. */
@@ -148,6 +165,13 @@ static void on_context(const struct procinfo_context *c, void *arg)
 	memset(&cur, 0, sizeof(cur));
 	rows_store_details(m, k, &cur);
 	taskinfo_store_context(c, &cur);
+	if (cr->asleep) {
+		/* none of its threads ran: its faults and IO are as before */
+		cur.have |= prev.have & (STORE_HAVE_MAJFLT | STORE_HAVE_IO);
+		cur.majflt = prev.majflt;
+		cur.read_bytes = prev.read_bytes;
+		cur.write_bytes = prev.write_bytes;
+	}
 	/*
 	 * dated at the sample, as its counters are: the rates are then
 	 * per interval, and a recording stores no time of its own for it
@@ -159,6 +183,8 @@ static void on_context(const struct procinfo_context *c, void *arg)
 	x->round = m->round;
 	x->at = cur.ctx_at;
 	x->read = c->at;
+	if (cr->asleep)
+		return;
 	x->have_majflt = c->have_majflt;
 	x->majflt = c->majflt;
 	x->have_io = c->have_io;
@@ -221,15 +247,40 @@ bool context_state_wanted(const struct monitor *m, const struct row *r)
 }
 
 /*
+ * The processes among rows whose context is due only by its age
+ * (context_asleep): read without the reads that walk their threads.
+ */
+static void read_asleep(struct monitor *m, struct row *rows, size_t n)
+{
+	struct context_read cr = { m, m->procs, true };
+
+	m->npidbuf = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct task *k;
+
+		if (!(rows[i].flags & ROW_EXITED) &&
+		    (k = tasktable_find(m->procs, rows[i].pid)) &&
+		    !context_now(m, k) && context_due(m, k) &&
+		    context_asleep(k))
+			rows_push_pid(m, k->id);
+	}
+	if (m->npidbuf)
+		procinfo_context_asleep(m->pi, m->pidbuf, m->npidbuf,
+					on_context, &cr);
+}
+
+/*
  * What stands next to the stall of these rows, read once per reading
  * (a view may ask again: it gets the same), into each row; kept from
- * the last read for a task that did not run since (context_due). Thread
- * rows whose state is not wanted (context_state_wanted) are left unread.
+ * the last read for a task that did not run since (context_due), read
+ * again in part for a process that did not run when that read is
+ * CTX_RECHECK old (read_asleep). Thread rows whose state is not wanted
+ * (context_state_wanted) are left unread.
  */
 void context_fill(struct monitor *m, struct tasktable *t,
 		  struct row *rows, size_t n, bool threads)
 {
-	struct context_read cr = { m, t };
+	struct context_read cr = { m, t, false };
 	/* the processes of the threads read, beside their ids in pidbuf */
 	pid_t *tgids = threads && n ? malloc(n * sizeof(*tgids)) : NULL;
 
@@ -243,8 +294,12 @@ void context_fill(struct monitor *m, struct tasktable *t,
 		    context_now(m, k))
 			continue;
 		/* a thread's state comes with it: due with its state too */
+		if (!threads)
+			gather_expect(m, &rows[i]);
 		if (!context_due(m, k) && !(threads && rows_info_due(m, k)))
 			context_keep(m, k);
+		else if (!threads && context_asleep(k))
+			continue; /* read_asleep */
 		else if (!threads)
 			rows_push_pid(m, k->id);
 		else if (tgids && rows_push_pid(m, k->id) == 0)
@@ -252,6 +307,8 @@ void context_fill(struct monitor *m, struct tasktable *t,
 	}
 	if (m->npidbuf && !threads)
 		procinfo_context(m->pi, m->pidbuf, m->npidbuf, on_context, &cr);
+	if (!threads)
+		read_asleep(m, rows, n);
 	if (m->npidbuf && threads)
 		procinfo_thread_context(m->pi, tgids, m->pidbuf, m->npidbuf,
 					on_context, &cr);

@@ -214,10 +214,15 @@ size_t rows_count_threads(struct monitor *m);
 /* The evidence of the stalled processes among rows (row.why). */
 void gather_rows(struct monitor *m, struct row *rows, size_t n);
 /*
+ * Row r's evidence is to be read this round (its process stalls, and
+ * gather_rows follows): its context's status is kept for it.
+ */
+void gather_expect(struct monitor *m, const struct row *r);
+/*
  * The text of process k's status as its context read it this round: its
  * evidence of this round takes its allowed CPUs from it rather than read
- * that file again. Parsed only for a process that had evidence the
- * round before (the others read theirs, if they stall).
+ * that file again. Parsed only for a process gather_expect named this
+ * round.
  */
 void gather_context(struct monitor *m, struct task *k, const char *status);
 /*
