@@ -294,15 +294,15 @@ void context_fill(struct monitor *m, struct tasktable *t,
 		    context_now(m, k))
 			continue;
 		/* a thread's state comes with it: due with its state too */
-		if (!threads)
-			gather_expect(m, &rows[i]);
 		if (!context_due(m, k) && !(threads && rows_info_due(m, k)))
 			context_keep(m, k);
 		else if (!threads && context_asleep(k))
-			continue; /* read_asleep */
-		else if (!threads)
-			rows_push_pid(m, k->id);
-		else if (tgids && rows_push_pid(m, k->id) == 0)
+			continue; /* read_asleep: it did not run, nor stall */
+		else if (!threads) {
+			/* its status is read: kept for its evidence */
+			if (rows_push_pid(m, k->id) == 0)
+				gather_expect(m, &rows[i]);
+		} else if (tgids && rows_push_pid(m, k->id) == 0)
 			tgids[m->npidbuf - 1] = k->tgid;
 	}
 	if (m->npidbuf && !threads)
