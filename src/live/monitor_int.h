@@ -47,6 +47,8 @@ struct monitor {
 	struct ts_listener *lis[MAX_LISTENERS];
 	int nlis;
 	struct proc_conn *pc;
+	int hold_fd;                /* events.c: a batch's timer; -1 none */
+	bool held;                  /* the notifications are not watched */
 	struct procinfo *pi;
 	struct psi_files psi;       /* /proc/pressure, read every sample */
 
