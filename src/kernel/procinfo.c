@@ -422,20 +422,23 @@ static bool has_memory(const struct procfs_stat *st)
 /*
  * One process's context through its /proc directory: its stat line,
  * the memory of its status, its IO (absent: unreadable without ptrace
- * rights) and, in D, its wait channel.
+ * rights) and, in D, its wait channel. Asleep: the stat line of its
+ * leader alone (task/PID/stat) and no IO, the reads that do not walk
+ * every thread of it (see procinfo_context_asleep).
  */
-static bool process_context(pid_t id, struct procinfo_context *c,
+static bool process_context(pid_t id, bool asleep, struct procinfo_context *c,
 			    char *status, size_t size)
 {
 	char path[64];
 	struct procfs_stat st;
-	struct taskev_io io;
+	struct taskev_io io = { .read_bytes.have = false };
 	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d", (int)id);
 	if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return false;
-	if (!read_stat(fd, "stat", &st)) {
+	snprintf(path, sizeof(path), "task/%d/stat", (int)id);
+	if (!read_stat(fd, asleep ? path : "stat", &st)) {
 		close(fd);
 		return false; /* gone */
 	}
@@ -444,38 +447,52 @@ static bool process_context(pid_t id, struct procinfo_context *c,
 		c->ppid = st.ppid;
 	if (st.have_threads)
 		c->threads = st.threads;
-	c->have_majflt = st.have_majflt;
-	c->majflt = st.majflt;
+	/* the leader's own line counts only its own faults */
+	c->have_majflt = !asleep && st.have_majflt;
+	c->majflt = c->have_majflt ? st.majflt : 0;
 	if (has_memory(&st) && procfs_read_lines(fd, "status", status, size) > 0) {
 		c->status = status;
 		c->have_mem = parse_vm(status, &c->rss_kib, &c->swap_kib);
 	}
 	read_wchan(fd, "wchan", c);
-	taskev_read_io(fd, &io);
+	if (!asleep)
+		taskev_read_io(fd, &io);
 	close(fd);
 	c->have_io = io.read_bytes.have && io.write_bytes.have;
-	c->read_bytes = io.read_bytes.v;
-	c->write_bytes = io.write_bytes.v;
+	c->read_bytes = c->have_io ? io.read_bytes.v : 0;
+	c->write_bytes = c->have_io ? io.write_bytes.v : 0;
 	return true;
 }
 
-int procinfo_context(struct procinfo *pi, const pid_t *ids, size_t n,
-		     pi_context_cb cb, void *arg)
+static int contexts(const pid_t *ids, size_t n, bool asleep,
+		    pi_context_cb cb, void *arg)
 {
 	int total = 0;
-
 	char status[8192];
 
-	(void)pi;
 	for (size_t i = 0; i < n; i++) {
 		struct procinfo_context c;
 
-		if (process_context(ids[i], &c, status, sizeof(status))) {
+		if (process_context(ids[i], asleep, &c, status, sizeof(status))) {
 			cb(&c, arg);
 			total++;
 		}
 	}
 	return total;
+}
+
+int procinfo_context(struct procinfo *pi, const pid_t *ids, size_t n,
+		     pi_context_cb cb, void *arg)
+{
+	(void)pi;
+	return contexts(ids, n, false, cb, arg);
+}
+
+int procinfo_context_asleep(struct procinfo *pi, const pid_t *ids, size_t n,
+			    pi_context_cb cb, void *arg)
+{
+	(void)pi;
+	return contexts(ids, n, true, cb, arg);
 }
 
 /* A thread to read, by its process and its own id. */

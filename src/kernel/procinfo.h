@@ -107,6 +107,18 @@ int procinfo_context(struct procinfo *pi, const pid_t *ids, size_t n,
 		     pi_context_cb cb, void *arg);
 
 /*
+ * The same for processes none of whose threads ran since the last such
+ * read, without the reads that make the kernel walk every thread of it
+ * (/proc/PID/stat sums their faults and times, /proc/PID/io their IO):
+ * the stat line of its leader alone (/proc/PID/task/PID/stat: its state,
+ * parent, threads, nice and start are the process's, as /proc/PID/stat
+ * shows them) and the memory of its status (the whole address space's,
+ * no walk either). Neither faults nor IO: have_majflt and have_io false.
+ */
+int procinfo_context_asleep(struct procinfo *pi, const pid_t *ids, size_t n,
+			    pi_context_cb cb, void *arg);
+
+/*
  * The raw name (/proc/PID/comm) and command line (arguments joined by
  * spaces) of a task, control bytes and all; NULL if it ended. Valid until
  * the next call.

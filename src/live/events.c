@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include "kernel/proc_conn.h"
@@ -32,6 +33,19 @@
 #define CPUS_PER_LISTENER 64
 /* AGROUP in ac_flag: this exit record is the last of its thread group */
 #define TS_AGROUP 0x20
+
+/*
+ * Fork, exec and exit events are taken in batches: once one woke the
+ * loop and the connector's socket was drained, it is not watched for
+ * this long (ns); what comes meanwhile waits in its buffer (32 MiB: 50
+ * ms of the fastest fork storm fit many times over), and a refresh
+ * drains it first anyway (events_drain). A storm of forks then wakes
+ * the loop at most 20 times a second for them, not twice a fork. Each
+ * event carries the kernel's time of it, so its handling may wait; an
+ * exit record does not (its life is placed by when it was read:
+ * tasktable_span_exit), so the exit-record sockets stay watched.
+ */
+#define EVENTS_HOLD_NS 50000000L
 
 /*
  * Events and exit records carry no /proc start time, and the two sockets
@@ -312,16 +326,23 @@ static void on_exit_record(const struct ts_reading *r, void *arg)
 	events_on_exit_record(m, r);
 }
 
+static void hold(struct monitor *m);
+
 static void drain_pc(int fd, unsigned revents, void *arg)
 {
 	struct monitor *m = arg;
 	uint64_t before = m->lost;
+	int n;
 	(void)fd;
 	(void)revents;
-	if (proc_conn_drain(m->pc, on_pc_event, m, &m->lost) < 0 && errno != EAGAIN)
+	if ((n = proc_conn_drain(m->pc, on_pc_event, m, &m->lost)) < 0 &&
+	    errno != EAGAIN)
 		m->need_rescan = true;
 	if (m->lost != before)
 		m->need_rescan = true;
+	/* a drain that stopped at its budget left more: no pause then */
+	if (n < PC_DRAIN_BUDGET)
+		hold(m);
 }
 
 static void drain_listener(int fd, unsigned revents, void *arg)
@@ -338,12 +359,55 @@ static void drain_listener(int fd, unsigned revents, void *arg)
 		m->need_rescan = true;
 }
 
+/* Watch the connector's socket (on), or leave it be for a while. */
+static void watch(struct monitor *m, bool on)
+{
+	if (on)
+		evloop_add_fd(m->loop, proc_conn_fd(m->pc), POLLIN, drain_pc, m);
+	else
+		evloop_del_fd(m->loop, proc_conn_fd(m->pc));
+}
+
+/* A batch was taken: the next one no sooner than EVENTS_HOLD_NS. */
+static void hold(struct monitor *m)
+{
+	struct itimerspec its = { .it_value.tv_nsec = EVENTS_HOLD_NS };
+
+	if (m->hold_fd < 0 || m->held)
+		return;
+	if (timerfd_settime(m->hold_fd, 0, &its, NULL) < 0)
+		return; /* no batches: each wakes the loop */
+	m->held = true;
+	watch(m, false);
+}
+
+/*
+ * The hold is over: watch again (what came meanwhile makes the socket
+ * readable at once: its batch is taken in the next round of the loop).
+ */
+static void hold_end(int fd, unsigned revents, void *arg)
+{
+	struct monitor *m = arg;
+	uint64_t expirations;
+
+	(void)revents;
+	if (read(fd, &expirations, sizeof(expirations)) != sizeof(expirations))
+		return;
+	m->held = false;
+	watch(m, true);
+}
+
 void events_drain(struct monitor *m)
 {
+	bool held = m->held;
+
+	/* a refresh's drain starts no pause of its own */
+	m->held = true;
 	if (m->pc)
 		drain_pc(proc_conn_fd(m->pc), POLLIN, m);
 	for (int i = 0; i < m->nlis; i++)
 		drain_listener(taskstats_listener_fd(m->lis[i]), POLLIN, m);
+	m->held = held;
 }
 
 /* Number of possible CPUs: one past the highest id in "0-3,8-11". */
@@ -426,10 +490,24 @@ void events_open(struct monitor *m)
 				  "/proc at every refresh"));
 	}
 	open_listeners(m);
+	if (m->loop && m->pc &&
+	    (m->hold_fd = timerfd_create(CLOCK_MONOTONIC,
+					 TFD_NONBLOCK | TFD_CLOEXEC)) >= 0 &&
+	    evloop_add_fd(m->loop, m->hold_fd, POLLIN, hold_end, m) < 0) {
+		close(m->hold_fd);
+		m->hold_fd = -1; /* no batches: each notification wakes it */
+	}
 }
 
 void events_close(struct monitor *m)
 {
+	if (m->hold_fd >= 0) {
+		if (m->loop)
+			evloop_del_fd(m->loop, m->hold_fd);
+		close(m->hold_fd);
+		m->hold_fd = -1;
+	}
+	m->held = false; /* the sockets' watches are removed below */
 	close_listeners(m);
 	if (m->pc) {
 		if (m->loop)

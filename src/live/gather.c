@@ -59,6 +59,7 @@ struct task_ev {
 	struct rowev_state st;     /* the model's: the reading before */
 	/* its allowed CPUs as its context read them in cpu_round */
 	uint64_t cpu_round;
+	uint64_t cpu_want;         /* the round its evidence is read in */
 	struct taskev_cpu cpu;
 	bool have_cgroups;
 	double cgroups_at;         /* CLOCK_MONOTONIC of that read */
@@ -376,12 +377,24 @@ void gather_rows(struct monitor *m, struct row *rows, size_t n)
 	}
 }
 
+void gather_expect(struct monitor *m, const struct row *r)
+{
+	struct task *k;
+	struct task_ev *e;
+
+	/* as gather_rows: of one interval, of processes */
+	if (m->o.accumulate || m->o.threads || !(k = wanted(m, r)))
+		return;
+	e = k->proc->ev;
+	e->cpu_want = m->round;
+}
+
 void gather_context(struct monitor *m, struct task *k, const char *status)
 {
 	struct task_ev *e = k->proc ? k->proc->ev : NULL;
 
-	/* one that had evidence the round before: likely again */
-	if (!e || !rowev_have(&e->st, m->round - 1))
+	/* only one whose evidence is read this round (gather_expect) */
+	if (!e || e->cpu_want != m->round)
 		return;
 	taskev_parse_cpu(status, &e->cpu);
 	e->cpu_round = m->round;

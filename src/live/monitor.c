@@ -387,6 +387,7 @@ struct producer *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 		return NULL;
 	}
 	m->p.ops = &monitor_ops;
+	m->hold_fd = -1;
 	psi_open("/proc/pressure", "", &m->psi);
 	assemble_init(&m->model, &(struct assemble_settings){ .accumulate = o->accumulate });
 	m->o = *o;

@@ -47,6 +47,8 @@ struct monitor {
 	struct ts_listener *lis[MAX_LISTENERS];
 	int nlis;
 	struct proc_conn *pc;
+	int hold_fd;                /* events.c: a batch's timer; -1 none */
+	bool held;                  /* the notifications are not watched */
 	struct procinfo *pi;
 	struct psi_files psi;       /* /proc/pressure, read every sample */
 
@@ -194,12 +196,6 @@ void rows_build(struct monitor *m);
 bool rows_thread_readings(const struct monitor *m);
 /* What the kernel said of task k at the latest reading, and its names. */
 void rows_store_task(struct monitor *m, struct task *k, struct store_task *st);
-/*
- * Task k's details and the context read for this sample (none where it
- * was not read) into st, which rows_store_task made of k.
- */
-void rows_store_status(const struct monitor *m, const struct task *k,
-		       struct store_task *st);
 /* The baseline's tasks into the readings kept whole (m->whole). */
 void rows_keep_baseline(struct monitor *m);
 /*
@@ -220,10 +216,15 @@ size_t rows_count_threads(struct monitor *m);
 /* The evidence of the stalled processes among rows (row.why). */
 void gather_rows(struct monitor *m, struct row *rows, size_t n);
 /*
+ * Row r's evidence is to be read this round (its process stalls, and
+ * gather_rows follows): its context's status is kept for it.
+ */
+void gather_expect(struct monitor *m, const struct row *r);
+/*
  * The text of process k's status as its context read it this round: its
  * evidence of this round takes its allowed CPUs from it rather than read
- * that file again. Parsed only for a process that had evidence the
- * round before (the others read theirs, if they stall).
+ * that file again. Parsed only for a process gather_expect named this
+ * round.
  */
 void gather_context(struct monitor *m, struct task *k, const char *status);
 /*

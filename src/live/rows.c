@@ -14,6 +14,7 @@
 #include "kernel/procinfo.h"
 #include "kernel/taskstats.h"
 #include "live/monitor_int.h"
+#include "live/rows_int.h"
 #include "live/storesample.h"
 #include "live/taskinfo.h"
 #include "live/tasktable.h"
@@ -34,8 +35,8 @@
  * thread's own record says it where no details were read), state,
  * threads (a thread row shows no count of threads), start.
  */
-static void store_details(const struct monitor *m, const struct task *k,
-			  struct store_task *st)
+void rows_store_details(const struct monitor *m, const struct task *k,
+			struct store_task *st)
 {
 	pid_t ppid = k->info.ppid;
 	const struct task *p;
@@ -84,7 +85,7 @@ static void store_identity(struct monitor *m, struct task *k,
 		st->have |= STORE_HAVE_UID;
 		st->uid = (uint32_t)k->uid;
 	}
-	store_details(m, k, st);
+	rows_store_details(m, k, st);
 	if (cgsum_used(m)) {
 		struct task *p = k->id == k->tgid && !m->o.threads ? k :
 				 tasktable_find(m->procs, k->tgid);
@@ -318,7 +319,7 @@ static void keep_status(struct monitor *m, struct tasktable *t,
 		    !(k = tasktable_find(t, v[i].r.id)) ||
 		    k->start != v[i].r.start)
 			continue;
-		rows_store_status(m, k, &v[i]);
+		context_store_status(m, k, &v[i]);
 	}
 }
 
@@ -331,7 +332,7 @@ void rows_keep_status(struct monitor *m)
 		keep_status(m, m->threads, w->threads, w->nthreads);
 }
 
-static int push_pid(struct monitor *m, pid_t pid)
+int rows_push_pid(struct monitor *m, pid_t pid)
 {
 	if (m->npidbuf == m->cappidbuf) {
 		size_t n = m->cappidbuf ? m->cappidbuf * 2 : 256;
@@ -351,7 +352,7 @@ static void collect_need_details(struct task *k, void *arg)
 	if (k->exited)
 		return;
 	if (!k->comm || !k->cmdline || k->details_stale)
-		push_pid(m, k->id);
+		rows_push_pid(m, k->id);
 }
 
 struct details_ctx {
@@ -359,19 +360,19 @@ struct details_ctx {
 	struct tasktable *t;
 };
 
-static void on_details(const struct procinfo_details *d, void *arg)
+void rows_take_details(struct monitor *m, struct tasktable *t,
+		       const struct procinfo_details *d)
 {
-	struct details_ctx *c = arg;
-	struct task *k = tasktable_find(c->t, d->pid);
+	struct task *k = tasktable_find(t, d->pid);
 	if (!k)
 		return;
 	if (d->start && tasktable_order(tasks_span(k), tasktable_span_ticks(d->start,
 							    procinfo_hertz())) != TT_SAME)
 		return; /* another task now has this id */
 	k->start = d->start;
-	tasks_waits_from_ticks(c->m, k, d->start);
-	taskinfo_from_details(&k->info, d); /* ctx is read apart (fill_context) */
-	k->info_round = c->m->round;
+	tasks_waits_from_ticks(m, k, d->start);
+	taskinfo_from_details(&k->info, d); /* ctx is read apart (context_fill) */
+	k->info_round = m->round;
 	k->info_stale = false;
 	if (d->info.threads > 1)
 		k->multi = true;
@@ -381,6 +382,13 @@ static void on_details(const struct procinfo_details *d, void *arg)
 				 d->user);
 		k->details_stale = false;
 	}
+}
+
+static void on_details(const struct procinfo_details *d, void *arg)
+{
+	struct details_ctx *c = arg;
+
+	rows_take_details(c->m, c->t, d);
 }
 
 /*
@@ -424,7 +432,7 @@ void rows_refresh_details(struct monitor *m, struct tasktable *t)
  * (a stopped task continued, an uninterruptible sleep woken, a runnable
  * task not yet run), or is not known.
  */
-static bool settled(char state)
+bool rows_settled(char state)
 {
 	return state == 'S' || state == 'I';
 }
@@ -437,11 +445,11 @@ static bool settled(char state)
  * woken from S that has not run yet still shows S: its first run moves
  * its counters.
  */
-static bool info_due(const struct monitor *m, const struct task *k)
+bool rows_info_due(const struct monitor *m, const struct task *k)
 {
 	return k->info_round != m->round &&
 	       (k->info_stale || k->moved > k->info_round ||
-		!settled(k->info.state));
+		!rows_settled(k->info.state));
 }
 
 /* The parent of k has ended (or the id is another's now): read it again. */
@@ -467,9 +475,9 @@ static void check_parents(struct monitor *m)
 /* The process k's details, if due, to read with the others (pidbuf). */
 static void want_process_info(struct monitor *m, struct task *k)
 {
-	if (!info_due(m, k))
+	if (!rows_info_due(m, k))
 		return;
-	if (push_pid(m, k->id) == 0) {
+	if (rows_push_pid(m, k->id) == 0) {
 		/* asked once per round; what does not answer has ended */
 		k->info_round = m->round;
 		k->info_stale = false;
@@ -501,263 +509,13 @@ static void read_wanted_info(struct monitor *m)
 }
 
 /*
- * A task's memory and nice value can change while it does not run
- * (reclaim, swap-out, another's renice): its context is read again at
- * the latest this long after the last read (s).
- */
-#define CTX_RECHECK 5.0
-
-/*
- * Whether k's context can differ from the one read or kept last: it ran
- * since (its counters moved after that), it is in no settled state (a
- * D task's wait channel), or the last read is CTX_RECHECK old. One that
- * did not run did no IO and took no fault: its rates are 0.
- */
-static bool context_due(const struct monitor *m, const struct task *k)
-{
-	const struct tt_ctx *x = k->ctx;
-
-	return !x || (x->round != m->round &&
-		      (!x->round || k->moved > x->round ||
-		       !settled(k->info.state) ||
-		       m->reading_time - x->read >= CTX_RECHECK));
-}
-
-/* Whether k's context was read (or kept) for the reading at hand. */
-static bool context_now(const struct monitor *m, const struct task *k)
-{
-	return k->ctx && k->ctx->round == m->round;
-}
-
-struct context_read {
-	struct monitor *m;
-	struct tasktable *t;
-};
-
-/* The context counters k kept of its latest read, into st's bits. */
-static void context_before(const struct task *k, struct store_task *st)
-{
-	const struct tt_ctx *x = k->ctx;
-
-	if (!x || !x->round)
-		return;
-	st->have |= STORE_HAVE_CTX_AT;
-	st->ctx_at = x->at;
-	if (x->have_majflt) {
-		st->have |= STORE_HAVE_MAJFLT;
-		st->majflt = x->majflt;
-	}
-	if (x->have_io) {
-		st->have |= STORE_HAVE_IO;
-		st->read_bytes = x->rbytes;
-		st->write_bytes = x->wbytes;
-	}
-}
-
-void rows_store_status(const struct monitor *m, const struct task *k,
-		       struct store_task *st)
-{
-	st->have &= STORE_HAVE_UID | STORE_REPEAT; /* the rest is made here */
-	store_details(m, k, st);
-	if (!context_now(m, k))
-		return; /* not read for this sample */
-	const struct task_ctx *c = &k->ctx->ctx;
-	context_before(k, st);
-	if (c->have & CTX_NICE) {
-		st->nice = (int8_t)c->nice;
-		st->have |= STORE_HAVE_NICE;
-	}
-	if (c->have & CTX_RSS) {
-		st->rss_kib = c->rss_kib;
-		st->have |= STORE_HAVE_RSS;
-	}
-	if (c->have & CTX_SWAP) {
-		st->swap_kib = c->swap_kib;
-		st->have |= STORE_HAVE_SWAP;
-	}
-	if (c->have & CTX_WCHAN) {
-		snprintf(st->wchan, sizeof(st->wchan), "%s", c->wchan);
-		st->have |= STORE_HAVE_WCHAN;
-	}
-}
-
-/*
- * A process's context read its stat line: the brief details with it, so
- * that they need no read of their own this round.
- */
-static void details_from_context(struct monitor *m,
-				 const struct procinfo_context *c)
-{
-	struct details_ctx dc = { m, m->procs };
-	struct procinfo_details d = {
-		.pid = c->pid,
-		.start = c->start,
-		.info = {
-			.ppid = c->ppid,
-			.state = c->state,
-			.threads = c->threads,
-			.start = procinfo_start_epoch(c->start),
-		},
-		.uid = (uid_t)-1,
-	};
-
-	on_details(&d, &dc);
-}
-
-static void on_context(const struct procinfo_context *c, void *arg)
-{
-	struct context_read *cr = arg;
-	struct monitor *m = cr->m;
-	struct task *k = tasktable_find(cr->t, c->pid);
-	struct store_task prev = { .have = 0 }, cur;
-	struct tt_ctx *x;
-
-	if (!k || (c->start && k->start && c->start != k->start))
-		return; /* gone, or the id is another task's now */
-	if (!(x = tasktable_ctx(k)))
-		return; /* no memory: its row shows nothing of it */
-	if (cr->t == m->threads) {
-		/* a thread's state is read with its context */
-		k->info.state = c->state;
-		k->info_round = m->round;
-		k->info_stale = false;
-	} else {
-		details_from_context(m, c);
-		if (c->status)
-			gather_context(m, k, c->status);
-	}
-	context_before(k, &prev);
-	memset(&cur, 0, sizeof(cur));
-	store_details(m, k, &cur);
-	taskinfo_store_context(c, &cur);
-	/*
-	 * dated at the sample, as its counters are: the rates are then
-	 * per interval, and a recording stores no time of its own for it
-	 */
-	cur.ctx_at = m->reading_time;
-	/* what a row shows of it, made as a replay makes it */
-	assemble_info(&cur, &k->info);
-	assemble_context(&m->model, &prev, &cur, &x->ctx);
-	x->round = m->round;
-	x->at = cur.ctx_at;
-	x->read = c->at;
-	x->have_majflt = c->have_majflt;
-	x->majflt = c->majflt;
-	x->have_io = c->have_io;
-	x->rbytes = c->read_bytes;
-	x->wbytes = c->write_bytes;
-}
-
-/*
- * k did not run since its context was read: what was read stands, now,
- * and its counters did not move (the model makes the rates of that).
- */
-static void context_keep(struct monitor *m, struct task *k)
-{
-	struct store_task prev = { .have = 0 }, cur;
-	struct tt_ctx *x = k->ctx; /* not due: read before */
-	const struct task_ctx *c = &x->ctx;
-
-	context_before(k, &prev);
-	cur = prev;
-	cur.ctx_at = m->reading_time;
-	if (c->have & CTX_NICE) {
-		cur.have |= STORE_HAVE_NICE;
-		cur.nice = (int8_t)c->nice;
-	}
-	if (c->have & CTX_RSS) {
-		cur.have |= STORE_HAVE_RSS;
-		cur.rss_kib = c->rss_kib;
-	}
-	if (c->have & CTX_SWAP) {
-		cur.have |= STORE_HAVE_SWAP;
-		cur.swap_kib = c->swap_kib;
-	}
-	assemble_context(&m->model, &prev, &cur, &x->ctx);
-	x->round = m->round;
-	x->at = cur.ctx_at;
-}
-
-/*
- * Whether row r waited in the interval on something other than a CPU
- * (io, swap, reclaim, thrashing, compact, wpcopy, irq): a thread row's
- * state then says whether it still waits (D).
- */
-static bool waited_off_cpu(const struct row *r)
-{
-	for (int c = 0; c < NCAT; c++)
-		if (c != CAT_CPU && r->d[c].avail && !r->d[c].dropped &&
-		    (r->d[c].pct > 0 || r->d[c].count > 0))
-			return true;
-	return false;
-}
-
-/*
- * Whether thread row r needs its state read: every row, unless the
- * batch output asked only for those that waited off the CPU
- * (monitor_opts.thread_state_waits; a recording reads every row).
- */
-static bool thread_state_wanted(const struct monitor *m, const struct row *r)
-{
-	return !m->o.thread_state_waits || m->whole || waited_off_cpu(r);
-}
-
-/*
- * What stands next to the stall of these rows, read once per reading
- * (a view may ask again: it gets the same), into each row; kept from
- * the last read for a task that did not run since (context_due). Thread
- * rows whose state is not wanted (thread_state_wanted) are left unread.
- */
-static void fill_context(struct monitor *m, struct tasktable *t,
-			 struct row *rows, size_t n, bool threads)
-{
-	struct context_read cr = { m, t };
-	/* the processes of the threads read, beside their ids in pidbuf */
-	pid_t *tgids = threads && n ? malloc(n * sizeof(*tgids)) : NULL;
-
-	m->npidbuf = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct task *k;
-
-		if (rows[i].flags & ROW_EXITED ||
-		    (threads && !thread_state_wanted(m, &rows[i])) ||
-		    !(k = tasktable_find(t, rows[i].pid)) ||
-		    context_now(m, k))
-			continue;
-		/* a thread's state comes with it: due with its state too */
-		if (!context_due(m, k) && !(threads && info_due(m, k)))
-			context_keep(m, k);
-		else if (!threads)
-			push_pid(m, k->id);
-		else if (tgids && push_pid(m, k->id) == 0)
-			tgids[m->npidbuf - 1] = k->tgid;
-	}
-	if (m->npidbuf && !threads)
-		procinfo_context(m->pi, m->pidbuf, m->npidbuf, on_context, &cr);
-	if (m->npidbuf && threads)
-		procinfo_thread_context(m->pi, tgids, m->pidbuf, m->npidbuf,
-					on_context, &cr);
-	free(tgids);
-	for (size_t i = 0; i < n; i++) {
-		struct task *k;
-
-		memset(&rows[i].ctx, 0, sizeof(rows[i].ctx));
-		if (!(rows[i].flags & ROW_EXITED) &&
-		    (!threads || thread_state_wanted(m, &rows[i])) &&
-		    (k = tasktable_find(t, rows[i].pid)) &&
-		    context_now(m, k))
-			rows[i].ctx = k->ctx->ctx;
-	}
-}
-
-/*
  * Thread rows: the thread's state (read with its context, unknown where
- * it was not: fill_context), and the parent of its process.
+ * it was not: context_fill), and the parent of its process.
  */
 static void fill_thread_status(struct monitor *m, struct row *rows, size_t n)
 {
 	if (m->threads)
-		fill_context(m, m->threads, rows, n, true);
+		context_fill(m, m->threads, rows, n, true);
 	m->npidbuf = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (rows[i].flags & ROW_EXITED)
@@ -770,7 +528,7 @@ static void fill_thread_status(struct monitor *m, struct row *rows, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (rows[i].flags & ROW_EXITED)
 			continue;
-		struct task *k = thread_state_wanted(m, &rows[i]) ?
+		struct task *k = context_state_wanted(m, &rows[i]) ?
 				 tasktable_find(m->threads, rows[i].pid) : NULL;
 		struct task *p = tasktable_find(m->procs, rows[i].tgid);
 		rows[i].info.state = k && context_now(m, k) ?
@@ -791,7 +549,7 @@ void rows_fill_status(struct monitor *m, struct row *rows, size_t n)
 	}
 	struct tasktable *t = m->procs;
 	/* first the context: its read gives the details it finds due too */
-	fill_context(m, t, rows, n, false);
+	context_fill(m, t, rows, n, false);
 	m->npidbuf = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct task *k;

@@ -8,7 +8,10 @@
 #    a CPU quota stalls elsewhere: the idle row is in every sample, never
 #    with a "why", and no evidence file is opened at all;
 #  - with -p on the stalled spinner: the evidence files opened are its own
-#    (its /proc/PID and its cgroups, of every hierarchy).
+#    (its /proc/PID and its cgroups, of every hierarchy);
+#  - and its status is read once a refresh, the first (when it newly
+#    stalls) too: the evidence takes the allowed CPUs from the status its
+#    context read (stalltop -n 4 under strace from its start).
 . "$top_srcdir/tests/lib/functions.sh"
 live_init
 need_cmd strace
@@ -98,4 +101,19 @@ sed -n 's|.*openat([^,]*, "\(/sys/fs/cgroup/[^"]*\)", .*O_DIRECTORY.*|\1|p' "$TM
 	sed 's|/*$||' | sort -u | grep -v -x -F -f "$TMP/own.cgroups" | head -5 >"$TMP/other.cgroups"
 [ -s "$TMP/other.cgroups" ] &&
 	fail "cgroups other than the spinner's were read: $(tr '\n' ' ' <"$TMP/other.cgroups") (its own: $(tr '\n' ' ' <"$TMP/own.cgroups"))"
+
+# its status (opened relative to its /proc/PID: context and evidence
+# alike; libproc2's first read names it by path) once in each of the 4
+# refreshes: it runs in each, so its context is read in each
+# (LeakSanitizer cannot run under ptrace: the other runs check leaks)
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	timeout 60 strace -f -e trace=openat -o "$TMP/once.trace" \
+	"$STALLTOP" -b --json -n 4 -d 0.3 -p "$q" >"$TMP/once.out" 2>"$TMP/once.err" ||
+	hard_error "stalltop -n 4 under strace failed: $(tail -n 3 "$TMP/once.err")"
+jq -e -s --argjson q "$q" '[.[] | .tasks[] | select(.pid == $q and .why != null)] | length == 4' \
+	"$TMP/once.out" >/dev/null || fail "the stalled spinner has no why in each of 4 samples"
+n=$(grep -c 'openat([0-9]*, "status",' "$TMP/once.trace")
+[ "$n" -eq 4 ] ||
+	fail "the spinner's status should be read once in each of 4 refreshes, not $n times: $(grep 'status' "$TMP/once.trace" | head -8)"
+note "status read $n times in 4 refreshes"
 exit 0
