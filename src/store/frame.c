@@ -433,12 +433,13 @@ int frame_reader_next(struct frame_reader *r, struct frame *f, char *err,
 				errno = ENOTSUP;
 				return -1;
 			}
-			if (r->version < FRAME_VERSION) {
+			if (r->version < FRAME_VERSION_OLDEST) {
 				snprintf(err, errsize, _("the recording is of "
 					 "format version %u, of a development "
-					 "build; this stalltop reads only "
-					 "version %u: record it again"),
-					 r->version, FRAME_VERSION);
+					 "build; this stalltop reads versions "
+					 "%u to %u: record it again"),
+					 r->version, FRAME_VERSION_OLDEST,
+					 FRAME_VERSION);
 				errno = ENOTSUP;
 				return -1;
 			}

@@ -315,6 +315,22 @@ static int like_lack_bit(unsigned id)
 }
 
 /*
+ * The counters a thread row has of its context (read with its context,
+ * at its own time, not with its reading): where they are not its
+ * process's (its context read at another sample than the process's),
+ * the row holds its own and says so with LIKE_OWN_CTX, since their
+ * difference from the process's would move each sample as the
+ * process's do; where they are the process's, their difference (zero,
+ * not written). Format version 2 knows only the difference.
+ */
+#define LIKE_OWN_CTX (1ull << 63)
+
+static bool ctx_counter(unsigned id)
+{
+	return id == T_READ || id == T_WRITE || id == T_MAJFLT;
+}
+
+/*
  * Thread row o as its difference from its task's row p: numbers that
  * read back as zero when absent as differences (zero: not written), the
  * others (strings, times, its age) only where not p's, and those it
@@ -343,15 +359,21 @@ static bool like_in(const struct codec_table *t, struct schema_task *o,
 		else
 			return false;
 	}
+	bool own = false;
+
+	for (size_t i = 0; i < t->nfields; i++)
+		if (ctx_counter(t->fields[i].id))
+			own |= schema_value_of(t, o, &t->fields[i]) !=
+			       schema_value_of(t, p, &t->fields[i]);
 	for (size_t i = 0; i < t->nfields; i++) {
 		const struct codec_field *f = &t->fields[i];
 
-		if (zero_by_default(f)) {
+		if (zero_by_default(f) && !(own && ctx_counter(f->id))) {
 			schema_bits_put(o, f, schema_value_of(t, o, f) - schema_value_of(t, p, f));
 			schema_set(t, o, f->id, true);
 		}
 	}
-	o->like = 1 | lack << 1;
+	o->like = 1 | lack << 1 | (own ? LIKE_OWN_CTX : 0);
 	schema_set(t, o, T_LIKE, true);
 	unknown_zeros(t, o);
 	return true;
@@ -392,13 +414,16 @@ int schema_task_like(struct schema_rows *r)
 static void like_out(const struct codec_table *t, struct schema_task *o,
 		     const struct schema_task *p)
 {
-	uint64_t lack = o->like >> 1;
+	uint64_t lack = (o->like & ~LIKE_OWN_CTX) >> 1;
+	bool own = o->like & LIKE_OWN_CTX;
 
 	for (size_t i = 0; i < t->nfields; i++) {
 		const struct codec_field *f = &t->fields[i];
 
 		if (zero_by_default(f))
-			schema_bits_put(o, f, schema_value_of(t, o, f) + schema_value_of(t, p, f));
+			schema_bits_put(o, f, schema_value_of(t, o, f) +
+				       (own && ctx_counter(f->id) ? 0 :
+					schema_value_of(t, p, f)));
 	}
 	for (size_t i = 0; i < t->nfields; i++) {
 		const struct codec_field *f = &t->fields[i];
