@@ -93,6 +93,30 @@ static void carry(struct schema_task *o, const struct schema_task *prev,
 	memcpy(o->max_at, p->max_at, sizeof(o->max_at));
 }
 
+/*
+ * A time total that is whole microseconds (as the live monitor reads
+ * them: ts_decode.h) stored as their count in the field of id us,
+ * that of id ns left unknown (its member keeps the nanoseconds, for
+ * carry()); any other as nanoseconds.
+ */
+static void time_in_us(const struct codec_table *t, struct schema_task *o,
+		       uint64_t ns, uint64_t *us, unsigned ns_id, unsigned us_id)
+{
+	if (!codec_known(t, o, ns_id) || ns % 1000)
+		return;
+	*us = ns / 1000;
+	schema_set(t, o, ns_id, false);
+	schema_set(t, o, us_id, true);
+}
+
+static void times_in_us(const struct codec_table *t, struct schema_task *o)
+{
+	time_in_us(t, o, o->run_ns, &o->run_us, 10, T_RUN_US);
+	for (unsigned c = 0; c < READING_NCAT; c++)
+		time_in_us(t, o, o->total_ns[c], &o->total_us[c], T_TOTAL + c,
+			   T_TOTAL_US + c);
+}
+
 static void task_reading_in(const struct codec_table *t,
 			    struct schema_task *o, const struct task_reading *r,
 			    const struct store_sample *in, double at0)
@@ -237,6 +261,9 @@ int schema_task_in(struct schema_rows *r, int set_, const struct store_task *k,
 	schema_set(t, &known, T_CTX_AT, false);
 	schema_set(t, &known, T_CTX_NS, false);
 	schema_set(t, &known, T_LIKE, false);
+	schema_set(t, &known, T_RUN_US, false);
+	for (unsigned c = 0; c < READING_NCAT; c++)
+		schema_set(t, &known, T_TOTAL_US + c, false);
 	for (size_t i = 0; i < n; i++) {
 		struct schema_task *o = &r->task[set_][i];
 
@@ -256,6 +283,7 @@ int schema_task_in(struct schema_rows *r, int set_, const struct store_task *k,
 		if (r->task[set_][i].flags & READING_CARRIED)
 			carry(&r->task[set_][i], prev ? prev->task[set_] : NULL,
 			      prev ? prev->rows[set_].n : 0);
+		times_in_us(t, &r->task[set_][i]);
 		unknown_zeros(t, &r->task[set_][i]);
 	}
 	r->rows[set_].rows = r->task[set_];
@@ -471,10 +499,11 @@ static void task_reading_out(const struct codec_table *t,
 	r->threads = (int32_t)o->rthreads;
 	if ((r->flags & READING_CARRIED) && !(r->flags & READING_STANDING))
 		return;         /* the previous counters stand: not repeated */
-	r->run_ns = o->run_ns;
+	/* one of the two is written, the other is zero (time_in_us) */
+	r->run_ns = o->run_ns + o->run_us * 1000;
 	for (int c = 0; c < READING_NCAT; c++) {
 		r->d[c].count = o->count[c];
-		r->d[c].total_ns = o->total_ns[c];
+		r->d[c].total_ns = o->total_ns[c] + o->total_us[c] * 1000;
 		r->d[c].max_ns = o->max_ns[c];
 		r->max_at[c] = o->max_at[c];
 	}
