@@ -79,6 +79,8 @@
 #define FRAME_TRAILER_SIZE 4
 #define FRAME_MAX_PAYLOAD (16u << 20)
 #define FRAME_MAX_STORED (FRAME_MAX_PAYLOAD + 64)
+/* The writer's deflate level (zlib's 1 to 9): see frame_writer_open */
+#define FRAME_DEFLATE_LEVEL 6
 
 enum frame_type {
 	FRAME_HEADER = 1,       /* the file header: the format version */
