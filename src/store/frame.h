@@ -54,11 +54,13 @@
  * NUL-terminated). A reader reads versions FRAME_VERSION_OLDEST to
  * FRAME_VERSION and refuses any other (version 1, of development
  * builds, deflated each record alone; a newer one may say anything).
- * Version 3 differs from 2 only in what the store's schema puts in its
- * fields (schema.h: a thread row's context counters as its own), which
- * a reader of version 2 would take wrongly; a compatible addition (a
- * new field or table of codec.h, a new record type) does not change
- * the version.
+ * Version 3 differs from 2 in how a delta frame lays out the fields of
+ * the entities that changed (codec.h: in columns) and in what the
+ * store's schema puts in its fields (schema.h: a thread row's context
+ * counters as its own), which a reader of version 2 would take wrongly;
+ * a reader decodes each record by the version of the header before it.
+ * A compatible addition (a new field or table of codec.h, a new record
+ * type) does not change the version.
  *
  * Reading: a record counts only when its magic, type, length and CRC
  * hold and its payload inflates. Anything else is skipped byte by byte
