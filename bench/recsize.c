@@ -631,7 +631,7 @@ static size_t deflated(struct zparts *zp, const unsigned char *p, size_t len,
 static void zparts_init(struct zparts *zp)
 {
 	memset(zp, 0, sizeof(*zp));
-	if (deflateInit2(&zp->z, 3, Z_DEFLATED, -15, 8,
+	if (deflateInit2(&zp->z, FRAME_DEFLATE_LEVEL, Z_DEFLATED, -15, 8,
 			 Z_DEFAULT_STRATEGY) != Z_OK)
 		die("deflateInit2");
 }

@@ -207,13 +207,15 @@ static void to_reading(const struct raw *w, struct ts_reading *r)
 	if (w->have_cpu) {
 		r->have |= 1u << TS_DELAY_CPU;
 		r->d[TS_DELAY_CPU].count += w->count;
-		r->d[TS_DELAY_CPU].total_ns += w->delay;
-		r->run_ns += w->run;
+		/* whole microseconds, as taskstats' (ts_decode.h) */
+		r->d[TS_DELAY_CPU].total_ns += ts_time_res(w->delay);
+		r->run_ns += ts_time_res(w->run);
 	}
 	if (w->have_io) {
 		r->have |= 1u << TS_DELAY_BLKIO;
 		r->no_count |= 1u << TS_DELAY_BLKIO;
-		r->d[TS_DELAY_BLKIO].total_ns += w->blkio * (1000000000ULL / (uint64_t)hz);
+		r->d[TS_DELAY_BLKIO].total_ns +=
+			ts_time_res(w->blkio * (1000000000ULL / (uint64_t)hz));
 	}
 }
 

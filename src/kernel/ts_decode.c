@@ -122,7 +122,7 @@ static void decode_basic(const struct ts_bytes *b, const struct basic_offsets *a
 	if (covers(b, at->flag, 1))
 		r->flag = b->p[at->flag];
 	if (covers(b, at->run, 8))
-		r->run_ns = get_u64(b, at->run);
+		r->run_ns = ts_time_res(get_u64(b, at->run));
 
 	/* comm .. stime come as one block (basic accounting) */
 	if (covers(b, at->stime, 8)) {
@@ -161,7 +161,7 @@ static void decode_delays(const struct ts_bytes *b, int layout,
 		    !covers(b, o->count, 8) || !covers(b, o->total, 8))
 			continue;
 		r->d[c].count = get_u64(b, o->count);
-		r->d[c].total_ns = get_u64(b, o->total);
+		r->d[c].total_ns = ts_time_res(get_u64(b, o->total));
 		r->have |= 1u << c;
 		if (version >= max_from && covers(b, o->max, 8)) {
 			r->d[c].max_ns = get_u64(b, o->max);

@@ -40,9 +40,26 @@ enum {
 	TS_CMD_ATTR_DEREGISTER_CPUMASK = 4, /* string */
 };
 
+/*
+ * The resolution of the time totals of a reading (a delay's total, the
+ * run time): the kernel counts them in nanoseconds, but no figure made
+ * of them is shown finer than a microsecond, so they are taken as whole
+ * microseconds (rounded down), where they are read: the live monitor and
+ * a replay of its recording derive from the same values, and a
+ * recording stores a microsecond's count where it stored nanoseconds'.
+ * The longest waits (max_ns) are kept to the nanosecond.
+ */
+#define TS_TIME_RES_NS 1000u
+
+static inline uint64_t ts_time_res(uint64_t ns)
+{
+	return ns - ns % TS_TIME_RES_NS;
+}
+
 struct ts_delay {
 	uint64_t count;    /* events, cumulative */
-	uint64_t total_ns; /* delay, cumulative (wraps) */
+	uint64_t total_ns; /* delay, cumulative (wraps); whole us
+			      (TS_TIME_RES_NS) */
 	uint64_t max_ns;   /* longest single delay since the task started */
 	double max_at;     /* when it ended, CLOCK_REALTIME seconds (v17) */
 };
@@ -68,7 +85,8 @@ struct ts_reading {
 	uint64_t etime_us;     /* elapsed */
 	uint64_t utime_us, stime_us;
 	uint64_t run_ns;       /* time on a CPU, ns (cpu_run_virtual_total:
-				  the scheduler's clock, not ticks) */
+				  the scheduler's clock, not ticks);
+				  whole us (TS_TIME_RES_NS) */
 	bool have_basic;       /* comm..etime present */
 	struct ts_delay d[TS_NDELAY]; /* by enum ts_delay_kind */
 	uint32_t have;         /* bit k: count and total of kind k present */

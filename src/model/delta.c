@@ -106,9 +106,13 @@ static bool possible(const struct delta_bounds *b, int c, uint64_t dtotal,
 	 * Every wait the kernel counts lasted at least a nanosecond (it adds
 	 * one only then); a run-queue wait (cpu) may last none, and an IRQ
 	 * is counted as it is. More events than nanoseconds: a count that
-	 * went backwards, read as a wrap of its 32 bits.
+	 * went backwards, read as a wrap of its 32 bits. The totals are
+	 * read in whole microseconds (TS_TIME_RES_NS, rounded down), so
+	 * those of the window may be short of the true ones by less than
+	 * one.
 	 */
-	if (have_count && c != CAT_CPU && c != CAT_IRQ && dcount > dtotal)
+	if (have_count && c != CAT_CPU && c != CAT_IRQ &&
+	    dcount > dtotal + (TS_TIME_RES_NS - 1))
 		return false;
 	double lim = b->age > 0 ? longest_wait_ns(b->age) : 0;
 	if (b->thread) {

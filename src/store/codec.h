@@ -25,8 +25,17 @@
  *   table    := table-id:varint length:varint body (length bytes)
  *   key body := count:varint entity*count
  *   delta    := count:varint gap:varint*count             (removed)
- *               count:varint (gap:varint field* 0)*count  (changed)
+ *               count:varint gap:varint*count column* 0   (changed)
  *               count:varint entity*count                 (added)
+ *   column   := tag:varint which value*: the field (its id the id of
+ *               the column before plus step, the first's: step) with
+ *               the wire of its values, of the changed entities that
+ *               have it with that wire; step 0 only for another wire
+ *               of the same field, wires going up
+ *   which    := 0: every changed entity | 1 bitmap: (count + 7) / 8
+ *               bytes, bit i (byte i / 8, bit i % 8) for the i-th
+ *               changed entity; values in the entities' order, none
+ *               for wire 3
  *   entity   := field* 0
  *   field    := tag:varint value, tag = step << 2 | wire: the field's
  *               id is the id of the field before it in the entity plus
@@ -44,11 +53,15 @@
  * Entities are in key order (u64 and s64 keys as numbers, strings by
  * bytes). A gap is the distance in that order of the previous sample
  * from the entity before in the same list (the first: from -1), so an
- * entity that did not change costs nothing and one that did costs two
- * bytes besides its fields (its gap and its end). A changed entity lists
- * the fields that changed, never its key; a field it does not list keeps
- * its value. An added entity, and every entity of a key frame, lists
- * its known fields whole (no wire 3, no differences). A key frame holds
+ * entity that did not change costs nothing and one that did costs a
+ * byte besides its values (its gap). A changed entity has the fields
+ * that changed, never its key, in the columns; a field it is not in a
+ * column of keeps its value. The columns put each field's values of
+ * all the changed entities side by side, so deflate sees like bytes
+ * together. (Format version 2, frame.h, wrote each changed entity's
+ * fields after its gap instead, as an entity's: gap:varint field* 0;
+ * codec_dec_version says which.) An added entity, and every entity of
+ * a key frame, lists its known fields whole (no wire 3, no differences). A key frame holds
  * every table (one not written is empty); a delta frame only the tables
  * that changed. More entities in a table than its max_rows is damage. The
  * decoder applies a delta only to the sample whose seq is one less:
@@ -56,7 +69,8 @@
  * frame, never misapplying one. A reader skips a field or table id it
  * does not know (a newer file), by its wire type or length. A schema
  * lists its fields in the order of their ids, the order they are
- * written in; a step of 0, or ids past 64 bits, are damage. A string is
+ * written in; a step of 0 (but between columns of one field, wires going
+ * up), or ids past 64 bits, are damage. A string is
  * bytes without a NUL, of any length (CODEC_STRINGS_MAX bounds a
  * sample's strings together).
  */
@@ -172,6 +186,11 @@ void codec_enc_free(struct codec_enc *e);
 
 struct codec_dec;
 struct codec_dec *codec_dec_new(const struct codec_schema *s);
+/*
+ * The format version (frame.h) of the frames decoded from now on:
+ * FRAME_VERSION until said (version 2 wrote changed entities whole).
+ */
+void codec_dec_version(struct codec_dec *d, unsigned version);
 /*
  * Decode the payload of a FRAME_KEY or FRAME_DELTA record. 1: the sample
  * is ready (codec_dec_sample); 0: a delta without the sample it applies

@@ -23,6 +23,7 @@ struct codec_dec {
 	/* the sample's strings, the next one's, a payload's */
 	struct codec_arena strs, next_strs, payload_strs;
 	bool have;                      /* sample is a base for a delta */
+	unsigned version;               /* of the file's format (frame.h) */
 	uint64_t seq, skipped;
 };
 
@@ -281,12 +282,84 @@ static int get_index(struct in *in, size_t n, size_t *last)
 	return 0;
 }
 
+/*
+ * The columns of the nch changed entities (codec.h), at idx in the
+ * sample before (prev) and in r, its copy, up to their end.
+ */
+static int get_columns(struct in *in, const struct codec_tab *tb,
+		       const struct codec_rows *prev, struct codec_rows *r,
+		       const size_t *idx, size_t nch)
+{
+	const struct codec_table *t = tb->t;
+	uint64_t id = 0;
+	unsigned lastw = 0;
+
+	for (;;) {
+		uint64_t tag, mode;
+		const unsigned char *bm = NULL;
+
+		if (get_varint(in, &tag) < 0)
+			return -1;
+		if (tag == 0)
+			return 0;
+		unsigned wire = (unsigned)(tag & 3);
+		/* ids go up; a field's columns by wire, each once */
+		if (tag >> 2 == 0 ? id == 0 || wire <= lastw :
+		    tag >> 2 > UINT64_MAX - id)
+			return bad(in, N_("fields out of order"));
+		id += tag >> 2;
+		lastw = wire;
+		if (get_varint(in, &mode) < 0)
+			return -1;
+		if (mode > 1)
+			return bad(in, N_("a column of the wrong kind"));
+		if (mode == 1) {
+			size_t nb = (nch + 7) / 8;
+
+			if ((size_t)(in->end - in->p) < nb)
+				return bad(in, N_("a column runs past its end"));
+			bm = in->p;
+			in->p += nb;
+		}
+		const struct codec_field *f = id <= CODEC_MAX_ID &&
+			tb->byid[id] >= 0 ? &t->fields[tb->byid[id]] : NULL;
+		if (f && (f->flags & CODEC_KEY))
+			return bad(in, N_("a key that changed"));
+		for (size_t q = 0; q < nch; q++) {
+			if (bm && !(bm[q / 8] >> (q % 8) & 1))
+				continue;
+			if (!f) {
+				if (skip_value(in, wire) < 0)
+					return -1;
+				continue;
+			}
+			void *row = codec_row_at(t, r, idx[q]);
+			const void *base = codec_row_at(t, prev, idx[q]);
+			if (wire == 3) {
+				codec_set_known(t, row, f->id, false);
+				memset((unsigned char *)row + f->offset, 0,
+				       codec_type_size(f));
+				continue;
+			}
+			bool diff = (f->flags & CODEC_COUNTER) &&
+				    codec_known(t, base, f->id);
+			if (wire != (diff ? 0 : codec_wire(f)))
+				return bad(in, N_("a field of the wrong type"));
+			if (get_value(in, f, row, diff ? base : NULL) < 0)
+				return -1;
+			codec_set_known(t, row, f->id, true);
+		}
+	}
+}
+
 static int delta_table(struct in *in, const struct codec_tab *tb,
-		       const struct codec_rows *prev, struct codec_rows *r)
+		       const struct codec_rows *prev, struct codec_rows *r,
+		       bool columns)
 {
 	const struct codec_table *t = tb->t;
 	size_t nrm, nch, nadd, last = SIZE_MAX;
 	unsigned char *gone = NULL;
+	size_t *idx = NULL;
 	int rc = -1;
 
 	if (get_count(in, prev->n, &nrm) < 0)
@@ -305,6 +378,8 @@ static int delta_table(struct in *in, const struct codec_tab *tb,
 	if (get_count(in, prev->n, &nch) < 0)
 		goto out;
 	last = SIZE_MAX;
+	if (columns && !(idx = malloc((nch ? nch : 1) * sizeof(*idx))))
+		goto out;
 	for (size_t k = 0; k < nch; k++) {
 		if (get_index(in, prev->n, &last) < 0)
 			goto out;
@@ -312,10 +387,14 @@ static int delta_table(struct in *in, const struct codec_tab *tb,
 			bad(in, N_("an entity that is not there"));
 			goto out;
 		}
-		if (get_fields(in, tb, codec_row_at(t, r, last),
-			       codec_row_at(t, prev, last)) < 0)
+		if (columns)
+			idx[k] = last;
+		else if (get_fields(in, tb, codec_row_at(t, r, last),
+				    codec_row_at(t, prev, last)) < 0)
 			goto out;
 	}
+	if (columns && nch && get_columns(in, tb, prev, r, idx, nch) < 0)
+		goto out;
 	size_t kept = 0;
 	for (size_t k = 0; k < r->n; k++)
 		if (!gone[k]) {
@@ -334,6 +413,7 @@ static int delta_table(struct in *in, const struct codec_tab *tb,
 	rc = sort_rows(in, t, r);
 out:
 	free(gone);
+	free(idx);
 	return rc;
 }
 
@@ -345,6 +425,7 @@ struct codec_dec *codec_dec_new(const struct codec_schema *s)
 	if (!d)
 		return NULL;
 	d->s = s;
+	d->version = FRAME_VERSION;
 	d->tabs = codec_tabs_new(s);
 	d->sample.tables = calloc(n, sizeof(struct codec_rows));
 	d->next = calloc(n, sizeof(struct codec_rows));
@@ -354,6 +435,11 @@ struct codec_dec *codec_dec_new(const struct codec_schema *s)
 		return NULL;
 	}
 	return d;
+}
+
+void codec_dec_version(struct codec_dec *d, unsigned version)
+{
+	d->version = version;
 }
 
 static const struct codec_tab *tab_of(const struct codec_dec *d, uint64_t id,
@@ -388,7 +474,7 @@ static int get_tables(struct codec_dec *d, struct in *in, bool key)
 			return bad(in, N_("a table given twice"));
 		if ((key ? key_table(&body, tb, &d->next[i]) :
 		     delta_table(&body, tb, &d->sample.tables[i],
-				 &d->next[i])) < 0 ||
+				 &d->next[i], d->version >= 3)) < 0 ||
 		    (body.p != body.end &&
 		     bad(&body, N_("bytes after a table")) < 0)) {
 			in->why = body.why;

@@ -26,6 +26,9 @@ struct codec_enc {
 	struct codec_arena strs[2];           /* prev's strings and cur's */
 	unsigned cur_strs;
 	struct buf out, body, lists[3];
+	struct buf wires;               /* put_columns' */
+	const void **chg;               /* changed entities: before, now */
+	size_t chg_cap;
 	unsigned key_every, since_key;
 	double key_seconds, key_time;
 	uint64_t seq;
@@ -79,16 +82,14 @@ static int put_tag(struct buf *b, const struct codec_field *f, unsigned wire,
  * Field f of row after the field *last; against base (a delta's
  * previous value) when not NULL.
  */
-static int put_field(struct buf *b, const struct codec_field *f,
-		     const void *row, const void *base, unsigned *last)
+static int put_value(struct buf *b, const struct codec_field *f,
+		     const void *row, const void *base)
 {
 	unsigned char le[8];
 	uint64_t u;
 	size_t n;
 	bool diff = base && (f->flags & CODEC_COUNTER);
 
-	if (put_tag(b, f, diff ? 0 : codec_wire(f), last) < 0)
-		return -1;
 	switch (f->type) {
 	case CODEC_U64:
 		u = *CAT(row, f, uint64_t);
@@ -122,6 +123,16 @@ static int put_field(struct buf *b, const struct codec_field *f,
 	return 0;
 }
 
+static int put_field(struct buf *b, const struct codec_field *f,
+		     const void *row, const void *base, unsigned *last)
+{
+	bool diff = base && (f->flags & CODEC_COUNTER);
+
+	if (put_tag(b, f, diff ? 0 : codec_wire(f), last) < 0)
+		return -1;
+	return put_value(b, f, row, base);
+}
+
 static int put_entity(struct buf *b, const struct codec_table *t,
 		      const void *row)
 {
@@ -143,27 +154,97 @@ static bool field_changed(const struct codec_table *t,
 	return k != ko || (k && codec_field_cmp(f, row, old) != 0);
 }
 
-/* The fields of row that differ from old, and the end: 1, 0 none, -1. */
-static int put_changes(struct buf *b, const struct codec_table *t,
-		       const void *row, const void *old)
+/*
+ * The wire of field f of a changed entity row (old before it): 3 when
+ * it became unknown, 0 for a counter's difference, else its own.
+ */
+static unsigned change_wire(const struct codec_table *t,
+			    const struct codec_field *f, const void *row,
+			    const void *old)
+{
+	if (!codec_known(t, row, f->id))
+		return 3;
+	return (f->flags & CODEC_COUNTER) && codec_known(t, old, f->id) ?
+	       0 : codec_wire(f);
+}
+
+/*
+ * The changed entities' fields as columns (codec.h): for each field in
+ * the order of ids and each wire, those of the n entities (chg: the
+ * sample before's row and the row, of each) whose field changed with
+ * that wire, and the end. wv: room for the wire of each entity.
+ */
+static int put_columns(struct buf *b, struct buf *wv,
+		       const struct codec_table *t, const void **chg, size_t n)
 {
 	unsigned last = 0;
 
+	wv->len = 0;
+	if (buf_room(wv, n) < 0)
+		return -1;
 	for (size_t i = 0; i < t->nfields; i++) {
 		const struct codec_field *f = &t->fields[i];
+		size_t np[4] = { 0, 0, 0, 0 };
 
-		if (!field_changed(t, f, row, old))
-			continue;
-		if (!codec_known(t, row, f->id)) {
-			if (put_tag(b, f, 3, &last) < 0)
+		for (size_t q = 0; q < n; q++) {
+			const void *o = chg[2 * q], *r = chg[2 * q + 1];
+
+			wv->p[q] = field_changed(t, f, r, o) ?
+				   (unsigned char)change_wire(t, f, r, o) : 4;
+			if (wv->p[q] < 4)
+				np[wv->p[q]]++;
+		}
+		for (unsigned w = 0; w < 4; w++) {
+			if (!np[w])
+				continue;
+			if (put_tag(b, f, w, &last) < 0 ||
+			    put_varint(b, np[w] == n ? 0 : 1) < 0)
 				return -1;
-		} else if (put_field(b, f, row,
-				     codec_known(t, old, f->id) ? old : NULL,
-				     &last) < 0) {
-			return -1;
+			if (np[w] < n) {
+				size_t nb = (n + 7) / 8;
+
+				if (buf_room(b, nb) < 0)
+					return -1;
+				memset(b->p + b->len, 0, nb);
+				for (size_t q = 0; q < n; q++)
+					if (wv->p[q] == w)
+						b->p[b->len + q / 8] |=
+							(unsigned char)(1u << (q % 8));
+				b->len += nb;
+			}
+			for (size_t q = 0; w < 3 && q < n; q++) {
+				const void *o = chg[2 * q], *r = chg[2 * q + 1];
+
+				if (wv->p[q] == w &&
+				    put_value(b, f, r, (f->flags & CODEC_COUNTER) &&
+					      codec_known(t, o, f->id) ? o : NULL) < 0)
+					return -1;
+			}
 		}
 	}
-	return last ? (put_varint(b, 0) < 0 ? -1 : 1) : 0;
+	return put_varint(b, 0);
+}
+
+/* Whether a field of row differs from old. */
+static bool changed(const struct codec_table *t, const void *row,
+		    const void *old)
+{
+	for (size_t i = 0; i < t->nfields; i++)
+		if (field_changed(t, &t->fields[i], row, old))
+			return true;
+	return false;
+}
+
+static int chg_grow(struct codec_enc *e)
+{
+	size_t cap = e->chg_cap ? 2 * e->chg_cap : 256;
+	const void **p = realloc(e->chg, cap * sizeof(*p));
+
+	if (!p)
+		return -1;
+	e->chg = p;
+	e->chg_cap = cap;
+	return 0;
 }
 
 struct codec_enc *codec_enc_new(const struct codec_schema *s,
@@ -278,23 +359,24 @@ static int delta_body(struct codec_enc *e, struct buf *b,
 			j++;
 			nadd++;
 		} else {
-			/* its gap and changes, taken back when none */
-			size_t at = ch->len;
-
-			rc = put_varint(ch, i - last_ch - 1);
-			if (rc == 0)
-				rc = put_changes(ch, t, r, o);
-			if (rc > 0) {
-				last_ch = i;
-				nch++;
-				rc = 0;
-			} else if (rc == 0) {
-				ch->len = at;
+			/* its gap, its fields in the columns after */
+			if (changed(t, r, o)) {
+				rc = put_varint(ch, i - last_ch - 1);
+				if (rc == 0 && nch == e->chg_cap / 2)
+					rc = chg_grow(e);
+				if (rc == 0) {
+					e->chg[2 * nch] = o;
+					e->chg[2 * nch + 1] = r;
+					last_ch = i;
+					nch++;
+				}
 			}
 			i++;
 			j++;
 		}
 	}
+	if (rc == 0 && nch)
+		rc = put_columns(ch, &e->wires, t, e->chg, nch);
 	if (rc < 0 || nrm + nch + nadd == 0)
 		return rc;
 	if (put_varint(b, nrm) < 0 || put_bytes(b, rm->p, rm->len) < 0 ||
@@ -382,6 +464,8 @@ void codec_enc_free(struct codec_enc *e)
 	free(e->body.p);
 	for (int i = 0; i < 3; i++)
 		free(e->lists[i].p);
+	free(e->chg);
+	free(e->wires.p);
 	free(e);
 }
 

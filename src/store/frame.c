@@ -92,15 +92,14 @@ struct frame_writer *frame_writer_open(int fd, bool compress,
 	w->fd = fd;
 	w->compress = compress;
 	/*
-	 * Level 3 (no lazy matching): with the stream's history to search,
-	 * the default level took a quarter more CPU a busy sample than
-	 * records deflated alone did; level 3 takes no more (measured on
-	 * bench/recsize's samples: 100 busy processes 4,740 -> 4,731 bytes
-	 * and 544 -> 527 us a delta, 100 idle 688 -> 616 bytes and 177 ->
-	 * 167 us; the default level: 4,535 and 675 us, 600 and 200 us).
+	 * The default level (6, lazy matching): on bench/recsize's busy
+	 * samples of 100 processes it makes a delta 3,276 -> 3,060 bytes
+	 * and a key frame 10,268 -> 9,687 against level 3, which took a
+	 * quarter less CPU; writing a sample still takes less CPU than
+	 * 0.1.0's recorder did (README, Recording).
 	 */
-	if (compress && deflateInit2(&w->z, 3, Z_DEFLATED, -15, 8,
-				     Z_DEFAULT_STRATEGY) != Z_OK) {
+	if (compress && deflateInit2(&w->z, FRAME_DEFLATE_LEVEL, Z_DEFLATED,
+				     -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
 		free(w);
 		errno = ENOMEM;
 		return NULL;
@@ -433,12 +432,13 @@ int frame_reader_next(struct frame_reader *r, struct frame *f, char *err,
 				errno = ENOTSUP;
 				return -1;
 			}
-			if (r->version < FRAME_VERSION) {
+			if (r->version < FRAME_VERSION_OLDEST) {
 				snprintf(err, errsize, _("the recording is of "
 					 "format version %u, of a development "
-					 "build; this stalltop reads only "
-					 "version %u: record it again"),
-					 r->version, FRAME_VERSION);
+					 "build; this stalltop reads versions "
+					 "%u to %u: record it again"),
+					 r->version, FRAME_VERSION_OLDEST,
+					 FRAME_VERSION);
 				errno = ENOTSUP;
 				return -1;
 			}

@@ -51,10 +51,15 @@
  *
  * A file starts with a FRAME_HEADER record: a payload of the format
  * version (2 bytes) and the name of the program that wrote it (text, not
- * NUL-terminated). A reader refuses a file of another version (version
- * 1, of development builds, deflated each record alone; a newer one
- * may say anything); a
- * compatible addition (a new field or table of codec.h, a new record
+ * NUL-terminated). A reader reads versions FRAME_VERSION_OLDEST to
+ * FRAME_VERSION and refuses any other (version 1, of development
+ * builds, deflated each record alone; a newer one may say anything).
+ * Version 3 differs from 2 in how a delta frame lays out the fields of
+ * the entities that changed (codec.h: in columns) and in what the
+ * store's schema puts in its fields (schema.h: a thread row's context
+ * counters as its own), which a reader of version 2 would take wrongly;
+ * a reader decodes each record by the version of the header before it.
+ * A compatible addition (a new field or table of codec.h, a new record
  * type) does not change the version.
  *
  * Reading: a record counts only when its magic, type, length and CRC
@@ -70,11 +75,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FRAME_VERSION 2
+#define FRAME_VERSION 3
+#define FRAME_VERSION_OLDEST 2  /* the oldest version read */
 #define FRAME_HEADER_SIZE 20
 #define FRAME_TRAILER_SIZE 4
 #define FRAME_MAX_PAYLOAD (16u << 20)
 #define FRAME_MAX_STORED (FRAME_MAX_PAYLOAD + 64)
+/* The writer's deflate level (zlib's 1 to 9): see frame_writer_open */
+#define FRAME_DEFLATE_LEVEL 6
 
 enum frame_type {
 	FRAME_HEADER = 1,       /* the file header: the format version */

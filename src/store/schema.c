@@ -97,6 +97,8 @@ static const struct codec_field task_fields[] = {
 	F(schema_task, T_LIKE, CODEC_U64, 0, like),
 	F(schema_task, T_AGE_REL, CODEC_S64, CODEC_COUNTER, age_rel),
 	F(schema_task, T_CTX_NS, CODEC_S64, 0, ctx_ns),
+	F(schema_task, T_RUN_US, CODEC_U64, CODEC_COUNTER, run_us),
+	CAT8(schema_task, T_TOTAL_US, CODEC_U64, CODEC_COUNTER, total_us),
 };
 
 static const struct codec_field cgroup_fields[] = {

@@ -43,7 +43,16 @@
  *    strings, times, tgid and age only where they are not the task's,
  *    and those it lacks that the task has (its cgroup, when its
  *    context was read) as bits of like; a process with one thread
- *    costs next to nothing twice;
+ *    costs next to nothing twice. The counters of its context (IO
+ *    bytes, major faults: read with its context, when its row is
+ *    shown, not with its reading), where they are not the task's, are
+ *    its own, said by like's bit 63 (format version 3), not their
+ *    difference from the task's, which would move each sample as the
+ *    task's do;
+ *  - a task's run time and delay totals, where they are whole
+ *    microseconds (as the live monitor reads them: ts_decode.h), are
+ *    stored as microseconds (run_us, total_us), the nanoseconds' fields
+ *    left unknown: a byte or so less each in a delta;
  *  - a task's ctx_at, where it is not the sample's, is stored as the
  *    nanoseconds from the sample's (both made of a timespec's seconds
  *    and nanoseconds, as the live monitor reads its clocks: a few
@@ -108,13 +117,16 @@ struct schema_task {
 	uint64_t have, have_max, have_max_at, no_count, cats, flags;
 	int64_t rthreads;       /* task_reading.threads */
 	uint64_t count[READING_NCAT], total_ns[READING_NCAT];
+	uint64_t run_us;        /* run_ns in whole us, where it is */
+	uint64_t total_us[READING_NCAT]; /* total_ns likewise */
 	uint64_t max_ns[READING_NCAT];
 	double max_at[READING_NCAT];
 	uint64_t shave;         /* store_task.have */
 	uint64_t like;          /* a thread row: bit 0 when written as
 				   its difference from its process's
 				   row, the bits above what it lacks
-				   that the process has */
+				   that the process has, bit 63 its
+				   context counters its own */
 	uint64_t uid;
 	int64_t ppid, threads, state, nice;
 	double start_real, ctx_at;

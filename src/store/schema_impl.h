@@ -45,6 +45,8 @@
 #define T_LIKE 78
 #define T_AGE_REL 79
 #define T_CTX_NS 80
+#define T_RUN_US 81
+#define T_TOTAL_US 90
 
 #define C_PSI_WHEN 3
 

@@ -93,6 +93,30 @@ static void carry(struct schema_task *o, const struct schema_task *prev,
 	memcpy(o->max_at, p->max_at, sizeof(o->max_at));
 }
 
+/*
+ * A time total that is whole microseconds (as the live monitor reads
+ * them: ts_decode.h) stored as their count in the field of id us,
+ * that of id ns left unknown (its member keeps the nanoseconds, for
+ * carry()); any other as nanoseconds.
+ */
+static void time_in_us(const struct codec_table *t, struct schema_task *o,
+		       uint64_t ns, uint64_t *us, unsigned ns_id, unsigned us_id)
+{
+	if (!codec_known(t, o, ns_id) || ns % 1000)
+		return;
+	*us = ns / 1000;
+	schema_set(t, o, ns_id, false);
+	schema_set(t, o, us_id, true);
+}
+
+static void times_in_us(const struct codec_table *t, struct schema_task *o)
+{
+	time_in_us(t, o, o->run_ns, &o->run_us, 10, T_RUN_US);
+	for (unsigned c = 0; c < READING_NCAT; c++)
+		time_in_us(t, o, o->total_ns[c], &o->total_us[c], T_TOTAL + c,
+			   T_TOTAL_US + c);
+}
+
 static void task_reading_in(const struct codec_table *t,
 			    struct schema_task *o, const struct task_reading *r,
 			    const struct store_sample *in, double at0)
@@ -237,6 +261,9 @@ int schema_task_in(struct schema_rows *r, int set_, const struct store_task *k,
 	schema_set(t, &known, T_CTX_AT, false);
 	schema_set(t, &known, T_CTX_NS, false);
 	schema_set(t, &known, T_LIKE, false);
+	schema_set(t, &known, T_RUN_US, false);
+	for (unsigned c = 0; c < READING_NCAT; c++)
+		schema_set(t, &known, T_TOTAL_US + c, false);
 	for (size_t i = 0; i < n; i++) {
 		struct schema_task *o = &r->task[set_][i];
 
@@ -256,6 +283,7 @@ int schema_task_in(struct schema_rows *r, int set_, const struct store_task *k,
 		if (r->task[set_][i].flags & READING_CARRIED)
 			carry(&r->task[set_][i], prev ? prev->task[set_] : NULL,
 			      prev ? prev->rows[set_].n : 0);
+		times_in_us(t, &r->task[set_][i]);
 		unknown_zeros(t, &r->task[set_][i]);
 	}
 	r->rows[set_].rows = r->task[set_];
@@ -315,6 +343,22 @@ static int like_lack_bit(unsigned id)
 }
 
 /*
+ * The counters a thread row has of its context (read with its context,
+ * at its own time, not with its reading): where they are not its
+ * process's (its context read at another sample than the process's),
+ * the row holds its own and says so with LIKE_OWN_CTX, since their
+ * difference from the process's would move each sample as the
+ * process's do; where they are the process's, their difference (zero,
+ * not written). Format version 2 knows only the difference.
+ */
+#define LIKE_OWN_CTX (1ull << 63)
+
+static bool ctx_counter(unsigned id)
+{
+	return id == T_READ || id == T_WRITE || id == T_MAJFLT;
+}
+
+/*
  * Thread row o as its difference from its task's row p: numbers that
  * read back as zero when absent as differences (zero: not written), the
  * others (strings, times, its age) only where not p's, and those it
@@ -343,15 +387,21 @@ static bool like_in(const struct codec_table *t, struct schema_task *o,
 		else
 			return false;
 	}
+	bool own = false;
+
+	for (size_t i = 0; i < t->nfields; i++)
+		if (ctx_counter(t->fields[i].id))
+			own |= schema_value_of(t, o, &t->fields[i]) !=
+			       schema_value_of(t, p, &t->fields[i]);
 	for (size_t i = 0; i < t->nfields; i++) {
 		const struct codec_field *f = &t->fields[i];
 
-		if (zero_by_default(f)) {
+		if (zero_by_default(f) && !(own && ctx_counter(f->id))) {
 			schema_bits_put(o, f, schema_value_of(t, o, f) - schema_value_of(t, p, f));
 			schema_set(t, o, f->id, true);
 		}
 	}
-	o->like = 1 | lack << 1;
+	o->like = 1 | lack << 1 | (own ? LIKE_OWN_CTX : 0);
 	schema_set(t, o, T_LIKE, true);
 	unknown_zeros(t, o);
 	return true;
@@ -392,13 +442,16 @@ int schema_task_like(struct schema_rows *r)
 static void like_out(const struct codec_table *t, struct schema_task *o,
 		     const struct schema_task *p)
 {
-	uint64_t lack = o->like >> 1;
+	uint64_t lack = (o->like & ~LIKE_OWN_CTX) >> 1;
+	bool own = o->like & LIKE_OWN_CTX;
 
 	for (size_t i = 0; i < t->nfields; i++) {
 		const struct codec_field *f = &t->fields[i];
 
 		if (zero_by_default(f))
-			schema_bits_put(o, f, schema_value_of(t, o, f) + schema_value_of(t, p, f));
+			schema_bits_put(o, f, schema_value_of(t, o, f) +
+				       (own && ctx_counter(f->id) ? 0 :
+					schema_value_of(t, p, f)));
 	}
 	for (size_t i = 0; i < t->nfields; i++) {
 		const struct codec_field *f = &t->fields[i];
@@ -446,10 +499,11 @@ static void task_reading_out(const struct codec_table *t,
 	r->threads = (int32_t)o->rthreads;
 	if ((r->flags & READING_CARRIED) && !(r->flags & READING_STANDING))
 		return;         /* the previous counters stand: not repeated */
-	r->run_ns = o->run_ns;
+	/* one of the two is written, the other is zero (time_in_us) */
+	r->run_ns = o->run_ns + o->run_us * 1000;
 	for (int c = 0; c < READING_NCAT; c++) {
 		r->d[c].count = o->count[c];
-		r->d[c].total_ns = o->total_ns[c];
+		r->d[c].total_ns = o->total_ns[c] + o->total_us[c] * 1000;
 		r->d[c].max_ns = o->max_ns[c];
 		r->max_at[c] = o->max_at[c];
 	}

@@ -584,8 +584,16 @@ static void test_damaged_payloads(void)
 		0, 0);
 	DAMAGED("changed, removed", true, "not there", 2, 1, 7, 1, 0, 1, 0, 0,
 		0, 0);
-	DAMAGED("key changed", true, "key that changed", 2, 1, 7, 0, 1, 0, 4,
-		2, 0, 0);
+	DAMAGED("key changed", true, "key that changed", 2, 1, 8, 0, 1, 0, 4,
+		0, 2, 0, 0);
+	/* columns: a kind not 0 or 1, a presence past the end */
+	DAMAGED("column kind", true, "wrong kind", 2, 1, 8, 0, 1, 0, 36, 2, 5,
+		0, 0);
+	DAMAGED("column past the end", true, "column runs past", 2, 1, 5, 0,
+		1, 0, 36, 1);
+	/* field 9 became unknown (wire 3), then a column of it of wire 2 */
+	DAMAGED("columns out of order", true, "out of order", 2, 1, 8, 0, 1,
+		0, 39, 0, 2, 0, 0);
 	DAMAGED("unknown in a key frame", false, "wrong type", 1, 1, 7, 1, 4,
 		1, 4, 1, 7, 0);
 
@@ -655,6 +663,46 @@ static void test_cuts(void)
 	codec_enc_free(e);
 }
 
+/*
+ * A delta of format version 2 (a changed entity's fields after its gap)
+ * decodes where the decoder is told the version, and one of version 3
+ * (the changed entities' fields in columns) by default; neither is
+ * taken for the other. The same change: counter 9 of task (1, 1) to 5.
+ */
+static void test_layouts(void)
+{
+	static const unsigned char v2[] = { 2, 1, 7, 0, 1, 0, 36, 5, 0, 0 };
+	static const unsigned char v3[] = { 2, 1, 8, 0, 1, 0, 36, 0, 5, 0, 0 };
+	char err[256];
+
+	for (int k = 0; k < 4; k++) {
+		struct codec_dec *d = codec_dec_new(&st_schema);
+		bool old = k % 2 == 0, right = k < 2;
+		const unsigned char *p = old == right ? v2 : v3;
+		size_t len = old == right ? sizeof(v2) : sizeof(v3);
+
+		if (old)
+			codec_dec_version(d, 2);
+		CHECK_EQ_U(codec_dec_frame(d, FRAME_KEY, 1, base, sizeof(base),
+					   err, sizeof(err)), 1);
+		int rc = codec_dec_frame(d, FRAME_DELTA, 2, p, len, err,
+					 sizeof(err));
+		if (!right) {
+			CHECK_EQ_U(rc, -1);
+			codec_dec_free(d);
+			continue;
+		}
+		CHECK_EQ_U(rc, 1);
+		const struct codec_rows *r = &codec_dec_sample(d)->tables[ST_TASKS];
+		const struct st_task *t = r->rows;
+
+		CHECK_EQ_U(r->n, 1);
+		CHECK(codec_known(&st_tables[ST_TASKS], t, ST_CNT_ID));
+		CHECK_EQ_U(t->cnt[0], 5);
+		codec_dec_free(d);
+	}
+}
+
 /* Only what changed: nothing costs the sequence number alone, a wrapped
  * counter its difference; bad input to the encoder is refused. */
 static void test_encoder(void)
@@ -684,9 +732,10 @@ static void test_encoder(void)
 	CHECK_EQ_U(codec_dec_frame(d, type, t.time, p, len, err, sizeof(err)), 1);
 	t.tasks[7].cnt[3] += 6;
 	CHECK(codec_enc_sample(e, &s, &p, &len, &type) == 0);
-	/* seq, table id, length, 0 removed, 1 changed, its gap, tag, the
-	 * difference, the end, 0 added: ten bytes, one per item */
-	CHECK_EQ_U(len, 10);
+	/* seq, table id, length, 0 removed, 1 changed, its gap, the
+	 * column's tag, all of the changed in it, the difference, the end
+	 * of the columns, 0 added: eleven bytes, one per item */
+	CHECK_EQ_U(len, 11);
 	CHECK_EQ_U(codec_dec_frame(d, type, t.time, p, len, err, sizeof(err)), 1);
 	CHECK(same_sample(codec_dec_sample(d), &t, 0));
 	/* refused: a key twice, a key unknown, two systems */
@@ -817,6 +866,7 @@ int main(void)
 	test_damaged_key_record();
 	test_versions();
 	test_damaged_payloads();
+	test_layouts();
 	test_cuts();
 	test_encoder();
 	test_key_seconds();

@@ -277,6 +277,19 @@ static void test_impossible(void)
 	h1.d[CAT_IO].total_ns = 801000000ULL;
 	CHECK(delta_row(&h0, &h1, 1.0, &any, &r) == 0);
 	CHECK_EQ_U(r.d[CAT_IO].count, 16);
+	/*
+	 * Totals are read in whole microseconds (TS_TIME_RES_NS): 999
+	 * waits of a nanosecond or so can leave the total where it was,
+	 * 1,000 cannot.
+	 */
+	h0 = reading(1, 0, 10, 1000000);
+	h1 = reading(1, 0, 10 + 999, 1000000);
+	CHECK(delta_row(&h0, &h1, 1.0, &any, &r) == 0);
+	CHECK_EQ_U(r.d[CAT_IO].count, 999);
+	CHECK(r.d[CAT_IO].avail && r.d[CAT_IO].pct == 0);
+	h1.d[CAT_IO].count = 10 + 1000;
+	CHECK(delta_row(&h0, &h1, 1.0, &any, &r) == 1);
+	CHECK(r.d[CAT_IO].dropped);
 
 	/* unknown age: nothing to check against, the figure stays */
 	young.age = 0;

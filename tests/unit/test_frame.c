@@ -429,7 +429,7 @@ static void test_version(void)
 		const char *head;       /* the version, little-endian */
 		const char *says;
 	} files[] = {
-		{ "\x03\x00", "version 3" },
+		{ "\x04\x00", "version 4" },
 		{ "\x01\x00", "version 1" },
 	};
 

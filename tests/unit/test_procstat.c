@@ -68,7 +68,9 @@ static void fake_task(const char *dir, unsigned long long start,
 /*
  * A fake /proc: process 4242 with two threads, then (the same pid) a new
  * process with another start time. Its totals are its own: the old
- * life's are never carried over, nor the new one's added to them.
+ * life's are never carried over, nor the new one's added to them. The
+ * run and delay nanoseconds of schedstat are taken as whole
+ * microseconds, each thread's (TS_TIME_RES_NS).
  */
 static void two_lives(void)
 {
@@ -76,9 +78,9 @@ static void two_lives(void)
 	if (!mkdtemp(root))
 		exit(99);
 	snprintf(dir, sizeof(dir), "%s/4242/task/4242", root);
-	fake_task(dir, 5000, 3, 1000, 700, 7);
+	fake_task(dir, 5000, 3, 1000123, 700456, 7);
 	snprintf(dir, sizeof(dir), "%s/4242/task/4243", root);
-	fake_task(dir, 5001, 1, 500, 300, 3);
+	fake_task(dir, 5001, 1, 500999, 300001, 3);
 
 	struct procstat *ps = procstat_new_at(root);
 	CHECK(ps != NULL);
@@ -87,15 +89,15 @@ static void two_lives(void)
 	uint32_t id = 4242;
 	struct ts_reading a = { 0 }, b = { 0 };
 	CHECK(procstat_query(ps, TS_KIND_TGID, &id, 1, on_reading, &a, NULL) == 0);
-	CHECK_EQ_U(a.d[TS_DELAY_CPU].total_ns, 1000);
+	CHECK_EQ_U(a.d[TS_DELAY_CPU].total_ns, 1000000);
 	CHECK_EQ_U(a.d[TS_DELAY_CPU].count, 10);
-	CHECK_EQ_U(a.run_ns, 1500);
+	CHECK_EQ_U(a.run_ns, 1500000);
 
 	/* the same life grows */
 	snprintf(dir, sizeof(dir), "%s/4242/task/4242", root);
-	fake_task(dir, 5000, 3, 1100, 800, 9);
+	fake_task(dir, 5000, 3, 1100123, 800999, 9);
 	CHECK(procstat_query(ps, TS_KIND_TGID, &id, 1, on_reading, &b, NULL) == 0);
-	CHECK_EQ_U(b.d[TS_DELAY_CPU].total_ns, 1100);
+	CHECK_EQ_U(b.d[TS_DELAY_CPU].total_ns, 1100000);
 	CHECK_EQ_U(b.d[TS_DELAY_CPU].count, 12);
 
 	/* it ends; a new process takes the pid, one thread, smaller counters */
@@ -103,26 +105,26 @@ static void two_lives(void)
 	if (system(cmd) != 0)
 		exit(99);
 	snprintf(dir, sizeof(dir), "%s/4242/task/4242", root);
-	fake_task(dir, 9000, 0, 40, 20, 2);
+	fake_task(dir, 9000, 0, 40123, 20999, 2);
 	struct ts_reading c = { 0 };
 	CHECK(procstat_query(ps, TS_KIND_TGID, &id, 1, on_reading, &c, NULL) == 0);
-	CHECK_EQ_U(c.d[TS_DELAY_CPU].total_ns, 20);
+	CHECK_EQ_U(c.d[TS_DELAY_CPU].total_ns, 20000);
 	CHECK_EQ_U(c.d[TS_DELAY_CPU].count, 2);
-	CHECK_EQ_U(c.run_ns, 40);
+	CHECK_EQ_U(c.run_ns, 40000);
 	CHECK_EQ_U(c.d[TS_DELAY_BLKIO].total_ns, 0);
 	/* and it grows from there */
-	fake_task(dir, 9000, 0, 60, 25, 3);
+	fake_task(dir, 9000, 0, 60500, 25001, 3);
 	CHECK(procstat_query(ps, TS_KIND_TGID, &id, 1, on_reading, &c, NULL) == 0);
-	CHECK_EQ_U(c.d[TS_DELAY_CPU].total_ns, 25);
+	CHECK_EQ_U(c.d[TS_DELAY_CPU].total_ns, 25000);
 	CHECK_EQ_U(c.d[TS_DELAY_CPU].count, 3);
 	/* a thread query reads below the root too */
 	snprintf(dir, sizeof(dir), "%s/4242", root);
-	fake_task(dir, 9000, 0, 60, 25, 3);
+	fake_task(dir, 9000, 0, 60500, 25001, 3);
 	struct ts_reading t = { 0 };
 	size_t gone = 99;
 	CHECK(procstat_query(ps, TS_KIND_PID, &id, 1, on_reading, &t, &gone) == 0);
 	CHECK_EQ_U(gone, 0);
-	CHECK_EQ_U(t.d[TS_DELAY_CPU].total_ns, 25);
+	CHECK_EQ_U(t.d[TS_DELAY_CPU].total_ns, 25000);
 	procstat_free(ps);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)

@@ -185,6 +185,18 @@ static void refusals(void)
 	p = tmp_path("notes.txt");
 	put_file(p, "hello\n", 6);
 	refused(p, "not a stalltop recording");
+	/* a recording of format version 2: read, but not appended to */
+	static char v2[4096];
+	FILE *f = fopen(FIXTURES "/recordings/v2-0.1.0.stk", "rb");
+	size_t n = f ? fread(v2, 1, sizeof(v2), f) : 0;
+
+	if (f)
+		fclose(f);
+	CHECK(n > 0 && n < sizeof(v2));
+	p = tmp_path("v2.stk");
+	put_file(p, v2, n);
+	refused(p, "format version 2, which is not appended to");
+	refused(p, "record to a new file");
 	/* a new name ending in .gz: the records are compressed already */
 	p = tmp_path("new.stk.gz");
 	CHECK(record_open(p, true, err, sizeof(err)) == NULL);

@@ -103,7 +103,9 @@ static void check_values(const struct ts_reading *r, unsigned salt)
 	for (int c = 0; c < TS_NDELAY; c++) {
 		if (r->have & (1u << c)) {
 			CHECK_EQ_U(r->d[c].count, want_count(c, salt));
-			CHECK_EQ_U(r->d[c].total_ns, want_total(c, salt));
+			/* whole microseconds (TS_TIME_RES_NS) */
+			CHECK_EQ_U(r->d[c].total_ns,
+				   want_total(c, salt) / 1000 * 1000);
 		} else {
 			CHECK_EQ_U(r->d[c].count, 0);
 			CHECK_EQ_U(r->d[c].total_ns, 0);
@@ -133,8 +135,9 @@ static void check_record(const struct ts_reading *r, enum ts_kind kind,
 	CHECK_STR(r->comm, comm);
 	CHECK_EQ_U(r->btime, version >= 10 ? 1800000000u + salt
 					   : 1700000000u + salt);
-	/* the scheduler's nanoseconds, not the tick-based real total */
-	CHECK_EQ_U(r->run_ns, 6660000000ull + salt);
+	/* the scheduler's nanoseconds, not the tick-based real total, as
+	   whole microseconds (TS_TIME_RES_NS) */
+	CHECK_EQ_U(r->run_ns, (6660000000ull + salt) / 1000 * 1000);
 	CHECK_EQ_U(r->have_max_at, version >= 17 ? have_max : 0);
 	CHECK_EQ_U(r->have_tgid, version >= 12);
 	CHECK_EQ_U(r->have, have);
