@@ -13,7 +13,7 @@ need_cmd gzip od
 export LC_ALL=C   # the English messages
 
 D=$top_srcdir/tests/fixtures/recordings
-REC=$D/v2-0.1.0.stk
+REC=$D/v2.stk
 
 # the version in the header record's payload (bytes 20 and 21)
 v=$(od -An -tu2 -j20 -N2 "$REC" | tr -d ' ')
@@ -35,7 +35,7 @@ same() {
 		fail "$name: the replayed samples differ from those of version 2's stalltop"
 	fi
 }
-same processes v2-0.1.0.json.gz
-same threads v2-0.1.0-H.json.gz -H
+same processes v2.json.gz
+same threads v2-H.json.gz -H
 
 exit 0

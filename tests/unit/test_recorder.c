@@ -187,7 +187,7 @@ static void refusals(void)
 	refused(p, "not a stalltop recording");
 	/* a recording of format version 2: read, but not appended to */
 	static char v2[4096];
-	FILE *f = fopen(FIXTURES "/recordings/v2-0.1.0.stk", "rb");
+	FILE *f = fopen(FIXTURES "/recordings/v2.stk", "rb");
 	size_t n = f ? fread(v2, 1, sizeof(v2), f) : 0;
 
 	if (f)
