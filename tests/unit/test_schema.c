@@ -445,6 +445,18 @@ static const struct store_task *find(const struct store_task *k, size_t n,
 	return NULL;
 }
 
+/* The n tasks want are in got (by id), each the same. */
+static void check_tasks(const struct store_task *got, size_t ngot,
+			const struct store_task *want, size_t n)
+{
+	CHECK_EQ_U(ngot, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct store_task *t = find(got, ngot, want[i].r.id);
+
+		CHECK(t && same_task(t, &want[i]));
+	}
+}
+
 static void check_same(const struct store_sample *g, const struct store_sample *w)
 {
 	CHECK(bits_eq(g->time, w->time) && bits_eq(g->boot, w->boot));
@@ -456,19 +468,9 @@ static void check_same(const struct store_sample *g, const struct store_sample *
 	CHECK(g->threads == w->threads && same_str(g->trigger, w->trigger));
 	CHECK(g->thread_readings == w->thread_readings);
 	CHECK(same_psi(&g->psi, &w->psi));
-	CHECK_EQ_U(g->ntasks, w->ntasks);
-	CHECK_EQ_U(g->nthread_tasks, w->nthread_tasks);
-	for (size_t i = 0; i < w->ntasks; i++) {
-		const struct store_task *t = find(g->tasks, g->ntasks, w->tasks[i].r.id);
-
-		CHECK(t && same_task(t, &w->tasks[i]));
-	}
-	for (size_t i = 0; i < w->nthread_tasks; i++) {
-		const struct store_task *t = find(g->thread_tasks, g->nthread_tasks,
-						  w->thread_tasks[i].r.id);
-
-		CHECK(t && same_task(t, &w->thread_tasks[i]));
-	}
+	check_tasks(g->tasks, g->ntasks, w->tasks, w->ntasks);
+	check_tasks(g->thread_tasks, g->nthread_tasks, w->thread_tasks,
+		    w->nthread_tasks);
 	CHECK_EQ_U(g->ncgroups, w->ncgroups);
 	for (size_t i = 0; i < w->ncgroups && i < g->ncgroups; i++) {
 		/* the codec gives them in key (path) order, as given here */
@@ -734,14 +736,57 @@ static void test_threads_like_processes(void)
 	}
 }
 
+/* A sequence of samples through the schema, the codec and back. */
+struct seq {
+	struct schema_rows r[2], dec; /* sample n's rows are r[n % 2] */
+	struct codec_enc *e;
+	struct codec_dec *d;
+	int type;                     /* the last frame's */
+};
+
+static void seq_open(struct seq *q)
+{
+	q->e = codec_enc_new(&schema_store, 0, 0);
+	q->d = codec_dec_new(&schema_store);
+}
+
+static void seq_close(struct seq *q)
+{
+	codec_dec_free(q->d);
+	codec_enc_free(q->e);
+	schema_free(&q->r[0]);
+	schema_free(&q->r[1]);
+	schema_free(&q->dec);
+}
+
+/*
+ * Sample n (from 1) of the sequence, encoded against the one before from
+ * the second on: the frame's length into *len, the sample decoded into
+ * *back.
+ */
+static void seq_step(struct seq *q, const struct store_sample *s,
+		     unsigned n, size_t *len, struct store_sample *back)
+{
+	const unsigned char *p;
+	char err[256];
+
+	CHECK(schema_from_store(&q->r[n % 2], s,
+				n > 1 ? &q->r[(n + 1) % 2] : NULL) == 0);
+	CHECK(codec_enc_sample(q->e, &q->r[n % 2].cs, &p, len, &q->type) == 0);
+	CHECK_EQ_U(codec_dec_frame(q->d, q->type, s->time, p, *len, err,
+				   sizeof(err)), 1);
+	CHECK(schema_to_store(&q->dec, codec_dec_sample(q->d), back) == 0);
+}
+
 /*
  * Processes of one thread whose IO and major faults move each sample,
  * their thread readings' the same as at the first sample (a thread's
  * context is read when its row is shown, not with each reading): the
  * delta of the third sample is no longer with the thread readings than
- * without them (the second's holds the rows' change of form), since such a thread row holds its own counters of its
- * context (LIKE_OWN_CTX), not their difference from its process's; and
- * the sample reads back whole.
+ * without them (the second's holds the rows' change of form), since
+ * such a thread row holds its own counters of its context (LIKE_OWN_CTX),
+ * not their difference from its process's; and the sample reads back
+ * whole.
  */
 static void test_threads_own_context(void)
 {
@@ -750,12 +795,9 @@ static void test_threads_own_context(void)
 	size_t len[2];
 
 	for (int with = 0; with < 2; with++) {
-		static struct schema_rows r[2], dec;
-		struct codec_enc *e = codec_enc_new(&schema_store, 0, 0);
-		struct codec_dec *d = codec_dec_new(&schema_store);
-		const unsigned char *p;
-		char err[256];
-		int type;
+		static struct seq q;
+
+		seq_open(&q);
 
 		storetest_seed(0x5eed);         /* the same samples each time */
 		for (unsigned n = 1; n <= 3; n++) {
@@ -778,31 +820,14 @@ static void test_threads_own_context(void)
 			}
 			w.s.thread_tasks = with ? th : NULL;
 			w.s.nthread_tasks = with ? 8 : 0;
-			CHECK(schema_from_store(&r[n % 2], &w.s,
-						n > 1 ? &r[(n + 1) % 2] : NULL) == 0);
-			CHECK(codec_enc_sample(e, &r[n % 2].cs, &p, &len[with],
-					       &type) == 0);
-			CHECK_EQ_U(codec_dec_frame(d, type, w.s.time, p,
-						   len[with], err, sizeof(err)), 1);
 			struct store_sample back;
 
-			CHECK(schema_to_store(&dec, codec_dec_sample(d),
-					      &back) == 0);
-			CHECK_EQ_U(back.nthread_tasks, w.s.nthread_tasks);
-			for (size_t i = 0; i < back.nthread_tasks; i++) {
-				const struct store_task *t =
-					find(back.thread_tasks, back.nthread_tasks,
-					     th[i].r.id);
-
-				CHECK(t && same_task(t, &th[i]));
-			}
+			seq_step(&q, &w.s, n, &len[with], &back);
+			check_tasks(back.thread_tasks, back.nthread_tasks, th,
+				    w.s.nthread_tasks);
 		}
-		CHECK_EQ_U(type, FRAME_DELTA);
-		codec_dec_free(d);
-		codec_enc_free(e);
-		schema_free(&r[0]);
-		schema_free(&r[1]);
-		schema_free(&dec);
+		CHECK_EQ_U(q.type, FRAME_DELTA);
+		seq_close(&q);
 	}
 	if (len[1] != len[0])
 		fprintf(stderr, "delta with the thread readings %zu bytes, "
@@ -824,12 +849,9 @@ static void test_times_in_us(void)
 	size_t len[2];
 
 	for (int off = 0; off < 2; off++) {
-		static struct schema_rows r[2], dec;
-		struct codec_enc *e = codec_enc_new(&schema_store, 0, 0);
-		struct codec_dec *d = codec_dec_new(&schema_store);
-		const unsigned char *p;
-		char err[256];
-		int type;
+		static struct seq q;
+
+		seq_open(&q);
 
 		storetest_seed(0x5eed);
 		for (unsigned n = 1; n <= 3; n++) {
@@ -849,31 +871,14 @@ static void test_times_in_us(void)
 							 (n * n * (c + 1) * 104729) % 9973) +
 							off * (c + 1);
 			}
-			CHECK(schema_from_store(&r[n % 2], &w.s,
-						n > 1 ? &r[(n + 1) % 2] : NULL) == 0);
-			CHECK(codec_enc_sample(e, &r[n % 2].cs, &p, &len[off],
-					       &type) == 0);
-			CHECK_EQ_U(codec_dec_frame(d, type, w.s.time, p,
-						   len[off], err, sizeof(err)), 1);
 			struct store_sample back;
 
-			CHECK(schema_to_store(&dec, codec_dec_sample(d),
-					      &back) == 0);
-			CHECK_EQ_U(back.ntasks, w.s.ntasks);
-			for (size_t i = 0; i < w.s.ntasks; i++) {
-				const struct store_task *t =
-					find(back.tasks, back.ntasks,
-					     w.tasks[i].r.id);
-
-				CHECK(t && same_task(t, &w.tasks[i]));
-			}
+			seq_step(&q, &w.s, n, &len[off], &back);
+			check_tasks(back.tasks, back.ntasks, w.tasks,
+				    w.s.ntasks);
 		}
-		CHECK_EQ_U(type, FRAME_DELTA);
-		codec_dec_free(d);
-		codec_enc_free(e);
-		schema_free(&r[0]);
-		schema_free(&r[1]);
-		schema_free(&dec);
+		CHECK_EQ_U(q.type, FRAME_DELTA);
+		seq_close(&q);
 	}
 	fprintf(stderr, "delta of whole microseconds %zu bytes, a nanosecond "
 		"off %zu\n", len[0], len[1]);
