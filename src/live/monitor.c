@@ -308,7 +308,14 @@ static int monitor_set_cgroups(struct producer *p, bool on)
 		return -1;
 	m->o.cgroups = true;
 	cgsum_read_all(m);
-	cgsum_prime(m);
+	/*
+	 * A reading of the cgroups now, between two samples, would give the
+	 * next sample's pressure shares a base that a recording never holds:
+	 * recorded, the cgroups are first read with the next sample, and
+	 * their shares are unknown for its interval, live as in the replay.
+	 */
+	if (!m->o.record)
+		cgsum_prime(m);
 	return 0;
 }
 
