@@ -247,42 +247,24 @@ bool context_state_wanted(const struct monitor *m, const struct row *r)
 }
 
 /*
- * The processes among rows whose context is due only by its age
- * (context_asleep): read without the reads that walk their threads.
- */
-static void read_asleep(struct monitor *m, struct row *rows, size_t n)
-{
-	struct context_read cr = { m, m->procs, true };
-
-	m->npidbuf = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct task *k;
-
-		if (!(rows[i].flags & ROW_EXITED) &&
-		    (k = tasktable_find(m->procs, rows[i].pid)) &&
-		    !context_now(m, k) && context_due(m, k) &&
-		    context_asleep(k))
-			rows_push_pid(m, k->id);
-	}
-	if (m->npidbuf)
-		procinfo_context_asleep(m->pi, m->pidbuf, m->npidbuf,
-					on_context, &cr);
-}
-
-/*
  * What stands next to the stall of these rows, read once per reading
  * (a view may ask again: it gets the same), into each row; kept from
  * the last read for a task that did not run since (context_due), read
  * again in part for a process that did not run when that read is
- * CTX_RECHECK old (read_asleep). Thread rows whose state is not wanted
+ * CTX_RECHECK old (context_asleep: procinfo_context_asleep). Thread rows whose state is not wanted
  * (context_state_wanted) are left unread.
  */
 void context_fill(struct monitor *m, struct tasktable *t,
 		  struct row *rows, size_t n, bool threads)
 {
 	struct context_read cr = { m, t, false };
-	/* the processes of the threads read, beside their ids in pidbuf */
-	pid_t *tgids = threads && n ? malloc(n * sizeof(*tgids)) : NULL;
+	/*
+	 * ids read apart from pidbuf: of thread rows, the processes of
+	 * the threads read (beside their ids in pidbuf); of process rows,
+	 * those due only by age (context_asleep)
+	 */
+	pid_t *aside = n ? malloc(n * sizeof(*aside)) : NULL;
+	size_t nasleep = 0;
 
 	m->npidbuf = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -296,23 +278,27 @@ void context_fill(struct monitor *m, struct tasktable *t,
 		/* a thread's state comes with it: due with its state too */
 		if (!context_due(m, k) && !(threads && rows_info_due(m, k)))
 			context_keep(m, k);
-		else if (!threads && context_asleep(k))
-			continue; /* read_asleep: it did not run, nor stall */
-		else if (!threads) {
+		else if (!threads && context_asleep(k)) {
+			/* read apart: it did not run, nor stall */
+			if (aside)
+				aside[nasleep++] = k->id;
+		} else if (!threads) {
 			/* its status is read: kept for its evidence */
 			if (rows_push_pid(m, k->id) == 0)
 				gather_expect(m, &rows[i]);
-		} else if (tgids && rows_push_pid(m, k->id) == 0)
-			tgids[m->npidbuf - 1] = k->tgid;
+		} else if (aside && rows_push_pid(m, k->id) == 0)
+			aside[m->npidbuf - 1] = k->tgid;
 	}
 	if (m->npidbuf && !threads)
 		procinfo_context(m->pi, m->pidbuf, m->npidbuf, on_context, &cr);
-	if (!threads)
-		read_asleep(m, rows, n);
+	if (nasleep) {
+		cr.asleep = true;
+		procinfo_context_asleep(m->pi, aside, nasleep, on_context, &cr);
+	}
 	if (m->npidbuf && threads)
-		procinfo_thread_context(m->pi, tgids, m->pidbuf, m->npidbuf,
+		procinfo_thread_context(m->pi, aside, m->pidbuf, m->npidbuf,
 					on_context, &cr);
-	free(tgids);
+	free(aside);
 	for (size_t i = 0; i < n; i++) {
 		struct task *k;
 
