@@ -340,29 +340,54 @@ int cgtable_why_gather(struct cgtable *t, struct ts_client *ts,
 	return 0;
 }
 
-const struct cgtable_members *
-cgtable_members_read(struct cgtable *t, struct ts_client *ts, int proc,
-		     const char *proc_cgroup, uint64_t round, unsigned want)
+/* The processes' entry of proc_cgroup, made if need be, or NULL (errno). */
+static struct cgtable_members *members_of(struct cgtable *t,
+					  const char *proc_cgroup)
 {
-	struct evidence_dirs d = EVIDENCE_DIRS_NONE;
-	struct cgtable_members *m;
 	struct cg *e;
-	unsigned missing;
 
 	if (!t || !proc_cgroup || proc_cgroup[0] == '/') {
 		errno = EINVAL;
 		return NULL;
 	}
-	if (!(e = get(t, proc_cgroup, false)))
+	return (e = get(t, proc_cgroup, false)) ? e->members : NULL;
+}
+
+int cgtable_members_expect(struct cgtable *t, const char *proc_cgroup,
+			   uint64_t round, unsigned want)
+{
+	struct cgtable_members *m = members_of(t, proc_cgroup);
+
+	if (!m)
+		return -1;
+	if (m->want_round != round) {
+		m->want = 0;
+		m->want_round = round;
+	}
+	m->want |= want ? want : CG_GROUPS;
+	return 0;
+}
+
+const struct cgtable_members *
+cgtable_members_read(struct cgtable *t, struct ts_client *ts, int proc,
+		     const char *proc_cgroup, uint64_t round, unsigned want)
+{
+	struct evidence_dirs d = EVIDENCE_DIRS_NONE;
+	struct cgtable_members *m = members_of(t, proc_cgroup);
+	unsigned missing;
+
+	if (!m)
 		return NULL;
-	m = e->members;
 	if (m->round != round) {
 		/* a new round: this one's readings begin empty */
 		memset(&m->cur, 0, sizeof(m->cur));
 		m->cur_have = 0;
 		m->round = round;
 	}
-	missing = (want ? want : CG_GROUPS) & CG_GROUPS & ~m->cur_have;
+	want = want ? want : CG_GROUPS;
+	if (m->want_round == round)
+		want |= m->want;
+	missing = want & CG_GROUPS & ~m->cur_have;
 	if (!missing)
 		return m;
 	cgdirs_open_task(&t->layout, proc_cgroup, &d);

@@ -91,12 +91,24 @@ struct cgtable_members {
 	struct evidence_reading cur;   /* read in round */
 	uint64_t round;
 	unsigned cur_have;
+	uint64_t want_round;           /* want: of the processes of that round */
+	unsigned want;
 };
 
 /*
+ * The groups (EVIDENCE_WANT bits, 0: all) that a process in the cgroups
+ * proc_cgroup names wants in round, said before any is read: the first
+ * cgtable_members_read of that round reads what all of them want, so
+ * every process of those cgroups has the same reading, whichever asks
+ * first. 0, or -1 as cgtable_members_read.
+ */
+int cgtable_members_expect(struct cgtable *t, const char *proc_cgroup,
+			   uint64_t round, unsigned want);
+
+/*
  * The cgroups' evidence of processes in the cgroups proc_cgroup names,
- * of round: the groups of want (EVIDENCE_WANT bits, 0: all) not read yet
- * in this round are read now from their directories (cgdirs_open_task;
+ * of round: the groups of want (EVIDENCE_WANT bits, 0: all) and of
+ * cgtable_members_expect's of this round not read yet in it are read now from their directories (cgdirs_open_task;
  * proc: /proc, for task states counted there; ts as in
  * cgtable_why_gather), the others given as read. The result stays valid
  * until cgtable_prune() or cgtable_free(). NULL: no memory (ENOMEM), or

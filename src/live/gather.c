@@ -8,7 +8,8 @@
  * which makes the figures of the interval and the causes from it and
  * the reading before, kept in the state each process holds (struct
  * task.ev); the evidence of its cgroups is read once a round for every
- * process in the same cgroups (the table of cgroups, live/cgtable.h);
+ * process in the same cgroups (the table of cgroups, live/cgtable.h),
+ * all that any of them wants, so that they all have the same reading;
  * /proc/diskstats is read only when a shown process stalled on IO. A
  * process shown stalled for the first time has current values only: the
  * next sample has deltas.
@@ -334,6 +335,24 @@ static struct task *wanted(struct monitor *m, const struct row *r)
 	return k;
 }
 
+/*
+ * What row r of process k will want of its cgroups this round, said
+ * before any process's are read: all the processes of a cgroup then have
+ * the same reading of it, whichever is read first (and a recording holds
+ * it once: store/schema_ev.c writes a row's values that are as another's
+ * of its cgroups as the same).
+ */
+static void expect_cgroups(struct monitor *m, struct gather *g,
+			   struct task *k, const struct row *r)
+{
+	struct cgtable *t;
+
+	if (cgroups_of(m, g, k) && (t = table_of(m, g)))
+		cgtable_members_expect(t, ((struct task_ev *)k->proc->ev)->cgroups,
+				       m->round,
+				       rowwhy_wants(r->d));
+}
+
 void gather_rows(struct monitor *m, struct row *rows, size_t n)
 {
 	struct gather *g;
@@ -349,9 +368,11 @@ void gather_rows(struct monitor *m, struct row *rows, size_t n)
 		struct task *k = wanted(m, &rows[i]);
 		const struct task_ev *e = k ? k->proc->ev : NULL;
 
-		if (e && !rowev_have(&e->st, m->round) &&
-		    rowwhy_stalled(&rows[i].d[CAT_IO]))
+		if (!e || rowev_have(&e->st, m->round))
+			continue;
+		if (rowwhy_stalled(&rows[i].d[CAT_IO]))
 			io = true;
+		expect_cgroups(m, g, k, &rows[i]);
 	}
 	/* the disks, for the rows stalled on IO (rowev.h) */
 	if (io)

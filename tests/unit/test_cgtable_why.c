@@ -398,6 +398,34 @@ static void test_members(void)
 	cgtable_free(t);
 }
 
+/*
+ * What the processes of a cgroup will want, said first: the first of them
+ * read gets all of it, in one reading, whatever it asks for itself.
+ */
+static void test_members_expect(void)
+{
+	struct cgtable *t = table_here();
+	const struct cgtable_members *m, *o;
+	int proc = open_rel("proc");
+
+	CHECK(t && proc >= 0);
+	CHECK(cgtable_members_expect(t, "0::/cg\n", 7, WANT_CPU) == 0);
+	CHECK(cgtable_members_expect(t, "0::/cg\n", 7, WANT_MEM) == 0);
+	CHECK(cgtable_members_expect(t, "/cg", 7, WANT_MEM) == -1);
+	m = cgtable_members_read(t, NULL, proc, "0::/cg\n", 7, WANT_CPU);
+	CHECK(m && m->cur_have == (WANT_CPU | WANT_MEM));
+	CHECK(m->cur.cpu.quota_us.have && m->cur.mem.max.have);
+	o = cgtable_members_read(t, NULL, proc, "0::/cg\n", 7, WANT_MEM);
+	CHECK(o == m);
+	CHECK_EQ_U(cgtable_reads(t), 1);
+	/* what was said of a round holds for that round only */
+	m = cgtable_members_read(t, NULL, proc, "0::/cg\n", 8, WANT_CPU);
+	CHECK(m && m->cur_have == WANT_CPU && !m->cur.mem.max.have);
+	CHECK_EQ_U(cgtable_reads(t), 2);
+	close(proc);
+	cgtable_free(t);
+}
+
 /* A build without the rows' cgroups forgets them and their evidence. */
 static void test_forget(struct cgtable *t)
 {
@@ -423,6 +451,7 @@ int main(void)
 	test_forget(t);
 	cgtable_free(t);
 	test_members();
+	test_members_expect();
 	clean();
 	return unit_done();
 }
