@@ -107,8 +107,9 @@ int cgtable_members_expect(struct cgtable *t, const char *proc_cgroup,
 
 /*
  * The cgroups' evidence of processes in the cgroups proc_cgroup names,
- * of round: the groups of want (EVIDENCE_WANT bits, 0: all) and of
- * cgtable_members_expect's of this round not read yet in it are read now from their directories (cgdirs_open_task;
+ * of round: the groups of want (EVIDENCE_WANT bits, 0: all) and those
+ * cgtable_members_expect said of this round, not read yet in it, are
+ * read now from their directories (cgdirs_open_task;
  * proc: /proc, for task states counted there; ts as in
  * cgtable_why_gather), the others given as read. The result stays valid
  * until cgtable_prune() or cgtable_free(). NULL: no memory (ENOMEM), or

@@ -345,12 +345,13 @@ static struct task *wanted(struct monitor *m, const struct row *r)
 static void expect_cgroups(struct monitor *m, struct gather *g,
 			   struct task *k, const struct row *r)
 {
+	const struct task_ev *e;
 	struct cgtable *t;
 
-	if (cgroups_of(m, g, k) && (t = table_of(m, g)))
-		cgtable_members_expect(t, ((struct task_ev *)k->proc->ev)->cgroups,
-				       m->round,
-				       rowwhy_wants(r->d));
+	if (!cgroups_of(m, g, k) || !(t = table_of(m, g)))
+		return;
+	e = k->proc->ev; /* grown to its text */
+	cgtable_members_expect(t, e->cgroups, m->round, rowwhy_wants(r->d));
 }
 
 void gather_rows(struct monitor *m, struct row *rows, size_t n)
