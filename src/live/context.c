@@ -251,8 +251,8 @@ bool context_state_wanted(const struct monitor *m, const struct row *r)
  * (a view may ask again: it gets the same), into each row; kept from
  * the last read for a task that did not run since (context_due), read
  * again in part for a process that did not run when that read is
- * CTX_RECHECK old (context_asleep: procinfo_context_asleep). Thread rows whose state is not wanted
- * (context_state_wanted) are left unread.
+ * CTX_RECHECK old (context_asleep: procinfo_context_asleep). Thread
+ * rows whose state is not wanted (context_state_wanted) are left unread.
  */
 void context_fill(struct monitor *m, struct tasktable *t,
 		  struct row *rows, size_t n, bool threads)

@@ -746,6 +746,7 @@ struct seq {
 
 static void seq_open(struct seq *q)
 {
+	*q = (struct seq){ .type = 0 };
 	q->e = codec_enc_new(&schema_store, 0, 0);
 	q->d = codec_dec_new(&schema_store);
 }
@@ -795,7 +796,7 @@ static void test_threads_own_context(void)
 	size_t len[2];
 
 	for (int with = 0; with < 2; with++) {
-		static struct seq q;
+		struct seq q;
 
 		seq_open(&q);
 
@@ -849,7 +850,7 @@ static void test_times_in_us(void)
 	size_t len[2];
 
 	for (int off = 0; off < 2; off++) {
-		static struct seq q;
+		struct seq q;
 
 		seq_open(&q);
 
