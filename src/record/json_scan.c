@@ -7,9 +7,13 @@
  */
 #include <config.h>
 
+#include <locale.h>
+#include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "record/json_keys.h"
 #include "record/json_scan.h"
 
 /* Bytes json-c 0.16 takes (see json_scan.h), rounded up. */
@@ -131,4 +135,38 @@ uint64_t json_scan_cost(const struct json_scan *m, size_t len)
 	       (uint64_t)m->arrays * COST_ARRAY +
 	       (uint64_t)m->members * COST_MEMBER +
 	       (uint64_t)m->string_bytes + (uint64_t)len;
+}
+
+static bool has_prefix(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && memcmp(s, prefix, n) == 0;
+}
+
+bool json_scan_time(const char *s, size_t len, double *time)
+{
+	static const char key[] = "{\"" JSON_KEY_TIME "\":";
+	static locale_t c;
+	char num[64];
+	size_t i = sizeof(key) - 1, n = 0;
+	char *end;
+
+	if (!has_prefix(s, len, key))
+		return false;
+	if (has_prefix(s + i, len - i, "null")) {
+		*time = NAN;
+		i += 4;
+		return i < len && (s[i] == ',' || s[i] == '}');
+	}
+	while (i < len && n < sizeof(num) - 1 && s[i] &&
+	       strchr("+-.0123456789eE", s[i]))
+		num[n++] = s[i++];
+	num[n] = '\0';
+	if (!c)
+		c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	if (!n || i >= len || (s[i] != ',' && s[i] != '}') || !c)
+		return false;
+	*time = strtod_l(num, &end, c);
+	return *end == '\0';
 }

@@ -48,4 +48,11 @@ void json_scan_line(const char *s, size_t len, struct json_scan *out);
  */
 uint64_t json_scan_cost(const struct json_scan *m, size_t len);
 
+/*
+ * The time of a sample line as the recorder writes it, without json-c:
+ * the number after {"time": at s (len bytes), when it is one (or null:
+ * NAN) followed by "," or "}" (true), read in the C locale.
+ */
+bool json_scan_time(const char *s, size_t len, double *time);
+
 #endif

@@ -10,7 +10,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <locale.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -61,7 +60,6 @@ struct replay *replay_open_opts(const char *path, const struct replay_opts *o,
 	rp->opts = o ? *o : (struct replay_opts){ NAN, NAN, -1, 0 };
 	if (!rp->opts.max_samples || rp->opts.max_samples > REPLAY_SAMPLES_MAX)
 		rp->opts.max_samples = REPLAY_SAMPLES_MAX;
-	rp->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
 	rp->tok = json_read_tokener();
 	if (!rp->tok) {
 		snprintf(err, errsize, "%s: %s", path, strerror(ENOMEM));
@@ -264,8 +262,6 @@ void replay_close(struct replay *rp)
 	json_object_put(rp->cur);
 	if (rp->tok)
 		json_tokener_free(rp->tok);
-	if (rp->c_locale != (locale_t)0)
-		freelocale(rp->c_locale);
 	free(rp->buf);
 	json_read_free(&rp->dec);
 	free(rp);

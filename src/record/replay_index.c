@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <locale.h>
 #include <math.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -223,36 +222,6 @@ static bool has_prefix(const char *s, size_t len, const char *prefix)
 	return len >= n && memcmp(s, prefix, n) == 0;
 }
 
-/*
- * The number after {"time": when it is one (or null) and is followed by
- * "," or "}": the fast path of the scan.
- */
-static bool quick_time(struct replay *rp, const char *s, size_t len,
-		       double *time)
-{
-	static const char key[] = "{\"" JSON_KEY_TIME "\":";
-	char num[64];
-	size_t i = sizeof(key) - 1, n = 0;
-	char *end;
-
-	if (!has_prefix(s, len, key))
-		return false;
-	if (has_prefix(s + i, len - i, "null")) {
-		*time = NAN;
-		i += 4;
-		return i < len && (s[i] == ',' || s[i] == '}');
-	}
-	while (i < len && n < sizeof(num) - 1 && s[i] &&
-	       strchr("+-.0123456789eE", s[i]))
-		num[n++] = s[i++];
-	num[n] = '\0';
-	if (!n || i >= len || (s[i] != ',' && s[i] != '}') ||
-	    rp->c_locale == (locale_t)0)
-		return false;
-	*time = strtod_l(num, &end, rp->c_locale);
-	return *end == '\0';
-}
-
 static enum kind classify(struct replay *rp, const char *s, size_t len,
 			  json_object **obj, double *time, struct skip *why)
 {
@@ -268,7 +237,7 @@ static enum kind classify(struct replay *rp, const char *s, size_t len,
 	if (replay_index_shape(s, len, why) < 0)
 		return K_BAD;
 	if (!has_prefix(s, len, "{\"" REC_MAGIC_KEY "\":") &&
-	    quick_time(rp, s, len, time) &&
+	    json_scan_time(s, len, time) &&
 	    memmem(s, len, tasks, sizeof(tasks) - 1))
 		return K_SAMPLE;
 	/* a header, or a line another writer laid out: parse it */

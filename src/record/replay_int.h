@@ -7,7 +7,6 @@
 #ifndef STALLTOP_REPLAY_INT_H
 #define STALLTOP_REPLAY_INT_H
 
-#include <locale.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -82,7 +81,6 @@ struct replay {
 	char *problem;
 	char skipped_note[600]; /* the last line replay_get skipped, or "" */
 	json_tokener *tok;
-	locale_t c_locale;      /* for the numbers read without json-c */
 	/* the current sample */
 	json_object *cur;
 	char *buf;

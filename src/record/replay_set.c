@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Several recordings as one timeline: the files are ordered by when their
- * samples start (read from the first two lines alone), those the
+ * samples start (recprobe.h: read from their start alone), those the
  * time window cannot touch are left closed, the others opened with
  * replay_open(), and the samples in the window indexed as (file, sample)
  * pairs. The rules are in replay_set.h.
@@ -11,7 +11,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -22,22 +21,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <json.h>
-
 #include "lib/nls.h"
-#include "record/gzio.h"
-#include "record/json_keys.h"
-#include "record/json_read.h"
+#include "record/recprobe.h"
 #include "record/replay.h"
 #include "record/replay_set.h"
 #include "record/storefile.h"
 #include "record/storeindex.h"
-#include "store/frame.h"
-
-/* The first line of a file is read up to this many bytes for its start. */
-#define FIRST_LINE_MAX REPLAY_HEADER_MAX
-/* ...and of the second line, for the time of the first sample */
-#define AFTER_MAX 128
 
 /* A recording of readings (storefile.h) in the set, once opened. */
 struct store_member {
@@ -53,7 +42,7 @@ struct store_member {
 
 struct member {
 	char *path;
-	double start;      /* its first sample's time (first_start), NAN: unknown */
+	double start;      /* its first sample's time (recprobe.h), NAN: unknown */
 	bool from_dir;     /* found in a directory (else named) */
 	bool store;        /* a recording of readings (by its first bytes) */
 	struct replay *rp; /* NULL: left out (an NDJSON recording) */
@@ -125,33 +114,6 @@ static bool add_member(struct replay_set *set, const char *path, bool from_dir)
 	return true;
 }
 
-/* Does the regular file at path start as a recording of readings? */
-static bool is_store_file(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	unsigned char head[4];
-	struct stat st;
-	bool yes;
-
-	if (fd < 0)
-		return false;
-	yes = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	      pread(fd, head, sizeof(head), 0) == (ssize_t)sizeof(head) &&
-	      storeindex_sniff(head, sizeof(head));
-	close(fd);
-	return yes;
-}
-
-static bool is_recording_name(const char *name)
-{
-	size_t n = strlen(name);
-
-	if (name[0] == '.')
-		return false;
-	return (n > 7 && strcmp(name + n - 7, ".ndjson") == 0) ||
-	       (n > 10 && strcmp(name + n - 10, ".ndjson.gz") == 0);
-}
-
 /* Every recording of a directory, as members. */
 static int add_dir(struct replay_set *set, const char *dir, char *err,
 		   size_t errsize)
@@ -180,7 +142,7 @@ static int add_dir(struct replay_set *set, const char *dir, char *err,
 			return -1;
 		}
 		ok = stat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
-		     (!is_recording_name(e->d_name) && !is_store_file(path)) ||
+		     (!recprobe_recording_name(e->d_name) && !recprobe_is_store(path)) ||
 		     add_member(set, path, true);
 		free(path);
 		if (!ok) {
@@ -197,114 +159,6 @@ static int add_dir(struct replay_set *set, const char *dir, char *err,
 		return -1;
 	}
 	return 0;
-}
-
-/* The number after {"time": at s (len bytes), or NAN. */
-static double quick_time(const char *s, size_t len)
-{
-	static const char key[] = "{\"" JSON_KEY_TIME "\":";
-	static locale_t c;
-	char num[64];
-	size_t n = 0, i = sizeof(key) - 1;
-	char *end;
-	double t;
-
-	if (len < i || memcmp(s, key, i) != 0)
-		return NAN;
-	while (i < len && n < sizeof(num) - 1 &&
-	       strchr("+-.0123456789eE", s[i]) && s[i])
-		num[n++] = s[i++];
-	num[n] = '\0';
-	if (!c)
-		c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-	if (!n || !c)
-		return NAN;
-	t = strtod_l(num, &end, c);
-	return *end ? NAN : t;
-}
-
-/*
- * When a file's samples start: the time of its first sample when the
- * line after the header begins with it (as the recorder writes it), else
- * the header's "started"; NAN when the first line is not a header. Reads
- * the first line and the start of the second only.
- */
-static double first_start(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	struct gzio_reader *z;
-	struct stat st;
-	char *buf, *nl = NULL;
-	size_t len = 0, got;
-	double start = NAN;
-
-	if (fd < 0)
-		return NAN;
-	/* a pipe or FIFO is read once, by replay_open: nothing is taken here */
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return NAN;
-	}
-	z = gzio_reader_new(fd);
-	buf = malloc(FIRST_LINE_MAX + AFTER_MAX);
-	while (z && buf && len < FIRST_LINE_MAX + AFTER_MAX &&
-	       (got = gzio_read(z, buf + len,
-				FIRST_LINE_MAX + AFTER_MAX - len)) > 0) {
-		len += got;
-		if (!nl)
-			nl = memchr(buf, '\n', len < FIRST_LINE_MAX ? len
-							: FIRST_LINE_MAX);
-		if (!nl && len >= FIRST_LINE_MAX)
-			break;
-		if (nl && len - (size_t)(nl + 1 - buf) >= AFTER_MAX)
-			break;
-	}
-	if (nl) {
-		json_tokener *tok = json_read_tokener();
-		json_object *o = tok ? json_read_line(tok, buf,
-						(size_t)(nl - buf)) : NULL;
-
-		if (o && json_read_header_version(o)) {
-			start = quick_time(nl + 1, len - (size_t)(nl + 1 - buf));
-			if (isnan(start))
-				start = json_read_num(json_read_get(o,
-							JSON_KEY_STARTED));
-		}
-		json_object_put(o);
-		if (tok)
-			json_tokener_free(tok);
-	}
-	free(buf);
-	gzio_reader_free(z);
-	close(fd);
-	return start;
-}
-
-/*
- * When a recording of readings starts: the time of its first sample
- * record (read without inflating it), NAN when it has none.
- */
-static double store_start(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	struct frame_reader *r;
-	struct frame f;
-	double start = NAN;
-	char err[256];
-
-	if (fd < 0)
-		return NAN;
-	if ((r = frame_reader_new(fd))) {
-		frame_reader_raw(r, true);
-		while (frame_reader_next(r, &f, err, sizeof(err)) == 1)
-			if (f.type == FRAME_KEY || f.type == FRAME_DELTA) {
-				start = f.time;
-				break;
-			}
-		frame_reader_free(r);
-	}
-	close(fd);
-	return start;
 }
 
 /* Known starts first in time order; unknown ones (damaged) first of all. */
@@ -548,9 +402,9 @@ struct replay_set *replay_set_open_cancel(const char *const *paths, size_t n,
 	for (size_t i = 0; i < set->nm; i++) {
 		struct member *m = &set->m[i];
 
-		m->store = is_store_file(m->path);
-		m->start = m->store ? store_start(m->path)
-				    : first_start(m->path);
+		m->store = recprobe_is_store(m->path);
+		m->start = m->store ? recprobe_store_start(m->path)
+				    : recprobe_ndjson_start(m->path);
 	}
 	qsort(set->m, set->nm, sizeof(*set->m), by_start);
 	if (open_members(set, begin, end, cancel_fd, err, errsize) < 0)
