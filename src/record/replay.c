@@ -166,10 +166,10 @@ int replay_get(struct replay *rp, size_t index, struct sample *out)
 	if (read_at(rp->fd, rp->buf, e->len, e->off) < 0)
 		return -1;
 	/* the index judged it; the file may have changed since */
-	if (replay_index_shape(rp->buf, e->len, &why) < 0)
+	if (replay_parse_shape(rp->buf, e->len, &why) < 0)
 		return bad(rp, index, why);
 	cost = why.cost;
-	o = replay_index_parse(rp, rp->buf, e->len, &why);
+	o = replay_parse_line(rp, rp->buf, e->len, &why);
 	if (!o && errno == EINTR)
 		return -1;
 	if (!o)

@@ -6,8 +6,7 @@
  * for their shape (json_scan.h) and time, and keeps for each sample its
  * offset, length, time and line; what was skipped or where reading
  * stopped is counted (replay_damage.c). Samples are found by time here
- * too, and lines parsed for replay.c, a piece at a time so that a signal
- * is noticed.
+ * too. Lines are judged and parsed by replay_parse.c.
  */
 #include <config.h>
 
@@ -37,28 +36,12 @@
 #include "record/replay_int.h"
 #include "record/storeindex.h"
 
-/* json-c gets a line this much at a time, the cancel checked between. */
-#define PARSE_PIECE ((size_t)4 << 20)
 /* Header strings (program, hostname, kernel) are kept up to this long. */
 #define HEADER_STR_MAX 255
 /* A time after this (the year 10000) is no time a clock gave. */
 #define TIME_MAX 253402300800.0
 
-/* --- cancelling --- */
-
-bool replay_index_cancelled(const struct replay *rp)
-{
-	struct pollfd p = { rp->opts.cancel_fd, POLLIN, 0 };
-
-	if (rp->opts.cancel_fd < 0)
-		return false;
-	while (poll(&p, 1, 0) < 0)
-		if (errno != EINTR)
-			return false;
-	return p.revents != 0;
-}
-
-/* --- parsing and classifying lines --- */
+/* --- classifying lines --- */
 
 static bool blank(const char *s, size_t len)
 {
@@ -102,85 +85,6 @@ static bool add_session(struct replay *rp, json_object *o)
 		.ncpu = ncpu <= 0 || ncpu > 1000000 ? 0 : (long)ncpu,
 	};
 	return true;
-}
-
-int replay_index_shape(const char *s, size_t len, struct skip *why)
-{
-	struct json_scan m;
-	uint64_t cost;
-
-	json_scan_line(s, len, &m);
-	why->cost = 0;
-	if (m.control)
-		why->why = SKIP_CONTROL;
-	else if (m.end == JSON_SCAN_OPEN)
-		why->why = SKIP_CUT;
-	else if (m.end == JSON_SCAN_BAD)
-		why->why = SKIP_SYNTAX;
-	else if (m.depth > JSON_SCAN_DEPTH)
-		why->why = SKIP_DEPTH;
-	else if ((cost = json_scan_cost(&m, len)) > REPLAY_DECODE_MAX)
-		*why = (struct skip){ SKIP_COST, cost };
-	else {
-		why->cost = cost;
-		return 0;
-	}
-	return -1;
-}
-
-json_object *replay_index_parse(struct replay *rp, const char *s, size_t len,
-				struct skip *why)
-{
-	json_tokener *tok = rp->tok;
-	json_object *o = NULL;
-	size_t done = 0, end = 0;
-
-	*why = (struct skip){ SKIP_SYNTAX, 0 };
-	json_tokener_reset(tok);
-	while (!o && done < len) {
-		size_t n = len - done < PARSE_PIECE ? len - done : PARSE_PIECE;
-		enum json_tokener_error e;
-
-		if (replay_index_cancelled(rp)) {
-			errno = EINTR;
-			return NULL;
-		}
-		errno = 0;
-		o = json_tokener_parse_ex(tok, s + done, (int)n);
-		e = json_tokener_get_error(tok);
-		if (o) {
-			end = done + json_tokener_get_parse_end(tok);
-			break;
-		}
-		if (e != json_tokener_continue) {
-			if (e == json_tokener_error_depth)
-				why->why = SKIP_DEPTH;
-			else if (errno == ENOMEM)
-				why->why = SKIP_NOMEM;
-			errno = EBADMSG;
-			return NULL;
-		}
-		done += n;
-	}
-	if (!o) {
-		why->why = SKIP_CUT;
-		errno = EBADMSG;
-		return NULL;
-	}
-	/* an object and nothing after it */
-	for (size_t i = end; i < len; i++) {
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r') {
-			json_object_put(o);
-			errno = EBADMSG;
-			return NULL;
-		}
-	}
-	if (!json_object_is_type(o, json_type_object)) {
-		json_object_put(o);
-		errno = EBADMSG;
-		return NULL;
-	}
-	return o;
 }
 
 /* --- the scan of replay_open --- */
@@ -234,14 +138,14 @@ static enum kind classify(struct replay *rp, const char *s, size_t len,
 	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' ||
 		       s[len - 1] == '\r'))
 		len--;
-	if (replay_index_shape(s, len, why) < 0)
+	if (replay_parse_shape(s, len, why) < 0)
 		return K_BAD;
 	if (!has_prefix(s, len, "{\"" REC_MAGIC_KEY "\":") &&
 	    json_scan_time(s, len, time) &&
 	    memmem(s, len, tasks, sizeof(tasks) - 1))
 		return K_SAMPLE;
 	/* a header, or a line another writer laid out: parse it */
-	o = replay_index_parse(rp, s, len, why);
+	o = replay_parse_line(rp, s, len, why);
 	if (!o)
 		return errno == EINTR ? K_CANCEL : K_BAD;
 	if (json_read_header_version(o)) {
@@ -571,7 +475,7 @@ static int wait_input(void *arg, int fd)
 	struct pollfd p[2] = { { cancel, POLLIN, 0 }, { fd, POLLIN, 0 } };
 
 	if (sc->regular) {
-		if (!replay_index_cancelled(sc->rp))
+		if (!replay_parse_cancelled(sc->rp))
 			return 0;
 		errno = EINTR;
 		return -1;

@@ -99,19 +99,21 @@ int replay_index_scan(struct replay *rp, int fd, bool regular,
 		      const char *path, char *err, size_t errsize);
 /* See replay_find_time(). */
 size_t replay_index_find_time(const struct replay *rp, double epoch);
+
+/* replay_parse.c: */
 /* Has the cancel descriptor become readable? */
-bool replay_index_cancelled(const struct replay *rp);
+bool replay_parse_cancelled(const struct replay *rp);
 /*
  * Line s (len bytes, its shape checked: json_scan) as a JSON object, fed
  * to json-c a piece at a time so that cancelling is noticed; NULL with
  * *why set (errno EINTR when cancelled).
  */
-json_object *replay_index_parse(struct replay *rp, const char *s, size_t len,
-				struct skip *why);
+json_object *replay_parse_line(struct replay *rp, const char *s, size_t len,
+			       struct skip *why);
 /*
  * The shape of line s judged: 0 (why->cost what json-c will take for
  * it), or -1 with *why set.
  */
-int replay_index_shape(const char *s, size_t len, struct skip *why);
+int replay_parse_shape(const char *s, size_t len, struct skip *why);
 
 #endif
