@@ -32,58 +32,10 @@
 #include "model/producer.h"
 #include "record/coarse.h"
 #include "record/player.h"
+#include "record/player_int.h"
 #include "record/playmodel.h"
 #include "record/replay_set.h"
 #include "record/storeindex.h"
-
-/*
- * With -d, the samples shown are at least this share of its seconds
- * apart: the recorder's interval wavers by some milliseconds (a -d 60 of
- * a recording at 10 s takes 6 of its intervals, 59.99 s, not 7).
- */
-#define EVERY_SLACK 0.9
-/* The model goes forward at most this many samples rather than seek. */
-#define FORWARD_MAX 64
-
-struct player {
-	struct producer p;          /* first: the producer is the player */
-	struct replay_set *rp;
-	bool threads;               /* the view asks for thread rows */
-	pid_t only_tgid;            /* ... of this process only (0: all) */
-	const char *cgroup_within;  /* only tasks in this v2 subtree */
-	size_t next;                /* sample sample() hands out next */
-	size_t shown;               /* the one handed out last */
-	bool started, paused, done;
-
-	struct row *rows;
-	size_t nrows, caprows;
-	struct row *exited;
-	size_t nexited, capexited;
-	char *problem;              /* the damage notice shown, or NULL */
-
-	/* recordings of readings */
-	bool all_store;             /* every file is one: -a and -d work */
-	struct playmodel *pm;
-	struct coarse *co;
-	struct store_sample ss;     /* the store sample read last */
-	double every;               /* -d: the interval shown, at least (0:
-				       the recording's) */
-	size_t *bases;              /* positions that are only a base
-				       (find_bases), sorted */
-	size_t nbases;
-	bool told_every;            /* the note of a -d too small was given */
-	bool accumulate;            /* -a */
-	size_t acc_pos;             /* -a: the window starts at this sample's
-				       base (SIZE_MAX: at the next shown) */
-	bool model_at;              /* the model's base is (mfile, mentry) */
-	size_t mfile, mentry;
-	bool model_acc;             /* ... with -a's window started */
-	char why[256];              /* the note of a sample of readings
-				       skipped, or "" */
-	bool have_last;             /* last: the sample of position last_pos */
-	size_t last_pos;
-	struct sample last;
-};
 
 static struct player *of(struct producer *p)
 {
@@ -335,148 +287,6 @@ static void update_problem(struct player *pl)
 	pl->problem = copy;
 }
 
-/* The base of entry e of store file f to show it (SIZE_MAX: none). */
-static size_t base_of(const struct player *pl, size_t f, size_t e)
-{
-	const struct storeindex *ix = replay_set_store_index(pl->rp, f);
-	size_t first = storeindex_session_at(ix, e);
-
-	/* a session's samples are counted from its own first one */
-	if (e == first)
-		return SIZE_MAX;
-	if (!(pl->every > 0) || pl->accumulate)
-		return e - 1;
-	for (size_t j = e; j-- > first;)
-		if (ix->e[e].time - ix->e[j].time >= pl->every * EVERY_SLACK)
-			return j;
-	return SIZE_MAX;
-}
-
-/* Read entry e of file f into pl->ss: as replay_set_store_read. */
-static int read_entry(struct player *pl, size_t f, size_t e)
-{
-	return replay_set_store_read(pl->rp, f, e, &pl->ss);
-}
-
-/*
- * Bring the model's base to entry b of store file f, with -a's window
- * started at entry wb (acc) : 1; 0 when a sample on the way did not
- * decode; -1 with errno set.
- */
-static int model_to(struct player *pl, size_t f, size_t b, bool acc,
-		    size_t wb)
-{
-	const struct storeindex *ix = replay_set_store_index(pl->rp, f);
-	struct sample scratch;
-	int got;
-
-	if (!(pl->model_at && pl->mfile == f && pl->mentry <= b &&
-	      b - pl->mentry <= FORWARD_MAX &&
-	      (!acc || (pl->model_acc && pl->mentry >= wb)) &&
-	      (acc || !pl->model_acc))) {
-		size_t k = storeindex_key_at(ix, acc && wb < b ? wb : b);
-
-		pl->model_at = pl->model_acc = false;
-		if (k == SIZE_MAX)
-			return 0;
-		if ((got = read_entry(pl, f, k)) <= 0)
-			return got;
-		playmodel_reset(pl->pm, false);
-		if (playmodel_baseline(pl->pm, &pl->ss,
-				       k == storeindex_session_at(ix, k)) < 0)
-			return -1;
-		pl->model_at = true;
-		pl->mfile = f;
-		pl->mentry = k;
-		if (acc && k == wb) {
-			playmodel_window(pl->pm, pl->ss.mono);
-			pl->model_acc = true;
-		}
-	}
-	while (pl->mentry < b) {
-		size_t j = pl->mentry + 1;
-
-		if ((got = read_entry(pl, f, j)) <= 0) {
-			pl->model_at = false;
-			return got;
-		}
-		if (playmodel_sample(pl->pm, &pl->ss, &scratch) < 0) {
-			pl->model_at = false;
-			return -1;
-		}
-		pl->mentry = j;
-		if (acc && j == wb) {
-			playmodel_window(pl->pm, pl->ss.mono);
-			pl->model_acc = true;
-		}
-	}
-	return 1;
-}
-
-/*
- * The samples between entries b and e (both excluded) of file f into the
- * coarse span (one that did not decode adds nothing): 0, or -1.
- */
-static int span(struct player *pl, size_t f, size_t b, size_t e)
-{
-	coarse_begin(pl->co);
-	for (size_t j = b + 1; j < e; j++) {
-		int got = read_entry(pl, f, j);
-
-		if (got < 0 || (got && coarse_add(pl->co, &pl->ss) < 0))
-			return -1;
-	}
-	return 0;
-}
-
-/*
- * Position i, entry e of store file f, made by the model: 1 shown, 0 it
- * (or what its figures need) did not decode, 2 it has no base (a file's
- * first sample), -1 with errno set.
- */
-static int show_store(struct player *pl, size_t i, size_t f, size_t e,
-		      struct sample *out)
-{
-	const struct storeindex *ix = replay_set_store_index(pl->rp, f);
-	size_t b = base_of(pl, f, e), wb = 0;
-	struct store_sample merged;
-	int got;
-
-	if (b == SIZE_MAX)
-		return 2;
-	if (pl->accumulate) {
-		size_t af, ae;
-
-		if (pl->acc_pos == SIZE_MAX || pl->acc_pos > i) {
-			/* the window starts at this sample's base */
-			pl->acc_pos = i;
-			wb = b;
-		} else if (!replay_set_store_pos(pl->rp, pl->acc_pos, &af, &ae) ||
-			   af != f || storeindex_session_at(ix, ae) !=
-				      storeindex_session_at(ix, e)) {
-			/* ... or where the file or session began since */
-			wb = storeindex_session_at(ix, e);
-		} else {
-			wb = base_of(pl, f, ae);
-		}
-	}
-	if ((got = model_to(pl, f, b, pl->accumulate, wb)) <= 0)
-		return got;
-	if (e > b + 1 && span(pl, f, b, e) < 0)
-		return -1;
-	if ((got = read_entry(pl, f, e)) <= 0)
-		return got; /* the model stays at its base */
-	merged = pl->ss;
-	if (e > b + 1 && coarse_end(pl->co, &pl->ss, &merged) < 0)
-		return -1;
-	if (playmodel_sample(pl->pm, &merged, out) < 0) {
-		pl->model_at = false;
-		return -1;
-	}
-	pl->mentry = e;
-	return 1;
-}
-
 /* The note of sample i skipped for damage. */
 static void skipped_note(struct player *pl, size_t i)
 {
@@ -507,7 +317,7 @@ static int get(struct player *pl, size_t i, struct sample *out)
 		return 0;
 	}
 	pl->have_last = false;
-	got = show_store(pl, i, f, e, out);
+	got = player_store_show(pl, i, f, e, out);
 	if (got == 0)
 		skipped_note(pl, i);
 	if (got == 0 || got == 2) {
