@@ -27,26 +27,34 @@
  *   delta    := count:varint gap:varint*count             (removed)
  *               count:varint gap:varint*count column* 0   (changed)
  *               count:varint entity*count                 (added)
- *   column   := tag:varint which value*: the field (its id the id of
+ *   column   := tag:varint which values: the field (its id the id of
  *               the column before plus step, the first's: step) with
  *               the wire of its values, of the changed entities that
  *               have it with that wire; step 0 only for another wire
  *               of the same field, wires going up
  *   which    := 0: every changed entity | 1 bitmap: (count + 7) / 8
  *               bytes, bit i (byte i / 8, bit i % 8) for the i-th
- *               changed entity; values in the entities' order, none
- *               for wire 3
+ *               changed entity
+ *   values   := in the entities' order: wires 0 and 1 a block of
+ *               their numbers, wire 2 a value each, wire 3 none
+ *   block    := base:varint shift:varint width:varint plane*width:
+ *               number j = base + (u_j << shift) mod 2^64; base
+ *               zigzagged as an int64, shift <= 63, width <= 8;
+ *               plane k: byte k of each u_j, one a column's entity
+ *   number   := 64 bits: of a counter the entity knew before, its
+ *               difference from its value then (mod 2^64; a double
+ *               counter's IEEE 754 bits'); else the value's bits (an
+ *               s64 in two's complement, a double's IEEE 754 bits)
  *   entity   := field* 0
  *   field    := tag:varint value, tag = step << 2 | wire: the field's
  *               id is the id of the field before it in the entity plus
  *               step (the first field's: step); ids go up, step >= 1
- *   wire 0   := varint: u64 as it is, s64 zigzagged; in a delta, a
- *               counter (CODEC_COUNTER) the entity knew before is the
- *               zigzagged difference from its value then (mod 2^64)
- *   wire 1   := 8 bytes, little-endian: a double; in a delta, a
- *               double counter (a time that grows) the entity knew
- *               before is wire 0: the zigzagged difference of its
- *               IEEE 754 bits from its bits then (mod 2^64)
+ *   wire 0   := varint: u64 as it is, s64 zigzagged (in a column: a
+ *               number of its block; a counter, CODEC_COUNTER, that
+ *               the entity knew before is its difference)
+ *   wire 1   := 8 bytes, little-endian: a double (in a column: a
+ *               number of its block; a double counter, a time that
+ *               grows, the entity knew before is wire 0)
  *   wire 2   := length:varint bytes: a string (no NUL)
  *   wire 3   := no value: the field became unknown (deltas only)
  *
@@ -58,12 +66,18 @@
  * that changed, never its key, in the columns; a field it is not in a
  * column of keeps its value. The columns put each field's values of
  * all the changed entities side by side, so deflate sees like bytes
- * together. (Format version 2, frame.h, wrote each changed entity's
- * fields after its gap instead, as an entity's: gap:varint field* 0;
+ * together; a block takes the smallest number as its base and the
+ * others as their distance from it, less the trailing zero bits they
+ * all share (IO bytes move in 4 KiB pages), in byte planes of the
+ * width of the largest, so numbers near each other cost a byte or two
+ * each and their high bytes line up. (Format version 3, frame.h, wrote
+ * a column's values one after the other as an entity's, wire 0 a
+ * varint with differences zigzagged; version 2 each changed entity's
+ * fields after its gap, as an entity's: gap:varint field* 0;
  * codec_dec_version says which.) An added entity, and every entity of
- * a key frame, lists its known fields whole (no wire 3, no differences). A key frame holds
- * every table (one not written is empty); a delta frame only the tables
- * that changed. More entities in a table than its max_rows is damage. The
+ * a key frame, lists its known fields whole (no wire 3, no
+ * differences). A key frame holds every table (one not written is
+ * empty); a delta frame only the tables that changed. More entities in a table than its max_rows is damage. The
  * decoder applies a delta only to the sample whose seq is one less:
  * after a lost or damaged record it skips deltas up to the next key
  * frame, never misapplying one. A reader skips a field or table id it
@@ -188,7 +202,8 @@ struct codec_dec;
 struct codec_dec *codec_dec_new(const struct codec_schema *s);
 /*
  * The format version (frame.h) of the frames decoded from now on:
- * FRAME_VERSION until said (version 2 wrote changed entities whole).
+ * FRAME_VERSION until said (version 2 wrote changed entities whole,
+ * version 3 a column's numbers as varints).
  */
 void codec_dec_version(struct codec_dec *d, unsigned version);
 /*

@@ -282,13 +282,80 @@ static int get_index(struct in *in, size_t n, size_t *last)
 	return 0;
 }
 
+/* A block of m numbers (codec.h), read by block_at. */
+struct block {
+	uint64_t base;
+	unsigned shift, width;
+	const unsigned char *planes;
+	size_t m;
+};
+
+static int get_block(struct in *in, size_t m, struct block *k)
+{
+	uint64_t z, shift, width;
+
+	if (get_varint(in, &z) < 0 || get_varint(in, &shift) < 0 ||
+	    get_varint(in, &width) < 0)
+		return -1;
+	if (shift > 63 || width > 8)
+		return bad(in, N_("a column of the wrong kind"));
+	if (width && (size_t)(in->end - in->p) / width < m)
+		return bad(in, N_("a column runs past its end"));
+	k->base = (uint64_t)varint_unzigzag(z);
+	k->shift = (unsigned)shift;
+	k->width = (unsigned)width;
+	k->planes = in->p;
+	k->m = m;
+	in->p += width * m;
+	return 0;
+}
+
+/* The j-th number of a block. */
+static uint64_t block_at(const struct block *k, size_t j)
+{
+	uint64_t u = 0;
+
+	for (unsigned b = 0; b < k->width; b++)
+		u |= (uint64_t)k->planes[b * k->m + j] << (8 * b);
+	return k->base + (u << k->shift);
+}
+
+/*
+ * Field f of row from a block's number x (a numeric column's, codec.h):
+ * x added to base's value, or x as the value's bits.
+ */
+static void set_bits(const struct codec_field *f, void *row, const void *base,
+		     uint64_t x)
+{
+	if (base) {
+		uint64_t was;
+
+		memcpy(&was, (const unsigned char *)base + f->offset, 8);
+		x += was;
+	}
+	memcpy((unsigned char *)row + f->offset, &x, 8);
+}
+
+/* The entities a column has: all nch, or those of its bitmap. */
+static size_t column_count(const unsigned char *bm, size_t nch)
+{
+	size_t m = 0;
+
+	if (!bm)
+		return nch;
+	for (size_t q = 0; q < nch; q++)
+		m += bm[q / 8] >> (q % 8) & 1;
+	return m;
+}
+
 /*
  * The columns of the nch changed entities (codec.h), at idx in the
- * sample before (prev) and in r, its copy, up to their end.
+ * sample before (prev) and in r, its copy, up to their end; numeric
+ * values in blocks from format version 4.
  */
 static int get_columns(struct in *in, const struct codec_tab *tb,
 		       const struct codec_rows *prev, struct codec_rows *r,
-		       const size_t *idx, size_t nch)
+		       const size_t *idx, size_t nch, bool blocks)
 {
 	const struct codec_table *t = tb->t;
 	uint64_t id = 0;
@@ -297,6 +364,8 @@ static int get_columns(struct in *in, const struct codec_tab *tb,
 	for (;;) {
 		uint64_t tag, mode;
 		const unsigned char *bm = NULL;
+		struct block k = { 0, 0, 0, NULL, 0 };
+		size_t j = 0;
 
 		if (get_varint(in, &tag) < 0)
 			return -1;
@@ -325,11 +394,14 @@ static int get_columns(struct in *in, const struct codec_tab *tb,
 			tb->byid[id] >= 0 ? &t->fields[tb->byid[id]] : NULL;
 		if (f && (f->flags & CODEC_KEY))
 			return bad(in, N_("a key that changed"));
+		bool numbers = blocks && wire < 2;
+		if (numbers && get_block(in, column_count(bm, nch), &k) < 0)
+			return -1;
 		for (size_t q = 0; q < nch; q++) {
 			if (bm && !(bm[q / 8] >> (q % 8) & 1))
 				continue;
 			if (!f) {
-				if (skip_value(in, wire) < 0)
+				if (!numbers && skip_value(in, wire) < 0)
 					return -1;
 				continue;
 			}
@@ -345,7 +417,9 @@ static int get_columns(struct in *in, const struct codec_tab *tb,
 				    codec_known(t, base, f->id);
 			if (wire != (diff ? 0 : codec_wire(f)))
 				return bad(in, N_("a field of the wrong type"));
-			if (get_value(in, f, row, diff ? base : NULL) < 0)
+			if (numbers)
+				set_bits(f, row, diff ? base : NULL, block_at(&k, j++));
+			else if (get_value(in, f, row, diff ? base : NULL) < 0)
 				return -1;
 			codec_set_known(t, row, f->id, true);
 		}
@@ -354,8 +428,9 @@ static int get_columns(struct in *in, const struct codec_tab *tb,
 
 static int delta_table(struct in *in, const struct codec_tab *tb,
 		       const struct codec_rows *prev, struct codec_rows *r,
-		       bool columns)
+		       unsigned version)
 {
+	bool columns = version >= 3;
 	const struct codec_table *t = tb->t;
 	size_t nrm, nch, nadd, last = SIZE_MAX;
 	unsigned char *gone = NULL;
@@ -393,7 +468,8 @@ static int delta_table(struct in *in, const struct codec_tab *tb,
 				    codec_row_at(t, prev, last)) < 0)
 			goto out;
 	}
-	if (columns && nch && get_columns(in, tb, prev, r, idx, nch) < 0)
+	if (columns && nch &&
+	    get_columns(in, tb, prev, r, idx, nch, version >= 4) < 0)
 		goto out;
 	size_t kept = 0;
 	for (size_t k = 0; k < r->n; k++)
@@ -474,7 +550,7 @@ static int get_tables(struct codec_dec *d, struct in *in, bool key)
 			return bad(in, N_("a table given twice"));
 		if ((key ? key_table(&body, tb, &d->next[i]) :
 		     delta_table(&body, tb, &d->sample.tables[i],
-				 &d->next[i], d->version >= 3)) < 0 ||
+				 &d->next[i], d->version)) < 0 ||
 		    (body.p != body.end &&
 		     bad(&body, N_("bytes after a table")) < 0)) {
 			in->why = body.why;

@@ -29,6 +29,7 @@ struct codec_enc {
 	struct buf wires;               /* put_columns' */
 	const void **chg;               /* changed entities: before, now */
 	size_t chg_cap;
+	uint64_t *vals;                 /* a numeric column's (chg_cap / 2) */
 	unsigned key_every, since_key;
 	double key_seconds, key_time;
 	uint64_t seq;
@@ -78,39 +79,21 @@ static int put_tag(struct buf *b, const struct codec_field *f, unsigned wire,
 	return put_varint(b, step << 2 | wire);
 }
 
-/*
- * Field f of row after the field *last; against base (a delta's
- * previous value) when not NULL.
- */
+/* Field f of row as a whole entity's (codec.h: wires 0 to 2). */
 static int put_value(struct buf *b, const struct codec_field *f,
-		     const void *row, const void *base)
+		     const void *row)
 {
 	unsigned char le[8];
 	uint64_t u;
 	size_t n;
-	bool diff = base && (f->flags & CODEC_COUNTER);
 
 	switch (f->type) {
 	case CODEC_U64:
-		u = *CAT(row, f, uint64_t);
-		if (diff)
-			return put_varint(b, varint_zigzag((int64_t)
-					  (u - *CAT(base, f, uint64_t))));
-		return put_varint(b, u);
+		return put_varint(b, *CAT(row, f, uint64_t));
 	case CODEC_S64:
-		u = (uint64_t)*CAT(row, f, int64_t);
-		if (diff)
-			u -= (uint64_t)*CAT(base, f, int64_t);
-		return put_varint(b, varint_zigzag((int64_t)u));
+		return put_varint(b, varint_zigzag(*CAT(row, f, int64_t)));
 	case CODEC_DOUBLE:
 		memcpy(&u, CAT(row, f, double), 8);
-		if (diff) {
-			/* the difference of the bits from the value before */
-			uint64_t was;
-
-			memcpy(&was, CAT(base, f, double), 8);
-			return put_varint(b, varint_zigzag((int64_t)(u - was)));
-		}
 		for (int i = 0; i < 8; i++)
 			le[i] = (unsigned char)(u >> (8 * i));
 		return put_bytes(b, le, 8);
@@ -123,16 +106,6 @@ static int put_value(struct buf *b, const struct codec_field *f,
 	return 0;
 }
 
-static int put_field(struct buf *b, const struct codec_field *f,
-		     const void *row, const void *base, unsigned *last)
-{
-	bool diff = base && (f->flags & CODEC_COUNTER);
-
-	if (put_tag(b, f, diff ? 0 : codec_wire(f), last) < 0)
-		return -1;
-	return put_value(b, f, row, base);
-}
-
 static int put_entity(struct buf *b, const struct codec_table *t,
 		      const void *row)
 {
@@ -140,9 +113,70 @@ static int put_entity(struct buf *b, const struct codec_table *t,
 
 	for (size_t i = 0; i < t->nfields; i++)
 		if (codec_known(t, row, t->fields[i].id) &&
-		    put_field(b, &t->fields[i], row, NULL, &last) < 0)
+		    (put_tag(b, &t->fields[i], codec_wire(&t->fields[i]),
+			     &last) < 0 ||
+		     put_value(b, &t->fields[i], row) < 0))
 			return -1;
 	return put_varint(b, 0);
+}
+
+/*
+ * The 64 bits a numeric column holds of field f of row (old: the entity
+ * in the sample before): a counter's difference from its value then
+ * (mod 2^64) where old knew it, else the value's own bits (a u64 as it
+ * is, an s64 in two's complement, a double's IEEE 754 bits).
+ */
+static uint64_t column_bits(const struct codec_table *t,
+			    const struct codec_field *f, const void *row,
+			    const void *old)
+{
+	uint64_t u, was;
+
+	memcpy(&u, (const unsigned char *)row + f->offset, 8);
+	if (!(f->flags & CODEC_COUNTER) || !codec_known(t, old, f->id))
+		return u;
+	memcpy(&was, (const unsigned char *)old + f->offset, 8);
+	return u - was;
+}
+
+/* Bits read as a two's complement number, for an order of them. */
+static uint64_t signed_order(uint64_t x)
+{
+	return x ^ (UINT64_C(1) << 63);
+}
+
+/*
+ * m numbers as a block (codec.h): the smallest (as signed) as the base,
+ * the others as their distance from it, shifted right by the trailing
+ * zero bits they all share, in byte planes of the width of the largest.
+ */
+static int put_block(struct buf *b, const uint64_t *x, size_t m)
+{
+	uint64_t base = x[0], any = 0, most = 0;
+	unsigned shift = 0, width = 0;
+
+	for (size_t i = 1; i < m; i++)
+		if (signed_order(x[i]) < signed_order(base))
+			base = x[i];
+	for (size_t i = 0; i < m; i++)
+		any |= x[i] - base;
+	if (any)
+		while (!(any >> shift & 1))
+			shift++;
+	for (size_t i = 0; i < m; i++)
+		most |= (x[i] - base) >> shift;
+	while (width < 8 && most >> (8 * width))
+		width++;
+	/* the base zigzagged: a small negative one stays short */
+	if (put_varint(b, varint_zigzag((int64_t)base)) < 0 ||
+	    put_varint(b, shift) < 0 || put_varint(b, width) < 0 ||
+	    buf_room(b, width * m) < 0)
+		return -1;
+	for (unsigned k = 0; k < width; k++)
+		for (size_t i = 0; i < m; i++)
+			b->p[b->len++] = (unsigned char)
+				(((x[i] - base) >> shift) >> (8 * k));
+	return 0;
 }
 
 static bool field_changed(const struct codec_table *t,
@@ -174,7 +208,7 @@ static unsigned change_wire(const struct codec_table *t,
  * sample before's row and the row, of each) whose field changed with
  * that wire, and the end. wv: room for the wire of each entity.
  */
-static int put_columns(struct buf *b, struct buf *wv,
+static int put_columns(struct buf *b, struct buf *wv, uint64_t *vals,
 		       const struct codec_table *t, const void **chg, size_t n)
 {
 	unsigned last = 0;
@@ -212,14 +246,21 @@ static int put_columns(struct buf *b, struct buf *wv,
 							(unsigned char)(1u << (q % 8));
 				b->len += nb;
 			}
-			for (size_t q = 0; w < 3 && q < n; q++) {
-				const void *o = chg[2 * q], *r = chg[2 * q + 1];
+			if (w < 2) {
+				size_t m = 0;
 
-				if (wv->p[q] == w &&
-				    put_value(b, f, r, (f->flags & CODEC_COUNTER) &&
-					      codec_known(t, o, f->id) ? o : NULL) < 0)
+				for (size_t q = 0; q < n; q++)
+					if (wv->p[q] == w)
+						vals[m++] = column_bits(t, f, chg[2 * q + 1],
+									chg[2 * q]);
+				if (put_block(b, vals, m) < 0)
 					return -1;
+				continue;
 			}
+			for (size_t q = 0; w == 2 && q < n; q++)
+				if (wv->p[q] == w &&
+				    put_value(b, f, chg[2 * q + 1]) < 0)
+					return -1;
 		}
 	}
 	return put_varint(b, 0);
@@ -243,6 +284,11 @@ static int chg_grow(struct codec_enc *e)
 	if (!p)
 		return -1;
 	e->chg = p;
+	uint64_t *v = realloc(e->vals, cap / 2 * sizeof(*v));
+
+	if (!v)
+		return -1;
+	e->vals = v;
 	e->chg_cap = cap;
 	return 0;
 }
@@ -376,7 +422,7 @@ static int delta_body(struct codec_enc *e, struct buf *b,
 		}
 	}
 	if (rc == 0 && nch)
-		rc = put_columns(ch, &e->wires, t, e->chg, nch);
+		rc = put_columns(ch, &e->wires, e->vals, t, e->chg, nch);
 	if (rc < 0 || nrm + nch + nadd == 0)
 		return rc;
 	if (put_varint(b, nrm) < 0 || put_bytes(b, rm->p, rm->len) < 0 ||
@@ -465,6 +511,7 @@ void codec_enc_free(struct codec_enc *e)
 	for (int i = 0; i < 3; i++)
 		free(e->lists[i].p);
 	free(e->chg);
+	free(e->vals);
 	free(e->wires.p);
 	free(e);
 }

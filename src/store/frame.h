@@ -58,7 +58,9 @@
  * the entities that changed (codec.h: in columns) and in what the
  * store's schema puts in its fields (schema.h: a thread row's context
  * counters as its own), which a reader of version 2 would take wrongly;
- * a reader decodes each record by the version of the header before it.
+ * version 4 from 3 in how a column of numbers is written (codec.h: in
+ * blocks), which a reader of version 3 would take wrongly; a reader
+ * decodes each record by the version of the header before it.
  * A compatible addition (a new field or table of codec.h, a new record
  * type) does not change the version.
  *
@@ -75,7 +77,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FRAME_VERSION 3
+#define FRAME_VERSION 4
 #define FRAME_VERSION_OLDEST 2  /* the oldest version read */
 #define FRAME_HEADER_SIZE 20
 #define FRAME_TRAILER_SIZE 4

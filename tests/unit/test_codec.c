@@ -664,43 +664,135 @@ static void test_cuts(void)
 }
 
 /*
- * A delta of format version 2 (a changed entity's fields after its gap)
- * decodes where the decoder is told the version, and one of version 3
- * (the changed entities' fields in columns) by default; neither is
- * taken for the other. The same change: counter 9 of task (1, 1) to 5.
+ * A delta of each format version decodes where the decoder is told that
+ * version (the newest by default), and is not taken for another: version
+ * 2 wrote a changed entity's fields after its gap, 3 the changed
+ * entities' fields in columns of varints, 4 numeric columns as blocks.
+ * The same change each time: counter 9 of task (1, 1), unknown before,
+ * becomes 5.
  */
 static void test_layouts(void)
 {
-	static const unsigned char v2[] = { 2, 1, 7, 0, 1, 0, 36, 5, 0, 0 };
-	static const unsigned char v3[] = { 2, 1, 8, 0, 1, 0, 36, 0, 5, 0, 0 };
+	static const struct {
+		unsigned version;
+		unsigned char p[16];
+		size_t len;
+	} deltas[] = {
+		{ 2, { 2, 1, 7, 0, 1, 0, 36, 5, 0, 0 }, 10 },
+		{ 3, { 2, 1, 8, 0, 1, 0, 36, 0, 5, 0, 0 }, 11 },
+		/* a block of one: its base 5 (zigzagged 10), shift and width 0 */
+		{ 4, { 2, 1, 10, 0, 1, 0, 36, 0, 10, 0, 0, 0, 0 }, 13 },
+	};
+	size_t nd = sizeof(deltas) / sizeof(deltas[0]);
 	char err[256];
 
-	for (int k = 0; k < 4; k++) {
-		struct codec_dec *d = codec_dec_new(&st_schema);
-		bool old = k % 2 == 0, right = k < 2;
-		const unsigned char *p = old == right ? v2 : v3;
-		size_t len = old == right ? sizeof(v2) : sizeof(v3);
+	CHECK_EQ_U(deltas[nd - 1].version, FRAME_VERSION);
+	for (size_t w = 0; w < nd; w++)
+		for (size_t rd = 0; rd < nd; rd++) {
+			struct codec_dec *d = codec_dec_new(&st_schema);
+			bool right = w == rd;
 
-		if (old)
-			codec_dec_version(d, 2);
-		CHECK_EQ_U(codec_dec_frame(d, FRAME_KEY, 1, base, sizeof(base),
-					   err, sizeof(err)), 1);
-		int rc = codec_dec_frame(d, FRAME_DELTA, 2, p, len, err,
-					 sizeof(err));
-		if (!right) {
-			CHECK_EQ_U(rc, -1);
+			if (rd + 1 < nd)
+				codec_dec_version(d, deltas[rd].version);
+			CHECK_EQ_U(codec_dec_frame(d, FRAME_KEY, 1, base, sizeof(base),
+						   err, sizeof(err)), 1);
+			int rc = codec_dec_frame(d, FRAME_DELTA, 2, deltas[w].p,
+						 deltas[w].len, err, sizeof(err));
+			if (!right) {
+				CHECK_EQ_U(rc, -1);
+				codec_dec_free(d);
+				continue;
+			}
+			CHECK_EQ_U(rc, 1);
+			const struct codec_rows *r =
+				&codec_dec_sample(d)->tables[ST_TASKS];
+			const struct st_task *t = r->rows;
+
+			CHECK_EQ_U(r->n, 1);
+			CHECK(codec_known(&st_tables[ST_TASKS], t, ST_CNT_ID));
+			CHECK_EQ_U(t->cnt[0], 5);
 			codec_dec_free(d);
-			continue;
 		}
-		CHECK_EQ_U(rc, 1);
-		const struct codec_rows *r = &codec_dec_sample(d)->tables[ST_TASKS];
-		const struct st_task *t = r->rows;
+}
 
-		CHECK_EQ_U(r->n, 1);
-		CHECK(codec_known(&st_tables[ST_TASKS], t, ST_CNT_ID));
-		CHECK_EQ_U(t->cnt[0], 5);
-		codec_dec_free(d);
+/*
+ * A key frame of t and the delta after it, with change() made to t in
+ * between, decoded and checked: the delta's length.
+ */
+static size_t delta_of(struct truth *t, void (*change)(struct truth *, int),
+		       int arg)
+{
+	struct codec_enc *e = codec_enc_new(&st_schema, 0, 0);
+	struct codec_dec *d = codec_dec_new(&st_schema);
+	struct codec_sample s = sample_of(t);
+	const unsigned char *p;
+	size_t len = 0;
+	int type;
+	char err[256];
+
+	CHECK(codec_enc_sample(e, &s, &p, &len, &type) == 0);
+	CHECK_EQ_U(codec_dec_frame(d, type, t->time, p, len, err, sizeof(err)), 1);
+	change(t, arg);
+	CHECK(codec_enc_sample(e, &s, &p, &len, &type) == 0);
+	CHECK_EQ_U(type, FRAME_DELTA);
+	CHECK_EQ_U(codec_dec_frame(d, type, t->time, p, len, err, sizeof(err)), 1);
+	CHECK(same_sample(codec_dec_sample(d), t, 0));
+	codec_enc_free(e);
+	codec_dec_free(d);
+	return len;
+}
+
+/* Every task's first counter up by step times 1 to 5. */
+static void steps(struct truth *t, int step)
+{
+	for (size_t k = 0; k < t->ntasks; k++)
+		t->tasks[k].cnt[0] += (uint64_t)step * (k % 5 + 1);
+}
+
+/* Differences of both signs and of all 64 bits, a signed field's ends. */
+static void extremes(struct truth *t, int unused)
+{
+	(void)unused;
+	for (size_t k = 0; k < t->ntasks; k++) {
+		struct st_task *x = &t->tasks[k];
+
+		x->cnt[1] += k % 2 ? UINT64_MAX - k : k;
+		x->cnt[2] -= k;
+		x->nice = k % 3 == 0 ? INT64_MIN : k % 3 == 1 ? INT64_MAX : -1;
 	}
+	t->system.avg10[0] = -0.0;
+	t->system.avg10[1] = NAN;
+	t->system.clock = -t->system.clock;
+}
+
+/*
+ * Numeric columns as blocks (format version 4): differences of either
+ * sign and of all 64 bits come back as they were; differences in steps
+ * of 4096 (an IO byte count's pages) take no more room than steps of 1,
+ * but the one byte that the base's 4096 takes more than its 1 (the
+ * shift; without it each difference would take a second byte).
+ */
+static void test_blocks(void)
+{
+	static struct truth t;
+	size_t len[2];
+
+	for (int i = 0; i < 2; i++) {
+		t = truths[0];
+		for (size_t k = 0; k < t.ntasks; k++)
+			set_known(&st_tables[ST_TASKS], &t.tasks[k], true);
+		len[i] = delta_of(&t, steps, i ? 4096 : 1);
+	}
+	if (len[1] > len[0] + 1)
+		fprintf(stderr, "steps of 4096: %zu bytes, of 1: %zu\n",
+			len[1], len[0]);
+	CHECK(len[1] <= len[0] + 1);
+	CHECK(t.ntasks >= 50);
+	t = truths[0];
+	for (size_t k = 0; k < t.ntasks; k++)
+		set_known(&st_tables[ST_TASKS], &t.tasks[k], true);
+	set_known(&st_tables[ST_SYSTEM], &t.system, true);
+	delta_of(&t, extremes, 0);
 }
 
 /* Only what changed: nothing costs the sequence number alone, a wrapped
@@ -733,9 +825,10 @@ static void test_encoder(void)
 	t.tasks[7].cnt[3] += 6;
 	CHECK(codec_enc_sample(e, &s, &p, &len, &type) == 0);
 	/* seq, table id, length, 0 removed, 1 changed, its gap, the
-	 * column's tag, all of the changed in it, the difference, the end
-	 * of the columns, 0 added: eleven bytes, one per item */
-	CHECK_EQ_U(len, 11);
+	 * column's tag, all of the changed in it, its block (the difference
+	 * as the base, shift 0, width 0: no planes), the end of the
+	 * columns, 0 added: thirteen bytes, one per item */
+	CHECK_EQ_U(len, 13);
 	CHECK_EQ_U(codec_dec_frame(d, type, t.time, p, len, err, sizeof(err)), 1);
 	CHECK(same_sample(codec_dec_sample(d), &t, 0));
 	/* refused: a key twice, a key unknown, two systems */
@@ -867,6 +960,7 @@ int main(void)
 	test_versions();
 	test_damaged_payloads();
 	test_layouts();
+	test_blocks();
 	test_cuts();
 	test_encoder();
 	test_key_seconds();
