@@ -335,6 +335,7 @@ static void drain_pc(int fd, unsigned revents, void *arg)
 	int n;
 	(void)fd;
 	(void)revents;
+	m->found_at = monitor_now();
 	if ((n = proc_conn_drain(m->pc, on_pc_event, m, &m->lost)) < 0 &&
 	    errno != EAGAIN)
 		m->need_rescan = true;
@@ -350,6 +351,7 @@ static void drain_listener(int fd, unsigned revents, void *arg)
 	struct monitor *m = arg;
 	uint64_t before = m->exit_lost;
 	(void)revents;
+	m->found_at = monitor_now();
 	for (int i = 0; i < m->nlis; i++)
 		if (taskstats_listener_fd(m->lis[i]) == fd)
 			taskstats_listener_drain(m->lis[i], on_exit_record, m,

@@ -77,6 +77,12 @@ struct monitor {
 	bool parent_gone;           /* a process ended: children reparented */
 	double rescan_every;        /* seconds, 0 = never */
 	double last_rescan;
+	/*
+	 * When the scan or the drain of events at hand began: the time a
+	 * task it finds was first seen (tasks_add), one for all of them,
+	 * so that a recording writes it as the same value.
+	 */
+	double found_at;
 
 	int delayacct;              /* 1 on, 0 off, -1 unknown */
 	unsigned kernel_cats;       /* categories this kernel collects */

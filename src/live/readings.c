@@ -93,6 +93,7 @@ static void rescan(struct monitor *m)
 {
 	struct scan_ctx c = { m, m->threads != NULL };
 	m->gen++;
+	m->found_at = monitor_now();
 	if (m->threads && m->o.only_tgid) {
 		pid_t one = m->o.only_tgid;
 		struct scan_ctx pc = { m, false };

@@ -90,7 +90,7 @@ struct task *tasks_add(struct monitor *m, struct tasktable *t, pid_t id,
 			tasks_threads_changed(m, tgid);
 		if (t == m->procs)
 			cgsum_update(m, k);
-		k->first_seen = monitor_now();
+		k->first_seen = m->found_at;
 		k->seen = m->gen;
 		k->lost_at_add = m->lost + m->exit_lost;
 		if (from_zero) {

@@ -5,7 +5,8 @@
  * two milliseconds later. Fork and exit events and exit records carry no
  * /proc start time and come on two sockets read in any order; whatever
  * the order, A's and B's figures must stay on two entries, each life's
- * exit record on its own.
+ * exit record on its own. And tasks found together were first seen at
+ * one time.
  *
  * The clocks: the boot clock is 5 s ahead of the monotonic one (the
  * machine slept), the wall clock read 1700000000 at boot.
@@ -341,6 +342,34 @@ static void close_lives(void)
 	monitor_fake_free(m);
 }
 
+/*
+ * Tasks found by one scan, or one drain of events, were first seen when
+ * it began: one time for all of them (a recording writes it once).
+ */
+static void seen_together(void)
+{
+	struct monitor *m = monitor_fake();
+	clocks_at(m, B_START);
+	m->found_at = 5.0;
+	for (int i = 0; i < 2; i++) {
+		struct pi_task t = { PID + i, PID + i,
+				     (unsigned long long)A_START *
+				     procinfo_hertz() / 1000 };
+		readings_on_scanned(m, &t, false);
+	}
+	m->found_at = 6.0;
+	struct pc_event ev = { .type = PC_FORK, .pid = PID + 2,
+			       .tgid = PID + 2,
+			       .timestamp_ns = (B_START - SLEPT_MS) * MS };
+	events_on_event(m, &ev);
+	for (int i = 0; i < 3; i++) {
+		struct task *k = tasktable_find(m->procs, PID + i);
+		CHECK(k != NULL);
+		CHECK(k && k->first_seen == (i < 2 ? 5.0 : 6.0));
+	}
+	monitor_fake_free(m);
+}
+
 int main(void)
 {
 	fork_first(true);
@@ -352,5 +381,6 @@ int main(void)
 	scan_finds_new_start();
 	scan_before_fork();
 	close_lives();
+	seen_together();
 	return unit_done();
 }
