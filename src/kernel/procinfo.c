@@ -431,7 +431,6 @@ static bool process_context(pid_t id, bool asleep, struct procinfo_context *c,
 {
 	char path[64];
 	struct procfs_stat st;
-	struct taskev_io io = { .read_bytes.have = false };
 	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d", (int)id);
@@ -456,11 +455,8 @@ static bool process_context(pid_t id, bool asleep, struct procinfo_context *c,
 	}
 	read_wchan(fd, "wchan", c);
 	if (!asleep)
-		taskev_read_io(fd, &io);
+		taskev_read_io(fd, &c->io);
 	close(fd);
-	c->have_io = io.read_bytes.have && io.write_bytes.have;
-	c->read_bytes = c->have_io ? io.read_bytes.v : 0;
-	c->write_bytes = c->have_io ? io.write_bytes.v : 0;
 	return true;
 }
 

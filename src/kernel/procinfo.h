@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "kernel/taskev.h"
+
 struct procinfo;
 
 struct pi_task {
@@ -60,8 +62,12 @@ struct procinfo_context {
 	char wchan[PROCINFO_WCHAN_MAX]; /* where it sleeps in D; "" none */
 	bool have_majflt;
 	unsigned long long majflt; /* major faults of the whole process */
-	bool have_io;             /* /proc/PID/io could be read (ptrace) */
-	unsigned long long read_bytes, write_bytes;
+	/*
+	 * Its /proc/PID/io, each line had where read (not in a thread's
+	 * read, nor without ptrace rights): its storage bytes are its
+	 * row's, and the whole is its evidence's of the same round.
+	 */
+	struct taskev_io io;
 	double at;                /* CLOCK_MONOTONIC seconds of the read */
 	/*
 	 * The text of a process's status, read for its memory, valid during
@@ -113,7 +119,8 @@ int procinfo_context(struct procinfo *pi, const pid_t *ids, size_t n,
  * the stat line of its leader alone (/proc/PID/task/PID/stat: its state,
  * parent, threads, nice and start are the process's, as /proc/PID/stat
  * shows them) and the memory of its status (the whole address space's,
- * no walk either). Neither faults nor IO: have_majflt and have_io false.
+ * no walk either). Neither faults nor IO: have_majflt false, io's lines
+ * not had.
  */
 int procinfo_context_asleep(struct procinfo *pi, const pid_t *ids, size_t n,
 			    pi_context_cb cb, void *arg);

@@ -158,8 +158,7 @@ static void on_context(const struct procinfo_context *c, void *arg)
 		k->info_stale = false;
 	} else {
 		details_from_context(m, c);
-		if (c->status)
-			gather_context(m, k, c->status);
+		gather_context(m, k, c);
 	}
 	context_before(k, &prev);
 	memset(&cur, 0, sizeof(cur));
@@ -187,9 +186,9 @@ static void on_context(const struct procinfo_context *c, void *arg)
 		return;
 	x->have_majflt = c->have_majflt;
 	x->majflt = c->majflt;
-	x->have_io = c->have_io;
-	x->rbytes = c->read_bytes;
-	x->wbytes = c->write_bytes;
+	x->have_io = c->io.read_bytes.have && c->io.write_bytes.have;
+	x->rbytes = c->io.read_bytes.v;
+	x->wbytes = c->io.write_bytes.v;
 }
 
 /*

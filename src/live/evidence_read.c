@@ -139,8 +139,12 @@ void evidence_read_task(const struct evidence_dirs *dirs,
 			cpustat_split(dirs->cpus, out->tcpu.allowed_list,
 				      &out->cpus);
 	}
-	if (wants(dirs, EVIDENCE_IO))
-		taskev_read_io(dirs->pid, &out->tio);
+	if (wants(dirs, EVIDENCE_IO)) {
+		if (dirs->tio)
+			out->tio = *dirs->tio;
+		else
+			taskev_read_io(dirs->pid, &out->tio);
+	}
 	if (wants(dirs, EVIDENCE_WPCOPY))
 		taskev_read_mem(dirs->pid, &out->tmem);
 }
@@ -150,7 +154,8 @@ bool evidence_read_task_dir_wanted(const struct evidence_dirs *dirs,
 {
 	const struct taskev_cpu *c = dirs->tcpu;
 
-	if (wants(dirs, EVIDENCE_IO) || wants(dirs, EVIDENCE_WPCOPY))
+	if ((wants(dirs, EVIDENCE_IO) && !dirs->tio) ||
+	    wants(dirs, EVIDENCE_WPCOPY))
 		return true;
 	if (!wants(dirs, EVIDENCE_CPU))
 		return false;

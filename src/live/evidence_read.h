@@ -47,13 +47,18 @@ struct evidence_dirs {
 	 * status, taskev_parse_cpu), NULL: read them below pid.
 	 */
 	const struct taskev_cpu *tcpu;
+	/*
+	 * Its /proc/PID/io read already this round (with its context),
+	 * NULL: read it below pid.
+	 */
+	const struct taskev_io *tio;
 };
 
 /* Nothing open (and task states counted where a directory is). */
 #define EVIDENCE_DIRS_NONE ((struct evidence_dirs){ .cg2 = -1, .cpu1 = -1, \
 	.cpuacct1 = -1, .mem1 = -1, .blkio1 = -1, .states1 = -1, .pid = -1, \
 	.proc = -1, .cpu_sys = -1, .no_states = false, .want = 0, \
-	.cpus = NULL, .tcpu = NULL })
+	.cpus = NULL, .tcpu = NULL, .tio = NULL })
 
 /*
  * Read everything dirs gives into out. ts (may be NULL) asks the kernel

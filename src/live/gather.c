@@ -38,6 +38,7 @@
 #include "kernel/cpustat.h"
 #include "kernel/diskstats.h"
 #include "kernel/kval.h"
+#include "kernel/procinfo.h"
 #include "kernel/taskev.h"
 #include "live/monitor_int.h"
 #include "live/cgdirs.h"
@@ -58,10 +59,13 @@
  */
 struct task_ev {
 	struct rowev_state st;     /* the model's: the reading before */
+	uint64_t want_round;       /* the round its evidence is read in */
 	/* its allowed CPUs as its context read them in cpu_round */
 	uint64_t cpu_round;
-	uint64_t cpu_want;         /* the round its evidence is read in */
 	struct taskev_cpu cpu;
+	/* its /proc/PID/io as its context read it in io_round */
+	uint64_t io_round;
+	struct taskev_io io;
 	bool have_cgroups;
 	double cgroups_at;         /* CLOCK_MONOTONIC of that read */
 	uint64_t tree_hash;        /* of its tree path (task.cgroup) then */
@@ -302,6 +306,8 @@ static void read_one(struct monitor *m, struct gather *g, struct task *k,
 		d.cpus = cpus_of(m, g);
 	if (e->cpu_round == m->round)
 		d.tcpu = &e->cpu;
+	if (e->io_round == m->round)
+		d.tio = &e->io;
 	snprintf(name, sizeof(name), "%d", (int)k->id);
 	if (g->proc >= 0 && evidence_read_task_dir_wanted(&d, sys))
 		d.pid = openat(g->proc, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -408,18 +414,26 @@ void gather_expect(struct monitor *m, const struct row *r)
 	if (m->o.accumulate || m->o.threads || !(k = wanted(m, r)))
 		return;
 	e = k->proc->ev;
-	e->cpu_want = m->round;
+	e->want_round = m->round;
 }
 
-void gather_context(struct monitor *m, struct task *k, const char *status)
+void gather_context(struct monitor *m, struct task *k,
+		    const struct procinfo_context *c)
 {
 	struct task_ev *e = k->proc ? k->proc->ev : NULL;
 
 	/* only one whose evidence is read this round (gather_expect) */
-	if (!e || e->cpu_want != m->round)
+	if (!e || e->want_round != m->round)
 		return;
-	taskev_parse_cpu(status, &e->cpu);
-	e->cpu_round = m->round;
+	if (c->status) {
+		taskev_parse_cpu(c->status, &e->cpu);
+		e->cpu_round = m->round;
+	}
+	/* one reading of its IO a round: the row's and the evidence's */
+	if (c->io.read_bytes.have || c->io.rchar.have) {
+		e->io = c->io;
+		e->io_round = m->round;
+	}
 }
 
 const struct diskstats *gather_disks(const struct monitor *m)

@@ -26,6 +26,7 @@ struct gather;
 struct machine;
 struct pc_event;
 struct pi_task;
+struct procinfo_context;
 struct proc_conn;
 struct procinfo;
 struct procstat;
@@ -232,7 +233,8 @@ void gather_expect(struct monitor *m, const struct row *r);
  * that file again. Parsed only for a process gather_expect named this
  * round.
  */
-void gather_context(struct monitor *m, struct task *k, const char *status);
+void gather_context(struct monitor *m, struct task *k,
+		    const struct procinfo_context *c);
 /*
  * /proc/diskstats as read with this sample's evidence, or NULL when it
  * was not read (no shown row stalled on IO).

@@ -40,9 +40,9 @@ void taskinfo_store_context(const struct procinfo_context *c,
 		st->majflt = c->majflt;
 		st->have |= STORE_HAVE_MAJFLT;
 	}
-	if (c->have_io) {
-		st->read_bytes = c->read_bytes;
-		st->write_bytes = c->write_bytes;
+	if (c->io.read_bytes.have && c->io.write_bytes.have) {
+		st->read_bytes = c->io.read_bytes.v;
+		st->write_bytes = c->io.write_bytes.v;
 		st->have |= STORE_HAVE_IO;
 	}
 }

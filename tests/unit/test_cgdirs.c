@@ -304,6 +304,44 @@ static void test_task_cpus(void)
 	close(pid);
 }
 
+/*
+ * A process's IO read already this round (with its context): taken as
+ * it is, its directory not opened for it; without it, read below its
+ * directory (the fixture's io), the same reading as its context makes.
+ */
+static void test_task_io(void)
+{
+	struct evidence_dirs d = EVIDENCE_DIRS_NONE;
+	struct evidence_reading sys, r, read;
+	struct taskev_io ctx;
+	int pid = kval_open_dir(-1, FIXTURES "/evidence/pid");
+
+	CHECK(pid >= 0);
+	memset(&sys, 0, sizeof(sys));
+	taskev_read_io(pid, &ctx);
+	CHECK(ctx.read_bytes.have && ctx.read_bytes.v == 1459200);
+	CHECK(ctx.rchar.have && ctx.rchar.v == 6976000);
+
+	d.want = EVIDENCE_WANT(EVIDENCE_IO);
+	CHECK(evidence_read_task_dir_wanted(&d, &sys));   /* nothing read yet */
+	d.tio = &ctx;
+	CHECK(!evidence_read_task_dir_wanted(&d, &sys));
+	evidence_read_task(&d, &sys, &r);
+	CHECK(!memcmp(&r.tio, &ctx, sizeof(ctx)));
+
+	/* not read with its context: read below its directory */
+	d.tio = NULL;
+	d.pid = pid;
+	evidence_read_task(&d, &sys, &read);
+	CHECK(!memcmp(&read.tio, &ctx, sizeof(ctx)));
+	/* nor wanted: not read at all */
+	d.want = EVIDENCE_WANT(EVIDENCE_CPU);
+	d.tcpu = NULL;
+	evidence_read_task(&d, &sys, &read);
+	CHECK(!read.tio.read_bytes.have && !read.tio.rchar.have);
+	close(pid);
+}
+
 int main(void)
 {
 	test_v2();
@@ -311,6 +349,7 @@ int main(void)
 	test_v1();
 	test_task();
 	test_task_cpus();
+	test_task_io();
 	test_table();
 	return unit_done();
 }
