@@ -4,7 +4,9 @@
 # own bytes written in the interval (task_write_bytes > 0, from
 # /proc/PID/io), the bytes its row's write rate is made of
 # (task_write_bytes / interval_s is write_bps but for the printed
-# interval's rounding, 0.5 ms of 1 s: 0.05 %; measured within 0.01 %),
+# interval's rounding, 0.5 ms of 1 s: 0.05 %; measured within 0.01 %;
+# where its why's interval is the sample's, not longer for a round it
+# did not stall in),
 # and from the second sample on the busiest disks of the interval (from
 # /proc/diskstats) must include a device that wrote; a "disk_busy" cause
 # must name a disk busy 80 % or more, and "io_limit" is never claimed
@@ -21,7 +23,7 @@ w=$BG_PID
 wait_for has_line "$TMP/io.out" ready
 run_stalltop_json -p "$w" -d 1 -n 4
 expect "io" "$JSON" -s --argjson w "$w" '
-  [.[1:][] | .tasks[] | select(.pid == $w)] as $rows
+  [.[1:][] | .interval as $iv | .tasks[] | select(.pid == $w) | .iv = $iv] as $rows
   | if ($rows | length) < 2 then "the writer is missing" else
     ($rows[] | . as $r | .why as $w
      | if $w == null then "no why object for io \(.delay.io)"
@@ -29,6 +31,7 @@ expect "io" "$JSON" -s --argjson w "$w" '
        elif ($w.task_write_bytes // 0) <= 0 then "task_write_bytes \($w.task_write_bytes)"
        elif $w.causes.io.cause == "io_limit" then "an io limit claimed without one: \($w.io_devices)"
        elif $w.interval_s == null then empty
+       elif ($w.interval_s - $r.iv | if . < 0 then -. else . end) > 0.001 then empty
        elif ($w.task_write_bytes / $w.interval_s - $r.write_bps
              | if . < 0 then -. else . end) > $r.write_bps * 0.0005
        then "task_write_bytes \($w.task_write_bytes) in \($w.interval_s) s, the row at \($r.write_bps) B/s"
