@@ -66,7 +66,11 @@ note "the spinner's cpu delay: $v1 s, then $V s"
 
 prom_start node "127.0.0.1:$ne_port"
 
-# 12 s of scrapes, then the rate over the last 10 s of them
+# 12 s of scrapes, then the rate over the last 10 s of them: the window
+# is there when a rate over 3 s has a value at each of its 10 seconds (a
+# rate needs two scrapes in its range: over 2 s, a scrape late under load
+# leaves a step without, the likeliest reason the window did not come
+# within 40 s once in a sanitizer run)
 query="rate(stalltop_task_delay_seconds_total{pid=\"$spin\",comm=\"spinner\",category=\"cpu\"}[10s])"
 have_window() {
 	python3 - "$pr_port" "$query" "$TMP/rate" <<'PY'
@@ -74,7 +78,7 @@ import json, sys, time, urllib.parse, urllib.request
 port, query, out = sys.argv[1:]
 now = time.time()
 url = "http://127.0.0.1:%s/api/v1/query?%s" % (port, urllib.parse.urlencode(
-    {"query": "count_over_time(%s[10s:1s])" % query.replace("[10s])", "[2s])"), "time": now}))
+    {"query": "count_over_time(%s[10s:1s])" % query.replace("[10s])", "[3s])"), "time": now}))
 with urllib.request.urlopen(url, timeout=5) as r:
     d = json.load(r)
 res = d["data"]["result"]
