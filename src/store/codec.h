@@ -23,7 +23,7 @@
  *   sample   := seq table*
  *   seq      := varint, one more than the sample before
  *   table    := table-id:varint length:varint body (length bytes)
- *   key body := count:varint entity*count
+ *   key body := count:varint column* 0
  *   delta    := count:varint gap:varint*count             (removed)
  *               count:varint gap:varint*count column* 0   (changed)
  *               count:varint entity*count                 (added)
@@ -37,10 +37,21 @@
  *               changed entity
  *   values   := in the entities' order: wires 0 and 1 a block of
  *               their numbers, wire 2 a value each, wire 3 none
- *   block    := base:varint shift:varint width:varint plane*width:
- *               number j = base + (u_j << shift) mod 2^64; base
- *               zigzagged as an int64, shift <= 63, width <= 8;
- *               plane k: byte k of each u_j, one a column's entity
+ *   block    := base:varint shift:varint head:varint exceptions
+ *               plane*(bits / 8) packed: number j = base + (u_j <<
+ *               shift) mod 2^64; base zigzagged as an int64, shift
+ *               <= 63, head = bits << 1 | 1 where there are
+ *               exceptions, else bits << 1 (bits <= 64); the low bits
+ *               of each u_j (its bits lowest) in plane k its byte k,
+ *               one a column's entity, in packed its next bits % 8
+ *               bits, each u_j's after the one's before, from bit 0
+ *               of byte 0 ((m * (bits % 8) + 7) / 8 bytes for m
+ *               numbers)
+ *   exceptions := nothing without them; else count:varint (1 to
+ *               m, bits < 64) gap:varint*count high:varint*count:
+ *               the numbers with bits beyond bits, by their index in
+ *               the block (gaps as an entity's, below), high their
+ *               bits above bits (u_j = low | high << bits)
  *   number   := 64 bits: of a counter the entity knew before, its
  *               difference from its value then (mod 2^64; a double
  *               counter's IEEE 754 bits'); else the value's bits (an
@@ -68,25 +79,35 @@
  * all the changed entities side by side, so deflate sees like bytes
  * together; a block takes the smallest number as its base and the
  * others as their distance from it, less the trailing zero bits they
- * all share (IO bytes move in 4 KiB pages), in byte planes of the
- * width of the largest, so numbers near each other cost a byte or two
- * each and their high bytes line up. (Format version 3, frame.h, wrote
- * a column's values one after the other as an entity's, wire 0 a
- * varint with differences zigzagged; version 2 each changed entity's
- * fields after its gap, as an entity's: gap:varint field* 0;
- * codec_dec_version says which.) An added entity, and every entity of
- * a key frame, lists its known fields whole (no wire 3, no
- * differences). A key frame holds every table (one not written is
- * empty); a delta frame only the tables that changed. More entities in a table than its max_rows is damage. The
- * decoder applies a delta only to the sample whose seq is one less:
- * after a lost or damaged record it skips deltas up to the next key
- * frame, never misapplying one. A reader skips a field or table id it
- * does not know (a newer file), by its wire type or length. A schema
- * lists its fields in the order of their ids, the order they are
- * written in; a step of 0 (but between columns of one field, wires going
- * up), or ids past 64 bits, are damage. A string is
- * bytes without a NUL, of any length (CODEC_STRINGS_MAX bounds a
- * sample's strings together).
+ * all share (IO bytes move in 4 KiB pages), and writes the low bits of
+ * each in as many bits as most of them need (byte planes, then the
+ * bits left packed), the few that need more as exceptions with their
+ * high bits: the encoder picks the bits that make the fewest bytes, so
+ * numbers near each other cost what their spread does, an outlier does
+ * not widen the others, and the high bytes line up. (Format version 4,
+ * frame.h, wrote a block as base:varint shift:varint width:varint and
+ * width byte planes of the whole u_j (width <= 8, no exceptions), and
+ * a key frame's entities whole: key body := count:varint entity*count;
+ * version 3 a column's values one after the other as an entity's, wire
+ * 0 a varint with differences zigzagged; version 2 each changed
+ * entity's fields after its gap, as an entity's: gap:varint field* 0;
+ * codec_dec_version says which.) A key frame's table is its entities in
+ * columns, all of them as changed from nothing: a column's which
+ * selects those that know the field, keys included (every entity has
+ * its key), numbers their own bits. An added entity lists its known
+ * fields whole. Neither has wire 3 or differences. A key frame holds every
+ * table (one not written is empty); a delta frame only the tables that
+ * changed. More entities in a table than its max_rows is damage, and so is
+ * a key frame's count of more than 8 entities a byte of the table after it
+ * (distinct keys take a bit each at least). The decoder applies a delta
+ * only to the sample whose seq is one less: after a lost or damaged record
+ * it skips deltas up to the next key frame, never misapplying one. A
+ * reader skips a field or table id it does not know (a newer file), by its
+ * wire type or length. A schema lists its fields in the order of their
+ * ids, the order they are written in; a step of 0 (but between columns of
+ * one field, wires going up), or ids past 64 bits, are damage. A string is
+ * bytes without a NUL, of any length (CODEC_STRINGS_MAX bounds a sample's
+ * strings together).
  */
 #ifndef STALLTOP_CODEC_H
 #define STALLTOP_CODEC_H

@@ -195,6 +195,16 @@ static int get_fields(struct in *in, const struct codec_tab *tb, void *row,
 	}
 }
 
+/* Whether row knows every key field. */
+static bool key_known(const struct codec_table *t, const void *row)
+{
+	for (size_t i = 0; i < t->nfields; i++)
+		if ((t->fields[i].flags & CODEC_KEY) &&
+		    !codec_known(t, row, t->fields[i].id))
+			return false;
+	return true;
+}
+
 static int get_entity(struct in *in, const struct codec_tab *tb, void *row)
 {
 	const struct codec_table *t = tb->t;
@@ -202,10 +212,8 @@ static int get_entity(struct in *in, const struct codec_tab *tb, void *row)
 	memset(row, 0, t->size);
 	if (get_fields(in, tb, row, NULL) < 0)
 		return -1;
-	for (size_t i = 0; i < t->nfields; i++)
-		if ((t->fields[i].flags & CODEC_KEY) &&
-		    !codec_known(t, row, t->fields[i].id))
-			return bad(in, N_("an entity without its key"));
+	if (!key_known(t, row))
+		return bad(in, N_("an entity without its key"));
 	return 0;
 }
 
@@ -252,22 +260,6 @@ static int add_entity(struct in *in, const struct codec_tab *tb,
 	return 0;
 }
 
-static int key_table(struct in *in, const struct codec_tab *tb,
-		     struct codec_rows *r)
-{
-	const struct codec_table *t = tb->t;
-	size_t n, cap = 1;
-
-	if (get_count(in, t->max_rows, &n) < 0)
-		return -1;
-	if (rows_alloc(r, t, 0) < 0)
-		return -1;
-	while (r->n < n)
-		if (add_entity(in, tb, r, &cap) < 0)
-			return -1;
-	return sort_rows(in, t, r);
-}
-
 /* The next index of a list in the previous sample's order, after *last. */
 static int get_index(struct in *in, size_t n, size_t *last)
 {
@@ -282,41 +274,118 @@ static int get_index(struct in *in, size_t n, size_t *last)
 	return 0;
 }
 
-/* A block of m numbers (codec.h), read by block_at. */
+/*
+ * A block of m numbers (codec.h), read in order by block_next: bits low
+ * bits each, in bits / 8 byte planes and then bits % 8 bits packed; the
+ * exceptions' indexes (gaps) and high bits after the header.
+ */
 struct block {
 	uint64_t base;
-	unsigned shift, width;
+	unsigned shift, bits;
 	const unsigned char *planes;
-	size_t m;
+	size_t m, j;
+	size_t nexc, next;              /* exceptions left; the next's index */
+	const unsigned char *gaps, *highs, *end;
 };
 
-static int get_block(struct in *in, size_t m, struct block *k)
+/* Index of the next exception from its gap, after the one at last. */
+static size_t gap_index(size_t last, uint64_t gap)
 {
-	uint64_t z, shift, width;
+	return last == SIZE_MAX ? (size_t)gap : last + 1 + (size_t)gap;
+}
 
-	if (get_varint(in, &z) < 0 || get_varint(in, &shift) < 0 ||
-	    get_varint(in, &width) < 0)
+/*
+ * The exceptions of a block of m numbers of bits low bits: checked, so
+ * that block_next reads them without a check.
+ */
+static int get_exceptions(struct in *in, struct block *k)
+{
+	size_t n, last = SIZE_MAX;
+	uint64_t v;
+
+	if (get_count(in, k->m, &n) < 0)
 		return -1;
-	if (shift > 63 || width > 8)
+	if (!n || k->bits >= 64)
 		return bad(in, N_("a column of the wrong kind"));
-	if (width && (size_t)(in->end - in->p) / width < m)
-		return bad(in, N_("a column runs past its end"));
-	k->base = (uint64_t)varint_unzigzag(z);
-	k->shift = (unsigned)shift;
-	k->width = (unsigned)width;
-	k->planes = in->p;
-	k->m = m;
-	in->p += width * m;
+	k->nexc = n;
+	k->gaps = in->p;
+	for (size_t i = 0; i < n; i++) {
+		if (get_varint(in, &v) < 0)
+			return -1;
+		if (v >= k->m || (last = gap_index(last, v)) >= k->m)
+			return bad(in, N_("a column of the wrong kind"));
+	}
+	k->highs = in->p;
+	for (size_t i = 0; i < n; i++)
+		if (get_varint(in, &v) < 0)
+			return -1;
+	uint64_t g = 0;
+
+	varint_get(k->gaps, in->end, &g);
+	k->next = (size_t)g;
+	k->end = in->end;
 	return 0;
 }
 
-/* The j-th number of a block. */
-static uint64_t block_at(const struct block *k, size_t j)
+/*
+ * A block of m numbers: version 4's (bytes of width) as one of bits
+ * 8 * width without exceptions.
+ */
+static int get_block(struct in *in, size_t m, struct block *k,
+		     unsigned version)
 {
-	uint64_t u = 0;
+	uint64_t z, shift, head;
 
-	for (unsigned b = 0; b < k->width; b++)
+	memset(k, 0, sizeof(*k));
+	k->m = m;
+	if (get_varint(in, &z) < 0 || get_varint(in, &shift) < 0 ||
+	    get_varint(in, &head) < 0)
+		return -1;
+	if (version < 5)
+		head = head > 8 ? UINT64_MAX : head * 16;
+	if (shift > 63 || head > 129)
+		return bad(in, N_("a column of the wrong kind"));
+	k->base = (uint64_t)varint_unzigzag(z);
+	k->shift = (unsigned)shift;
+	k->bits = (unsigned)(head >> 1);
+	if ((head & 1) && get_exceptions(in, k) < 0)
+		return -1;
+	size_t bytes = k->bits / 8 * m, part = k->bits % 8;
+
+	if (m > SIZE_MAX / 8 ||
+	    (size_t)(in->end - in->p) < (m * part + 7) / 8 ||
+	    (size_t)(in->end - in->p) - (m * part + 7) / 8 < bytes)
+		return bad(in, N_("a column runs past its end"));
+	k->planes = in->p;
+	in->p += bytes + (m * part + 7) / 8;
+	return 0;
+}
+
+/* The next number of a block. */
+static uint64_t block_next(struct block *k)
+{
+	unsigned planes = k->bits / 8, part = k->bits % 8;
+	const unsigned char *packed = k->planes + planes * k->m;
+	size_t j = k->j++, at = j * part;
+	uint64_t u = 0, v = 0;
+
+	for (unsigned b = 0; b < planes; b++)
 		u |= (uint64_t)k->planes[b * k->m + j] << (8 * b);
+	for (unsigned q = 0; q < part; q++)
+		u |= (uint64_t)(packed[(at + q) / 8] >> ((at + q) % 8) & 1)
+		     << (8 * planes + q);
+	if (k->nexc && j == k->next) {
+		/* checked by get_exceptions */
+		k->gaps += varint_get(k->gaps, k->end, &v);
+		k->highs += varint_get(k->highs, k->end, &v);
+		u |= v << k->bits;
+		if (--k->nexc) {
+			uint64_t g = 0;
+
+			varint_get(k->gaps, k->end, &g);
+			k->next = j + 1 + (size_t)g;
+		}
+	}
 	return k->base + (u << k->shift);
 }
 
@@ -351,11 +420,12 @@ static size_t column_count(const unsigned char *bm, size_t nch)
 /*
  * The columns of the nch changed entities (codec.h), at idx in the
  * sample before (prev) and in r, its copy, up to their end; numeric
- * values in blocks from format version 4.
+ * values in blocks from format version 4. A key frame's (prev and idx
+ * NULL): those of the nch entities of r, whole, their keys among them.
  */
 static int get_columns(struct in *in, const struct codec_tab *tb,
 		       const struct codec_rows *prev, struct codec_rows *r,
-		       const size_t *idx, size_t nch, bool blocks)
+		       const size_t *idx, size_t nch, unsigned version)
 {
 	const struct codec_table *t = tb->t;
 	uint64_t id = 0;
@@ -364,8 +434,7 @@ static int get_columns(struct in *in, const struct codec_tab *tb,
 	for (;;) {
 		uint64_t tag, mode;
 		const unsigned char *bm = NULL;
-		struct block k = { 0, 0, 0, NULL, 0 };
-		size_t j = 0;
+		struct block k;
 
 		if (get_varint(in, &tag) < 0)
 			return -1;
@@ -392,10 +461,11 @@ static int get_columns(struct in *in, const struct codec_tab *tb,
 		}
 		const struct codec_field *f = id <= CODEC_MAX_ID &&
 			tb->byid[id] >= 0 ? &t->fields[tb->byid[id]] : NULL;
-		if (f && (f->flags & CODEC_KEY))
+		if (prev && f && (f->flags & CODEC_KEY))
 			return bad(in, N_("a key that changed"));
-		bool numbers = blocks && wire < 2;
-		if (numbers && get_block(in, column_count(bm, nch), &k) < 0)
+		bool numbers = version >= 4 && wire < 2;
+		if (numbers && get_block(in, column_count(bm, nch), &k,
+					 version) < 0)
 			return -1;
 		for (size_t q = 0; q < nch; q++) {
 			if (bm && !(bm[q / 8] >> (q % 8) & 1))
@@ -405,25 +475,67 @@ static int get_columns(struct in *in, const struct codec_tab *tb,
 					return -1;
 				continue;
 			}
-			void *row = codec_row_at(t, r, idx[q]);
-			const void *base = codec_row_at(t, prev, idx[q]);
+			void *row = codec_row_at(t, r, idx ? idx[q] : q);
+			const void *base = prev ? codec_row_at(t, prev, idx[q]) :
+					   NULL;
+			if (wire == 3 && !prev)
+				return bad(in, N_("a field of the wrong type"));
 			if (wire == 3) {
 				codec_set_known(t, row, f->id, false);
 				memset((unsigned char *)row + f->offset, 0,
 				       codec_type_size(f));
 				continue;
 			}
-			bool diff = (f->flags & CODEC_COUNTER) &&
+			bool diff = base && (f->flags & CODEC_COUNTER) &&
 				    codec_known(t, base, f->id);
 			if (wire != (diff ? 0 : codec_wire(f)))
 				return bad(in, N_("a field of the wrong type"));
 			if (numbers)
-				set_bits(f, row, diff ? base : NULL, block_at(&k, j++));
+				set_bits(f, row, diff ? base : NULL, block_next(&k));
 			else if (get_value(in, f, row, diff ? base : NULL) < 0)
 				return -1;
 			codec_set_known(t, row, f->id, true);
 		}
 	}
+}
+
+/*
+ * A key frame's table: from format version 5 its entities in columns,
+ * before that each entity whole. Columns hold distinct keys in a bit
+ * each at least (packed, or an exception's bytes), so a count of more
+ * than 8 entities a byte is damage; memory goes with the count then (8
+ * entities a byte at most), with the entities read for whole ones.
+ */
+static int key_table(struct in *in, const struct codec_tab *tb,
+		     struct codec_rows *r, unsigned version)
+{
+	const struct codec_table *t = tb->t;
+	size_t n, cap = 1;
+	uint64_t v;
+
+	if (version < 5) {
+		if (get_count(in, t->max_rows, &n) < 0 ||
+		    rows_alloc(r, t, 0) < 0)
+			return -1;
+		while (r->n < n)
+			if (add_entity(in, tb, r, &cap) < 0)
+				return -1;
+		return sort_rows(in, t, r);
+	}
+	if (get_varint(in, &v) < 0)
+		return -1;
+	if (v > t->max_rows || (v && (v - 1) / 8 > (uint64_t)(in->end - in->p)))
+		return bad(in, N_("more entities than a table holds"));
+	n = (size_t)v;
+	if (rows_alloc(r, t, n) < 0)
+		return -1;
+	r->n = n;
+	if (get_columns(in, tb, NULL, r, NULL, n, version) < 0)
+		return -1;
+	for (size_t q = 0; q < n; q++)
+		if (!key_known(t, codec_row_at(t, r, q)))
+			return bad(in, N_("an entity without its key"));
+	return sort_rows(in, t, r);
 }
 
 static int delta_table(struct in *in, const struct codec_tab *tb,
@@ -469,7 +581,7 @@ static int delta_table(struct in *in, const struct codec_tab *tb,
 			goto out;
 	}
 	if (columns && nch &&
-	    get_columns(in, tb, prev, r, idx, nch, version >= 4) < 0)
+	    get_columns(in, tb, prev, r, idx, nch, version) < 0)
 		goto out;
 	size_t kept = 0;
 	for (size_t k = 0; k < r->n; k++)
@@ -548,7 +660,7 @@ static int get_tables(struct codec_dec *d, struct in *in, bool key)
 			continue;
 		if (d->next[i].rows)
 			return bad(in, N_("a table given twice"));
-		if ((key ? key_table(&body, tb, &d->next[i]) :
+		if ((key ? key_table(&body, tb, &d->next[i], d->version) :
 		     delta_table(&body, tb, &d->sample.tables[i],
 				 &d->next[i], d->version)) < 0 ||
 		    (body.p != body.end &&

@@ -30,6 +30,8 @@ struct codec_enc {
 	const void **chg;               /* changed entities: before, now */
 	size_t chg_cap;
 	uint64_t *vals;                 /* a numeric column's (chg_cap / 2) */
+	void *zero;                     /* a row of the largest table, all
+					   zero: it knows nothing */
 	unsigned key_every, since_key;
 	double key_seconds, key_time;
 	uint64_t seq;
@@ -145,15 +147,69 @@ static uint64_t signed_order(uint64_t x)
 	return x ^ (UINT64_C(1) << 63);
 }
 
+/* Bits of x up to its highest set one (0 for 0). */
+static unsigned bit_length(uint64_t x)
+{
+	unsigned n = 0;
+
+	while (n < 64 && x >> n)
+		n++;
+	return n;
+}
+
+/* Bytes of v as a varint. */
+static size_t varint_len(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >>= 7)
+		n++;
+	return n;
+}
+
+/*
+ * The low bits of a block (codec.h) that cost the fewest bytes, with
+ * the numbers of more bits as exceptions: len[b] counts the numbers of
+ * b bits, u (m of them) are the numbers. An estimate of the bytes
+ * before deflate: the low bits packed, an exception a byte for its
+ * index and its high bits as a varint.
+ */
+static unsigned block_low_bits(const unsigned *len, unsigned most,
+			       const uint64_t *u, size_t m)
+{
+	unsigned best = most;
+	size_t best_cost = (m * most + 7) / 8;
+
+	for (unsigned b = 0; b < most; b++) {
+		size_t cost = (m * b + 7) / 8 + 1, over = 0;
+
+		for (unsigned l = b + 1; l <= most; l++)
+			over += len[l];
+		/* an exception costs two bytes at least */
+		if (cost + 2 * over >= best_cost)
+			continue;
+		for (size_t i = 0; i < m && cost < best_cost; i++)
+			if (u[i] >> b)
+				cost += 1 + varint_len(u[i] >> b);
+		if (cost < best_cost) {
+			best_cost = cost;
+			best = b;
+		}
+	}
+	return best;
+}
+
 /*
  * m numbers as a block (codec.h): the smallest (as signed) as the base,
  * the others as their distance from it, shifted right by the trailing
- * zero bits they all share, in byte planes of the width of the largest.
+ * zero bits they all share; their low bits in byte planes and packed
+ * bits, the few that need more bits than the others as exceptions.
+ * x is overwritten with the numbers u_j.
  */
-static int put_block(struct buf *b, const uint64_t *x, size_t m)
+static int put_block(struct buf *b, uint64_t *x, size_t m)
 {
 	uint64_t base = x[0], any = 0, most = 0;
-	unsigned shift = 0, width = 0;
+	unsigned shift = 0, len[65] = { 0 };
 
 	for (size_t i = 1; i < m; i++)
 		if (signed_order(x[i]) < signed_order(base))
@@ -163,19 +219,56 @@ static int put_block(struct buf *b, const uint64_t *x, size_t m)
 	if (any)
 		while (!(any >> shift & 1))
 			shift++;
-	for (size_t i = 0; i < m; i++)
-		most |= (x[i] - base) >> shift;
-	while (width < 8 && most >> (8 * width))
-		width++;
+	for (size_t i = 0; i < m; i++) {
+		x[i] = (x[i] - base) >> shift;
+		most |= x[i];
+		len[bit_length(x[i])]++;
+	}
+	unsigned bits = block_low_bits(len, bit_length(most), x, m);
+	size_t nexc = 0;
+
+	for (unsigned l = bits + 1; l <= 64; l++)
+		nexc += len[l];
 	/* the base zigzagged: a small negative one stays short */
 	if (put_varint(b, varint_zigzag((int64_t)base)) < 0 ||
-	    put_varint(b, shift) < 0 || put_varint(b, width) < 0 ||
-	    buf_room(b, width * m) < 0)
+	    put_varint(b, shift) < 0 ||
+	    put_varint(b, (uint64_t)bits << 1 | (nexc != 0)) < 0)
 		return -1;
-	for (unsigned k = 0; k < width; k++)
+	if (nexc) {
+		size_t last = SIZE_MAX;
+
+		if (put_varint(b, nexc) < 0)
+			return -1;
 		for (size_t i = 0; i < m; i++)
-			b->p[b->len++] = (unsigned char)
-				(((x[i] - base) >> shift) >> (8 * k));
+			if (bits < 64 && x[i] >> bits) {
+				if (put_varint(b, last == SIZE_MAX ? i :
+						  i - last - 1) < 0)
+					return -1;
+				last = i;
+			}
+		for (size_t i = 0; i < m; i++)
+			if (bits < 64 && x[i] >> bits &&
+			    put_varint(b, x[i] >> bits) < 0)
+				return -1;
+	}
+	unsigned planes = bits / 8, part = bits % 8;
+	size_t packed = (m * part + 7) / 8;
+
+	if (buf_room(b, planes * m + packed) < 0)
+		return -1;
+	for (unsigned k = 0; k < planes; k++)
+		for (size_t i = 0; i < m; i++)
+			b->p[b->len++] = (unsigned char)(x[i] >> (8 * k));
+	memset(b->p + b->len, 0, packed);
+	for (size_t i = 0, at = 0; part && i < m; i++, at += part) {
+		/* part bits after the planes' from bit at of the packed bytes */
+		uint64_t v = x[i] >> (8 * planes) & ((1u << part) - 1);
+
+		for (unsigned q = 0; q < part; q++)
+			b->p[b->len + (at + q) / 8] |=
+				(unsigned char)((v >> q & 1) << ((at + q) % 8));
+	}
+	b->len += packed;
 	return 0;
 }
 
@@ -301,11 +394,17 @@ struct codec_enc *codec_enc_new(const struct codec_schema *s,
 
 	if (!e)
 		return NULL;
+	size_t most = 1;
+
+	for (size_t i = 0; i < s->ntables; i++)
+		if (s->tables[i].size > most)
+			most = s->tables[i].size;
 	e->s = s;
 	e->tabs = codec_tabs_new(s);
 	e->prev = calloc(n, sizeof(*e->prev));
 	e->cur = calloc(n, sizeof(*e->cur));
-	if (!e->tabs || !e->prev || !e->cur) {
+	e->zero = calloc(1, most);
+	if (!e->tabs || !e->prev || !e->cur || !e->zero) {
 		codec_enc_free(e);
 		errno = ENOMEM;
 		return NULL;
@@ -369,15 +468,23 @@ bad:
 	return -1;
 }
 
-static int key_body(struct buf *b, const struct codec_table *t,
-		    const struct codec_rows *cur)
+/*
+ * A key body into b: the count, then every entity's fields as columns,
+ * each entity as changed from one that knew nothing (e->zero).
+ */
+static int key_body(struct codec_enc *e, struct buf *b,
+		    const struct codec_table *t, const struct codec_rows *cur)
 {
 	if (put_varint(b, cur->n) < 0)
 		return -1;
-	for (size_t i = 0; i < cur->n; i++)
-		if (put_entity(b, t, codec_row_at(t, cur, i)) < 0)
+	while (e->chg_cap < 2 * cur->n)
+		if (chg_grow(e) < 0)
 			return -1;
-	return 0;
+	for (size_t i = 0; i < cur->n; i++) {
+		e->chg[2 * i] = e->zero;
+		e->chg[2 * i + 1] = codec_row_at(t, cur, i);
+	}
+	return put_columns(b, &e->wires, e->vals, t, e->chg, cur->n);
 }
 
 /* A delta body into b: left empty when nothing changed. */
@@ -455,7 +562,7 @@ int codec_enc_sample(struct codec_enc *e, const struct codec_sample *in,
 
 		e->body.len = 0;
 		if (sorted_copy(t, &in->tables[i], &e->cur[i], strs) < 0 ||
-		    (key ? key_body(&e->body, t, &e->cur[i]) :
+		    (key ? key_body(e, &e->body, t, &e->cur[i]) :
 		     delta_body(e, &e->body, t, &e->prev[i], &e->cur[i])) < 0)
 			goto fail;
 		if (!key && e->body.len == 0)
@@ -513,6 +620,7 @@ void codec_enc_free(struct codec_enc *e)
 	free(e->chg);
 	free(e->vals);
 	free(e->wires.p);
+	free(e->zero);
 	free(e);
 }
 

@@ -59,8 +59,13 @@
  * store's schema puts in its fields (schema.h: a thread row's context
  * counters as its own), which a reader of version 2 would take wrongly;
  * version 4 from 3 in how a column of numbers is written (codec.h: in
- * blocks), which a reader of version 3 would take wrongly; a reader
- * decodes each record by the version of the header before it.
+ * blocks), which a reader of version 3 would take wrongly; version 5
+ * from 4 in how a block holds its numbers (packed bits and exceptions)
+ * and in a key frame's entities (in columns), and in what the store's
+ * schema leaves out (schema.h: a process's IO bytes of its evidence
+ * that its task row has), which a reader of version 4 would take
+ * wrongly; a reader decodes each record by the version of the header
+ * before it.
  * A compatible addition (a new field or table of codec.h, a new record
  * type) does not change the version.
  *
@@ -77,7 +82,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FRAME_VERSION 4
+#define FRAME_VERSION 5
 #define FRAME_VERSION_OLDEST 2  /* the oldest version read */
 #define FRAME_HEADER_SIZE 20
 #define FRAME_TRAILER_SIZE 4

@@ -587,7 +587,8 @@ int schema_to_store(struct schema_rows *r, const struct codec_sample *cs,
 	    schema_task_out(r, SCHEMA_THREADS, &cs->tables[SCHEMA_THREADS],
 		      &cs->tables[SCHEMA_TASKS], out) < 0 ||
 	    cgroups_out(r, &cs->tables[SCHEMA_CGROUPS], out) < 0 ||
-	    schema_ev_out(r, &cs->tables[SCHEMA_EVIDENCE], out) < 0 ||
+	    schema_ev_out(r, &cs->tables[SCHEMA_EVIDENCE],
+			  &cs->tables[SCHEMA_TASKS], out) < 0 ||
 	    schema_ev_disks_out(r, cs, out) < 0) {
 		errno = ENOMEM;
 		return -1;

@@ -22,7 +22,10 @@
  *                     row of the same cgroups (the cgroups' part read
  *                     once for all their processes) or of the first row
  *                     (the machine's part) is not written again, but
- *                     marked the same (same_kv, same_part)
+ *                     marked the same (same_kv, same_part); so are a
+ *                     process's read and write bytes that its row of
+ *                     the tasks table has (one reading of
+ *                     /proc/PID/io for both)
  *                     The reading's time is stored as the difference
  *                     of its bits from the bits of the sample's mono.
  *   table 6 disks     /proc/diskstats (store_sample.disks), by (major,
@@ -189,7 +192,9 @@ struct schema_evidence {
 	 * what is as in the row it refers to (the first before it in key
 	 * order of the same cgroups' text, else the first): bit i of
 	 * same_kv value i; of same_part bit l pressure line l, bit 6 the
-	 * versions and the states' source, bit 7 the devices
+	 * versions and the states' source, bit 7 the devices; bits 8 and
+	 * 9: task_read_bytes and task_write_bytes are those of the task
+	 * row of its key (read_bytes, write_bytes)
 	 */
 	uint64_t same_kv, same_part;
 	uint64_t kv[SCHEMA_EV_NKV];

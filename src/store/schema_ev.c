@@ -264,6 +264,66 @@ static void ev_unmark(const struct codec_table *t, struct schema_evidence *o,
 	}
 }
 
+/* The task IO values that may be the task row's, as it names them. */
+static const struct { unsigned part, kv, task_id; } task_io[] = {
+	{ SAME_TASK_READ, EVK_task_read_bytes, T_READ },
+	{ SAME_TASK_WRITE, EVK_task_write_bytes, T_WRITE },
+};
+
+static uint64_t task_io_value(const struct schema_task *p, unsigned id)
+{
+	return id == T_READ ? p->read_bytes : p->write_bytes;
+}
+
+/*
+ * A process's IO bytes that its task row (of the n in tasks) has too,
+ * both from one reading: marked in same_part, not written. Run after
+ * ev_mark: what that marked is unknown here.
+ */
+static void task_io_mark(const struct codec_table *t, struct schema_evidence *o,
+			 const struct schema_task *tasks, size_t n)
+{
+	const struct codec_table *tt = &schema_tables[SCHEMA_TASKS];
+	const struct schema_task *p;
+
+	if (o->owner[0] || !(p = schema_task_find(tasks, n, o->id, o->start)))
+		return;
+	for (size_t i = 0; i < sizeof(task_io) / sizeof(task_io[0]); i++) {
+		unsigned k = task_io[i].kv, id = E_KV + k;
+
+		if (!codec_known(t, o, id) || (o->max >> k & 1) ||
+		    !codec_known(tt, p, task_io[i].task_id) ||
+		    task_io_value(p, task_io[i].task_id) != o->kv[k])
+			continue;
+		o->same_part |= 1ull << task_io[i].part;
+		schema_set(t, o, id, false);
+	}
+	schema_set(t, o, E_SAME_PART, o->same_part != 0);
+}
+
+/* o's task IO values marked by task_io_mark back from its task row. */
+static void task_io_unmark(const struct codec_table *t,
+			   struct schema_evidence *o,
+			   const struct codec_rows *tasks)
+{
+	const struct codec_table *tt = &schema_tables[SCHEMA_TASKS];
+	const struct schema_task *p = NULL;
+
+	for (size_t i = 0; i < sizeof(task_io) / sizeof(task_io[0]); i++) {
+		unsigned k = task_io[i].kv;
+
+		if (!(o->same_part >> task_io[i].part & 1))
+			continue;
+		if (!p && !(p = schema_task_find(tasks->rows, tasks->n, o->id,
+						 o->start)))
+			return;         /* damage: the values stay unknown */
+		if (!codec_known(tt, p, task_io[i].task_id))
+			continue;
+		o->kv[k] = task_io_value(p, task_io[i].task_id);
+		schema_set(t, o, E_KV + k, true);
+	}
+}
+
 int schema_ev_in(struct schema_rows *r, const struct store_sample *in)
 {
 	const struct codec_table *t = &schema_tables[SCHEMA_EVIDENCE];
@@ -287,6 +347,9 @@ int schema_ev_in(struct schema_rows *r, const struct store_sample *in)
 		if (ref >= 0)
 			ev_mark(t, &r->ev[i], &r->ev[ref]);
 	}
+	for (size_t i = 0; i < in->nevidence; i++)
+		task_io_mark(t, &r->ev[i], r->task[SCHEMA_TASKS],
+			     r->rows[SCHEMA_TASKS].n);
 	r->rows[SCHEMA_EVIDENCE].rows = r->ev;
 	r->rows[SCHEMA_EVIDENCE].n = in->nevidence;
 	return 0;
@@ -395,7 +458,7 @@ static void evidence_one_out(const struct codec_table *t,
 }
 
 int schema_ev_out(struct schema_rows *r, const struct codec_rows *in,
-		  struct store_sample *out)
+		  const struct codec_rows *tasks, struct store_sample *out)
 {
 	if (!in->n)
 		return 0;
@@ -416,6 +479,7 @@ int schema_ev_out(struct schema_rows *r, const struct codec_rows *in,
 
 		if (ref >= 0)
 			ev_unmark(t, &o[i], &o[ref]);
+		task_io_unmark(t, &o[i], tasks);
 		evidence_one_out(t, &o[i], &e[i], out->mono);
 	}
 	out->evidence = e;

@@ -107,6 +107,8 @@ _Static_assert(SCHEMA_EV_NKV <= 64, "the mask of max values is 64 bits");
 #define E_SAME_PART 15
 #define SAME_VERSIONS 6         /* same_part's bits besides the lines */
 #define SAME_DEVS 7
+#define SAME_TASK_READ 8        /* task_read_bytes is its task row's */
+#define SAME_TASK_WRITE 9       /* task_write_bytes is its task row's */
 #define E_CGROUPS 5
 #define E_ALLOWED 6
 #define E_KV 16                 /* .. 79 */
@@ -151,6 +153,10 @@ void *schema_grow(void *p, size_t *cap, size_t n, size_t size);
 int schema_task_in(struct schema_rows *r, int set_, const struct store_task *k,
 		   size_t n, const struct store_sample *in,
 		   const struct schema_rows *prev);
+/* The task row of key (id, start) in the n rows of p (key order), or NULL. */
+const struct schema_task *schema_task_find(const struct schema_task *p,
+					   size_t n, uint64_t id,
+					   uint64_t start);
 /* The thread rows as written: each as its task's where it is there. */
 int schema_task_like(struct schema_rows *r);
 /* The decoded rows of set_ back into r->out[set_] (tasks: the tasks'). */
@@ -162,7 +168,7 @@ int schema_task_out(struct schema_rows *r, int set_,
 int schema_ev_in(struct schema_rows *r, const struct store_sample *in);
 int schema_ev_disks_in(struct schema_rows *r, const struct store_sample *in);
 int schema_ev_out(struct schema_rows *r, const struct codec_rows *in,
-		  struct store_sample *out);
+		  const struct codec_rows *tasks, struct store_sample *out);
 int schema_ev_disks_out(struct schema_rows *r, const struct codec_sample *cs,
 			struct store_sample *out);
 

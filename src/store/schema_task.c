@@ -298,6 +298,17 @@ static const struct schema_task *task_of(const struct schema_task *o,
 	return n ? bsearch(o, p, n, sizeof(*p), task_cmp) : NULL;
 }
 
+const struct schema_task *schema_task_find(const struct schema_task *p,
+					   size_t n, uint64_t id,
+					   uint64_t start)
+{
+	struct schema_task key;
+
+	key.id = id;
+	key.start = start;
+	return task_of(&key, p, n);
+}
+
 /* Whether f of rows a and b is the same: known in both, the same value. */
 static bool same_field(const struct codec_table *t, const void *a,
 		       const void *b, const struct codec_field *f)

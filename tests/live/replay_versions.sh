@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Recordings of readings of the older format versions 2 and 3
+# Recordings of readings of the older format versions 2, 3 and 4
 # (tests/fixtures/recordings/README) still replay as they did when each
 # was the format written: --replay FILE -b --json, and with -H, give
 # exactly the samples that stalltop gave then (kept beside it, gzip'd),
@@ -32,7 +32,7 @@ same() {
 	fi
 }
 
-for v in 2 3; do
+for v in 2 3 4; do
 	# the version in the header record's payload (bytes 20 and 21)
 	h=$(od -An -tu2 -j20 -N2 "$D/v$v.stk" | tr -d ' ')
 	[ "$h" = "$v" ] ||

@@ -518,8 +518,16 @@ static void test_versions(void)
 
 /* ---- damaged payloads, built by hand ---- */
 
-/* A key frame of one task (tid 1, start 1), seq 1, for the deltas below. */
-static const unsigned char base[] = { 1, 1, 6, 1, 4, 1, 4, 1, 0 };
+/*
+ * A key frame of one task (tid 1, start 1), seq 1, for the deltas below:
+ * its count, the columns of ids 1 and 2 (tag 4: a step of 1, wire 0;
+ * every entity; a block of base 1, zigzagged 2, shift 0, no bits) and
+ * their end. base_v4: the same as format version 4 wrote it (an entity's
+ * fields, tag value each, and its end).
+ */
+static const unsigned char base[] = { 1, 1, 12, 1, 4, 0, 2, 0, 0, 4, 0, 2, 0,
+	0, 0 };
+static const unsigned char base_v4[] = { 1, 1, 6, 1, 4, 1, 4, 1, 0 };
 
 static void damaged(const char *what, const unsigned char *p, size_t len,
 		    bool delta, const char *reason)
@@ -555,30 +563,42 @@ static void test_damaged_payloads(void)
 	char err[256];
 	struct codec_dec *d = codec_dec_new(&st_schema);
 
-	DAMAGED("huge count", false, "more entities", 1, 1, 3, 0xff, 0xff, 0x7f);
-	DAMAGED("no key", false, "without its key", 1, 1, 4, 1, 4, 5, 0);
-	DAMAGED("wrong wire", false, "wrong type", 1, 1, 4, 1, 5, 5, 0);
-	DAMAGED("NUL", false, "with a NUL", 1, 1, 10, 1, 4, 1, 4, 1, 18, 2,
-		'a', 0, 0);
-	DAMAGED("string past the end", false, "string runs past", 1, 1, 9, 1,
-		4, 1, 4, 1, 18, 40, 'a', 0);
-	DAMAGED("twice", false, "one key", 1, 1, 11, 2, 4, 1, 4, 1, 0, 4, 1, 4,
-		1, 0);
-	/* id 1, then a step of 0 (a double of id 1 again) */
-	DAMAGED("same field again", false, "out of order", 1, 1, 5, 1, 4, 1,
-		1, 0);
+	DAMAGED("huge count", false, "more entities", 1, 1, 3, 0xff, 0xff,
+		0x7f);
+	/* a key frame's columns (see base): ids 1 and 2, each of 1 */
+	DAMAGED("no key", false, "without its key", 1, 1, 7, 1, 4, 0, 10, 0, 0,
+		0);
+	/* id 1 with wire 1 (tag 5) */
+	DAMAGED("wrong wire", false, "wrong type", 1, 1, 7, 1, 5, 0, 2, 0, 0,
+		0);
+	/* id 6 (from 2, a step of 4), a string (wire 2): tag 18 */
+	DAMAGED("NUL", false, "with a NUL", 1, 1, 17, 1, 4, 0, 2, 0, 0, 4, 0,
+		2, 0, 0, 18, 0, 2, 'a', 0, 0);
+	DAMAGED("string past the end", false, "string runs past", 1, 1, 16, 1,
+		4, 0, 2, 0, 0, 4, 0, 2, 0, 0, 18, 0, 40, 'a', 0);
+	/* two entities, both of tid 1 and start 1 */
+	DAMAGED("twice", false, "one key", 1, 1, 12, 2, 4, 0, 2, 0, 0, 4, 0, 2,
+		0, 0, 0);
+	/* id 6, then a step of 0 and the same wire (a column of id 6 again) */
+	DAMAGED("same field again", false, "out of order", 1, 1, 20, 1, 4, 0,
+		2, 0, 0, 4, 0, 2, 0, 0, 18, 0, 1, 'a', 2, 0, 1, 'b', 0);
 	/* five steps of 2^62 - 1 after id 1: past 64 bits */
-	DAMAGED("ids past 64 bits", false, "out of order", 1, 1, 59, 1, 4, 1,
-		0xfc, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 1,
-		0xfc, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 1,
-		0xfc, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 1,
-		0xfc, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 1,
-		0xfc, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 1, 0);
+	DAMAGED("ids past 64 bits", false, "out of order", 1, 1, 77, 1, 4, 0,
+		2, 0, 0, 252, 255, 255, 255, 255, 255, 255, 255, 255, 1, 0, 0,
+		0, 0, 252, 255, 255, 255, 255, 255, 255, 255, 255, 1, 0, 0, 0,
+		0, 252, 255, 255, 255, 255, 255, 255, 255, 255, 1, 0, 0, 0, 0,
+		252, 255, 255, 255, 255, 255, 255, 255, 255, 1, 0, 0, 0, 0,
+		252, 255, 255, 255, 255, 255, 255, 255, 255, 1, 0, 0, 0, 0,
+		0);
+	/* 100 entities in the 6 bytes after their count: more than 8 a byte */
+	DAMAGED("count past its bytes", false, "more entities", 1, 1, 7, 100,
+		4, 0, 2, 0, 0, 0);
 	DAMAGED("table past the end", false, "table runs past", 1, 1, 50, 0);
 	DAMAGED("runaway varint", false, "number runs past", 0xff, 0xff, 0xff,
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff);
-	DAMAGED("after a table", false, "bytes after", 1, 1, 3, 0, 7, 7);
-	DAMAGED("same table twice", false, "given twice", 1, 1, 1, 0, 1, 1, 0);
+	DAMAGED("after a table", false, "bytes after", 1, 1, 4, 0, 0, 7, 7);
+	DAMAGED("same table twice", false, "given twice", 1, 1, 2, 0, 0, 1, 2,
+		0, 0);
 	DAMAGED("removed, not there", true, "not there", 2, 1, 3, 1, 5, 0);
 	DAMAGED("changed, not there", true, "not there", 2, 1, 6, 0, 1, 1, 0,
 		0, 0);
@@ -594,8 +614,22 @@ static void test_damaged_payloads(void)
 	/* field 9 became unknown (wire 3), then a column of it of wire 2 */
 	DAMAGED("columns out of order", true, "out of order", 2, 1, 8, 0, 1,
 		0, 39, 0, 2, 0, 0);
-	DAMAGED("unknown in a key frame", false, "wrong type", 1, 1, 7, 1, 4,
-		1, 4, 1, 7, 0);
+	/* id 6 unknown (wire 3, tag 19) in a key frame */
+	DAMAGED("unknown in a key frame", false, "wrong type", 1, 1, 14, 1, 4,
+		0, 2, 0, 0, 4, 0, 2, 0, 0, 19, 0, 0);
+	/* blocks (in a delta, as "column kind"): a head past 64 bits */
+	DAMAGED("block of 65 bits", true, "wrong kind", 2, 1, 11, 0, 1, 0, 36,
+		0, 0, 0, 130, 1, 0, 0);
+	/* exceptions: with 64 bits, none, one past the block */
+	DAMAGED("exceptions of 64 bits", true, "wrong kind", 2, 1, 14, 0, 1, 0,
+		36, 0, 0, 0, 129, 1, 1, 0, 1, 0, 0);
+	DAMAGED("no exceptions", true, "wrong kind", 2, 1, 11, 0, 1, 0, 36, 0,
+		0, 0, 1, 0, 0, 0);
+	DAMAGED("exception past the block", true, "wrong kind", 2, 1, 13, 0, 1,
+		0, 36, 0, 0, 0, 1, 1, 1, 1, 0, 0);
+	/* 8 bits (head 16) of one number, and no byte for it */
+	DAMAGED("bits past the end", true, "column runs past", 2, 1, 8, 0, 1,
+		0, 36, 0, 0, 0, 16);
 
 	/* a delta out of sequence is skipped, the base dropped */
 	static const unsigned char d3[] = { 3 }, d2[] = { 2 };
@@ -608,10 +642,10 @@ static void test_damaged_payloads(void)
 	CHECK_EQ_U(codec_dec_skipped(d), 2);
 	/* unknown field ids of every wire type and an unknown table pass */
 	static const unsigned char newer[] = {
-		1, 1, 22, 1, 4, 1, 4, 1,
-		0x98, 0x01, 0xff, 0x01,         /* id 2 + 38, varint */
-		5, 1, 2, 3, 4, 5, 6, 7, 8,      /* id 41, 8 bytes */
-		6, 1, 'x',                      /* id 42, a string */
+		1, 1, 28, 1, 4, 0, 2, 0, 0, 4, 0, 2, 0, 0,
+		0x98, 0x01, 0, 0xfe, 0x03, 0, 0, /* id 2 + 38: 255 */
+		5, 0, 2, 0, 0,                  /* id 41, wire 1: 1 */
+		6, 0, 1, 'x',                   /* id 42, a string */
 		0,
 		77, 2, 0xde, 0xad,              /* table 77 */
 	};
@@ -667,7 +701,8 @@ static void test_cuts(void)
  * A delta of each format version decodes where the decoder is told that
  * version (the newest by default), and is not taken for another: version
  * 2 wrote a changed entity's fields after its gap, 3 the changed
- * entities' fields in columns of varints, 4 numeric columns as blocks.
+ * entities' fields in columns of varints, 4 numeric columns as blocks
+ * of byte planes, 5 as blocks of packed bits with exceptions.
  * The same change each time: counter 9 of task (1, 1), unknown before,
  * becomes 5.
  */
@@ -680,8 +715,10 @@ static void test_layouts(void)
 	} deltas[] = {
 		{ 2, { 2, 1, 7, 0, 1, 0, 36, 5, 0, 0 }, 10 },
 		{ 3, { 2, 1, 8, 0, 1, 0, 36, 0, 5, 0, 0 }, 11 },
-		/* a block of one: its base 5 (zigzagged 10), shift and width 0 */
-		{ 4, { 2, 1, 10, 0, 1, 0, 36, 0, 10, 0, 0, 0, 0 }, 13 },
+		/* a block of one: base 0, shift 0, width 1, a plane of 5 */
+		{ 4, { 2, 1, 11, 0, 1, 0, 36, 0, 0, 0, 1, 5, 0, 0 }, 14 },
+		/* base 0, shift 0, 3 bits (head 6), no exceptions: 5 packed */
+		{ 5, { 2, 1, 11, 0, 1, 0, 36, 0, 0, 0, 6, 5, 0, 0 }, 14 },
 	};
 	size_t nd = sizeof(deltas) / sizeof(deltas[0]);
 	char err[256];
@@ -692,9 +729,13 @@ static void test_layouts(void)
 			struct codec_dec *d = codec_dec_new(&st_schema);
 			bool right = w == rd;
 
+			bool v4 = deltas[rd].version < 5;
+
 			if (rd + 1 < nd)
 				codec_dec_version(d, deltas[rd].version);
-			CHECK_EQ_U(codec_dec_frame(d, FRAME_KEY, 1, base, sizeof(base),
+			CHECK_EQ_U(codec_dec_frame(d, FRAME_KEY, 1,
+						   v4 ? base_v4 : base,
+						   v4 ? sizeof(base_v4) : sizeof(base),
 						   err, sizeof(err)), 1);
 			int rc = codec_dec_frame(d, FRAME_DELTA, 2, deltas[w].p,
 						 deltas[w].len, err, sizeof(err));
@@ -765,29 +806,49 @@ static void extremes(struct truth *t, int unused)
 	t->system.clock = -t->system.clock;
 }
 
+/* steps() of 1, and task k % 16 == 3's first counter up by 2^40 more. */
+static void outliers(struct truth *t, int unused)
+{
+	(void)unused;
+	steps(t, 1);
+	for (size_t k = 3; k < t->ntasks; k += 16)
+		t->tasks[k].cnt[0] += UINT64_C(1) << 40;
+}
+
 /*
- * Numeric columns as blocks (format version 4): differences of either
- * sign and of all 64 bits come back as they were; differences in steps
- * of 4096 (an IO byte count's pages) take no more room than steps of 1,
- * but the one byte that the base's 4096 takes more than its 1 (the
- * shift; without it each difference would take a second byte).
+ * Numeric columns as blocks (format version 5): differences of either
+ * sign and of all 64 bits come back as they were. Sizes, of a delta
+ * where each of n tasks' first counter changed: besides a byte for each
+ * task's gap and 16 for the rest, differences of 1 to 5 take 3 bits
+ * each (version 4 took a byte); in steps of 4096 (an IO byte count's
+ * pages) no more, but the one byte that the base's 4096 takes more than
+ * its 1 (the shift); and a few differences of 2^40 among them cost their
+ * own bytes, 8 each at most (an index and the high bits), not the
+ * others' (version 4 gave every difference their six bytes).
  */
 static void test_blocks(void)
 {
 	static struct truth t;
-	size_t len[2];
+	size_t len[3];
 
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
 		t = truths[0];
 		for (size_t k = 0; k < t.ntasks; k++)
 			set_known(&st_tables[ST_TASKS], &t.tasks[k], true);
-		len[i] = delta_of(&t, steps, i ? 4096 : 1);
+		len[i] = i == 2 ? delta_of(&t, outliers, 0) :
+			 delta_of(&t, steps, i ? 4096 : 1);
 	}
-	if (len[1] > len[0] + 1)
-		fprintf(stderr, "steps of 4096: %zu bytes, of 1: %zu\n",
-			len[1], len[0]);
+	size_t n = t.ntasks, nout = (n + 12) / 16;
+
+	if (len[0] > 16 + n + (3 * n + 7) / 8 || len[1] > len[0] + 1 ||
+	    len[2] > len[0] + 8 * nout)
+		fprintf(stderr, "%zu tasks, steps of 1: %zu bytes, of 4096: "
+			"%zu, %zu outliers: %zu\n", n, len[0], len[1], nout,
+			len[2]);
+	CHECK(len[0] <= 16 + n + (3 * n + 7) / 8);
 	CHECK(len[1] <= len[0] + 1);
-	CHECK(t.ntasks >= 50);
+	CHECK(len[2] <= len[0] + 8 * nout);
+	CHECK(n >= 50);
 	t = truths[0];
 	for (size_t k = 0; k < t.ntasks; k++)
 		set_known(&st_tables[ST_TASKS], &t.tasks[k], true);
@@ -912,24 +973,33 @@ static void test_strings_bound(void)
 	CHECK(codec_enc_sample(e, &s, &p, &len, &type) < 0);
 	CHECK_EQ_U(errno, EFBIG);
 
-	/* seq 1, table 1 (its length: 3 bytes for 18 MiB and more), two
-	 * tasks (tid 1 and 2, start 1) of a 9 MiB cmdline (id 7, wire 2) */
+	/*
+	 * seq 1, table 1 (its length: 4 bytes for 18 MiB and more), two
+	 * tasks: the columns of tid (1 and 2: base 1, one bit each), start
+	 * (1 for both) and a 9 MiB cmdline each (id 7, wire 2), the end
+	 */
+	unsigned char v[VARINT_MAX];
+	size_t vlen = varint_put(v, big);
+	size_t body = 1 + 6 + 5 + 2 + 2 * (vlen + big) + 1;
+	static const unsigned char keys[] = {
+		2,                              /* two tasks */
+		1 << 2, 0, 2, 0, 1 << 1, 0x02,  /* id 1: 1 + 0, 1 + 1 */
+		1 << 2, 0, 2, 0, 0,             /* id 2: 1, 1 */
+		5 << 2 | 2, 0,                  /* id 7, strings, of both */
+	};
+
 	p2[n++] = 1;
 	p2[n++] = 1;
-	size_t body = 1 + 2 * (4 + 1 + 4 + big + 1);
 	n += varint_put(p2 + n, body);
-	p2[n++] = 2;
+	memcpy(p2 + n, keys, sizeof(keys));
+	n += sizeof(keys);
 	for (unsigned k = 1; k <= 2; k++) {
-		p2[n++] = 1 << 2;               /* id 1 */
-		p2[n++] = (unsigned char)k;
-		p2[n++] = 1 << 2;               /* id 2 */
-		p2[n++] = 1;
-		p2[n++] = 5 << 2 | 2;           /* id 7, a string */
-		n += varint_put(p2 + n, big);
+		memcpy(p2 + n, v, vlen);
+		n += vlen;
 		memset(p2 + n, 'y', big);
 		n += big;
-		p2[n++] = 0;
 	}
+	p2[n++] = 0;
 	CHECK_EQ_U(codec_dec_frame(d, FRAME_KEY, 1, p2, n, err, sizeof(err)),
 		   (uint64_t)-1);
 	if (!strstr(err, "more strings"))

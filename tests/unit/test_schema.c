@@ -962,6 +962,70 @@ static void test_evidence_shared(void)
 }
 
 /*
+ * Tasks 0 and 1 of w made the processes of evidence rows 1 and 2, with
+ * their IO bytes read (/proc/PID/io, read once for the row and its
+ * evidence): both the same as the evidence's, but task 1's written bytes
+ * 4 KiB more (another reading) where other is set.
+ */
+static void tasks_of_evidence(struct world *w, bool other)
+{
+	for (size_t i = 0; i < 2; i++) {
+		struct store_task *k = &w->tasks[i];
+		const struct store_evidence *e = &w->ev[i + 1];
+
+		k->r.id = k->r.tgid = e->id;
+		k->r.start = e->start;
+		k->have |= STORE_HAVE_IO;
+		k->read_bytes = e->r.tio.read_bytes.v;
+		k->write_bytes = e->r.tio.write_bytes.v +
+				 (i == 1 && other ? 4096 : 0);
+	}
+}
+
+/*
+ * A process's IO bytes in its evidence that its task row has too are
+ * marked (same_part bits 8 and 9), not written: those that differ are
+ * written, and so are those of a task row that did not read them or is
+ * not there (a cgroup's row has none). Read back, every row is as given,
+ * the values marked taken from the task row (the round trip).
+ */
+static void test_evidence_task_io(void)
+{
+	static struct world a, b;
+	static struct schema_rows r;
+	const struct codec_table *t = &schema_store.tables[SCHEMA_EVIDENCE];
+	const unsigned rd = 16 + 33, wr = 16 + 34;     /* E_KV + their index */
+
+	make_sample(&a, 6, false);
+	make_sample(&b, 8, false);
+	tasks_of_evidence(&a, false);
+	tasks_of_evidence(&b, true);
+	CHECK(schema_from_store(&r, &b.s, NULL) == 0);
+	const struct schema_evidence *e = r.cs.tables[SCHEMA_EVIDENCE].rows;
+
+	CHECK_EQ_U(r.cs.tables[SCHEMA_EVIDENCE].n, NEV);
+	CHECK_EQ_U(e[0].same_part >> 8, 0);
+	CHECK_EQ_U(e[1].same_part >> 8, 3);
+	CHECK(!codec_known(t, &e[1], rd) && !codec_known(t, &e[1], wr));
+	CHECK_EQ_U(e[2].same_part >> 8, 1);
+	CHECK(!codec_known(t, &e[2], rd) && codec_known(t, &e[2], wr));
+	for (size_t i = 3; i < NEV; i++)
+		CHECK_EQ_U(e[i].same_part >> 8, 0);
+	through(&a.s, &b.s, "IO bytes as the task row's");
+	/* a delta where task 1's reading becomes the same, and back */
+	tasks_of_evidence(&a, true);
+	tasks_of_evidence(&b, false);
+	through(&a.s, &b.s, "IO bytes the task row's from a delta on");
+	/* the task row did not read them */
+	b.tasks[0].have &= ~(uint32_t)STORE_HAVE_IO;
+	CHECK(schema_from_store(&r, &b.s, NULL) == 0);
+	e = r.cs.tables[SCHEMA_EVIDENCE].rows;
+	CHECK_EQ_U(e[1].same_part >> 8, 0);
+	through(&a.s, &b.s, "IO bytes its own, the task row's unknown");
+	schema_free(&r);
+}
+
+/*
  * Each value of an evidence reading unknown in turn (of the reading, of
  * a device, a pressure line, the CPUs' list, the cgroups' text, the
  * versions): it reads back unknown, and every other value as it was.
@@ -1020,5 +1084,6 @@ int main(void)
 	test_times_in_us();
 	test_ctx_ns();
 	test_evidence_shared();
+	test_evidence_task_io();
 	return unit_done();
 }
