@@ -11,6 +11,7 @@
 
 #include "lib/nls.h"
 #include "store/codec_arena.h"
+#include "store/codec_block.h"
 #include "store/codec_impl.h"
 #include "store/frame.h"
 #include "store/varint.h"
@@ -275,121 +276,6 @@ static int get_index(struct in *in, size_t n, size_t *last)
 }
 
 /*
- * A block of m numbers (codec.h), read in order by block_next: bits low
- * bits each, in bits / 8 byte planes and then bits % 8 bits packed; the
- * exceptions' indexes (gaps) and high bits after the header.
- */
-struct block {
-	uint64_t base;
-	unsigned shift, bits;
-	const unsigned char *planes;
-	size_t m, j;
-	size_t nexc, next;              /* exceptions left; the next's index */
-	const unsigned char *gaps, *highs, *end;
-};
-
-/* Index of the next exception from its gap, after the one at last. */
-static size_t gap_index(size_t last, uint64_t gap)
-{
-	return last == SIZE_MAX ? (size_t)gap : last + 1 + (size_t)gap;
-}
-
-/*
- * The exceptions of a block of m numbers of bits low bits: checked, so
- * that block_next reads them without a check.
- */
-static int get_exceptions(struct in *in, struct block *k)
-{
-	size_t n, last = SIZE_MAX;
-	uint64_t v;
-
-	if (get_count(in, k->m, &n) < 0)
-		return -1;
-	if (!n || k->bits >= 64)
-		return bad(in, N_("a column of the wrong kind"));
-	k->nexc = n;
-	k->gaps = in->p;
-	for (size_t i = 0; i < n; i++) {
-		if (get_varint(in, &v) < 0)
-			return -1;
-		if (v >= k->m || (last = gap_index(last, v)) >= k->m)
-			return bad(in, N_("a column of the wrong kind"));
-	}
-	k->highs = in->p;
-	for (size_t i = 0; i < n; i++)
-		if (get_varint(in, &v) < 0)
-			return -1;
-	uint64_t g = 0;
-
-	varint_get(k->gaps, in->end, &g);
-	k->next = (size_t)g;
-	k->end = in->end;
-	return 0;
-}
-
-/*
- * A block of m numbers: version 4's (bytes of width) as one of bits
- * 8 * width without exceptions.
- */
-static int get_block(struct in *in, size_t m, struct block *k,
-		     unsigned version)
-{
-	uint64_t z, shift, head;
-
-	memset(k, 0, sizeof(*k));
-	k->m = m;
-	if (get_varint(in, &z) < 0 || get_varint(in, &shift) < 0 ||
-	    get_varint(in, &head) < 0)
-		return -1;
-	if (version < 5)
-		head = head > 8 ? UINT64_MAX : head * 16;
-	if (shift > 63 || head > 129)
-		return bad(in, N_("a column of the wrong kind"));
-	k->base = (uint64_t)varint_unzigzag(z);
-	k->shift = (unsigned)shift;
-	k->bits = (unsigned)(head >> 1);
-	if ((head & 1) && get_exceptions(in, k) < 0)
-		return -1;
-	size_t bytes = k->bits / 8 * m, part = k->bits % 8;
-
-	if (m > SIZE_MAX / 8 ||
-	    (size_t)(in->end - in->p) < (m * part + 7) / 8 ||
-	    (size_t)(in->end - in->p) - (m * part + 7) / 8 < bytes)
-		return bad(in, N_("a column runs past its end"));
-	k->planes = in->p;
-	in->p += bytes + (m * part + 7) / 8;
-	return 0;
-}
-
-/* The next number of a block. */
-static uint64_t block_next(struct block *k)
-{
-	unsigned planes = k->bits / 8, part = k->bits % 8;
-	const unsigned char *packed = k->planes + planes * k->m;
-	size_t j = k->j++, at = j * part;
-	uint64_t u = 0, v = 0;
-
-	for (unsigned b = 0; b < planes; b++)
-		u |= (uint64_t)k->planes[b * k->m + j] << (8 * b);
-	for (unsigned q = 0; q < part; q++)
-		u |= (uint64_t)(packed[(at + q) / 8] >> ((at + q) % 8) & 1)
-		     << (8 * planes + q);
-	if (k->nexc && j == k->next) {
-		/* checked by get_exceptions */
-		k->gaps += varint_get(k->gaps, k->end, &v);
-		k->highs += varint_get(k->highs, k->end, &v);
-		u |= v << k->bits;
-		if (--k->nexc) {
-			uint64_t g = 0;
-
-			varint_get(k->gaps, k->end, &g);
-			k->next = j + 1 + (size_t)g;
-		}
-	}
-	return k->base + (u << k->shift);
-}
-
-/*
  * Field f of row from a block's number x (a numeric column's, codec.h):
  * x added to base's value, or x as the value's bits.
  */
@@ -434,7 +320,8 @@ static int get_columns(struct in *in, const struct codec_tab *tb,
 	for (;;) {
 		uint64_t tag, mode;
 		const unsigned char *bm = NULL;
-		struct block k;
+		struct codec_block_in k;
+		const char *why;
 
 		if (get_varint(in, &tag) < 0)
 			return -1;
@@ -464,9 +351,10 @@ static int get_columns(struct in *in, const struct codec_tab *tb,
 		if (prev && f && (f->flags & CODEC_KEY))
 			return bad(in, N_("a key that changed"));
 		bool numbers = version >= 4 && wire < 2;
-		if (numbers && get_block(in, column_count(bm, nch), &k,
-					 version) < 0)
-			return -1;
+		if (numbers && (why = codec_block_get(&in->p, in->end,
+						       column_count(bm, nch),
+						       version, &k)))
+			return bad(in, why);
 		for (size_t q = 0; q < nch; q++) {
 			if (bm && !(bm[q / 8] >> (q % 8) & 1))
 				continue;
@@ -491,7 +379,7 @@ static int get_columns(struct in *in, const struct codec_tab *tb,
 			if (wire != (diff ? 0 : codec_wire(f)))
 				return bad(in, N_("a field of the wrong type"));
 			if (numbers)
-				set_bits(f, row, diff ? base : NULL, block_next(&k));
+				set_bits(f, row, diff ? base : NULL, codec_block_next(&k));
 			else if (get_value(in, f, row, diff ? base : NULL) < 0)
 				return -1;
 			codec_set_known(t, row, f->id, true);

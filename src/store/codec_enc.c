@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "store/codec_arena.h"
+#include "store/codec_block.h"
 #include "store/codec_impl.h"
 #include "store/frame.h"
 #include "store/varint.h"
@@ -141,137 +142,6 @@ static uint64_t column_bits(const struct codec_table *t,
 	return u - was;
 }
 
-/* Bits read as a two's complement number, for an order of them. */
-static uint64_t signed_order(uint64_t x)
-{
-	return x ^ (UINT64_C(1) << 63);
-}
-
-/* Bits of x up to its highest set one (0 for 0). */
-static unsigned bit_length(uint64_t x)
-{
-	unsigned n = 0;
-
-	while (n < 64 && x >> n)
-		n++;
-	return n;
-}
-
-/* Bytes of v as a varint. */
-static size_t varint_len(uint64_t v)
-{
-	size_t n = 1;
-
-	while (v >>= 7)
-		n++;
-	return n;
-}
-
-/*
- * The low bits of a block (codec.h) that cost the fewest bytes, with
- * the numbers of more bits as exceptions: len[b] counts the numbers of
- * b bits, u (m of them) are the numbers. An estimate of the bytes
- * before deflate: the low bits packed, an exception a byte for its
- * index and its high bits as a varint.
- */
-static unsigned block_low_bits(const unsigned *len, unsigned most,
-			       const uint64_t *u, size_t m)
-{
-	unsigned best = most;
-	size_t best_cost = (m * most + 7) / 8;
-
-	for (unsigned b = 0; b < most; b++) {
-		size_t cost = (m * b + 7) / 8 + 1, over = 0;
-
-		for (unsigned l = b + 1; l <= most; l++)
-			over += len[l];
-		/* an exception costs two bytes at least */
-		if (cost + 2 * over >= best_cost)
-			continue;
-		for (size_t i = 0; i < m && cost < best_cost; i++)
-			if (u[i] >> b)
-				cost += 1 + varint_len(u[i] >> b);
-		if (cost < best_cost) {
-			best_cost = cost;
-			best = b;
-		}
-	}
-	return best;
-}
-
-/*
- * m numbers as a block (codec.h): the smallest (as signed) as the base,
- * the others as their distance from it, shifted right by the trailing
- * zero bits they all share; their low bits in byte planes and packed
- * bits, the few that need more bits than the others as exceptions.
- * x is overwritten with the numbers u_j.
- */
-static int put_block(struct buf *b, uint64_t *x, size_t m)
-{
-	uint64_t base = x[0], any = 0, most = 0;
-	unsigned shift = 0, len[65] = { 0 };
-
-	for (size_t i = 1; i < m; i++)
-		if (signed_order(x[i]) < signed_order(base))
-			base = x[i];
-	for (size_t i = 0; i < m; i++)
-		any |= x[i] - base;
-	if (any)
-		while (!(any >> shift & 1))
-			shift++;
-	for (size_t i = 0; i < m; i++) {
-		x[i] = (x[i] - base) >> shift;
-		most |= x[i];
-		len[bit_length(x[i])]++;
-	}
-	unsigned bits = block_low_bits(len, bit_length(most), x, m);
-	size_t nexc = 0;
-
-	for (unsigned l = bits + 1; l <= 64; l++)
-		nexc += len[l];
-	/* the base zigzagged: a small negative one stays short */
-	if (put_varint(b, varint_zigzag((int64_t)base)) < 0 ||
-	    put_varint(b, shift) < 0 ||
-	    put_varint(b, (uint64_t)bits << 1 | (nexc != 0)) < 0)
-		return -1;
-	if (nexc) {
-		size_t last = SIZE_MAX;
-
-		if (put_varint(b, nexc) < 0)
-			return -1;
-		for (size_t i = 0; i < m; i++)
-			if (bits < 64 && x[i] >> bits) {
-				if (put_varint(b, last == SIZE_MAX ? i :
-						  i - last - 1) < 0)
-					return -1;
-				last = i;
-			}
-		for (size_t i = 0; i < m; i++)
-			if (bits < 64 && x[i] >> bits &&
-			    put_varint(b, x[i] >> bits) < 0)
-				return -1;
-	}
-	unsigned planes = bits / 8, part = bits % 8;
-	size_t packed = (m * part + 7) / 8;
-
-	if (buf_room(b, planes * m + packed) < 0)
-		return -1;
-	for (unsigned k = 0; k < planes; k++)
-		for (size_t i = 0; i < m; i++)
-			b->p[b->len++] = (unsigned char)(x[i] >> (8 * k));
-	memset(b->p + b->len, 0, packed);
-	for (size_t i = 0, at = 0; part && i < m; i++, at += part) {
-		/* part bits after the planes' from bit at of the packed bytes */
-		uint64_t v = x[i] >> (8 * planes) & ((1u << part) - 1);
-
-		for (unsigned q = 0; q < part; q++)
-			b->p[b->len + (at + q) / 8] |=
-				(unsigned char)((v >> q & 1) << ((at + q) % 8));
-	}
-	b->len += packed;
-	return 0;
-}
-
 static bool field_changed(const struct codec_table *t,
 			  const struct codec_field *f, const void *row,
 			  const void *old)
@@ -346,8 +216,9 @@ static int put_columns(struct buf *b, struct buf *wv, uint64_t *vals,
 					if (wv->p[q] == w)
 						vals[m++] = column_bits(t, f, chg[2 * q + 1],
 									chg[2 * q]);
-				if (put_block(b, vals, m) < 0)
+				if (buf_room(b, codec_block_bound(m)) < 0)
 					return -1;
+				b->len += codec_block_put(b->p + b->len, vals, m);
 				continue;
 			}
 			for (size_t q = 0; w == 2 && q < n; q++)
