@@ -142,17 +142,18 @@ void sysinfo_read_mem(int procfd, struct sysinfo_mem *out)
 		sysinfo_parse_meminfo(buf, out);
 }
 
+/* A line per CPU of some 60 bytes: 1 MiB is 16000 CPUs. */
+#define STAT_MAX_BYTES ((size_t)1 << 20)
+
 void sysinfo_read_load(int procfd, int sysfd, struct sysinfo_load *out)
 {
 	char small[4096];
 
 	memset(out, 0, sizeof(*out));
 	if (procfd >= 0) {
-		/* a line per CPU of some 60 bytes: 1 MiB is 16000 CPUs */
-		size_t size = 1 << 20;
-		char *buf = malloc(size);
+		char *buf = malloc(STAT_MAX_BYTES);
 
-		if (buf && procfs_read_lines(procfd, "stat", buf, size) > 0)
+		if (buf && procfs_read_lines(procfd, "stat", buf, STAT_MAX_BYTES) > 0)
 			sysinfo_parse_stat(buf, out);
 		free(buf);
 	}
@@ -164,4 +165,31 @@ void sysinfo_read_load(int procfd, int sysfd, struct sysinfo_load *out)
 			out->cpus_online = (struct kval){ .have = true,
 							  .v = (uint64_t)n };
 	}
+}
+
+/* procs_blocked of the text the kept file held, of up to size bytes. */
+static int reread_blocked(int fd, char *buf, size_t size, uint64_t *n)
+{
+	struct sysinfo_load l = { .procs_blocked.have = false };
+
+	if (procfs_reread_lines(fd, buf, size) <= 0)
+		return -1;
+	sysinfo_parse_stat(buf, &l);
+	if (!l.procs_blocked.have)
+		return -1;
+	*n = l.procs_blocked.v;
+	return 0;
+}
+
+int sysinfo_reread_blocked(int fd, uint64_t *n)
+{
+	/* a machine of up to some 250 CPUs; the heap for bigger ones */
+	char small[16384];
+
+	if (reread_blocked(fd, small, sizeof(small), n) == 0)
+		return 0;
+	char *buf = malloc(STAT_MAX_BYTES);
+	int r = buf ? reread_blocked(fd, buf, STAT_MAX_BYTES, n) : -1;
+	free(buf);
+	return r;
 }

@@ -8,6 +8,8 @@
 #ifndef STALLTOP_SYSINFO_H
 #define STALLTOP_SYSINFO_H
 
+#include <stdint.h>
+
 #include "kernel/kval.h"
 
 struct sysinfo_mem {
@@ -43,6 +45,14 @@ long sysinfo_cpulist_count(const char *text);
 
 /* Whether CPU cpu is in such a list (false when it does not parse). */
 bool sysinfo_cpulist_has(const char *text, unsigned cpu);
+
+/*
+ * The tasks waiting on block IO now (procs_blocked: each from the moment
+ * it went to sleep for IO to the one it is woken) from fd, /proc/stat
+ * kept open (procfs_open), read again from its start. 0, or -1 when it
+ * does not read or has no such line.
+ */
+int sysinfo_reread_blocked(int fd, uint64_t *n);
 
 /*
  * Read below procfd (a descriptor of /proc, or of a fixture folder with

@@ -85,6 +85,14 @@ struct monitor {
 	 */
 	double found_at;
 
+	/*
+	 * The gate of process mode's queries (readings.c): /proc/stat kept
+	 * open for procs_blocked (-1 none; -2 not opened yet), and whether
+	 * no task waited on block IO when it was last read.
+	 */
+	int stat_fd;
+	bool io_quiet;
+
 	int delayacct;              /* 1 on, 0 off, -1 unknown */
 	unsigned kernel_cats;       /* categories this kernel collects */
 	/*
@@ -187,6 +195,8 @@ void readings_rebase(struct monitor *m, bool model);
  * errno): read what /proc has; -1: no memory.
  */
 int readings_use_procstat(struct monitor *m, int why);
+/* Let go of what the readings keep open. */
+void readings_close(struct monitor *m);
 /* A scan of /proc found t (open to the unit tests). */
 void readings_on_scanned(struct monitor *m, const struct pi_task *t,
 			 bool threads);

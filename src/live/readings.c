@@ -17,8 +17,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kernel/cpuclock.h"
+#include "kernel/procfs.h"
 #include "kernel/procinfo.h"
 #include "kernel/procstat.h"
+#include "kernel/sysinfo.h"
 #include "kernel/taskstats.h"
 #include "lib/nls.h"
 #include "live/monitor_int.h"
@@ -109,10 +112,15 @@ static void rescan(struct monitor *m)
 	m->last_rescan = monitor_now();
 }
 
+struct answer_ctx {
+	struct monitor *m;
+	struct tasktable *t;
+};
+
 static void on_reading(const struct ts_reading *r, void *arg)
 {
-	struct tasktable *t = arg;
-	struct task *k = tasktable_find(t, (pid_t)r->id);
+	struct answer_ctx *a = arg;
+	struct task *k = tasktable_find(a->t, (pid_t)r->id);
 	if (!k || k->have_final)
 		return;
 	/* a zombie's zeros: it did nothing more, it did not forget */
@@ -127,6 +135,14 @@ static void on_reading(const struct ts_reading *r, void *arg)
 		k->moved = k->queried;
 	tasktable_set_reading(k, r);
 	k->answered = true;
+	/*
+	 * The base this reading makes is sure (the gate, below) when the
+	 * process's clock was read before this query and no task waited on
+	 * block IO in between.
+	 */
+	if (k->proc)
+		k->proc->clock_sure = k->proc->clock_round == a->m->round &&
+				      a->m->io_quiet;
 }
 
 static int push_id(struct monitor *m, uint32_t id)
@@ -146,6 +162,7 @@ static int push_id(struct monitor *m, uint32_t id)
 static void collect_live_id(struct task *k, void *arg)
 {
 	struct monitor *m = arg;
+	k->carried = false;
 	k->queried = m->round;
 	push_id(m, (uint32_t)k->id);
 }
@@ -165,17 +182,111 @@ static bool vanished(struct task *k, void *arg)
 /* Ask the source for the ids in m->ids, readings into table t. */
 static int ask(struct monitor *m, enum ts_kind kind, struct tasktable *t)
 {
+	struct answer_ctx a = { m, t };
 	if (!m->ts)
-		return procstat_query(m->ps, kind, m->ids, m->nids, on_reading, t, NULL);
-	return taskstats_query(m->ts, kind, m->ids, m->nids, on_reading, t, NULL);
+		return procstat_query(m->ps, kind, m->ids, m->nids, on_reading, &a, NULL);
+	return taskstats_query(m->ts, kind, m->ids, m->nids, on_reading, &a, NULL);
 }
 
-/* Query every live task of table t; returns -1 with errno on failure. */
-static int query(struct monitor *m, struct tasktable *t, bool threads)
+/*
+ * The gate of process mode's queries. A process's counters move when
+ * one of its threads runs, and the kernel adds to its CPU clock then
+ * (kernel/cpuclock.h), at a fraction of a query's cost. Two waits the
+ * kernel records for a thread that has not run since: the end of a
+ * block IO wait, when the thread is woken, and the part of a wait for a
+ * CPU before the thread is moved to another CPU's queue. So a process
+ * is not asked, its reading carried (as a thread's is, below), when its
+ * clock stands since it was read before the query of its base and that
+ * base is sure: no task of the machine waited on block IO when the
+ * query was sent (/proc/stat procs_blocked, read after the clocks and
+ * before the queries), so that none of its threads could have been
+ * woken from one since without running. A thread moved while it waits
+ * for a CPU shows that wait at the next reading after it ran (the
+ * manual page says so). A process that moved at the last reading is
+ * asked without its clock: it most likely moves again.
+ */
+static bool clock_wanted(const struct monitor *m, const struct task *k)
 {
+	const struct tt_proc *p = k->proc;
+	if (!m->ts || !p || k->exited || k->have_final)
+		return false;
+	if (k->moved && k->moved + 1 == m->round)
+		return false;
+	/* a base it may keep, or may make: no IO wait at the last look */
+	return p->clock_sure || m->io_quiet;
+}
+
+static int read_clock(struct task *k, uint64_t *ns)
+{
+	struct tt_proc *p = k->proc;
+	if (!p->have_clock) {
+		if (cpuclock_id(k->id, &p->clock) < 0)
+			return -1;
+		p->have_clock = true;
+	}
+	return cpuclock_read(p->clock, ns);
+}
+
+struct gate_ctx {
+	struct monitor *m;
+	bool clocked;              /* a clock was read for a query */
+};
+
+static void collect_gated(struct task *k, void *arg)
+{
+	struct gate_ctx *g = arg;
+	struct tt_proc *p = k->proc;
+	uint64_t ns;
+
+	if (!clock_wanted(g->m, k) || read_clock(k, &ns) < 0) {
+		collect_live_id(k, g->m);
+		return;
+	}
+	if (p->clock_sure && ns == p->clock_ns && k->ds.have_prev &&
+	    k->answered) {
+		/* carried: its base is this round's reading (no copy) */
+		k->carried = true;
+		k->have_cur = true;
+		return;
+	}
+	p->clock_ns = ns;
+	p->clock_round = g->m->round;
+	g->clocked = true;
+	collect_live_id(k, g->m);
+}
+
+/*
+ * Whether a task waited on block IO now, after the clocks were read:
+ * the bases the queries make are sure when none did. Read every round
+ * while one did, to know when the gate opens again.
+ */
+static void look_at_io(struct monitor *m, bool clocks_read)
+{
+	uint64_t blocked;
+	if (!clocks_read && m->io_quiet)
+		return;
+	if (m->stat_fd == -2)
+		m->stat_fd = procfs_open(-1, "/proc/stat");
+	m->io_quiet = m->stat_fd >= 0 &&
+		      sysinfo_reread_blocked(m->stat_fd, &blocked) == 0 &&
+		      blocked == 0;
+}
+
+/* Process mode: the processes that may have moved (the gate, above). */
+static int query_gated(struct monitor *m)
+{
+	struct gate_ctx g = { m, false };
 	m->nids = 0;
-	tasktable_foreach(t, collect_live_id, m);
-	return ask(m, threads ? TS_KIND_PID : TS_KIND_TGID, t);
+	tasktable_foreach(m->procs, collect_gated, &g);
+	look_at_io(m, g.clocked);
+	return ask(m, TS_KIND_TGID, m->procs);
+}
+
+void readings_close(struct monitor *m)
+{
+	if (m->stat_fd >= 0)
+		close(m->stat_fd);
+	m->stat_fd = -2;
 }
 
 /* In thread mode, the processes of the threads shown. */
@@ -202,8 +313,12 @@ static bool thread_may_have_moved(const struct monitor *m,
 	if (!m->ts || !k->ds.have_prev || !k->answered)
 		return true;
 	const struct task *p = tasktable_find(m->procs, k->tgid);
-	return !p || p->queried != m->round || !p->have_cur || !p->ds.have_prev ||
-	       p->threads_changed || p->moved == m->round;
+	if (!p || !p->have_cur || !p->ds.have_prev || p->threads_changed)
+		return true;
+	/* carried by the gate: none of its threads ran since its base */
+	if (p->carried)
+		return false;
+	return p->queried != m->round || p->moved == m->round;
 }
 
 static void collect_thread(struct task *k, void *arg)
@@ -304,7 +419,7 @@ static bool procs_queried(const struct monitor *m)
 static int query_procs(struct monitor *m)
 {
 	if (!m->o.threads)
-		return query(m, m->procs, false);
+		return query_gated(m);
 	m->nids = 0;
 	tasktable_foreach(m->procs, collect_process, m);
 	return ask(m, TS_KIND_TGID, m->procs);

@@ -66,6 +66,15 @@ struct tt_proc {
 	double cg_at;              /* CLOCK_MONOTONIC when its cgroup was read */
 	uint64_t forks;            /* processes it forked while watched */
 	void *ev;                  /* gather.c's, one malloc; freed with it */
+	/*
+	 * The gate of its queries (readings.c): its CPU clock
+	 * (kernel/cpuclock.h), clock_ns as read in the round clock_round
+	 * before the query that gave its base reading; clock_sure: that
+	 * base holds for as long as the clock stands.
+	 */
+	uint64_t clock_ns, clock_round;
+	clockid_t clock;
+	bool have_clock : 1, clock_sure : 1;
 };
 
 /*

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -297,6 +298,62 @@ static void test_io(void)
 	CHECK_EQ_U(io.dropped, 3);
 }
 
+/* Write text to a scratch file and open it for reading again. */
+static int scratch(const char *text, size_t len)
+{
+	const char *tmp = getenv("TMPDIR");
+	char path[512];
+	snprintf(path, sizeof(path), "%s/stalltop-stat-XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	int fd = mkstemp(path);
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len)
+		exit(99);
+	unlink(path);
+	return fd;
+}
+
+/*
+ * procs_blocked of a /proc/stat kept open: read again from its start
+ * each time, from a file longer than the stack buffer too (the lines of
+ * 600 CPUs), and absent where the line is not there.
+ */
+static void test_reread_blocked(void)
+{
+	uint64_t n = 99;
+	int p = dir(EV "proc");
+	int fd = procfs_open(p, "stat");
+	close(p);
+	CHECK(fd >= 0);
+	CHECK(sysinfo_reread_blocked(fd, &n) == 0);
+	CHECK_EQ_U(n, 2);
+	n = 99;
+	CHECK(sysinfo_reread_blocked(fd, &n) == 0);
+	CHECK_EQ_U(n, 2);
+	close(fd);
+
+	static char big[40000];
+	size_t o = 0;
+	for (int i = 0; i < 600; i++)
+		o += (size_t)snprintf(big + o, sizeof(big) - o,
+				      "cpu%d 1 2 3 4 5 6 7 8 9 10 11 12 13 14\n", i);
+	CHECK(o > 16384);
+	o += (size_t)snprintf(big + o, sizeof(big) - o,
+			      "procs_running 3\nprocs_blocked 0\n");
+	fd = scratch(big, o);
+	n = 99;
+	CHECK(sysinfo_reread_blocked(fd, &n) == 0);
+	CHECK_EQ_U(n, 0);
+	close(fd);
+
+	const char *none = "cpu 1 2 3\nprocs_running 3\n";
+	fd = scratch(none, strlen(none));
+	n = 99;
+	CHECK(sysinfo_reread_blocked(fd, &n) == -1);
+	CHECK_EQ_U(n, 99);
+	close(fd);
+	CHECK(sysinfo_reread_blocked(-1, &n) == -1);
+}
+
 static void test_sysinfo(void)
 {
 	struct sysinfo_mem m;
@@ -531,6 +588,7 @@ int main(void)
 	test_mem();
 	test_io();
 	test_sysinfo();
+	test_reread_blocked();
 	test_task();
 	test_diskstats();
 	test_cgstats_count();
