@@ -5,7 +5,8 @@
  * nanoseconds (the scheduler's own sum, as taskstats' run time). The
  * kernel adds to it whenever one of its threads runs, and at no other
  * time; reading it walks the process's threads, as a taskstats query by
- * TGID does, but reads three numbers of each under no lock.
+ * TGID does, but reads three numbers of each, without the lock and the
+ * message a query takes.
  */
 #ifndef STALLTOP_CPUCLOCK_H
 #define STALLTOP_CPUCLOCK_H

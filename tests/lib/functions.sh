@@ -429,15 +429,28 @@ try_io_dir() {
 }
 
 on_block_device() {
-	# the device number of the directory's filesystem, as in mountinfo
-	local _dev _maj _min _src
-	_dev=$(stat -c '%d' "$1") || return 1
-	_maj=$((_dev >> 8 & 0xfff))
-	_min=$((_dev & 0xff | (_dev >> 12 & 0xfff00)))
-	[ -e "/sys/dev/block/$_maj:$_min" ] && return 0
+	local _src
+	_dev_sys "$1" && [ -e "$DEV_SYS" ] && return 0
 	# btrfs and friends show an anonymous device: look at the source
 	_src=$(findmnt -n -o SOURCE -T "$1" 2>/dev/null) || return 1
 	[ -b "${_src%%\[*}" ]
+}
+
+# _dev_sys DIR: DEV_SYS = /sys/dev/block/MAJ:MIN of the device number of
+# DIR's filesystem, as in mountinfo (it may not exist)
+_dev_sys() {
+	local _dev
+	_dev=$(stat -c '%d' "$1") || return 1
+	DEV_SYS=/sys/dev/block/$((_dev >> 8 & 0xfff)):$((_dev & 0xff | (_dev >> 12 & 0xfff00)))
+}
+
+# io_disk DIR: DISK = the whole disk under DIR's filesystem, as MAJ:MIN
+# (IO throttling is per disk: a partition's disk); false when DIR is not
+# on such a device.
+io_disk() {
+	_dev_sys "$1" && [ -e "$DEV_SYS" ] || return 1
+	[ -e "$DEV_SYS/partition" ] && DEV_SYS=$DEV_SYS/..
+	DISK=$(cat "$DEV_SYS/dev")
 }
 
 # --- cgroups ---
@@ -469,6 +482,27 @@ bg_start_in() {
 	shift 2
 	bg_start "$_n" sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' \
 		sh "$_c" "$@"
+}
+
+# v1_blkio_group FILE: IOCG = a new cgroup (cg_make) of the cgroup v1
+# hierarchy with the blkio controller, where one is mounted and has FILE
+# (blkio.throttle.read_bps_device, ...); false, and nothing made, where not.
+v1_blkio_group() {
+	local _root
+	_root=$(awk '{ for (i = 7; i <= NF; i++) if ($i == "-") {
+			if ($(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)blkio(,|$)/) print $5; break } }' \
+		/proc/self/mountinfo | head -n 1)
+	[ -n "$_root" ] && [ -e "$_root/$1" ] || return 1
+	IOCG=$_root/stalltop-$TEST_NAME-$$
+	cg_make "$IOCG"
+}
+
+# --- tasks ---
+
+# all_asleep PID N: N threads of process PID sleep (state S).
+all_asleep() {
+	[ "$(cat /proc/"$1"/task/*/stat 2>/dev/null | awk '{ sub(/.*\) /, ""); print $1 }' |
+		grep -c S)" -eq "$2" ]
 }
 
 # --- extracting data ---

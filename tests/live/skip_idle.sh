@@ -43,11 +43,7 @@ bg_start wake "$WL/wl_wake" -t 8 -c "$cpu" -b 300
 WAKE=$BG_PID
 wait_for has_line "$TMP/wake.out" ready
 # all 8 threads asleep, so nothing of WAKE moves from now on
-asleep() {
-	[ "$(cat /proc/"$WAKE"/task/*/stat | awk '{ sub(/.*\) /, ""); print $1 }' |
-		grep -c S)" -eq 8 ]
-}
-wait_for asleep
+wait_for all_asleep "$WAKE" 8
 
 # --- the cost of an idle process ---
 # trace NAME PID [OPTION...]: stalltop -H -p PID over 5 refreshes under

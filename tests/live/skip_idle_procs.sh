@@ -42,15 +42,17 @@ need_cmd strace taskset
 [ "$NCPU" -ge 2 ] || skip "one CPU: the reader's CPU cannot be held up while stalltop runs"
 
 # trace NAME PID: stalltop -p PID over 10 refreshes under strace; sets
-# ASKED (taskstats requests by TGID) and BLOCKED (its reads of /proc/stat
-# that saw a task waiting on block IO)
+# ASKED (taskstats requests by TGID) and BLOCKED (the gate's reads of
+# /proc/stat, kept open and read with pread, that saw a task waiting on
+# block IO)
 trace() {
-	TRACE_CALLS=sendto,sendmsg,pread64,read TRACE_OPTS="-s 8192" \
+	TRACE_CALLS=sendto,sendmsg,pread64 TRACE_OPTS="-s 8192" \
 		trace_stalltop "$1" 10 -p "$2"
 	# genl command 1 (GET), version 1, then the attribute: len 8, type 2
 	ASKED=$(grep -E 'send(to|msg)\(' "$TMP/$1.trace" |
 		grep -o -F '"\x01\x01\x00\x00\x08\x00\x02\x00' | wc -l)
-	BLOCKED=$(grep -o 'procs_blocked [0-9]*' "$TMP/$1.trace" | grep -c -v ' 0$')
+	BLOCKED=$(grep 'pread64(' "$TMP/$1.trace" | grep -o 'procs_blocked [0-9]*' |
+		grep -c -v ' 0$')
 	note "$1: $ASKED requests by TGID in 10 refreshes; $BLOCKED reads of /proc/stat saw a task waiting on IO"
 }
 
@@ -66,11 +68,7 @@ bg_kill "$SPIN"
 bg_start wake "$WL/wl_wake" -t 8
 WAKE=$BG_PID
 wait_for has_line "$TMP/wake.out" ready
-asleep() {
-	[ "$(cat /proc/"$WAKE"/task/*/stat | awk '{ sub(/.*\) /, ""); print $1 }' |
-		grep -c S)" -eq 8 ]
-}
-wait_for asleep
+wait_for all_asleep "$WAKE" 8
 trace idle "$WAKE"
 [ "$ASKED" -le $((1 + 3 * BLOCKED)) ] ||
 	fail "an idle process was asked $ASKED times in 10 refreshes ($BLOCKED sights of a task waiting on IO)"
@@ -78,18 +76,9 @@ bg_kill "$WAKE"
 
 # --- a wait the kernel ends while the thread cannot run ---
 try_io_dir || skip "no directory on a block device: no block IO wait to throttle"
-# the whole disk under IO_DIR, as MAJ:MIN: throttling is per disk
-dev=$(stat -c '%d' "$IO_DIR")
-sys=/sys/dev/block/$((dev >> 8 & 0xfff)):$((dev & 0xff | (dev >> 12 & 0xfff00)))
-[ -e "$sys" ] || skip "$IO_DIR is not on a block device that can be throttled ($sys)"
-[ -e "$sys/partition" ] && sys=$sys/..
-disk=$(cat "$sys/dev")
-v1_blkio=$(awk '{ for (i = 7; i <= NF; i++) if ($i == "-") {
-		if ($(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)blkio(,|$)/) print $5; break } }' \
-	/proc/self/mountinfo | head -n 1)
-if [ -n "$v1_blkio" ] && [ -e "$v1_blkio/blkio.throttle.read_bps_device" ]; then
-	IOCG=$v1_blkio/stalltop-$TEST_NAME-$$
-	cg_make "$IOCG"
+io_disk "$IO_DIR" || skip "$IO_DIR is not on a block device that can be throttled"
+disk=$DISK
+if v1_blkio_group blkio.throttle.read_bps_device; then
 	echo "$disk 16384" >"$IOCG/blkio.throttle.read_bps_device" ||
 		hard_error "cannot throttle reads from $disk"
 else

@@ -56,19 +56,11 @@ memcg_make 64 256
 [ -e "$MEMCG/memory.swappiness" ] && echo 100 >"$MEMCG/memory.swappiness"
 
 # the whole disk under IO_DIR, as MAJ:MIN: throttling is per disk
-dev=$(stat -c '%d' "$IO_DIR")
-sys=/sys/dev/block/$((dev >> 8 & 0xfff)):$((dev & 0xff | (dev >> 12 & 0xfff00)))
-[ -e "$sys" ] || skip "$IO_DIR is not on a block device we can throttle ($sys)"
-[ -e "$sys/partition" ] && sys=$sys/..
-disk=$(cat "$sys/dev")
+io_disk "$IO_DIR" || skip "$IO_DIR is not on a block device we can throttle"
+disk=$DISK
 
 # an IO cgroup: v1 blkio, or the memory cgroup itself under v2
-v1_blkio=$(awk '{ for (i = 7; i <= NF; i++) if ($i == "-") {
-		if ($(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)blkio(,|$)/) print $5; break } }' \
-	/proc/self/mountinfo | head -n 1)
-if [ -n "$v1_blkio" ] && [ -e "$v1_blkio/blkio.throttle.read_iops_device" ]; then
-	IOCG=$v1_blkio/stalltop-$TEST_NAME-$$
-	cg_make "$IOCG"
+if v1_blkio_group blkio.throttle.read_iops_device; then
 	throttle() { echo "$disk $1" >"$IOCG/blkio.throttle.read_iops_device"; }
 	CGS="$MEMCG $IOCG"
 elif [ -e "$MEMCG/io.max" ]; then
