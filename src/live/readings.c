@@ -167,6 +167,16 @@ static void collect_live_id(struct task *k, void *arg)
 	push_id(m, (uint32_t)k->id);
 }
 
+/*
+ * Not asked, nothing of k moved: this round's reading is the last one,
+ * and ds.prev was made of it (no copy).
+ */
+static void carry(struct task *k)
+{
+	k->carried = true;
+	k->have_cur = true;
+}
+
 /* Asked for and not answered: it ended without a record reaching us. */
 static bool vanished(struct task *k, void *arg)
 {
@@ -244,9 +254,7 @@ static void collect_gated(struct task *k, void *arg)
 	}
 	if (p->clock_sure && ns == p->clock_ns && k->ds.have_prev &&
 	    k->answered) {
-		/* carried: its base is this round's reading (no copy) */
-		k->carried = true;
-		k->have_cur = true;
+		carry(k);
 		return;
 	}
 	p->clock_ns = ns;
@@ -315,7 +323,10 @@ static bool thread_may_have_moved(const struct monitor *m,
 	const struct task *p = tasktable_find(m->procs, k->tgid);
 	if (!p || !p->have_cur || !p->ds.have_prev || p->threads_changed)
 		return true;
-	/* carried by the gate: none of its threads ran since its base */
+	/*
+	 * Carried by the gate (process mode recording threads): none of its
+	 * threads ran since its base.
+	 */
 	if (p->carried)
 		return false;
 	return p->queried != m->round || p->moved == m->round;
@@ -324,16 +335,10 @@ static bool thread_may_have_moved(const struct monitor *m,
 static void collect_thread(struct task *k, void *arg)
 {
 	struct monitor *m = arg;
-	k->carried = !thread_may_have_moved(m, k);
-	if (!k->carried) {
+	if (thread_may_have_moved(m, k))
 		collect_live_id(k, m);
-		return;
-	}
-	/*
-	 * Not asked: this round's reading is the last one, nothing moved;
-	 * ds.prev was made of it: no copy.
-	 */
-	k->have_cur = true;
+	else
+		carry(k);
 }
 
 static void threads_asked(struct task *k, void *arg)
