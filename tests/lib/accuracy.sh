@@ -306,9 +306,7 @@ acc_check() {
 # controller we may use.
 memcg_make() {
 	local _v1
-	_v1=$(awk '{ for (i = 7; i <= NF; i++) if ($i == "-") {
-			if ($(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)memory(,|$)/) print $5; break } }' \
-		/proc/self/mountinfo | head -n 1)
+	_v1=$(v1_mount memory)
 	if [ -n "$_v1" ]; then
 		MEMCG=$_v1/stalltop-$TEST_NAME-$$
 		cg_make "$MEMCG"
@@ -340,9 +338,7 @@ memcg_make() {
 # MEMCG. Skips where the host is not hybrid.
 memcg_service() {
 	local _v1
-	_v1=$(awk '{ for (i = 7; i <= NF; i++) if ($i == "-") {
-			if ($(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)memory(,|$)/) print $5; break } }' \
-		/proc/self/mountinfo | head -n 1)
+	_v1=$(v1_mount memory)
 	cg_root
 	[ -n "$_v1" ] ||
 		skip "not a hybrid host: no cgroup v1 memory hierarchy next to the v2 one at $V2"

@@ -484,14 +484,21 @@ bg_start_in() {
 		sh "$_c" "$@"
 }
 
+# v1_mount CONTROLLER: where the cgroup v1 hierarchy of CONTROLLER is
+# mounted (the first mountinfo line of type cgroup whose super options
+# name it); nothing where none is.
+v1_mount() {
+	awk -v c="$1" '{ for (i = 7; i <= NF; i++) if ($i == "-") {
+		if ($(i + 1) == "cgroup" && ("," $(i + 3) ",") ~ ("," c ",")) { print $5; exit }
+		break } }' /proc/self/mountinfo
+}
+
 # v1_blkio_group FILE: IOCG = a new cgroup (cg_make) of the cgroup v1
 # hierarchy with the blkio controller, where one is mounted and has FILE
 # (blkio.throttle.read_bps_device, ...); false, and nothing made, where not.
 v1_blkio_group() {
 	local _root
-	_root=$(awk '{ for (i = 7; i <= NF; i++) if ($i == "-") {
-			if ($(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)blkio(,|$)/) print $5; break } }' \
-		/proc/self/mountinfo | head -n 1)
+	_root=$(v1_mount blkio)
 	[ -n "$_root" ] && [ -e "$_root/$1" ] || return 1
 	IOCG=$_root/stalltop-$TEST_NAME-$$
 	cg_make "$IOCG"

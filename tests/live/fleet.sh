@@ -64,12 +64,6 @@ bg_start_in spin1 "$cg" taskset -c "$cpu" "$TMP/bin/fleetspin" busy fleetspin
 spin1=$BG_PID
 bg_start_in spin2 "$cg" taskset -c "$cpu" "$TMP/bin/fleetspin" busy fleetspin
 spin2=$BG_PID
-# v1_mount CONTROLLER: where the v1 hierarchy of CONTROLLER is mounted
-v1_mount() {
-	awk -v c="$1" '{ for (i = 7; i <= NF; i++) if ($i == "-") {
-		if ($(i + 1) == "cgroup" && ("," $(i + 3) ",") ~ ("," c ",")) { print $5; exit }
-		break } }' /proc/self/mountinfo
-}
 # A third spinner alone in a cgroup of its own (on another CPU where
 # there is one) with a CPU quota of a fifth of a CPU, less than it gets
 # even when sharing a CPU with the two, so that cgroup is throttled: in its v2 directory where the v2 tree

@@ -44,9 +44,7 @@ at_least() {
 }
 
 # --- quota + pinning ---
-v1cpu=$(awk '{ for (i = 7; i <= NF; i++) if ($i == "-") {
-		if ($(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)cpu(,|$)/) print $5; break } }' \
-	/proc/self/mountinfo | head -n 1)
+v1cpu=$(v1_mount cpu)
 [ -n "$v1cpu" ] || skip "no cgroup v1 cpu hierarchy for cfs_quota_us"
 CPUCG=$v1cpu/stalltop-$TEST_NAME-$$
 cg_make "$CPUCG"
