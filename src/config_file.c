@@ -332,35 +332,162 @@ static int load_stream(struct options *o, FILE *f, const char *path,
 	return skipped;
 }
 
+/* What a file that is not a regular one is, for the message. */
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return _("a FIFO");
+	if (S_ISDIR(mode))
+		return _("a directory");
+	if (S_ISCHR(mode))
+		return _("a character device");
+	if (S_ISBLK(mode))
+		return _("a block device");
+	if (S_ISSOCK(mode))
+		return _("a socket");
+	return _("not a file");
+}
+
+/*
+ * The file is refused: what it is and what to do (translated), said
+ * once; nothing of it is applied.
+ */
+static void refuse(const char *path, const char *what, const char *fix)
+{
+	char *p = escaped(path);
+	warnx(_("%s: %s, so it is not read and the defaults apply; %s"),
+	      p ? p : "?", what, fix);
+	free(p);
+}
+
+/* A file larger than CONFIG_FILE_MAX, told so. */
+static void refuse_size(const char *path)
+{
+	char what[128];
+	snprintf(what, sizeof(what), _("larger than %d KiB"),
+		 CONFIG_FILE_MAX / 1024);
+	refuse(path, what, _("settings never need that much: shorten it"));
+}
+
+/*
+ * Whether the file open on fd (with st, its fstat) may be read as the
+ * settings of this user: a regular file of at most CONFIG_FILE_MAX
+ * bytes, owned by the real user or root and writable by no one else.
+ * Otherwise it says why and returns false.
+ */
+static bool file_acceptable(const char *path, const struct stat *st)
+{
+	char what[256];
+	uid_t me = getuid();
+
+	if (!S_ISREG(st->st_mode)) {
+		snprintf(what, sizeof(what), _("%s, not a regular file"),
+			 file_kind(st->st_mode));
+		refuse(path, what, _("make it a regular file or remove it"));
+	} else if (st->st_uid != me && st->st_uid != 0) {
+		snprintf(what, sizeof(what),
+			 _("owned by user %lu, neither you (user %lu) nor root"),
+			 (unsigned long)st->st_uid, (unsigned long)me);
+		refuse(path, what,
+		       _("only your own or root's is read: chown it, or set "
+			 "XDG_CONFIG_HOME to a directory of yours"));
+	} else if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(what, sizeof(what),
+			 _("writable by its group or others (mode %04o)"),
+			 (unsigned)(st->st_mode & 07777));
+		refuse(path, what, _("run chmod go-w on it"));
+	} else if (st->st_size > CONFIG_FILE_MAX) {
+		refuse_size(path);
+	} else {
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The text of the file, read from fd: at most CONFIG_FILE_MAX bytes
+ * (one more tells a file that grew past it). Returns its length, or -1
+ * (said).
+ */
+static ssize_t read_bounded(int fd, const char *path, char *buf)
+{
+	size_t n = 0;
+
+	while (n < CONFIG_FILE_MAX + 1) {
+		ssize_t got = read(fd, buf + n, CONFIG_FILE_MAX + 1 - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			warn_file(path);
+			return -1;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	if (n > CONFIG_FILE_MAX) {
+		refuse_size(path);
+		return -1;
+	}
+	return (ssize_t)n;
+}
+
+static int load_text(struct options *o, const char *text, size_t len,
+		     const char *name, bool groups_only)
+{
+	if (len == 0)
+		return 0;
+	/* mode "r": the stream ends after len bytes, NULs included */
+	FILE *f = fmemopen((void *)text, len, "r");
+	if (!f)
+		return -1;
+	int skipped = load_stream(o, f, name, groups_only);
+	fclose(f);
+	return skipped;
+}
+
 static int load_file(struct options *o, const char *path_or_null,
 		     bool groups_only)
 {
-	char *own = NULL;
+	char *own = NULL, *buf = NULL;
 	const char *path = path_or_null;
+	int ret = -1, fd;
+	struct stat st;
+
 	if (!path) {
 		path = own = config_file_path();
 		if (!path)
 			return 0;
 	}
-	FILE *f = fopen(path, "re");
-	if (!f) {
-		int e = errno;
-		int ret = 0;
-		if (e != ENOENT && e != ENOTDIR) {
+	/*
+	 * Never waiting: a FIFO opens at once without a writer (and is then
+	 * refused), and nothing is decided on the name before the open.
+	 */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			ret = 0;
+		else
 			warn_file(path);
-			ret = -1;
-		}
 		free(own);
 		return ret;
 	}
-	int skipped = load_stream(o, f, path, groups_only);
-	if (ferror(f)) {
+	if (fstat(fd, &st) < 0)
 		warn_file(path);
-		skipped = -1;
+	else if (file_acceptable(path, &st) &&
+		 (buf = malloc(CONFIG_FILE_MAX + 1)) == NULL)
+		warn_file(path);
+	if (buf) {
+		ssize_t len = read_bounded(fd, path, buf);
+		if (len >= 0)
+			ret = load_text(o, buf, (size_t)len, path, groups_only);
+		if (ret < 0 && len >= 0)
+			warn_file(path);
 	}
-	fclose(f);
+	free(buf);
+	close(fd);
 	free(own);
-	return skipped;
+	return ret;
 }
 
 int config_file_load(struct options *o, const char *path_or_null)
@@ -376,15 +503,7 @@ int config_file_load_groups(struct options *o, const char *path_or_null)
 int config_file_load_text(struct options *o, const char *text, size_t len,
 		     const char *name)
 {
-	if (len == 0)
-		return 0;
-	/* mode "r": the stream ends after len bytes, NULs included */
-	FILE *f = fmemopen((void *)text, len, "r");
-	if (!f)
-		return -1;
-	int skipped = load_stream(o, f, name, false);
-	fclose(f);
-	return skipped;
+	return load_text(o, text, len, name, false);
 }
 
 /* Create dir and its missing parents with mode 0700. */
@@ -466,11 +585,51 @@ static int write_settings(FILE *f, const struct options *o)
 	return ferror(f) ? -1 : 0;
 }
 
+/*
+ * The directory open on dfd may hold this user's settings: owned by the
+ * real user or root and writable by no one else (what reading the file
+ * asks of it, file_acceptable). 0, or -1 with errno EPERM.
+ */
+static int dir_acceptable(int dfd)
+{
+	struct stat st;
+	uid_t me = getuid();
+
+	if (fstat(dfd, &st) < 0)
+		return -1;
+	if ((st.st_uid != me && st.st_uid != 0) ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		errno = EPERM;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A new temporary file in the directory dfd, its name into name: never
+ * one that exists, never through a symbolic link (O_EXCL).
+ */
+static int open_temp(int dfd, char *name, size_t size)
+{
+	static unsigned serial;
+
+	for (int tries = 0; tries < 100; tries++) {
+		snprintf(name, size, ".stalltoprc.%ld.%u", (long)getpid(),
+			 serial++);
+		int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL |
+				O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
+}
+
 int config_file_save(const struct options *o, const char *path_or_null)
 {
-	char *own = NULL, *dir = NULL, *tmp = NULL;
-	const char *path = path_or_null;
-	int fd = -1, ret = -1, e = 0;
+	char *own = NULL, *dir = NULL;
+	const char *path = path_or_null, *base;
+	char tmp[64] = "";
+	int fd = -1, dfd = -1, ret = -1, e = 0;
 	FILE *f = NULL;
 
 	if (!path) {
@@ -484,22 +643,26 @@ int config_file_save(const struct options *o, const char *path_or_null)
 	if (!dir)
 		goto out;
 	char *slash = strrchr(dir, '/');
+	base = slash ? path + (slash - dir) + 1 : path;
 	if (slash == dir)
 		slash[1] = '\0';
 	else if (slash)
 		*slash = '\0';
 	else
 		strcpy(dir, ".");
-	if (make_dirs(dir) < 0)
-		goto out;
-	if (asprintf(&tmp, "%s/.stalltoprc.XXXXXX", dir) < 0) {
-		tmp = NULL;
+	if (!*base) {
+		errno = EISDIR;
 		goto out;
 	}
-	fd = mkstemp(tmp);
+	if (make_dirs(dir) < 0)
+		goto out;
+	/* all below in this directory, checked once it is open */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || dir_acceptable(dfd) < 0)
+		goto out;
+	fd = open_temp(dfd, tmp, sizeof(tmp));
 	if (fd < 0) {
-		free(tmp);
-		tmp = NULL;
+		tmp[0] = '\0';
 		goto out;
 	}
 	if (fchmod(fd, 0600) < 0)
@@ -515,16 +678,12 @@ int config_file_save(const struct options *o, const char *path_or_null)
 		goto out;
 	}
 	f = NULL;
-	if (rename(tmp, path) < 0)
+	/* replaces a symbolic link there, never writes through it */
+	if (renameat(dfd, tmp, dfd, base) < 0)
 		goto out;
-	free(tmp);
-	tmp = NULL;
+	tmp[0] = '\0';
 	/* make the rename itself durable */
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
+	fsync(dfd);
 	ret = 0;
 out:
 	e = errno;
@@ -532,10 +691,10 @@ out:
 		fclose(f);
 	if (fd >= 0)
 		close(fd);
-	if (tmp) {
-		unlink(tmp);
-		free(tmp);
-	}
+	if (tmp[0])
+		unlinkat(dfd, tmp, 0);
+	if (dfd >= 0)
+		close(dfd);
 	free(dir);
 	free(own);
 	errno = e;

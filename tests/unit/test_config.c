@@ -2,16 +2,22 @@
 /*
  * The settings file: path rules, save/load round trip, atomic replacement
  * with mode 0600 in a 0700 directory, the command line winning, and
- * broken or unknown lines reported with file:line and skipped.
+ * broken or unknown lines reported with file:line and skipped; a file
+ * that is no regular file, too large, another user's or writable by
+ * others refused at once with its message, and saving only into a
+ * directory of the user's (or root's) that no one else may write.
  */
 #include <config.h>
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config_file.h"
@@ -414,6 +420,180 @@ static void test_no_color_env(void)
 	unsetenv("NO_COLOR");
 }
 
+/*
+ * A settings file that is not to be read: a FIFO without a writer, a
+ * device of endless bytes, one past the size bound, another user's, one
+ * others may write, a directory. Each is loaded in a child that has
+ * REFUSE_SECONDS to finish (the checks take microseconds, under valgrind
+ * milliseconds; a FIFO's open would wait for ever, /dev/zero would be
+ * read until memory ran out): it must say what is wrong and apply
+ * nothing of the file (its delay=5 line), returning -1. Under valgrind on
+ * a loaded machine a child took more than 2 s once here, hence 10 s; its
+ * data are bounded to REFUSE_DATA, so that a reader of /dev/zero cannot
+ * take the machine's memory meanwhile (valgrind keeps that bound to
+ * itself: there the alarm alone bounds it).
+ */
+#define REFUSE_SECONDS 10
+#define REFUSE_DATA (256UL << 20)
+
+static void check_refused(const char *path, const char *what)
+{
+	char errpath[300];
+	snprintf(errpath, sizeof(errpath), "%s/refused.err", dir);
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		exit(99);
+	}
+	if (pid == 0) {
+		alarm(REFUSE_SECONDS);
+		struct rlimit data = { REFUSE_DATA, REFUSE_DATA };
+		setrlimit(RLIMIT_DATA, &data);
+		int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		dup2(fd, 2);
+		close(fd);
+		struct options o;
+		defaults(&o);
+		int r = config_file_load(&o, path);
+		fflush(stderr);
+		_exit(r == -1 && o.delay == 1.0 ? 0 : 1);
+	}
+	int status;
+	waitpid(pid, &status, 0);
+	if (WIFSIGNALED(status))
+		fprintf(stderr, "%s: not done within %d s (signal %d)\n", what,
+			REFUSE_SECONDS, WTERMSIG(status));
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	char *err = read_all(errpath);
+	if (!err || !strstr(err, what) || !strstr(err, path) ||
+	    !strstr(err, "the defaults apply"))
+		fprintf(stderr, "%s: the message was: %s\n", what,
+			err ? err : "(none)");
+	CHECK(err && strstr(err, what) && strstr(err, path) &&
+	      strstr(err, "so it is not read and the defaults apply"));
+	unlink(errpath);
+}
+
+static void test_refused(void)
+{
+	char path[300];
+	struct options o;
+	char *err;
+
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	CHECK(mkfifo(path, 0600) == 0);
+	check_refused(path, "a FIFO, not a regular file");
+
+	snprintf(path, sizeof(path), "%s/zero", dir);
+	CHECK(symlink("/dev/zero", path) == 0);
+	check_refused(path, "a character device, not a regular file");
+
+	snprintf(path, sizeof(path), "%s/adirectory", dir);
+	CHECK(mkdir(path, 0700) == 0);
+	check_refused(path, "a directory, not a regular file");
+
+	/* the bound: CONFIG_FILE_MAX bytes are read, one more is not */
+	snprintf(path, sizeof(path), "%s/big", dir);
+	char *text = malloc(CONFIG_FILE_MAX + 2);
+	if (!text)
+		exit(99);
+	memset(text, '#', CONFIG_FILE_MAX + 1);
+	memcpy(text, "delay=5\n", 8);
+	text[CONFIG_FILE_MAX - 1] = '\n';
+	text[CONFIG_FILE_MAX] = '\0';
+	write_file(path, text);
+	defaults(&o);
+	CHECK(load_capture(&o, path, &err) == 0);
+	CHECK_NEAR(o.delay, 5, 1e-9);
+	CHECK_STR(err, "");
+	text[CONFIG_FILE_MAX] = '#';
+	text[CONFIG_FILE_MAX + 1] = '\0';
+	write_file(path, text);
+	free(text);
+	check_refused(path, "larger than 64 KiB");
+
+	/* writable by the group or by others, as ssh and sudo refuse */
+	snprintf(path, sizeof(path), "%s/groupw", dir);
+	write_file(path, "delay=5\n");
+	CHECK(chmod(path, 0620) == 0);
+	check_refused(path, "writable by its group or others (mode 0620)");
+	snprintf(path, sizeof(path), "%s/otherw", dir);
+	write_file(path, "delay=5\n");
+	CHECK(chmod(path, 0602) == 0);
+	check_refused(path, "writable by its group or others (mode 0602)");
+
+	/* another user's (root's sudo -E with a user's $HOME) */
+	snprintf(path, sizeof(path), "%s/others", dir);
+	write_file(path, "delay=5\n");
+	if (getuid() != 0) {
+		unit_skip("another user's file needs root to make (chown)");
+	} else {
+		CHECK(chown(path, 65534, 65534) == 0);
+		check_refused(path, "owned by user 65534, neither you (user 0) "
+				    "nor root");
+	}
+
+	/* the groups' reader (batch metrics) refuses the same */
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	defaults(&o);
+	fflush(stderr);
+	int saved = dup(2), fd = open("/dev/null", O_WRONLY);
+	dup2(fd, 2);
+	close(fd);
+	alarm(REFUSE_SECONDS);
+	int r = config_file_load_groups(&o, path);
+	alarm(0);
+	dup2(saved, 2);
+	close(saved);
+	CHECK(r == -1 && o.ngroup_rules == 0);
+}
+
+/*
+ * Saving: into a directory that is another user's or that others may
+ * write, nothing (EPERM); a symbolic link at the file's name is replaced,
+ * its target left as it was.
+ */
+static void test_save_safely(void)
+{
+	char sub[300], path[340], target[300];
+	struct options o;
+	defaults(&o);
+	o.delay = 3;
+
+	snprintf(sub, sizeof(sub), "%s/shared", dir);
+	CHECK(mkdir(sub, 0700) == 0);
+	CHECK(chmod(sub, 0777) == 0);
+	snprintf(path, sizeof(path), "%s/stalltoprc", sub);
+	errno = 0;
+	CHECK(config_file_save(&o, path) == -1 && errno == EPERM);
+	CHECK_EQ_U(count_entries(sub), 0);
+	CHECK(chmod(sub, 0700) == 0);
+	if (getuid() == 0) {
+		CHECK(chown(sub, 65534, 65534) == 0);
+		errno = 0;
+		CHECK(config_file_save(&o, path) == -1 && errno == EPERM);
+		CHECK_EQ_U(count_entries(sub), 0);
+		CHECK(chown(sub, 0, 0) == 0);
+	}
+
+	snprintf(target, sizeof(target), "%s/planted", dir);
+	write_file(target, "not stalltop's\n");
+	CHECK(symlink(target, path) == 0);
+	CHECK(config_file_save(&o, path) == 0);
+	CHECK_STR(read_all(target), "not stalltop's\n");
+	struct stat st;
+	CHECK(lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	      (st.st_mode & 07777) == 0600);
+	struct options back;
+	defaults(&back);
+	char *err;
+	CHECK(load_capture(&back, path, &err) == 0);
+	CHECK_NEAR(back.delay, 3, 1e-9);
+	CHECK_EQ_U(count_entries(sub), 1);
+}
+
 static void cleanup(void)
 {
 	char cmd[400];
@@ -424,6 +604,7 @@ static void cleanup(void)
 
 int main(void)
 {
+	umask(022); /* the files it writes: writable by their owner alone */
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 99;
@@ -438,6 +619,8 @@ int main(void)
 	test_no_color_env();
 	test_columns();
 	test_tree();
+	test_refused();
+	test_save_safely();
 	cleanup();
 	return unit_done();
 }
