@@ -81,6 +81,7 @@ key_action_fn actions_control_setup;
 key_action_fn actions_move_left;
 key_action_fn actions_move_right;
 key_action_fn actions_control_redraw;
+key_action_fn actions_control_suspend;
 key_action_fn actions_control_help;
 key_action_fn actions_control_quit;
 /* Keep the screen's settings (s->set) in step with its state: W saves them. */

@@ -242,6 +242,13 @@ void actions_control_redraw(struct screen *s, int arg)
 	clearok(curscr, TRUE);
 }
 
+/* Ctrl-Z where the terminal gives it as a key (no suspend character) */
+void actions_control_suspend(struct screen *s, int arg)
+{
+	(void)arg;
+	screen_suspend(s);
+}
+
 void actions_control_help(struct screen *s, int arg)
 {
 	(void)arg;
@@ -278,6 +285,8 @@ const struct key_def actions_control_keys[] = {
 	{ { 'W' }, actions_control_save, 0, N_("save the current settings") },
 	{ { KEYS_CTRL('l') }, actions_control_redraw, 0,
 	  N_("redraw the screen") },
+	{ { KEYS_CTRL('z') }, actions_control_suspend, 0,
+	  N_("suspend stalltop (the shell's fg brings it back)") },
 	{ { 'h', '?', KEY_F(1) }, actions_control_help, 0, N_("this help") },
 	{ { 'q', KEY_F(10) }, actions_control_quit, 0, N_("quit") },
 	{ { 0 }, NULL, 0, NULL },

@@ -515,12 +515,63 @@ static void resize(struct screen *s)
 	screen_draw(s);
 }
 
+/*
+ * The screen after a stop: the terminal's modes, the alternate screen
+ * and every cell as the screen had them (a shell wrote its prompt over
+ * them, and may have set its own modes), at the size the terminal has
+ * now. endwin() first, so that the refresh sets up the terminal anew.
+ */
+static void resume(struct screen *s)
+{
+	endwin();
+	resize(s);
+}
+
+void screen_suspend(struct screen *s)
+{
+	struct sigaction dfl, ours;
+	sigset_t tstp, pending;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigemptyset(&tstp);
+	sigaddset(&tstp, SIGTSTP);
+	if (sigaction(SIGTSTP, NULL, &ours) < 0)
+		return;
+	if (ours.sa_handler == SIG_IGN) {
+		/* whoever started stalltop has no job control for it */
+		screen_message(s, true, _("cannot suspend: stalltop was started "
+					  "with SIGTSTP ignored"));
+		return;
+	}
+	/* the terminal as it was before stalltop, for the shell */
+	endwin();
+	sigaction(SIGTSTP, &dfl, NULL);
+	/* stopped here (the event loop keeps SIGTSTP blocked otherwise) */
+	sigprocmask(SIG_UNBLOCK, &tstp, NULL);
+	raise(SIGTSTP);
+	sigprocmask(SIG_BLOCK, &tstp, NULL);
+	sigaction(SIGTSTP, &ours, NULL);
+	/* the SIGCONT that continued it waits in the event loop: no news */
+	s->suspended = sigpending(&pending) == 0 &&
+		       sigismember(&pending, SIGCONT) == 1;
+	resize(s);
+}
+
 static void on_signal(int signo, void *arg)
 {
 	struct screen *s = arg;
-	if (signo == SIGWINCH)
+	if (signo == SIGWINCH) {
 		resize(s);
-	else /* a finite stream cut short ends as the signal would (see main) */
+	} else if (signo == SIGTSTP) {
+		screen_suspend(s);
+	} else if (signo == SIGCONT) {
+		/* after a stop from outside (SIGSTOP), not after Ctrl-Z's */
+		if (!s->suspended)
+			resume(s);
+		s->suspended = false;
+	} else /* a finite stream cut short ends as the signal would (see main) */
 		screen_quit(s, s->m && producer_finite(s->m) ? 128 + signo : 0);
 }
 
@@ -679,7 +730,10 @@ static void screen_fini(struct screen *s)
 int screen_run(struct producer *m, struct evloop *loop,
 	       const struct screen_settings *set)
 {
-	static const int sigs[] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP };
+	/* SIGTSTP and SIGCONT here too: the screen stops and comes back
+	   between two pieces of work, never inside a drawing */
+	static const int sigs[] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP,
+				    SIGTSTP, SIGCONT };
 	struct screen s;
 
 	screen_init(&s, m, loop, set);

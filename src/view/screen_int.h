@@ -174,6 +174,8 @@ struct screen {
 	/* the pane of the selected row's evidence (w) */
 	bool why;
 	struct help_text help_text;
+	/* stopped by screen_suspend: its SIGCONT is no news */
+	bool suspended;
 
 	/* PSI history: some (full for irq) share per interval */
 	double hist[NPSI][PSI_HISTORY];
@@ -227,6 +229,11 @@ void screen_set_delay(struct screen *s, double seconds);
 void screen_set_threads(struct screen *s, bool all, pid_t tgid,
 			const char *name);
 void screen_quit(struct screen *s, int code);
+/*
+ * Ctrl-Z: the terminal given back as it was, the process stopped as by
+ * SIGTSTP's default action; once continued, the screen back and drawn.
+ */
+void screen_suspend(struct screen *s);
 const struct row *screen_current(const struct screen *s);
 /* The state and evidence of the rows in sight and the selected one, now. */
 void screen_fill_current(struct screen *s);
