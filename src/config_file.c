@@ -345,7 +345,7 @@ static const char *file_kind(mode_t mode)
 		return _("a block device");
 	if (S_ISSOCK(mode))
 		return _("a socket");
-	return _("not a file");
+	return _("something else");
 }
 
 /*
