@@ -121,6 +121,7 @@ void om_rule_free(struct om_rule *r)
 struct om_rule_matcher {
 	pcre2_match_data *md;
 	pcre2_match_context *mc;
+	double sample_ms;          /* the time of a sample's matches */
 	struct timespec begin;     /* of the sample */
 	bool spent;                /* the sample's time is up */
 	unsigned long limits;
@@ -143,6 +144,7 @@ struct om_rule_matcher *om_rule_matcher_new(void)
 		errno = ENOMEM;
 		return NULL;
 	}
+	m->sample_ms = OM_RULE_SAMPLE_MS;
 	om_rule_matcher_begin(m);
 	return m;
 }
@@ -154,6 +156,11 @@ void om_rule_matcher_free(struct om_rule_matcher *m)
 	pcre2_match_data_free(m->md);
 	pcre2_match_context_free(m->mc);
 	free(m);
+}
+
+void om_rule_matcher_set_sample_ms(struct om_rule_matcher *m, double ms)
+{
+	m->sample_ms = ms;
 }
 
 void om_rule_matcher_begin(struct om_rule_matcher *m)
@@ -170,7 +177,7 @@ static bool time_spent(struct om_rule_matcher *m)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	double ms = (double)(now.tv_sec - m->begin.tv_sec) * 1e3 +
 		    (double)(now.tv_nsec - m->begin.tv_nsec) / 1e6;
-	m->spent = ms >= OM_RULE_SAMPLE_MS;
+	m->spent = ms >= m->sample_ms;
 	return m->spent;
 }
 

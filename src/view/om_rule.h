@@ -65,6 +65,10 @@ void om_rule_free(struct om_rule *r);
 struct om_rule_matcher *om_rule_matcher_new(void);
 void om_rule_matcher_free(struct om_rule_matcher *m);
 
+/* The time a sample's matches may take, in ms (OM_RULE_SAMPLE_MS unless
+ * set; a test that counts limits, not time, makes it long). */
+void om_rule_matcher_set_sample_ms(struct om_rule_matcher *m, double ms);
+
 /* A sample begins: its time to match starts now. */
 void om_rule_matcher_begin(struct om_rule_matcher *m);
 
