@@ -256,12 +256,12 @@ static int add_group_rule(struct options *o, const char *value,
 {
 	struct om_rule r;
 	char why[256];
-	if (om_series_rule_parse(&r, value, why, sizeof(why)) < 0) {
+	if (om_rule_parse(&r, value, why, sizeof(why)) < 0) {
 		warn_line(path, lineno, _("invalid group rule '%s' (%s), skipped"),
 			  value, why);
 		return -1;
 	}
-	om_series_rule_free(&r);
+	om_rule_free(&r);
 	char *copy = strdup(value);
 	char **v = copy ? realloc(o->group_rules,
 				  (o->ngroup_rules + 1) * sizeof(*v)) : NULL;

@@ -92,6 +92,13 @@ static void batch_note(const char *text, void *arg)
 	b->last_note = strdup(text);
 }
 
+/* A group rule's note (a limit reached, a sample's time spent). */
+static void batch_rule_note(const char *text, void *arg)
+{
+	(void)arg;
+	warn_text(text);
+}
+
 /* node_exporter's textfile collector reads the Prometheus text format. */
 static int fill_textfile(FILE *f, void *arg)
 {
@@ -343,7 +350,7 @@ static struct om_rule *group_rules(struct options *o)
 		err(1, NULL);
 	for (size_t i = 0; i < o->ngroup_rules; i++) {
 		char why[256];
-		if (om_series_rule_parse(&r[i], o->group_rules[i], why,
+		if (om_rule_parse(&r[i], o->group_rules[i], why,
 					 sizeof(why)) < 0)
 			errx(1, "%s", why); /* read back as it was checked */
 	}
@@ -678,6 +685,7 @@ int main(int argc, char **argv)
 				errx(1, "%s", strerror(errno));
 			rules = group_rules(&o);
 			out_openmetrics_set_rules(b.out.om, rules, o.ngroup_rules);
+			out_openmetrics_on_note(b.out.om, batch_rule_note, NULL);
 			out_openmetrics_set_host_psi(b.out.om, o.host_psi);
 		}
 		producer_on_trigger(m, batch_trigger, &b);
@@ -694,7 +702,7 @@ int main(int argc, char **argv)
 			warn(_("--textfile: cannot remove %s"), o.textfile);
 		out_openmetrics_free(b.out.om);
 		for (size_t i = 0; rules && i < o.ngroup_rules; i++)
-			om_series_rule_free(&rules[i]);
+			om_rule_free(&rules[i]);
 		free(rules);
 		for (int i = 0; i < b.ntold; i++)
 			free(b.told[i]);

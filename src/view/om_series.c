@@ -47,58 +47,119 @@ char *om_series_label(const char *raw)
 
 /* ---- group rules ---- */
 
-int om_series_rule_parse(struct om_rule *r, const char *text, char *err,
-			 size_t errsize)
-{
-	const char *c1 = strchr(text, ':');
-	const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-
-	memset(r, 0, sizeof(*r));
-	if (!c1 || !c2 || c1 == text) {
-		snprintf(err, errsize, "%s",
-			 _("a group rule is GROUP:comm:REGEX or GROUP:cmdline:REGEX"));
-		return -1;
-	}
-	size_t flen = (size_t)(c2 - c1 - 1);
-	if (flen == 4 && strncmp(c1 + 1, "comm", 4) == 0) {
-		r->cmdline = false;
-	} else if (flen == 7 && strncmp(c1 + 1, "cmdline", 7) == 0) {
-		r->cmdline = true;
-	} else {
-		snprintf(err, errsize, "%s",
-			 _("a group rule matches comm or cmdline"));
-		return -1;
-	}
-	int rc = regcomp(&r->re, c2 + 1, REG_EXTENDED | REG_NOSUB);
-	if (rc != 0) {
-		char why[256];
-		regerror(rc, &r->re, why, sizeof(why));
-		snprintf(err, errsize, _("invalid regular expression: %s"), why);
-		return -1;
-	}
-	r->group = strndup(text, (size_t)(c1 - text));
-	if (!r->group) {
-		regfree(&r->re);
-		snprintf(err, errsize, "%s", strerror(ENOMEM));
-		return -1;
-	}
-	return 0;
-}
-
-void om_series_rule_free(struct om_rule *r)
-{
-	if (!r || !r->group)
-		return;
-	regfree(&r->re);
-	free(r->group);
-	r->group = NULL;
-}
+static void tasks_forget_rules(struct om_series *t);
 
 void om_series_set_rules(struct om_series *t, const struct om_rule *rules,
 			 size_t n)
 {
+	free(t->rule_told);
+	t->rule_told = n ? calloc(n, sizeof(*t->rule_told)) : NULL;
 	t->rules = rules;
 	t->nrules = n;
+	t->spent_told = false;
+	tasks_forget_rules(t);
+}
+
+void om_series_on_note(struct om_series *t,
+		       void (*fn)(const char *text, void *arg), void *arg)
+{
+	t->note = fn;
+	t->note_arg = arg;
+}
+
+static void note(const struct om_series *t, const char *text)
+{
+	if (t->note)
+		t->note(text, t->note_arg);
+}
+
+/* FNV-1a of a task's comm and command line, which decide its rule. */
+static uint64_t subject_key(const char *comm, const char *cmdline)
+{
+	uint64_t h = 14695981039346656037u;
+	for (const char *p = comm; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211u;
+	h = (h ^ 0xff) * 1099511628211u; /* no UTF-8 byte: a separator */
+	for (const char *p = cmdline; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211u;
+	return h;
+}
+
+/* Rule i reached a limit on the task of row r: said once per rule. */
+static void note_limit(struct om_series *t, size_t i, const struct row *r)
+{
+	if (!t->rule_told || t->rule_told[i])
+		return;
+	t->rule_told[i] = true;
+	const struct om_rule *u = &t->rules[i];
+	char *text = NULL;
+	if (asprintf(&text, _("group rule '%s': matching the %s of task %d "
+			      "reached %s (at most %d steps, depth %d, %d KiB); "
+			      "the rule does not hold for that task (said once "
+			      "per rule)"),
+		     u->text, u->cmdline ? _("command line") : "comm",
+		     (int)r->pid, om_rule_matcher_limit_name(t->matcher),
+		     OM_RULE_MATCH_LIMIT, OM_RULE_DEPTH_LIMIT,
+		     OM_RULE_HEAP_LIMIT) < 0)
+		return;
+	note(t, text);
+	free(text);
+}
+
+static void note_spent(struct om_series *t)
+{
+	if (t->spent_told)
+		return;
+	t->spent_told = true;
+	char *text = NULL;
+	if (asprintf(&text, _("group rules: a sample's matching took its "
+			      "%d ms; the tasks not matched yet count in the "
+			      "group of their comm for that sample and are "
+			      "matched at the next (said once)"),
+		     OM_RULE_SAMPLE_MS) < 0)
+		return;
+	note(t, text);
+	free(text);
+}
+
+/*
+ * The rule of a row's task (its index), -1 when none holds or, this
+ * sample, when the time to match ran out before one was found.
+ */
+static int task_rule(struct om_series *t, struct om_task *e,
+		     const struct row *r)
+{
+	if (!t->nrules)
+		return -1;
+	const char *comm = r->comm ? r->comm : "";
+	const char *cmd = r->cmdline && *r->cmdline ? r->cmdline : comm;
+	uint64_t key = subject_key(comm, cmd);
+	if (key != e->rules_key) {
+		e->rules_key = key;
+		e->rules_done = false;
+		e->rules_tried = 0;
+		e->rule = -1;
+	}
+	for (size_t i = e->rules_tried; !e->rules_done && i < t->nrules; i++) {
+		const struct om_rule *u = &t->rules[i];
+		switch (om_rule_match(t->matcher, u, u->cmdline ? cmd : comm)) {
+		case OM_RULE_SPENT:
+			note_spent(t);
+			return -1;
+		case OM_RULE_MATCH:
+			e->rule = (int)i;
+			e->rules_done = true;
+			break;
+		case OM_RULE_LIMIT:
+			note_limit(t, i, r);
+			break;
+		case OM_RULE_NOMATCH:
+			break;
+		}
+		e->rules_tried = (unsigned)i + 1;
+	}
+	e->rules_done = true;
+	return e->rule;
 }
 
 /* ---- the tables ---- */
@@ -164,6 +225,17 @@ static void cg_free(struct om_cgroup *g)
 	free(g);
 }
 
+/* Every task's rule to be found again (the rules changed). */
+static void tasks_forget_rules(struct om_series *t)
+{
+	for (size_t i = 0; t->tasks && i < t->ntask_buckets; i++)
+		for (struct om_task *e = t->tasks[i]; e; e = e->next) {
+			e->rules_done = false;
+			e->rules_tried = 0;
+			e->rule = -1;
+		}
+}
+
 /* The series of (pid, start), made when new; NULL when out of memory. */
 static struct om_task *task_get(struct om_series *t, const struct row *r)
 {
@@ -180,6 +252,7 @@ static struct om_task *task_get(struct om_series *t, const struct row *r)
 			return NULL;
 		e->pid = r->pid;
 		e->start = start;
+		e->rule = -1;
 		e->next = t->tasks[h];
 		t->tasks[h] = e;
 		if (++t->ntasks > 2 * t->ntask_buckets)
@@ -243,18 +316,13 @@ static struct om_group *group_get(struct om_series *t, const char *name)
  * "kworker/u8:2" are "kworker"), since the kernel names them per CPU and
  * per work item. buf: room for a comm cut short.
  */
-static const char *group_name(const struct om_series *t, const struct row *r,
-			      char *buf, size_t size)
+static const char *group_name(struct om_series *t, struct om_task *e,
+			      const struct row *r, char *buf, size_t size)
 {
 	const char *comm = r->comm ? r->comm : "";
-	for (size_t i = 0; i < t->nrules; i++) {
-		const struct om_rule *u = &t->rules[i];
-		const char *subject = u->cmdline ?
-				      (r->cmdline && *r->cmdline ? r->cmdline : comm) :
-				      comm;
-		if (regexec(&u->re, subject, 0, NULL, 0) == 0)
-			return u->group;
-	}
+	int rule = task_rule(t, e, r);
+	if (rule >= 0)
+		return t->rules[rule].group;
 	const char *slash = strchr(comm, '/');
 	bool kthread = r->pid == 2 || r->info.ppid == 2 || r->tgid == 2;
 	if (kthread && slash && slash > comm) {
@@ -302,7 +370,8 @@ struct om_series *om_series_new(size_t top)
 	t->tasks = calloc(t->ntask_buckets, sizeof(*t->tasks));
 	t->groups = calloc(t->ngroup_buckets, sizeof(*t->groups));
 	t->cgs = calloc(t->ncg_buckets, sizeof(*t->cgs));
-	if (!t->tasks || !t->groups || !t->cgs) {
+	t->matcher = om_rule_matcher_new();
+	if (!t->tasks || !t->groups || !t->cgs || !t->matcher) {
 		om_series_free(t);
 		errno = ENOMEM;
 		return NULL;
@@ -339,6 +408,8 @@ void om_series_free(struct om_series *t)
 	free(t->groups);
 	free(t->cgs);
 	free(t->shown);
+	free(t->rule_told);
+	om_rule_matcher_free(t->matcher);
 	free(t);
 }
 
@@ -452,7 +523,7 @@ static void add_rows(struct om_series *t, const struct sample *s,
 		add_figures(e->sum, r->d, s->interval, s->accumulated);
 		add_stall(&e->stall, r->total_pct, s->interval, s->accumulated);
 		char buf[64];
-		struct om_group *g = group_get(t, group_name(t, r, buf,
+		struct om_group *g = group_get(t, group_name(t, e, r, buf,
 							      sizeof(buf)));
 		if (g) {
 			add_growth(g, &before, e);
@@ -538,6 +609,7 @@ void om_series_add(struct om_series *t, const struct sample *s)
 		prune(t); /* what the last write showed for the last time */
 	t->nsample++;
 	t->nshown = 0;
+	om_rule_matcher_begin(t->matcher);
 
 	/* only with per-task series are the rows ranked */
 	size_t nrows = s->nrows + s->nexited, nranked = 0;

@@ -15,13 +15,13 @@
 #ifndef STALLTOP_OM_SERIES_H
 #define STALLTOP_OM_SERIES_H
 
-#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "model/categories.h"
 #include "model/sample.h"
+#include "view/om_rule.h"
 
 /*
  * Workload groups at most, the group "other" included: beyond, the tasks
@@ -67,6 +67,13 @@ struct om_task {
 	struct om_stall stall;
 	unsigned long seen;
 	bool ended;
+	/* the rules for its comm and command line (the key, a hash of both):
+	   the first rules_tried did not hold, rule held (-1: none); done
+	   once every rule was tried or one held */
+	uint64_t rules_key;
+	unsigned rules_tried;
+	int rule;
+	bool rules_done;
 };
 
 struct om_cgroup {
@@ -85,13 +92,6 @@ struct om_cgroup {
 	uint64_t throttled_us, mem_high, mem_max, mem_oom_kill;
 };
 
-/* A user's rule: tasks whose comm (or command line) matches are GROUP. */
-struct om_rule {
-	char *group;
-	bool cmdline;              /* match the command line, not comm */
-	regex_t re;
-};
-
 struct om_series {
 	size_t top;                /* per-task series: the N that stalled most */
 	unsigned long nsample;     /* samples added */
@@ -106,6 +106,11 @@ struct om_series {
 	size_t cap_shown, nshown;
 	const struct om_rule *rules; /* the caller's, or NULL */
 	size_t nrules;
+	struct om_rule_matcher *matcher;
+	bool *rule_told;           /* a rule's limit said */
+	bool spent_told;           /* a sample's time for the rules said */
+	void (*note)(const char *text, void *arg);
+	void *note_arg;
 	/* of the last sample */
 	double time;
 	struct psi_sample psi;
@@ -126,18 +131,21 @@ void om_series_free(struct om_series *t);
 char *om_series_label(const char *raw);
 
 /*
- * Parse a group rule "GROUP:comm:REGEX" or "GROUP:cmdline:REGEX" (an
- * extended regular expression, unanchored) into r. 0, or -1 with a
- * translated message in err.
+ * Group tasks by these rules (view/om_rule.h; kept by the caller), first
+ * match wins; a task no rule matches is grouped by its command name.
+ * A task's rule is found when it is new and again when its comm or
+ * command line changed, not at every sample. A match that reaches a
+ * limit of om_rule.h is no match (and said once per rule); once a
+ * sample's time for matching is spent, the tasks whose rule is not found
+ * yet count in the group of their comm for that sample and are tried at
+ * the next (said once).
  */
-int om_series_rule_parse(struct om_rule *r, const char *text, char *err,
-			 size_t errsize);
-void om_series_rule_free(struct om_rule *r);
-
-/* Group tasks by these rules (kept by the caller), first match wins;
- * a task no rule matches is grouped by its command name. */
 void om_series_set_rules(struct om_series *t, const struct om_rule *rules,
 			 size_t n);
+
+/* Where the notes of the rules go (translated text; NULL: nowhere). */
+void om_series_on_note(struct om_series *t,
+		       void (*fn)(const char *text, void *arg), void *arg);
 
 /* The sample into the counters. */
 void om_series_add(struct om_series *t, const struct sample *s);

@@ -87,6 +87,13 @@ void out_openmetrics_set_rules(struct out_openmetrics *m,
 	om_series_set_rules(m->t, rules, n);
 }
 
+void out_openmetrics_on_note(struct out_openmetrics *m,
+			     void (*fn)(const char *text, void *arg),
+			     void *arg)
+{
+	om_series_on_note(m->t, fn, arg);
+}
+
 void out_openmetrics_set_host_psi(struct out_openmetrics *m, bool on)
 {
 	m->host_psi = on;

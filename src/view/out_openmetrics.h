@@ -51,6 +51,11 @@ void out_openmetrics_free(struct out_openmetrics *m);
 void out_openmetrics_set_rules(struct out_openmetrics *m,
 			       const struct om_rule *rules, size_t n);
 
+/* Where the group rules' notes go (view/om_series.h; NULL: nowhere). */
+void out_openmetrics_on_note(struct out_openmetrics *m,
+			     void (*fn)(const char *text, void *arg),
+			     void *arg);
+
 /* Write the host's PSI totals too (node_exporter has them already as
  * node_pressure_*): off unless asked. */
 void out_openmetrics_set_host_psi(struct out_openmetrics *m, bool on);

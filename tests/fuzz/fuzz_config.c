@@ -93,9 +93,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < o.ngroup_rules; i++) {
 		struct om_rule r;
 		char why[256];
-		FUZZ_CHECK(om_series_rule_parse(&r, o.group_rules[i], why,
+		FUZZ_CHECK(om_rule_parse(&r, o.group_rules[i], why,
 						sizeof(why)) == 0);
-		om_series_rule_free(&r);
+		om_rule_free(&r);
 	}
 	options_free(&o);
 

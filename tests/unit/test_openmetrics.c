@@ -508,15 +508,15 @@ static void test_groups_rules(void)
 {
 	struct om_rule rules[3];
 	char err[256];
-	CHECK(om_series_rule_parse(&rules[0], "web:comm:^(nginx|apache2)$", err,
+	CHECK(om_rule_parse(&rules[0], "web:comm:^(nginx|apache2)$", err,
 				   sizeof(err)) == 0);
-	CHECK(om_series_rule_parse(&rules[1], "java:cmdline:-jar [^ ]*app", err,
+	CHECK(om_rule_parse(&rules[1], "java:cmdline:-jar [^ ]*app", err,
 				   sizeof(err)) == 0);
-	CHECK(om_series_rule_parse(&rules[2], "x:pid:1", err, sizeof(err)) < 0);
+	CHECK(om_rule_parse(&rules[2], "x:pid:1", err, sizeof(err)) < 0);
 	CHECK(strstr(err, "comm") != NULL);
-	CHECK(om_series_rule_parse(&rules[2], "x:comm:(", err, sizeof(err)) < 0);
-	CHECK(om_series_rule_parse(&rules[2], ":comm:a", err, sizeof(err)) < 0);
-	CHECK(om_series_rule_parse(&rules[2], "nocolon", err, sizeof(err)) < 0);
+	CHECK(om_rule_parse(&rules[2], "x:comm:(", err, sizeof(err)) < 0);
+	CHECK(om_rule_parse(&rules[2], ":comm:a", err, sizeof(err)) < 0);
+	CHECK(om_rule_parse(&rules[2], "nocolon", err, sizeof(err)) < 0);
 
 	struct out_openmetrics *m = out_openmetrics_new(0);
 	out_openmetrics_set_rules(m, rules, 2);
@@ -547,8 +547,8 @@ static void test_groups_rules(void)
 	CHECK(isnan(value(t, GRP("nginx", "cpu"))));
 	free(t);
 	out_openmetrics_free(m);
-	om_series_rule_free(&rules[0]);
-	om_series_rule_free(&rules[1]);
+	om_rule_free(&rules[0]);
+	om_rule_free(&rules[1]);
 }
 
 /*
