@@ -618,6 +618,11 @@ int main(int argc, char **argv)
 		char why[512];
 		if (!(scrape = scrape_open(o.listen, loop, why, sizeof(why))))
 			errx(1, "--listen '%s': %s", o.listen, why);
+		if (!scrape_local(scrape))
+			warnx(_("--listen '%s': serves beyond this machine's "
+				"loopback: whoever reaches the port reads the "
+				"metrics (the commands and users of its tasks)"),
+			      o.listen);
 	}
 	/*
 	 * The metrics and recordings have the cgroups wherever there is a
