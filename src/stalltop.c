@@ -40,6 +40,13 @@
 #include "view/scrape.h"
 #include "view/textfile.h"
 
+/* The failures of one output said since it last worked. */
+#define OUTPUT_FAILURES_TOLD 4
+struct output_failures {
+	char told[OUTPUT_FAILURES_TOLD][512];
+	int n;
+};
+
 struct batch {
 	struct options *o;
 	struct producer *m;
@@ -51,6 +58,7 @@ struct batch {
 	char *last_note;                  /* the note printed last */
 	bool hide_cgroups;    /* summed for the recording, not asked for */
 	struct scrape *scrape;            /* --listen */
+	struct output_failures textfile_failures, listen_failures;
 };
 
 /* A message with outside text in it (file names, a recording's notes). */
@@ -97,6 +105,30 @@ static void batch_rule_note(const char *text, void *arg)
 {
 	(void)arg;
 	warn_text(text);
+}
+
+/*
+ * An output that could not be written this sample (the textfile, the
+ * metrics for --listen): said once for each kind of failure while they
+ * last, retried at the next sample, and said again when it works again.
+ */
+static void output_failed(struct output_failures *f, const char *what,
+			  const char *why)
+{
+	for (int i = 0; i < f->n; i++)
+		if (strcmp(f->told[i], why) == 0)
+			return;
+	warnx(_("%s: %s (tried again at each sample)"), what, why);
+	if (f->n < OUTPUT_FAILURES_TOLD)
+		snprintf(f->told[f->n++], sizeof(f->told[0]), "%s", why);
+}
+
+static void output_worked(struct output_failures *f, const char *what)
+{
+	if (!f->n)
+		return;
+	warnx(_("%s: written again"), what);
+	f->n = 0;
 }
 
 /* node_exporter's textfile collector reads the Prometheus text format. */
@@ -148,19 +180,22 @@ static void batch_metrics(struct batch *b, struct sample *s)
 		return;
 	}
 	out_openmetrics_add(b->out.om, s);
-	if (b->scrape && publish_metrics(b) < 0) {
-		warn("--listen");
-		evloop_quit(b->loop, 1);
-		return;
+	/* a failure of either is not the end of the run nor its recording */
+	if (b->scrape) {
+		if (publish_metrics(b) < 0)
+			output_failed(&b->listen_failures, "--listen",
+				      strerror(errno));
+		else
+			output_worked(&b->listen_failures, "--listen");
 	}
 	if (!b->o->textfile)
 		return;
 	char why[512];
 	if (textfile_replace(b->o->textfile, fill_textfile, b->out.om, why,
-			     sizeof(why)) < 0) {
-		warnx("--textfile: %s", why);
-		evloop_quit(b->loop, 1);
-	}
+			     sizeof(why)) < 0)
+		output_failed(&b->textfile_failures, "--textfile", why);
+	else
+		output_worked(&b->textfile_failures, "--textfile");
 }
 
 /* The rows chosen, their details read, written out. */
@@ -590,6 +625,11 @@ int main(int argc, char **argv)
 		char why[512];
 		if (!(scrape = scrape_open(o.listen, loop, why, sizeof(why))))
 			errx(1, "--listen '%s': %s", o.listen, why);
+		if (!scrape_local(scrape))
+			warnx(_("--listen '%s': serves beyond this machine's "
+				"loopback: whoever reaches the port reads the "
+				"metrics (the commands and users of its tasks)"),
+			      o.listen);
 	}
 	/*
 	 * The metrics and recordings have the cgroups wherever there is a
@@ -677,7 +717,7 @@ int main(int argc, char **argv)
 		struct batch b = { &o, m, loop,
 				   { o.format, NULL, o.cmdline, false }, 0,
 				   { NULL }, 0, NULL, sum_cgroups && !o.cgroups,
-				   scrape };
+				   scrape, { .n = 0 }, { .n = 0 } };
 		batch_notices(&b);
 		struct om_rule *rules = NULL;
 		if (o.format == OUT_OPENMETRICS) {

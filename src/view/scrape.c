@@ -15,22 +15,35 @@
  * lock, no signal mask to keep right in a second thread, and no sample
  * freed under a connection that is still sending it. The cost: a scrape
  * that arrives while a sample is taken waits for it (milliseconds; the
- * figures of bench/). Two descriptors join the loop: the daemon's epoll
- * descriptor (a connection or a client is ready) and a timerfd armed to
- * what MHD_get_timeout() says (connection timeouts, and work the epoll
- * descriptor does not signal again).
+ * figures of bench/). Three descriptors join the loop: the listening
+ * socket, the daemon's epoll descriptor (a connection is ready) and a
+ * timerfd armed to the nearest of what MHD_get_timeout() says and the
+ * connections' deadlines.
+ *
+ * The listening socket is stalltop's, not the daemon's: each connection
+ * is accepted here as it comes, up to ACCEPT_BATCH at each round of the
+ * loop, and handed to the daemon (MHD_add_connection) or refused: the
+ * listen queue (SOMAXCONN long) is drained whatever the clients do, and
+ * no bound of the daemon's leaves it unwatched.
+ * Who keeps a place is scrape_peers.c's: at a bound a newcomer takes the
+ * place of the connection that has waited longest for its request, and
+ * a request must arrive whole within SCRAPE_REQUEST_S. A connection is
+ * closed by shutting its socket down; the daemon then sees it end and
+ * closes it as it would a client's close. Near the process's limit of
+ * descriptors (SCRAPE_FD_RESERVE left) a newcomer is held to it as to a
+ * bound, so that the samples, the recording and --textfile keep theirs.
  *
  * Each sample's text becomes one MHD_Response per format. Responses are
  * reference counted: a connection still sending the previous sample's
  * keeps it alive until it is done, and the next sample replaces it for
  * every scrape that begins after.
  *
- * Connections are kept alive between requests (Prometheus scrapes each
- * target over one). The bounds (scrape.h): connections at once and per
- * address, an idle timeout, and the memory of a connection, which bounds a request's line
- * and headers (a longer one gets 414 or 431 and the connection is
- * closed). Nothing is logged per request: a client must not be able to
- * fill the journal.
+ * Connections are kept alive between requests (a scraper that asks
+ * again within SCRAPE_REQUEST_S uses the same one). The memory of a
+ * connection bounds a request's line and headers (a longer one gets 414
+ * or 431 and the connection is closed). The path is compared as it was
+ * sent, not decoded: /metrics%00 or /%6detrics is not /metrics. Nothing
+ * is logged per request: a client must not be able to fill the journal.
  *
  * The texts of the answers (the index page, 404, 405, 503) are part of
  * the protocol, like the metrics' HELP texts, and are not translated:
@@ -47,7 +60,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
@@ -56,6 +71,7 @@
 #include "lib/nls.h"
 #include "lib/numparse.h"
 #include "view/scrape.h"
+#include "view/scrape_peers.h"
 
 /* The formats, each with its response of the last sample. */
 #define NFORMATS 2
@@ -67,11 +83,28 @@ static const char index_page[] =
 	"\n"
 	"Metrics: /metrics\n";
 
+/*
+ * Connections accepted at one wake of the listening socket, at most
+ * (the daemon runs before each: those closed for the one before it are
+ * gone by then, or hold one of the slots beyond the bound).
+ */
+#define ACCEPT_BATCH 32
+_Static_assert(SCRAPE_MAX_CONNECTIONS + ACCEPT_BATCH <= SCRAPE_PEER_SLOTS,
+	       "a slot for each connection closed in a batch");
+/* After the process ran out of descriptors: a pause before accepting again. */
+#define ACCEPT_PAUSE_MS 100
+
 struct scrape {
 	struct MHD_Daemon *d;
 	struct evloop *loop;
+	int listen_fd;
+	bool listen_watched;
+	int64_t paused_until_ms; /* not accepting before (0: accepting) */
+	rlim_t fd_limit;         /* descriptors a connection may have below */
+	bool local;              /* listening on loopback only */
 	int epoll_fd;
 	int timer_fd;
+	struct scrape_peers peers;
 	struct MHD_Response *metrics[NFORMATS]; /* NULL: no sample yet */
 	struct MHD_Response *index, *not_found, *not_allowed, *no_sample;
 };
@@ -259,6 +292,21 @@ enum out_openmetrics_format scrape_negotiate(const char *accept)
 
 /* ---- serving ---- */
 
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The place of connection c (NULL: none, the table was full). */
+static struct scrape_peer *peer_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *info =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	return info ? info->socket_context : NULL;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 				  const char *url, const char *method,
 				  const char *version, const char *upload_data,
@@ -276,6 +324,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	 * without reading it, and its connection closed after the answer.
 	 */
 	if (!*req_cls) {
+		struct scrape_peer *peer = peer_of(c);
+		if (peer)
+			scrape_peers_answering(peer, now_ms());
 		const char *len = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 					      MHD_HTTP_HEADER_CONTENT_LENGTH);
 		if (!MHD_lookup_connection_value(c, MHD_HEADER_KIND,
@@ -289,6 +340,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	    strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return MHD_queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED,
 					  s->not_allowed);
+	/* url is the path as sent (no_unescape) */
 	if (strcmp(url, "/") == 0)
 		return MHD_queue_response(c, MHD_HTTP_OK, s->index);
 	if (strcmp(url, "/metrics") != 0)
@@ -302,12 +354,74 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	return MHD_queue_response(c, MHD_HTTP_OK, r);
 }
 
-/* The timerfd to when MHD wants to run next (disarmed: not before I/O). */
-static void arm_timer(struct scrape *s)
+/* A request answered: the connection waits for the next one. */
+static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
+			 enum MHD_RequestTerminationCode toe)
 {
-	MHD_UNSIGNED_LONG_LONG ms;
+	(void)cls;
+	(void)req_cls;
+	(void)toe;
+	struct scrape_peer *peer = peer_of(c);
+	if (peer)
+		scrape_peers_waiting(peer, now_ms());
+}
+
+/* A connection handed to the daemon begins, or the daemon closed one. */
+static void on_connection(void *cls, struct MHD_Connection *c,
+			  void **socket_context,
+			  enum MHD_ConnectionNotificationCode toe)
+{
+	struct scrape *s = cls;
+	if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+		if (*socket_context)
+			scrape_peers_remove(*socket_context);
+		*socket_context = NULL;
+		return;
+	}
+	const union MHD_ConnectionInfo *fd =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	const union MHD_ConnectionInfo *addr =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	/* (never NULL: the daemon holds no more connections than slots) */
+	*socket_context = fd && addr ?
+		scrape_peers_add(&s->peers, addr->client_addr, fd->connect_fd, c,
+				 now_ms()) : NULL;
+}
+
+/* The path as the client sent it: nothing decoded. */
+static size_t no_unescape(void *cls, struct MHD_Connection *c, char *text)
+{
+	(void)cls;
+	(void)c;
+	return strlen(text);
+}
+
+/* Close a connection: the daemon sees it end at its next run. */
+static void close_peer(struct scrape_peer *peer)
+{
+	shutdown(peer->fd, SHUT_RDWR);
+}
+
+/*
+ * The timerfd to the nearest of: when MHD wants to run next, the first
+ * connection's deadline, the end of a pause in accepting.
+ */
+static void arm_timer(struct scrape *s, int64_t now)
+{
+	MHD_UNSIGNED_LONG_LONG mhd_ms;
+	int64_t next = scrape_peers_next(&s->peers);
 	struct itimerspec its = { 0 };
-	if (MHD_get_timeout(s->d, &ms) == MHD_YES) {
+	int64_t ms = INT64_MAX;
+
+	if (MHD_get_timeout(s->d, &mhd_ms) == MHD_YES)
+		ms = mhd_ms > INT64_MAX / 2 ? INT64_MAX / 2 : (int64_t)mhd_ms;
+	if (next != INT64_MAX && next - now < ms)
+		ms = next - now;
+	if (s->paused_until_ms && s->paused_until_ms - now < ms)
+		ms = s->paused_until_ms - now;
+	if (ms != INT64_MAX) {
+		if (ms < 0)
+			ms = 0;
 		its.it_value.tv_sec = (time_t)(ms / 1000);
 		its.it_value.tv_nsec = (long)(ms % 1000) * 1000000L;
 		if (ms == 0)
@@ -316,10 +430,104 @@ static void arm_timer(struct scrape *s)
 	timerfd_settime(s->timer_fd, 0, &its, NULL);
 }
 
+static void on_accept(int fd, unsigned revents, void *arg);
+
+/* Watch the listening socket again after a pause, when it is over. */
+static void resume_accepting(struct scrape *s, int64_t now)
+{
+	if (s->listen_watched || now < s->paused_until_ms)
+		return;
+	if (evloop_add_fd(s->loop, s->listen_fd, POLLIN, on_accept, s) == 0) {
+		s->listen_watched = true;
+		s->paused_until_ms = 0;
+	} else {
+		s->paused_until_ms = now + ACCEPT_PAUSE_MS;
+	}
+}
+
+/* The daemon's work, the connections past their time closed. */
 static void run(struct scrape *s)
 {
 	MHD_run(s->d);
-	arm_timer(s);
+	int64_t now = now_ms();
+	bool closed = false;
+	struct scrape_peer *peer;
+	while ((peer = scrape_peers_expired(&s->peers, now))) {
+		close_peer(peer);
+		closed = true;
+	}
+	if (closed)
+		MHD_run(s->d);
+	resume_accepting(s, now);
+	arm_timer(s, now);
+}
+
+/* Out of descriptors: one connection closed, and a pause in accepting. */
+static void short_of_fds(struct scrape *s, int64_t now)
+{
+	struct sockaddr nobody = { .sa_family = AF_UNSPEC };
+	struct scrape_peer *victim;
+	if (scrape_peers_admit(&s->peers, &nobody, true, now, &victim) == 1) {
+		close_peer(victim);
+		MHD_run(s->d);
+	}
+	if (s->listen_watched) {
+		evloop_del_fd(s->loop, s->listen_fd);
+		s->listen_watched = false;
+	}
+	s->paused_until_ms = now + ACCEPT_PAUSE_MS;
+}
+
+/* Take one waiting connection: 0, or -1 when there is none to take now. */
+static int accept_one(struct scrape *s)
+{
+	struct sockaddr_storage sa;
+	socklen_t len = sizeof(sa);
+	int fd = accept4(s->listen_fd, (struct sockaddr *)&sa, &len,
+			 SOCK_NONBLOCK | SOCK_CLOEXEC);
+	int64_t now = now_ms();
+	if (fd < 0) {
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+		    errno == ENOMEM) {
+			short_of_fds(s, now);
+			return -1;
+		}
+		/* EAGAIN: none left; else one that went before it was taken */
+		return errno == EAGAIN || errno == EWOULDBLOCK ? -1 : 0;
+	}
+	/*
+	 * The daemon first reads what has arrived: a connection taken
+	 * before this one, whose request is there, is being answered and
+	 * not the one to give way (a burst of newer ones from its address
+	 * would otherwise find it the oldest waiting). It also closes those
+	 * told to close before.
+	 */
+	MHD_run(s->d);
+	struct scrape_peer *victim;
+	int admit = scrape_peers_admit(&s->peers, (struct sockaddr *)&sa,
+				       (rlim_t)fd >= s->fd_limit, now, &victim);
+	if (admit < 0) {
+		close(fd);
+		return 0;
+	}
+	/* (the daemon frees its place at its next run; a slot beyond the
+	   bound holds it until then) */
+	if (admit > 0)
+		close_peer(victim);
+	MHD_add_connection(s->d, fd, (struct sockaddr *)&sa, len); /* closes
+							  fd on failure */
+	return 0;
+}
+
+static void on_accept(int fd, unsigned revents, void *arg)
+{
+	struct scrape *s = arg;
+	(void)fd;
+	(void)revents;
+	/* a bounded batch: the rest at the loop's next round */
+	for (int i = 0; i < ACCEPT_BATCH && accept_one(s) == 0; i++)
+		;
+	run(s);
 }
 
 static void on_epoll(int fd, unsigned revents, void *arg)
@@ -352,13 +560,13 @@ static struct MHD_Response *fixed(const char *text, const char *type)
 }
 
 /* A socket bound to arg and listening; -1 with a message. */
-static int listen_on(const char *arg, int *family, char *err, size_t errsize)
+static int listen_on(const char *arg, bool *local, char *err, size_t errsize)
 {
 	struct sockaddr_storage sa;
 	socklen_t len;
 	if (scrape_parse_address(arg, &sa, &len, err, errsize) < 0)
 		return -1;
-	*family = sa.ss_family;
+	*local = scrape_peers_loopback((struct sockaddr *)&sa);
 	unsigned port = ntohs(sa.ss_family == AF_INET6 ?
 			      ((struct sockaddr_in6 *)&sa)->sin6_port :
 			      ((struct sockaddr_in *)&sa)->sin_port);
@@ -373,7 +581,9 @@ static int listen_on(const char *arg, int *family, char *err, size_t errsize)
 	/* a restart binds again at once, past the old connections' TIME_WAIT */
 	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
 	    bind(fd, (struct sockaddr *)&sa, len) < 0 ||
-	    listen(fd, SCRAPE_MAX_CONNECTIONS) < 0) {
+	    /* a long queue: a burst of connections waits there to be
+	       taken, not dropped (the kernel caps it at net.core.somaxconn) */
+	    listen(fd, SOMAXCONN) < 0) {
 		int e = errno;
 		close(fd);
 		if (e == EADDRINUSE)
@@ -404,12 +614,18 @@ struct scrape *scrape_open(const char *arg, struct evloop *loop, char *err,
 	}
 	s->loop = loop;
 	s->epoll_fd = s->timer_fd = -1;
-	int family;
-	int fd = listen_on(arg, &family, err, errsize);
-	if (fd < 0) {
+	s->listen_fd = listen_on(arg, &s->local, err, errsize);
+	if (s->listen_fd < 0) {
 		free(s);
 		return NULL;
 	}
+	/* a connection never takes one of the last SCRAPE_FD_RESERVE */
+	struct rlimit nofile;
+	s->fd_limit = RLIM_INFINITY;
+	if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 &&
+	    nofile.rlim_cur != RLIM_INFINITY)
+		s->fd_limit = nofile.rlim_cur > SCRAPE_FD_RESERVE ?
+			nofile.rlim_cur - SCRAPE_FD_RESERVE : 0;
 	s->index = fixed(index_page, "text/plain; charset=utf-8");
 	s->not_found = fixed("404 Not Found: try /metrics\n",
 			     "text/plain; charset=utf-8");
@@ -424,30 +640,35 @@ struct scrape *scrape_open(const char *arg, struct evloop *loop, char *err,
 		s->not_allowed = NULL;
 	}
 	if (!s->index || !s->not_found || !s->not_allowed || !s->no_sample) {
-		close(fd);
 		snprintf(err, errsize, "%s", strerror(ENOMEM));
 		scrape_close(s);
 		return NULL;
 	}
+	/*
+	 * The daemon's limit is the slots: the places, and those closing;
+	 * the places themselves are scrape_peers'. Its timeout of silence is
+	 * a second guard on the answer's (scrape_peers.h).
+	 */
 	errno = 0;
 	s->d = MHD_start_daemon(
-		MHD_USE_EPOLL | (family == AF_INET6 ? MHD_USE_IPv6 : 0), 0, NULL,
-		NULL, on_request, s,
-		MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned)SCRAPE_MAX_CONNECTIONS,
-		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)SCRAPE_MAX_PER_IP,
-		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SCRAPE_TIMEOUT_S,
+		MHD_USE_EPOLL | MHD_USE_NO_LISTEN_SOCKET, 0, NULL, NULL,
+		on_request, s,
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned)SCRAPE_PEER_SLOTS,
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SCRAPE_ANSWER_S,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SCRAPE_REQUEST_MAX,
+		MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
+		MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+		MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, s,
 		MHD_OPTION_END);
 	if (!s->d) {
 		int e = errno ? errno : EINVAL;
-		close(fd);
 		snprintf(err, errsize, _("cannot start the HTTP server: %s"),
 			 strerror(e));
 		scrape_close(s);
 		return NULL;
 	}
-	/* the loop watches the daemon's epoll descriptor and its timer */
+	/* the loop watches the daemon's epoll descriptor, its timer and the
+	   listening socket */
 	const union MHD_DaemonInfo *info =
 		MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_EPOLL_FD);
 	errno = EINVAL;
@@ -457,15 +678,23 @@ struct scrape *scrape_open(const char *arg, struct evloop *loop, char *err,
 		s->timer_fd = timerfd_create(CLOCK_MONOTONIC,
 					     TFD_NONBLOCK | TFD_CLOEXEC);
 	}
-	if (s->timer_fd < 0 ||
-	    evloop_add_fd(loop, s->timer_fd, POLLIN, on_timer, s) < 0) {
+	if (s->timer_fd >= 0 &&
+	    evloop_add_fd(loop, s->timer_fd, POLLIN, on_timer, s) == 0 &&
+	    evloop_add_fd(loop, s->listen_fd, POLLIN, on_accept, s) == 0)
+		s->listen_watched = true;
+	if (!s->listen_watched) {
 		snprintf(err, errsize, _("cannot start the HTTP server: %s"),
 			 strerror(errno));
 		scrape_close(s);
 		return NULL;
 	}
-	arm_timer(s);
+	arm_timer(s, now_ms());
 	return s;
+}
+
+bool scrape_local(const struct scrape *s)
+{
+	return s->local;
 }
 
 int scrape_publish(struct scrape *s, enum out_openmetrics_format fmt,
@@ -511,8 +740,12 @@ void scrape_close(struct scrape *s)
 		evloop_del_fd(s->loop, s->timer_fd);
 		close(s->timer_fd);
 	}
+	if (s->listen_watched)
+		evloop_del_fd(s->loop, s->listen_fd);
+	if (s->listen_fd >= 0)
+		close(s->listen_fd);
 	if (s->d)
-		MHD_stop_daemon(s->d); /* closes the listening socket too */
+		MHD_stop_daemon(s->d); /* closes every connection */
 	struct MHD_Response *fixed_ones[] = { s->index, s->not_found,
 					      s->not_allowed, s->no_sample };
 	for (size_t i = 0; i < sizeof(fixed_ones) / sizeof(fixed_ones[0]); i++)

@@ -7,19 +7,20 @@
 #ifndef STALLTOP_SCRAPE_H
 #define STALLTOP_SCRAPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/socket.h>
 
 #include "view/out_openmetrics.h"
+#include "view/scrape_peers.h"
 
 struct evloop;
 struct scrape;
 
-/* The limits every connection is held to. */
-#define SCRAPE_MAX_CONNECTIONS 64    /* at once, from every client */
-#define SCRAPE_MAX_PER_IP 8          /* at once, from one address */
-#define SCRAPE_TIMEOUT_S 10          /* idle seconds before it is closed */
+/* The limits every connection is held to; those of their places and
+   times in scrape_peers.h. */
 #define SCRAPE_REQUEST_MAX 16384     /* bytes of a request's line+headers */
+#define SCRAPE_FD_RESERVE 16         /* descriptors left to the rest */
 
 /*
  * "ADDR:PORT" (IPv4), "[ADDR]:PORT" (IPv6) or "PORT" alone (127.0.0.1:
@@ -42,6 +43,9 @@ enum out_openmetrics_format scrape_negotiate(const char *accept);
  */
 struct scrape *scrape_open(const char *arg, struct evloop *loop, char *err,
 			   size_t errsize);
+
+/* Does it listen on loopback only (else a warning is due)? */
+bool scrape_local(const struct scrape *s);
 
 /*
  * The text of a new sample in format fmt (malloc'd; the server owns it
