@@ -130,8 +130,14 @@ static bool possible(const struct delta_bounds *b, int c, uint64_t dtotal,
 	}
 	if (lim <= 0)
 		return true; /* nothing more to bound it with */
-	if (!have_count)
-		return true;
+	if (!have_count) {
+		/*
+		 * No count (/proc's io delay, field 42 of stat): each of the
+		 * task's threads waited at most as long as the task lived.
+		 */
+		int parts = b->thread ? 1 : b->threads;
+		return parts <= 0 || (double)dtotal <= parts * lim;
+	}
 	double waits = (double)dcount;
 	if (c == CAT_CPU) {
 		/* a run-queue wait cut by migration: one part per thread */

@@ -297,6 +297,48 @@ static void test_impossible(void)
 }
 
 /*
+ * The io delay of /proc (stat's field 42, in ticks) has no count: each
+ * of the task's threads waited at most as long as the task lived. Linux
+ * 6.18 gives a task 4 ticks old about the machine's uptime there.
+ */
+static void test_impossible_uncounted(void)
+{
+	struct ts_reading a = { 0 }, b = { 0 };
+	a.have = b.have = (1u << CAT_CPU) | (1u << CAT_IO);
+	a.no_count = b.no_count = 1u << CAT_IO;
+	b.d[CAT_IO].total_ns = 235000000000ULL; /* 235 s */
+	struct row r;
+	/* a process of one thread, 40 ms old */
+	struct delta_bounds p = { .cats = ALL, .age = 0.04, .threads = 1 };
+	CHECK(delta_row(&a, &b, 1.0, &p, &r) == 1);
+	CHECK(r.d[CAT_IO].dropped);
+	CHECK(!r.d[CAT_IO].avail);
+	CHECK(r.d[CAT_CPU].avail);
+	/* the same as a thread */
+	struct delta_bounds t = { .cats = ALL, .age = 0.04, .thread = true };
+	CHECK(delta_row(&a, &b, 1.0, &t, &r) == 1);
+	/* 4 s of a 2 s old process of 3 threads can be (at the edge, 1 % + 2 ms) */
+	b.d[CAT_IO].total_ns = 4000000000ULL;
+	struct delta_bounds three = { .cats = ALL, .age = 2.0, .threads = 3 };
+	CHECK(delta_row(&a, &b, 1.0, &three, &r) == 0);
+	CHECK_NEAR(r.d[CAT_IO].pct, 400.0, 1e-9);
+	b.d[CAT_IO].total_ns = 6065000000ULL; /* within 3 × (2 s + 1 % + 2 ms) = 6.066 s */
+	CHECK(delta_row(&a, &b, 1.0, &three, &r) == 0);
+	b.d[CAT_IO].total_ns = 6067000000ULL;
+	CHECK(delta_row(&a, &b, 1.0, &three, &r) == 1);
+	/* a long wait of an old task that ends now is true */
+	b.d[CAT_IO].total_ns = 5000000000ULL;
+	struct delta_bounds old = { .cats = ALL, .age = 3600, .threads = 1 };
+	CHECK(delta_row(&a, &b, 1.0, &old, &r) == 0);
+	CHECK_NEAR(r.d[CAT_IO].pct, 500.0, 1e-9);
+	/* its threads unknown: nothing to bound it with */
+	old.threads = 0;
+	p.threads = 0;
+	b.d[CAT_IO].total_ns = 235000000000ULL;
+	CHECK(delta_row(&a, &b, 1.0, &p, &r) == 0);
+}
+
+/*
  * The slack of the age bound, at its edges: a wait may last the task's
  * age + 1 % + 2 ms (the two clocks), not a nanosecond-scale step more.
  * Each figure sits 0.5 ms inside or outside the limit, so a slack that
@@ -654,6 +696,7 @@ int main(void)
 	test_count_reset();
 	test_from_zero();
 	test_impossible();
+	test_impossible_uncounted();
 	test_age_slack();
 	test_max();
 	test_accumulate();
