@@ -6,6 +6,7 @@
  */
 #include <config.h>
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,8 +104,20 @@ static void store_identity(struct monitor *m, struct task *k,
 /* The categories with true figures for this task (delta_cats). */
 static unsigned task_cats(const struct monitor *m, const struct task *k)
 {
-	return delta_cats(m->kernel_cats, m->delayacct == 1, m->acct_hi,
-			  k->waits_from);
+	return delta_cats(m->kernel_cats,
+			  m->delayacct == 1 && !tasks_unmeasured(m, k));
+}
+
+/*
+ * Delay accounting came on since the task's base reading was taken (or
+ * since it began, when it is counted from zero): a wait that ended since
+ * may have begun unstamped (READING_UNSTAMPED).
+ */
+static bool unstamped(const struct monitor *m, const struct task *k)
+{
+	return m->delayacct == 1 && m->acct_hi > -INFINITY &&
+	       k->waits_from <= m->acct_hi &&
+	       (!k->ds.have_prev || k->ds.prev_at <= m->acct_hi);
 }
 
 /* When the task's latest reading was taken at the latest (monotonic). */
@@ -177,6 +190,8 @@ static unsigned reading_flags(const struct monitor *m, const struct task *k,
 		f |= READING_FINAL;
 	if (k->exited)
 		f |= READING_ENDED;
+	if (unstamped(m, k))
+		f |= READING_UNSTAMPED;
 	return f;
 }
 
