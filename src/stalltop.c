@@ -235,6 +235,9 @@ static void batch_tick(void *arg)
 		evloop_quit(b->loop, 1);
 		return;
 	}
+	/* what changed while it runs (delay accounting switched), at once */
+	if (producer_measures(b->m))
+		batch_notices(b);
 	/* -q: the recording (producer_on_sample) is all there is */
 	if (b->o->textfile || b->scrape || !b->o->quiet)
 		batch_write(b, &s);

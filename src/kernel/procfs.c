@@ -223,6 +223,14 @@ int procfs_parse_stat(const char *text, struct procfs_stat *out)
 	memset(out, 0, sizeof(*out));
 	if (!p || p[1] != ' ' || p[2] < 'A' || p[2] > 'z')
 		return -1;
+	const char *open = strchr(text, '(');
+	if (open && open < p) {
+		size_t n = (size_t)(p - open - 1);
+		if (n >= sizeof(out->comm))
+			n = sizeof(out->comm) - 1;
+		memcpy(out->comm, open + 1, n);
+		out->comm[n] = '\0';
+	}
 	out->state = p[2];
 	p += 2;
 	for (int field = F_STATE; *p && *p != '\n' && field <= F_BLKIO;

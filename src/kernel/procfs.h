@@ -47,8 +47,13 @@ ssize_t procfs_reread_lines(int fd, char *buf, size_t size);
  */
 char *procfs_read_all(int dirfd, const char *name);
 
+/* Room for a task's name (the kernel's are at most 64 bytes). */
+#define PROCFS_COMM_BYTES 65
+
 /* What stalltop takes of a /proc/PID/stat line. */
 struct procfs_stat {
+	char comm[PROCFS_COMM_BYTES];   /* field 2, without its parentheses
+					   (cut to fit; "" if none) */
 	char state;                     /* field 3: 'R', 'S', 'D'... */
 	bool have_ppid, have_flags, have_majflt, have_nice, have_threads;
 	bool have_start, have_blkio;

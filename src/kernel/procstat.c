@@ -176,6 +176,7 @@ int procstat_parse_schedstat(const char *text, uint64_t *run_ns, uint64_t *delay
 }
 
 struct raw {
+	char comm[TS_COMM_BYTES + 1]; /* the task's name, "" unknown */
 	bool have_cpu;
 	uint64_t run, delay, count;
 	bool have_io;
@@ -192,6 +193,9 @@ static int read_raw(int dirfd, struct raw *r)
 		return -1;
 	if (procfs_parse_stat(buf, &st) == 0 && st.have_start) {
 		r->start = st.start;
+		size_t n = strnlen(st.comm, sizeof(r->comm) - 1);
+		memcpy(r->comm, st.comm, n);
+		r->comm[n] = '\0';
 		r->blkio = st.blkio_ticks;
 		r->have_io = st.have_blkio;
 	}
@@ -233,6 +237,8 @@ static int query_thread(struct procstat *ps, uint32_t tid,
 	if (rc < 0)
 		return -1;
 	to_reading(&w, r);
+	memcpy(r->comm, w.comm, sizeof(r->comm));
+	r->threads = 1;
 	return 0;
 }
 
@@ -294,7 +300,7 @@ static int query_process(struct procstat *ps, uint32_t tgid,
 	if (taskfd < 0)
 		return -1;
 	/* the main thread first: its start is the process's */
-	struct raw lead;
+	struct raw lead = { .comm = "" };
 	bool have_lead = false;
 	snprintf(path, sizeof(path), "%u", tgid);
 	int fd = openat(taskfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -316,8 +322,11 @@ static int query_process(struct procstat *ps, uint32_t tgid,
 	}
 	bool known = !created;
 	struct ts_reading *acc = &p->r;
-	if (have_lead)
+	uint32_t nthreads = 0;
+	if (have_lead) {
 		add_thread(ps, acc, known, (pid_t)tgid, &lead);
+		nthreads++;
+	}
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		if (e->d_name[0] < '0' || e->d_name[0] > '9')
@@ -334,10 +343,24 @@ static int query_process(struct procstat *ps, uint32_t tgid,
 		if (rc < 0)
 			continue;
 		add_thread(ps, acc, known, tid, &w);
+		nthreads++;
 	}
 	closedir(d);
+	if (nthreads == 0) {
+		/* every thread ended since the directory was opened: gone */
+		return -1;
+	}
 	p->seen = ps->gen;
+	/*
+	 * Only the threads there now add to the totals: where the main
+	 * thread was alone at every reading, every wait counted is its own.
+	 */
+	bool alone = have_lead && nthreads == 1;
+	acc->one_thread = created ? alone : acc->one_thread && alone;
 	*out = *acc;
+	/* the process's name is its main thread's */
+	memcpy(out->comm, lead.comm, sizeof(out->comm));
+	out->threads = nthreads;
 	return 0;
 }
 

@@ -88,6 +88,10 @@ struct ts_reading {
 				  the scheduler's clock, not ticks);
 				  whole us (TS_TIME_RES_NS) */
 	bool have_basic;       /* comm..etime present */
+	bool one_thread;       /* /proc: its main thread alone at every
+				  reading of the process */
+	uint32_t threads;      /* /proc: the threads the reading sums;
+				  0 unknown (taskstats) */
 	struct ts_delay d[TS_NDELAY]; /* by enum ts_delay_kind */
 	uint32_t have;         /* bit k: count and total of kind k present */
 	uint32_t have_max;     /* bit k: max of kind k present */

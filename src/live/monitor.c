@@ -84,6 +84,8 @@ static void update_delayacct(struct monitor *m)
 	int now = delayacct_state();
 	double t = monitor_now();
 	if (now == 1 && m->delayacct != 1) {
+		/* those born while it was off before stay unmeasured */
+		tasks_mark_unmeasured(m);
 		double lo, hi;
 		if (delayacct_switched(&lo, &hi) && hi >= m->acct_checked) {
 			m->acct_lo = lo;
@@ -94,7 +96,18 @@ static void update_delayacct(struct monitor *m)
 			m->acct_lo = m->acct_checked;
 			m->acct_hi = t;
 		}
+		tasks_mark_unmeasured(m);
+		if (m->delayacct == 0)
+			producer_notice(&m->p,
+					_("delay accounting came on while stalltop "
+					  "ran: the waits that ended in that "
+					  "interval are dropped (!), they may have "
+					  "begun unmeasured; tasks started while it "
+					  "was off have cpu delay only (the kernel "
+					  "never measures them)"));
 	}
+	if (now == 0 && m->delayacct == 1)
+		m->acct_on_until = m->acct_checked;
 	m->delayacct = now;
 	m->acct_checked = t;
 }
@@ -406,6 +419,7 @@ struct producer *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 	/* the first reading walks /proc, however long the machine has been up */
 	m->need_rescan = true;
 	m->delayacct = -2; /* first reading: tasks already running count */
+	m->acct_on_until = -INFINITY;
 	m->kernel_cats = detect_kernel_cats(m);
 	m->own_pidns = !procinfo_in_initial_pid_ns();
 	update_delayacct(m);

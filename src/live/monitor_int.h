@@ -98,9 +98,17 @@ struct monitor {
 	/*
 	 * Delay accounting was switched on between these CLOCK_MONOTONIC
 	 * times (-INFINITY: before stalltop started, taken as measured
-	 * from the start); only tasks born after acct_hi have figures.
+	 * from the start); an interval from a base read by acct_hi is
+	 * READING_UNSTAMPED for the tasks alive then.
 	 */
 	double acct_lo, acct_hi;
+	/*
+	 * Delay accounting was last seen on at this moment before it was
+	 * switched off (-INFINITY: not seen on since stalltop started): a
+	 * task born after it and by acct_hi may have begun while it was
+	 * off, and the kernel never measures those (task.unmeasured).
+	 */
+	double acct_on_until;
 	double acct_checked;        /* when the switch was last read */
 	double reading_end;         /* monotonic end of the latest queries */
 	double query_start;         /* ... and their start */
@@ -167,6 +175,18 @@ void tasks_retire_earlier(struct tasktable *t, struct task *k);
 /* The earliest moment k can have begun to wait, from its start in ticks. */
 void tasks_waits_from_ticks(const struct monitor *m, struct task *k,
 			    unsigned long long ticks);
+/*
+ * k may have begun while delay accounting was off (before it last came
+ * on), so the kernel measures nothing of it but cpu: its own unmeasured
+ * bit, or its start in the last such stretch (or unknown).
+ */
+bool tasks_unmeasured(const struct monitor *m, const struct task *k);
+/*
+ * Delay accounting has just come on: mark every task that may have
+ * begun while it was off, and every process with a live thread that
+ * may have (a walk of /proc's threads, at each switch only).
+ */
+void tasks_mark_unmeasured(struct monitor *m);
 
 /*
  * events.c: the proc connector and the exit-record sockets. The handlers

@@ -499,7 +499,8 @@ int readings_use_procstat(struct monitor *m, int why)
 			 _("taskstats failed (%s): cpu and io delay only, "
 			   "from /proc"), strerror(errno));
 	}
-	producer_notice(&m->p, text);
+	/* it explains the other categories' '-': shown first */
+	producer_notice_first(&m->p, text);
 	return 0;
 }
 

@@ -6,6 +6,7 @@
  */
 #include <config.h>
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,12 +74,16 @@ void rows_store_details(const struct monitor *m, const struct task *k,
 static void store_identity(struct monitor *m, struct task *k,
 			   struct store_task *st)
 {
-	if (k->cur && k->cur->kind == TS_KIND_PID && k->cur->have_basic) {
-		if (!k->comm && k->cur->comm[0])
-			tasktable_set_details(k, k->cur->comm, NULL, NULL);
-		if (k->uid == (uid_t)-1)
-			k->uid = k->cur->uid;
-	}
+	/*
+	 * A thread's taskstats record names it (a process's leaves comm
+	 * empty); so does every /proc reading (stat's comm), for a task
+	 * that ends before its details are read.
+	 */
+	if (k->cur && !k->comm && k->cur->comm[0])
+		tasktable_set_details(k, k->cur->comm, NULL, NULL);
+	if (k->cur && k->cur->kind == TS_KIND_PID && k->cur->have_basic &&
+	    k->uid == (uid_t)-1)
+		k->uid = k->cur->uid;
 	if (!k->user && k->uid != (uid_t)-1)
 		tasktable_set_details(k, NULL, NULL, procinfo_user_name(m->pi, k->uid));
 	if (k->uid != (uid_t)-1) {
@@ -99,8 +104,20 @@ static void store_identity(struct monitor *m, struct task *k,
 /* The categories with true figures for this task (delta_cats). */
 static unsigned task_cats(const struct monitor *m, const struct task *k)
 {
-	return delta_cats(m->kernel_cats, m->delayacct == 1, m->acct_hi,
-			  k->waits_from);
+	return delta_cats(m->kernel_cats,
+			  m->delayacct == 1 && !tasks_unmeasured(m, k));
+}
+
+/*
+ * Delay accounting came on since the task's base reading was taken (or
+ * since it began, when it is counted from zero): a wait that ended since
+ * may have begun unstamped (READING_UNSTAMPED).
+ */
+static bool unstamped(const struct monitor *m, const struct task *k)
+{
+	return m->delayacct == 1 && m->acct_hi > -INFINITY &&
+	       k->waits_from <= m->acct_hi &&
+	       (!k->ds.have_prev || k->ds.prev_at <= m->acct_hi);
 }
 
 /* When the task's latest reading was taken at the latest (monotonic). */
@@ -163,7 +180,7 @@ static unsigned reading_flags(const struct monitor *m, const struct task *k,
 	unsigned f = 0;
 	if (c->kind == TS_KIND_PID)
 		f |= READING_OWN | READING_ONE;
-	if (m->o.threads || single_threaded(m, k))
+	if (m->o.threads || single_threaded(m, k) || c->one_thread)
 		f |= READING_ONE;
 	if (threads_steady(m, k))
 		f |= READING_STEADY;
@@ -173,6 +190,8 @@ static unsigned reading_flags(const struct monitor *m, const struct task *k,
 		f |= READING_FINAL;
 	if (k->exited)
 		f |= READING_ENDED;
+	if (unstamped(m, k))
+		f |= READING_UNSTAMPED;
 	return f;
 }
 
@@ -199,7 +218,9 @@ void rows_reading(const struct monitor *m, const struct task *k,
 	r->age = task_age(m, k);
 	r->first_seen = k->first_seen;
 	r->cats = task_cats(m, k);
-	r->threads = k->info.threads > 0 ? k->info.threads : 0;
+	/* the threads a /proc reading summed, where no details were read */
+	r->threads = k->info.threads > 0 ? k->info.threads :
+		     c->threads <= INT32_MAX ? (int32_t)c->threads : 0;
 	r->flags = reading_flags(m, k, c);
 	r->have = c->have;
 	r->have_max = c->have_max;

@@ -6,6 +6,7 @@
  */
 #include <config.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "kernel/procinfo.h"
@@ -16,17 +17,65 @@
  * The earliest moment a task can have begun to wait (task.waits_from):
  * from /proc's start time in boot ticks, a lower bound of its start.
  */
+/* A start in boot ticks as a CLOCK_MONOTONIC time, a lower bound. */
+static double ticks_at(const struct monitor *m, unsigned long long ticks)
+{
+	/* the two clocks part only while the machine sleeps */
+	double asleep = m->clk.boot_ns > m->clk.mono_ns ?
+		(double)(m->clk.boot_ns - m->clk.mono_ns) / 1e9 : 0;
+	return (double)ticks / (double)procinfo_hertz() - asleep;
+}
+
 void tasks_waits_from_ticks(const struct monitor *m, struct task *k,
 			    unsigned long long ticks)
 {
 	if (!ticks)
 		return;
-	/* the two clocks part only while the machine sleeps */
-	double asleep = m->clk.boot_ns > m->clk.mono_ns ?
-		(double)(m->clk.boot_ns - m->clk.mono_ns) / 1e9 : 0;
-	double at = (double)ticks / (double)procinfo_hertz() - asleep;
+	double at = ticks_at(m, ticks);
 	if (at > k->waits_from)
 		k->waits_from = at;
+}
+
+/* Was a task born at `at` (0 unknown) perhaps while it was off? */
+static bool born_unmeasured(const struct monitor *m, double at)
+{
+	return m->acct_hi > -INFINITY &&
+	       (at <= 0 || (at > m->acct_on_until && at <= m->acct_hi));
+}
+
+bool tasks_unmeasured(const struct monitor *m, const struct task *k)
+{
+	return k->unmeasured || born_unmeasured(m, k->waits_from);
+}
+
+static void mark_born(struct task *k, void *arg)
+{
+	if (born_unmeasured(arg, k->waits_from))
+		k->unmeasured = true;
+}
+
+static void mark_thread(const struct pi_task *t, void *arg)
+{
+	struct monitor *m = arg;
+	/* a start of 0 is unknown: taken as maybe while off */
+	if (!born_unmeasured(m, t->start ? ticks_at(m, t->start) : 0))
+		return;
+	struct task *k = tasktable_find(m->procs, t->tgid);
+	if (k)
+		k->unmeasured = true;
+	if (m->threads && (k = tasktable_find(m->threads, t->pid)))
+		k->unmeasured = true;
+}
+
+void tasks_mark_unmeasured(struct monitor *m)
+{
+	if (!m->procs)
+		return; /* at the start: no task yet, each judged as it comes */
+	tasktable_foreach(m->procs, mark_born, m);
+	if (m->threads)
+		tasktable_foreach(m->threads, mark_born, m);
+	if (m->pi)
+		procinfo_scan(m->pi, true, mark_thread, m);
 }
 
 struct tasktable *tasks_active(struct monitor *m)

@@ -172,6 +172,12 @@ struct task {
 	bool forked : 1;           /* its fork event has been seen */
 	bool exit_seen : 1;        /* the connector has told its exit */
 	bool answered : 1;         /* a query has answered for it */
+	/*
+	 * it, or a thread of the process, began while delay accounting
+	 * may have been off: the kernel never measures such a task (no
+	 * delay record of its own), so only cpu is known, for good
+	 */
+	bool unmeasured : 1;
 };
 
 struct tasktable;

@@ -16,11 +16,9 @@ unsigned long long delta_count(unsigned long long prev, unsigned long long cur,
 	return cur >= prev ? cur - prev : 0;
 }
 
-unsigned delta_cats(unsigned kernel_cats, bool acct_on, double acct_hi,
-		    double born)
+unsigned delta_cats(unsigned kernel_cats, bool acct_on)
 {
-	bool measured = acct_hi == -INFINITY || (born > 0 && born > acct_hi);
-	if (!acct_on || !measured)
+	if (!acct_on)
 		kernel_cats &= 1u << CAT_CPU;
 	return kernel_cats;
 }
@@ -130,8 +128,14 @@ static bool possible(const struct delta_bounds *b, int c, uint64_t dtotal,
 	}
 	if (lim <= 0)
 		return true; /* nothing more to bound it with */
-	if (!have_count)
-		return true;
+	if (!have_count) {
+		/*
+		 * No count (/proc's io delay, field 42 of stat): each of the
+		 * task's threads waited at most as long as the task lived.
+		 */
+		int parts = b->thread ? 1 : b->threads;
+		return parts <= 0 || (double)dtotal <= parts * lim;
+	}
 	double waits = (double)dcount;
 	if (c == CAT_CPU) {
 		/* a run-queue wait cut by migration: one part per thread */
@@ -177,6 +181,17 @@ int delta_interval(const struct ts_reading *prev, const struct ts_reading *cur,
 		/* a lifetime max that rose was set by a wait of this window */
 		bool max_rose = (cur->have_max & bit) && waited &&
 			y->max_ns > ((prev->have_max & bit) ? x->max_ns : 0);
+		/*
+		 * a wait begun while delay accounting was off ends measured
+		 * from the start of an earlier one: what moved cannot be
+		 * trusted (the scheduler's cpu and the irq time are stamped
+		 * otherwise)
+		 */
+		if (b->unstamped && waited && c != CAT_CPU && c != CAT_IRQ) {
+			o->flags = DELTA_DROPPED;
+			dropped++;
+			continue;
+		}
 		if (!possible(b, c, dtotal, have_count, dcount, max_rose,
 			      y->max_ns)) {
 			o->flags = DELTA_DROPPED;

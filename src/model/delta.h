@@ -71,6 +71,8 @@ struct delta_bounds {
 	int threads;     /* a process's threads, for the cpu rule; 0 unknown */
 	double from, to; /* the window in CLOCK_REALTIME seconds (for the
 			    kernel's max time stamps, version 17); 0: none */
+	bool unstamped;  /* waits of the window may have begun while delay
+			    accounting was off (READING_UNSTAMPED) */
 };
 
 enum delta_flags {
@@ -187,16 +189,14 @@ int delta_row(const struct ts_reading *prev, const struct ts_reading *cur,
 	      double dt, const struct delta_bounds *b, struct row *row);
 
 /*
- * The categories with true figures for a task born (CLOCK_MONOTONIC
- * seconds, 0 unknown) when delay accounting is on (acct_on) and came on
- * at the latest at acct_hi (-INFINITY: before stalltop started, taken as
- * measured from the start). The scheduler always times run-queue waits;
- * the others only while delay accounting is on, and a task that was alive
- * when it came on may have been inside a wait whose start was never
- * stamped: its figures are unknown for good.
+ * The categories with true figures while delay accounting is on
+ * (acct_on) or off: the scheduler always times run-queue waits, the
+ * kernel the others only while it is on. A task alive when it came on
+ * may have been inside a wait whose start was never stamped: the first
+ * interval after is READING_UNSTAMPED, and no wait counted later began
+ * before it came on (its waits_from).
  */
-unsigned delta_cats(unsigned kernel_cats, bool acct_on, double acct_hi,
-		    double born);
+unsigned delta_cats(unsigned kernel_cats, bool acct_on);
 
 /*
  * A process whose threads all ended but that is not yet reaped answers a

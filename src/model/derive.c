@@ -50,6 +50,7 @@ static void bounds(const struct derive_state *s, const struct task_reading *r,
 	b->threads = r->threads > 0 ? r->threads : 0;
 	b->from = w->from;
 	b->to = w->to;
+	b->unstamped = r->flags & READING_UNSTAMPED;
 }
 
 /* Two readings into a checked interval; the waits it counted dated. */

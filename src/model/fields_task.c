@@ -53,7 +53,8 @@ void fields_task_get_user(const struct field *f, const struct row *r,
 			  const struct field_ctx *c, struct field_value *v)
 {
 	(void)f;
-	if (r->user && (*r->user || c->fmt != FIELD_FMT_SCREEN))
+	/* no user name is empty: "" is a task whose owner was not read */
+	if (r->user && *r->user)
 		fields_value_str(v, r->user);
 	else if (r->uid != (uid_t)-1 && c->fmt != FIELD_FMT_JSON)
 		fields_value_int(v, (long long)r->uid);

@@ -206,6 +206,20 @@ void producer_notice(struct producer *p, const char *text)
 	p->notices[p->nnotices] = NULL;
 }
 
+void producer_notice_first(struct producer *p, const char *text)
+{
+	producer_notice(p, text);
+	for (int i = 1; i < p->nnotices; i++) {
+		if (strcmp(p->notices[i], text) != 0)
+			continue;
+		char *t = p->notices[i];
+		memmove(&p->notices[1], &p->notices[0],
+			(size_t)i * sizeof(p->notices[0]));
+		p->notices[0] = t;
+		break;
+	}
+}
+
 void producer_notice_replace(struct producer *p, const char *old,
 			     const char *text)
 {

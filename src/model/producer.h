@@ -230,6 +230,11 @@ const char *producer_refusal(const struct producer *p, enum producer_words w);
 const char *const *producer_notices(const struct producer *p);
 /* For producers: add a notice (copied; duplicates are dropped). */
 void producer_notice(struct producer *p, const char *text);
+/*
+ * For producers: add a notice before the others, for one that explains
+ * them (a screen short of lines shows the first ones).
+ */
+void producer_notice_first(struct producer *p, const char *text);
 /* For producers: the notice old (NULL: none) becomes text. */
 void producer_notice_replace(struct producer *p, const char *old,
 			     const char *text);

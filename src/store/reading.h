@@ -54,6 +54,14 @@ enum reading_flags {
 	 * counters are zero
 	 */
 	READING_STANDING = 1u << 6,
+	/*
+	 * the base reading was taken before delay accounting came on (or
+	 * the task is counted from zero and was alive then): a wait that
+	 * ended since may have begun while it was off, and the kernel
+	 * measures such a wait from a stale start; every category but cpu
+	 * and irq that moved is dropped
+	 */
+	READING_UNSTAMPED = 1u << 7,
 };
 
 struct reading_delay {

@@ -317,11 +317,24 @@ static void status_line(struct screen *s, int y)
 static int notices(struct screen *s, int y, int max)
 {
 	const char *const *n = s->m ? producer_notices(s->m) : NULL;
-	int used = 0;
-	for (; n && *n && used < max; n++, used++) {
+	int total = 0, used = 0;
+	while (n && n[total])
+		total++;
+	for (; used < total && used < max; used++) {
+		int cols = COLS - 1;
 		move(y + used, 1);
+		if (used == max - 1 && total > max) {
+			/* the notices that do not fit are counted, not lost */
+			char more[32];
+			snprintf(more, sizeof(more), _("(+%d more) "), total - max);
+			int w = textwidth_width(more);
+			w = w < cols ? w : cols;
+			screen_draw_text(s, more, false, w, false,
+					 s->attr[R_NOTICE] | A_BOLD);
+			cols -= w;
+		}
 		/* raw: a recording's notes name its files, outside text */
-		screen_draw_text(s, *n, true, COLS - 1, false, s->attr[R_NOTICE]);
+		screen_draw_text(s, n[used], true, cols, false, s->attr[R_NOTICE]);
 	}
 	return used;
 }

@@ -106,4 +106,34 @@ expect "unprivileged samples" "$TMP/st.json" --argjson spin "[$spinners]" '
 note "spinner cpu delays: $(jq -c --argjson spin "[$spinners]" \
 	'[.tasks[] | select(.pid as $p | $spin | index($p)) | .delay.cpu.pct]' "$TMP/st.json" | tr '\n' ' ')"
 note "stderr: $(cat "$TMP/st.err")"
+
+# Young tasks waiting on IO, a new one every few hundred ms: on Linux
+# 6.18 field 42 of a task a few ticks old can read about the machine's
+# uptime (seen: IO 253,000 % for dd). No io figure may be more than the
+# task's threads lived (its start, from the row, to the sample's time:
+# the independent reading), with the trust rules' slack (1 % + 2 ms)
+# and a tick (10 ms) for the start's and field 42's resolution; one
+# that would be is dropped, as on the taskstats path. And every row is
+# named: a task that ends before its details are read keeps the name
+# its reading gave, and an owner not read is null, never "".
+chmod 0777 "$TMP" 2>/dev/null
+bg_start ddloop sh -c 'while :; do dd if=/dev/zero of="$1/dd.out" bs=64k count=200 oflag=direct 2>/dev/null || exit 1; done' sh "$TMP"
+timeout 60 setpriv --reuid=$nobody --regid=$nobody --clear-groups \
+	--inh-caps=-all "$exe" -b --json -n 20 -d 0.5 \
+	>"$TMP/io.json" 2>"$TMP/io.err" ||
+	fail "stalltop as nobody exited $?: $(cat "$TMP/io.err")"
+check_json "$TMP/io.json"
+expect "io figures within the time lived, names" "$TMP/io.json" '
+  .time as $now | .interval as $iv
+  | .tasks[]
+  | (if .comm == "" or .comm == null
+     then "pid \(.pid): no name (comm \(.comm | tojson))" else empty end),
+    (if .user == "" then "pid \(.pid) (\(.comm)): user \"\", expected a name or null"
+     else empty end),
+    (select(.delay.io.pct != null and .threads != null and .start != null)
+     | (.delay.io.pct / 100 * $iv) as $waited
+     | (.threads * (($now - .start + 0.01) * 1.01 + 0.002)) as $lived
+     | select($waited > $lived)
+     | "pid \(.pid) (\(.comm)), \(.threads) thread(s), started \($now - .start) s before the sample: io \(.delay.io.pct) % of \($iv) s = \($waited) s waited, more than the \($lived) s it lived")'
+note "io rows dropped: $(jq -c '[.tasks[] | select((.dropped // []) | index("io")) | .comm]' "$TMP/io.json" | tr -d '\n')"
 exit 0

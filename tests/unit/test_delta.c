@@ -297,6 +297,48 @@ static void test_impossible(void)
 }
 
 /*
+ * The io delay of /proc (stat's field 42, in ticks) has no count: each
+ * of the task's threads waited at most as long as the task lived. Linux
+ * 6.18 gives a task 4 ticks old about the machine's uptime there.
+ */
+static void test_impossible_uncounted(void)
+{
+	struct ts_reading a = { 0 }, b = { 0 };
+	a.have = b.have = (1u << CAT_CPU) | (1u << CAT_IO);
+	a.no_count = b.no_count = 1u << CAT_IO;
+	b.d[CAT_IO].total_ns = 235000000000ULL; /* 235 s */
+	struct row r;
+	/* a process of one thread, 40 ms old */
+	struct delta_bounds p = { .cats = ALL, .age = 0.04, .threads = 1 };
+	CHECK(delta_row(&a, &b, 1.0, &p, &r) == 1);
+	CHECK(r.d[CAT_IO].dropped);
+	CHECK(!r.d[CAT_IO].avail);
+	CHECK(r.d[CAT_CPU].avail);
+	/* the same as a thread */
+	struct delta_bounds t = { .cats = ALL, .age = 0.04, .thread = true };
+	CHECK(delta_row(&a, &b, 1.0, &t, &r) == 1);
+	/* 4 s of a 2 s old process of 3 threads can be (at the edge, 1 % + 2 ms) */
+	b.d[CAT_IO].total_ns = 4000000000ULL;
+	struct delta_bounds three = { .cats = ALL, .age = 2.0, .threads = 3 };
+	CHECK(delta_row(&a, &b, 1.0, &three, &r) == 0);
+	CHECK_NEAR(r.d[CAT_IO].pct, 400.0, 1e-9);
+	b.d[CAT_IO].total_ns = 6065000000ULL; /* within 3 × (2 s + 1 % + 2 ms) = 6.066 s */
+	CHECK(delta_row(&a, &b, 1.0, &three, &r) == 0);
+	b.d[CAT_IO].total_ns = 6067000000ULL;
+	CHECK(delta_row(&a, &b, 1.0, &three, &r) == 1);
+	/* a long wait of an old task that ends now is true */
+	b.d[CAT_IO].total_ns = 5000000000ULL;
+	struct delta_bounds old = { .cats = ALL, .age = 3600, .threads = 1 };
+	CHECK(delta_row(&a, &b, 1.0, &old, &r) == 0);
+	CHECK_NEAR(r.d[CAT_IO].pct, 500.0, 1e-9);
+	/* its threads unknown: nothing to bound it with */
+	old.threads = 0;
+	p.threads = 0;
+	b.d[CAT_IO].total_ns = 235000000000ULL;
+	CHECK(delta_row(&a, &b, 1.0, &p, &r) == 0);
+}
+
+/*
  * The slack of the age bound, at its edges: a wait may last the task's
  * age + 1 % + 2 ms (the two clocks), not a nanosecond-scale step more.
  * Each figure sits 0.5 ms inside or outside the limit, so a slack that
@@ -557,20 +599,41 @@ static void test_total(void)
 static void test_cats(void)
 {
 	const unsigned cpu = 1u << CAT_CPU;
-	/* on before stalltop started: every task is taken as measured */
-	CHECK_EQ_U(delta_cats(ALL, true, -INFINITY, 0), ALL);
-	/* switched on at 100: a task born before has cpu only, for good */
-	CHECK_EQ_U(delta_cats(ALL, true, 100.0, 99.5), cpu);
-	CHECK_EQ_U(delta_cats(ALL, true, 100.0, 100.0), cpu);
-	/* born after the switch: everything */
-	CHECK_EQ_U(delta_cats(ALL, true, 100.0, 100.2), ALL);
-	/* unknown birth after a switch: not known to be measured */
-	CHECK_EQ_U(delta_cats(ALL, true, 100.0, 0), cpu);
-	/* off: cpu only */
-	CHECK_EQ_U(delta_cats(ALL, false, -INFINITY, 0), cpu);
+	/* on: every category the kernel collects */
+	CHECK_EQ_U(delta_cats(ALL, true), ALL);
+	/* off: cpu only (the scheduler times run-queue waits anyway) */
+	CHECK_EQ_U(delta_cats(ALL, false), cpu);
 	/* what the kernel lacks stays out */
-	CHECK_EQ_U(delta_cats(ALL & ~(1u << CAT_IRQ), true, -INFINITY, 0),
+	CHECK_EQ_U(delta_cats(ALL & ~(1u << CAT_IRQ), true),
 		   ALL & ~(1u << CAT_IRQ));
+}
+
+/*
+ * The interval in which delay accounting came on: a wait begun while it
+ * was off is measured from a stale start, so what moved is dropped, but
+ * cpu and irq (stamped otherwise) and what did not move stay.
+ */
+static void test_unstamped(void)
+{
+	struct ts_reading a = reading(1, 100000, 4, 1000000);
+	struct ts_reading b = reading(3, 300000, 6, 900000000ULL);
+	a.d[CAT_IRQ].count = 1;
+	b.d[CAT_IRQ].count = 2;
+	b.d[CAT_IRQ].total_ns = 5000;
+	struct delta_bounds u = { .cats = ALL, .age = 3600, .threads = 1,
+				  .unstamped = true };
+	struct row r;
+	CHECK(delta_row(&a, &b, 1.0, &u, &r) == 1);
+	CHECK(r.d[CAT_IO].dropped && !r.d[CAT_IO].avail);
+	CHECK(r.d[CAT_CPU].avail && !r.d[CAT_CPU].dropped);
+	CHECK_NEAR(r.d[CAT_CPU].pct, 0.02, 1e-9);
+	CHECK(r.d[CAT_IRQ].avail && !r.d[CAT_IRQ].dropped);
+	CHECK(r.d[CAT_SWAP].avail && r.d[CAT_SWAP].pct == 0); /* did not move */
+	/* the next interval, from a base read after: the same figure is true */
+	u.unstamped = false;
+	CHECK(delta_row(&a, &b, 1.0, &u, &r) == 0);
+	CHECK(r.d[CAT_IO].avail);
+	CHECK_NEAR(r.d[CAT_IO].pct, 89.9, 1e-9);
 }
 
 static void test_zombie(void)
@@ -654,11 +717,13 @@ int main(void)
 	test_count_reset();
 	test_from_zero();
 	test_impossible();
+	test_impossible_uncounted();
 	test_age_slack();
 	test_max();
 	test_accumulate();
 	test_total();
 	test_cats();
+	test_unstamped();
 	test_zombie();
 	test_moved();
 	test_still();

@@ -147,6 +147,8 @@ static void test_parse_stat(void)
 	CHECK(st.have_ppid && st.ppid == 1);
 	CHECK(st.have_majflt && st.majflt == 0);
 	CHECK(st.have_threads && st.threads == 1);
+	/* the name: from the first '(' to the last ')' */
+	CHECK_STR(st.comm, "a) (b c");
 
 	/* a negative nice value; one out of range is no stat line */
 	CHECK(procfs_parse_stat("1 (x) S 1 1 1 0 -1 2097216 0 0 0 0 0 0 0 0 "
@@ -167,6 +169,16 @@ static void test_parse_stat(void)
 	CHECK(st.have_ppid && st.ppid == 1);
 	CHECK(procfs_parse_stat("1 (a) b) S 1", &st) == 0);
 	CHECK(st.state == 'S');
+	CHECK_STR(st.comm, "a) b");
+	/* an empty name, and one longer than any the kernel gives, cut */
+	CHECK(procfs_parse_stat("1 () S 1", &st) == 0);
+	CHECK_STR(st.comm, "");
+	char lng[200];
+	memset(lng, 'n', sizeof(lng));
+	memcpy(lng, "1 (", 3);
+	memcpy(lng + 180, ") S 1", 6);
+	CHECK(procfs_parse_stat(lng, &st) == 0);
+	CHECK_EQ_U(strlen(st.comm), PROCFS_COMM_BYTES - 1);
 
 	/* no stat line, or a field taken that is no number */
 	CHECK(procfs_parse_stat("1 (a) b)", &st) == -1);

@@ -92,6 +92,10 @@ static void two_lives(void)
 	CHECK_EQ_U(a.d[TS_DELAY_CPU].total_ns, 1000000);
 	CHECK_EQ_U(a.d[TS_DELAY_CPU].count, 10);
 	CHECK_EQ_U(a.run_ns, 1500000);
+	/* the name of the main thread, the threads summed; two: not alone */
+	CHECK_STR(a.comm, "fake");
+	CHECK_EQ_U(a.threads, 2);
+	CHECK(!a.one_thread);
 
 	/* the same life grows */
 	snprintf(dir, sizeof(dir), "%s/4242/task/4242", root);
@@ -117,6 +121,23 @@ static void two_lives(void)
 	CHECK(procstat_query(ps, TS_KIND_TGID, &id, 1, on_reading, &c, NULL) == 0);
 	CHECK_EQ_U(c.d[TS_DELAY_CPU].total_ns, 25000);
 	CHECK_EQ_U(c.d[TS_DELAY_CPU].count, 3);
+	/* the new life had its main thread alone at both readings */
+	CHECK(c.one_thread);
+	CHECK_EQ_U(c.threads, 1);
+	/* a second thread: every wait is no longer the main thread's, ... */
+	snprintf(dir, sizeof(dir), "%s/4242/task/4244", root);
+	fake_task(dir, 9001, 0, 100, 100, 1);
+	CHECK(procstat_query(ps, TS_KIND_TGID, &id, 1, on_reading, &c, NULL) == 0);
+	CHECK(!c.one_thread);
+	CHECK_EQ_U(c.threads, 2);
+	/* ... nor after it ended */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		exit(99);
+	CHECK(procstat_query(ps, TS_KIND_TGID, &id, 1, on_reading, &c, NULL) == 0);
+	CHECK(!c.one_thread);
+	CHECK_EQ_U(c.threads, 1);
+	snprintf(dir, sizeof(dir), "%s/4242/task/4242", root);
 	/* a thread query reads below the root too */
 	snprintf(dir, sizeof(dir), "%s/4242", root);
 	fake_task(dir, 9000, 0, 60500, 25001, 3);
@@ -125,6 +146,8 @@ static void two_lives(void)
 	CHECK(procstat_query(ps, TS_KIND_PID, &id, 1, on_reading, &t, &gone) == 0);
 	CHECK_EQ_U(gone, 0);
 	CHECK_EQ_U(t.d[TS_DELAY_CPU].total_ns, 25000);
+	CHECK_STR(t.comm, "fake");
+	CHECK_EQ_U(t.threads, 1);
 	procstat_free(ps);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)
