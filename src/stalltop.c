@@ -395,7 +395,7 @@ static struct om_rule *group_rules(struct options *o)
 	return r;
 }
 
-/* A replay ends this long after SIGINT or SIGTERM at most (quitguard.h). */
+/* stalltop ends this long after SIGINT or SIGTERM at most (quitguard.h). */
 #define QUIT_GRACE 0.3
 
 struct quitting {
@@ -613,8 +613,11 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
 	atexit(recording_at_exit);
-	/* a replay ends within half a second of them, whatever it is doing */
-	if (o.replay && quitguard_start(quit_signals, 3, QUIT_GRACE) < 0)
+	/*
+	 * stalltop ends within half a second of them, whatever it is doing:
+	 * a replay reading, a write to a pipe or terminal nobody reads
+	 */
+	if (quitguard_start(quit_signals, 3, QUIT_GRACE) < 0)
 		err(1, _("cannot watch signals"));
 
 	char cgroup[4096];
