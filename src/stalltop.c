@@ -756,6 +756,9 @@ int main(int argc, char **argv)
 	} else {
 		code = run_screen(m, loop, &o);
 	}
+	/* what was replayed is not all the recording held: it said what */
+	if (code == 0 && producer_damaged(m))
+		code = 3;
 
 	/*
 	 * Ended by a signal: at once. Freeing a huge sample takes longer

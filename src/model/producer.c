@@ -177,6 +177,11 @@ bool producer_done(const struct producer *p)
 	return p->ops->done && p->ops->done(p);
 }
 
+bool producer_damaged(const struct producer *p)
+{
+	return p->ops->damaged && p->ops->damaged(p);
+}
+
 const char *producer_words(const struct producer *p, enum producer_words w)
 {
 	return p->ops->words ? p->ops->words(p, w) : NULL;

@@ -140,6 +140,11 @@ struct producer_ops {
 			 size_t *count);
 	/* The last sample was handed out: the stream has an end. */
 	bool (*done)(const struct producer *p);
+	/*
+	 * Part of the stream was skipped as damage so far (its notices say
+	 * what). NULL: nothing of its stream can be.
+	 */
+	bool (*damaged)(const struct producer *p);
 
 	/* Its words (translated) for the user, or NULL: it has none. */
 	const char *(*words)(const struct producer *p, enum producer_words w);
@@ -220,6 +225,8 @@ bool producer_position(const struct producer *p, size_t *index,
 		       size_t *count);
 /* true once the last sample of a finite stream was handed out. */
 bool producer_done(const struct producer *p);
+/* true once part of the stream was skipped as damage (the notices say). */
+bool producer_damaged(const struct producer *p);
 
 /* The producer's words of that kind, or NULL where it has none. */
 const char *producer_words(const struct producer *p, enum producer_words w);

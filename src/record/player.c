@@ -206,6 +206,11 @@ static bool done(const struct producer *p)
 	return of_const(p)->done;
 }
 
+static bool damaged(const struct producer *p)
+{
+	return replay_set_damaged(of_const(p)->rp);
+}
+
 static void set_threads(struct producer *p, bool threads, pid_t only_tgid)
 {
 	struct player *pl = of(p);
@@ -502,6 +507,7 @@ static const struct producer_ops player_store_ops = {
 	.paused = paused,
 	.position = position,
 	.done = done,
+	.damaged = damaged,
 	.words = words,
 	.free = player_free,
 };
@@ -516,6 +522,7 @@ static const struct producer_ops player_ops = {
 	.paused = paused,
 	.position = position,
 	.done = done,
+	.damaged = damaged,
 	.words = words,
 	.free = player_free,
 };

@@ -238,9 +238,20 @@ int replay_take_store(struct replay *rp)
 	return fd;
 }
 
+const char *replay_store_cut(const struct replay *rp, bool *damaged)
+{
+	*damaged = rp->dmg.copy_cut;
+	return rp->dmg.stop[0] ? rp->dmg.stop : NULL;
+}
+
 const char *replay_problem(const struct replay *rp)
 {
 	return rp->problem;
+}
+
+bool replay_damaged(const struct replay *rp)
+{
+	return rp->dmg.skipped || rp->dmg.order || rp->dmg.zdamage;
 }
 
 void replay_close(struct replay *rp)

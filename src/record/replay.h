@@ -28,9 +28,11 @@
  * one, the samples are copied as they are found into an unlinked
  * temporary file (what is skipped takes no room there); a FIFO without a
  * writer is waited for. Such a file that holds a recording of readings
- * (a store file, by its first bytes) is copied whole and not indexed:
- * replay_take_store() hands over the copy. Reading stops (-1, errno EINTR) as soon as the
- * descriptor of replay_opts.cancel_fd becomes readable.
+ * (a store file, by its first bytes) is copied and not indexed:
+ * replay_take_store() hands over the copy. Either copy holds at most
+ * REPLAY_COPY_MAX bytes (what follows is not read; the problem says
+ * so). Reading stops (-1, errno EINTR) as soon as the descriptor of
+ * replay_opts.cancel_fd becomes readable.
  *
  * Values are checked as the kernel's are (rec_check.h): a sample whose
  * time is impossible, or not later than the one before it in its session
@@ -50,10 +52,12 @@
 #ifndef STALLTOP_REPLAY_H
 #define STALLTOP_REPLAY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "model/sample.h"
+#include "store/frame.h"
 
 struct replay;
 
@@ -63,6 +67,15 @@ struct replay;
 #define REPLAY_DECODE_MAX ((uint64_t)4 << 30)
 #define REPLAY_SAMPLES_MAX ((size_t)8 << 20)
 #define REPLAY_SESSIONS_MAX ((size_t)64 << 10)
+/*
+ * The copy of a recording of readings read from a pipe, a FIFO or a
+ * device holds at most REPLAY_COPY_MAX bytes, and ends where
+ * REPLAY_COPY_GAP bytes held no start of a record (the longest record
+ * there can be: nothing after them can be one that holds).
+ */
+#define REPLAY_COPY_MAX ((uint64_t)1 << 30)
+#define REPLAY_COPY_GAP ((uint64_t)FRAME_MAX_STORED + FRAME_HEADER_SIZE + \
+			 FRAME_TRAILER_SIZE)
 
 /* How to open a recording. */
 struct replay_opts {
@@ -142,6 +155,12 @@ const struct rec_header *replay_header(const struct replay *rp, size_t index);
  * line adds to it, so the text may change (and move) after such a call.
  */
 const char *replay_problem(const struct replay *rp);
+/*
+ * Was part of it skipped as damage: a line that is no sample, one out of
+ * time order, compressed data damaged? (Not a torn end: a crash leaves
+ * one; not values dropped, nor a limit reached.)
+ */
+bool replay_damaged(const struct replay *rp);
 
 /*
  * When the file (a pipe, a FIFO, a device) held a recording of readings:
@@ -149,6 +168,12 @@ const char *replay_problem(const struct replay *rp);
  * start; else -1. Such a replay has no samples of its own.
  */
 int replay_take_store(struct replay *rp);
+/*
+ * Where that copy stopped short of the file's end (a translated note),
+ * or NULL; *damaged: it stopped at what is no recording (else at
+ * REPLAY_COPY_MAX).
+ */
+const char *replay_store_cut(const struct replay *rp, bool *damaged);
 
 void replay_close(struct replay *rp);
 

@@ -150,6 +150,16 @@ void replay_damage_problem(struct replay *rp)
 					 "%zu impossible values were dropped "
 					 "(the first in line %zu)", d->values),
 			 d->values, d->first_values);
+	if (d->notime)
+		add_note(&text, ngettext("%zu sample has no time (the first in "
+					 "line %zu): its time is shown as "
+					 "unknown (-, JSON null, an empty CSV "
+					 "field)",
+					 "%zu samples have no time (the first "
+					 "in line %zu): their time is shown as "
+					 "unknown (-, JSON null, an empty CSV "
+					 "field)", d->notime),
+			 d->notime, d->first_notime);
 	if (*d->stop)
 		add_note(&text, "%s", d->stop);
 	if (d->torn_last)

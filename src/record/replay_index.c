@@ -252,6 +252,16 @@ static void add_sample(struct scan *sc, off_t off, const char *s, size_t len,
 		rp->idx = e;
 		rp->cap = cap;
 	}
+	if (sc->copy && (uint64_t)sc->copy_len + len > REPLAY_COPY_MAX) {
+		snprintf(rp->dmg.stop, sizeof(rp->dmg.stop),
+			 _("%s is copied into a temporary file of at most %llu "
+			   "MiB to be replayed: replayed the samples before "
+			   "line %zu"), sc->path,
+			 (unsigned long long)(REPLAY_COPY_MAX >> 20),
+			 sc->line_no);
+		sc->stop = true;
+		return;
+	}
 	if (sc->copy) {
 		/* the copy holds the samples only: nothing skipped takes room */
 		if (write_all(rp->fd, s, len) < 0) {
@@ -264,6 +274,8 @@ static void add_sample(struct scan *sc, off_t off, const char *s, size_t len,
 		off = sc->copy_len;
 		sc->copy_len += (off_t)len;
 	}
+	if (isnan(time) && !rp->dmg.notime++)
+		rp->dmg.first_notime = sc->line_no;
 	rp->idx[rp->n++] = (struct entry){
 		.off = off, .time = time, .line = sc->line_no,
 		.len = (uint32_t)len, .session = (uint32_t)(rp->nsess - 1),
@@ -405,6 +417,7 @@ static void finish(struct scan *sc, const struct gathering *g, int zerr)
 	if (!sc->stop && zerr != Z_OK && zerr != Z_BUF_ERROR) {
 		size_t n = rp->n;
 
+		d->zdamage = true;
 		snprintf(d->stop, sizeof(d->stop),
 			 ngettext("the compressed data is damaged after line "
 				  "%zu: replayed the %zu sample before it",
@@ -535,14 +548,50 @@ static void split(struct scan *sc, struct gathering *g, const char *chunk,
 }
 
 /*
- * A recording of readings read from a pipe, FIFO or device: all of it,
- * the n bytes of chunk (of size cap) first, into an unlinked temporary
- * file, left in rp->store_fd for the player (replay_take_store).
+ * The last place at which a record may start (its magic) up to the end
+ * of the n bytes at p, which are those at pos of the stream: last, or
+ * one in them. prev: the 3 bytes before them, updated.
+ */
+static uint64_t magic_last(const char *p, size_t n, uint64_t pos,
+			   char prev[3], uint64_t last)
+{
+	const char *magic = STOREINDEX_MAGIC;
+	char edge[6];
+	size_t m = n < 3 ? n : 3;
+
+	/* one that starts in prev and ends in p */
+	memcpy(edge, prev, 3);
+	memcpy(edge + 3, p, m);
+	for (size_t i = 0; i < 3 && i + 4 <= 3 + m; i++)
+		if (memcmp(edge + i, magic, 4) == 0 && pos + i >= 3)
+			last = pos + i - 3;
+	for (const char *q = p; (q = memmem(q, n - (size_t)(q - p), magic,
+					    4)) != NULL; q++)
+		last = pos + (uint64_t)(q - p);
+	if (n >= 3) {
+		memcpy(prev, p + n - 3, 3);
+	} else {
+		memmove(prev, prev + n, 3 - n);
+		memcpy(prev + 3 - n, p, n);
+	}
+	return last;
+}
+
+/*
+ * A recording of readings read from a pipe, FIFO or device: the n bytes
+ * of chunk (of size cap) first, into an unlinked temporary file, left in
+ * rp->store_fd for the player (replay_take_store). The copy stops where
+ * no record can be any more (REPLAY_COPY_GAP bytes with no record's
+ * start: what follows is no recording) or at REPLAY_COPY_MAX bytes; the
+ * note of either is rp->dmg.stop.
  */
 static void copy_store(struct scan *sc, struct gzio_reader *z, char *chunk,
 		       size_t n, size_t cap)
 {
+	struct damage *d = &sc->rp->dmg;
 	int fd = temp_fd();
+	uint64_t pos = 0, last = 0;
+	char prev[3] = { 0, 0, 0 };
 
 	if (fd < 0) {
 		snprintf(sc->err, sc->errsize, _("cannot create a temporary "
@@ -552,7 +601,33 @@ static void copy_store(struct scan *sc, struct gzio_reader *z, char *chunk,
 		return;
 	}
 	do {
-		if (write_all(fd, chunk, n) < 0) {
+		size_t take = n;
+		bool end = false;
+
+		last = magic_last(chunk, n, pos, prev, last);
+		if (pos + n > last + REPLAY_COPY_GAP) {
+			take = (size_t)(last + REPLAY_COPY_GAP - pos);
+			end = d->copy_cut = true;
+			snprintf(d->stop, sizeof(d->stop),
+				 _("reading %s stopped at byte %llu: no record "
+				   "starts in the %llu bytes before it (they "
+				   "were skipped), so what follows is no "
+				   "recording"), sc->path,
+				 (unsigned long long)(pos + take),
+				 (unsigned long long)(pos + take - last));
+		}
+		if (pos + take > REPLAY_COPY_MAX) {
+			take = (size_t)(REPLAY_COPY_MAX - pos);
+			end = true;
+			d->copy_cut = false;
+			snprintf(d->stop, sizeof(d->stop),
+				 _("%s is copied into a temporary file of at "
+				   "most %llu MiB to be replayed: replayed what "
+				   "those hold (give the file by name to replay "
+				   "all of it)"), sc->path,
+				 (unsigned long long)(REPLAY_COPY_MAX >> 20));
+		}
+		if (write_all(fd, chunk, take) < 0) {
 			snprintf(sc->err, sc->errsize,
 				 _("cannot write a temporary file: %s"),
 				 strerror(errno));
@@ -560,6 +635,9 @@ static void copy_store(struct scan *sc, struct gzio_reader *z, char *chunk,
 			close(fd);
 			return;
 		}
+		pos += take;
+		if (end)
+			break;
 	} while ((n = gzio_read(z, chunk, cap)) > 0);
 	if (lseek(fd, 0, SEEK_SET) < 0) {
 		snprintf(sc->err, sc->errsize, _("cannot read %s: %s"),

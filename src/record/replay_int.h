@@ -64,8 +64,13 @@ struct damage {
 	size_t torn, first_torn;        /* ends of sessions cut by a crash */
 	bool torn_last;                 /* the last line is torn */
 	bool not_closed;                /* a compressed stream cut short */
+	bool zdamage;                   /* compressed data damaged (stop) */
+	bool copy_cut;                  /* the copy of a recording of
+					   readings stopped at what is no
+					   recording (stop) */
 	size_t rows, first_rows;        /* rows that are not tasks */
 	size_t values, first_values;    /* impossible values dropped */
+	size_t notime, first_notime;    /* samples without a time */
 	char stop[512];                 /* where reading stopped, or "" */
 };
 

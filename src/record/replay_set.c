@@ -38,6 +38,8 @@ struct store_member {
 			      it); SIZE_MAX: none */
 	size_t bad;        /* entries found not to decode */
 	size_t first_bad;  /* ... the first one's */
+	char *copy_note;   /* where the copy of a pipe stopped, or NULL */
+	bool copy_damaged; /* ... at what is no recording */
 };
 
 struct member {
@@ -254,6 +256,7 @@ static void store_close(struct store_member *st)
 	storeindex_free(&st->ix);
 	if (st->fd >= 0)
 		close(st->fd);
+	free(st->copy_note);
 	free(st);
 }
 
@@ -291,6 +294,7 @@ static int store_open(struct member *m, int fd, size_t max, int cancel_fd,
 		snprintf(err, errsize, "%s", strerror(ENOMEM));
 		goto fail;
 	}
+	storefile_reader_cancel(st->r, cancel_fd);
 	if (!st->ix.n && st->ix.skipped) {
 		snprintf(err, errsize, _("%s is not a recording: no record in "
 					 "it holds"), m->path);
@@ -343,12 +347,23 @@ static int open_members(struct replay_set *set, double begin, double end,
 
 			if (fd >= 0) {
 				/* a pipe or FIFO that held readings: its copy */
+				bool cut_damaged;
+				const char *cut = replay_store_cut(m->rp,
+								   &cut_damaged);
+				char *note = cut ? strdup(cut) : NULL;
+
 				replay_close(m->rp);
 				m->rp = NULL;
 				m->store = true;
 				opened = store_open(m, fd, o.max_samples,
 						    cancel_fd, why,
 						    sizeof(why)) == 0;
+				if (opened) {
+					m->st->copy_note = note;
+					m->st->copy_damaged = cut && cut_damaged;
+				} else {
+					free(note);
+				}
 			}
 		}
 		if (!opened && (!m->from_dir || errno == EINTR)) {
@@ -605,6 +620,8 @@ static char *store_problem(const struct store_member *st)
 	uint64_t inside = ix->skipped - ix->tail;
 	char *text = NULL;
 
+	if (st->copy_note)
+		add_note(&text, "%s", st->copy_note);
 	if (inside) {
 		unsigned long long parts = ix->parts - (ix->tail > 0);
 
@@ -613,7 +630,24 @@ static char *store_problem(const struct store_member *st)
 					 "bytes) were skipped", parts),
 			 parts, (unsigned long long)inside);
 	}
-	if (ix->tail)
+	if (ix->notime)
+		add_note(&text, ngettext("%zu sample has no time (sample %zu "
+					 "of the file): its time is shown as "
+					 "unknown (-, JSON null, an empty CSV "
+					 "field)",
+					 "%zu samples have no time (from sample "
+					 "%zu of the file on): their time is "
+					 "shown as unknown (-, JSON null, an "
+					 "empty CSV field)", ix->notime),
+			 ix->notime, ix->first_notime + 1);
+	if (ix->repeats)
+		add_note(&text, ngettext("%llu record repeated the one right "
+					 "before it and was skipped",
+					 "%llu records repeated the one right "
+					 "before them and were skipped",
+					 ix->repeats),
+			 (unsigned long long)ix->repeats);
+	if (ix->tail && !st->copy_damaged)
 		add_note(&text, ngettext("the last record is torn (%llu byte) "
 					 "and was ignored", "the last record is "
 					 "torn (%llu bytes) and was ignored",
@@ -631,6 +665,21 @@ static char *store_problem(const struct store_member *st)
 				  "rest was not read (choose a window with "
 				  "--begin and --end)"), REPLAY_SAMPLES_MAX);
 	return text;
+}
+
+bool replay_set_damaged(const struct replay_set *set)
+{
+	for (size_t i = 0; i < set->nm; i++) {
+		const struct member *m = &set->m[i];
+		const struct store_member *st = m->st;
+
+		if (m->rp && replay_damaged(m->rp))
+			return true;
+		if (st && (st->ix.skipped > st->ix.tail || st->ix.repeats ||
+			   st->bad || st->copy_damaged))
+			return true;
+	}
+	return false;
 }
 
 const char *replay_set_problem(struct replay_set *set)

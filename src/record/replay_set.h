@@ -107,6 +107,12 @@ size_t replay_set_files(const struct replay_set *set);
  * after a replay_set_get() that met a corrupt line.
  */
 const char *replay_set_problem(struct replay_set *set);
+/*
+ * Was part of a file skipped as damage (replay_damaged; of a recording
+ * of readings: a damaged part, a record repeated, a sample that did not
+ * decode)? The copy of a pipe stopped at its bound counts too.
+ */
+bool replay_set_damaged(const struct replay_set *set);
 
 void replay_set_close(struct replay_set *set);
 

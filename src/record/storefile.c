@@ -7,6 +7,7 @@
 #include "record/storefile.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -296,7 +297,8 @@ int storefile_next(struct storefile_reader *r, struct store_sample *out,
 
 		codec_dec_version(r->dec, v ? v : r->version ? r->version :
 				  FRAME_VERSION);
-		int d = codec_dec_frame(r->dec, f.type, f.time, f.data, f.len,
+		int d = codec_dec_frame(r->dec, f.type, storefile_time(f.time),
+					f.data, f.len,
 					err, errsize);
 
 		if (d < 0 && errno == ENOMEM)
@@ -350,6 +352,11 @@ int storefile_seek(struct storefile_reader *r, uint64_t offset)
 	return 0;
 }
 
+void storefile_reader_cancel(struct storefile_reader *r, int fd)
+{
+	frame_reader_cancel(r->fr, fd);
+}
+
 const struct storefile_session *storefile_session(const struct storefile_reader *r)
 {
 	return r->have_session ? &r->session : NULL;
@@ -360,6 +367,12 @@ uint64_t storefile_offset(const struct storefile_reader *r)
 	return r->offset;
 }
 
+double storefile_time(double t)
+{
+	/* the year 10000 */
+	return t > 0 && t < 253402300800.0 ? t : NAN;
+}
+
 struct storefile_damage storefile_damage(const struct storefile_reader *r)
 {
 	return (struct storefile_damage){
@@ -368,6 +381,7 @@ struct storefile_damage storefile_damage(const struct storefile_reader *r)
 		.records = r->records,
 		.deltas = r->skipped_before + r->unread +
 			  codec_dec_skipped(r->dec),
+		.repeats = frame_reader_repeats(r->fr),
 	};
 }
 

@@ -82,6 +82,7 @@ struct storefile_damage {
 	uint64_t parts;         /* damaged parts */
 	uint64_t records;       /* records that held but did not decode */
 	uint64_t deltas;        /* deltas skipped for want of their base */
+	uint64_t repeats;       /* records skipped as repeats (frame.h) */
 };
 
 struct storefile_reader;
@@ -101,6 +102,8 @@ int storefile_next(struct storefile_reader *r, struct store_sample *out,
  * 0, or -1 with errno set (ENOMEM, lseek's: ESPIPE for a pipe).
  */
 int storefile_seek(struct storefile_reader *r, uint64_t offset);
+/* Stop reading (-1, errno EINTR) once fd is readable (frame.h). */
+void storefile_reader_cancel(struct storefile_reader *r, int fd);
 /*
  * The session the sample read last belongs to (the last session record
  * before it), valid until the next call; NULL: none read yet.
@@ -109,6 +112,12 @@ const struct storefile_session *storefile_session(const struct storefile_reader 
 /* Where the sample read last starts in the file. */
 uint64_t storefile_offset(const struct storefile_reader *r);
 struct storefile_damage storefile_damage(const struct storefile_reader *r);
+/*
+ * A sample's time as a reader takes it: a record's time that no clock
+ * gave (not a number, not after 1970, after the year 9999) is unknown,
+ * NAN; a sample read has it so.
+ */
+double storefile_time(double t);
 void storefile_reader_free(struct storefile_reader *r);
 
 #endif

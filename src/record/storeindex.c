@@ -8,6 +8,7 @@
 #include "record/storeindex.h"
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,9 +43,13 @@ static int add(struct storeindex *ix, const struct frame *f, bool session)
 		ix->e = e;
 		ix->cap = cap;
 	}
+	double t = storefile_time(f->time);
+
+	if (isnan(t) && !ix->notime++)
+		ix->first_notime = ix->n;
 	ix->e[ix->n++] = (struct storeindex_entry){
 		.offset = f->offset,
-		.time = f->time,
+		.time = t,
 		.key = f->type == FRAME_KEY,
 		.session = session,
 	};
@@ -65,6 +70,7 @@ int storeindex_build(struct storeindex *ix, int fd, size_t max_samples,
 		return -1;
 	}
 	frame_reader_raw(r, true);
+	frame_reader_cancel(r, cancel_fd);
 	for (size_t seen = 1;; seen++) {
 		if (seen % CANCEL_EVERY == 0 && cancelled(cancel_fd)) {
 			errno = EINTR;
@@ -93,6 +99,7 @@ int storeindex_build(struct storeindex *ix, int fd, size_t max_samples,
 	ix->skipped = frame_reader_skipped(r);
 	ix->parts = frame_reader_gaps(r);
 	ix->tail = frame_reader_tail(r);
+	ix->repeats = frame_reader_repeats(r);
 	frame_reader_free(r);
 	if (got < 0) {
 		int e = errno;

@@ -40,6 +40,11 @@ struct storeindex {
 	uint64_t skipped;       /* damaged bytes skipped, the torn end too */
 	uint64_t parts;         /* ... in how many parts */
 	uint64_t tail;          /* of them, the torn end's */
+	uint64_t repeats;       /* records skipped as repeats of the one
+				   right before them (frame.h) */
+	size_t notime;          /* samples whose time is unknown
+				   (storefile_time) */
+	size_t first_notime;    /* ... the first one's entry */
 	bool full;              /* max_samples were reached: the rest unread */
 };
 

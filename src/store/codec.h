@@ -230,7 +230,8 @@ void codec_dec_version(struct codec_dec *d, unsigned version);
 /*
  * Decode the payload of a FRAME_KEY or FRAME_DELTA record. 1: the sample
  * is ready (codec_dec_sample); 0: a delta without the sample it applies
- * to, skipped; -1: damaged (err says how; deltas are skipped up to the
+ * to, skipped, or one of the seq of the sample decoded last (a repeat:
+ * skipped, that sample stays the base of the next); -1: damaged (err says how; deltas are skipped up to the
  * next key frame) or errno ENOMEM.
  */
 int codec_dec_frame(struct codec_dec *d, int type, double time,

@@ -602,6 +602,8 @@ int codec_dec_frame(struct codec_dec *d, int type, double time,
 	}
 	if (get_varint(&in, &seq) < 0)
 		goto bad;
+	if (!key && d->have && seq == d->seq)
+		return 0; /* the sample decoded last again: its base stays */
 	if (!key && (!d->have || seq != d->seq + 1)) {
 		d->have = false;
 		d->skipped++;

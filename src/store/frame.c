@@ -5,6 +5,7 @@
 #include "store/frame.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,13 +41,31 @@ struct frame_reader {
 	z_stream z;
 	bool z_ready;
 	uint64_t stream_end;            /* where the last part of z's stream
-					   read ends; UINT64_MAX: none */
+					   read ends, or a record stored
+					   alone after it; UINT64_MAX: none */
+	z_stream z1;                    /* a record deflated alone */
+	bool z1_ready;
+	unsigned char last[FRAME_HEADER_SIZE - 4 + FRAME_TRAILER_SIZE];
+					/* the last record taken: its type
+					   to time and its CRC */
+	uint64_t last_end;              /* ... where it ends; UINT64_MAX:
+					   none */
+	bool repeat;                    /* the record taken repeats it */
+	uint64_t repeats;
 	unsigned char *out;             /* an inflated payload */
 	size_t out_cap;
 	unsigned version;
 	uint64_t skipped, gaps, tail;
 	bool raw;                       /* payloads as stored, not inflated */
+	int cancel_fd;                  /* reading stops once readable; -1 */
+	size_t unlooked;                /* bytes read since it was looked at */
 };
+
+/*
+ * With a cancel descriptor, a read takes at most this many bytes, and
+ * the descriptor is looked at once this many were read since.
+ */
+#define CANCEL_BYTES ((size_t)128 << 10)
 
 static void put_le(unsigned char *p, uint64_t v, int n)
 {
@@ -254,6 +273,8 @@ struct frame_reader *frame_reader_new(int fd)
 		return NULL;
 	r->fd = fd;
 	r->stream_end = UINT64_MAX;
+	r->last_end = UINT64_MAX;
+	r->cancel_fd = -1;
 	return r;
 }
 
@@ -272,7 +293,22 @@ static int fill(struct frame_reader *r, size_t need)
 		}
 		if (grow(&r->buf, &r->cap, need) < 0)
 			return -1;
-		ssize_t n = read(r->fd, r->buf + r->end, r->cap - r->end);
+		size_t room = r->cap - r->end;
+
+		if (r->cancel_fd >= 0) {
+			struct pollfd p = { .fd = r->cancel_fd, .events = POLLIN };
+
+			if (r->unlooked >= CANCEL_BYTES) {
+				r->unlooked = 0;
+				if (poll(&p, 1, 0) > 0) {
+					errno = EINTR;
+					return -1;
+				}
+			}
+			if (room > CANCEL_BYTES)
+				room = CANCEL_BYTES;
+		}
+		ssize_t n = read(r->fd, r->buf + r->end, room);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -280,6 +316,7 @@ static int fill(struct frame_reader *r, size_t need)
 		if (n == 0)
 			r->eof = true;
 		r->end += (size_t)n;
+		r->unlooked += (size_t)n;
 	}
 	return 0;
 }
@@ -292,6 +329,9 @@ static int fill(struct frame_reader *r, size_t need)
 static long inflated(struct frame_reader *r, const unsigned char *p, size_t n,
 		     int flags)
 {
+	/* a record alone leaves the stream's state as it is */
+	z_stream *z = flags == FRAME_F_DEFLATE ? &r->z1 : &r->z;
+	bool *ready = flags == FRAME_F_DEFLATE ? &r->z1_ready : &r->z_ready;
 	uint64_t len;
 	size_t k = varint_get(p, p + n, &len);
 
@@ -300,32 +340,32 @@ static long inflated(struct frame_reader *r, const unsigned char *p, size_t n,
 	    len > (uint64_t)(n - k + sizeof(sync_tail)) * 1032 + 64 ||
 	    (len == 0 && flags == FRAME_F_DEFLATE))
 		return -1;
-	if (!r->z_ready) {
-		if (inflateInit2(&r->z, -15) != Z_OK)
+	if (!*ready) {
+		if (inflateInit2(z, -15) != Z_OK)
 			return -1;
-		r->z_ready = true;
+		*ready = true;
 	}
 	/* one byte more than it claims, to see that it makes no more */
 	if (grow(&r->out, &r->out_cap, len + 1) < 0)
 		return -1;
 	if (flags != FRAME_F_FOLLOWS)
-		inflateReset(&r->z);
-	r->z.next_in = (unsigned char *)(uintptr_t)(p + k);
-	r->z.avail_in = (uInt)(n - k);
-	r->z.next_out = r->out;
-	r->z.avail_out = (uInt)len + 1;
+		inflateReset(z);
+	z->next_in = (unsigned char *)(uintptr_t)(p + k);
+	z->avail_in = (uInt)(n - k);
+	z->next_out = r->out;
+	z->avail_out = (uInt)len + 1;
 	if (flags == FRAME_F_DEFLATE)
-		return inflate(&r->z, Z_FINISH) == Z_STREAM_END &&
-		       r->z.avail_out == 1 && !r->z.avail_in ? (long)len : -1;
-	int e = inflate(&r->z, Z_SYNC_FLUSH);
-	if ((e != Z_OK && e != Z_BUF_ERROR) || r->z.avail_in)
+		return inflate(z, Z_FINISH) == Z_STREAM_END &&
+		       z->avail_out == 1 && !z->avail_in ? (long)len : -1;
+	int e = inflate(z, Z_SYNC_FLUSH);
+	if ((e != Z_OK && e != Z_BUF_ERROR) || z->avail_in)
 		return -1;
-	r->z.next_in = (unsigned char *)(uintptr_t)sync_tail;
-	r->z.avail_in = sizeof(sync_tail);
-	e = inflate(&r->z, Z_SYNC_FLUSH);
+	z->next_in = (unsigned char *)(uintptr_t)sync_tail;
+	z->avail_in = sizeof(sync_tail);
+	e = inflate(z, Z_SYNC_FLUSH);
 	/* the part ends at a block's end, with all it claimed */
-	if ((e != Z_OK && e != Z_BUF_ERROR) || r->z.avail_in ||
-	    r->z.avail_out != 1 || !(r->z.data_type & 128))
+	if ((e != Z_OK && e != Z_BUF_ERROR) || z->avail_in ||
+	    z->avail_out != 1 || !(z->data_type & 128))
 		return -1;
 	return (long)len;
 }
@@ -364,6 +404,22 @@ static long take(struct frame_reader *r, struct frame *f)
 	f->len = stored;
 	f->deflated = flags != 0;
 	f->unread = false;
+	/* the same bytes as the record right before it: a repeat */
+	r->repeat = f->type != FRAME_HEADER && r->last_end == f->offset &&
+		    !memcmp(r->last, h + 4, FRAME_HEADER_SIZE - 4) &&
+		    !memcmp(r->last + FRAME_HEADER_SIZE - 4,
+			    h + size - FRAME_TRAILER_SIZE, FRAME_TRAILER_SIZE);
+	memcpy(r->last, h + 4, FRAME_HEADER_SIZE - 4);
+	memcpy(r->last + FRAME_HEADER_SIZE - 4, h + size - FRAME_TRAILER_SIZE,
+	       FRAME_TRAILER_SIZE);
+	r->last_end = f->offset + size;
+	if (r->repeat || flags == 0 || flags == FRAME_F_DEFLATE) {
+		/* a record alone, or a repeat, does not end a stream */
+		if (r->stream_end == f->offset)
+			r->stream_end = f->offset + size;
+		if (r->repeat)
+			return (long)size;
+	}
 	if (!f->deflated || (r->raw && f->type != FRAME_HEADER))
 		return (long)size;
 	if (flags == FRAME_F_FOLLOWS && r->stream_end != f->offset) {
@@ -373,10 +429,14 @@ static long take(struct frame_reader *r, struct frame *f)
 		f->len = 0;
 		return (long)size;
 	}
-	r->stream_end = UINT64_MAX;
+	if (flags != FRAME_F_DEFLATE)
+		r->stream_end = UINT64_MAX;
 	long n = inflated(r, f->data, stored, flags);
-	if (n < 0)
+	if (n < 0) {
+		r->stream_end = UINT64_MAX;
+		r->last_end = UINT64_MAX;
 		return 0;
+	}
 	if (flags != FRAME_F_DEFLATE)
 		r->stream_end = f->offset + size;
 	f->data = r->out;
@@ -403,8 +463,11 @@ int frame_reader_next(struct frame_reader *r, struct frame *f, char *err,
 	for (;;) {
 		long size = take(r, f);
 		if (size < 0) {
+			int e = errno;
+
 			snprintf(err, errsize, _("cannot read the recording: %s"),
-				 strerror(errno));
+				 strerror(e));
+			errno = e;
 			return -1;
 		}
 		if (size == 0) {
@@ -418,6 +481,11 @@ int frame_reader_next(struct frame_reader *r, struct frame *f, char *err,
 			continue;
 		}
 		r->start += (size_t)size;
+		if (r->repeat) {
+			/* skipped, counted: the sample is had once */
+			r->repeats++;
+			continue;
+		}
 		if (f->type == FRAME_HEADER) {
 			if (f->len < 2) {
 				skip += (uint64_t)size;
@@ -461,6 +529,11 @@ void frame_reader_raw(struct frame_reader *r, bool raw)
 	r->raw = raw;
 }
 
+void frame_reader_cancel(struct frame_reader *r, int fd)
+{
+	r->cancel_fd = fd;
+}
+
 int frame_reader_seek(struct frame_reader *r, uint64_t offset)
 {
 	if (offset > (uint64_t)INT64_MAX ||
@@ -470,6 +543,7 @@ int frame_reader_seek(struct frame_reader *r, uint64_t offset)
 	r->offset = offset;
 	r->eof = false;
 	r->stream_end = UINT64_MAX;
+	r->last_end = UINT64_MAX;
 	return 0;
 }
 
@@ -493,12 +567,19 @@ uint64_t frame_reader_tail(const struct frame_reader *r)
 	return r->tail;
 }
 
+uint64_t frame_reader_repeats(const struct frame_reader *r)
+{
+	return r->repeats;
+}
+
 void frame_reader_free(struct frame_reader *r)
 {
 	if (!r)
 		return;
 	if (r->z_ready)
 		inflateEnd(&r->z);
+	if (r->z1_ready)
+		inflateEnd(&r->z1);
 	free(r->buf);
 	free(r->out);
 	free(r);

@@ -34,8 +34,9 @@
  *                    It inflates on its own.
  *   FRAME_F_FOLLOWS  the next part of the stream of the record right
  *                    before it in the file (one of FRAME_F_OPENS or
- *                    FRAME_F_FOLLOWS, ending where this one starts),
- *                    stored the same way: its back references reach
+ *                    FRAME_F_FOLLOWS, ending where this one starts;
+ *                    records stored alone, flags 0 or FRAME_F_DEFLATE,
+ *                    between them aside), stored the same way: its back references reach
  *                    into the payloads of the parts before it, up to
  *                    32 KiB back.
  *
@@ -70,7 +71,10 @@
  * type) does not change the version.
  *
  * Reading: a record counts only when its magic, type, length and CRC
- * hold and its payload inflates. Anything else is skipped byte by byte
+ * hold and its payload inflates. A record whose bytes are those of the
+ * record right before it (a repeat: its type, flags, length, time and
+ * CRC the same) is skipped and counted (frame_reader_repeats), and
+ * does not end a stream. Anything else is skipped byte by byte
  * up to the next record that holds; the bytes skipped before a record
  * and those of a torn tail are counted. Memory stays bounded whatever the
  * lengths in the file say (FRAME_MAX_STORED, FRAME_MAX_PAYLOAD).
@@ -158,6 +162,12 @@ int frame_reader_next(struct frame_reader *r, struct frame *f, char *err,
  */
 void frame_reader_raw(struct frame_reader *r, bool raw);
 /*
+ * Stop reading (frame_reader_next: -1, errno EINTR) once fd (-1: never)
+ * is readable, looked at before a read once 128 KiB were read since
+ * the last look (a read takes at most 128 KiB then).
+ */
+void frame_reader_cancel(struct frame_reader *r, int fd);
+/*
  * Go on reading at offset, the start of a record (frame.offset of an
  * earlier read): 0, or -1 with errno set (lseek's: a pipe cannot). The
  * version and the counts of damage stay.
@@ -170,6 +180,8 @@ uint64_t frame_reader_skipped(const struct frame_reader *r);
 uint64_t frame_reader_gaps(const struct frame_reader *r);
 /* Bytes of a torn or damaged end, known at the end of the file. */
 uint64_t frame_reader_tail(const struct frame_reader *r);
+/* Records skipped as repeats of the one right before them, so far. */
+uint64_t frame_reader_repeats(const struct frame_reader *r);
 void frame_reader_free(struct frame_reader *r);
 
 #endif

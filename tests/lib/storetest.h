@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
+
+#include <zlib.h>
 
 static uint64_t storetest_rng = 0x9e3779b97f4a7c15ull;
 
@@ -80,6 +83,85 @@ static inline void storetest_strings_free(void)
 		free(storetest_strs);
 		storetest_strs = n;
 	}
+}
+
+/*
+ * A record of the file format (store/frame.h) into out (20 + len + 4
+ * bytes): its size.
+ */
+static inline size_t storetest_record(unsigned char *out, int type, int flags,
+				      double time, const void *payload,
+				      size_t len)
+{
+	uint64_t bits;
+	uint32_t crc;
+
+	memcpy(out, "\xf5STK", 4);
+	out[4] = (unsigned char)type;
+	out[5] = (unsigned char)flags;
+	out[6] = out[7] = 0;
+	for (int i = 0; i < 4; i++)
+		out[8 + i] = (unsigned char)(len >> (8 * i));
+	memcpy(&bits, &time, 8);
+	for (int i = 0; i < 8; i++)
+		out[12 + i] = (unsigned char)(bits >> (8 * i));
+	memcpy(out + 20, payload, len);
+	crc = (uint32_t)crc32(0, out, (uInt)(20 + len));
+	for (int i = 0; i < 4; i++)
+		out[20 + len + i] = (unsigned char)(crc >> (8 * i));
+	return 20 + len + 4;
+}
+
+/* Put the n bytes at p into the file fd at offset at (exits on failure). */
+static inline void storetest_insert(int fd, off_t at, const void *p, size_t n)
+{
+	off_t end = lseek(fd, 0, SEEK_END);
+	size_t rest = end > at ? (size_t)(end - at) : 0;
+	char *tail = malloc(rest + 1);
+
+	if (!tail || end < 0 || pread(fd, tail, rest, at) != (ssize_t)rest ||
+	    pwrite(fd, p, n, at) != (ssize_t)n ||
+	    pwrite(fd, tail, rest, at + (off_t)n) != (ssize_t)rest) {
+		perror("storetest_insert");
+		exit(1);
+	}
+	free(tail);
+}
+
+/* The file fd as it was: its first size bytes (exits on failure). */
+static inline void storetest_cut(int fd, off_t size)
+{
+	if (ftruncate(fd, size) < 0) {
+		perror("ftruncate");
+		exit(1);
+	}
+}
+
+/*
+ * The time of the record at offset at (size bytes) of fd set to time,
+ * its CRC made again (exits on failure).
+ */
+static inline void storetest_retime(int fd, off_t at, size_t size, double time)
+{
+	unsigned char *r = malloc(size);
+	uint64_t bits;
+	uint32_t crc;
+
+	if (!r || pread(fd, r, size, at) != (ssize_t)size) {
+		perror("storetest_retime");
+		exit(1);
+	}
+	memcpy(&bits, &time, 8);
+	for (int i = 0; i < 8; i++)
+		r[12 + i] = (unsigned char)(bits >> (8 * i));
+	crc = (uint32_t)crc32(0, r, (uInt)(size - 4));
+	for (int i = 0; i < 4; i++)
+		r[size - 4 + i] = (unsigned char)(crc >> (8 * i));
+	if (pwrite(fd, r, size, at) != (ssize_t)size) {
+		perror("storetest_retime");
+		exit(1);
+	}
+	free(r);
 }
 
 #endif

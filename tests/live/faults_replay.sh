@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Replays of hostile and odd input (faults of issue 20, the replay's
-# side), each with its exact status and what it says:
+# side), each with its exact status and what it says (a line skipped as
+# damage, or a sample out of order, makes it 3):
 #  1. memory is bounded whatever the file: /dev/zero under a 200 MB
 #     address-space limit ends at once ("not a stalltop recording"); a
 #     line of 200 MiB between two samples is skipped under a 400 MB limit
@@ -132,7 +133,7 @@ said zero 2 "--replay '/dev/zero': /dev/zero is not a stalltop recording (its fi
 	limited 400000 timeout 60 "$STALLTOP" -b --json --replay /dev/stdin \
 		>"$TMP/long.out" 2>"$TMP/long.err"
 ST=$?
-said long 0 "line 3 was skipped: it is longer than the 128 MiB a line may be"
+said long 3 "line 3 was skipped: it is longer than the 128 MiB a line may be"
 sample_times long 1763740001 1763740003
 
 # a FIFO that no writer opens: waited for, and SIGTERM ends the wait
@@ -198,7 +199,7 @@ done
 deep=$(echo "$S1" | jq -c '.time = 1763740002 | .x = [[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]')
 printf '%s\n' "$HEADER" "$S1" "$deep" "$S3" >"$TMP/deep.ndjson"
 replay deep "$TMP/deep.ndjson" --json
-said deep 0 "line 3 was skipped: it nests deeper than 16 levels (a sample nests 6)"
+said deep 3 "line 3 was skipped: it nests deeper than 16 levels (a sample nests 6)"
 sample_times deep 1763740001 1763740003
 printf '%s\n' "$HEADER" "$deep" >"$TMP/deep1.ndjson"
 replay deep1 "$TMP/deep1.ndjson"
@@ -209,14 +210,14 @@ said deep1 1 "--replay '$TMP/deep1.ndjson': the recording holds no usable sample
 printf '%s\n' "$HEADER" "$S1" '{"time":1763740002,"tasks":[{"pid":1,}]}' "$S3" \
 	>"$TMP/late.ndjson"
 replay late "$TMP/late.ndjson" --json
-said late 0 "line 3 was skipped: it is not valid JSON"
+said late 3 "line 3 was skipped: it is not valid JSON"
 sample_times late 1763740001 1763740003
 
 # --- 9. what is said of the last line, a pipe, long lines ---
 
 printf '%s\n' "$HEADER" "$S1" "$S3" '{"time":1763740009,"tasks":[1,2}' >"$TMP/last.ndjson"
 replay last "$TMP/last.ndjson" --json
-said last 0 "line 4 was skipped: it is not valid JSON"
+said last 3 "line 4 was skipped: it is not valid JSON"
 printf '%s\n%s\n%s' "$HEADER" "$S1" '{"time":1763740009,"tasks":[{"pid' >"$TMP/torn.ndjson"
 replay torn "$TMP/torn.ndjson" --json
 said torn 0 "the last record is torn (incomplete) and was ignored"
@@ -262,7 +263,7 @@ said rows 0 "3 rows that are not tasks were skipped (the first in line 2)"
 S2=$(sed -n 3p "$GOOD")
 printf '%s\n' "$HEADER" "$S2" "$S1" "$S2" "$S3" >"$TMP/order.ndjson"
 replay order "$TMP/order.ndjson" --json
-said order 0 "2 samples were skipped because their time is not after that of the sample before them (out of order or repeated; the first is line 3)"
+said order 3 "2 samples were skipped because their time is not after that of the sample before them (out of order or repeated; the first is line 3)"
 sample_times order 1763740002 1763740003
 
 # OpenMetrics of a sample whose interval and figure are 1e308

@@ -8,8 +8,8 @@
 # tests/live/replay_identity.sh compares them, without the evidence the
 # recording does not hold yet, and the cgroups the live run does not
 # print), silently. Then copies of it:
-#  - torn: its last 3 bytes cut off: 69 samples, status 0, the end says
-#    the last record is torn;
+#  - torn: its last 3 bytes cut off: 69 samples, status 0 (what a crash
+#    leaves), the end says the last record is torn;
 #  - a byte of sample 10's record flipped: samples 1..9 and 61..70 (10 is
 #    damaged, 11..59 are deltas without their base, 60's base is 59),
 #    1..9 the live run's; of 61..70, counted from the key frame 60, every
@@ -17,7 +17,9 @@
 #    carried has its base there: the key frame holds the counters that
 #    stand); one note per sample skipped (11..60, 50: the damaged
 #    record is no sample at all), and the end counts 1 damaged part and
-#    49 samples that did not decode (11..59);
+#    49 samples that did not decode (11..59); status 3;
+#  - sample 10's record twice in a row: the 70 samples, the live run's,
+#    status 3, the end says one record repeated the one before it;
 #  - --begin/--end on samples 20 and 30: those 11 samples (20's base, 19,
 #    is read from before the window), the live run's;
 #  - a directory holding it and an NDJSON recording of 0.1.0: one
@@ -129,7 +131,7 @@ b=$(od -An -tu1 -j "$at" -N1 "$REC" | tr -d ' ')
 printf "$(printf '\\%03o' $((b ^ 64)))" |
 	dd of="$TMP/flip.stk" bs=1 seek="$at" conv=notrunc status=none
 replay flip "$TMP/flip.stk"
-[ "$RC" -eq 0 ] || fail "flip: status $RC: $(cat "$TMP/flip.err")"
+[ "$RC" -eq 3 ] || fail "flip: status $RC, not 3: $(cat "$TMP/flip.err")"
 got=$(times flip)
 want="1 2 3 4 5 6 7 8 9 61 62 63 64 65 66 67 68 69 70 "
 [ "$got" = "$want" ] || fail "flip: samples $got, not $want"
@@ -140,6 +142,18 @@ notes=$(grep -c "was skipped: it, or a sample it is made from, did not decode" "
 [ "$notes" -eq 50 ] || fail "flip: $notes notes of samples skipped, not 50: $(head -c 600 "$TMP/flip.err")"
 grep -q "1 damaged part ([0-9]* bytes) was skipped; 49 samples did not decode" "$TMP/flip.err" ||
 	fail "flip: the end does not count 1 damaged part and 49 samples: $(tail -n 2 "$TMP/flip.err")"
+
+# sample 10's record twice in a row: the repeat skipped, said, status 3
+{ head -c "$to" "$REC"
+  tail -c +$((from + 1)) "$REC" | head -c $((to - from))
+  tail -c +$((to + 1)) "$REC"; } >"$TMP/dup.stk"
+replay dup "$TMP/dup.stk"
+[ "$RC" -eq 3 ] || fail "dup: status $RC, not 3: $(cat "$TMP/dup.err")"
+[ "$(cat "$TMP/dup.err")" = "stalltop: 1 record repeated the one right before it and was skipped" ] ||
+	fail "dup: it said: $(cat "$TMP/dup.err")"
+[ "$(lines "$TMP/dup.json")" -eq 70 ] ||
+	fail "dup: $(lines "$TMP/dup.json") samples, not 70"
+live_part dup
 
 # --begin/--end
 # (the times printed are rounded to the millisecond: a half one around)

@@ -14,7 +14,7 @@
 #  - a header of format version 999: status 2, nothing replayed, the
 #    message naming 999 and the version this stalltop reads (1);
 #  - a corrupt middle line (line 3, the second sample): skipped with a
-#    note naming the line, the other samples replayed.
+#    note naming the line, the other samples replayed, status 3.
 # No privilege is needed; the live-test lock keeps other tests' load off
 # the run (the replay itself measures nothing).
 . "$top_srcdir/tests/lib/functions.sh"
@@ -89,7 +89,7 @@ damaged future "$F" 2 "stalltop: --replay '$F': $F is a recording of format vers
 [ -s "$TMP/future.out" ] && fail "future: replayed samples of a format it cannot read"
 
 sed '3s/.*/{"time": 17637, "interval": garbage/' "$TMP/v1.ndjson" >"$TMP/corrupt.ndjson"
-damaged corrupt "$TMP/corrupt.ndjson" 0 "stalltop: line 3 was skipped: it ends in the middle of its JSON object (cut short)"
+damaged corrupt "$TMP/corrupt.ndjson" 3 "stalltop: line 3 was skipped: it ends in the middle of its JSON object (cut short)"
 sed 2d "$TMP/want" >"$TMP/corrupt.want"
 whole <"$TMP/corrupt.out" >"$TMP/corrupt.got"
 cmp -s "$TMP/corrupt.want" "$TMP/corrupt.got" ||

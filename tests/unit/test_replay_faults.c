@@ -7,7 +7,10 @@
  * bounded, a pipe and a FIFO read once, reading stopped by the cancel
  * descriptor (a FIFO with no writer included), the window of
  * replay_opts, header strings bounded, and the player: a note for each
- * line skipped as it is met, no usable sample a failure.
+ * line skipped as it is met, no usable sample a failure. A sample
+ * without a time (null, or none) is replayed with its time
+ * unknown (NaN) and said so, naming the first; it is no damage, a line
+ * skipped is (replay_damaged).
  */
 #include <config.h>
 
@@ -251,6 +254,31 @@ static void test_order(void)
 	}
 }
 
+/* Samples without a time: kept, their time unknown, said so. */
+static void test_no_time(void)
+{
+	static const char null_time[] = "{\"time\":null,\"interval\":1.0,"
+		"\"tasks\":[],\"exited\":[]}\n";
+	static const char no_time[] = "{\"interval\":1.0,\"tasks\":[],"
+		"\"exited\":[]}\n";
+	struct replay *rp = opened(file("notime.ndjson", header, sample(1),
+					null_time, no_time, sample(2), NULL),
+				   4, "2 samples have no time (the first in "
+				   "line 3): their time is shown as unknown");
+	if (rp) {
+		CHECK(replay_time(rp, 0) == 1.0 && replay_time(rp, 3) == 2.0);
+		CHECK(isnan(replay_time(rp, 1)) && isnan(replay_time(rp, 2)));
+		CHECK(!replay_damaged(rp));
+		replay_close(rp);
+	}
+	rp = opened(file("onebad.ndjson", header, sample(1), "{\n", sample(2),
+			 NULL), 2, "line 3 was skipped");
+	if (rp) {
+		CHECK(replay_damaged(rp));
+		replay_close(rp);
+	}
+}
+
 /* The first line is a header or nothing: a long one is not read on. */
 static void test_first_line(void)
 {
@@ -470,6 +498,7 @@ int main(void)
 	test_dropped();
 	test_last_line();
 	test_order();
+	test_no_time();
 	test_first_line();
 	test_cost();
 	test_pipes();

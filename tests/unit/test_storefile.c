@@ -6,10 +6,16 @@
  * the next key frame, where the reader resumes (counted: one damaged
  * part, six deltas without their base); a torn last record costs that
  * sample alone, its bytes counted; garbage is no sample at all.
+ * A delta's record twice in a row costs nothing but the repeat (counted,
+ * the 30 samples whole); records of a type the reader does not know
+ * between two deltas of a stream (one stored as it is, one deflated
+ * alone) cost nothing; a record's time that no clock gave (NaN, -5)
+ * reads as unknown (NaN), the sample itself whole.
  */
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +31,7 @@
 #define NT 20
 
 static struct store_task tasks[NT];
+static double times[NS];        /* of the samples read_all read */
 
 static void make(struct store_sample *s, unsigned n)
 {
@@ -86,7 +93,9 @@ static size_t read_all(int fd, unsigned got[NS], struct storefile_damage *dmg)
 	r = storefile_reader_new(fd);
 	CHECK(r != NULL);
 	while ((st = storefile_next(r, &s, err, sizeof(err))) == 1 && n < NS) {
-		unsigned k = (unsigned)((s.time - 1.7e9) / 2.0 + 0.5);
+		/* a time unknown: the sample after the one before */
+		unsigned k = isnan(s.time) ? (n ? got[n - 1] + 1 : 1) :
+			     (unsigned)((s.time - 1.7e9) / 2.0 + 0.5);
 		struct store_sample want;
 
 		make(&want, k);
@@ -98,6 +107,7 @@ static size_t read_all(int fd, unsigned got[NS], struct storefile_damage *dmg)
 			CHECK(s.tasks[i].r.at == want.mono);
 			CHECK_STR(s.tasks[i].cmdline, "worker --fast");
 		}
+		times[n] = s.time;
 		got[n++] = k;
 	}
 	if (st < 0)
@@ -120,6 +130,52 @@ int main(void)
 	for (unsigned i = 0; i < NS; i++)
 		CHECK_EQ_U(got[i], i + 1);
 	CHECK(d.bytes == 0 && d.parts == 0 && d.deltas == 0 && d.records == 0);
+	CHECK_EQ_U(d.repeats, 0);
+
+	size_t size = (size_t)ends[NS];
+	unsigned char *whole = malloc(size);
+
+	CHECK(whole && pread(fd, whole, size, 0) == (ssize_t)size);
+
+	/* sample 14's record (a delta of a stream) twice */
+	size_t len14 = (size_t)(ends[14] - ends[13]);
+
+	storetest_insert(fd, (off_t)ends[14], whole + ends[13], len14);
+	CHECK_EQ_U(read_all(fd, got, &d), NS);
+	for (unsigned i = 0; i < NS; i++)
+		CHECK_EQ_U(got[i], i + 1);
+	CHECK(d.bytes == 0 && d.parts == 0 && d.deltas == 0 && d.records == 0);
+	CHECK_EQ_U(d.repeats, 1);
+	storetest_cut(fd, 0);
+	CHECK(pwrite(fd, whole, size, 0) == (ssize_t)size);
+
+	/* records of a type it does not know after sample 14's */
+	unsigned char other[128], z[64];
+	uLongf zn = sizeof(z);
+	size_t n1 = storetest_record(other, 17, 0, 1.7e9 + 28, "later", 5);
+
+	CHECK(compress2(z + 1, &zn, (const Bytef *)"later!", 6, 6) == Z_OK);
+	z[2] = 6; /* the length it inflates to, then raw deflate data */
+	size_t n2 = storetest_record(other + n1, 18, 1, 1.7e9 + 28, z + 2,
+				     zn - 1 - 4);
+	storetest_insert(fd, (off_t)ends[14], other, n1 + n2);
+	CHECK_EQ_U(read_all(fd, got, &d), NS);
+	for (unsigned i = 0; i < NS; i++)
+		CHECK_EQ_U(got[i], i + 1);
+	CHECK(d.bytes == 0 && d.parts == 0 && d.deltas == 0 && d.records == 0);
+	storetest_cut(fd, 0);
+	CHECK(pwrite(fd, whole, size, 0) == (ssize_t)size);
+
+	/* times no clock gave: unknown */
+	storetest_retime(fd, (off_t)ends[13], len14, NAN);
+	storetest_retime(fd, (off_t)ends[14], (size_t)(ends[15] - ends[14]), -5);
+	CHECK_EQ_U(read_all(fd, got, &d), NS);
+	CHECK(isnan(times[13]) && isnan(times[14]));
+	CHECK(times[12] == 1.7e9 + 26 && times[15] == 1.7e9 + 32);
+	CHECK(d.bytes == 0 && d.parts == 0 && d.deltas == 0 && d.records == 0);
+	storetest_cut(fd, 0);
+	CHECK(pwrite(fd, whole, size, 0) == (ssize_t)size);
+	free(whole);
 
 	/* a byte of sample 14's record (a delta) flipped */
 	unsigned char b;

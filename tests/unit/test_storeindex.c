@@ -8,11 +8,15 @@
  * back to the first. A byte flipped in sample 14's record takes that
  * entry out and is counted as one damaged part; a torn end is counted
  * as the tail; a file of other bytes is no recording (sniff) and has no
- * entry.
+ * entry. Sample 14's record twice in a row is one entry, the repeat
+ * counted and no damage; a record of a type it does not know is no
+ * entry and no damage; times no clock gave (NaN, -5, 1e300) are entries
+ * of an unknown time (NaN), counted, the first named.
  */
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -136,6 +140,44 @@ int main(void)
 	CHECK_EQ_U(ix.n, 12);
 	CHECK(ix.full);
 	storeindex_free(&ix);
+
+	/* sample 14's record twice; a record of another type after it */
+	size_t size = (size_t)ends[NS], len14 = (size_t)(ends[14] - ends[13]);
+	unsigned char *whole = malloc(size), other[64];
+
+	CHECK(whole && pread(fd, whole, size, 0) == (ssize_t)size);
+	storetest_insert(fd, (off_t)ends[14], whole + ends[13], len14);
+	storetest_insert(fd, (off_t)(ends[14] + len14), other,
+			 storetest_record(other, 17, 0, 1.7e9 + 28, "later", 5));
+	CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	CHECK(storeindex_build(&ix, fd, 1000, -1, err, sizeof(err)) == 0);
+	CHECK_EQ_U(ix.n, NS);
+	CHECK_EQ_U(ix.repeats, 1);
+	CHECK_EQ_U(ix.skipped, 0);
+	CHECK_EQ_U(ix.parts, 0);
+	for (size_t i = 0; i < ix.n; i++)
+		CHECK(ix.e[i].time == 1.7e9 + 2.0 * (double)(i + 1));
+	storeindex_free(&ix);
+	storetest_cut(fd, 0);
+	CHECK(pwrite(fd, whole, size, 0) == (ssize_t)size);
+
+	/* times no clock gave */
+	storetest_retime(fd, (off_t)ends[13], len14, NAN);
+	storetest_retime(fd, (off_t)ends[14], (size_t)(ends[15] - ends[14]), -5);
+	storetest_retime(fd, (off_t)ends[19], (size_t)(ends[20] - ends[19]),
+			 1e300);
+	CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	CHECK(storeindex_build(&ix, fd, 1000, -1, err, sizeof(err)) == 0);
+	CHECK_EQ_U(ix.n, NS);
+	CHECK_EQ_U(ix.notime, 3);
+	CHECK_EQ_U(ix.first_notime, 13);
+	CHECK(isnan(ix.e[13].time) && isnan(ix.e[14].time) &&
+	      isnan(ix.e[19].time));
+	CHECK(ix.e[15].time == 1.7e9 + 32);
+	storeindex_free(&ix);
+	storetest_cut(fd, 0);
+	CHECK(pwrite(fd, whole, size, 0) == (ssize_t)size);
+	free(whole);
 
 	/* a byte of sample 14's record flipped: that entry is gone */
 	unsigned char b;
