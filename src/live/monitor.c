@@ -234,6 +234,9 @@ static int baseline(struct monitor *m)
 		rows_keep_baseline(m);
 	readings_rebase(m, false);
 	/* tasks that ended before the first interval are not part of it */
+	tasktable_given(m->procs);
+	if (m->threads)
+		tasktable_given(m->threads);
 	tasktable_free_retired(m->procs);
 	if (m->threads)
 		tasktable_free_retired(m->threads);

@@ -322,6 +322,7 @@ static int sorted_copy(const struct codec_table *t, const struct codec_rows *in,
 
 		for (size_t j = 0; j < t->nfields; j++)
 			if ((t->fields[j].flags & CODEC_KEY) &&
+			    !(t->fields[j].flags & CODEC_KEY_ZERO) &&
 			    !codec_known(t, r, t->fields[j].id))
 				goto bad;
 		if (codec_arena_own_row(t, r, a) < 0)

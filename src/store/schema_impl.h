@@ -47,6 +47,7 @@
 #define T_CTX_NS 80
 #define T_RUN_US 81
 #define T_TOTAL_US 90
+#define T_LIFE 98
 
 #define C_PSI_WHEN 3
 
@@ -153,7 +154,10 @@ void *schema_grow(void *p, size_t *cap, size_t n, size_t size);
 int schema_task_in(struct schema_rows *r, int set_, const struct store_task *k,
 		   size_t n, const struct store_sample *in,
 		   const struct schema_rows *prev);
-/* The task row of key (id, start) in the n rows of p (key order), or NULL. */
+/*
+ * The task row of (id, start) in the n rows of p (key order), its latest
+ * life where it has several, or NULL.
+ */
 const struct schema_task *schema_task_find(const struct schema_task *p,
 					   size_t n, uint64_t id,
 					   uint64_t start);
