@@ -149,6 +149,12 @@ uint64_t schema_value_of(const struct codec_table *t, const void *row,
 /* p with room for n of size (*cap grown), or NULL. */
 void *schema_grow(void *p, size_t *cap, size_t n, size_t size);
 
+/*
+ * An array of rows grown for more than this many (a large process
+ * ended) is made the size of n again: four times n and 1024 rows.
+ */
+#define SCHEMA_SHRINK(n) (4 * (n) + 1024)
+
 /* tasks and threads (schema_task.c) */
 /* The rows of n tasks of set_ (SCHEMA_TASKS, SCHEMA_THREADS) into r. */
 int schema_task_in(struct schema_rows *r, int set_, const struct store_task *k,

@@ -243,8 +243,8 @@ int schema_task_in(struct schema_rows *r, int set_, const struct store_task *k,
 {
 	const struct codec_table *t = &schema_tables[set_];
 
-	if (n > r->cap[set_]) {
-		void *p = realloc(r->task[set_], n * sizeof(*r->task[set_]));
+	if (n > r->cap[set_] || r->cap[set_] > SCHEMA_SHRINK(n)) {
+		void *p = realloc(r->task[set_], (n ? n : 1) * sizeof(*r->task[set_]));
 
 		if (!p)
 			return -1;
@@ -437,8 +437,8 @@ int schema_task_like(struct schema_rows *r)
 	const struct codec_table *t = &schema_tables[SCHEMA_THREADS];
 	size_t n = r->rows[SCHEMA_THREADS].n;
 
-	if (n > r->caplike) {
-		void *p = realloc(r->like, n * sizeof(*r->like));
+	if (n > r->caplike || r->caplike > SCHEMA_SHRINK(n)) {
+		void *p = realloc(r->like, (n ? n : 1) * sizeof(*r->like));
 
 		if (!p)
 			return -1;
