@@ -448,7 +448,7 @@ __attribute__((noinline)) static void write_ndjson(struct run *r,
 /* The store writer: the readings the model was given. */
 __attribute__((noinline)) static void write_store(struct run *r)
 {
-	if (storefile_write(r->st, &cap.in) < 0)
+	if (storefile_write(r->st, &cap.in) != 0)
 		die("store");
 }
 
@@ -475,7 +475,7 @@ static void on_sample(const struct sample *s, void *arg)
 	double t1 = cpu_now();
 	write_store(r);
 	double t2 = cpu_now();
-	if (storefile_write(r->keys, &cap.in) < 0)
+	if (storefile_write(r->keys, &cap.in) != 0)
 		die("store (key frames)");
 	/* the first sample is a key frame in both files: not a delta */
 	if (r->done++ > 0) {

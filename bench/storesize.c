@@ -312,7 +312,7 @@ static size_t write_real(struct codec_enc *e, struct frame_writer *w,
 	if (sw) {
 		store_of(&ss, rows[ST_TASKS].n, samples, samples % 2, false);
 		*type = samples ? FRAME_DELTA : FRAME_KEY;
-		if (storefile_write(sw, &ss) < 0) {
+		if (storefile_write(sw, &ss) != 0) {
 			perror("storesize");
 			exit(1);
 		}
@@ -568,7 +568,7 @@ static void run_store(const struct load *l, unsigned key_every, size_t samples)
 		step(l, n);
 		store_of(&s, ntasks, n, n % 2, true);
 		double t0 = cpu_s();
-		if (storefile_write(w, &s) < 0) {
+		if (storefile_write(w, &s) != 0) {
 			perror("storesize");
 			exit(1);
 		}

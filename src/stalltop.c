@@ -268,6 +268,16 @@ struct recording {
 static struct recording *open_recording;
 
 /*
+ * A sample that could not be made into a record (why): left out, said,
+ * and the recording goes on (the next record is a whole one).
+ */
+static void recording_left_out(const char *why)
+{
+	warnx(_("a sample is left out of the recording: %s; the recording "
+		"goes on"), why);
+}
+
+/*
  * The readings the producer's last sample was made of, into the
  * recording; false (said) when they cannot be written.
  */
@@ -276,21 +286,28 @@ static bool recording_write(struct recording *r)
 	const struct store_sample *in = producer_readings(r->m);
 	char why[1024];
 
+	int ret;
+
 	if (!in) {
 		/* the monitor keeps them whole unless memory ran out */
-		warnx(_("cannot write the recording: %s"), strerror(ENOMEM));
-		return false;
+		recording_left_out(strerror(ENOMEM));
+		return true;
 	}
 	if (r->rot) {
-		int ret = rotate_write(r->rot, in, why, sizeof(why));
+		ret = rotate_write(r->rot, in, why, sizeof(why));
 		const char *note = rotate_warning(r->rot);
 		if (note)
 			warnx("%s", note);
-		if (ret < 0)
+		if (ret > 0)
+			recording_left_out(why);
+		else if (ret < 0)
 			warnx(_("cannot write the recording: %s"), why);
-		return ret == 0;
+		return ret >= 0;
 	}
-	if (record_write(r->rec, in) == 0)
+	ret = record_write(r->rec, in);
+	if (ret > 0)
+		recording_left_out(strerror(errno));
+	if (ret >= 0)
 		return true;
 	if (errno == ENOENT)
 		warnx(_("cannot write the recording: %s was removed "

@@ -28,6 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef HAVE_MALLOC_TRIM
+#include <malloc.h>
+#endif
 
 #include "kernel/delayacct.h"
 #include "kernel/procinfo.h"
@@ -185,6 +188,39 @@ static void keep_whole(struct monitor *m, const struct store_sample *in,
 			out->ncgroups);
 }
 
+/*
+ * Tasks let go at once, that many or more (a large process ended),
+ * with half or fewer of the most known left: the memory they and the
+ * arrays sized for them held is given back.
+ */
+#define TASKS_TRIM 1000
+
+/*
+ * When many tasks ended, what held them is freed over the next samples
+ * (their entries at the next, the arrays sized for them as samples
+ * without them come, a recording's too): the heap's free pages go back
+ * to the system after this sample and the two after it, instead of
+ * staying at the mark the large process left.
+ */
+static void give_back(struct monitor *m)
+{
+	size_t n = tasktable_count(m->procs) +
+		   (m->threads ? tasktable_count(m->threads) : 0);
+
+	if (n > m->tasks_high)
+		m->tasks_high = n;
+	if (m->tasks_high - n >= TASKS_TRIM && n <= m->tasks_high / 2) {
+		m->tasks_high = n;
+		m->trim_left = 3;
+	}
+	if (!m->trim_left)
+		return;
+	m->trim_left--;
+#ifdef HAVE_MALLOC_TRIM
+	malloc_trim(0);
+#endif
+}
+
 static int monitor_sample(struct producer *p, struct sample *out)
 {
 	struct monitor *m = of(p);
@@ -234,6 +270,7 @@ static int monitor_sample(struct producer *p, struct sample *out)
 	m->prev_time = now;
 	m->prev_boot = m->reading_boot;
 	m->prev_real = m->reading_real;
+	give_back(m);
 	return 0;
 }
 
@@ -247,6 +284,9 @@ static int baseline(struct monitor *m)
 		rows_keep_baseline(m);
 	readings_rebase(m, false);
 	/* tasks that ended before the first interval are not part of it */
+	tasktable_given(m->procs);
+	if (m->threads)
+		tasktable_given(m->threads);
 	tasktable_free_retired(m->procs);
 	if (m->threads)
 		tasktable_free_retired(m->threads);

@@ -74,6 +74,9 @@ struct monitor {
 	struct task *group;         /* a last thread's record just taken: its
 				       group's record may follow */
 	size_t readings_let_go;      /* readings dropped at the last rebase */
+	size_t tasks_high;           /* the most tasks known since memory
+					was last given back */
+	unsigned trim_left;          /* samples still to give it back after */
 	bool need_rescan;
 	bool parent_gone;           /* a process ended: children reparented */
 	double rescan_every;        /* seconds, 0 = never */

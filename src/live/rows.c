@@ -212,6 +212,7 @@ void rows_reading(const struct monitor *m, const struct task *k,
 	r->id = k->id;
 	r->tgid = k->tgid;
 	r->start = k->start;
+	r->life = k->life;
 	r->asked_at = k->have_final ? tasktable_final_at(k) : m->query_start;
 	r->at = reading_at(m, k);
 	r->born = k->waits_from;
@@ -338,7 +339,7 @@ static void keep_status(struct monitor *m, struct tasktable *t,
 
 		if ((v[i].r.flags & READING_ENDED) ||
 		    !(k = tasktable_find(t, v[i].r.id)) ||
-		    k->start != v[i].r.start)
+		    k->start != v[i].r.start || k->life != v[i].r.life)
 			continue;
 		context_store_status(m, k, &v[i]);
 	}
@@ -629,6 +630,9 @@ size_t rows_count_threads(struct monitor *m)
 void rows_forget(struct monitor *m)
 {
 	m->status_filled = false;
+	tasktable_given(m->procs);
+	if (m->threads)
+		tasktable_given(m->threads);
 	if (m->o.accumulate) {
 		/* ended tasks stay in the window, up to a limit */
 		tasktable_trim_retired(m->procs, MAX_RETIRED);

@@ -72,9 +72,31 @@ void storesample_push_evidence(struct storesample *w,
 	w->evidence[w->nevidence++] = *ev;
 }
 
+/*
+ * An array grown for many more than the n it held this sample (a large
+ * process ended) gives the rest back: room for 2 n kept.
+ */
+static void shrink(void **v, size_t *cap, size_t n, size_t size)
+{
+	size_t c = n > STORESAMPLE_KEEP / 2 ? 2 * n : STORESAMPLE_KEEP;
+	void *p;
+
+	if (*cap <= STORESAMPLE_KEEP || *cap <= 4 * n)
+		return;
+	if ((p = realloc(*v, c * size))) {
+		*v = p;
+		*cap = c;
+	}
+}
+
 void storesample_end(struct storesample *w, const struct store_sample *in,
 		     struct store_cgroup *cgroups, size_t ncgroups)
 {
+	shrink((void **)&w->tasks, &w->captasks, w->ntasks, sizeof(*w->tasks));
+	shrink((void **)&w->threads, &w->capthreads, w->nthreads,
+	       sizeof(*w->threads));
+	shrink((void **)&w->evidence, &w->capevidence, w->nevidence,
+	       sizeof(*w->evidence));
 	w->s = *in;
 	w->s.tasks = w->tasks;
 	w->s.ntasks = w->ntasks;

@@ -16,6 +16,12 @@
 
 #include "store/sample.h"
 
+/*
+ * Entries an array keeps room for whatever it held; one with more room
+ * than four times what a sample held gives it back down to twice that.
+ */
+#define STORESAMPLE_KEEP 1024
+
 struct storesample {
 	struct store_sample s;   /* the latest, whole once complete */
 	bool complete;           /* s is a sample's, nothing left out */

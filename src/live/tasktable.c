@@ -15,6 +15,9 @@
 /* ac_btime is within a second of the start; the clocks move a little. */
 #define BTIME_SLACK_NS 1050000000LL
 
+/* Slots of the lives that left since the last sample (power of two). */
+#define TT_GONE_SLOTS 4096u
+
 struct tasktable {
 	struct task **bucket;
 	size_t nbucket;   /* power of two */
@@ -23,6 +26,16 @@ struct tasktable {
 	size_t nretired, capretired;
 	struct task **rbucket;      /* the retired ones by id */
 	size_t nrbucket;            /* power of two */
+	uint32_t epoch;             /* samples given (tasktable_given) + 1 */
+	/*
+	 * Of the lives that left since the last sample, by id's slot: one
+	 * past the latest's life number (ids that share a slot share it: a
+	 * new life numbered higher than it needed is as good)
+	 */
+	struct tt_gone {
+		uint32_t epoch;     /* of the sample it is good until */
+		uint32_t next;
+	} gone[TT_GONE_SLOTS];
 };
 
 static size_t hash_slot(size_t n, pid_t id)
@@ -44,6 +57,7 @@ struct tasktable *tasktable_new(void)
 	t->nbucket = 1024;
 	t->bucket = calloc(t->nbucket, sizeof(*t->bucket));
 	t->nrbucket = 256;
+	t->epoch = 1;
 	t->rbucket = calloc(t->nrbucket, sizeof(*t->rbucket));
 	if (!t->bucket || !t->rbucket) {
 		free(t->bucket);
@@ -106,8 +120,21 @@ static struct tt_reading *reading_of(const struct task *k)
 	return (struct tt_reading *)(void *)k->cur;
 }
 
-static void task_free(struct task *k)
+/*
+ * A life of id leaves the table (t: to remember it by; NULL at the end):
+ * until the next sample a new life of id is numbered past it, so that
+ * its key is not that of the one the last sample gave (next_life).
+ */
+static void task_free(struct tasktable *t, struct task *k)
 {
+	if (t) {
+		struct tt_gone *g = &t->gone[hash_slot(TT_GONE_SLOTS, k->id)];
+
+		if (g->epoch != t->epoch || g->next <= k->life) {
+			g->next = k->life + 1;
+			g->epoch = t->epoch;
+		}
+	}
 	str_unref(k->comm);
 	str_unref(k->cmdline);
 	str_unref(k->user);
@@ -130,11 +157,12 @@ void tasktable_free(struct tasktable *t)
 		struct task *k = t->bucket[i];
 		while (k) {
 			struct task *n = k->hnext;
-			task_free(k);
+			task_free(NULL, k);
 			k = n;
 		}
 	}
-	tasktable_free_retired(t);
+	for (size_t i = 0; i < t->nretired; i++)
+		task_free(NULL, t->retired[i]);
 	free(t->retired);
 	free(t->rbucket);
 	free(t->bucket);
@@ -184,11 +212,40 @@ void tasktable_remove(struct tasktable *t, pid_t id)
 		if ((*pp)->id == id) {
 			struct task *k = *pp;
 			*pp = k->hnext;
-			task_free(k);
+			task_free(t, k);
 			t->count--;
 			return;
 		}
 	}
+}
+
+/*
+ * The life number of a new task of id: one past the latest of the lives
+ * of id the table still holds (live, being replaced, or retired: in a
+ * sample they may all be) or let go since the last sample (which that
+ * sample may hold), so that none of them has its (id, start, life) even
+ * where their starts are the same or unknown; 0 when there are none.
+ */
+static uint32_t next_life(const struct tasktable *t, pid_t id,
+			  const struct task *live)
+{
+	const struct tt_gone *g = &t->gone[hash_slot(TT_GONE_SLOTS, id)];
+	bool any = live != NULL;
+	uint32_t life = live ? live->life : 0;
+
+	if (g->epoch == t->epoch && g->next && (!any || g->next - 1 > life)) {
+		life = g->next - 1;
+		any = true;
+	}
+
+	for (const struct task *k = t->rbucket[hash_slot(t->nrbucket, id)]; k;
+	     k = k->rnext)
+		if (k->id == id) {
+			if (!any || k->life > life)
+				life = k->life;
+			any = true;
+		}
+	return any ? life + 1 : 0;
 }
 
 struct task *tasktable_get(struct tasktable *t, pid_t id, unsigned long long start,
@@ -201,6 +258,7 @@ struct task *tasktable_get(struct tasktable *t, pid_t id, unsigned long long sta
 			k->start = start;
 		return k;
 	}
+	uint32_t life = next_life(t, id, k);
 	if (k)
 		tasktable_remove(t, id); /* the id was reused: a new task */
 	if (t->count >= t->nbucket)
@@ -210,6 +268,7 @@ struct task *tasktable_get(struct tasktable *t, pid_t id, unsigned long long sta
 		return NULL;
 	k->id = id;
 	k->start = start;
+	k->life = life;
 	k->uid = (uid_t)-1;
 	k->info = TASK_INFO_UNKNOWN;
 	size_t s = slot(t, id);
@@ -218,6 +277,11 @@ struct task *tasktable_get(struct tasktable *t, pid_t id, unsigned long long sta
 	t->count++;
 	*created = true;
 	return k;
+}
+
+void tasktable_given(struct tasktable *t)
+{
+	t->epoch++;
 }
 
 void tasktable_foreach(struct tasktable *t, void (*fn)(struct task *, void *),
@@ -300,7 +364,7 @@ void tasktable_retire(struct tasktable *t, struct task *k)
 			k->hnext = NULL;
 			t->count--;
 			if (push_retired(t, k) < 0)
-				task_free(k); /* out of memory: lose the row */
+				task_free(t, k); /* out of memory: lose the row */
 			return;
 		}
 	}
@@ -327,7 +391,7 @@ static void unlink_if(struct tasktable *t, bool (*pred)(struct task *, void *),
 			k->hnext = NULL;
 			t->count--;
 			if (!retire || push_retired(t, k) < 0)
-				task_free(k);
+				task_free(t, k);
 		}
 	}
 }
@@ -347,7 +411,7 @@ void tasktable_foreach_retired(struct tasktable *t,
 void tasktable_free_retired(struct tasktable *t)
 {
 	for (size_t i = 0; i < t->nretired; i++)
-		task_free(t->retired[i]);
+		task_free(t, t->retired[i]);
 	t->nretired = 0;
 	memset(t->rbucket, 0, t->nrbucket * sizeof(*t->rbucket));
 }
@@ -359,7 +423,7 @@ size_t tasktable_trim_retired(struct tasktable *t, size_t max)
 	size_t drop = t->nretired - max;
 	for (size_t i = 0; i < drop; i++) {
 		unindex_retired(t, t->retired[i]);
-		task_free(t->retired[i]);
+		task_free(t, t->retired[i]);
 	}
 	memmove(t->retired, t->retired + drop, max * sizeof(*t->retired));
 	t->nretired = max;
@@ -373,7 +437,7 @@ void tasktable_free_retired_if(struct tasktable *t,
 	for (size_t i = 0; i < t->nretired; i++) {
 		if (pred(t->retired[i], arg)) {
 			unindex_retired(t, t->retired[i]);
-			task_free(t->retired[i]);
+			task_free(t, t->retired[i]);
 		} else {
 			t->retired[kept++] = t->retired[i];
 		}

@@ -142,6 +142,8 @@ struct task {
 		struct task *rnext;    /* retired tasks of the same slot */
 	};
 
+	uint32_t life;             /* which life of (id, start) it is
+				      (task_reading.life) */
 	uint32_t seen;             /* generation of the last scan that saw it
 				      (monitor.gen) */
 	/* yes or no, one bit each */
@@ -197,6 +199,14 @@ struct task *tasktable_get(struct tasktable *t, pid_t id, unsigned long long sta
 		    bool *created);
 
 void tasktable_remove(struct tasktable *t, pid_t id);
+
+/*
+ * A sample was given: the lives that leave the table from now on were in
+ * it (or in none), and a new life of one's id is numbered past it until
+ * the next (task_reading.life), so that no key of that sample's is a
+ * new life's in the next one.
+ */
+void tasktable_given(struct tasktable *t);
 
 /* Call fn for every task; fn may not add or remove. */
 void tasktable_foreach(struct tasktable *t, void (*fn)(struct task *, void *),

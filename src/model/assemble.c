@@ -56,10 +56,35 @@ void assemble_reserve(struct assemble *a, size_t n)
 	a->caprows = want;
 }
 
+/*
+ * Rows an array keeps room for whatever it held; one with room for more
+ * than four times the rows of the last sample (a large process ended)
+ * gives it back down to twice those.
+ */
+#define ROWS_KEEP 1024
+
+static void shrink(struct row **v, size_t *cap, size_t n)
+{
+	size_t c = n > ROWS_KEEP / 2 ? 2 * n : ROWS_KEEP;
+	struct row *p;
+
+	if (*cap <= ROWS_KEEP || *cap / 4 <= n)
+		return;
+	if ((p = realloc(*v, c * sizeof(*p)))) {
+		*v = p;
+		*cap = c;
+	}
+}
+
 void assemble_begin(struct assemble *a, const struct store_sample *in)
 {
 	struct derive_window *w = &a->w;
 
+	/* the last sample's rows are done with */
+	shrink(&a->rows, &a->caprows, a->nrows);
+	shrink(&a->exited, &a->capexited, a->nexited);
+	shrink(&a->trows, &a->captrows, a->ntrows);
+	shrink(&a->texited, &a->captexited, a->ntexited);
 	a->round++;
 	a->nrows = a->nexited = a->ntrows = a->ntexited = 0;
 	a->dropped = 0;

@@ -18,6 +18,7 @@ struct co_task {
 	bool thread;
 	int32_t id;
 	uint64_t start;
+	uint32_t life;            /* with id and start: one life */
 	bool have_real;           /* real: its last reading with counters */
 	struct task_reading real;
 	bool unsteady;            /* its thread count changed in the span */
@@ -42,7 +43,9 @@ static int co_cmp(const void *x, const void *y)
 		return a->thread ? 1 : -1;
 	if (a->id != b->id)
 		return a->id < b->id ? -1 : 1;
-	return (a->start > b->start) - (a->start < b->start);
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return (a->life > b->life) - (a->life < b->life);
 }
 
 struct coarse *coarse_new(void)
@@ -80,7 +83,7 @@ static struct co_task *find(struct coarse *c, const struct store_task *t,
 			    bool thread, bool make)
 {
 	struct co_task key = { .thread = thread, .id = t->r.id,
-			       .start = t->r.start };
+			       .start = t->r.start, .life = t->r.life };
 	struct co_task **found = tfind(&key, &c->tree, co_cmp);
 
 	if (found || !make)

@@ -22,6 +22,7 @@
 /* What is kept of one task life. */
 struct pm_task {
 	int32_t id;
+	uint32_t life;            /* with id and start: one life */
 	uint64_t start;
 	bool thread;              /* a thread reading (thread_tasks) */
 	uint64_t seen;            /* the round it was last given in */
@@ -76,7 +77,9 @@ static int task_cmp(const void *x, const void *y)
 		return a->thread ? 1 : -1;
 	if (a->id != b->id)
 		return a->id < b->id ? -1 : 1;
-	return (a->start > b->start) - (a->start < b->start);
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return (a->life > b->life) - (a->life < b->life);
 }
 
 static int cg_cmp(const void *x, const void *y)
@@ -177,7 +180,7 @@ static struct pm_task *task_of(struct playmodel *pm, const struct store_task *t,
 			       bool thread)
 {
 	struct pm_task key = { .id = t->r.id, .start = t->r.start,
-			       .thread = thread };
+			       .life = t->r.life, .thread = thread };
 	struct pm_task **found = tfind(&key, &pm->tasks, task_cmp);
 
 	if (found)
@@ -570,16 +573,23 @@ static void keep_disks(struct playmodel *pm, const struct diskstats *d)
 	pm->have_disks_prev = true;
 }
 
-/* The row of process (id, start) among in's tasks, or NULL. */
+/*
+ * The row of process (id, start) among in's tasks, its latest life
+ * where it has several (evidence is read of the one alive), or NULL.
+ */
 static struct row *task_row(struct playmodel *pm, const struct store_sample *in,
 			    int32_t id, uint64_t start, struct pm_task **t)
 {
+	size_t at = in->ntasks;
+
 	for (size_t i = 0; i < in->ntasks; i++)
-		if (in->tasks[i].r.id == id && in->tasks[i].r.start == start) {
-			*t = pm->pt[i];
-			return row_at(pm, i);
-		}
-	return NULL;
+		if (in->tasks[i].r.id == id && in->tasks[i].r.start == start &&
+		    (at == in->ntasks || in->tasks[i].r.life > in->tasks[at].r.life))
+			at = i;
+	if (at == in->ntasks)
+		return NULL;
+	*t = pm->pt[at];
+	return row_at(pm, at);
 }
 
 /* The evidence read with the sample into the rows it is of. */

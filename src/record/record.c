@@ -261,12 +261,36 @@ struct recorder *record_create(const char *path, bool threads, char *err,
 	return open_recording(path, true, threads, err, errsize);
 }
 
+/*
+ * The file cut back to its last whole record; should that fail too, a
+ * reader skips the torn part.
+ */
+static void cut_torn(struct recorder *rec)
+{
+	if (ftruncate(rec->fd, (off_t)record_size(rec)) < 0)
+		return;
+}
+
 int record_write(struct recorder *rec, const struct store_sample *s)
 {
 	struct stat st;
+	int ret = storefile_write(rec->w, s);
 
-	if (storefile_write(rec->w, s) < 0)
+	if (ret < 0) {
+		/*
+		 * What a failed write left of its record goes again (a
+		 * full disk, the file size limit), so the file ends with
+		 * a whole record
+		 */
+		int e = errno;
+
+		if (rec->regular)
+			cut_torn(rec);
+		errno = e;
 		return -1;
+	}
+	if (ret > 0)
+		return 1;       /* left out, nothing written (errno says why) */
 	/* a file no name leads to any more: what goes in is lost */
 	if (rec->regular) {
 		if (fstat(rec->fd, &st) < 0)

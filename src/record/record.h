@@ -120,10 +120,13 @@ struct recorder *record_create(const char *path, bool threads, char *err,
 			       size_t errsize);
 
 /*
- * Append one sample as one record. Returns 0, or -1 with errno set
- * (ENOENT when the file was removed: the record went into a file no name
- * leads to, and so does everything after it). After a failed write the
- * next sample is a key frame.
+ * Append one sample as one record. Returns 0; 1 with errno set when the
+ * sample could not be made into a record (storefile_write: no memory,
+ * more than the format holds): it is left out, the file as it was; or
+ * -1 with errno set when the write failed (ENOENT when the file was
+ * removed: the record went into a file no name leads to, and so does
+ * everything after it), what it wrote of the record cut off again. After
+ * either the next sample is a key frame.
  */
 int record_write(struct recorder *rec, const struct store_sample *s);
 

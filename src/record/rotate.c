@@ -416,7 +416,12 @@ int rotate_write(struct rotator *r, const struct store_sample *s, char *err,
 		ret = open_next(r, start, r->seq + 1, err, errsize);
 	if (ret < 0)
 		return -1;
-	if (record_write(r->rec, s) < 0) {
+	ret = record_write(r->rec, s);
+	if (ret > 0) {
+		snprintf(err, errsize, "%s", strerror(errno));
+		return 1;
+	}
+	if (ret < 0) {
 		if (errno == ENOENT)
 			snprintf(err, errsize, _("%s was removed while it was "
 						 "being written"), r->path);

@@ -101,8 +101,10 @@ struct rotator *rotate_open(const char *dir, const struct rotate_opts *o,
 /*
  * Write s into the file its time belongs to, rotating first when due;
  * s->boot (or, when 0, the boot clock now) tells a jump of the wall
- * clock. Returns 0, or -1 with a translated message in err (also when
- * the file was removed while it was written).
+ * clock. Returns 0; 1 with errno and its text in err when the sample
+ * could not be made into a record and was left out (record_write); or
+ * -1 with a translated message in err (also when the file was removed
+ * while it was written).
  */
 int rotate_write(struct rotator *r, const struct store_sample *s, char *err,
 		 size_t errsize);

@@ -65,8 +65,19 @@ int storefile_write(struct storefile_writer *w, const struct store_sample *s)
 	int type;
 
 	if (schema_from_store(cur, s, w->have_prev ? &w->rows[!w->cur] : NULL) < 0 ||
-	    codec_enc_sample(w->enc, &cur->cs, &p, &len, &type) < 0)
-		return -1;
+	    codec_enc_sample(w->enc, &cur->cs, &p, &len, &type) < 0) {
+		/*
+		 * Not made into a record (no memory, a sample the format
+		 * cannot hold): nothing written. The next one is a key
+		 * frame, which stands on nothing before it.
+		 */
+		int e = errno;
+
+		codec_enc_restart(w->enc);
+		w->have_prev = false;
+		errno = e;
+		return 1;
+	}
 	/* a key frame opens a deflate stream, so a reader can start there */
 	if (frame_write_stream(w->fw, type, s->time, p, len,
 			       type == FRAME_KEY) < 0) {

@@ -68,8 +68,11 @@ struct storefile_writer *storefile_writer_open(int fd, const char *program,
 int storefile_write_session(struct storefile_writer *w,
 			    const struct storefile_session *s);
 /*
- * One sample. 0, or -1 with errno set (the write's, or EINVAL, ENOMEM);
- * after a failed write the next sample is a key frame.
+ * One sample. 0; 1 with errno set when it could not be made into a
+ * record (ENOMEM, or EINVAL, EFBIG: more than the format holds), nothing
+ * written; -1 with errno set when the write failed (ENOMEM of its
+ * compression, or the write's). After either the next sample is a key
+ * frame.
  */
 int storefile_write(struct storefile_writer *w, const struct store_sample *s);
 /* Bytes written so far, the header included. */

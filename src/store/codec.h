@@ -7,8 +7,9 @@
  * list of entities of one C struct. A table's schema (struct
  * codec_table) gives every field a stable numeric id (1 to
  * CODEC_MAX_ID), a type, its offset in the struct and its name; the key
- * fields (CODEC_KEY: a task's id and start time, a cgroup's path; none
- * for a table of one entity) identify an entity from sample to sample.
+ * fields (CODEC_KEY: a task's id, start time and life, a cgroup's path;
+ * none for a table of one entity) identify an entity from sample to
+ * sample.
  * Each struct has a bitmap of the ids it knows (known_offset): a field
  * not known is not written, and a field not written is unknown. A string
  * field is a `const char *`, never NULL where known: the encoder copies
@@ -128,6 +129,12 @@
 enum codec_type { CODEC_U64, CODEC_S64, CODEC_DOUBLE, CODEC_STRING };
 
 #define CODEC_KEY 0x1u          /* part of the key; always known */
+/*
+ * with CODEC_KEY: a part of the key that may be unknown, and is then
+ * 0 (not written where it is 0, so rows without it, and files written
+ * before it was, read as they did)
+ */
+#define CODEC_KEY_ZERO 0x4u
 #define CODEC_COUNTER 0x2u      /* written as a difference in deltas (a
 				   number, or a double's bits) */
 

@@ -201,6 +201,7 @@ static bool key_known(const struct codec_table *t, const void *row)
 {
 	for (size_t i = 0; i < t->nfields; i++)
 		if ((t->fields[i].flags & CODEC_KEY) &&
+		    !(t->fields[i].flags & CODEC_KEY_ZERO) &&
 		    !codec_known(t, row, t->fields[i].id))
 			return false;
 	return true;

@@ -17,6 +17,7 @@
 struct buf {
 	unsigned char *p;
 	size_t len, cap;
+	size_t high;    /* the most it held since buf_trim */
 };
 
 struct codec_enc {
@@ -41,6 +42,8 @@ struct codec_enc {
 
 static int buf_room(struct buf *b, size_t n)
 {
+	if (b->len + n > b->high)
+		b->high = b->len + n;
 	if (b->len + n <= b->cap)
 		return 0;
 	size_t cap = b->cap ? b->cap : 1024;
@@ -52,6 +55,45 @@ static int buf_room(struct buf *b, size_t n)
 	b->p = p;
 	b->cap = cap;
 	return 0;
+}
+
+/*
+ * What stays of a buffer whatever it held; beyond that, one with room
+ * for more than four times the most the last sample put in it (a large
+ * process ended) is given back.
+ */
+#define BUF_KEEP (64u << 10)
+
+static void buf_trim(struct buf *b)
+{
+	if (b->cap > BUF_KEEP && b->cap / 4 > b->high) {
+		free(b->p);
+		b->p = NULL;
+		b->cap = 0;
+	}
+	b->high = 0;
+}
+
+/* The buffers and the changed entities' arrays sized for this sample. */
+static void trim(struct codec_enc *e, const struct codec_sample *in)
+{
+	size_t most = 0;
+
+	buf_trim(&e->out);
+	buf_trim(&e->body);
+	buf_trim(&e->wires);
+	for (int i = 0; i < 3; i++)
+		buf_trim(&e->lists[i]);
+	for (size_t i = 0; i < e->s->ntables; i++)
+		if (in->tables[i].n > most)
+			most = in->tables[i].n;
+	if (e->chg_cap > 4096 && e->chg_cap / 8 > most) {
+		free(e->chg);
+		free(e->vals);
+		e->chg = NULL;
+		e->vals = NULL;
+		e->chg_cap = 0;
+	}
 }
 
 static int put_varint(struct buf *b, uint64_t v)
@@ -322,6 +364,7 @@ static int sorted_copy(const struct codec_table *t, const struct codec_rows *in,
 
 		for (size_t j = 0; j < t->nfields; j++)
 			if ((t->fields[j].flags & CODEC_KEY) &&
+			    !(t->fields[j].flags & CODEC_KEY_ZERO) &&
 			    !codec_known(t, r, t->fields[j].id))
 				goto bad;
 		if (codec_arena_own_row(t, r, a) < 0)
@@ -424,6 +467,7 @@ int codec_enc_sample(struct codec_enc *e, const struct codec_sample *in,
 
 	struct codec_arena *strs = &e->strs[e->cur_strs];
 
+	trim(e, in);
 	e->out.len = 0;
 	codec_arena_clear(strs);
 	if (put_varint(&e->out, e->seq + 1) < 0)

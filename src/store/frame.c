@@ -82,6 +82,9 @@ static uint64_t get_le(const unsigned char *p, int n)
 	return v;
 }
 
+/* The room for a record a writer keeps whatever it wrote. */
+#define FRAME_BUF_KEEP (256u << 10)
+
 static int grow(unsigned char **buf, size_t *cap, size_t need)
 {
 	if (need <= *cap)
@@ -187,10 +190,17 @@ static int put_record(struct frame_writer *w, int type, int flags,
 	size_t n = FRAME_HEADER_SIZE + stored;
 	put_le(h + n, crc32(0, h, (uInt)n), 4);
 	n += FRAME_TRAILER_SIZE;
-	if (write_all(w->fd, (const char *)h, n) < 0)
-		return -1;
-	w->bytes += n;
-	return 0;
+	int ret = write_all(w->fd, (const char *)h, n);
+
+	if (ret == 0)
+		w->bytes += n;
+	/* room for a record four times this one's and more: given back */
+	if (w->cap > FRAME_BUF_KEEP && w->cap / 4 > n) {
+		free(w->buf);
+		w->buf = NULL;
+		w->cap = 0;
+	}
+	return ret < 0 ? -1 : 0;
 }
 
 int frame_write(struct frame_writer *w, int type, double time,

@@ -5,8 +5,8 @@
  * or read back from a recording, is all the model needs to derive the
  * task's figures (model/derive.h).
  *
- * A task's life is (id, start); a pid reused by another task is another
- * life. Times are seconds on the sample's CLOCK_MONOTONIC unless said
+ * A task's life is (id, start, life); a pid reused by another task is
+ * another life. Times are seconds on the sample's CLOCK_MONOTONIC unless said
  * otherwise. Counters are cumulative over the task's life, as the kernel
  * keeps them (taskstats: the delays of all its threads, ended ones too,
  * for a process record).
@@ -76,6 +76,13 @@ struct task_reading {
 	int32_t id;            /* tid (thread) or tgid (process) */
 	int32_t tgid;          /* its process */
 	uint64_t start;        /* start, clock ticks since boot; 0 unknown */
+	/*
+	 * Which life of (id, start) it is: 0, or more where an earlier life
+	 * of the id with the same start (both unknown, or in one clock
+	 * tick) was still known when it came (a pid reused within an
+	 * interval); id, start and life name one life.
+	 */
+	uint32_t life;
 	/*
 	 * When the counters were read: after asked_at (the query's start;
 	 * an exit record: when it came) and by at (the queries' end, or

@@ -99,6 +99,7 @@ static const struct codec_field task_fields[] = {
 	F(schema_task, T_CTX_NS, CODEC_S64, 0, ctx_ns),
 	F(schema_task, T_RUN_US, CODEC_U64, CODEC_COUNTER, run_us),
 	CAT8(schema_task, T_TOTAL_US, CODEC_U64, CODEC_COUNTER, total_us),
+	F(schema_task, T_LIFE, CODEC_U64, CODEC_KEY | CODEC_KEY_ZERO, life),
 };
 
 static const struct codec_field cgroup_fields[] = {

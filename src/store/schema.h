@@ -6,7 +6,11 @@
  * back, so that what a replay hands the model is, bit for bit, what the
  * live monitor handed it.
  *
- *   table 1 tasks     a task's reading and what names it, by (id, start)
+ *   table 1 tasks     a task's reading and what names it, by (id, start,
+ *                     life): life, 0 unless two lives of an id with
+ *                     the same start (both unknown, or one clock tick)
+ *                     are in one sample, is written only where it is
+ *                     not 0, so recordings made before it read alike
  *   table 2 threads   the same of the thread readings kept for a
  *                     replay's thread view (store_sample.thread_tasks)
  *   table 3 cgroups   a cgroup's counters and pressure, by path
@@ -109,7 +113,8 @@ struct schema_psi {
 };
 
 struct schema_task {
-	uint64_t id, start;     /* the key: a life */
+	uint64_t id, start;     /* the key: a life (with life) */
+	uint64_t life;          /* task_reading.life; not written where 0 */
 	uint64_t tgid;
 	double asked_at, at;    /* known where not the sample's */
 	double born, first_seen;

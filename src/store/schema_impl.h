@@ -47,6 +47,7 @@
 #define T_CTX_NS 80
 #define T_RUN_US 81
 #define T_TOTAL_US 90
+#define T_LIFE 98
 
 #define C_PSI_WHEN 3
 
@@ -148,12 +149,21 @@ uint64_t schema_value_of(const struct codec_table *t, const void *row,
 /* p with room for n of size (*cap grown), or NULL. */
 void *schema_grow(void *p, size_t *cap, size_t n, size_t size);
 
+/*
+ * An array of rows grown for more than this many (a large process
+ * ended) is made the size of n again: four times n and 1024 rows.
+ */
+#define SCHEMA_SHRINK(n) (4 * (n) + 1024)
+
 /* tasks and threads (schema_task.c) */
 /* The rows of n tasks of set_ (SCHEMA_TASKS, SCHEMA_THREADS) into r. */
 int schema_task_in(struct schema_rows *r, int set_, const struct store_task *k,
 		   size_t n, const struct store_sample *in,
 		   const struct schema_rows *prev);
-/* The task row of key (id, start) in the n rows of p (key order), or NULL. */
+/*
+ * The task row of (id, start) in the n rows of p (key order), its latest
+ * life where it has several, or NULL.
+ */
 const struct schema_task *schema_task_find(const struct schema_task *p,
 					   size_t n, uint64_t id,
 					   uint64_t start);

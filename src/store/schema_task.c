@@ -36,7 +36,9 @@ static int task_cmp(const void *a, const void *b)
 
 	if (x->id != y->id)
 		return x->id < y->id ? -1 : 1;
-	return (x->start > y->start) - (x->start < y->start);
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->life > y->life) - (x->life < y->life);
 }
 
 /*
@@ -123,6 +125,8 @@ static void task_reading_in(const struct codec_table *t,
 {
 	o->id = (uint64_t)(int64_t)r->id;
 	o->start = r->start;
+	o->life = r->life;
+	schema_set(t, o, T_LIFE, r->life != 0);
 	o->tgid = (uint64_t)(int64_t)r->tgid;
 	schema_set(t, o, T_TGID, r->tgid != r->id);
 	o->asked_at = r->asked_at;
@@ -239,8 +243,8 @@ int schema_task_in(struct schema_rows *r, int set_, const struct store_task *k,
 {
 	const struct codec_table *t = &schema_tables[set_];
 
-	if (n > r->cap[set_]) {
-		void *p = realloc(r->task[set_], n * sizeof(*r->task[set_]));
+	if (n > r->cap[set_] || r->cap[set_] > SCHEMA_SHRINK(n)) {
+		void *p = realloc(r->task[set_], (n ? n : 1) * sizeof(*r->task[set_]));
 
 		if (!p)
 			return -1;
@@ -302,11 +306,20 @@ const struct schema_task *schema_task_find(const struct schema_task *p,
 					   size_t n, uint64_t id,
 					   uint64_t start)
 {
-	struct schema_task key;
+	size_t lo = 0, hi = n;
 
-	key.id = id;
-	key.start = start;
-	return task_of(&key, p, n);
+	/* the first row after every life of (id, start) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p[mid].id < id || (p[mid].id == id && p[mid].start <= start))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* of them the latest life: the one alive */
+	return lo && p[lo - 1].id == id && p[lo - 1].start == start ?
+		&p[lo - 1] : NULL;
 }
 
 /* Whether f of rows a and b is the same: known in both, the same value. */
@@ -424,8 +437,8 @@ int schema_task_like(struct schema_rows *r)
 	const struct codec_table *t = &schema_tables[SCHEMA_THREADS];
 	size_t n = r->rows[SCHEMA_THREADS].n;
 
-	if (n > r->caplike) {
-		void *p = realloc(r->like, n * sizeof(*r->like));
+	if (n > r->caplike || r->caplike > SCHEMA_SHRINK(n)) {
+		void *p = realloc(r->like, (n ? n : 1) * sizeof(*r->like));
 
 		if (!p)
 			return -1;
@@ -487,6 +500,7 @@ static void task_reading_out(const struct codec_table *t,
 	r->id = (int32_t)o->id;
 	r->tgid = codec_known(t, o, T_TGID) ? (int32_t)o->tgid : r->id;
 	r->start = o->start;
+	r->life = (uint32_t)o->life;
 	r->asked_at = codec_known(t, o, T_ASKED_AT) ? o->asked_at :
 			out->query_start;
 	r->at = codec_known(t, o, T_AT) ? o->at : at0;

@@ -7,7 +7,10 @@
  * sessions read back whole; a recording of format 1 (NDJSON, plain or
  * compressed), a file that is not a recording and a name ending in .gz
  * are refused with a message naming the file, the file untouched; a file
- * removed while written, a full disk and a directory are said.
+ * removed while written, a full disk and a directory are said; a sample
+ * the format cannot hold (two tasks of one key) is left out (1, EINVAL),
+ * the file as it was, and the samples after it are written and read
+ * back.
  */
 #include <config.h>
 
@@ -244,6 +247,32 @@ static void modes_and_faults(void)
 	CHECK(strstr(err, "cannot open") != NULL);
 }
 
+/* A sample that cannot be made into a record: left out, the rest kept. */
+static void left_out(void)
+{
+	const char *p = tmp_path("left.stk");
+	struct recorder *rec = record_open(p, true, err, sizeof(err));
+	struct store_task two[2] = { task, task };
+	struct store_sample s = sample(2);
+	unsigned got[16], ns;
+	uint64_t torn;
+
+	CHECK(rec != NULL);
+	write_n(rec, 1, 1);
+	long long size = file_size(p);
+
+	s.tasks = two;
+	s.ntasks = 2;
+	errno = 0;
+	CHECK(rec && record_write(rec, &s) == 1 && errno == EINVAL);
+	CHECK(file_size(p) == size);
+	write_n(rec, 3, 4);
+	CHECK(record_close(rec) == 0);
+	CHECK_EQ_U(read_back(p, got, &ns, &torn), 3);
+	CHECK(got[0] == 1 && got[1] == 3 && got[2] == 4);
+	CHECK_EQ_U(torn, 0);
+}
+
 int main(void)
 {
 	char cmd[256];
@@ -255,6 +284,7 @@ int main(void)
 	sessions();
 	refusals();
 	modes_and_faults();
+	left_out();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	CHECK(system(cmd) == 0);
 	return unit_done();

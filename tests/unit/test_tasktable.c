@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The task table: lookup, pid reuse by start time, growth, removal. */
+/*
+ * The task table: lookup, pid reuse by start time, growth, removal; the
+ * lives of one id numbered apart while a sample may hold two of them.
+ */
 #include <config.h>
 
 #include "live/tasktable.h"
@@ -28,6 +31,57 @@ static bool is_task(struct task *k, void *arg)
 }
 
 static const uint64_t S = 1000000000ULL;
+
+/*
+ * Lives of one id whose start is unknown (0) numbered apart: the one
+ * that ended (retired, still to be shown) and each that took the id
+ * after it; one past a life that left since the last sample was given
+ * (that sample holds its key); 0 again once a sample without it passed.
+ */
+static void test_lives(void)
+{
+	struct tasktable *t = tasktable_new();
+	bool created;
+	struct task *a, *b, *c, *d, *e;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	a = tasktable_get(t, 5, 0, &created);
+	CHECK(a && created && a->life == 0);
+	tasktable_retire(t, a);
+	b = tasktable_get(t, 5, 0, &created);
+	CHECK(b && created && b->life == 1);
+	tasktable_retire(t, b);
+	c = tasktable_get(t, 5, 0, &created);
+	CHECK(c && created && c->life == 2);
+	/* a sample showed a, b and c; a and b let go, then c ends */
+	tasktable_given(t);
+	tasktable_free_retired(t);
+	tasktable_retire(t, c);
+	tasktable_free_retired(t);
+	d = tasktable_get(t, 5, 0, &created);
+	CHECK(d && created && d->life == 3);
+	/* a sample with d alone; d ends and goes at the next */
+	tasktable_given(t);
+	tasktable_retire(t, d);
+	tasktable_given(t);
+	tasktable_free_retired(t);
+	e = tasktable_get(t, 5, 0, &created);
+	CHECK(e && created && e->life == 4);
+	/* a sample with none of 5 since: numbered from 0 */
+	tasktable_given(t);
+	tasktable_retire(t, e);
+	tasktable_free_retired(t);
+	tasktable_given(t);
+	a = tasktable_get(t, 5, 0, &created);
+	CHECK(a && created && a->life == 0);
+	/* another start: a life of its own, numbered all the same */
+	tasktable_retire(t, a);
+	b = tasktable_get(t, 5, 777, &created);
+	CHECK(b && created && b->life == 1);
+	tasktable_free(t);
+}
 
 /* When lives began, from each source's clock, and how they order. */
 static void test_spans(void)
@@ -213,5 +267,6 @@ int main(void)
 	tasktable_free(t);
 
 	test_spans();
+	test_lives();
 	return unit_done();
 }
