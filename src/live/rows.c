@@ -60,9 +60,17 @@ void rows_store_details(const struct monitor *m, const struct task *k,
 		st->have |= STORE_HAVE_THREADS;
 		st->threads = k->info.threads;
 	}
-	if (k->info.start > 0) {
+	/*
+	 * a task that ended before its details were read: its start as a
+	 * scan told it, else as its fork event did (in boot time, ticks)
+	 */
+	unsigned long long ticks = k->start ? k->start :
+		k->born.hi / (1000000000ULL / (unsigned long long)procinfo_hertz());
+	double start = k->info.start > 0 ? k->info.start :
+		       procinfo_start_epoch(ticks);
+	if (start > 0) {
 		st->have |= STORE_HAVE_START;
-		st->start_real = k->info.start;
+		st->start_real = start;
 	}
 }
 

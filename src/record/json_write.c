@@ -546,7 +546,10 @@ static void value_json(struct out *o, const struct field *fd,
 	}
 }
 
-/* A task row: the fields of the JSON layout, in its order. */
+/*
+ * A task row: the fields of the JSON layout, in its order, every one in
+ * every row (null when not known), so that all rows have one key set.
+ */
 static void row_json(struct out *o, const struct row *r)
 {
 	static const struct field_ctx ctx = { .fmt = FIELD_FMT_JSON };
@@ -558,8 +561,6 @@ static void row_json(struct out *o, const struct row *r)
 		struct field_value v;
 
 		fields_value(fd, r, &ctx, &v);
-		if (!v.have && (fd->flags & FIELD_OPTIONAL))
-			continue;
 		key_of(o, first, &o->fkeys[i], fd->key);
 		value_json(o, fd, &v);
 		first = false;
