@@ -44,12 +44,19 @@ void cgdirs_open(const struct cg_layout *l, const char *path,
 		d->states1 = open_in(l, l->tree, path);
 }
 
-/* The directory of a task's own cgroup in hierarchy h, opened. */
+/*
+ * The directory of a task's own cgroup in hierarchy h, opened; -1 also
+ * where that cgroup is h's root, which holds every task of the machine:
+ * its counters are the machine's, no cgroup's figure of the task.
+ */
 static int open_own(const struct cg_layout *l, enum cg_hier h,
-		    const char *proc_cgroup, char *dir, size_t size,
-		    int *at_root)
+		    const char *proc_cgroup)
 {
-	if (cg_layout_task_dir(l, h, proc_cgroup, dir, size, at_root) < 0)
+	char dir[4096];
+	int at_root;
+
+	if (cg_layout_task_dir(l, h, proc_cgroup, dir, sizeof(dir),
+			       &at_root) < 0 || at_root)
 		return -1;
 	return kval_open_dir(-1, dir);
 }
@@ -57,41 +64,31 @@ static int open_own(const struct cg_layout *l, enum cg_hier h,
 void cgdirs_open_task(const struct cg_layout *l, const char *proc_cgroup,
 		      struct evidence_dirs *d)
 {
-	static const enum cg_hier v1[] = {
-		CG_HIER_CPU, CG_HIER_MEMORY, CG_HIER_BLKIO, CG_HIER_PIDS,
-	};
-	int *fd[] = { &d->cpu1, &d->mem1, &d->blkio1, NULL };
-	char dir[4096];
-	int at_root, pids = -1;
-
 	d->cg2 = d->cpu1 = d->cpuacct1 = d->mem1 = d->blkio1 = d->states1 = -1;
+	d->no_states = true;
 	if (!l || !proc_cgroup)
 		return;
-	/* the v2 root holds no limits, and its cgroup.threads is everyone */
-	d->cg2 = open_own(l, CG_HIER_V2, proc_cgroup, dir, sizeof(dir),
-			  &at_root);
-	if (d->cg2 >= 0 && at_root) {
-		close(d->cg2);
-		d->cg2 = -1;
-	}
+	/* each controller's figures from its own hierarchy, below the root */
+	d->cg2 = open_own(l, CG_HIER_V2, proc_cgroup);
+	d->cpu1 = open_own(l, CG_HIER_CPU, proc_cgroup);
 	/* cpuacct where it is mounted apart from cpu */
-	if (strcmp(l->m[CG_HIER_CPUACCT].dir, l->m[CG_HIER_CPU].dir) != 0)
-		d->cpuacct1 = open_own(l, CG_HIER_CPUACCT, proc_cgroup, dir,
-				       sizeof(dir), NULL);
-	for (size_t i = 0; i < sizeof(v1) / sizeof(v1[0]); i++) {
-		int f = open_own(l, v1[i], proc_cgroup, dir, sizeof(dir),
-				 &at_root);
-
-		if (fd[i])
-			*fd[i] = f;
-		else
-			pids = f;
-		/* the first v1 cgroup below its hierarchy's root gives states */
-		if (f >= 0 && d->states1 < 0 && !at_root)
-			d->states1 = f;
+	if (cpuacct_apart(l))
+		d->cpuacct1 = open_own(l, CG_HIER_CPUACCT, proc_cgroup);
+	d->mem1 = open_own(l, CG_HIER_MEMORY, proc_cgroup);
+	d->blkio1 = open_own(l, CG_HIER_BLKIO, proc_cgroup);
+	/*
+	 * The task states of its cgroup in the view's tree: on a v1 tree
+	 * the kernel's cgroupstats of that directory (a query that applies
+	 * to v1 hierarchies only); on a v2 tree counted from its v2
+	 * directory's cgroup.threads. Never another hierarchy's cgroup,
+	 * which may hold other tasks, nor a root's.
+	 */
+	if (l->tree != CG_HIER_V2) {
+		d->states1 = open_own(l, l->tree, proc_cgroup);
+		d->no_states = d->states1 < 0;
+	} else {
+		d->no_states = d->cg2 < 0;
 	}
-	if (pids >= 0 && pids != d->states1)
-		close(pids);
 }
 
 void cgdirs_close(struct evidence_dirs *d)

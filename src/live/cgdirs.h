@@ -14,11 +14,14 @@
  *   io              v2 io.* likewise, else v1 blkio
  *   task states     the kernel's cgroupstats of the tree's own directory
  *                   on v1; counted from cgroup.threads and /proc on v2
+ *                   (hybrid too: the query applies to v1 hierarchies)
  *
  * (the evidence readers choose between v2 and v1 by which files are
  * there: live/evidence_read.c). A process row reads its own cgroups the same
- * way, from /proc/PID/cgroup: where a process is in the cgroup of a row,
- * both read the same directories, and so agree about every limit.
+ * way, from /proc/PID/cgroup: each figure from its own cgroup in the
+ * hierarchy that has the controller, none from a hierarchy where it is
+ * in the root; where a process is in the cgroup of a row, both read the
+ * same directories, and so agree about every limit.
  */
 #ifndef STALLTOP_CGDIRS_H
 #define STALLTOP_CGDIRS_H
@@ -40,11 +43,13 @@ void cgdirs_open(const struct cg_layout *l, const char *path,
 /*
  * Open the directories of a process's own cgroups, from the text of its
  * /proc/PID/cgroup (which need not be its tree path in each hierarchy):
- * cg2 (not the v2 root, which holds no limits and whose cgroup.threads
- * lists everyone), cpuacct1 (where it is mounted apart from cpu), cpu1,
- * mem1, blkio1, and as states1 the first of its v1 cpu, memory, blkio and
- * pids cgroups below its hierarchy's root (one of the others, or the pids
- * one). d's other members are left as they were.
+ * cg2, cpu1, cpuacct1 (where cpuacct is mounted apart from cpu), mem1,
+ * blkio1, each only where that cgroup is below its hierarchy's root (a
+ * root holds every task: its counters are the machine's, no cgroup's
+ * figure of the process), and as states1 its cgroup of a v1 tree (the
+ * hierarchy cgroupstats applies to); on a v2 tree its states are counted
+ * from cg2. A process in its tree's root counts none (no_states). d's
+ * other members are left as they were.
  */
 void cgdirs_open_task(const struct cg_layout *l, const char *proc_cgroup,
 		      struct evidence_dirs *d);

@@ -12,7 +12,9 @@
  * all that any of them wants, so that they all have the same reading;
  * /proc/diskstats is read only when a shown process stalled on IO. A
  * process shown stalled for the first time has current values only: the
- * next sample has deltas.
+ * next sample has deltas; but the first sample's stalled processes have
+ * a base, read with the baseline (gather_base_read), found stalled in a
+ * short interval before it (gather_base_pick).
  *
  * A process's cgroups are its own of each hierarchy, from its
  * /proc/PID/cgroup: read once in its life, again after an exec or when
@@ -49,6 +51,12 @@
 #include "model/evidence.h"
 #include "model/rowev.h"
 #include "model/rowwhy.h"
+
+/*
+ * The most processes whose evidence a baseline reads (gather_base_pick):
+ * those stalled in the short interval before it, the first of them.
+ */
+#define GATHER_BASE_MAX 256
 
 /* The longest /proc/PID/cgroup text kept (longer ones are not shared). */
 #define GATHER_CGROUPS 4096
@@ -88,6 +96,10 @@ struct gather {
 	uint64_t cpus_round;
 	bool have_cpus;
 	bool have_disks, have_disks_prev;
+	/* the processes whose evidence the next baseline reads (at most
+	   GATHER_BASE_MAX): their causes' base for the first interval */
+	struct { pid_t pid; unsigned want; } *base;
+	size_t nbase;
 };
 
 static struct gather *gather_get(struct monitor *m)
@@ -110,6 +122,7 @@ void gather_free(struct monitor *m)
 
 	if (!g)
 		return;
+	free(g->base);
 	if (g->proc >= 0)
 		close(g->proc);
 	if (g->cpu_sys >= 0)
@@ -283,12 +296,12 @@ static struct rowev_input input_of(struct monitor *m, struct gather *g)
 }
 
 /*
- * The reading of process k's evidence for its row r (the groups its
- * stalls want) into ev: its own part, and its cgroups' (read once a
- * round for all processes in them).
+ * The reading of process k's evidence of the groups want names into ev:
+ * its own part, and its cgroups' (read once a round for all processes
+ * in them).
  */
 static void read_one(struct monitor *m, struct gather *g, struct task *k,
-		     const struct row *r, struct store_evidence *ev)
+		     unsigned want, struct store_evidence *ev)
 {
 	struct task_ev *e = k->proc->ev;
 	struct evidence_dirs d = EVIDENCE_DIRS_NONE;
@@ -301,7 +314,7 @@ static void read_one(struct monitor *m, struct gather *g, struct task *k,
 
 	d.proc = g->proc;
 	d.cpu_sys = g->cpu_sys;
-	d.want = rowwhy_wants(r->d);
+	d.want = want;
 	if (d.want & EVIDENCE_WANT(EVIDENCE_CPU))
 		d.cpus = cpus_of(m, g);
 	if (e->cpu_round == m->round)
@@ -395,7 +408,7 @@ void gather_rows(struct monitor *m, struct row *rows, size_t n)
 			struct store_evidence ev;
 			struct rowev_input in = input_of(m, g);
 
-			read_one(m, g, k, &rows[i], &ev);
+			read_one(m, g, k, rowwhy_wants(rows[i].d), &ev);
 			e = k->proc->ev;
 			rowev_task(&e->st, &ev, &in, &rows[i]);
 			if (m->whole)
@@ -487,4 +500,86 @@ void gather_cgroups(struct monitor *m, struct cgroup_row *rows, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (rowwhy_wanted(rows[i].d) && rows[i].path)
 			gather_cgroup(m, g, &rows[i]);
+}
+
+/*
+ * The groups a base reading takes: those the first interval's causes of
+ * any category but wpcopy need (the cgroups' parts are read once for all
+ * the processes in them), and wpcopy's where the process stalled on it
+ * (its private memory is a walk of its mappings).
+ */
+static unsigned base_wants(const struct row *r)
+{
+	return EVIDENCE_WANT(EVIDENCE_CPU) | EVIDENCE_WANT(EVIDENCE_MEMORY) |
+	       EVIDENCE_WANT(EVIDENCE_IO) | EVIDENCE_WANT(EVIDENCE_STATES) |
+	       rowwhy_wants(r->d);
+}
+
+void gather_base_pick(struct monitor *m, const struct row *rows, size_t n)
+{
+	struct gather *g;
+
+	if (m->o.accumulate || m->o.threads || !(g = gather_get(m)))
+		return;
+	g->nbase = 0;
+	for (size_t i = 0; i < n && g->nbase < GATHER_BASE_MAX; i++) {
+		if (rows[i].flags & ROW_EXITED || !rowwhy_wanted(rows[i].d))
+			continue;
+		if (!g->base && !(g->base = malloc(GATHER_BASE_MAX *
+						   sizeof(*g->base))))
+			return;
+		g->base[g->nbase].pid = rows[i].pid;
+		g->base[g->nbase++].want = base_wants(&rows[i]);
+	}
+}
+
+/* The live process of a base entry, with its evidence state. */
+static struct task *base_task(struct monitor *m, pid_t pid)
+{
+	struct task *k = tasktable_find(m->procs, pid);
+
+	if (!k || k->exited)
+		return NULL;
+	if (!k->proc->ev && !(k->proc->ev = calloc(1, sizeof(struct task_ev) + 1)))
+		return NULL;
+	return k;
+}
+
+void gather_base_read(struct monitor *m)
+{
+	struct gather *g = m->gather;
+	struct task *k;
+	struct cgtable *t;
+	bool io = false;
+
+	if (!g || !g->nbase || m->o.accumulate || m->o.threads) {
+		if (g)
+			g->nbase = 0;
+		return;
+	}
+	/* each cgroup read once, with all its processes' groups */
+	for (size_t i = 0; i < g->nbase; i++) {
+		if (g->base[i].want & EVIDENCE_WANT(EVIDENCE_IO))
+			io = true;
+		if ((k = base_task(m, g->base[i].pid)) && cgroups_of(m, g, k) &&
+		    (t = table_of(m, g)))
+			cgtable_members_expect(t, ((struct task_ev *)
+						   k->proc->ev)->cgroups,
+					       m->round, g->base[i].want);
+	}
+	/* the disks the first interval's are counted from */
+	if (io)
+		read_disks(m, g);
+	for (size_t i = 0; i < g->nbase; i++) {
+		struct store_evidence ev;
+		struct rowev_input in = input_of(m, g);
+
+		if (!(k = base_task(m, g->base[i].pid)))
+			continue;
+		read_one(m, g, k, g->base[i].want, &ev);
+		rowev_base(&((struct task_ev *)k->proc->ev)->st, &ev, &in);
+		if (m->whole)
+			storesample_push_evidence(m->whole, &ev);
+	}
+	g->nbase = 0;
 }

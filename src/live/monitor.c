@@ -283,6 +283,8 @@ static int baseline(struct monitor *m)
 	if (m->whole)
 		rows_keep_baseline(m);
 	readings_rebase(m, false);
+	/* the evidence the first interval's causes are counted from */
+	gather_base_read(m);
 	/* tasks that ended before the first interval are not part of it */
 	tasktable_given(m->procs);
 	if (m->threads)
@@ -296,6 +298,7 @@ static int baseline(struct monitor *m)
 	in.nprocs = tasktable_count(m->procs);
 	if (m->o.machine)
 		machine_read(m, &in.machine);
+	in.disks = gather_disks(m);
 	assemble_baseline(&m->model, &in);
 	/*
 	 * the cgroups' pressure the first interval's shares are counted
@@ -308,6 +311,41 @@ static int baseline(struct monitor *m)
 	m->prev_boot = m->reading_boot;
 	m->prev_real = m->reading_real;
 	return 0;
+}
+
+/*
+ * The first interval's causes are counted from a reading of its stalled
+ * processes' evidence at its start: which processes stall is found in a
+ * short interval after the first baseline (as top's first frame is of a
+ * short interval), not shown, and the baseline taken again with their
+ * evidence. A signal ends the wait: the loop then handles it.
+ */
+#define FIRST_BASE_MS 200
+
+static void first_base(struct monitor *m)
+{
+	struct pollfd sig = { .fd = m->loop ? evloop_signal_fd(m->loop) : -1,
+			      .events = POLLIN };
+	struct storesample *whole = m->whole;
+	struct sample s;
+	int rc;
+
+	if (m->o.accumulate || m->o.threads)
+		return;
+	do
+		rc = poll(&sig, 1, FIRST_BASE_MS);
+	while (rc < 0 && errno == EINTR);
+	if (rc != 0)
+		return;
+	/* not a sample of the recording: its readings are the baseline's */
+	m->whole = NULL;
+	rc = monitor_sample(&m->p, &s);
+	m->whole = whole;
+	/* a signal that came meanwhile ends the run before any sample */
+	if (rc < 0 || poll(&sig, 1, 0) != 0)
+		return;
+	gather_base_pick(m, s.rows, s.nrows);
+	baseline(m);
 }
 
 static const struct store_sample *monitor_readings(struct producer *p)
@@ -519,6 +557,7 @@ struct producer *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 		producer_free(&m->p);
 		return NULL;
 	}
+	first_base(m);
 	/* accumulated figures cover the time since the baseline reading */
 	m->start_time = m->prev_time;
 	*exit_code = 0;

@@ -275,6 +275,16 @@ void gather_context(struct monitor *m, struct task *k,
 const struct diskstats *gather_disks(const struct monitor *m);
 /* The evidence of the stalled cgroups among rows (cgroup_row.why). */
 void gather_cgroups(struct monitor *m, struct cgroup_row *rows, size_t n);
+/*
+ * The first interval's causes need a reading before it: the processes
+ * of rows stalled in a short interval before the baseline (at most
+ * GATHER_BASE_MAX), noted; gather_base_read, at the baseline, reads
+ * their evidence (of the groups any first cause needs) as the base of
+ * the first sample's (model/rowev.h, rowev_base) and into the recording
+ * with the baseline's readings.
+ */
+void gather_base_pick(struct monitor *m, const struct row *rows, size_t n);
+void gather_base_read(struct monitor *m);
 /* A sample begins: forget what is too old to make an interval with. */
 void gather_new_round(struct monitor *m);
 void gather_free(struct monitor *m);

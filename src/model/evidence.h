@@ -54,6 +54,9 @@ struct evidence_io_dev {
 	struct kval rbytes, wbytes, rios, wios; /* in the interval */
 };
 
+/* The longest "HIERARCHY:PATH" an evidence names (longer: not named). */
+#define EVIDENCE_CGROUP 256
+
 /* The machine's busiest block devices of the interval. */
 #define EVIDENCE_DISKS 3
 
@@ -97,6 +100,10 @@ struct evidence {
 	struct kval forks, private_bytes;
 
 	/* task states of the cgroup */
+	/* where the cgroup figures were read (model/evorigin.h): "" unknown */
+	char cpu_cgroup[EVIDENCE_CGROUP], mem_cgroup[EVIDENCE_CGROUP];
+	char io_cgroup[EVIDENCE_CGROUP], states_cgroup[EVIDENCE_CGROUP];
+
 	enum cgstats_source states_source;
 	struct kval tasks_running, tasks_sleeping, tasks_uninterruptible;
 	struct kval tasks_stopped, tasks_io_wait;

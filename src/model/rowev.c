@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "model/evorigin.h"
 #include "model/rowev.h"
 #include "model/rowwhy.h"
 
@@ -114,10 +115,21 @@ const struct row_why *rowev_task(struct rowev_state *s,
 	      cgroups_hash(cur->cgroups) == s->prev_cgroups))
 		without_cgroups(&prev);
 	interval_of(prev_ok ? &prev : NULL, &cur->r, in, r->d, &s->why.ev);
+	evorigin_task(cur->cgroups, &s->why.ev);
 	rowwhy_eval(&s->why, r->d, r->total_pct, r->have_cpu_pct, r->cpu_pct,
 		    in->interval, why_ok ? rowwhy_first(&s->why) : WHY_NONE);
 	keep(s, cur, in, rowwhy_wants(r->d));
 	return &s->why;
+}
+
+void rowev_base(struct rowev_state *s, const struct store_evidence *cur,
+		const struct rowev_input *in)
+{
+	/* every group its reading holds: what was read of its cgroups */
+	keep(s, cur, in, 0);
+	/* no causes of its own: the next sample's are of its interval */
+	s->have_why = false;
+	memset(&s->why, 0, sizeof(s->why));
 }
 
 const struct row_why *rowev_cgroup(struct rowev_state *s,
@@ -128,6 +140,7 @@ const struct row_why *rowev_cgroup(struct rowev_state *s,
 	bool prev_ok = follows(s, in);
 
 	interval_of(prev_ok ? &s->prev : NULL, &cur->r, in, g->d, &s->why.ev);
+	evorigin_cgroup(cur->cgroup, &s->why.ev);
 	rowwhy_eval(&s->why, g->d, g->total_pct, false, 0, in->interval,
 		    prev_ok ? rowwhy_first(&s->why) : WHY_NONE);
 	keep(s, cur, in, 0);

@@ -74,6 +74,16 @@ const struct row_why *rowev_task(struct rowev_state *s,
 				 const struct rowev_input *in,
 				 const struct row *r);
 
+/*
+ * A process's reading cur taken only as the base of the next sample's
+ * (a baseline's: no row, no causes of its own), every group it holds
+ * (its cgroups' parts as read at that moment, for it or for another
+ * process in them: a recording holds the same); the next sample's
+ * causes are of the interval from it.
+ */
+void rowev_base(struct rowev_state *s, const struct store_evidence *cur,
+		const struct rowev_input *in);
+
 /* The same for cgroup row g (the cgroups' part is always its own). */
 const struct row_why *rowev_cgroup(struct rowev_state *s,
 				   const struct store_evidence *cur,

@@ -489,6 +489,16 @@ static void ranked_json(struct out *o, const struct row_why *w)
 	put_c(o, ']');
 }
 
+/* Where a group's cgroup figures were read (model/evorigin.h): null unknown. */
+static void origin_json(struct out *o, const char *k, const char *where)
+{
+	key(o, false, k);
+	if (where[0])
+		str(o, where);
+	else
+		put_lit(o, "null");
+}
+
 /* A row's "why": the causes, then every evidence field by its name. */
 static void why_json(struct out *o, const struct row_why *w)
 {
@@ -503,6 +513,10 @@ static void why_json(struct out *o, const struct row_why *w)
 	version_json(o, JSON_KEY_CPU_CGROUP_VERSION, ev->cpu_cgroup_version);
 	version_json(o, JSON_KEY_MEM_CGROUP_VERSION, ev->mem_cgroup_version);
 	version_json(o, JSON_KEY_IO_CGROUP_VERSION, ev->io_cgroup_version);
+	origin_json(o, JSON_KEY_CPU_CGROUP, ev->cpu_cgroup);
+	origin_json(o, JSON_KEY_MEM_CGROUP, ev->mem_cgroup);
+	origin_json(o, JSON_KEY_IO_CGROUP, ev->io_cgroup);
+	origin_json(o, JSON_KEY_STATES_CGROUP, ev->states_cgroup);
 	kvals_json(o, ev, evidence_fields, evidence_nfields);
 	key(o, false, JSON_KEY_IO_DEVICES);
 	io_devices_json(o, ev);

@@ -300,6 +300,39 @@ static int prime_cgroups(struct playmodel *pm, const struct store_sample *in)
 	return 0;
 }
 
+static void keep_disks(struct playmodel *pm, const struct diskstats *d);
+
+/*
+ * The evidence read with the live monitor's baseline (a session's first
+ * entry): the base of the next sample's, as the live monitor's
+ * (live/gather.c, gather_base_read), with the disks. A key frame later
+ * on holds the evidence its own sample's rows wanted, not such a base:
+ * the next sample's evidence has current values only, as before a seek.
+ */
+static void base_evidence(struct playmodel *pm, const struct store_sample *in)
+{
+	struct rowev_input ri = {
+		.round = pm->a.round,
+		.lost = in->events_lost,
+	};
+
+	for (size_t i = 0; i < in->nevidence; i++) {
+		const struct store_evidence *e = &in->evidence[i];
+
+		for (size_t k = 0; e->id && k < in->ntasks; k++) {
+			struct pm_task *t = pm->pt[k];
+
+			if (in->tasks[k].r.id != e->id ||
+			    in->tasks[k].r.start != e->start)
+				continue;
+			if (t->ev || (t->ev = calloc(1, sizeof(*t->ev))))
+				rowev_base(t->ev, e, &ri);
+			break;
+		}
+	}
+	keep_disks(pm, in->disks);
+}
+
 int playmodel_baseline(struct playmodel *pm, const struct store_sample *in,
 		       bool first)
 {
@@ -329,6 +362,8 @@ int playmodel_baseline(struct playmodel *pm, const struct store_sample *in,
 	if (prime_cgroups(pm, in) < 0)
 		return -1;
 	assemble_baseline(&pm->a, in);
+	if (first)
+		base_evidence(pm, in);
 	pm->prev_query = in->query_start;
 	pm->a.set.accumulate = pm->accumulate;
 	pm->a.set.start = in->mono;

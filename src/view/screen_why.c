@@ -100,11 +100,34 @@ static void pressure(struct lines *L, const char *what, const struct kval *some,
 	    secs(some, a, sizeof(a)), secs(full, b, sizeof(b)));
 }
 
+/*
+ * Which cgroup a group's figures were read from (model/evorigin.h); of a
+ * process in its hierarchy's root, that none were: the root's counters
+ * are the machine's.
+ */
+static void origin(struct lines *L, const char *where, bool cg)
+{
+	const char *colon = strchr(where, ':');
+	char esc[2 * EVIDENCE_CGROUP];
+
+	if (!where[0])
+		return;
+	escape_text(where, esc, sizeof(esc));
+	if (!cg && colon && strcmp(colon + 1, "/") == 0)
+		add(L, false, _("  cgroup %s: the root of its hierarchy, "
+				"whose figures are the machine's: none shown"),
+		    esc);
+	else
+		add(L, false, _("  figures of cgroup %s"), esc);
+}
+
 static void cpu_facts(struct lines *L, const struct evidence *ev, bool cg)
 {
 	char a[32], b[32], c[32], d[32], e[32], line[WHY_WIDTH];
 	const char *file = ev->cpu_cgroup_version == 2 ? "cpu.max"
 			   : "cpu.cfs_quota_us/cpu.cfs_period_us";
+
+	origin(L, ev->cpu_cgroup, cg);
 
 	if (ev->cpu_quota_us.have && ev->cpu_quota_us.max) {
 		snprintf(line, sizeof(line), _("  %s: no CPU quota"), file);
@@ -156,10 +179,12 @@ static void cpu_facts(struct lines *L, const struct evidence *ev, bool cg)
 	pressure(L, "cpu", &ev->cpu_some_us, &ev->cpu_full_us);
 }
 
-static void mem_facts(struct lines *L, const struct evidence *ev)
+static void mem_facts(struct lines *L, const struct evidence *ev, bool cg)
 {
 	char a[32], b[32], c[32], d[32], e[32];
 	bool v2 = ev->mem_cgroup_version == 2;
+
+	origin(L, ev->mem_cgroup, cg);
 
 	add(L, false, _("  %s %s, current %s; %s events %s, failcnt %s"),
 	    v2 ? "memory.max" : "memory.limit_in_bytes",
@@ -216,6 +241,7 @@ static void io_facts(struct lines *L, const struct evidence *ev, bool cg)
 {
 	char a[32], b[32], c[32], d[32], n[64];
 
+	origin(L, ev->io_cgroup, cg);
 	if (!cg)
 		add(L, false, _("  the process read %s from storage and wrote "
 				"%s to it (%s, %s through read and write "
@@ -265,6 +291,9 @@ static void state_facts(struct lines *L, const struct evidence *ev, bool cg)
 {
 	char a[32], b[32], c[32], d[32], e[32];
 
+	/* a cgroup row's own tasks are of its path */
+	if (!cg)
+		origin(L, ev->states_cgroup, cg);
 	if (ev->states_source == CGSTATS_NONE)
 		return;
 	add(L, false, cg ? _("  the cgroup's own tasks (%s): %s running, %s "
@@ -293,7 +322,7 @@ static void group_facts(struct lines *L, enum evidence_group g,
 		cpu_facts(L, ev, cg);
 		break;
 	case EVIDENCE_MEMORY:
-		mem_facts(L, ev);
+		mem_facts(L, ev, cg);
 		break;
 	case EVIDENCE_IO:
 		io_facts(L, ev, cg);

@@ -14,9 +14,12 @@
  *    pressure files; a session scope that the memory hierarchy does not
  *    have: no memory figures, never another cgroup's.
  * The root counts no task states. A process's own cgroups on the hybrid
- * tree (cgdirs_open_task, from its /proc/PID/cgroup): those of its lines,
- * task states asked of its first v1 cgroup below a root, never the v2
- * root; read through the table of cgroups once for three processes. A
+ * tree (cgdirs_open_task, from its /proc/PID/cgroup): those of its lines
+ * below their hierarchy's root, none of a root (the machine's); task
+ * states of its cgroup in the tree (v2 here: counted there), never asked
+ * of another hierarchy's cgroup; read through the table of cgroups once
+ * for three processes. On a v1 tree (name=systemd), states asked of its
+ * cgroup there, not of its cpu or memory cgroup. A
  * process's allowed CPUs read already by its context: its directory read
  * only to count its threads where they are fewer than the CPUs online.
  * And the cgroup table on the hybrid tree: rows named, with their own
@@ -189,22 +192,46 @@ static void test_task(void)
 	cgdirs_open_task(&l, pc, &d);
 	CHECK(d.cg2 >= 0 && d.cpu1 >= 0 && d.cpuacct1 >= 0 && d.mem1 >= 0 &&
 	      d.blkio1 >= 0);
-	/* the first v1 cgroup below its root gives the task states */
-	CHECK(d.states1 == d.cpu1);
+	/* the tree is v2: its task states are counted in its v2 cgroup */
+	CHECK(d.states1 < 0 && !d.no_states);
 	evidence_read(&d, NULL, &r);
 	CHECK(r.cpu.version == 1 && r.cpu.quota_us.v == 50000);
 	CHECK(r.mem.version == 1 && r.mem.max.v == 64 * MIB);
+	CHECK(r.io.version == 1 && r.io.ndev == 1);
 	cgdirs_close(&d);
 	CHECK(d.cg2 < 0 && d.states1 < 0 && d.cpu1 < 0);
 
-	/* in the v2 root and the memory root: no v2 directory, the root's */
+	/*
+	 * in the v2 root and the memory and blkio roots: nothing of them,
+	 * never the roots' figures (the machine's); its cpu cgroup's quota;
+	 * no task states (its cgroup of the tree is the root)
+	 */
 	d = EVIDENCE_DIRS_NONE;
-	cgdirs_open_task(&l, "8:memory:/\n4:cpu,cpuacct:" NGINX "\n0::/\n",
-			 &d);
-	CHECK(d.cg2 < 0 && d.mem1 >= 0 && d.cpu1 >= 0 && d.blkio1 < 0);
-	CHECK(d.states1 == d.cpu1);
+	cgdirs_open_task(&l, "8:memory:/\n5:blkio:/\n4:cpu,cpuacct:" NGINX
+			 "\n0::/\n", &d);
+	CHECK(d.cg2 < 0 && d.mem1 < 0 && d.blkio1 < 0 && d.cpu1 >= 0);
+	CHECK(d.states1 < 0 && d.no_states);
 	evidence_read(&d, NULL, &r);
-	CHECK(r.mem.version == 1 && r.mem.max.have && r.mem.max.max);
+	CHECK(r.mem.version == 0 && !r.mem.max.have);
+	CHECK(r.io.version == 0 && r.io.ndev == 0);
+	CHECK(r.cpu.version == 1 && r.cpu.quota_us.v == 50000);
+	CHECK(r.states.source == CGSTATS_NONE);
+	cgdirs_close(&d);
+
+	/*
+	 * in a memory cgroup of its own but the blkio root and a v2 unit:
+	 * the memory cgroup's figures, no IO figures, and its task states
+	 * counted in the unit (not asked of the memory cgroup)
+	 */
+	d = EVIDENCE_DIRS_NONE;
+	cgdirs_open_task(&l, "8:memory:" NGINX "\n5:blkio:/\n4:cpu,cpuacct:/"
+			 "\n1:name=systemd:/\n0::" NGINX "\n", &d);
+	CHECK(d.cg2 >= 0 && d.mem1 >= 0 && d.blkio1 < 0 && d.cpu1 < 0 &&
+	      d.cpuacct1 < 0);
+	CHECK(d.states1 < 0 && !d.no_states);
+	evidence_read(&d, NULL, &r);
+	CHECK(r.mem.version == 1 && r.mem.max.v == 64 * MIB);
+	CHECK(r.io.ndev == 0);
 	cgdirs_close(&d);
 
 	/* three processes of nginx.service: its cgroups read once */
@@ -220,6 +247,30 @@ static void test_task(void)
 		      m[0]->cur.cpu.nr_throttled.v == 180);
 	cgtable_free(t);
 	free(pc);
+}
+
+/* A process's own cgroups on a v1 tree: states of its name=systemd one. */
+static void test_task_v1(void)
+{
+	struct cg_layout l;
+	struct evidence_dirs d = EVIDENCE_DIRS_NONE;
+	struct evidence_reading r;
+
+	layout("cgroup/mountinfo-v1", "v1", &l);
+	cgdirs_open_task(&l, "3:memory:/user.slice\n2:cpu,cpuacct:/user.slice"
+			 "\n1:name=systemd:/user.slice/user-1000.slice/"
+			 "session-2.scope\n", &d);
+	CHECK(d.cpu1 >= 0 && d.mem1 >= 0 && d.cg2 < 0);
+	CHECK(d.states1 >= 0 && d.states1 != d.cpu1 && d.states1 != d.mem1);
+	evidence_read(&d, NULL, &r);
+	CHECK(r.mem.version == 1 && r.mem.max.v == 1024 * MIB);
+	cgdirs_close(&d);
+
+	/* in the tree's root: no task states */
+	d = EVIDENCE_DIRS_NONE;
+	cgdirs_open_task(&l, "3:memory:/user.slice\n1:name=systemd:/\n", &d);
+	CHECK(d.states1 < 0 && d.no_states && d.mem1 >= 0 && d.cpu1 < 0);
+	cgdirs_close(&d);
 }
 
 /* The cgroup table on the hybrid tree: names and v2 pressure. */
@@ -348,6 +399,7 @@ int main(void)
 	test_hybrid();
 	test_v1();
 	test_task();
+	test_task_v1();
 	test_task_cpus();
 	test_task_io();
 	test_table();

@@ -276,8 +276,90 @@ static void test_disks_io_rows_only(void)
 	CHECK(w->ev.n_disks == 1);
 }
 
+/*
+ * A base reading (a baseline's, rowev_base): no causes of its own; the
+ * next sample's causes are of the interval from it, the quota's as in
+ * any later sample, with no first cause carried from the base.
+ */
+static void test_base(void)
+{
+	struct rowev_state s = { 0 };
+	struct store_evidence r1 = reading(10.0, 10, 8, 500000, 3, "0::/t\n");
+	struct store_evidence r2 = reading(11.0, 20, 16, 1100000, 7, "0::/t\n");
+	struct rowev_input in1 = sample(1, 5), in2 = sample(2, 5);
+	const struct row_why *w;
+	struct row row;
+
+	cpu_row(&row);
+	rowev_base(&s, &r1, &in1);
+	CHECK(!rowev_have(&s, 1) && !rowev_have(&s, 2));
+	w = rowev_task(&s, &r2, &in2, &row);
+	CHECK_NEAR(w->ev.interval_s, 1.0, 1e-9);
+	CHECK_EQ_U(w->ev.cpu_throttled_periods.v, 8);
+	CHECK(w->c[CAT_CPU].r.cause == WHY_CPU_QUOTA);
+	/* a base two samples back is none */
+	memset(&s, 0, sizeof(s));
+	rowev_base(&s, &r1, &in1);
+	in2.round = 3;
+	w = rowev_task(&s, &r2, &in2, &row);
+	CHECK(w->ev.interval_s == 0 && w->c[CAT_CPU].r.cause == WHY_NONE);
+}
+
+/*
+ * Where each figure was read (model/evorigin.h): on pure v2 every group
+ * of the v2 cgroup; on a hybrid host each controller's own v1 cgroup,
+ * a root named as such ("blkio:/": no figures), the task states of the
+ * v2 cgroup in the tree; on v1, states of name=systemd's; a cgroup row
+ * its path in the hierarchy of each version read.
+ */
+static void test_origin(void)
+{
+	struct rowev_state s = { 0 };
+	struct store_evidence r = reading(10.0, 10, 8, 500000, 3,
+					  "0::/system.slice/a.service\n");
+	struct rowev_input in = sample(1, 5);
+	const struct row_why *w;
+	struct row row;
+
+	cpu_row(&row);
+	r.r.states.source = CGSTATS_PROC;
+	w = rowev_task(&s, &r, &in, &row);
+	CHECK_STR(w->ev.cpu_cgroup, "cgroup2:/system.slice/a.service");
+	CHECK_STR(w->ev.mem_cgroup, "cgroup2:/system.slice/a.service");
+	CHECK_STR(w->ev.io_cgroup, "cgroup2:/system.slice/a.service");
+	CHECK_STR(w->ev.states_cgroup, "cgroup2:/system.slice/a.service");
+
+	r.cgroups = "12:pids:/\n8:memory:/m\n5:blkio:/\n"
+		    "4:cpu,cpuacct:/c\n1:name=systemd:/u.service\n"
+		    "0::/u.service\n";
+	memset(&s, 0, sizeof(s));
+	w = rowev_task(&s, &r, &in, &row);
+	CHECK_STR(w->ev.cpu_cgroup, "cpu:/c");
+	CHECK_STR(w->ev.mem_cgroup, "memory:/m");
+	CHECK_STR(w->ev.io_cgroup, "blkio:/");
+	CHECK_STR(w->ev.states_cgroup, "cgroup2:/u.service");
+
+	/* v1: the v2 line is the root; states of the tree's (name=systemd) */
+	r.cgroups = "3:memory:/m\n2:cpu,cpuacct:/\n1:name=systemd:/s.scope\n"
+		    "0::/\n";
+	r.r.states.source = CGSTATS_KERNEL;
+	memset(&s, 0, sizeof(s));
+	w = rowev_task(&s, &r, &in, &row);
+	CHECK_STR(w->ev.cpu_cgroup, "cpu:/");
+	CHECK_STR(w->ev.states_cgroup, "name=systemd:/s.scope");
+
+	/* not known: nothing named */
+	r.cgroups = NULL;
+	memset(&s, 0, sizeof(s));
+	w = rowev_task(&s, &r, &in, &row);
+	CHECK_STR(w->ev.cpu_cgroup, "");
+	CHECK_STR(w->ev.states_cgroup, "");
+}
+
 int main(void)
 {
+	test_base();
+	test_origin();
 	test_first_and_next();
 	test_lost_fork_events();
 	test_other_cgroups();
