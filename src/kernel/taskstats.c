@@ -332,16 +332,31 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* Wait for the fd to become readable; 0 on timeout. */
+static int64_t now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/*
+ * Wait for the fd to become readable; 0 on timeout. A signal (the quit
+ * guard's tick) does not start the wait again: the timeout holds.
+ */
 static int wait_readable(int fd, int timeout_ms)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int64_t until = now_ms() + timeout_ms;
 	int ret;
 
-	do
-		ret = poll(&p, 1, timeout_ms);
-	while (ret < 0 && errno == EINTR);
-	return ret;
+	for (;;) {
+		int64_t left = until - now_ms();
+		ret = poll(&p, 1, left > 0 ? (int)left : 0);
+		if (ret >= 0 || errno != EINTR)
+			return ret;
+		if (left <= 0)
+			return 0;
+	}
 }
 
 /* Wait for a reply; -1 with errno (ETIMEDOUT when none came in time). */

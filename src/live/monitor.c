@@ -332,9 +332,14 @@ static void first_base(struct monitor *m)
 
 	if (m->o.accumulate || m->o.threads)
 		return;
-	do
-		rc = poll(&sig, 1, FIRST_BASE_MS);
-	while (rc < 0 && errno == EINTR);
+	/* the whole 0.2 s, whatever signals (the quit guard's) cut it */
+	double until = monitor_now() + FIRST_BASE_MS / 1000.0;
+	for (;;) {
+		double left = until - monitor_now();
+		rc = poll(&sig, 1, left > 0 ? (int)(left * 1000.0 + 0.999) : 0);
+		if (rc >= 0 || errno != EINTR || left <= 0)
+			break;
+	}
 	if (rc != 0)
 		return;
 	/* not a sample of the recording: its readings are the baseline's */
