@@ -484,6 +484,36 @@ bg_start_in() {
 		sh "$_c" "$@"
 }
 
+# quota_spinner CGROUP: a new v1 cpu cgroup (cg_make) with a quota of
+# 20 ms in every 100 ms, and a spinner (wl_spin) in it, started as
+# "quota" and ready; its pid in $q
+quota_spinner() {
+	cg_make "$1"
+	echo 100000 >"$1/cpu.cfs_period_us" || hard_error "cannot set the period"
+	echo 20000 >"$1/cpu.cfs_quota_us" || hard_error "cannot set the quota"
+	bg_start_in quota "$1" "$WL/wl_spin"
+	q=$BG_PID
+	wait_for has_line "$TMP/quota.out" ready
+}
+
+# exe_for NAME: $EXE, a stalltop that user NAME may run: the build's, or
+# a copy in a directory of /var/tmp (a build tree under a private
+# directory such as /root is out of reach), which the cleanup removes
+exe_for() {
+	local _d
+	EXE=$STALLTOP
+	setpriv --reuid="$1" --regid="$1" --clear-groups test -x "$EXE" && return
+	_d=$(mktemp -d "/var/tmp/stalltop-$TEST_NAME.XXXXXX") ||
+		hard_error "cannot make a directory in /var/tmp"
+	_extra_dirs="$_extra_dirs $_d"
+	chmod 755 "$_d" && cp "$STALLTOP" "$_d/stalltop" && chmod 755 "$_d/stalltop" ||
+		hard_error "cannot copy stalltop to $_d"
+	EXE=$_d/stalltop
+	setpriv --reuid="$1" --regid="$1" --clear-groups test -x "$EXE" ||
+		hard_error "user $1 cannot run $EXE either"
+	note "user $1 cannot reach $STALLTOP: running a copy, $EXE"
+}
+
 # v1_mount CONTROLLER: where the cgroup v1 hierarchy of CONTROLLER is
 # mounted (the first mountinfo line of type cgroup whose super options
 # name it); nothing where none is.

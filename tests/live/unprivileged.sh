@@ -46,19 +46,9 @@ grep -q "^CapEff:[[:space:]]*0*\$" "$TMP/status" &&
 	grep -q "^Uid:[[:space:]]*$nobody[[:space:]]" "$TMP/status" ||
 	hard_error "setpriv left privileges: $(grep -E '^(Uid|Cap)' "$TMP/status")"
 
-# nobody must be able to run the binary: a build tree under a private
-# directory (/root) is not; then a copy in /var/tmp
-exe=$STALLTOP
-if ! as_nobody test -x "$exe"; then
-	dir=$(mktemp -d /var/tmp/stalltop-$TEST_NAME.XXXXXX) ||
-		hard_error "cannot make a directory in /var/tmp"
-	_extra_dirs="$_extra_dirs $dir"   # functions.sh's trap removes it
-	chmod 755 "$dir" && cp "$STALLTOP" "$dir/stalltop" && chmod 755 "$dir/stalltop" ||
-		hard_error "cannot copy stalltop to $dir"
-	exe=$dir/stalltop
-	as_nobody test -x "$exe" || hard_error "nobody cannot run $exe either"
-	note "nobody cannot reach $STALLTOP: running a copy, $exe"
-fi
+# nobody must be able to run the binary
+exe_for $nobody
+exe=$EXE
 
 timeout 60 setpriv --reuid=$nobody --regid=$nobody --clear-groups \
 	--inh-caps=-all "$exe" -b --json -n 3 -d 0.5 \

@@ -39,12 +39,7 @@ V1=/sys/fs/cgroup/cpu
 [ "$NCPU" -ge 2 ] || skip "one CPU: pinning to one of them changes nothing"
 
 Q="$V1/stalltop-why-$$"
-cg_make "$Q"
-echo 100000 >"$Q/cpu.cfs_period_us" || hard_error "cannot set the period"
-echo 20000 >"$Q/cpu.cfs_quota_us" || hard_error "cannot set the quota"
-bg_start_in quota "$Q" "$WL/wl_spin"
-q=$BG_PID
-wait_for has_line "$TMP/quota.out" ready
+quota_spinner "$Q"
 
 throttled() { awk '$1 == "throttled_time" { print $2 }' "$Q/cpu.stat"; }
 t0=$(now_ms)

@@ -36,12 +36,7 @@ first_why() {
 }
 
 Q=$cpu1/stalltop-$TEST_NAME-$$
-cg_make "$Q"
-echo 100000 >"$Q/cpu.cfs_period_us" || hard_error "cannot set the period"
-echo 20000 >"$Q/cpu.cfs_quota_us" || hard_error "cannot set the quota"
-bg_start_in quota "$Q" "$WL/wl_spin"
-q=$BG_PID
-wait_for has_line "$TMP/quota.out" ready
+quota_spinner "$Q"
 first_why "$q" >"$TMP/quota.why"
 note "quota spinner: $(jq -c '{interval_s, cause: .causes.cpu.cause, cpu_throttled_periods, cpu_periods}' "$TMP/quota.why")"
 expect "quota spinner" "$TMP/quota.why" '

@@ -43,12 +43,7 @@ extra=$(comm -13 "$TMP/all.shown" "$TMP/all.read" | head -5)
 [ -z "$extra" ] || fail "evidence read for processes not shown stalled: $extra"
 
 Q="$V1/stalltop-shown-$$"
-cg_make "$Q"
-echo 100000 >"$Q/cpu.cfs_period_us" || hard_error "cannot set the period"
-echo 20000 >"$Q/cpu.cfs_quota_us" || hard_error "cannot set the quota"
-bg_start_in quota "$Q" "$WL/wl_spin"
-q=$BG_PID
-wait_for has_line "$TMP/quota.out" ready
+quota_spinner "$Q"
 
 # An idle process shown alone: its rows hold no "why", and no evidence
 # file at all is opened (the stalled spinner is not shown), only the IO

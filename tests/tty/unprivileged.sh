@@ -12,15 +12,8 @@ nobody=65534
 as_nobody() {
 	setpriv --reuid=$nobody --regid=$nobody --clear-groups --inh-caps=-all "$@"
 }
-exe=$STALLTOP
-if ! as_nobody test -x "$exe"; then
-	dir=$(mktemp -d /var/tmp/stalltop-$TEST_NAME.XXXXXX) ||
-		hard_error "cannot make a directory in /var/tmp"
-	_extra_dirs="$_extra_dirs $dir"   # functions.sh's trap removes it
-	chmod 755 "$dir" && cp "$STALLTOP" "$dir/stalltop" && chmod 755 "$dir/stalltop" ||
-		hard_error "cannot copy stalltop to $dir"
-	exe=$dir/stalltop
-fi
+exe_for $nobody
+exe=$EXE
 # the batch run's notices, the reading to hold the screen to
 LC_ALL=C.UTF-8 as_nobody "$exe" -b -n 1 -d 0.2 >/dev/null 2>"$TMP/batch.err" ||
 	hard_error "stalltop -b as nobody failed: $(cat "$TMP/batch.err")"
