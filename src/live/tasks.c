@@ -13,10 +13,6 @@
 #include "live/monitor_int.h"
 #include "live/tasktable.h"
 
-/*
- * The earliest moment a task can have begun to wait (task.waits_from):
- * from /proc's start time in boot ticks, a lower bound of its start.
- */
 /* A start in boot ticks as a CLOCK_MONOTONIC time, a lower bound. */
 static double ticks_at(const struct monitor *m, unsigned long long ticks)
 {
@@ -26,6 +22,10 @@ static double ticks_at(const struct monitor *m, unsigned long long ticks)
 	return (double)ticks / (double)procinfo_hertz() - asleep;
 }
 
+/*
+ * The earliest moment a task can have begun to wait (task.waits_from):
+ * from /proc's start time in boot ticks, a lower bound of its start.
+ */
 void tasks_waits_from_ticks(const struct monitor *m, struct task *k,
 			    unsigned long long ticks)
 {
