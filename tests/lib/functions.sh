@@ -484,6 +484,35 @@ bg_start_in() {
 		sh "$_c" "$@"
 }
 
+# json_as_then WANT GOT: GOT's samples (one a line) are WANT's, written by
+# an earlier stalltop: line for line every key of WANT with its value,
+# and in GOT no other key but those whose value is null (a row has
+# every key now, null where not known) and the cgroups the evidence
+# names since (cpu_cgroup, mem_cgroup, io_cgroup, states_cgroup). Says
+# the first difference and returns 1.
+json_as_then() {
+	jq -n -r --slurpfile w "$1" --slurpfile g "$2" '
+	  ["cpu_cgroup", "mem_cgroup", "io_cgroup", "states_cgroup"] as $new
+	  | def diff($a; $b; $at):
+	      if ($a | type) == "object" and ($b | type) == "object" then
+	        first(($a | keys[]) as $k | diff($a[$k]; $b[$k]; "\($at).\($k)")),
+	        first(($b | keys[]) as $k
+	              | select(($a | has($k) | not) and $b[$k] != null and
+	                       ($new | index($k) | not))
+	              | "\($at).\($k): \($b[$k] | tojson | .[:80]), a key not written then")
+	      elif ($a | type) == "array" and ($b | type) == "array" then
+	        if ($a | length) != ($b | length)
+	        then "\($at): \($b | length) elements, then \($a | length)"
+	        else first(range($a | length) as $i | diff($a[$i]; $b[$i]; "\($at)[\($i)]")) end
+	      elif $a == $b then empty
+	      else "\($at): \($b | tojson | .[:80]), then \($a | tojson | .[:80])" end;
+	  if ($w | length) != ($g | length)
+	  then "\($g | length) samples, then \($w | length)"
+	  else first(range($w | length) as $i | diff($w[$i]; $g[$i]; "sample \($i + 1)")) end' |
+		grep . && return 1
+	return 0
+}
+
 # quota_spinner CGROUP: a new v1 cpu cgroup (cg_make) with a quota of
 # 20 ms in every 100 ms, and a spinner (wl_spin) in it, started as
 # "quota" and ready; its pid in $q

@@ -3,8 +3,9 @@
 # A recording of format version 1, made by stalltop 0.1.0
 # (tests/fixtures/recordings/README), still replays: --replay FILE -b
 # --json gives the file's five samples whole (every key of the sample
-# and of every row, arrays in pid order, cgroups in path order), so
-# every figure shown is the one recorded; and the text output shows
+# and of every row, arrays in pid order, cgroups in path order; keys
+# written since are null: json_as_then), so every figure shown is the
+# one recorded; and the text output shows
 # wl_spin's recorded CPU delay of each sample (166.2, 168.0, 168.0,
 # 167.2, 166.4 %) and its two threads with -H. Then damaged copies of
 # it, each with its exact exit status and message (so that a crash or a
@@ -44,10 +45,8 @@ gzip -dc "$REC" | whole >"$TMP/want" || hard_error "jq cannot read the fixture"
 whole <"$TMP/out" >"$TMP/got" || fail "jq cannot read the replay: $(head -c 300 "$TMP/out")"
 [ "$(lines "$TMP/got")" -eq 5 ] ||
 	fail "$(lines "$TMP/got") samples replayed, the recording has 5"
-if ! cmp -s "$TMP/want" "$TMP/got"; then
-	diff "$TMP/want" "$TMP/got" | head -c 3000 >&2
-	fail "the replayed samples differ from the recorded ones"
-fi
+json_as_then "$TMP/want" "$TMP/got" >"$TMP/diff" ||
+	fail "the replayed samples differ from the recorded ones: $(head -n 1 "$TMP/diff")"
 
 # the text output: wl_spin's CPU delay of each sample, as recorded
 timeout 60 "$STALLTOP" --replay "$REC" -b >"$TMP/text" 2>"$TMP/err" ||
@@ -79,8 +78,8 @@ head -c $((size - last / 2)) "$TMP/v1.ndjson" >"$TMP/torn.ndjson"
 damaged torn "$TMP/torn.ndjson" 0 "stalltop: the last record is torn (incomplete) and was ignored"
 head -n 4 "$TMP/want" >"$TMP/torn.want"
 whole <"$TMP/torn.out" >"$TMP/torn.got"
-cmp -s "$TMP/torn.want" "$TMP/torn.got" ||
-	fail "torn: the samples replayed are not the first 4 recorded"
+json_as_then "$TMP/torn.want" "$TMP/torn.got" >"$TMP/torn.diff" ||
+	fail "torn: the samples replayed are not the first 4 recorded: $(head -n 1 "$TMP/torn.diff")"
 
 F=$TMP/future.ndjson
 sed '1s/"stalltop_recording":1,/"stalltop_recording":999,/' "$TMP/v1.ndjson" >"$F"
@@ -92,6 +91,6 @@ sed '3s/.*/{"time": 17637, "interval": garbage/' "$TMP/v1.ndjson" >"$TMP/corrupt
 damaged corrupt "$TMP/corrupt.ndjson" 3 "stalltop: line 3 was skipped: it ends in the middle of its JSON object (cut short)"
 sed 2d "$TMP/want" >"$TMP/corrupt.want"
 whole <"$TMP/corrupt.out" >"$TMP/corrupt.got"
-cmp -s "$TMP/corrupt.want" "$TMP/corrupt.got" ||
-	fail "corrupt: the samples replayed are not samples 1, 3, 4 and 5 as recorded"
+json_as_then "$TMP/corrupt.want" "$TMP/corrupt.got" >"$TMP/corrupt.diff" ||
+	fail "corrupt: the samples replayed are not samples 1, 3, 4 and 5 as recorded: $(head -n 1 "$TMP/corrupt.diff")"
 exit 0
