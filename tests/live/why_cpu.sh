@@ -95,10 +95,11 @@ bg_kill "$q"
 bg_start pinned "$WL/wl_spin" -t 2 -c 0 -N -20
 p=$BG_PID
 wait_for has_line "$TMP/pinned.out" ready
-# regimes: per complete sample after the first, what the evidence makes
-# the cause: pinned, contention or either
+# regimes: per complete sample after the first (as the check below
+# counts them), what the evidence makes the cause: pinned, contention
+# or either
 regimes() {
-	grep '}$' "$TMP/pin.out" | jq -r --argjson p "$p" '
+	grep '}$' "$TMP/pin.out" | tail -n +2 | jq -r --argjson p "$p" '
 	  .tasks[] | select(.pid == $p) | .why as $w
 	  | select($w != null and $w.interval_s != null)
 	  | (.delay.cpu.pct / 100 * $w.interval_s * 1e6) as $P
