@@ -36,6 +36,7 @@ static bool parse_line(const char *p, const char *end, struct cpustat_cpu *c)
 	if (got < 4)
 		return false;
 	c->idle = v[3] + v[4];
+	c->nice = v[1];
 	c->total = 0;
 	for (int i = 0; i < got && i < 8; i++)
 		c->total += v[i];
@@ -108,12 +109,14 @@ void cpustat_split(const struct cpustat *s, const char *list,
 	if (!s || !s->n || !list || sysinfo_cpulist_count(list) < 0)
 		return;
 	out->in_idle.have = out->in_total.have = true;
-	out->out_idle.have = out->out_total.have = true;
+	out->out_idle.have = out->out_total.have = out->out_nice.have = true;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct cpustat_cpu *c = &s->cpu[i];
 		bool in = sysinfo_cpulist_has(list, c->cpu);
 
 		(in ? &out->in_idle : &out->out_idle)->v += c->idle;
 		(in ? &out->in_total : &out->out_total)->v += c->total;
+		if (!in)
+			out->out_nice.v += c->nice;
 	}
 }

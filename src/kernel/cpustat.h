@@ -17,6 +17,8 @@
 struct cpustat_cpu {
 	unsigned cpu;      /* its number */
 	uint64_t idle;     /* idle + iowait ticks */
+	uint64_t nice;     /* ticks of tasks of nice above 0 (their guest
+			      time inside) */
 	uint64_t total;    /* every field's ticks (guest counted once) */
 };
 
@@ -38,11 +40,12 @@ void cpustat_free(struct cpustat *s);
 
 /*
  * The ticks so far of the CPUs in the kernel CPU list (as
- * Cpus_allowed_list has it), and of the others: idle and in all. A list
- * that does not parse leaves them absent.
+ * Cpus_allowed_list has it), and of the others: idle and in all, and
+ * the others' time in niced tasks. A list that does not parse leaves
+ * them absent.
  */
 struct cpustat_split {
-	struct kval in_idle, in_total, out_idle, out_total;
+	struct kval in_idle, in_total, out_idle, out_total, out_nice;
 };
 void cpustat_split(const struct cpustat *s, const char *list,
 		   struct cpustat_split *out);

@@ -73,6 +73,8 @@ static void cpu_interval(const struct evidence_reading *p,
 					   &c->cpus.out_idle);
 	out->other_cpus_time_us = ticks_us(p ? &p->cpus.out_total : NULL,
 					   &c->cpus.out_total);
+	out->other_cpus_nice_us = ticks_us(p ? &p->cpus.out_nice : NULL,
+					   &c->cpus.out_nice);
 }
 
 static void mem_interval(const struct evidence_reading *p,
@@ -256,6 +258,8 @@ const struct evidence_field evidence_fields[] = {
 	  N_("idle time of the CPUs online the process may not use, summed")),
 	F("other_cpus_time_us", other_cpus_time_us, DELTA, CPU, "us",
 	  N_("time of the CPUs online the process may not use, summed")),
+	F("other_cpus_nice_us", other_cpus_nice_us, DELTA, CPU, "us",
+	  N_("time the CPUs the process may not use ran tasks of nice above 0, summed (/proc/stat)")),
 
 	F("mem_max", mem_max, LIMIT, MEMORY, "bytes",
 	  N_("the cgroup's memory limit (memory.max, memory.limit_in_bytes)")),

@@ -74,6 +74,9 @@ struct evidence {
 	/* the CPUs it may use and the others: idle and in all, summed */
 	struct kval allowed_cpus_idle_us, allowed_cpus_time_us;
 	struct kval other_cpus_idle_us, other_cpus_time_us;
+	struct kval other_cpus_nice_us;   /* of tasks of nice above 0 */
+	bool have_nice;                   /* the process's nice, next */
+	int nice;                         /* (its row's, for the rules) */
 
 	/* memory: the cgroup's limits, usage, events, swap, refaults */
 	struct kval mem_max, mem_high, mem_current;

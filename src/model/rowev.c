@@ -116,6 +116,8 @@ const struct row_why *rowev_task(struct rowev_state *s,
 		without_cgroups(&prev);
 	interval_of(prev_ok ? &prev : NULL, &cur->r, in, r->d, &s->why.ev);
 	evorigin_task(cur->cgroups, &s->why.ev);
+	s->why.ev.have_nice = r->ctx.have & CTX_NICE;
+	s->why.ev.nice = r->ctx.nice;
 	rowwhy_eval(&s->why, r->d, r->total_pct, r->have_cpu_pct, r->cpu_pct,
 		    in->interval, why_ok ? rowwhy_first(&s->why) : WHY_NONE);
 	keep(s, cur, in, rowwhy_wants(r->d));

@@ -61,13 +61,29 @@ static bool allowed_busy(const struct evidence *ev)
 		       WHY_BUSY_SHARE * (double)ev->allowed_cpus_time_us.v;
 }
 
-/* The CPUs it may not use were idle WHY_IDLE_SHARE of their time. */
+/*
+ * The time of the CPUs it may not use that it would have had there: their
+ * idle time, and for a process of nice 0 or below their time in tasks of
+ * nice above 0 (CFS gives a task of nice 0 some 98 % of a CPU beside one
+ * of nice 19; the kernel counts a SCHED_IDLE task's time by its nice).
+ * Negative when unknown.
+ */
+static double others_free(const struct evidence *ev)
+{
+	if (!known(&ev->other_cpus_idle_us))
+		return -1;
+	double us = (double)ev->other_cpus_idle_us.v;
+	if (ev->have_nice && ev->nice <= 0 && known(&ev->other_cpus_nice_us))
+		us += (double)ev->other_cpus_nice_us.v;
+	return us;
+}
+
+/* The CPUs it may not use were free WHY_IDLE_SHARE of their time. */
 static bool others_idle(const struct evidence *ev)
 {
-	return known(&ev->other_cpus_idle_us) &&
-	       known(&ev->other_cpus_time_us) &&
+	return known(&ev->other_cpus_time_us) &&
 	       ev->other_cpus_time_us.v > 0 &&
-	       (double)ev->other_cpus_idle_us.v >=
+	       others_free(ev) >=
 		       WHY_IDLE_SHARE * (double)ev->other_cpus_time_us.v;
 }
 
@@ -81,15 +97,14 @@ static bool rule_pinned(const struct evidence *ev, struct why_hold *h)
 		return false;
 	own = known(&ev->runnable_threads) &&
 	      ev->runnable_threads.v > ev->allowed_cpus.v;
+	double idle = others_free(ev);
 	if (allowed_busy(ev) && others_idle(ev)) {
-		double idle = (double)ev->other_cpus_idle_us.v;
 		h->est_us = idle < p ? idle : p;
 		return true;
 	}
 	if (!own)
 		return false;
-	if (known(&ev->other_cpus_idle_us)) {
-		double idle = (double)ev->other_cpus_idle_us.v;
+	if (idle >= 0) {
 		h->est_us = idle < p ? idle : p;
 	} else {
 		h->est_us = p * (1 - (double)ev->allowed_cpus.v /
@@ -247,7 +262,8 @@ const struct why_rule why_rules[NWHY] = {
 	[WHY_PINNED] = { "pinned", N_("pinned"),
 		N_("the CPUs the process may use, fewer than the machine has, "
 		   "are crowded (more of its threads runnable, or busy) while "
-		   "others idle: it accounts for up to their idle time"),
+		   "others idle or run only niced tasks (for a process not "
+		   "niced itself): it accounts for up to that time"),
 		rule_pinned },
 	[WHY_CPU_CONTENTION] = { "cpu_contention", N_("cpu contention"),
 		N_("more tasks of the machine are runnable than the CPUs the "

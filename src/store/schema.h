@@ -173,7 +173,7 @@ struct schema_system {
 };
 
 /* The values of an evidence reading (struct kval) in schema.c's order. */
-#define SCHEMA_EV_NKV 51
+#define SCHEMA_EV_NKV 52
 /* those of one device of its cgroup's IO (struct cg_io_dev) */
 #define SCHEMA_EV_DEV_NKV 8
 

@@ -95,7 +95,8 @@
 	X(nr_running, states.nr_running) X(nr_sleeping, states.nr_sleeping) \
 	X(nr_uninterruptible, states.nr_uninterruptible) \
 	X(nr_stopped, states.nr_stopped) X(nr_io_wait, states.nr_io_wait) \
-	X(nr_tasks, states.nr_tasks) X(forks, forks)
+	X(nr_tasks, states.nr_tasks) X(forks, forks) \
+	X(cpus_out_nice, cpus.out_nice)
 
 #define EV_ENUM(name, m) EVK_##name,
 enum { EV_KVALS(EV_ENUM) EVK_N };

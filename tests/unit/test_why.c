@@ -290,6 +290,29 @@ static void test_cpu_rules(void)
 	CHECK(cause(CAT_CPU, 1300000, &ev) == WHY_PINNED);
 	ev.other_cpus_idle_us = val(649999);
 	CHECK(cause(CAT_CPU, 1300000, &ev) == WHY_CPU_CONTENTION);
+	/* the other CPU busy only with niced tasks: capacity for a process
+	 * of nice 0 or below, as idle time is; not for a niced one, nor
+	 * while its nice is unknown */
+	ev.other_cpus_idle_us = val(0);
+	ev.other_cpus_nice_us = val(1900000);
+	CHECK(cause(CAT_CPU, 1300000, &ev) == WHY_CPU_CONTENTION);
+	ev.have_nice = true;
+	ev.nice = 0;
+	CHECK(cause(CAT_CPU, 1300000, &ev) == WHY_PINNED);
+	CHECK_NEAR(share_of(CAT_CPU, 1300000, &ev, WHY_PINNED), 1300000, 1e-6);
+	ev.nice = -5;
+	CHECK(cause(CAT_CPU, 1300000, &ev) == WHY_PINNED);
+	ev.nice = 1;
+	CHECK(cause(CAT_CPU, 1300000, &ev) == WHY_CPU_CONTENTION);
+	/* idle and niced time together */
+	ev.nice = 0;
+	ev.other_cpus_idle_us = val(100000);
+	ev.other_cpus_nice_us = val(100000);
+	CHECK(cause(CAT_CPU, 1300000, &ev) == WHY_CPU_CONTENTION);
+	CHECK_NEAR(share_of(CAT_CPU, 1300000, &ev, WHY_PINNED), 200000, 1e-6);
+	ev.other_cpus_idle_us = val(649999);
+	ev.other_cpus_nice_us = (struct kval){ 0 };
+	ev.have_nice = false;
 	ev.allowed_cpus_time_us = ev.allowed_cpus_idle_us = (struct kval){ 0 };
 	ev.other_cpus_time_us = ev.other_cpus_idle_us = (struct kval){ 0 };
 	ev.cpus_online = val(4);
