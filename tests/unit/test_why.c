@@ -340,7 +340,7 @@ static void test_cpustat(void)
 	static const char text[] =
 		"cpu  30 0 20 150 10 0 0 0 0 0\n"
 		"cpu0 20 0 15 5 0 0 0 0 0 0\n"
-		"cpu1 10 0 5 140 10 0 0 0 0 0\n"
+		"cpu1 10 7 5 140 10 0 0 0 0 0\n"
 		"cpu3 1 2 3 4 5 6 7 8 100 100\n"
 		"intr 1 2 3\nprocs_running 3\n";
 	struct cpustat st = { 0 };
@@ -349,16 +349,22 @@ static void test_cpustat(void)
 	CHECK(cpustat_parse(text, &st) == 0);
 	CHECK_EQ_U(st.n, 3);
 	CHECK(st.cpu[0].cpu == 0 && st.cpu[0].idle == 5 && st.cpu[0].total == 40);
-	CHECK(st.cpu[1].idle == 150 && st.cpu[1].total == 165);
+	CHECK(st.cpu[1].idle == 150 && st.cpu[1].total == 172);
+	CHECK(st.cpu[1].nice == 7 && st.cpu[2].nice == 2);
 	/* guest time is inside user already: not added */
 	CHECK(st.cpu[2].cpu == 3 && st.cpu[2].total == 36);
 	cpustat_split(&st, "0", &sp);
 	CHECK(sp.in_idle.have && sp.in_idle.v == 5 && sp.in_total.v == 40);
-	CHECK(sp.out_idle.v == 159 && sp.out_total.v == 201);
+	CHECK(sp.out_idle.v == 159 && sp.out_total.v == 208);
+	/* the niced time of the others only */
+	CHECK(sp.out_nice.have && sp.out_nice.v == 9);
+	cpustat_split(&st, "1", &sp);
+	CHECK(sp.out_nice.v == 2);
 	cpustat_split(&st, "0-1,3\n", &sp);
-	CHECK(sp.in_total.v == 241 && sp.out_total.have && sp.out_total.v == 0);
+	CHECK(sp.in_total.v == 248 && sp.out_total.have && sp.out_total.v == 0);
+	CHECK(sp.out_nice.have && sp.out_nice.v == 0);
 	cpustat_split(&st, "0-x", &sp);
-	CHECK(!sp.in_idle.have && !sp.out_idle.have);
+	CHECK(!sp.in_idle.have && !sp.out_idle.have && !sp.out_nice.have);
 	CHECK(sysinfo_cpulist_has("0-3,8", 8) && !sysinfo_cpulist_has("0-3,8", 4));
 	CHECK(!sysinfo_cpulist_has("3-1", 2));
 	CHECK(cpustat_parse("cpu 1 2 3 4\n", &st) == -1);  /* no cpuN */
