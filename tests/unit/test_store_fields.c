@@ -206,7 +206,7 @@ static const size_t kvals[] = {
 	KV(cpus.in_total), KV(cpus.out_idle), KV(cpus.out_total),
 	KV(tmem.private_bytes), KV(states.nr_running), KV(states.nr_sleeping),
 	KV(states.nr_uninterruptible), KV(states.nr_stopped),
-	KV(states.nr_io_wait), KV(states.nr_tasks), KV(forks),
+	KV(states.nr_io_wait), KV(states.nr_tasks), KV(forks), KV(cpus.out_nice),
 };
 #define NKV (sizeof(kvals) / sizeof(kvals[0]))
 #define DKV(m) offsetof(struct cg_io_dev, m)
