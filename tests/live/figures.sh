@@ -40,6 +40,10 @@
 #    two differ by hundreds of MiB, so one taken for the other is seen
 #    (the test says so, and does not rely on it, where they are close);
 #  - cpus_online is the number of CPUs online (getconf).
+# And the machine's pressure, top level: every psi.R.K's avg10, avg60,
+# avg300 and total_us lie within what a reader of /proc/pressure/R every
+# 20 ms saw from before the baseline to after the last sample (avgs to
+# the 0.01 printed); pct is the growth of total_us over the interval.
 . "$top_srcdir/tests/lib/functions.sh"
 . "$top_srcdir/tests/lib/accuracy.sh"
 live_init
@@ -114,7 +118,13 @@ bg_start meminfo sh -c 'while :; do
 	awk '\''$1 == "MemFree:" { f = $2 } $1 == "MemAvailable:" { a = $2 }
 		END { print f, a }'\'' /proc/meminfo; sleep 0.02; done'
 mi=$BG_PID
+# and the machine's pressure, "RESOURCE some|full avg10=.. avg60=.. avg300=.. total=.."
+bg_start pressure sh -c 'while :; do
+	awk '\''{ n = split(FILENAME, p, "/"); print p[n], $0 }'\'' /proc/pressure/cpu /proc/pressure/memory /proc/pressure/io
+	sleep 0.02; done'
+pr=$BG_PID
 wait_lines "$TMP/meminfo.out" 1
+wait_lines "$TMP/pressure.out" 6
 
 some_total() { sed -n 's/^some .*total=\([0-9]*\).*/\1/p' "$V2$SVC_PATH/memory.pressure"; }
 t0=$(now_ms)
@@ -127,6 +137,7 @@ u1=$(cat "$v1cpu/cpuacct.usage")
 f1=$(failcnt)
 t1=$(now_ms)
 bg_kill "$mi"
+bg_kill "$pr"
 bg_kill writer
 
 meminfo_range() { # COLUMN: min max in bytes
@@ -195,4 +206,43 @@ expect "the machine's figures against /proc/meminfo" "$JSON" \
        then "sys_mem_free \($w.sys_mem_free), MemFree read \($flo)..\($fhi) (with the slack)" else empty end),
       (if $w.cpus_online != $cpus then "cpus_online \($w.cpus_online), getconf says \($cpus)" else empty end)
     end'
+# the machine's pressure: [lo, hi] of each figure the reader saw
+awk '$2 == "some" || $2 == "full" { for (i = 3; i <= 6; i++) {
+		split($i, kv, "="); k = $1 " " $2 " " kv[1]; v = kv[2] + 0
+		if (!(k in lo) || v < lo[k]) lo[k] = v
+		if (!(k in hi) || v > hi[k]) hi[k] = v } }
+	END { for (k in lo) { split(k, f, " ")
+		printf "{\"r\":\"%s\",\"k\":\"%s\",\"f\":\"%s\",\"lo\":%s,\"hi\":%s}\n", f[1], f[2], f[3], lo[k], hi[k] } }' \
+	"$TMP/pressure.out" | jq -s -c . >"$TMP/pressure.json"
+note "machine pressure read: $(jq -c '[.[] | select(.f == "total") | {r, k, lo, hi}]' "$TMP/pressure.json")"
+expect "the machine's pressure against /proc/pressure" "$JSON" -s \
+	--slurpfile read "$TMP/pressure.json" '
+  $read[0] as $rd
+  | ([$rd[] | select(.f == "total")] | length) as $n
+  | if $n < 4 then "only \($n) pressure lines read" else
+    to_entries[] | .key as $i | .value as $smp | . as $e
+    | $rd[] as $x
+    | ($smp.psi[$x.r][$x.k]) as $st
+    | if $st == null then "sample \($i): no psi.\($x.r).\($x.k), which /proc/pressure has"
+      elif $x.f == "total"
+      then (if $st.total_us < $x.lo or $st.total_us > $x.hi
+            then "sample \($i): psi.\($x.r).\($x.k).total_us \($st.total_us), read \($x.lo)..\($x.hi)" else empty end)
+      else (if $st[$x.f] < $x.lo - 0.005 or $st[$x.f] > $x.hi + 0.005
+            then "sample \($i): psi.\($x.r).\($x.k).\($x.f) \($st[$x.f]), read \($x.lo)..\($x.hi)" else empty end)
+      end
+    end'
+# pct is the growth of total_us over the interval: measured within 0.02
+# points of it (the reading of the file is a few ms from the sample's
+# time); allowed 0.3 points and 1 % of the figure.
+expect "the machine's pressure shares against its totals" "$JSON" -s '
+  [range(1; length) as $i | .[$i - 1] as $a | .[$i] as $b
+   | ["cpu", "memory", "io"][] as $r | ["some", "full"][] as $k
+   | select($a.psi[$r][$k] != null and $b.psi[$r][$k] != null)
+   | (($b.psi[$r][$k].total_us - $a.psi[$r][$k].total_us) / ($b.interval * 1e4)) as $want
+   | ([$want, 100] | min) as $want
+   | $b.psi[$r][$k].pct as $got
+   | if $got == null then "sample \($i): psi.\($r).\($k).pct null"
+     elif ($got - $want) | fabs > 0.3 + 0.01 * $want
+     then "sample \($i): psi.\($r).\($k).pct \($got), its total grew \($want) % of the interval" else empty end
+  ] | .[]'
 exit 0
