@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The machine at a glance above the table: load averages, CPU busy,
-# memory and swap used of total, each against the kernel's own files
+# memory and swap used of total (memory used: MemTotal - MemAvailable),
+# each against the kernel's own files
 # read by the test; on a narrow terminal the pieces that do not fit are
 # left out whole from the right; a replay says they are not recorded.
 . "$top_srcdir/tests/tty/tty-lib.sh"
@@ -41,6 +42,29 @@ if [ "$(meminfo SwapTotal)" -gt 0 ]; then
 else
 	line | grep -q '  no swap *$' || tty_fail "no swap, yet: '$(line)'"
 fi
+
+# memory used is MemTotal - MemAvailable (not MemFree: what the kernel
+# can give without swapping is not used), against /proc/meminfo read
+# before and after the capture: within the two, widened by half the last
+# digit shown (the rounding). MemFree is hundreds of MiB below
+# MemAvailable on a machine with page cache, a digit or more of "1.2G".
+kib_of() { # "1.2G" -> KiB; and half its last digit
+	awk -v t="$1" 'BEGIN { u = substr(t, length(t)); x = substr(t, 1, length(t) - 1)
+		m = 1; n = index("KMGTPE", u); for (i = 1; i < n; i++) m *= 1024
+		printf("%.0f %.0f\n", x * m, (index(x, ".") ? 0.05 : 0.5) * m) }'
+}
+mem_used_matches() {
+	before=$(( $(meminfo MemTotal) - $(meminfo MemAvailable) ))
+	used=$(line | sed -n 's/.*  mem \([0-9.]*[KMGTPE]\)\/.*/\1/p')
+	after=$(( $(meminfo MemTotal) - $(meminfo MemAvailable) ))
+	[ -n "$used" ] || return 1
+	set -- $(kib_of "$used")
+	awk -v s="$1" -v h="$2" -v a="$before" -v b="$after" 'BEGIN {
+		lo = a < b ? a : b; hi = a < b ? b : a
+		exit !(s >= lo - h && s <= hi + h) }'
+}
+tty_until 20 mem_used_matches ||
+	tty_fail "memory used $used on the screen, MemTotal - MemAvailable $before then $after KiB"
 
 # CPU: with every CPU busy the share is near 100 (others' work is busy
 # time too). Measured here with two helpers on 2 CPUs: 100.0 % in each of
