@@ -12,18 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/kval.h"
-
-struct cpustat_cpu {
-	unsigned cpu;      /* its number */
-	uint64_t idle;     /* idle + iowait ticks */
-	uint64_t total;    /* every field's ticks (guest counted once) */
-};
-
-struct cpustat {
-	struct cpustat_cpu *cpu;  /* in the order of the file */
-	size_t n, cap;
-};
+#include "kernel/cpustat_types.h"
 
 /*
  * The cpuN lines of a /proc/stat text into out (emptied first). 0, or
@@ -41,9 +30,6 @@ void cpustat_free(struct cpustat *s);
  * Cpus_allowed_list has it), and of the others: idle and in all. A list
  * that does not parse leaves them absent.
  */
-struct cpustat_split {
-	struct kval in_idle, in_total, out_idle, out_total;
-};
 void cpustat_split(const struct cpustat *s, const char *list,
 		   struct cpustat_split *out);
 
