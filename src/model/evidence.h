@@ -136,10 +136,6 @@ void evidence_interval(const struct evidence_reading *prev,
 size_t evidence_disks(const struct diskstats *prev, const struct diskstats *cur,
 		      struct diskstats_busy *out, size_t max);
 
-/* The same for one device; false when it has no such interval. */
-bool evidence_disk(const struct diskstats *prev, const struct diskstats *cur,
-		   unsigned major, unsigned minor, struct diskstats_busy *out);
-
 /* What a field is, for the JSON writer and the manual page. */
 enum evidence_kind {
 	EVIDENCE_GAUGE,   /* a value at the end of the interval */

@@ -514,11 +514,10 @@ static void test_diskstats(void)
 	CHECK_STR(busy[0].name, "sdb");
 	/* the wrong way round every counter goes back: no figures */
 	CHECK_EQ_U(evidence_disks(&b, &a, busy, 3), 0);
-	CHECK(!evidence_disk(&b, &a, 8, 16, &busy[0]));
-	CHECK(evidence_disk(&a, &b, 8, 16, &busy[0]));
 	/* ticks counted over a longer time than our clock: capped at 100 */
 	b.when = 101.0;
-	CHECK(evidence_disk(&a, &b, 8, 16, &busy[0]));
+	CHECK_EQ_U(evidence_disks(&a, &b, busy, 1), 1);
+	CHECK_STR(busy[0].name, "sdb");
 	CHECK_NEAR(busy[0].util_pct, 100.0, 1e-9);
 
 	text = unit_fixture("evidence/proc/diskstats-garbage", NULL);
