@@ -11,9 +11,9 @@
  * thread readings and cgroup rows) over those processes only, as -p
  * does, and writes every sample it takes twice, each timed on its own:
  *
- *   ndjson  0.1.0's recorder: json_write_sample() of the sample views
+ *   ndjson  0.1.0's recorder: out_json() of the sample views
  *           see, one line, appended to a gzip stream and flushed
- *           (src/record/json_write.c and gzio.c, as record.c does)
+ *           (src/view/out_json.c and gzio.c, as record.c did)
  *   store   the readings the monitor handed the model, as a store
  *           sample, through the store writer (src/record/storefile.c)
  *
@@ -83,7 +83,7 @@
 #include "model/assemble.h"
 #include "model/producer.h"
 #include "record/gzio.h"
-#include "record/json_write.h"
+#include "view/output.h"
 #include "record/storefile.h"
 #include "store/codec.h"
 #include "store/frame.h"
@@ -439,7 +439,7 @@ __attribute__((noinline)) static void write_ndjson(struct run *r,
 
 	if (!mem)
 		die("open_memstream");
-	json_write_sample(mem, s);
+	out_json(mem, s);
 	if (fclose(mem) != 0 || gzio_write(r->gz, line, len) < 0)
 		die("ndjson");
 	free(line);

@@ -17,6 +17,7 @@
 
 #include "kernel/cg_cpu.h"
 #include "kernel/procfs.h"
+#include "kernel/psi.h"
 
 #define SMALL 4096
 

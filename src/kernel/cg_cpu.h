@@ -8,21 +8,8 @@
 #ifndef STALLTOP_CG_CPU_H
 #define STALLTOP_CG_CPU_H
 
+#include "kernel/cg_cpu_types.h"
 #include "kernel/kval.h"
-#include "kernel/psi.h"
-
-struct cg_cpu {
-	int version;             /* 2 or 1; 0 when no file could be read */
-	struct kval quota_us;    /* runtime per period; max: no quota */
-	struct kval period_us;
-	struct kval nr_periods;  /* periods with runnable tasks */
-	struct kval nr_throttled;/* periods that ran out of quota */
-	struct kval throttled_us;/* time throttled, summed over CPUs
-				    (v2 throttled_usec, v1 throttled_time/1000) */
-	struct kval usage_us;    /* CPU time used (v2 usage_usec, v1
-				    cpuacct.usage/1000 where mounted together) */
-	struct psi_line pressure[NPSI_KIND]; /* cpu.pressure */
-};
 
 /*
  * v2 cpu.max: "QUOTA PERIOD" or "max PERIOD". Both absent unless the

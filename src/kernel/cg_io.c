@@ -15,6 +15,7 @@
 #include "kernel/cg_io.h"
 #include "kernel/kval.h"
 #include "kernel/procfs.h"
+#include "kernel/psi.h"
 
 #define IO_BUF 16384
 
@@ -56,15 +57,6 @@ static struct cg_io_dev *dev_get(struct cg_io *io, unsigned major,
 	d->major = major;
 	d->minor = minor;
 	return d;
-}
-
-const struct cg_io_dev *cg_io_find(const struct cg_io *io, unsigned major,
-				   unsigned minor)
-{
-	for (size_t i = 0; io && i < io->ndev; i++)
-		if (io->dev[i].major == major && io->dev[i].minor == minor)
-			return &io->dev[i];
-	return NULL;
 }
 
 struct io_key {

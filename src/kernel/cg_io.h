@@ -11,27 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kernel/cg_io_types.h"
 #include "kernel/kval.h"
-#include "kernel/psi.h"
-
-/* Devices kept per cgroup; more are counted in cg_io.dropped. */
-#define CG_IO_DEVS 16
-
-struct cg_io_dev {
-	unsigned major, minor;
-	/* limits per second; max: none. Absent when no limit file was read. */
-	struct kval rbps, wbps, riops, wiops;
-	/* cumulative */
-	struct kval rbytes, wbytes, rios, wios;
-};
-
-struct cg_io {
-	int version;          /* 2 or 1; 0 when no file could be read */
-	size_t ndev;
-	size_t dropped;       /* devices beyond CG_IO_DEVS */
-	struct cg_io_dev dev[CG_IO_DEVS];
-	struct psi_line pressure[NPSI_KIND]; /* io.pressure */
-};
 
 /*
  * v2 io.max ("8:16 rbps=2097152 wbps=max riops=max wiops=120") and io.stat
@@ -56,10 +37,6 @@ void cg_io_no_limit_elsewhere(struct cg_io *out);
 int cg_io_parse_v1_limit(const char *text, size_t offset, struct cg_io *out);
 void cg_io_parse_v1_service(const char *text, size_t read_off,
 			    size_t write_off, struct cg_io *out);
-
-/* The device major:minor, or NULL. */
-const struct cg_io_dev *cg_io_find(const struct cg_io *io, unsigned major,
-				   unsigned minor);
 
 /* Read a v2 cgroup directory, or a v1 blkio controller directory. */
 void cg_io_read_v2(int dirfd, struct cg_io *out);

@@ -12,6 +12,7 @@
 
 #include "kernel/cg_mem.h"
 #include "kernel/procfs.h"
+#include "kernel/psi.h"
 
 #define SMALL 4096
 #define STAT_BUF 16384

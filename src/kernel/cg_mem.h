@@ -8,8 +8,8 @@
 #ifndef STALLTOP_CG_MEM_H
 #define STALLTOP_CG_MEM_H
 
+#include "kernel/cg_mem_types.h"
 #include "kernel/kval.h"
-#include "kernel/psi.h"
 
 /*
  * v1 has no "max": an unlimited counter reads as the page counter's
@@ -17,26 +17,6 @@
  * is taken as no limit.
  */
 #define CG_MEM_V1_UNLIMITED (1ULL << 62)
-
-struct cg_mem {
-	int version;              /* 2 or 1; 0 when no file could be read */
-	struct kval max;          /* v2 memory.max, v1 limit_in_bytes (bytes) */
-	struct kval high;         /* v2 memory.high */
-	struct kval current;      /* v2 memory.current, v1 usage_in_bytes */
-	/* v2 memory.events (hierarchical: this cgroup and below) */
-	struct kval ev_low, ev_high, ev_max, ev_oom, ev_oom_kill;
-	struct kval failcnt;      /* v1: times usage hit the limit */
-	struct kval swap_current, swap_max;   /* v2 */
-	struct kval memsw_usage, memsw_limit, memsw_failcnt; /* v1 mem+swap */
-	/*
-	 * memory.stat, pages brought back soon after eviction: _anon and
-	 * _file since 5.9, one workingset_refault before; refault is their
-	 * sum or the older single counter. v1 uses its total_ (hierarchical)
-	 * names.
-	 */
-	struct kval refault_anon, refault_file, refault;
-	struct psi_line pressure[NPSI_KIND]; /* memory.pressure */
-};
 
 /* v2 memory.events into ev_*; returns the keys found. */
 int cg_mem_parse_events(const char *text, struct cg_mem *out);

@@ -22,6 +22,7 @@
 
 #include "kernel/cgroup.h"
 #include "kernel/procfs.h"
+#include "kernel/psi.h"
 
 /* statfs f_type of the cgroup2 and cgroup file systems (linux/magic.h). */
 #define CG2_MAGIC 0x63677270UL

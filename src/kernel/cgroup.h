@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "kernel/psi.h"
+#include "kernel/psi_types.h"
 
 /*
  * The mount point of the cgroup2 file system in a mountinfo text (the

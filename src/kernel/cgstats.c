@@ -22,6 +22,7 @@
 #include <linux/netlink.h>
 
 #include "kernel/cgstats.h"
+#include "kernel/kval.h"
 #include "kernel/procfs.h"
 #include "kernel/taskev.h"
 #include "kernel/taskstats.h"

@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "kernel/kval.h"
+#include "kernel/cgstats_types.h"
 
 struct ts_client;
 
@@ -33,15 +33,6 @@ enum {
 
 /* Five u64 counters, in this order, in the kernel's struct. */
 #define CGSTATS_STRUCT_LEN 40
-
-enum cgstats_source { CGSTATS_NONE, CGSTATS_KERNEL, CGSTATS_PROC };
-
-struct cgstats {
-	enum cgstats_source source;
-	struct kval nr_running, nr_sleeping, nr_uninterruptible, nr_stopped;
-	struct kval nr_io_wait;       /* the kernel's count only */
-	struct kval nr_tasks;         /* /proc count: threads seen */
-};
 
 /*
  * One netlink message of len bytes (header included): a CGSTATS_CMD_NEW

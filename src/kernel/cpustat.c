@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kernel/cpustat.h"
+#include "kernel/kval.h"
 #include "kernel/procfs.h"
 #include "kernel/sysinfo.h"
 

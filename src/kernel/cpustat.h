@@ -12,20 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/kval.h"
-
-struct cpustat_cpu {
-	unsigned cpu;      /* its number */
-	uint64_t idle;     /* idle + iowait ticks */
-	uint64_t nice;     /* ticks of tasks of nice above 0 (their guest
-			      time inside) */
-	uint64_t total;    /* every field's ticks (guest counted once) */
-};
-
-struct cpustat {
-	struct cpustat_cpu *cpu;  /* in the order of the file */
-	size_t n, cap;
-};
+#include "kernel/cpustat_types.h"
 
 /*
  * The cpuN lines of a /proc/stat text into out (emptied first). 0, or
@@ -44,9 +31,6 @@ void cpustat_free(struct cpustat *s);
  * the others' time in niced tasks. A list that does not parse leaves
  * them absent.
  */
-struct cpustat_split {
-	struct kval in_idle, in_total, out_idle, out_total, out_nice;
-};
 void cpustat_split(const struct cpustat *s, const char *list,
 		   struct cpustat_split *out);
 

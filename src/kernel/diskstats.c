@@ -19,7 +19,6 @@
 #include "kernel/kval.h"
 #include "kernel/procfs.h"
 
-#define SECTOR 512
 #define MIN_FIELDS 11
 #define MAX_FIELDS 17
 
@@ -124,97 +123,4 @@ void diskstats_free(struct diskstats *d)
 	free(d->dev);
 	d->dev = NULL;
 	d->n = d->cap = 0;
-}
-
-const struct diskstats_dev *diskstats_find(const struct diskstats *d,
-					   unsigned major, unsigned minor)
-{
-	for (size_t i = 0; d && i < d->n; i++)
-		if (d->dev[i].major == major && d->dev[i].minor == minor)
-			return &d->dev[i];
-	return NULL;
-}
-
-/* The interval of one device between two of its readings. */
-static bool dev_interval(const struct diskstats_dev *p,
-			 const struct diskstats_dev *c, double dt,
-			 struct diskstats_busy *out)
-{
-	double ms = dt * 1000.0, util;
-
-	if (strcmp(p->name, c->name) != 0 || c->rd_sectors < p->rd_sectors ||
-	    c->wr_sectors < p->wr_sectors || c->io_ticks_ms < p->io_ticks_ms ||
-	    c->queue_ms < p->queue_ms || !(dt > 0))
-		return false;
-	if (c->rd_sectors - p->rd_sectors > UINT64_MAX / SECTOR ||
-	    c->wr_sectors - p->wr_sectors > UINT64_MAX / SECTOR)
-		return false;
-	memset(out, 0, sizeof(*out));
-	out->major = c->major;
-	out->minor = c->minor;
-	memcpy(out->name, c->name, sizeof(out->name));
-	util = (double)(c->io_ticks_ms - p->io_ticks_ms) / ms * 100.0;
-	/* ticks and our clock are read at slightly different moments */
-	out->util_pct = util > 100.0 ? 100.0 : util;
-	out->queue = (double)(c->queue_ms - p->queue_ms) / ms;
-	out->read_bytes = (c->rd_sectors - p->rd_sectors) * SECTOR;
-	out->write_bytes = (c->wr_sectors - p->wr_sectors) * SECTOR;
-	return true;
-}
-
-bool diskstats_device_interval(const struct diskstats *prev,
-			       const struct diskstats *cur, unsigned major,
-			       unsigned minor, struct diskstats_busy *out)
-{
-	const struct diskstats_dev *p = diskstats_find(prev, major, minor);
-	const struct diskstats_dev *c = diskstats_find(cur, major, minor);
-
-	return p && c && dev_interval(p, c, cur->when - prev->when, out);
-}
-
-/* a before b: busier, else more bytes, else by name (a stable order) */
-static bool before(const struct diskstats_busy *a,
-		   const struct diskstats_busy *b)
-{
-	uint64_t ab = a->read_bytes + a->write_bytes;
-	uint64_t bb = b->read_bytes + b->write_bytes;
-
-	if (a->util_pct != b->util_pct)
-		return a->util_pct > b->util_pct;
-	if (ab != bb)
-		return ab > bb;
-	return strcmp(a->name, b->name) < 0;
-}
-
-size_t diskstats_interval(const struct diskstats *prev,
-			  const struct diskstats *cur,
-			  struct diskstats_busy *out, size_t max)
-{
-	size_t n = 0;
-
-	if (!prev || !cur || max == 0)
-		return 0;
-	for (size_t i = 0; i < cur->n; i++) {
-		const struct diskstats_dev *c = &cur->dev[i];
-		const struct diskstats_dev *p = diskstats_find(prev, c->major,
-							       c->minor);
-		struct diskstats_busy b;
-		size_t at;
-
-		if (!p || !dev_interval(p, c, cur->when - prev->when, &b))
-			continue;
-		if (b.util_pct == 0 && b.read_bytes == 0 && b.write_bytes == 0)
-			continue;
-		/* insertion into the sorted top max */
-		at = n;
-		while (at > 0 && before(&b, &out[at - 1]))
-			at--;
-		if (at == max)
-			continue;
-		if (n < max)
-			n++;
-		memmove(&out[at + 1], &out[at], (n - 1 - at) * sizeof(*out));
-		out[at] = b;
-	}
-	return n;
 }

@@ -1,12 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The evidence readers' common ground: one value the kernel may or may
- * not have given, and the parsing of numbers and "key value" lines
- * (kernel/procfs.h reads the files, relative to a directory descriptor
- * so that a fixture folder can stand in for a cgroup or /proc).
- *
- * A value is absent (have == false) when its file is missing, unreadable,
- * of the other cgroup version, or garbage; it is never 0 for unknown.
+ * The evidence readers' common ground: the parsing of numbers and "key
+ * value" lines into struct kval (kernel/kval_types.h; kernel/procfs.h
+ * reads the files, relative to a directory descriptor so that a fixture
+ * folder can stand in for a cgroup or /proc).
  */
 #ifndef STALLTOP_KVAL_H
 #define STALLTOP_KVAL_H
@@ -16,15 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/*
- * One value. For limits, max says "no limit" ("max" in cgroup v2, -1 or
- * the page counter's ceiling in v1); v is then 0.
- */
-struct kval {
-	bool have;
-	bool max;
-	uint64_t v;
-};
+#include "kernel/kval_types.h"
 
 /*
  * Decimal digits [p, end) with nothing else: no sign, no blank, no

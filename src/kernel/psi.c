@@ -245,34 +245,3 @@ void psi_read(const char *dir, struct psi_reading *out)
 {
 	psi_read_dir(dir, "", out);
 }
-
-/* prev may be NULL (first reading): every share is then unknown. */
-void psi_interval(const struct psi_reading *prev, const struct psi_reading *cur,
-		  struct psi_sample *out)
-{
-	double dt = prev ? cur->when - prev->when : 0;
-
-	memset(out, 0, sizeof(*out));
-	for (int r = 0; r < NPSI; r++) {
-		for (int k = 0; k < NPSI_KIND; k++) {
-			const struct psi_line *c = &cur->line[r][k];
-			const struct psi_line *p = prev ? &prev->line[r][k] : NULL;
-			struct psi_stat *st = &out->s[r][k];
-			double pct;
-
-			if (!c->present)
-				continue;
-			st->present = true;
-			st->avg10 = c->avg10;
-			st->avg60 = c->avg60;
-			st->avg300 = c->avg300;
-			st->total_us = c->total_us;
-			if (!p || !p->present || !(dt > 0) ||
-			    c->total_us < p->total_us)
-				continue;
-			pct = (double)(c->total_us - p->total_us) / (dt * 1e6) * 100.0;
-			st->pct = pct > 100.0 ? 100.0 : pct;
-			st->have_pct = true;
-		}
-	}
-}

@@ -1,44 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Pressure Stall Information: /proc/pressure/{cpu,memory,io,irq}.
- * Whatever a file or line lacks stays absent (shown as -/null).
+ * Pressure Stall Information: /proc/pressure/{cpu,memory,io,irq} and a
+ * cgroup's pressure files read into struct psi_reading
+ * (kernel/psi_types.h). Whatever a file or line lacks stays absent
+ * (shown as -/null).
  */
 #ifndef STALLTOP_PSI_H
 #define STALLTOP_PSI_H
 
 #include <stdbool.h>
-#include <stdint.h>
 
-enum psi_res { PSI_CPU, PSI_MEMORY, PSI_IO, PSI_IRQ, NPSI };
-enum psi_kind { PSI_SOME, PSI_FULL, NPSI_KIND };
-
-extern const char *const psi_res_name[NPSI];   /* "cpu", "memory", ... */
-extern const char *const psi_kind_name[NPSI_KIND]; /* "some", "full" */
-
-struct psi_line {
-	bool present;
-	double avg10, avg60, avg300;
-	uint64_t total_us;
-};
-
-/* One reading of every file; line[r][k].present says what was there. */
-struct psi_reading {
-	double when;   /* CLOCK_MONOTONIC seconds at the read */
-	struct psi_line line[NPSI][NPSI_KIND];
-};
-
-/* What views show: the reading plus the share of the last interval. */
-struct psi_stat {
-	bool present;
-	double avg10, avg60, avg300;
-	uint64_t total_us;
-	bool have_pct;   /* false on the first reading or after a gap */
-	double pct;      /* Δtotal / Δwall × 100 */
-};
-
-struct psi_sample {
-	struct psi_stat s[NPSI][NPSI_KIND];
-};
+#include "kernel/psi_types.h"
 
 /*
  * Parse the text of one pressure file into line[NPSI_KIND]. Lines that do
@@ -75,9 +47,5 @@ struct psi_files {
 void psi_open(const char *dir, const char *suffix, struct psi_files *f);
 void psi_read_open(const struct psi_files *f, struct psi_reading *out);
 void psi_close(struct psi_files *f);
-
-/* Combine two readings into the shares of the interval between them. */
-void psi_interval(const struct psi_reading *prev, const struct psi_reading *cur,
-		  struct psi_sample *out);
 
 #endif

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/kval.h"
 #include "kernel/procfs.h"
 #include "kernel/sysinfo.h"
 

@@ -10,18 +10,7 @@
 
 #include <stdint.h>
 
-#include "kernel/kval.h"
-
-struct sysinfo_mem {
-	struct kval mem_total, mem_free, mem_available; /* bytes */
-	struct kval swap_total, swap_free;
-};
-
-struct sysinfo_load {
-	struct kval procs_running;  /* runnable tasks, the reader included */
-	struct kval procs_blocked;  /* tasks in uninterruptible IO wait */
-	struct kval cpus_online;
-};
+#include "kernel/sysinfo_types.h"
 
 /* The text of /proc/meminfo; values in bytes. Returns the keys found. */
 int sysinfo_parse_meminfo(const char *text, struct sysinfo_mem *out);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kernel/kval.h"
 #include "kernel/procfs.h"
 #include "kernel/sysinfo.h"
 #include "kernel/taskev.h"

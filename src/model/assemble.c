@@ -305,7 +305,7 @@ void assemble_end(struct assemble *a, const struct store_sample *in,
 	out->dropped = a->dropped;
 	out->threads = in->threads;
 	out->accumulated = a->set.accumulate;
-	psi_interval(&a->psi_prev, &in->psi, &out->psi);
+	delta_psi(&a->psi_prev, &in->psi, &out->psi);
 	out->rows = a->rows;
 	out->nrows = a->nrows;
 	out->exited = a->exited;

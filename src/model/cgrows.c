@@ -6,6 +6,7 @@
 
 #include "model/cgname.h"
 #include "model/cgrows.h"
+#include "model/delta.h"
 
 int cgrows_depth(const char *path)
 {
@@ -70,7 +71,7 @@ static void own_figures(const struct store_cgroup *cg, struct cgrows_state *st,
 	for (int k = 0; k < NPSI; k++)
 		for (int j = 0; j < NPSI_KIND; j++)
 			r->have_psi |= cg->psi.line[k][j].present;
-	psi_interval(st->have_prev ? &st->prev : NULL, &cg->psi, &r->psi);
+	delta_psi(st->have_prev ? &st->prev : NULL, &cg->psi, &r->psi);
 	st->prev = cg->psi;
 	st->have_prev = true;
 	r->have_throttled = cg->have & STORE_CG_THROTTLED;

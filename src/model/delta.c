@@ -412,3 +412,33 @@ int delta_row(const struct ts_reading *prev, const struct ts_reading *cur,
 	delta_figures(&iv, dt, b->thread ? lived_thread(b, dt) : 0, row);
 	return dropped;
 }
+
+void delta_psi(const struct psi_reading *prev, const struct psi_reading *cur,
+	       struct psi_sample *out)
+{
+	double dt = prev ? cur->when - prev->when : 0;
+
+	memset(out, 0, sizeof(*out));
+	for (int r = 0; r < NPSI; r++) {
+		for (int k = 0; k < NPSI_KIND; k++) {
+			const struct psi_line *c = &cur->line[r][k];
+			const struct psi_line *p = prev ? &prev->line[r][k] : NULL;
+			struct psi_stat *st = &out->s[r][k];
+			double pct;
+
+			if (!c->present)
+				continue;
+			st->present = true;
+			st->avg10 = c->avg10;
+			st->avg60 = c->avg60;
+			st->avg300 = c->avg300;
+			st->total_us = c->total_us;
+			if (!p || !p->present || !(dt > 0) ||
+			    c->total_us < p->total_us)
+				continue;
+			pct = (double)(c->total_us - p->total_us) / (dt * 1e6) * 100.0;
+			st->pct = pct > 100.0 ? 100.0 : pct;
+			st->have_pct = true;
+		}
+	}
+}

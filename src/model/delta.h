@@ -32,7 +32,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernel/ts_decode.h"
+#include "kernel/ts_types.h"
 #include "model/sample.h"
 
 /*
@@ -216,5 +216,13 @@ bool delta_moved(const struct ts_reading *prev, const struct ts_reading *cur);
 /* Count difference; the kernel keeps non-cpu counts in 32 bits. */
 unsigned long long delta_count(unsigned long long prev, unsigned long long cur,
 			       int is_32bit);
+
+/*
+ * Two PSI readings into the shares of the interval between them. prev
+ * may be NULL (the first reading): every share is then unknown, and so
+ * is one whose total went back.
+ */
+void delta_psi(const struct psi_reading *prev, const struct psi_reading *cur,
+	       struct psi_sample *out);
 
 #endif

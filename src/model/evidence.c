@@ -129,16 +129,108 @@ static bool io_before(const struct evidence_io_dev *a,
 	return ba > bb;
 }
 
+/* The device major:minor of a cgroup's reading, or NULL. */
+static const struct cg_io_dev *io_dev_find(const struct cg_io *io,
+					   unsigned major, unsigned minor)
+{
+	for (size_t i = 0; io && i < io->ndev; i++)
+		if (io->dev[i].major == major && io->dev[i].minor == minor)
+			return &io->dev[i];
+	return NULL;
+}
+
+static const struct diskstats_dev *disk_find(const struct diskstats *d,
+					     unsigned major, unsigned minor)
+{
+	for (size_t i = 0; d && i < d->n; i++)
+		if (d->dev[i].major == major && d->dev[i].minor == minor)
+			return &d->dev[i];
+	return NULL;
+}
+
+/* The interval of one device between two of its readings. */
+static bool dev_interval(const struct diskstats_dev *p,
+			 const struct diskstats_dev *c, double dt,
+			 struct diskstats_busy *out)
+{
+	double ms = dt * 1000.0, util;
+
+	if (strcmp(p->name, c->name) != 0 || c->rd_sectors < p->rd_sectors ||
+	    c->wr_sectors < p->wr_sectors || c->io_ticks_ms < p->io_ticks_ms ||
+	    c->queue_ms < p->queue_ms || !(dt > 0))
+		return false;
+	if (c->rd_sectors - p->rd_sectors > UINT64_MAX / DISKSTATS_SECTOR ||
+	    c->wr_sectors - p->wr_sectors > UINT64_MAX / DISKSTATS_SECTOR)
+		return false;
+	memset(out, 0, sizeof(*out));
+	out->major = c->major;
+	out->minor = c->minor;
+	memcpy(out->name, c->name, sizeof(out->name));
+	util = (double)(c->io_ticks_ms - p->io_ticks_ms) / ms * 100.0;
+	/* ticks and our clock are read at slightly different moments */
+	out->util_pct = util > 100.0 ? 100.0 : util;
+	out->queue = (double)(c->queue_ms - p->queue_ms) / ms;
+	out->read_bytes = (c->rd_sectors - p->rd_sectors) * DISKSTATS_SECTOR;
+	out->write_bytes = (c->wr_sectors - p->wr_sectors) * DISKSTATS_SECTOR;
+	return true;
+}
+
+/* a before b: busier, else more bytes, else by name (a stable order) */
+static bool before(const struct diskstats_busy *a,
+		   const struct diskstats_busy *b)
+{
+	uint64_t ab = a->read_bytes + a->write_bytes;
+	uint64_t bb = b->read_bytes + b->write_bytes;
+
+	if (a->util_pct != b->util_pct)
+		return a->util_pct > b->util_pct;
+	if (ab != bb)
+		return ab > bb;
+	return strcmp(a->name, b->name) < 0;
+}
+
+size_t evidence_disks(const struct diskstats *prev, const struct diskstats *cur,
+		      struct diskstats_busy *out, size_t max)
+{
+	size_t n = 0;
+
+	if (!prev || !cur || max == 0)
+		return 0;
+	for (size_t i = 0; i < cur->n; i++) {
+		const struct diskstats_dev *c = &cur->dev[i];
+		const struct diskstats_dev *p = disk_find(prev, c->major,
+							  c->minor);
+		struct diskstats_busy b;
+		size_t at;
+
+		if (!p || !dev_interval(p, c, cur->when - prev->when, &b))
+			continue;
+		if (b.util_pct == 0 && b.read_bytes == 0 && b.write_bytes == 0)
+			continue;
+		/* insertion into the sorted top max */
+		at = n;
+		while (at > 0 && before(&b, &out[at - 1]))
+			at--;
+		if (at == max)
+			continue;
+		if (n < max)
+			n++;
+		memmove(&out[at + 1], &out[at], (n - 1 - at) * sizeof(*out));
+		out[at] = b;
+	}
+	return n;
+}
+
 static void io_devs(const struct evidence_reading *p,
 		    const struct evidence_reading *c,
 		    const struct diskstats *disks, struct evidence *out)
 {
 	for (size_t i = 0; i < c->io.ndev; i++) {
 		const struct cg_io_dev *cd = &c->io.dev[i];
-		const struct cg_io_dev *pd = p ? cg_io_find(&p->io, cd->major,
-							    cd->minor) : NULL;
-		const struct diskstats_dev *dd = diskstats_find(disks, cd->major,
-								cd->minor);
+		const struct cg_io_dev *pd = p ? io_dev_find(&p->io, cd->major,
+							     cd->minor) : NULL;
+		const struct diskstats_dev *dd = disk_find(disks, cd->major,
+							   cd->minor);
 		struct evidence_io_dev e = { .major = cd->major,
 					     .minor = cd->minor };
 		size_t at;
@@ -185,8 +277,8 @@ static void io_interval(const struct evidence_reading *p,
 	out->io_full_us = stall(p ? &p->io.pressure[PSI_FULL] : NULL,
 				&c->io.pressure[PSI_FULL]);
 	io_devs(p, c, disks_cur, out);
-	out->n_disks = diskstats_interval(disks_prev, disks_cur, out->disks,
-					  EVIDENCE_DISKS);
+	out->n_disks = evidence_disks(disks_prev, disks_cur, out->disks,
+				      EVIDENCE_DISKS);
 }
 
 void evidence_interval(const struct evidence_reading *prev,

@@ -28,15 +28,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "kernel/cg_cpu.h"
-#include "kernel/cg_io.h"
-#include "kernel/cg_mem.h"
-#include "kernel/cgstats.h"
-#include "kernel/cpustat.h"
-#include "kernel/diskstats.h"
-#include "kernel/kval.h"
-#include "kernel/sysinfo.h"
-#include "kernel/taskev.h"
+#include <stdint.h>
+
+#include "kernel/cgstats_types.h"
+#include "kernel/diskstats_types.h"
+#include "kernel/kval_types.h"
 #include "store/evreading.h"
 
 /*
@@ -59,6 +55,15 @@ struct evidence_io_dev {
 
 /* The machine's busiest block devices of the interval. */
 #define EVIDENCE_DISKS 3
+
+/* One device of an interval. */
+struct diskstats_busy {
+	unsigned major, minor;
+	char name[DISKSTATS_NAME];
+	double util_pct;        /* 0..100 */
+	double queue;           /* mean IOs in flight */
+	uint64_t read_bytes, write_bytes;
+};
 
 struct evidence {
 	double interval_s;                /* 0 when there is no interval */
@@ -122,6 +127,17 @@ void evidence_interval(const struct evidence_reading *prev,
 		       const struct evidence_reading *cur,
 		       const struct diskstats *disks_prev,
 		       const struct diskstats *disks_cur, struct evidence *out);
+
+/*
+ * The busiest disks of the interval between two readings of the same
+ * devices: the figures of each device present in both (same numbers
+ * and name) whose counters did not go back, for an interval of more
+ * than zero. Devices without any IO are left out; the rest come busiest
+ * first, then by bytes; at most max of them into out. Returns how many
+ * were written.
+ */
+size_t evidence_disks(const struct diskstats *prev, const struct diskstats *cur,
+		      struct diskstats_busy *out, size_t max);
 
 /* What a field is, for the JSON writer and the manual page. */
 enum evidence_kind {

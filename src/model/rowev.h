@@ -27,7 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernel/diskstats.h"
+#include "kernel/diskstats_types.h"
 #include "model/rowwhy.h"
 #include "model/sample.h"
 #include "store/sample.h"

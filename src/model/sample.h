@@ -11,13 +11,22 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/*
- * The PSI figures of a sample (struct psi_sample, struct psi_stat, enum
- * psi_resource) are the kernel layer's plain structs; views name them
- * through this header, never through kernel/psi.h.
- */
-#include "kernel/psi.h"
+#include "kernel/psi_types.h"
 #include "model/categories.h"
+
+/* What views show of PSI: the reading plus the share of the last interval. */
+struct psi_stat {
+	bool present;
+	double avg10, avg60, avg300;
+	uint64_t total_us;
+	bool have_pct;   /* false on the first reading or after a gap */
+	double pct;      /* Δtotal / Δwall × 100 */
+};
+
+/* By enum psi_res and psi_kind (kernel/psi_types.h); delta_psi makes it. */
+struct psi_sample {
+	struct psi_stat s[NPSI][NPSI_KIND];
+};
 
 /*
  * The most events a figure counts: more than one a nanosecond for 18

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The keys of the JSON sample format and of a recording's header line
- * that are not a row's fields: the writer (json_write.c, record.c) and
+ * that are not a row's fields: the writer (view/out_json.c, record.c) and
  * the readers (json_read.c, replay.c) take them from here, so each key is
  * spelled once. A task row's keys come from the fields table (fields.c),
  * the delay categories' from categories[], PSI's resource and kind names

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Reading the JSON sample format (json_write.c writes it; record.h and the
+ * Reading the JSON sample format (view/out_json.c writes it; record.h and the
  * manual page describe it): one line into a json-c object, a sample
  * object into struct sample. What the JSON does not carry is listed in
  * replay.h.
@@ -42,7 +42,7 @@ bool json_read_is_num(json_object *v)
 	       json_object_is_type(v, json_type_int);
 }
 
-/* A number, or NAN for null (json_write.c's not-finite) or anything else. */
+/* A number, or NAN for null (out_json.c's not-finite) or anything else. */
 double json_read_num(json_object *v)
 {
 	return json_read_is_num(v) ? json_object_get_double(v) : NAN;

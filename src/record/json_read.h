@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Reading the JSON sample format back: the recording's lines and
- * `stalltop -b --json` output (json_write.h writes them).
+ * `stalltop -b --json` output (view/out_json.c writes them).
  */
 #ifndef STALLTOP_JSON_READ_H
 #define STALLTOP_JSON_READ_H

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/diskstats.h"
 #include "model/assemble.h"
 #include "model/cgname.h"
 #include "model/cgrows.h"

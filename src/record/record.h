@@ -47,7 +47,7 @@
  *   header (the machine may have rebooted into another kernel).
  *
  * - Every other line is one sample, exactly as `stalltop -b --json` writes
- *   it (json_write.c; the manual page's OUTPUT): "time", "interval",
+ *   it (view/out_json.c; the manual page's OUTPUT): "time", "interval",
  *   "accumulated", "threads", "delayacct", "taskstats_version",
  *   "events_lost", "psi", "tasks", "exited", and when present "trigger",
  *   "cgroups", "thread_tasks" and "thread_exited" (the thread rows of the

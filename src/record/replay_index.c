@@ -94,7 +94,7 @@ static bool add_session(struct replay *rp, json_object *o)
  * object of a line (some 70 us a row), so the scan parses only headers in
  * full. A sample line is checked for its shape (json_scan.h: whole, not
  * too deep, no raw control byte, not too costly to decode), "time" first
- * as json_write.c writes it, and a "tasks" array. Anything else is parsed
+ * as view/out_json.c writes it, and a "tasks" array. Anything else is parsed
  * in full. replay_get() parses every line it returns and skips what then
  * fails.
  */

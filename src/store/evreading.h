@@ -9,14 +9,14 @@
 #ifndef STALLTOP_EVREADING_H
 #define STALLTOP_EVREADING_H
 
-#include "kernel/cg_cpu.h"
-#include "kernel/cg_io.h"
-#include "kernel/cg_mem.h"
-#include "kernel/cgstats.h"
-#include "kernel/cpustat.h"
-#include "kernel/kval.h"
-#include "kernel/sysinfo.h"
-#include "kernel/taskev.h"
+#include "kernel/cg_cpu_types.h"
+#include "kernel/cg_io_types.h"
+#include "kernel/cg_mem_types.h"
+#include "kernel/cgstats_types.h"
+#include "kernel/cpustat_types.h"
+#include "kernel/kval_types.h"
+#include "kernel/sysinfo_types.h"
+#include "kernel/taskev_types.h"
 
 /* One moment: cumulative counters and current values. */
 struct evidence_reading {

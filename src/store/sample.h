@@ -21,8 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/diskstats.h"
-#include "kernel/psi.h"
+#include "kernel/diskstats_types.h"
+#include "kernel/psi_types.h"
 #include "store/evreading.h"
 #include "store/reading.h"
 

@@ -95,8 +95,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/cg_io.h"
-#include "kernel/diskstats.h"
+#include "kernel/cg_io_types.h"
+#include "kernel/diskstats_types.h"
 #include "store/codec.h"
 #include "store/reading.h"
 #include "store/sample.h"

@@ -8,7 +8,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "record/json_write.h"
 #include "view/out_openmetrics.h"
 #include "view/output.h"
 
@@ -22,7 +21,7 @@ void output_write(FILE *f, struct out_opts *o, const struct sample *s)
 		out_csv(f, o, s);
 		break;
 	case OUT_JSON:
-		json_write_sample(f, s);
+		out_json(f, s);
 		break;
 	case OUT_OPENMETRICS:
 		out_openmetrics_add(o->om, s);

@@ -24,5 +24,8 @@ void output_write(FILE *f, struct out_opts *o, const struct sample *s);
 
 void out_text(FILE *f, const struct out_opts *o, const struct sample *s);
 void out_csv(FILE *f, struct out_opts *o, const struct sample *s);
+/* One sample as one line of JSON, "\n" included (record/json_read.h reads
+ * it back). */
+void out_json(FILE *f, const struct sample *s);
 
 #endif

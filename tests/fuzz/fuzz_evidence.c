@@ -29,6 +29,7 @@
 #include "kernel/procfs.h"
 #include "kernel/sysinfo.h"
 #include "kernel/taskev.h"
+#include "model/evidence.h"
 
 static void check_kval(const struct kval *k)
 {
@@ -183,7 +184,7 @@ static void disks(const char *first, const char *second)
 	check_disks(&b);
 	a.when = 10.0;
 	b.when = 10.5;
-	n = diskstats_interval(&a, &b, busy, 4);
+	n = evidence_disks(&a, &b, busy, 4);
 	FUZZ_CHECK(n <= 4);
 	for (size_t i = 0; i < n; i++) {
 		FUZZ_CHECK(busy[i].util_pct >= 0 && busy[i].util_pct <= 100);
@@ -193,7 +194,7 @@ static void disks(const char *first, const char *second)
 	}
 	/* no interval: nothing */
 	b.when = a.when;
-	FUZZ_CHECK(diskstats_interval(&a, &b, busy, 4) == 0);
+	FUZZ_CHECK(evidence_disks(&a, &b, busy, 4) == 0);
 	diskstats_free(&a);
 	diskstats_free(&b);
 }

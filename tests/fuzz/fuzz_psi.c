@@ -3,7 +3,7 @@
  * Fuzz target: the text of a /proc/pressure file (psi_parse). The input
  * is split at its first NUL: the part before is the previous reading and
  * the part after the current one (all of it both when there is no NUL),
- * and psi_interval combines them. Checks that the count returned is the
+ * and delta_psi combines them. Checks that the count returned is the
  * count of lines present, that absent lines are all zero, that averages
  * are finite and not negative, and that shares are within 0..100.
  */
@@ -14,6 +14,7 @@
 
 #include "fuzz.h"
 #include "kernel/psi.h"
+#include "model/delta.h"
 
 static void check_lines(const struct psi_line line[NPSI_KIND], int found)
 {
@@ -57,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	       sizeof(cur.line[PSI_MEMORY]));
 	check_lines(cur.line[PSI_IRQ], psi_parse(NULL, cur.line[PSI_IRQ]));
 
-	psi_interval(&prev, &cur, &out);
+	delta_psi(&prev, &cur, &out);
 	for (int r = 0; r < NPSI; r++) {
 		for (int k = 0; k < NPSI_KIND; k++) {
 			const struct psi_stat *st = &out.s[r][k];
@@ -70,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				FUZZ_CHECK(st->pct == 0);
 		}
 	}
-	psi_interval(NULL, &cur, &out);
+	delta_psi(NULL, &cur, &out);
 	for (int r = 0; r < NPSI; r++)
 		for (int k = 0; k < NPSI_KIND; k++)
 			FUZZ_CHECK(!out.s[r][k].have_pct);

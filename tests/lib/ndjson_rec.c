@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Recordings of format 1 (NDJSON, what stalltop 0.1.0 wrote), for the
- * tests of their reader: one session header, then one json_write line
+ * tests of their reader: one session header, then one out_json line
  * per sample, each written with a single write(2) (or, compressed,
  * flushed: gzio.c) so that a crash leaves at most a torn last line, as
  * 0.1.0's recorder did. The format is in src/record/record.h.
@@ -26,7 +26,7 @@
 #include "lib/nls.h"
 #include "lib/numfmt.h"
 #include "record/gzio.h"
-#include "record/json_write.h"
+#include "view/output.h"
 #include "record/record.h"
 #include "record/replay.h"
 #include "ndjson_rec.h"
@@ -359,7 +359,7 @@ int ndjson_rec_write(struct ndjson_rec *rec, const struct sample *s)
 
 	if (!mem)
 		return -1;
-	json_write_sample(mem, s);
+	out_json(mem, s);
 	if (fclose(mem) != 0) {
 		free(line);
 		errno = ENOMEM;

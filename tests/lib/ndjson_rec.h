@@ -2,7 +2,7 @@
 /*
  * Recordings of format 1 (NDJSON, src/record/record.h), written as
  * stalltop 0.1.0 wrote them, for the tests of their reader: a session
- * header, then one line per sample (json_write_sample); a name ending in
+ * header, then one line per sample (out_json); a name ending in
  * ".gz" is compressed. An existing file is appended to (a new session),
  * a torn last line ended first.
  */

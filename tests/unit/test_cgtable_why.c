@@ -33,7 +33,7 @@
 #include "live/cgtable.h"
 #include "model/rowwhy.h"
 #include "record/json_read.h"
-#include "record/json_write.h"
+#include "view/output.h"
 #include "unit.h"
 
 static char top[1024];
@@ -280,7 +280,7 @@ static void test_json(const struct cgroup_row *g)
 	cgs[1].depth = 1;
 	if (!(f = open_memstream(&p, &n)))
 		exit(99);
-	json_write_sample(f, &s);
+	out_json(f, &s);
 	fclose(f);
 	CHECK(strstr(p, "\"path\":\"/t\"") != NULL);
 	CHECK(strstr(p, "\"cpu\":{\"cause\":\"cpu_quota\",\"text\":\"cpu quota\"}") != NULL);

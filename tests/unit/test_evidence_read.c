@@ -25,6 +25,7 @@
 #include "kernel/procfs.h"
 #include "kernel/sysinfo.h"
 #include "kernel/taskev.h"
+#include "model/evidence.h"
 #include "unit.h"
 
 #define EV FIXTURES "/evidence/"
@@ -210,6 +211,16 @@ static void test_mem(void)
 	HAVE(cg_mem_parse_v1_limit("4096\n"), 4096);
 }
 
+/* The device major:minor of a reading, or NULL. */
+static const struct cg_io_dev *find_dev(const struct cg_io *io,
+					unsigned major, unsigned minor)
+{
+	for (size_t i = 0; i < io->ndev; i++)
+		if (io->dev[i].major == major && io->dev[i].minor == minor)
+			return &io->dev[i];
+	return NULL;
+}
+
 static void test_io(void)
 {
 	const struct cg_io_dev *dev;
@@ -220,7 +231,7 @@ static void test_io(void)
 	cg_io_read_v2(d, &io);
 	CHECK(io.version == 2);
 	CHECK_EQ_U(io.ndev, 2);
-	dev = cg_io_find(&io, 8, 16);
+	dev = find_dev(&io, 8, 16);
 	CHECK(dev != NULL);
 	if (dev) {
 		HAVE(dev->rbps, 2097152);
@@ -232,7 +243,7 @@ static void test_io(void)
 		HAVE(dev->rios, 192);
 		HAVE(dev->wios, 353);
 	}
-	dev = cg_io_find(&io, 8, 0);
+	dev = find_dev(&io, 8, 0);
 	CHECK(dev != NULL);
 	if (dev) {
 		MAX(dev->rbps);   /* no line in io.max: no limit */
@@ -245,7 +256,7 @@ static void test_io(void)
 	d = dir(EV "v2-garbage");
 	cg_io_read_v2(d, &io);
 	CHECK_EQ_U(io.ndev, 1);
-	dev = cg_io_find(&io, 8, 16);
+	dev = find_dev(&io, 8, 16);
 	CHECK(dev != NULL);
 	if (dev) {
 		/* io.max had lines we could not read: no claim of no limit */
@@ -253,13 +264,13 @@ static void test_io(void)
 		NONE(dev->wbps);
 		HAVE(dev->rbytes, 1459200);
 	}
-	CHECK(cg_io_find(&io, 8, 0) == NULL);  /* its line was cut */
+	CHECK(find_dev(&io, 8, 0) == NULL);  /* its line was cut */
 	CHECK(!io.pressure[PSI_SOME].present);
 	close(d);
 
 	d = dir(EV "v2-nolimit");
 	cg_io_read_v2(d, &io);
-	dev = cg_io_find(&io, 8, 0);
+	dev = find_dev(&io, 8, 0);
 	CHECK(dev != NULL);
 	if (dev) {
 		MAX(dev->rbps);
@@ -272,7 +283,7 @@ static void test_io(void)
 	cg_io_read_v1(d, &io);
 	CHECK(io.version == 1);
 	CHECK_EQ_U(io.ndev, 1);
-	dev = cg_io_find(&io, 8, 0);
+	dev = find_dev(&io, 8, 0);
 	CHECK(dev != NULL);
 	if (dev) {
 		HAVE(dev->rbps, 1048576);
@@ -485,7 +496,7 @@ static void test_diskstats(void)
 	a.when = 100.0;
 	b.when = 102.0;
 
-	n = diskstats_interval(&a, &b, busy, 3);
+	n = evidence_disks(&a, &b, busy, 3);
 	CHECK_EQ_U(n, 3);
 	CHECK_STR(busy[0].name, "sdb");
 	CHECK_NEAR(busy[0].util_pct, 98.0, 1e-9);
@@ -498,16 +509,15 @@ static void test_diskstats(void)
 	CHECK_NEAR(busy[1].queue, 0.05, 1e-9);
 	CHECK_STR(busy[2].name, "nvme0n1p1");
 
-	n = diskstats_interval(&a, &b, busy, 1);
+	n = evidence_disks(&a, &b, busy, 1);
 	CHECK_EQ_U(n, 1);
 	CHECK_STR(busy[0].name, "sdb");
 	/* the wrong way round every counter goes back: no figures */
-	CHECK_EQ_U(diskstats_interval(&b, &a, busy, 3), 0);
-	CHECK(!diskstats_device_interval(&b, &a, 8, 16, &busy[0]));
-	CHECK(diskstats_device_interval(&a, &b, 8, 16, &busy[0]));
+	CHECK_EQ_U(evidence_disks(&b, &a, busy, 3), 0);
 	/* ticks counted over a longer time than our clock: capped at 100 */
 	b.when = 101.0;
-	CHECK(diskstats_device_interval(&a, &b, 8, 16, &busy[0]));
+	CHECK_EQ_U(evidence_disks(&a, &b, busy, 1), 1);
+	CHECK_STR(busy[0].name, "sdb");
 	CHECK_NEAR(busy[0].util_pct, 100.0, 1e-9);
 
 	text = unit_fixture("evidence/proc/diskstats-garbage", NULL);

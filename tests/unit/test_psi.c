@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "kernel/psi.h"
+#include "model/delta.h"
 #include "unit.h"
 
 #define LINE_EQ(l, a10, a60, a300, tot) do { \
@@ -234,7 +235,7 @@ static void test_interval(void)
 	/* 0.5 s stalled in 2 s: 25 %. */
 	a = reading(100.0, 1000000, true);
 	b = reading(102.0, 1500000, true);
-	psi_interval(&a, &b, &s);
+	delta_psi(&a, &b, &s);
 	CHECK(s.s[PSI_CPU][PSI_SOME].present);
 	CHECK(s.s[PSI_CPU][PSI_SOME].have_pct);
 	CHECK_NEAR(s.s[PSI_CPU][PSI_SOME].pct, 25.0, 1e-9);
@@ -251,49 +252,49 @@ static void test_interval(void)
 
 	/* More stall than wall time (rounding between reads): clamped. */
 	b = reading(101.0, 4000000, true);
-	psi_interval(&a, &b, &s);
+	delta_psi(&a, &b, &s);
 	CHECK(s.s[PSI_CPU][PSI_SOME].have_pct);
 	CHECK(s.s[PSI_CPU][PSI_SOME].pct == 100.0);
 
 	/* A total that went backwards (a wrap, a reset): unknown. */
 	b = reading(101.0, 999999, true);
-	psi_interval(&a, &b, &s);
+	delta_psi(&a, &b, &s);
 	CHECK(s.s[PSI_CPU][PSI_SOME].present);
 	CHECK(!s.s[PSI_CPU][PSI_SOME].have_pct);
 	a = reading(100.0, UINT64_MAX - 10, true);
 	b = reading(101.0, 5, true);
-	psi_interval(&a, &b, &s);
+	delta_psi(&a, &b, &s);
 	CHECK(!s.s[PSI_CPU][PSI_SOME].have_pct);
 	CHECK_EQ_U(s.s[PSI_CPU][PSI_SOME].total_us, 5);
 
 	/* Huge totals close to 2^64 still give the right share. */
 	a = reading(100.0, UINT64_MAX - 3000000, true);
 	b = reading(104.0, UINT64_MAX - 1000000, true);
-	psi_interval(&a, &b, &s);
+	delta_psi(&a, &b, &s);
 	CHECK(s.s[PSI_CPU][PSI_SOME].have_pct);
 	CHECK_NEAR(s.s[PSI_CPU][PSI_SOME].pct, 50.0, 1e-9);
 
 	/* Time did not advance (or went back). */
 	a = reading(100.0, 1000, true);
 	b = reading(100.0, 2000, true);
-	psi_interval(&a, &b, &s);
+	delta_psi(&a, &b, &s);
 	CHECK(!s.s[PSI_CPU][PSI_SOME].have_pct);
 	b.when = 99.0;
-	psi_interval(&a, &b, &s);
+	delta_psi(&a, &b, &s);
 	CHECK(!s.s[PSI_CPU][PSI_SOME].have_pct);
 
 	/* A line that appears or disappears between readings. */
 	a = reading(100.0, 1000, false);
 	b = reading(101.0, 2000, true);
-	psi_interval(&a, &b, &s);
+	delta_psi(&a, &b, &s);
 	CHECK(s.s[PSI_CPU][PSI_FULL].present);
 	CHECK(!s.s[PSI_CPU][PSI_FULL].have_pct);
-	psi_interval(&b, &a, &s);
+	delta_psi(&b, &a, &s);
 	CHECK(!s.s[PSI_CPU][PSI_FULL].present);
 	CHECK(!s.s[PSI_CPU][PSI_FULL].have_pct);
 
 	/* First reading: no previous one. */
-	psi_interval(NULL, &b, &s);
+	delta_psi(NULL, &b, &s);
 	CHECK(s.s[PSI_CPU][PSI_SOME].present);
 	CHECK(!s.s[PSI_CPU][PSI_SOME].have_pct);
 
@@ -301,7 +302,7 @@ static void test_interval(void)
 	psi_read(FIXTURES "/psi/full", &a);
 	psi_read(FIXTURES "/psi/full", &b);
 	b.when = a.when + 1.0;
-	psi_interval(&a, &b, &s);
+	delta_psi(&a, &b, &s);
 	CHECK(s.s[PSI_IRQ][PSI_FULL].have_pct);
 	CHECK(s.s[PSI_IRQ][PSI_FULL].pct == 0.0);
 	CHECK(!s.s[PSI_IRQ][PSI_SOME].present);

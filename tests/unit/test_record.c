@@ -27,7 +27,7 @@
 
 #include "lib/numfmt.h"
 #include "model/producer.h"
-#include "record/json_write.h"
+#include "view/output.h"
 #include "record/player.h"
 #include "record/record.h"
 #include "../lib/ndjson_rec.h"
@@ -186,9 +186,9 @@ static void build(void)
 	};
 }
 
-/* --- comparison: what json_write wrote, read back --- */
+/* --- comparison: what out_json wrote, read back --- */
 
-/* v as json_write writes it with that many decimals; NAN for null. */
+/* v as out_json writes it with that many decimals; NAN for null. */
 static double as_written(double v, int decimals)
 {
 	char buf[64];
@@ -401,7 +401,7 @@ static char *json_line(const struct sample *s)
 
 	if (!f)
 		exit(99);
-	json_write_sample(f, s);
+	out_json(f, s);
 	fclose(f);
 	return p;
 }
@@ -627,7 +627,7 @@ static void unnamed_cgroups(void)
 	replay_close(rp);
 }
 
-/* The plain file is the lines themselves: headers, then json_write's lines. */
+/* The plain file is the lines themselves: headers, then out_json's lines. */
 static void plain_layout(void)
 {
 	size_t len;

@@ -17,7 +17,7 @@
 #include "model/rowwhy.h"
 #include "record/json_read.h"
 #include "view/output.h"
-#include "record/json_write.h"
+#include "view/output.h"
 #include "unit.h"
 
 static void test_stalled(void)
@@ -233,7 +233,7 @@ static void test_json(void)
 	rows[1].pid = rows[1].tgid = 7;
 	if (!(f = open_memstream(&p, &n)))
 		exit(99);
-	json_write_sample(f, &s);
+	out_json(f, &s);
 	fclose(f);
 	CHECK(strstr(p, "\"cpu_quota_us\":20000") != NULL);
 	CHECK(strstr(p, "\"mem_max\":\"max\"") != NULL);

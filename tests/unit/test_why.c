@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "kernel/cpustat.h"
+#include "kernel/diskstats.h"
 #include "kernel/sysinfo.h"
 #include "live/evidence_read.h"
 #include "model/evidence.h"

@@ -21,7 +21,7 @@
 #include "model/layouts.h"
 #include "model/rowwhy.h"
 #include "record/json_keys.h"
-#include "record/json_write.h"
+#include "view/output.h"
 
 /*
  * The writer gathers a row's text in a buffer of its own and hands it to
@@ -683,7 +683,7 @@ static void sample_json(struct out *o, const struct sample *s)
 	put_lit(o, "}\n");
 }
 
-void json_write_sample(FILE *f, const struct sample *s)
+void out_json(FILE *f, const struct sample *s)
 {
 	static struct out o; /* its buffer is large for a stack */
 	const int *ids;
