@@ -31,6 +31,13 @@ struct pm_task {
 	struct store_task ctx;    /* its last reading's context (strings NULL) */
 	bool have_ctx;
 	struct rowev_state *ev;   /* its evidence before, once it had some */
+	/*
+	 * Ended in -a's window: its row stays in the samples after, from
+	 * its last reading (strings its own) where a sample lacks it (a
+	 * recording made without -a), as the live monitor keeps it
+	 */
+	bool kept;
+	struct store_task last;
 };
 
 /* What is kept of one cgroup. */
@@ -49,6 +56,10 @@ struct playmodel {
 	void *tasks;              /* tsearch tree of struct pm_task */
 	struct pm_task **all;     /* the same, for sweeping */
 	size_t nall, capall;
+	struct pm_task **ended;   /* those kept, oldest first */
+	size_t nended, capended;
+	struct store_task *xtasks; /* a sample's tasks with the kept ones */
+	size_t capxtasks;
 	void *cgs;                /* tsearch tree of struct pm_cgroup */
 	struct pm_cgroup **allcg;
 	size_t nallcg, capallcg;
@@ -101,10 +112,22 @@ struct playmodel *playmodel_new(const char *cgroup_within)
 	return pm;
 }
 
+static void unkeep(struct pm_task *t)
+{
+	if (!t->kept)
+		return;
+	free((char *)t->last.comm);
+	free((char *)t->last.cmdline);
+	free((char *)t->last.user);
+	free((char *)t->last.cgroup);
+	t->kept = false;
+}
+
 static void task_free(void *p)
 {
 	struct pm_task *t = p;
 
+	unkeep(t);
 	derive_free(&t->ds);
 	free(t->ev);
 	free(t);
@@ -132,6 +155,7 @@ void playmodel_reset(struct playmodel *pm, bool accumulate)
 	for (size_t i = 0; i < pm->nall; i++)
 		task_free(pm->all[i]);
 	pm->nall = 0;
+	pm->nended = 0;
 	tdestroy(pm->cgs, nothing);
 	pm->cgs = NULL;
 	for (size_t i = 0; i < pm->nallcg; i++)
@@ -153,6 +177,10 @@ void playmodel_window(struct playmodel *pm, double mono)
 	pm->a.set.start = mono;
 	for (size_t i = 0; i < pm->nall; i++)
 		derive_forget_window(&pm->all[i]->ds);
+	/* the tasks that ended before it are not in it */
+	for (size_t i = 0; i < pm->nended; i++)
+		unkeep(pm->ended[i]);
+	pm->nended = 0;
 }
 
 bool playmodel_started(const struct playmodel *pm)
@@ -666,12 +694,140 @@ static void make_evidence(struct playmodel *pm, const struct store_sample *in,
 	keep_disks(pm, in->disks);
 }
 
-int playmodel_sample(struct playmodel *pm, const struct store_sample *in,
-		     struct sample *out)
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+/*
+ * The tasks of in that ended in -a's window are kept with their last
+ * reading (its strings copied), at most ASSEMBLE_ENDED_MAX of processes
+ * and of threads each, the oldest let go first.
+ */
+static int keep_ended(struct playmodel *pm, const struct store_sample *in)
 {
 	size_t n = in->ntasks + in->nthread_tasks;
 
+	if (!pm->a.set.accumulate)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct store_task *st = i < in->ntasks ? &in->tasks[i]
+			: &in->thread_tasks[i - in->ntasks];
+		struct pm_task *t = pm->pt[i];
+		size_t cap = pm->capended;
+
+		if (t->kept || !(st->r.flags & READING_ENDED))
+			continue;
+		if (grow((void **)&pm->ended, &cap, pm->nended + 1,
+			 sizeof(*pm->ended)) < 0)
+			return -1;
+		pm->capended = cap;
+		t->last = *st;
+		t->last.have |= STORE_REPEAT;
+		t->last.comm = dup_or_null(st->comm);
+		t->last.cmdline = dup_or_null(st->cmdline);
+		t->last.user = dup_or_null(st->user);
+		t->last.cgroup = dup_or_null(st->cgroup);
+		t->kept = true;
+		pm->ended[pm->nended++] = t;
+		if ((st->comm && !t->last.comm) ||
+		    (st->cmdline && !t->last.cmdline) ||
+		    (st->user && !t->last.user) ||
+		    (st->cgroup && !t->last.cgroup))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Let go of the oldest kept tasks beyond ASSEMBLE_ENDED_MAX of a kind
+ * (as the live monitor trims its ended tasks): the sample at hand lacks
+ * them, and forgets them.
+ */
+static void trim_ended(struct playmodel *pm)
+{
+	size_t nthread = 0, nproc = 0, kept = 0;
+
+	for (size_t i = 0; i < pm->nended; i++)
+		*(pm->ended[i]->thread ? &nthread : &nproc) += 1;
+	for (size_t i = 0; i < pm->nended; i++) {
+		struct pm_task *t = pm->ended[i];
+		size_t *left = t->thread ? &nthread : &nproc;
+
+		if (*left > ASSEMBLE_ENDED_MAX) {
+			--*left;
+			unkeep(t);
+			continue;
+		}
+		pm->ended[kept++] = t;
+	}
+	pm->nended = kept;
+}
+
+/*
+ * in with the kept tasks it lacks as readings repeated (the live
+ * monitor's of a task it showed ended): *aug is in itself when it lacks
+ * none. 0, or -1 (ENOMEM).
+ */
+static int with_ended(struct playmodel *pm, const struct store_sample *in,
+		      struct store_sample *aug)
+{
+	size_t n = in->ntasks + in->nthread_tasks, np = 0, nt = 0;
+
+	*aug = *in;
+	trim_ended(pm);
+	if (!pm->nended)
+		return 0;
+	/* which of them in gives (a recording made with -a gives each) */
+	if (reserve(pm, n) < 0 ||
+	    states_of(pm, in->tasks, in->ntasks, false, 0) < 0 ||
+	    states_of(pm, in->thread_tasks, in->nthread_tasks, true,
+		      in->ntasks) < 0)
+		return -1;
+	for (size_t i = 0; i < pm->nended; i++)
+		if (pm->ended[i]->seen != pm->round)
+			*(pm->ended[i]->thread ? &nt : &np) += 1;
+	if (!np && !nt)
+		return 0;
+	size_t cap = pm->capxtasks;
+	if (grow((void **)&pm->xtasks, &cap, n + np + nt,
+		 sizeof(*pm->xtasks)) < 0)
+		return -1;
+	pm->capxtasks = cap;
+	struct store_task *v = pm->xtasks, *th = v + in->ntasks + np;
+	if (in->ntasks)
+		memcpy(v, in->tasks, in->ntasks * sizeof(*v));
+	if (in->nthread_tasks)
+		memcpy(th, in->thread_tasks, in->nthread_tasks * sizeof(*v));
+	np = in->ntasks;
+	nt = in->nthread_tasks;
+	for (size_t i = 0; i < pm->nended; i++) {
+		const struct pm_task *t = pm->ended[i];
+
+		if (t->seen == pm->round)
+			continue;
+		if (t->thread)
+			th[nt++] = t->last;
+		else
+			v[np++] = t->last;
+	}
+	aug->tasks = v;
+	aug->ntasks = np;
+	aug->thread_tasks = in->thread_tasks || nt ? th : NULL;
+	aug->nthread_tasks = nt;
+	return 0;
+}
+
+int playmodel_sample(struct playmodel *pm, const struct store_sample *given,
+		     struct sample *out)
+{
+	struct store_sample aug;
+	const struct store_sample *in = &aug;
+
 	pm->round++;
+	if (with_ended(pm, given, &aug) < 0)
+		return -1;
+	size_t n = in->ntasks + in->nthread_tasks;
 	if (reserve(pm, n) < 0 ||
 	    states_of(pm, in->tasks, in->ntasks, false, 0) < 0 ||
 	    states_of(pm, in->thread_tasks, in->nthread_tasks, true,
@@ -680,6 +836,8 @@ int playmodel_sample(struct playmodel *pm, const struct store_sample *in,
 	from_zero(pm, in);
 	assemble_begin(&pm->a, in);
 	make_rows(pm, in);
+	if (keep_ended(pm, in) < 0)
+		return -1;
 	assemble_end(&pm->a, in, out);
 	thread_parents(pm, in);
 	make_context(pm, in);
@@ -698,6 +856,8 @@ void playmodel_free(struct playmodel *pm)
 	playmodel_reset(pm, false);
 	assemble_free(&pm->a);
 	free(pm->all);
+	free(pm->ended);
+	free(pm->xtasks);
 	free(pm->allcg);
 	free(pm->states);
 	free(pm->pt);
