@@ -58,8 +58,6 @@ struct playmodel {
 	size_t nall, capall;
 	struct pm_task **ended;   /* those kept, oldest first */
 	size_t nended, capended;
-	struct store_task *xtasks; /* a sample's tasks with the kept ones */
-	size_t capxtasks;
 	void *cgs;                /* tsearch tree of struct pm_cgroup */
 	struct pm_cgroup **allcg;
 	size_t nallcg, capallcg;
@@ -741,8 +739,8 @@ static int keep_ended(struct playmodel *pm, const struct store_sample *in)
 
 /*
  * Let go of the oldest kept tasks beyond ASSEMBLE_ENDED_MAX of a kind
- * (as the live monitor trims its ended tasks): the sample at hand lacks
- * them, and forgets them.
+ * (as the live monitor trims its ended tasks): the sample at hand
+ * forgets them.
  */
 static void trim_ended(struct playmodel *pm)
 {
@@ -765,69 +763,29 @@ static void trim_ended(struct playmodel *pm)
 }
 
 /*
- * in with the kept tasks it lacks as readings repeated (the live
- * monitor's of a task it showed ended): *aug is in itself when it lacks
- * none. 0, or -1 (ENOMEM).
+ * The rows of the kept tasks the sample lacks, from their last reading
+ * repeated (as the live monitor's of a task it showed ended).
  */
-static int with_ended(struct playmodel *pm, const struct store_sample *in,
-		      struct store_sample *aug)
+static void kept_rows(struct playmodel *pm)
 {
-	size_t n = in->ntasks + in->nthread_tasks, np = 0, nt = 0;
-
-	*aug = *in;
-	trim_ended(pm);
-	if (!pm->nended)
-		return 0;
-	/* which of them in gives (a recording made with -a gives each) */
-	if (reserve(pm, n) < 0 ||
-	    states_of(pm, in->tasks, in->ntasks, false, 0) < 0 ||
-	    states_of(pm, in->thread_tasks, in->nthread_tasks, true,
-		      in->ntasks) < 0)
-		return -1;
-	for (size_t i = 0; i < pm->nended; i++)
-		if (pm->ended[i]->seen != pm->round)
-			*(pm->ended[i]->thread ? &nt : &np) += 1;
-	if (!np && !nt)
-		return 0;
-	size_t cap = pm->capxtasks;
-	if (grow((void **)&pm->xtasks, &cap, n + np + nt,
-		 sizeof(*pm->xtasks)) < 0)
-		return -1;
-	pm->capxtasks = cap;
-	struct store_task *v = pm->xtasks, *th = v + in->ntasks + np;
-	if (in->ntasks)
-		memcpy(v, in->tasks, in->ntasks * sizeof(*v));
-	if (in->nthread_tasks)
-		memcpy(th, in->thread_tasks, in->nthread_tasks * sizeof(*v));
-	np = in->ntasks;
-	nt = in->nthread_tasks;
 	for (size_t i = 0; i < pm->nended; i++) {
-		const struct pm_task *t = pm->ended[i];
+		struct pm_task *t = pm->ended[i];
 
 		if (t->seen == pm->round)
 			continue;
-		if (t->thread)
-			th[nt++] = t->last;
-		else
-			v[np++] = t->last;
+		t->seen = pm->round;
+		assemble_task(&pm->a, &t->last, &t->ds,
+			      t->thread ? ASSEMBLE_THREADS : ASSEMBLE_ROWS);
 	}
-	aug->tasks = v;
-	aug->ntasks = np;
-	aug->thread_tasks = in->thread_tasks || nt ? th : NULL;
-	aug->nthread_tasks = nt;
-	return 0;
 }
 
-int playmodel_sample(struct playmodel *pm, const struct store_sample *given,
+int playmodel_sample(struct playmodel *pm, const struct store_sample *in,
 		     struct sample *out)
 {
-	struct store_sample aug;
-	const struct store_sample *in = &aug;
+	size_t n = in->ntasks + in->nthread_tasks;
 
 	pm->round++;
-	if (with_ended(pm, given, &aug) < 0)
-		return -1;
-	size_t n = in->ntasks + in->nthread_tasks;
+	trim_ended(pm);
 	if (reserve(pm, n) < 0 ||
 	    states_of(pm, in->tasks, in->ntasks, false, 0) < 0 ||
 	    states_of(pm, in->thread_tasks, in->nthread_tasks, true,
@@ -836,6 +794,7 @@ int playmodel_sample(struct playmodel *pm, const struct store_sample *given,
 	from_zero(pm, in);
 	assemble_begin(&pm->a, in);
 	make_rows(pm, in);
+	kept_rows(pm);
 	if (keep_ended(pm, in) < 0)
 		return -1;
 	assemble_end(&pm->a, in, out);
@@ -857,7 +816,6 @@ void playmodel_free(struct playmodel *pm)
 	assemble_free(&pm->a);
 	free(pm->all);
 	free(pm->ended);
-	free(pm->xtasks);
 	free(pm->allcg);
 	free(pm->states);
 	free(pm->pt);
