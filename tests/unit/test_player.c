@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The player over a recording of readings (src/record/player.c with
- * playmodel.c and coarse.c), from a file written by storefile.h's writer:
+ * model/engine.c and coarse.c), from a file written by storefile.h's writer:
  * 30 samples one second apart, a key frame every 10; task 10 waits for a
  * CPU 100 ms in 2 waits each second (10 %), task 20 likewise until
  * sample 12 and is carried (not asked: nothing moved) from 13 on, task 30

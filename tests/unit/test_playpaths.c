@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One sequence of samples of readings, two paths: fed to the model
- * (record/playmodel.h) as a producer hands them to it, and written to a
+ * (model/engine.h) as a producer hands them to it, and written to a
  * recording (storefile.h's writer: key frames, deltas) that the player
  * reads back, seeking to key frames on its way. Each sample the player
  * shows must hold the rows the model made from the same readings, figure
@@ -32,7 +32,7 @@
 #include "model/producer.h"
 #include "record/coarse.h"
 #include "record/player.h"
-#include "record/playmodel.h"
+#include "model/engine.h"
 #include "record/storefile.h"
 #include "../lib/storetest.h"
 #include "unit.h"
@@ -165,7 +165,8 @@ static void make_sequence(bool threads, bool cgroups)
 			if (ends) {
 				v[n].r.flags |= READING_ENDED | READING_FINAL;
 				l->alive = false;
-				gone[ngone++] = l->id;
+				if (ngone < POOL)
+					gone[ngone++] = l->id;
 			} else if (carried) {
 				v[n].r.flags |= READING_CARRIED;
 				v[n].r.run_ns = 0;
@@ -402,7 +403,7 @@ static void check_ended_kept(const struct sample *s, unsigned k)
 }
 
 /* The samples the model makes fed directly: every `every`-th. */
-static void play_direct(struct playmodel *pm, struct coarse *co, unsigned k,
+static void play_direct(struct engine *en, struct coarse *co, unsigned k,
 			unsigned every, struct sample *out)
 {
 	struct store_sample merged = seq[k];
@@ -413,14 +414,14 @@ static void play_direct(struct playmodel *pm, struct coarse *co, unsigned k,
 			CHECK(coarse_add(co, &seq[j]) == 0);
 		CHECK(coarse_end(co, &seq[k], &merged) == 0);
 	}
-	CHECK(playmodel_sample(pm, &merged, out) == 0);
+	CHECK(engine_sample(en, &merged, out) == 0);
 }
 
 static void check_mode(const char *name, bool threads, bool cgroups,
 		       bool accumulate, unsigned every)
 {
 	char err[512] = "";
-	struct playmodel *pm = playmodel_new(NULL);
+	struct engine *en = engine_new(NULL);
 	struct coarse *co = coarse_new();
 	struct producer *p;
 	struct sample direct, played;
@@ -431,19 +432,19 @@ static void check_mode(const char *name, bool threads, bool cgroups,
 	p = player_open(path, threads, NULL, err, sizeof(err));
 	if (!p)
 		fprintf(stderr, "%s: player_open: %s\n", name, err);
-	CHECK(p && pm && co);
-	if (!p || !pm || !co)
+	CHECK(p && en && co);
+	if (!p || !en || !co)
 		goto out;
 	if (accumulate)
 		CHECK(producer_set_accumulate(p, true) == 0);
 	if (every > 1)
 		CHECK(producer_set_interval(p, every) == 0);
-	playmodel_reset(pm, false);
-	CHECK(playmodel_baseline(pm, &seq[0], true) == 0);
+	engine_reset(en, false);
+	CHECK(engine_baseline(en, &seq[0], true) == 0);
 	if (accumulate)
-		playmodel_window(pm, seq[0].mono);
+		engine_window(en, seq[0].mono);
 	for (unsigned k = every; k < NS; k += every) {
-		play_direct(pm, co, k, every, &direct);
+		play_direct(en, co, k, every, &direct);
 		CHECK(!producer_done(p));
 		CHECK(producer_sample(p, &played) == 0);
 		CHECK_EQ_U(lround(played.time - T0), k);
@@ -463,7 +464,7 @@ static void check_mode(const char *name, bool threads, bool cgroups,
 	fprintf(stderr, "%s: %u samples compared\n", name, shown);
 out:
 	producer_free(p);
-	playmodel_free(pm);
+	engine_free(en);
 	coarse_free(co);
 	unlink(path);
 	free_sequence();

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The model over a recording of readings (playmodel.h): the states the
- * live monitor keeps in its tables, kept in trees (tsearch) by task life
- * and by cgroup path.
+ * The model object over samples of readings (engine.h): the states of
+ * tasks and cgroups, kept in trees (tsearch) by task life and by cgroup
+ * path.
  */
 #include <config.h>
 
-#include "record/playmodel.h"
+#include "model/engine.h"
 
 #include <errno.h>
 #include <search.h>
@@ -20,7 +20,7 @@
 #include "model/rowev.h"
 
 /* What is kept of one task life. */
-struct pm_task {
+struct en_task {
 	int32_t id;
 	uint32_t life;            /* with id and start: one life */
 	uint64_t start;
@@ -41,34 +41,34 @@ struct pm_task {
 };
 
 /* What is kept of one cgroup. */
-struct pm_cgroup {
+struct en_cgroup {
 	char *path;
 	uint64_t seen;
 	struct cgrows_state st;
 	struct rowev_state *ev;
 };
 
-struct playmodel {
+struct engine {
 	const char *within;
 	bool accumulate;
 	struct assemble a;
 	uint64_t round;           /* baselines and samples given since reset */
-	void *tasks;              /* tsearch tree of struct pm_task */
-	struct pm_task **all;     /* the same, for sweeping */
+	void *tasks;              /* tsearch tree of struct en_task */
+	struct en_task **all;     /* the same, for sweeping */
 	size_t nall, capall;
-	struct pm_task **ended;   /* those kept, oldest first */
+	struct en_task **ended;   /* those kept, oldest first */
 	size_t nended, capended;
-	void *cgs;                /* tsearch tree of struct pm_cgroup */
-	struct pm_cgroup **allcg;
+	void *cgs;                /* tsearch tree of struct en_cgroup */
+	struct en_cgroup **allcg;
 	size_t nallcg, capallcg;
 	/* per sample: the states of its tasks, and where their rows went */
 	struct derive_state **states;
-	struct pm_task **pt;
+	struct en_task **pt;
 	long *row_at;             /* >= 0 rows[i], < -1 exited[-2 - i], -1 none */
 	size_t capstates;
 	struct cgroup_row *cgrows;
 	struct cgrows_state **cgstate;
-	struct pm_cgroup **pcg;
+	struct en_cgroup **pcg;
 	unsigned *max_unknown;
 	size_t capcg;
 	struct diskstats disks_prev;
@@ -80,7 +80,7 @@ struct playmodel {
 
 static int task_cmp(const void *x, const void *y)
 {
-	const struct pm_task *a = x, *b = y;
+	const struct en_task *a = x, *b = y;
 
 	if (a->thread != b->thread)
 		return a->thread ? 1 : -1;
@@ -93,24 +93,24 @@ static int task_cmp(const void *x, const void *y)
 
 static int cg_cmp(const void *x, const void *y)
 {
-	const struct pm_cgroup *a = x, *b = y;
+	const struct en_cgroup *a = x, *b = y;
 
 	return strcmp(a->path, b->path);
 }
 
-struct playmodel *playmodel_new(const char *cgroup_within)
+struct engine *engine_new(const char *cgroup_within)
 {
-	struct playmodel *pm = calloc(1, sizeof(*pm));
+	struct engine *en = calloc(1, sizeof(*en));
 
-	if (!pm)
+	if (!en)
 		return NULL;
-	pm->within = cgroup_within;
-	assemble_init(&pm->a, &(struct assemble_settings){
+	en->within = cgroup_within;
+	assemble_init(&en->a, &(struct assemble_settings){
 		.cgroup_within = cgroup_within });
-	return pm;
+	return en;
 }
 
-static void unkeep(struct pm_task *t)
+static void unkeep(struct en_task *t)
 {
 	if (!t->kept)
 		return;
@@ -123,7 +123,7 @@ static void unkeep(struct pm_task *t)
 
 static void task_free(void *p)
 {
-	struct pm_task *t = p;
+	struct en_task *t = p;
 
 	unkeep(t);
 	derive_free(&t->ds);
@@ -133,7 +133,7 @@ static void task_free(void *p)
 
 static void cg_free(void *p)
 {
-	struct pm_cgroup *g = p;
+	struct en_cgroup *g = p;
 
 	free((char *)g->st.name);
 	free(g->ev);
@@ -146,44 +146,44 @@ static void nothing(void *p)
 	(void)p;
 }
 
-void playmodel_reset(struct playmodel *pm, bool accumulate)
+void engine_reset(struct engine *en, bool accumulate)
 {
-	tdestroy(pm->tasks, nothing);
-	pm->tasks = NULL;
-	for (size_t i = 0; i < pm->nall; i++)
-		task_free(pm->all[i]);
-	pm->nall = 0;
-	pm->nended = 0;
-	tdestroy(pm->cgs, nothing);
-	pm->cgs = NULL;
-	for (size_t i = 0; i < pm->nallcg; i++)
-		cg_free(pm->allcg[i]);
-	pm->nallcg = 0;
-	assemble_free(&pm->a);
-	assemble_init(&pm->a, &(struct assemble_settings){
-		.cgroup_within = pm->within });
-	pm->accumulate = accumulate;
-	pm->round = 0;
-	diskstats_free(&pm->disks_prev);
-	pm->have_disks_prev = false;
+	tdestroy(en->tasks, nothing);
+	en->tasks = NULL;
+	for (size_t i = 0; i < en->nall; i++)
+		task_free(en->all[i]);
+	en->nall = 0;
+	en->nended = 0;
+	tdestroy(en->cgs, nothing);
+	en->cgs = NULL;
+	for (size_t i = 0; i < en->nallcg; i++)
+		cg_free(en->allcg[i]);
+	en->nallcg = 0;
+	assemble_free(&en->a);
+	assemble_init(&en->a, &(struct assemble_settings){
+		.cgroup_within = en->within });
+	en->accumulate = accumulate;
+	en->round = 0;
+	diskstats_free(&en->disks_prev);
+	en->have_disks_prev = false;
 }
 
-void playmodel_window(struct playmodel *pm, double mono)
+void engine_window(struct engine *en, double mono)
 {
-	pm->accumulate = true;
-	pm->a.set.accumulate = true;
-	pm->a.set.start = mono;
-	for (size_t i = 0; i < pm->nall; i++)
-		derive_forget_window(&pm->all[i]->ds);
+	en->accumulate = true;
+	en->a.set.accumulate = true;
+	en->a.set.start = mono;
+	for (size_t i = 0; i < en->nall; i++)
+		derive_forget_window(&en->all[i]->ds);
 	/* the tasks that ended before it are not in it */
-	for (size_t i = 0; i < pm->nended; i++)
-		unkeep(pm->ended[i]);
-	pm->nended = 0;
+	for (size_t i = 0; i < en->nended; i++)
+		unkeep(en->ended[i]);
+	en->nended = 0;
 }
 
-bool playmodel_started(const struct playmodel *pm)
+bool engine_started(const struct engine *en)
 {
-	return pm->round > 0;
+	return en->round > 0;
 }
 
 static int grow(void **v, size_t *cap, size_t need, size_t size)
@@ -202,76 +202,76 @@ static int grow(void **v, size_t *cap, size_t need, size_t size)
 }
 
 /* The state of t's life, made when new; NULL: no memory. */
-static struct pm_task *task_of(struct playmodel *pm, const struct store_task *t,
+static struct en_task *task_of(struct engine *en, const struct store_task *t,
 			       bool thread)
 {
-	struct pm_task key = { .id = t->r.id, .start = t->r.start,
+	struct en_task key = { .id = t->r.id, .start = t->r.start,
 			       .life = t->r.life, .thread = thread };
-	struct pm_task **found = tfind(&key, &pm->tasks, task_cmp);
+	struct en_task **found = tfind(&key, &en->tasks, task_cmp);
 
 	if (found)
 		return *found;
-	size_t cap = pm->capall;
-	if (grow((void **)&pm->all, &cap, pm->nall + 1, sizeof(*pm->all)) < 0)
+	size_t cap = en->capall;
+	if (grow((void **)&en->all, &cap, en->nall + 1, sizeof(*en->all)) < 0)
 		return NULL;
-	pm->capall = cap;
-	struct pm_task *n = calloc(1, sizeof(*n));
+	en->capall = cap;
+	struct en_task *n = calloc(1, sizeof(*n));
 	if (!n)
 		return NULL;
 	*n = key;
-	if (!tsearch(n, &pm->tasks, task_cmp)) {
+	if (!tsearch(n, &en->tasks, task_cmp)) {
 		free(n);
 		return NULL;
 	}
-	pm->all[pm->nall++] = n;
+	en->all[en->nall++] = n;
 	return n;
 }
 
 /* Forget the tasks the sample of round did not give. */
-static void sweep_tasks(struct playmodel *pm)
+static void sweep_tasks(struct engine *en)
 {
 	size_t kept = 0;
 
-	for (size_t i = 0; i < pm->nall; i++) {
-		struct pm_task *t = pm->all[i];
+	for (size_t i = 0; i < en->nall; i++) {
+		struct en_task *t = en->all[i];
 
-		if (t->seen == pm->round) {
-			pm->all[kept++] = t;
+		if (t->seen == en->round) {
+			en->all[kept++] = t;
 			continue;
 		}
-		tdelete(t, &pm->tasks, task_cmp);
+		tdelete(t, &en->tasks, task_cmp);
 		task_free(t);
 	}
-	pm->nall = kept;
+	en->nall = kept;
 }
 
-/* The states of in's tasks (of one kind) into pm->states and pm->pt. */
-static int states_of(struct playmodel *pm, const struct store_task *v,
+/* The states of in's tasks (of one kind) into en->states and en->pt. */
+static int states_of(struct engine *en, const struct store_task *v,
 		     size_t n, bool thread, size_t at)
 {
 	for (size_t i = 0; i < n; i++) {
-		struct pm_task *t = task_of(pm, &v[i], thread);
+		struct en_task *t = task_of(en, &v[i], thread);
 
 		if (!t)
 			return -1;
 		if (!t->made)
-			t->made = pm->round;
-		t->seen = pm->round;
-		pm->pt[at + i] = t;
-		pm->states[at + i] = &t->ds;
+			t->made = en->round;
+		t->seen = en->round;
+		en->pt[at + i] = t;
+		en->states[at + i] = &t->ds;
 	}
 	return 0;
 }
 
-static int reserve(struct playmodel *pm, size_t n)
+static int reserve(struct engine *en, size_t n)
 {
-	size_t c1 = pm->capstates, c2 = pm->capstates, c3 = pm->capstates;
+	size_t c1 = en->capstates, c2 = en->capstates, c3 = en->capstates;
 
-	if (grow((void **)&pm->states, &c1, n, sizeof(*pm->states)) < 0 ||
-	    grow((void **)&pm->pt, &c2, n, sizeof(*pm->pt)) < 0 ||
-	    grow((void **)&pm->row_at, &c3, n, sizeof(*pm->row_at)) < 0)
+	if (grow((void **)&en->states, &c1, n, sizeof(*en->states)) < 0 ||
+	    grow((void **)&en->pt, &c2, n, sizeof(*en->pt)) < 0 ||
+	    grow((void **)&en->row_at, &c3, n, sizeof(*en->row_at)) < 0)
 		return -1;
-	pm->capstates = c1 < c2 ? (c1 < c3 ? c1 : c3) : (c2 < c3 ? c2 : c3);
+	en->capstates = c1 < c2 ? (c1 < c3 ? c1 : c3) : (c2 < c3 ? c2 : c3);
 	return 0;
 }
 
@@ -279,7 +279,7 @@ static int reserve(struct playmodel *pm, size_t n)
  * A carried reading of a task without a base holds no counters: it is
  * not given to the model (it would count the task's life from zero).
  */
-static bool usable(const struct pm_task *t, const struct store_task *st)
+static bool usable(const struct en_task *t, const struct store_task *st)
 {
 	return !(st->r.flags & READING_CARRIED) || t->ds.have_prev;
 }
@@ -291,7 +291,7 @@ static bool usable(const struct pm_task *t, const struct store_task *st)
  * with counters was, so that a reader starting here counts it as one
  * that played through to here.
  */
-static void rebase(struct pm_task *t, struct derive_state *ds,
+static void rebase(struct en_task *t, struct derive_state *ds,
 		   const struct store_task *st)
 {
 	if ((st->r.flags & READING_CARRIED) &&
@@ -305,28 +305,28 @@ static void rebase(struct pm_task *t, struct derive_state *ds,
 	}
 }
 
-static struct pm_cgroup *cg_of(struct playmodel *pm, const char *path);
-static void from_zero(struct playmodel *pm, const struct store_sample *in);
+static struct en_cgroup *cg_of(struct engine *en, const char *path);
+static void from_zero(struct engine *en, const struct store_sample *in);
 
 /* The cgroups' pressure of the baseline: the first interval's base. */
-static int prime_cgroups(struct playmodel *pm, const struct store_sample *in)
+static int prime_cgroups(struct engine *en, const struct store_sample *in)
 {
 	for (size_t i = 0; in->cgroups && i < in->ncgroups; i++) {
 		const char *path = in->cgroups[i].path;
-		struct pm_cgroup *g;
+		struct en_cgroup *g;
 
-		if (!path || (pm->within && !cgname_within(path, pm->within)))
+		if (!path || (en->within && !cgname_within(path, en->within)))
 			continue;
-		if (!(g = cg_of(pm, path)))
+		if (!(g = cg_of(en, path)))
 			return -1;
-		g->seen = pm->round;
+		g->seen = en->round;
 		g->st.prev = in->cgroups[i].psi;
 		g->st.have_prev = true;
 	}
 	return 0;
 }
 
-static void keep_disks(struct playmodel *pm, const struct diskstats *d);
+static void keep_disks(struct engine *en, const struct diskstats *d);
 
 /*
  * The evidence read with the live monitor's baseline (a session's first
@@ -335,10 +335,10 @@ static void keep_disks(struct playmodel *pm, const struct diskstats *d);
  * on holds the evidence its own sample's rows wanted, not such a base:
  * the next sample's evidence has current values only, as before a seek.
  */
-static void base_evidence(struct playmodel *pm, const struct store_sample *in)
+static void base_evidence(struct engine *en, const struct store_sample *in)
 {
 	struct rowev_input ri = {
-		.round = pm->a.round,
+		.round = en->a.round,
 		.lost = in->events_lost,
 	};
 
@@ -346,7 +346,7 @@ static void base_evidence(struct playmodel *pm, const struct store_sample *in)
 		const struct store_evidence *e = &in->evidence[i];
 
 		for (size_t k = 0; e->id && k < in->ntasks; k++) {
-			struct pm_task *t = pm->pt[k];
+			struct en_task *t = en->pt[k];
 
 			if (in->tasks[k].r.id != e->id ||
 			    in->tasks[k].r.start != e->start)
@@ -356,19 +356,19 @@ static void base_evidence(struct playmodel *pm, const struct store_sample *in)
 			break;
 		}
 	}
-	keep_disks(pm, in->disks);
+	keep_disks(en, in->disks);
 }
 
-int playmodel_baseline(struct playmodel *pm, const struct store_sample *in,
+int engine_baseline(struct engine *en, const struct store_sample *in,
 		       bool first)
 {
 	size_t n = in->ntasks + in->nthread_tasks;
 
-	pm->round++;
-	pm->first = first;
-	if (reserve(pm, n) < 0 ||
-	    states_of(pm, in->tasks, in->ntasks, false, 0) < 0 ||
-	    states_of(pm, in->thread_tasks, in->nthread_tasks, true,
+	en->round++;
+	en->first = first;
+	if (reserve(en, n) < 0 ||
+	    states_of(en, in->tasks, in->ntasks, false, 0) < 0 ||
+	    states_of(en, in->thread_tasks, in->nthread_tasks, true,
 		      in->ntasks) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
@@ -376,24 +376,24 @@ int playmodel_baseline(struct playmodel *pm, const struct store_sample *in,
 			: &in->thread_tasks[i - in->ntasks];
 
 		if (!(st->have & STORE_REPEAT))
-			rebase(pm->pt[i], pm->states[i], st);
+			rebase(en->pt[i], en->states[i], st);
 		if (st->have & STORE_REPEAT)
 			continue;
-		pm->pt[i]->ctx = *st;
-		pm->pt[i]->ctx.comm = pm->pt[i]->ctx.cmdline = NULL;
-		pm->pt[i]->ctx.user = pm->pt[i]->ctx.cgroup = NULL;
-		pm->pt[i]->have_ctx = true;
+		en->pt[i]->ctx = *st;
+		en->pt[i]->ctx.comm = en->pt[i]->ctx.cmdline = NULL;
+		en->pt[i]->ctx.user = en->pt[i]->ctx.cgroup = NULL;
+		en->pt[i]->have_ctx = true;
 	}
-	from_zero(pm, in);
-	if (prime_cgroups(pm, in) < 0)
+	from_zero(en, in);
+	if (prime_cgroups(en, in) < 0)
 		return -1;
-	assemble_baseline(&pm->a, in);
+	assemble_baseline(&en->a, in);
 	if (first)
-		base_evidence(pm, in);
-	pm->prev_query = in->query_start;
-	pm->a.set.accumulate = pm->accumulate;
-	pm->a.set.start = in->mono;
-	sweep_tasks(pm);
+		base_evidence(en, in);
+	en->prev_query = in->query_start;
+	en->a.set.accumulate = en->accumulate;
+	en->a.set.start = in->mono;
+	sweep_tasks(en);
 	return 0;
 }
 
@@ -404,32 +404,32 @@ int playmodel_baseline(struct playmodel *pm, const struct store_sample *in,
  * began after the previous sample's queries began (its fork, as its
  * reading's born says), or one known only from its exit record.
  */
-static void from_zero(struct playmodel *pm, const struct store_sample *in)
+static void from_zero(struct engine *en, const struct store_sample *in)
 {
 	for (size_t i = 0; i < in->ntasks + in->nthread_tasks; i++) {
 		const struct store_task *st = i < in->ntasks ? &in->tasks[i]
 			: &in->thread_tasks[i - in->ntasks];
-		struct pm_task *t = pm->pt[i];
+		struct en_task *t = en->pt[i];
 		bool ended = st->r.flags & READING_ENDED;
 
 		/* only a task new to the model, of a sample it can tell */
-		if (t->ds.have_prev || t->made != pm->round ||
-		    (!pm->a.have_prev && !pm->first))
+		if (t->ds.have_prev || t->made != en->round ||
+		    (!en->a.have_prev && !en->first))
 			continue;
 		if (st->have & STORE_REPEAT) {
 			if (!ended)
 				derive_from_zero(&t->ds);
 			continue;
 		}
-		if (pm->a.have_prev &&
+		if (en->a.have_prev &&
 		    ((st->r.flags & READING_FINAL) ||
-		     (st->r.born > 0 && st->r.born > pm->prev_query)))
+		     (st->r.born > 0 && st->r.born > en->prev_query)))
 			derive_from_zero(&t->ds);
 	}
 }
 
 /* The tasks' rows, remembering where each one's went. */
-static void make_rows(struct playmodel *pm, const struct store_sample *in)
+static void make_rows(struct engine *en, const struct store_sample *in)
 {
 	size_t n = in->ntasks + in->nthread_tasks;
 
@@ -439,41 +439,41 @@ static void make_rows(struct playmodel *pm, const struct store_sample *in)
 			? &in->thread_tasks[i - in->ntasks] : &in->tasks[i];
 		struct row *r = NULL;
 
-		pm->row_at[i] = -1;
-		if (!usable(pm->pt[i], st))
+		en->row_at[i] = -1;
+		if (!usable(en->pt[i], st))
 			continue;
-		r = assemble_task(&pm->a, st, pm->states[i],
+		r = assemble_task(&en->a, st, en->states[i],
 				  thread ? ASSEMBLE_THREADS : ASSEMBLE_ROWS);
 		if (!r || thread)
 			continue;
-		if (r >= pm->a.rows && r < pm->a.rows + pm->a.nrows)
-			pm->row_at[i] = r - pm->a.rows;
+		if (r >= en->a.rows && r < en->a.rows + en->a.nrows)
+			en->row_at[i] = r - en->a.rows;
 		else
-			pm->row_at[i] = -2 - (r - pm->a.exited);
+			en->row_at[i] = -2 - (r - en->a.exited);
 	}
 }
 
-static struct row *row_at(struct playmodel *pm, size_t i)
+static struct row *row_at(struct engine *en, size_t i)
 {
-	long at = pm->row_at[i];
+	long at = en->row_at[i];
 
 	if (at >= 0)
-		return &pm->a.rows[at];
-	return at < -1 ? &pm->a.exited[-2 - at] : NULL;
+		return &en->a.rows[at];
+	return at < -1 ? &en->a.exited[-2 - at] : NULL;
 }
 
 /* What stands next to each row: from the task's reading and the last. */
-static void make_context(struct playmodel *pm, const struct store_sample *in)
+static void make_context(struct engine *en, const struct store_sample *in)
 {
 	for (size_t i = 0; i < in->ntasks + in->nthread_tasks; i++) {
 		bool thread = i >= in->ntasks;
 		const struct store_task *st = thread
 			? &in->thread_tasks[i - in->ntasks] : &in->tasks[i];
-		struct pm_task *t = pm->pt[i];
-		struct row *r = thread ? NULL : row_at(pm, i);
+		struct en_task *t = en->pt[i];
+		struct row *r = thread ? NULL : row_at(en, i);
 
 		if (r)
-			assemble_context(&pm->a, t->have_ctx ? &t->ctx : NULL,
+			assemble_context(&en->a, t->have_ctx ? &t->ctx : NULL,
 					 st, &r->ctx);
 		if (st->have & STORE_REPEAT)
 			continue;
@@ -496,12 +496,12 @@ static int by_id(const void *x, const void *y)
  * A thread's parent is its process's: the thread rows of live tasks take
  * the parent their process's reading names, as the live monitor's do.
  */
-static void thread_parents(struct playmodel *pm, const struct store_sample *in)
+static void thread_parents(struct engine *en, const struct store_sample *in)
 {
 	const struct store_task **by;
 	size_t n = 0;
 
-	if (in->threads || !pm->a.ntrows || !in->ntasks ||
+	if (in->threads || !en->a.ntrows || !in->ntasks ||
 	    !(by = malloc(in->ntasks * sizeof(*by))))
 		return;
 	for (size_t i = 0; i < in->ntasks; i++)
@@ -509,8 +509,8 @@ static void thread_parents(struct playmodel *pm, const struct store_sample *in)
 		    !(in->tasks[i].r.flags & READING_ENDED))
 			by[n++] = &in->tasks[i];
 	qsort(by, n, sizeof(*by), by_id);
-	for (size_t i = 0; i < pm->a.ntrows; i++) {
-		struct row *r = &pm->a.trows[i];
+	for (size_t i = 0; i < en->a.ntrows; i++) {
+		struct row *r = &en->a.trows[i];
 		struct store_task key = { .r.id = r->tgid };
 		const struct store_task *k = &key, **p;
 
@@ -524,122 +524,122 @@ static void thread_parents(struct playmodel *pm, const struct store_sample *in)
 }
 
 /* The state of the cgroup at path, made when new; NULL: no memory. */
-static struct pm_cgroup *cg_of(struct playmodel *pm, const char *path)
+static struct en_cgroup *cg_of(struct engine *en, const char *path)
 {
-	struct pm_cgroup key = { .path = (char *)path };
-	struct pm_cgroup **found = tfind(&key, &pm->cgs, cg_cmp);
+	struct en_cgroup key = { .path = (char *)path };
+	struct en_cgroup **found = tfind(&key, &en->cgs, cg_cmp);
 	char name[512];
 
 	if (found)
 		return *found;
-	size_t cap = pm->capallcg;
-	if (grow((void **)&pm->allcg, &cap, pm->nallcg + 1,
-		 sizeof(*pm->allcg)) < 0)
+	size_t cap = en->capallcg;
+	if (grow((void **)&en->allcg, &cap, en->nallcg + 1,
+		 sizeof(*en->allcg)) < 0)
 		return NULL;
-	pm->capallcg = cap;
-	struct pm_cgroup *g = calloc(1, sizeof(*g));
+	en->capallcg = cap;
+	struct en_cgroup *g = calloc(1, sizeof(*g));
 	if (!g || !(g->path = strdup(path))) {
 		free(g);
 		return NULL;
 	}
 	cgname_of(path, name, sizeof(name));
-	if (!(g->st.name = strdup(name)) || !tsearch(g, &pm->cgs, cg_cmp)) {
+	if (!(g->st.name = strdup(name)) || !tsearch(g, &en->cgs, cg_cmp)) {
 		cg_free(g);
 		return NULL;
 	}
-	pm->allcg[pm->nallcg++] = g;
+	en->allcg[en->nallcg++] = g;
 	return g;
 }
 
 /* The cgroup rows of in, of those in the subtree asked for. */
-static int make_cgroups(struct playmodel *pm, const struct store_sample *in,
+static int make_cgroups(struct engine *en, const struct store_sample *in,
 			struct sample *out)
 {
-	size_t n = 0, c1 = pm->capcg, c2 = pm->capcg, c3 = pm->capcg,
-	       c4 = pm->capcg;
+	size_t n = 0, c1 = en->capcg, c2 = en->capcg, c3 = en->capcg,
+	       c4 = en->capcg;
 
 	if (!in->cgroups)
 		return 0;
-	if (grow((void **)&pm->cgrows, &c1, in->ncgroups + 1,
-		 sizeof(*pm->cgrows)) < 0 ||
-	    grow((void **)&pm->cgstate, &c2, in->ncgroups + 1,
-		 sizeof(*pm->cgstate)) < 0 ||
-	    grow((void **)&pm->pcg, &c3, in->ncgroups + 1,
-		 sizeof(*pm->pcg)) < 0 ||
-	    grow((void **)&pm->max_unknown, &c4, in->ncgroups + 1,
-		 sizeof(*pm->max_unknown)) < 0)
+	if (grow((void **)&en->cgrows, &c1, in->ncgroups + 1,
+		 sizeof(*en->cgrows)) < 0 ||
+	    grow((void **)&en->cgstate, &c2, in->ncgroups + 1,
+		 sizeof(*en->cgstate)) < 0 ||
+	    grow((void **)&en->pcg, &c3, in->ncgroups + 1,
+		 sizeof(*en->pcg)) < 0 ||
+	    grow((void **)&en->max_unknown, &c4, in->ncgroups + 1,
+		 sizeof(*en->max_unknown)) < 0)
 		return -1;
-	pm->capcg = c1;
-	if (c2 < pm->capcg) pm->capcg = c2;
-	if (c3 < pm->capcg) pm->capcg = c3;
-	if (c4 < pm->capcg) pm->capcg = c4;
+	en->capcg = c1;
+	if (c2 < en->capcg) en->capcg = c2;
+	if (c3 < en->capcg) en->capcg = c3;
+	if (c4 < en->capcg) en->capcg = c4;
 	/* the cgroups in the subtree asked for (as the live table) */
 	struct store_cgroup *cg = malloc((in->ncgroups + 1) * sizeof(*cg));
 	if (!cg)
 		return -1;
 	for (size_t i = 0; i < in->ncgroups; i++) {
 		const char *path = in->cgroups[i].path;
-		struct pm_cgroup *g;
+		struct en_cgroup *g;
 
-		if (!path || (pm->within && !cgname_within(path, pm->within)))
+		if (!path || (en->within && !cgname_within(path, en->within)))
 			continue;
-		if (!(g = cg_of(pm, path))) {
+		if (!(g = cg_of(en, path))) {
 			free(cg);
 			return -1;
 		}
-		g->seen = pm->round;
+		g->seen = en->round;
 		cg[n] = in->cgroups[i];
 		cg[n].path = g->path;
-		pm->pcg[n] = g;
-		pm->cgstate[n++] = &g->st;
+		en->pcg[n] = g;
+		en->cgstate[n++] = &g->st;
 	}
-	cgrows_build(cg, pm->cgstate, n, out->rows, out->nrows, out->exited,
-		     out->nexited, out->interval, pm->within, pm->cgrows,
-		     pm->max_unknown);
+	cgrows_build(cg, en->cgstate, n, out->rows, out->nrows, out->exited,
+		     out->nexited, out->interval, en->within, en->cgrows,
+		     en->max_unknown);
 	free(cg);
-	out->cgroups = pm->cgrows;
+	out->cgroups = en->cgrows;
 	out->ncgroups = n;
 	/* the cgroups gone are forgotten */
 	size_t kept = 0;
-	for (size_t i = 0; i < pm->nallcg; i++) {
-		struct pm_cgroup *g = pm->allcg[i];
+	for (size_t i = 0; i < en->nallcg; i++) {
+		struct en_cgroup *g = en->allcg[i];
 
-		if (g->seen == pm->round) {
-			pm->allcg[kept++] = g;
+		if (g->seen == en->round) {
+			en->allcg[kept++] = g;
 			continue;
 		}
-		tdelete(g, &pm->cgs, cg_cmp);
+		tdelete(g, &en->cgs, cg_cmp);
 		cg_free(g);
 	}
-	pm->nallcg = kept;
+	en->nallcg = kept;
 	return 0;
 }
 
 /* A copy of the disks read with this sample, the next one's before. */
-static void keep_disks(struct playmodel *pm, const struct diskstats *d)
+static void keep_disks(struct engine *en, const struct diskstats *d)
 {
-	diskstats_free(&pm->disks_prev);
-	pm->have_disks_prev = false;
+	diskstats_free(&en->disks_prev);
+	en->have_disks_prev = false;
 	if (!d)
 		return;
-	pm->disks_prev = *d;
-	pm->disks_prev.dev = d->n ? malloc(d->n * sizeof(*d->dev)) : NULL;
-	pm->disks_prev.cap = d->n;
-	if (d->n && !pm->disks_prev.dev) {
-		pm->disks_prev.n = pm->disks_prev.cap = 0;
+	en->disks_prev = *d;
+	en->disks_prev.dev = d->n ? malloc(d->n * sizeof(*d->dev)) : NULL;
+	en->disks_prev.cap = d->n;
+	if (d->n && !en->disks_prev.dev) {
+		en->disks_prev.n = en->disks_prev.cap = 0;
 		return;
 	}
 	if (d->n)
-		memcpy(pm->disks_prev.dev, d->dev, d->n * sizeof(*d->dev));
-	pm->have_disks_prev = true;
+		memcpy(en->disks_prev.dev, d->dev, d->n * sizeof(*d->dev));
+	en->have_disks_prev = true;
 }
 
 /*
  * The row of process (id, start) among in's tasks, its latest life
  * where it has several (evidence is read of the one alive), or NULL.
  */
-static struct row *task_row(struct playmodel *pm, const struct store_sample *in,
-			    int32_t id, uint64_t start, struct pm_task **t)
+static struct row *task_row(struct engine *en, const struct store_sample *in,
+			    int32_t id, uint64_t start, struct en_task **t)
 {
 	size_t at = in->ntasks;
 
@@ -649,37 +649,37 @@ static struct row *task_row(struct playmodel *pm, const struct store_sample *in,
 			at = i;
 	if (at == in->ntasks)
 		return NULL;
-	*t = pm->pt[at];
-	return row_at(pm, at);
+	*t = en->pt[at];
+	return row_at(en, at);
 }
 
 /* The evidence read with the sample into the rows it is of. */
-static void make_evidence(struct playmodel *pm, const struct store_sample *in,
+static void make_evidence(struct engine *en, const struct store_sample *in,
 			  struct sample *out)
 {
 	struct rowev_input ri = {
-		.round = pm->a.round,
+		.round = en->a.round,
 		.lost = in->events_lost,
-		.interval = pm->a.w.dt,
-		.disks_prev = pm->have_disks_prev ? &pm->disks_prev : NULL,
+		.interval = en->a.w.dt,
+		.disks_prev = en->have_disks_prev ? &en->disks_prev : NULL,
 		.disks_cur = in->disks,
 	};
 
 	for (size_t i = 0; i < in->nevidence; i++) {
 		const struct store_evidence *e = &in->evidence[i];
 		struct rowev_state **ev = NULL;
-		struct pm_task *t = NULL;
+		struct en_task *t = NULL;
 		struct row *r = NULL;
 		struct cgroup_row *g = NULL;
 
 		if (e->id) {
-			r = task_row(pm, in, e->id, e->start, &t);
+			r = task_row(en, in, e->id, e->start, &t);
 			ev = t ? &t->ev : NULL;
 		} else if (e->cgroup) {
 			for (size_t k = 0; k < out->ncgroups && !g; k++)
 				if (strcmp(out->cgroups[k].path, e->cgroup) == 0) {
 					g = &out->cgroups[k];
-					ev = &pm->pcg[k]->ev;
+					ev = &en->pcg[k]->ev;
 				}
 		}
 		if (!ev || (!*ev && !(*ev = calloc(1, sizeof(**ev)))))
@@ -689,7 +689,7 @@ static void make_evidence(struct playmodel *pm, const struct store_sample *in,
 		else if (g)
 			g->why = rowev_cgroup(*ev, e, &ri, g);
 	}
-	keep_disks(pm, in->disks);
+	keep_disks(en, in->disks);
 }
 
 static char *dup_or_null(const char *s)
@@ -702,24 +702,24 @@ static char *dup_or_null(const char *s)
  * reading (its strings copied), at most ASSEMBLE_ENDED_MAX of processes
  * and of threads each, the oldest let go first.
  */
-static int keep_ended(struct playmodel *pm, const struct store_sample *in)
+static int keep_ended(struct engine *en, const struct store_sample *in)
 {
 	size_t n = in->ntasks + in->nthread_tasks;
 
-	if (!pm->a.set.accumulate)
+	if (!en->a.set.accumulate)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct store_task *st = i < in->ntasks ? &in->tasks[i]
 			: &in->thread_tasks[i - in->ntasks];
-		struct pm_task *t = pm->pt[i];
-		size_t cap = pm->capended;
+		struct en_task *t = en->pt[i];
+		size_t cap = en->capended;
 
 		if (t->kept || !(st->r.flags & READING_ENDED))
 			continue;
-		if (grow((void **)&pm->ended, &cap, pm->nended + 1,
-			 sizeof(*pm->ended)) < 0)
+		if (grow((void **)&en->ended, &cap, en->nended + 1,
+			 sizeof(*en->ended)) < 0)
 			return -1;
-		pm->capended = cap;
+		en->capended = cap;
 		t->last = *st;
 		t->last.have |= STORE_REPEAT;
 		t->last.comm = dup_or_null(st->comm);
@@ -727,7 +727,7 @@ static int keep_ended(struct playmodel *pm, const struct store_sample *in)
 		t->last.user = dup_or_null(st->user);
 		t->last.cgroup = dup_or_null(st->cgroup);
 		t->kept = true;
-		pm->ended[pm->nended++] = t;
+		en->ended[en->nended++] = t;
 		if ((st->comm && !t->last.comm) ||
 		    (st->cmdline && !t->last.cmdline) ||
 		    (st->user && !t->last.user) ||
@@ -742,14 +742,14 @@ static int keep_ended(struct playmodel *pm, const struct store_sample *in)
  * (as the live monitor trims its ended tasks): the sample at hand
  * forgets them.
  */
-static void trim_ended(struct playmodel *pm)
+static void trim_ended(struct engine *en)
 {
 	size_t nthread = 0, nproc = 0, kept = 0;
 
-	for (size_t i = 0; i < pm->nended; i++)
-		*(pm->ended[i]->thread ? &nthread : &nproc) += 1;
-	for (size_t i = 0; i < pm->nended; i++) {
-		struct pm_task *t = pm->ended[i];
+	for (size_t i = 0; i < en->nended; i++)
+		*(en->ended[i]->thread ? &nthread : &nproc) += 1;
+	for (size_t i = 0; i < en->nended; i++) {
+		struct en_task *t = en->ended[i];
 		size_t *left = t->thread ? &nthread : &nproc;
 
 		if (*left > ASSEMBLE_ENDED_MAX) {
@@ -757,72 +757,72 @@ static void trim_ended(struct playmodel *pm)
 			unkeep(t);
 			continue;
 		}
-		pm->ended[kept++] = t;
+		en->ended[kept++] = t;
 	}
-	pm->nended = kept;
+	en->nended = kept;
 }
 
 /*
  * The rows of the kept tasks the sample lacks, from their last reading
  * repeated (as the live monitor's of a task it showed ended).
  */
-static void kept_rows(struct playmodel *pm)
+static void kept_rows(struct engine *en)
 {
-	for (size_t i = 0; i < pm->nended; i++) {
-		struct pm_task *t = pm->ended[i];
+	for (size_t i = 0; i < en->nended; i++) {
+		struct en_task *t = en->ended[i];
 
-		if (t->seen == pm->round)
+		if (t->seen == en->round)
 			continue;
-		t->seen = pm->round;
-		assemble_task(&pm->a, &t->last, &t->ds,
+		t->seen = en->round;
+		assemble_task(&en->a, &t->last, &t->ds,
 			      t->thread ? ASSEMBLE_THREADS : ASSEMBLE_ROWS);
 	}
 }
 
-int playmodel_sample(struct playmodel *pm, const struct store_sample *in,
+int engine_sample(struct engine *en, const struct store_sample *in,
 		     struct sample *out)
 {
 	size_t n = in->ntasks + in->nthread_tasks;
 
-	pm->round++;
-	trim_ended(pm);
-	if (reserve(pm, n) < 0 ||
-	    states_of(pm, in->tasks, in->ntasks, false, 0) < 0 ||
-	    states_of(pm, in->thread_tasks, in->nthread_tasks, true,
+	en->round++;
+	trim_ended(en);
+	if (reserve(en, n) < 0 ||
+	    states_of(en, in->tasks, in->ntasks, false, 0) < 0 ||
+	    states_of(en, in->thread_tasks, in->nthread_tasks, true,
 		      in->ntasks) < 0)
 		return -1;
-	from_zero(pm, in);
-	assemble_begin(&pm->a, in);
-	make_rows(pm, in);
-	kept_rows(pm);
-	if (keep_ended(pm, in) < 0)
+	from_zero(en, in);
+	assemble_begin(&en->a, in);
+	make_rows(en, in);
+	kept_rows(en);
+	if (keep_ended(en, in) < 0)
 		return -1;
-	assemble_end(&pm->a, in, out);
-	thread_parents(pm, in);
-	make_context(pm, in);
-	if (make_cgroups(pm, in, out) < 0)
+	assemble_end(&en->a, in, out);
+	thread_parents(en, in);
+	make_context(en, in);
+	if (make_cgroups(en, in, out) < 0)
 		return -1;
-	make_evidence(pm, in, out);
-	pm->prev_query = in->query_start;
-	sweep_tasks(pm);
+	make_evidence(en, in, out);
+	en->prev_query = in->query_start;
+	sweep_tasks(en);
 	return 0;
 }
 
-void playmodel_free(struct playmodel *pm)
+void engine_free(struct engine *en)
 {
-	if (!pm)
+	if (!en)
 		return;
-	playmodel_reset(pm, false);
-	assemble_free(&pm->a);
-	free(pm->all);
-	free(pm->ended);
-	free(pm->allcg);
-	free(pm->states);
-	free(pm->pt);
-	free(pm->row_at);
-	free(pm->cgrows);
-	free(pm->cgstate);
-	free(pm->pcg);
-	free(pm->max_unknown);
-	free(pm);
+	engine_reset(en, false);
+	assemble_free(&en->a);
+	free(en->all);
+	free(en->ended);
+	free(en->allcg);
+	free(en->states);
+	free(en->pt);
+	free(en->row_at);
+	free(en->cgrows);
+	free(en->cgstate);
+	free(en->pcg);
+	free(en->max_unknown);
+	free(en);
 }
