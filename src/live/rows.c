@@ -27,9 +27,6 @@
 #include "store/reading.h"
 #include "store/sample.h"
 
-/* exited tasks kept for accumulated mode (-a), newest first */
-#define MAX_RETIRED 10000
-
 /*
  * Task k's details as the store holds them, into st: its parent (a
  * thread row's is its process's, as fill_thread_status shows it; a
@@ -643,9 +640,9 @@ void rows_forget(struct monitor *m)
 		tasktable_given(m->threads);
 	if (m->o.accumulate) {
 		/* ended tasks stay in the window, up to a limit */
-		tasktable_trim_retired(m->procs, MAX_RETIRED);
+		tasktable_trim_retired(m->procs, ASSEMBLE_ENDED_MAX);
 		if (m->threads)
-			tasktable_trim_retired(m->threads, MAX_RETIRED);
+			tasktable_trim_retired(m->threads, ASSEMBLE_ENDED_MAX);
 	} else {
 		tasktable_free_retired_if(m->procs, was_shown, NULL);
 		if (m->threads)

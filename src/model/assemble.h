@@ -36,6 +36,13 @@
 #include "model/sample.h"
 #include "store/sample.h"
 
+/*
+ * -a keeps the rows of tasks that ended in its window, the newest this
+ * many (of processes, and of threads, apart): the live monitor and a
+ * player of recordings alike.
+ */
+#define ASSEMBLE_ENDED_MAX 10000
+
 /* How the figures are made: the settings, not readings. */
 struct assemble_settings {
 	bool accumulate;           /* -a: figures over the window since start */

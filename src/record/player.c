@@ -8,7 +8,7 @@
  * or directories of them, as one timeline.
  *
  * A recording of readings (storefile.h) is played through the model
- * (playmodel.h), as the live monitor's readings are: each sample shown is
+ * (model/engine.h), as the live monitor's readings are: each sample shown is
  * made from its store sample and its base, the sample before it (with
  * -d, the one shown before it, and coarse.h carries what the samples
  * between said). The model is brought to the base by reading from the
@@ -33,7 +33,7 @@
 #include "record/coarse.h"
 #include "record/player.h"
 #include "record/player_int.h"
-#include "record/playmodel.h"
+#include "model/engine.h"
 #include "record/replay_set.h"
 #include "record/storeindex.h"
 
@@ -485,7 +485,7 @@ static void player_free(struct producer *p)
 {
 	struct player *pl = of(p);
 	replay_set_close(pl->rp);
-	playmodel_free(pl->pm);
+	engine_free(pl->en);
 	coarse_free(pl->co);
 	free(pl->problem);
 	free(pl->bases);
@@ -541,7 +541,7 @@ struct producer *player_open_set(const char *const *paths, size_t npaths,
 	pl->threads = threads;
 	pl->cgroup_within = cgroup_within;
 	pl->acc_pos = SIZE_MAX;
-	if (!(pl->pm = playmodel_new(cgroup_within)) ||
+	if (!(pl->en = engine_new(cgroup_within)) ||
 	    !(pl->co = coarse_new())) {
 		producer_free(&pl->p);
 		snprintf(err, errsize, "%s", strerror(ENOMEM));

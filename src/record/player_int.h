@@ -39,7 +39,7 @@ struct player {
 
 	/* recordings of readings */
 	bool all_store;             /* every file is one: -a and -d work */
-	struct playmodel *pm;
+	struct engine *en;
 	struct coarse *co;
 	struct store_sample ss;     /* the store sample read last */
 	double every;               /* -d: the interval shown, at least (0:

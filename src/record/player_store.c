@@ -13,7 +13,7 @@
 
 #include "record/coarse.h"
 #include "record/player_int.h"
-#include "record/playmodel.h"
+#include "model/engine.h"
 #include "record/replay_set.h"
 #include "record/storeindex.h"
 
@@ -66,15 +66,15 @@ static int model_to(struct player *pl, size_t f, size_t b, bool acc,
 			return 0;
 		if ((got = read_entry(pl, f, k)) <= 0)
 			return got;
-		playmodel_reset(pl->pm, false);
-		if (playmodel_baseline(pl->pm, &pl->ss,
+		engine_reset(pl->en, false);
+		if (engine_baseline(pl->en, &pl->ss,
 				       k == storeindex_session_at(ix, k)) < 0)
 			return -1;
 		pl->model_at = true;
 		pl->mfile = f;
 		pl->mentry = k;
 		if (acc && k == wb) {
-			playmodel_window(pl->pm, pl->ss.mono);
+			engine_window(pl->en, pl->ss.mono);
 			pl->model_acc = true;
 		}
 	}
@@ -85,13 +85,13 @@ static int model_to(struct player *pl, size_t f, size_t b, bool acc,
 			pl->model_at = false;
 			return got;
 		}
-		if (playmodel_sample(pl->pm, &pl->ss, &scratch) < 0) {
+		if (engine_sample(pl->en, &pl->ss, &scratch) < 0) {
 			pl->model_at = false;
 			return -1;
 		}
 		pl->mentry = j;
 		if (acc && j == wb) {
-			playmodel_window(pl->pm, pl->ss.mono);
+			engine_window(pl->en, pl->ss.mono);
 			pl->model_acc = true;
 		}
 	}
@@ -149,7 +149,7 @@ int player_store_show(struct player *pl, size_t i, size_t f, size_t e,
 	merged = pl->ss;
 	if (e > b + 1 && coarse_end(pl->co, &pl->ss, &merged) < 0)
 		return -1;
-	if (playmodel_sample(pl->pm, &merged, out) < 0) {
+	if (engine_sample(pl->en, &merged, out) < 0) {
 		pl->model_at = false;
 		return -1;
 	}

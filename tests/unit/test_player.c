@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The player over a recording of readings (src/record/player.c with
- * playmodel.c and coarse.c), from a file written by storefile.h's writer:
+ * model/engine.c and coarse.c), from a file written by storefile.h's writer:
  * 30 samples one second apart, a key frame every 10; task 10 waits for a
  * CPU 100 ms in 2 waits each second (10 %), task 20 likewise until
  * sample 12 and is carried (not asked: nothing moved) from 13 on, task 30
@@ -14,7 +14,9 @@
  *    jump to sample 21, whose key frame (20) holds task 20's reading
  *    carried: its row there is the one a play from the start made;
  *  - -a: the window's figures (sample k: 2k waits, 10 %, an interval of
- *    k seconds); pressing it at sample 20 starts the window there;
+ *    k seconds), task 30's row kept after it ended (14 waits, 10 % of
+ *    the 7 s it lived in the window), as the live monitor keeps it;
+ *    pressing it at sample 20 starts the window there, without task 30;
  *  - -d 5: samples 5, 10, 15, 20, 25 over 5 s each: 10 waits of task
  *    10; task 30's exit in sample 10's exited rows; task 20 in sample 15
  *    has its waits of 10..12 (its carried readings take the counters of
@@ -270,6 +272,14 @@ static void check_accumulate(void)
 		CHECK(fabs(s.interval - k) < 1e-9);
 		CHECK_EQ_U(waits(&s, 10, &pct), 2 * k);
 		CHECK(fabs(pct - 10.0) < 1e-6);
+		/* task 30's row stays after it ended, its window's figures,
+		   as the live monitor keeps it (the file lacks it then) */
+		const struct row *r30 = find(s.rows, s.nrows, 30);
+		CHECK(r30 != NULL);
+		CHECK(!find(s.exited, s.nexited, 30));
+		CHECK_EQ_U(waits(&s, 30, &pct), 2 * (k < 7 ? k : 7));
+		CHECK(fabs(pct - 10.0 * (k < 7 ? 1 : 7.0 / k)) < 1e-6);
+		CHECK(!r30 || !(r30->flags & ROW_EXITED) == (k < 7));
 	}
 	/* stepping back re-reads the window from its start */
 	producer_step(p, -4);
@@ -285,9 +295,12 @@ static void check_accumulate(void)
 	CHECK(producer_sample(p, &s) == 0);
 	CHECK_EQ_U(number(&s), 20);
 	CHECK_EQ_U(waits(&s, 10, NULL), 2);
+	/* task 30 ended before this window */
+	CHECK_EQ_U(waits(&s, 30, NULL), -1);
 	CHECK(producer_sample(p, &s) == 0);
 	CHECK_EQ_U(number(&s), 21);
 	CHECK_EQ_U(waits(&s, 10, NULL), 4);
+	CHECK_EQ_U(waits(&s, 30, NULL), -1);
 	CHECK(fabs(s.interval - 2.0) < 1e-9);
 	producer_free(p);
 }

@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The model run over a recording of readings: what the live monitor
- * keeps from sample to sample, kept here for a replay, so that its
- * samples are made by the same code from the same store samples
- * (model/assemble.h): a struct derive_state per task life (id and start
- * ticks; processes and thread readings apart), freed once a sample
- * lacks the task; the context the rates next to a stall are made from;
- * per cgroup its PSI reading before (model/cgrows.h); per process and
- * cgroup row the evidence before (model/rowev.h); the disks before.
+ * The model object over samples of readings: every state the figures of
+ * a sample need from the samples before, kept from sample to sample, so
+ * that a producer holding whole store samples hands them over and gets
+ * the sample views see (model/assemble.h makes it): a struct
+ * derive_state per task life (id and start ticks; processes and thread
+ * readings apart), freed once a sample lacks the task (under -a, one
+ * that ended in the window stays, as the live monitor keeps it); the
+ * context the rates next to a stall are made from; per cgroup its PSI
+ * reading before (model/cgrows.h); per process and cgroup row the
+ * evidence before (model/rowev.h); the disks before. The player of
+ * recordings of readings drives it; the live monitor still keeps these
+ * states in its own tables (live/tasktable.c, live/cgtable.c,
+ * live/gather.c).
  *
- *     playmodel_baseline(pm, in)      the readings the first interval
- *                                     is counted from
- *     playmodel_sample(pm, in, out)   each sample after it
+ *     engine_baseline(en, in)      the readings the first interval
+ *                                  is counted from
+ *     engine_sample(en, in, out)   each sample after it
  *
  * A task new to the model that began after the sample before began its
  * queries (its reading's born), that comes with its exit record only, or
@@ -23,33 +28,33 @@
  * carried reading that holds the counters standing (READING_STANDING,
  * as a recording's key frame has them) is the base of a task without.
  */
-#ifndef STALLTOP_PLAYMODEL_H
-#define STALLTOP_PLAYMODEL_H
+#ifndef STALLTOP_ENGINE_H
+#define STALLTOP_ENGINE_H
 
 #include <stdbool.h>
 
 #include "model/sample.h"
 #include "store/sample.h"
 
-struct playmodel;
+struct engine;
 
 /* rows of tasks in this subtree only (normalised), or NULL; NULL: ENOMEM */
-struct playmodel *playmodel_new(const char *cgroup_within);
+struct engine *engine_new(const char *cgroup_within);
 
 /*
  * Forget every sample: the next one given is a baseline. accumulate:
  * the figures of the samples after it cover the window since it (-a).
  */
-void playmodel_reset(struct playmodel *pm, bool accumulate);
+void engine_reset(struct engine *en, bool accumulate);
 
 /* Whether a baseline or sample was given since the reset. */
-bool playmodel_started(const struct playmodel *pm);
+bool engine_started(const struct engine *en);
 
 /*
  * -a's window starts at the sample given last (mono: its clock): the
  * figures of the samples after it cover the time since.
  */
-void playmodel_window(struct playmodel *pm, double mono);
+void engine_window(struct engine *en, double mono);
 
 /*
  * The readings the next interval is counted from; first: they are the
@@ -57,7 +62,7 @@ void playmodel_window(struct playmodel *pm, double mono);
  * further in, where a task known but not read yet cannot be told from
  * one whose reading failed. 0, or -1 (ENOMEM).
  */
-int playmodel_baseline(struct playmodel *pm, const struct store_sample *in,
+int engine_baseline(struct engine *en, const struct store_sample *in,
 		       bool first);
 
 /*
@@ -67,9 +72,9 @@ int playmodel_baseline(struct playmodel *pm, const struct store_sample *in,
  * in->evidence. out and what it points to are valid until the next call
  * (its strings are in's). 0, or -1 with errno (ENOMEM).
  */
-int playmodel_sample(struct playmodel *pm, const struct store_sample *in,
+int engine_sample(struct engine *en, const struct store_sample *in,
 		     struct sample *out);
 
-void playmodel_free(struct playmodel *pm);
+void engine_free(struct engine *en);
 
 #endif
