@@ -162,16 +162,6 @@ static bool dev_interval(const struct diskstats_dev *p,
 	return true;
 }
 
-bool diskstats_device_interval(const struct diskstats *prev,
-			       const struct diskstats *cur, unsigned major,
-			       unsigned minor, struct diskstats_busy *out)
-{
-	const struct diskstats_dev *p = diskstats_find(prev, major, minor);
-	const struct diskstats_dev *c = diskstats_find(cur, major, minor);
-
-	return p && c && dev_interval(p, c, cur->when - prev->when, out);
-}
-
 /* a before b: busier, else more bytes, else by name (a stable order) */
 static bool before(const struct diskstats_busy *a,
 		   const struct diskstats_busy *b)

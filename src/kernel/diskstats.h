@@ -66,9 +66,5 @@ size_t diskstats_interval(const struct diskstats *prev,
 			  const struct diskstats *cur,
 			  struct diskstats_busy *out, size_t max);
 
-/* The same for one device; false when it has no such interval. */
-bool diskstats_device_interval(const struct diskstats *prev,
-			       const struct diskstats *cur, unsigned major,
-			       unsigned minor, struct diskstats_busy *out);
 
 #endif

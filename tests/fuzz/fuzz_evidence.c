@@ -155,8 +155,6 @@ static void cgroup_v1(const char *text)
 		FUZZ_CHECK(strlen(a) < sizeof(a) && strlen(b) < sizeof(b));
 	if (cgroup_parse_proc_cgroup_v1(text, "memory", a, sizeof(a)) == 0)
 		FUZZ_CHECK(a[0] == '/' && !strchr(a, '\n'));
-	if (cgroup_v1_dir(text, text, "cpu", a, sizeof(a)) == 0)
-		FUZZ_CHECK(strlen(a) < sizeof(a));
 }
 
 static void check_disks(const struct diskstats *d)

@@ -17,6 +17,7 @@
 
 #include "kernel/cg_cpu.h"
 #include "kernel/cg_io.h"
+#include "kernel/cg_layout.h"
 #include "kernel/cg_mem.h"
 #include "kernel/cgroup.h"
 #include "kernel/cgstats.h"
@@ -503,11 +504,10 @@ static void test_diskstats(void)
 	CHECK_STR(busy[0].name, "sdb");
 	/* the wrong way round every counter goes back: no figures */
 	CHECK_EQ_U(diskstats_interval(&b, &a, busy, 3), 0);
-	CHECK(!diskstats_device_interval(&b, &a, 8, 16, &busy[0]));
-	CHECK(diskstats_device_interval(&a, &b, 8, 16, &busy[0]));
 	/* ticks counted over a longer time than our clock: capped at 100 */
 	b.when = 101.0;
-	CHECK(diskstats_device_interval(&a, &b, 8, 16, &busy[0]));
+	CHECK_EQ_U(diskstats_interval(&a, &b, busy, 1), 1);
+	CHECK_STR(busy[0].name, "sdb");
 	CHECK_NEAR(busy[0].util_pct, 100.0, 1e-9);
 
 	text = unit_fixture("evidence/proc/diskstats-garbage", NULL);
@@ -546,6 +546,7 @@ static void test_cgroup_v1(void)
 	char *mi = unit_fixture("cgroup/mountinfo-hybrid", NULL);
 	char *pc = unit_fixture("cgroup/proc-cgroup-hybrid", NULL);
 	char dir1[4096], mnt[4096], root[4096], path[4096];
+	struct cg_layout l;
 
 	CHECK(cgroup_parse_proc_cgroup_v1("4:memory:/a/b\n2:cpu,cpuacct:/c\n",
 					  "cpu", path, sizeof(path)) == 0);
@@ -559,23 +560,25 @@ static void test_cgroup_v1(void)
 		"cpuacct", mnt, sizeof(mnt), root, sizeof(root)) == 0);
 	CHECK_STR(mnt, "/sys/fs/cgroup/cpu,cpuacct");
 	CHECK_STR(root, "/");
-	CHECK(cgroup_v1_dir(
-		"32 31 0:29 /part /mnt/cpu rw - cgroup cgroup rw,cpu\n",
-		"1:cpu:/part/x/y\n", "cpu", dir1, sizeof(dir1)) == 0);
+	CHECK(cg_layout_parse(
+		"32 31 0:29 /part /mnt/cpu rw - cgroup cgroup rw,cpu\n", &l) == 0);
+	CHECK(cg_layout_task_dir(&l, CG_HIER_CPU, "1:cpu:/part/x/y\n", dir1,
+				 sizeof(dir1), NULL) == 0);
 	CHECK_STR(dir1, "/mnt/cpu/x/y");
 	/* outside the part mounted: no directory */
-	CHECK(cgroup_v1_dir(
-		"32 31 0:29 /part /mnt/cpu rw - cgroup cgroup rw,cpu\n",
-		"1:cpu:/partx/y\n", "cpu", dir1, sizeof(dir1)) == -1);
+	CHECK(cg_layout_task_dir(&l, CG_HIER_CPU, "1:cpu:/partx/y\n", dir1,
+				 sizeof(dir1), NULL) == -1);
 	/* cgroup2 is not a v1 hierarchy */
 	CHECK(cgroup_parse_mountinfo_v1(
 		"41 31 0:38 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n",
 		"cpu", mnt, sizeof(mnt), root, sizeof(root)) == -1);
-	CHECK(cgroup_v1_dir(mi, pc, "memory", dir1, sizeof(dir1)) == 0);
+	CHECK(cg_layout_parse(mi, &l) == 0);
+	CHECK(cg_layout_task_dir(&l, CG_HIER_MEMORY, pc, dir1, sizeof(dir1),
+				 NULL) == 0);
 	CHECK_STR(dir1, "/sys/fs/cgroup/memory/system.slice/nginx.service");
-	CHECK(cgroup_v1_dir(mi, pc, "cpu", dir1, sizeof(dir1)) == 0);
+	CHECK(cg_layout_task_dir(&l, CG_HIER_CPU, pc, dir1, sizeof(dir1),
+				 NULL) == 0);
 	CHECK_STR(dir1, "/sys/fs/cgroup/cpu/system.slice/nginx.service");
-	CHECK(cgroup_v1_dir(mi, pc, "rdma", dir1, sizeof(dir1)) == -1);
 	free(mi);
 	free(pc);
 }
