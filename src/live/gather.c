@@ -92,9 +92,6 @@ struct gather {
 	/* what is the same for every process of one round: read once */
 	struct evidence_reading sys;
 	uint64_t sys_round;
-	struct cpustat cpus;       /* per-CPU times of cpus_round */
-	uint64_t cpus_round;
-	bool have_cpus;
 	bool have_disks, have_disks_prev;
 	/* the processes whose evidence the next baseline reads (at most
 	   GATHER_BASE_MAX): their causes' base for the first interval */
@@ -129,7 +126,6 @@ void gather_free(struct monitor *m)
 		close(g->cpu_sys);
 	diskstats_free(&g->disks_prev);
 	diskstats_free(&g->disks_cur);
-	cpustat_free(&g->cpus);
 	free(g);
 	m->gather = NULL;
 }
@@ -172,7 +168,8 @@ static const struct evidence_reading *system_of(struct monitor *m,
 	if (g->sys_round != m->round) {
 		struct evidence_dirs d = EVIDENCE_DIRS_NONE;
 
-		d.proc = g->proc;
+		d.cpus = machine_stat(m);
+		d.mem = machine_mem(m);
 		d.cpu_sys = g->cpu_sys;
 		memset(&g->sys, 0, sizeof(g->sys));
 		evidence_read_system(&d, &g->sys);
@@ -181,16 +178,6 @@ static const struct evidence_reading *system_of(struct monitor *m,
 		g->sys_round = m->round;
 	}
 	return &g->sys;
-}
-
-/* This round's per-CPU times (/proc/stat), read once; NULL: unknown. */
-static const struct cpustat *cpus_of(struct monitor *m, struct gather *g)
-{
-	if (g->cpus_round != m->round || !g->cpus_round) {
-		g->have_cpus = cpustat_read(g->proc, &g->cpus) == 0;
-		g->cpus_round = m->round;
-	}
-	return g->have_cpus ? &g->cpus : NULL;
 }
 
 /* The table of cgroups (the monitor's), made for the evidence if need be. */
@@ -316,7 +303,7 @@ static void read_one(struct monitor *m, struct gather *g, struct task *k,
 	d.cpu_sys = g->cpu_sys;
 	d.want = want;
 	if (d.want & EVIDENCE_WANT(EVIDENCE_CPU))
-		d.cpus = cpus_of(m, g);
+		d.cpus = machine_stat(m);
 	if (e->cpu_round == m->round)
 		d.tcpu = &e->cpu;
 	if (e->io_round == m->round)

@@ -25,6 +25,7 @@
 #include "kernel/cg_io.h"
 #include "kernel/cg_mem.h"
 #include "kernel/cgroup.h"
+#include "kernel/cpustat.h"
 #include "kernel/diskstats.h"
 #include "kernel/procfs.h"
 #include "kernel/sysinfo.h"
@@ -121,15 +122,17 @@ static void io(const char *text)
 static void sys_task(const char *text)
 {
 	struct sysinfo_mem m;
-	struct sysinfo_load l = { 0 };
+	struct cpustat cs = { 0 };
 	struct taskev_io tio;
 	struct kval k;
 	struct procfs_stat st;
 
 	sysinfo_parse_meminfo(text, &m);
 	check_kvals(&m, sizeof(m));
-	sysinfo_parse_stat(text, &l);
-	check_kvals(&l, sizeof(l));
+	(void)cpustat_parse(text, &cs);
+	check_kval(&cs.procs_running);
+	check_kval(&cs.procs_blocked);
+	cpustat_free(&cs);
 	FUZZ_CHECK(sysinfo_cpulist_count(text) >= -1);
 	taskev_parse_io(text, &tio);
 	check_kvals(&tio, sizeof(tio));
