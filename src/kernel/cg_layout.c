@@ -155,20 +155,6 @@ int cg_layout_task_path(const struct cg_layout *l, const char *proc_cgroup,
 	return 0;
 }
 
-int cg_layout_pid_path(const struct cg_layout *l, pid_t pid, char *path,
-		       size_t size)
-{
-	char file[64], *text;
-	int ret;
-
-	snprintf(file, sizeof(file), "/proc/%ld/cgroup", (long)pid);
-	if (!(text = cgroup_read_file(file)))
-		return -1;
-	ret = cg_layout_task_path(l, text, path, size);
-	free(text);
-	return ret;
-}
-
 /* mount point + relative path, without a doubled slash at the join. */
 static int join(const struct cg_mount *m, const char *rel, char *dir,
 		size_t size)

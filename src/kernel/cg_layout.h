@@ -23,7 +23,6 @@
 #define STALLTOP_CG_LAYOUT_H
 
 #include <stddef.h>
-#include <sys/types.h>
 
 /* The hierarchies stalltop reads, v2 and the v1 ones by what they hold. */
 enum cg_hier {
@@ -84,10 +83,6 @@ int cg_layout_find(struct cg_layout *out);
  */
 int cg_layout_task_path(const struct cg_layout *l, const char *proc_cgroup,
 			char *path, size_t size);
-
-/* The same for a live task; -1 also when it is gone. */
-int cg_layout_pid_path(const struct cg_layout *l, pid_t pid, char *path,
-		       size_t size);
 
 /*
  * The directory of tree path `path` in hierarchy h: the same cgroup path,

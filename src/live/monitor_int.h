@@ -310,6 +310,12 @@ bool cgsum_used(const struct monitor *m);
 /* Find the cgroup hierarchies; -1 with errno (ENOENT: none is mounted). */
 int cgsum_open(struct monitor *m);
 void cgsum_update(struct monitor *m, struct task *k);
+/*
+ * Process k's /proc/PID/cgroup text, through the same read and the same
+ * rule of when, kept from now on (read again after an exec, and at the
+ * latest CGSUM_RECHECK seconds after the last read); NULL: not known.
+ */
+const char *cgsum_text(struct monitor *m, struct task *k);
 /* Read again the cgroups that are due (see cgsum_update). */
 void cgsum_update_all(struct monitor *m);
 /* Read every process's cgroup now. */
