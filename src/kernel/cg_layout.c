@@ -27,25 +27,6 @@ static const char *const hier_names[NCG_HIER] = {
 	[CG_HIER_PIDS] = "pids",
 };
 
-const char *cg_layout_hier_name(enum cg_hier h)
-{
-	return h < NCG_HIER ? hier_names[h] : "";
-}
-
-const char *cg_layout_kind_name(enum cg_layout_kind k)
-{
-	switch (k) {
-	case CG_LAYOUT_V2:
-		return "v2";
-	case CG_LAYOUT_HYBRID:
-		return "hybrid";
-	case CG_LAYOUT_V1:
-		return "v1";
-	default:
-		return "none";
-	}
-}
-
 static bool mounted(const struct cg_layout *l, enum cg_hier h)
 {
 	return h < NCG_HIER && l->m[h].dir[0] != '\0';

@@ -58,15 +58,6 @@ struct cg_layout {
 };
 
 /*
- * The name of a v1 hierarchy in mount options and /proc/PID/cgroup
- * ("cpu", "memory", "name=systemd"); "" for CG_HIER_V2.
- */
-const char *cg_layout_hier_name(enum cg_hier h);
-
-/* "v2", "hybrid", "v1" or "none": the words of the manual page. */
-const char *cg_layout_kind_name(enum cg_layout_kind k);
-
-/*
  * The layout of a mountinfo text: each hierarchy's first mount, the
  * kind, the tree. 0, or -1 with errno set (ENOENT: no hierarchy to make
  * a tree of; out->kind is CG_LAYOUT_NONE then).
