@@ -27,25 +27,6 @@ static const char *const hier_names[NCG_HIER] = {
 	[CG_HIER_PIDS] = "pids",
 };
 
-const char *cg_layout_hier_name(enum cg_hier h)
-{
-	return h < NCG_HIER ? hier_names[h] : "";
-}
-
-const char *cg_layout_kind_name(enum cg_layout_kind k)
-{
-	switch (k) {
-	case CG_LAYOUT_V2:
-		return "v2";
-	case CG_LAYOUT_HYBRID:
-		return "hybrid";
-	case CG_LAYOUT_V1:
-		return "v1";
-	default:
-		return "none";
-	}
-}
-
 static bool mounted(const struct cg_layout *l, enum cg_hier h)
 {
 	return h < NCG_HIER && l->m[h].dir[0] != '\0';
@@ -153,20 +134,6 @@ int cg_layout_task_path(const struct cg_layout *l, const char *proc_cgroup,
 	    !below_root(&l->m[l->tree], abs, path, size))
 		return -1;
 	return 0;
-}
-
-int cg_layout_pid_path(const struct cg_layout *l, pid_t pid, char *path,
-		       size_t size)
-{
-	char file[64], *text;
-	int ret;
-
-	snprintf(file, sizeof(file), "/proc/%ld/cgroup", (long)pid);
-	if (!(text = cgroup_read_file(file)))
-		return -1;
-	ret = cg_layout_task_path(l, text, path, size);
-	free(text);
-	return ret;
 }
 
 /* mount point + relative path, without a doubled slash at the join. */

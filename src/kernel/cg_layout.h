@@ -23,7 +23,6 @@
 #define STALLTOP_CG_LAYOUT_H
 
 #include <stddef.h>
-#include <sys/types.h>
 
 /* The hierarchies stalltop reads, v2 and the v1 ones by what they hold. */
 enum cg_hier {
@@ -59,15 +58,6 @@ struct cg_layout {
 };
 
 /*
- * The name of a v1 hierarchy in mount options and /proc/PID/cgroup
- * ("cpu", "memory", "name=systemd"); "" for CG_HIER_V2.
- */
-const char *cg_layout_hier_name(enum cg_hier h);
-
-/* "v2", "hybrid", "v1" or "none": the words of the manual page. */
-const char *cg_layout_kind_name(enum cg_layout_kind k);
-
-/*
  * The layout of a mountinfo text: each hierarchy's first mount, the
  * kind, the tree. 0, or -1 with errno set (ENOENT: no hierarchy to make
  * a tree of; out->kind is CG_LAYOUT_NONE then).
@@ -84,10 +74,6 @@ int cg_layout_find(struct cg_layout *out);
  */
 int cg_layout_task_path(const struct cg_layout *l, const char *proc_cgroup,
 			char *path, size_t size);
-
-/* The same for a live task; -1 also when it is gone. */
-int cg_layout_pid_path(const struct cg_layout *l, pid_t pid, char *path,
-		       size_t size);
 
 /*
  * The directory of tree path `path` in hierarchy h: the same cgroup path,

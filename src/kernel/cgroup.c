@@ -3,8 +3,7 @@
  * cgroup v2. The hierarchy is wherever mountinfo says a "cgroup2" file
  * system is mounted (/sys/fs/cgroup on pure v2, /sys/fs/cgroup/unified on
  * hybrid systems); a task's place in it is the "0::" line of
- * /proc/PID/cgroup; a cgroup's pressure files have the format of
- * /proc/pressure and are parsed by psi_parse. For the evidence of a stall
+ * /proc/PID/cgroup. For the evidence of a stall
  * the v1 hierarchies count too: their mounts ("cgroup" with the
  * controller among the super options) and their lines of /proc/PID/cgroup.
  */
@@ -159,23 +158,6 @@ int cgroup_parse_mountinfo_v2(const char *text, char *mnt, size_t size,
 	return -1;
 }
 
-int cgroup_parse_mountinfo(const char *text, char *root, size_t size)
-{
-	return cgroup_parse_mountinfo_v2(text, root, size, NULL, 0);
-}
-
-int cgroup_find_root(char *root, size_t size)
-{
-	char *text = cgroup_read_file("/proc/self/mountinfo");
-	int ret;
-
-	if (!text)
-		return -1;
-	ret = cgroup_parse_mountinfo(text, root, size);
-	free(text);
-	return ret;
-}
-
 /*
  * Lines are "ID:CONTROLLERS:PATH"; v2 is "0::PATH". The kernel appends
  * " (deleted)" for a removed cgroup (a zombie's): kept, so such a path
@@ -200,23 +182,8 @@ int cgroup_parse_proc_cgroup(const char *text, char *path, size_t size)
 	return -1;
 }
 
-int cgroup_task_path(pid_t pid, char *path, size_t size)
-{
-	char file[64], *text;
-	int ret;
-
-	snprintf(file, sizeof(file), "/proc/%ld/cgroup", (long)pid);
-	text = cgroup_read_file(file);
-	if (!text)
-		return -1;
-	ret = cgroup_parse_proc_cgroup(text, path, size);
-	free(text);
-	return ret;
-}
-
 /* root + path without a doubled slash at the join; false if too long. */
-static bool join(char *out, size_t size, const char *root, const char *path,
-		 const char *file)
+static bool join(char *out, size_t size, const char *root, const char *path)
 {
 	size_t rl = strlen(root);
 	int len;
@@ -227,18 +194,8 @@ static bool join(char *out, size_t size, const char *root, const char *path,
 		rl = 0;
 	while (*path == '/')
 		path++;
-	len = snprintf(out, size, "%.*s/%s%s%s", (int)rl, root, path,
-		       *path && file ? "/" : "", file ? file : "");
+	len = snprintf(out, size, "%.*s/%s", (int)rl, root, path);
 	return len >= 0 && (size_t)len < size;
-}
-
-void cgroup_read_psi(const char *root, const char *path, struct psi_reading *out)
-{
-	char dir[4096];
-
-	/* a path too long to join names no file: every line stays absent */
-	psi_read_dir(join(dir, sizeof(dir), root, path, NULL) ? dir : NULL,
-		     ".pressure", out);
 }
 
 /*
@@ -302,7 +259,7 @@ int cgroup_check_path(const char *root, const char *path, char *norm, size_t siz
 	}
 	if (normalise(path, norm, size) < 0)
 		return -1;
-	if (!join(full, sizeof(full), root, norm, NULL)) {
+	if (!join(full, sizeof(full), root, norm)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
@@ -398,26 +355,4 @@ int cgroup_parse_proc_cgroup_v1(const char *text, const char *controller,
 		text = nl ? nl + 1 : end;
 	}
 	return -1;
-}
-
-int cgroup_v1_dir(const char *mountinfo, const char *proc_cgroup,
-		  const char *controller, char *dir, size_t size)
-{
-	char mnt[4096], fsroot[4096], path[4096];
-	size_t rl;
-
-	if (cgroup_parse_mountinfo_v1(mountinfo, controller, mnt, sizeof(mnt),
-				      fsroot, sizeof(fsroot)) < 0 ||
-	    cgroup_parse_proc_cgroup_v1(proc_cgroup, controller, path,
-					sizeof(path)) < 0)
-		return -1;
-	rl = strlen(fsroot);
-	while (rl > 1 && fsroot[rl - 1] == '/')
-		rl--;
-	if (rl == 1 && fsroot[0] == '/')
-		rl = 0;
-	/* the cgroup must lie in the part of the hierarchy mounted here */
-	if (strncmp(path, fsroot, rl) != 0 || (path[rl] && path[rl] != '/'))
-		return -1;
-	return join(dir, size, mnt, path + rl, NULL) ? 0 : -1;
 }

@@ -2,8 +2,8 @@
 /*
  * cgroup texts and paths: the mountinfo lines of the v2 and v1
  * hierarchies and the lines of /proc/PID/cgroup (read from the kernel,
- * never guessed), path checks and containment, a cgroup's pressure
- * files. kernel/cg_layout.h puts the hierarchies together into a layout.
+ * never guessed), path checks and containment. kernel/cg_layout.h puts
+ * the hierarchies together into a layout.
  */
 #ifndef STALLTOP_CGROUP_H
 #define STALLTOP_CGROUP_H
@@ -15,34 +15,18 @@
 
 /*
  * The mount point of the cgroup2 file system in a mountinfo text (the
- * first "cgroup2" entry). Returns 0, or -1 when there is none.
- */
-int cgroup_parse_mountinfo(const char *text, char *root, size_t size);
-
-/*
- * The same, with the part of the hierarchy the mount shows (its root
- * field: "/" unless a part is bind-mounted) into fsroot.
+ * first "cgroup2" entry), and the part of the hierarchy the mount shows
+ * (its root field: "/" unless a part is bind-mounted) into fsroot (NULL:
+ * not wanted). Returns 0, or -1 when there is none.
  */
 int cgroup_parse_mountinfo_v2(const char *text, char *mnt, size_t size,
 			      char *fsroot, size_t rootsize);
-
-/* The same for this system (/proc/self/mountinfo). */
-int cgroup_find_root(char *root, size_t size);
 
 /*
  * The v2 path ("/system.slice/x.service") in the text of /proc/PID/cgroup
  * (the "0::" line). Returns 0, or -1 when the task has no v2 cgroup.
  */
 int cgroup_parse_proc_cgroup(const char *text, char *path, size_t size);
-
-/* The v2 path of a task; 0 or -1 (task gone, or no v2 line). */
-int cgroup_task_path(pid_t pid, char *path, size_t size);
-
-/*
- * Read a cgroup's cpu/memory/io/irq.pressure (below root + path) into out,
- * as psi_read does for /proc/pressure; missing files stay absent.
- */
-void cgroup_read_psi(const char *root, const char *path, struct psi_reading *out);
 
 /*
  * Check a user-given cgroup path: it must exist below root (the mount
@@ -76,14 +60,5 @@ int cgroup_parse_proc_cgroup_v1(const char *text, const char *controller,
  */
 char *cgroup_read_file(const char *path);
 
-/*
- * The directory of a task's v1 cgroup of controller, from the two texts:
- * the mount point joined with the path below the mount's root. 0, or -1
- * when the hierarchy is not mounted or the cgroup lies outside the part
- * of it that is. (The monitor asks kernel/cg_layout.h, which knows every
- * hierarchy at once.)
- */
-int cgroup_v1_dir(const char *mountinfo, const char *proc_cgroup,
-		  const char *controller, char *dir, size_t size);
 
 #endif

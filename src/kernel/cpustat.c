@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The per-CPU lines of /proc/stat: "cpu3 user nice system idle iowait irq
- * softirq steal guest guest_nice". Guest time is inside user (and
- * guest_nice inside nice) already, so they are not added again.
+ * /proc/stat: the per-CPU lines, "cpu3 user nice system idle iowait irq
+ * softirq steal guest guest_nice" (guest time is inside user, and
+ * guest_nice inside nice, already: they are not added again), and the
+ * procs_ lines, which come last: on big machines the file is long (a
+ * line per CPU), so it is read into a buffer of its size class and the
+ * procs_ lines must be among the whole lines read.
  */
 #include <config.h>
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,9 +50,15 @@ static bool parse_line(const char *p, const char *end, struct cpustat_cpu *c)
 
 int cpustat_parse(const char *text, struct cpustat *out)
 {
+	static const struct kval_key keys[] = {
+		{ "procs_running", offsetof(struct cpustat, procs_running) },
+		{ "procs_blocked", offsetof(struct cpustat, procs_blocked) },
+	};
 	const char *p = text;
 
 	out->n = 0;
+	out->procs_running = out->procs_blocked = (struct kval){ .have = false };
+	kval_parse_keyed(text, ' ', NULL, keys, 2, out);
 	while (p && *p) {
 		const char *nl = strchr(p, '\n');
 		const char *end = nl ? nl : p + strlen(p);
@@ -83,16 +93,15 @@ int cpustat_read(int procfd, struct cpustat *out)
 	/* a line per CPU of some 60 bytes: 1 MiB is 16000 CPUs */
 	size_t size = 1 << 20;
 	char *buf = malloc(size);
-	int rc = -1;
+	int rc;
 
 	if (!buf) {
 		errno = ENOMEM;
 		return -1;
 	}
-	if (procfd >= 0 && procfs_read_lines(procfd, "stat", buf, size) > 0)
-		rc = cpustat_parse(buf, out);
-	else
-		out->n = 0;
+	if (procfd < 0 || procfs_read_lines(procfd, "stat", buf, size) <= 0)
+		buf[0] = '\0';
+	rc = cpustat_parse(buf, out);
 	free(buf);
 	return rc;
 }

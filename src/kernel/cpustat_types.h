@@ -23,6 +23,8 @@ struct cpustat_cpu {
 struct cpustat {
 	struct cpustat_cpu *cpu;  /* in the order of the file */
 	size_t n, cap;
+	struct kval procs_running;  /* runnable tasks, the reader included */
+	struct kval procs_blocked;  /* tasks in uninterruptible IO wait */
 };
 
 struct cpustat_split {

@@ -1,15 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * /proc/meminfo ("MemAvailable:   23794920 kB"), the procs_ lines of
- * /proc/stat and the online CPU list. /proc/stat is long on big machines
- * (a line per CPU): it is read into a buffer of its own size class and
- * the procs_ lines, which come last, must be among the whole lines read.
+ * /proc/meminfo ("MemAvailable:   23794920 kB"), /proc/loadavg and the
+ * online CPU list.
  */
 #include <config.h>
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "kernel/kval.h"
@@ -29,16 +26,6 @@ int sysinfo_parse_meminfo(const char *text, struct sysinfo_mem *out)
 	};
 
 	return kval_parse_keyed(text, ':', "kB", keys, NKEYS(keys), out);
-}
-
-void sysinfo_parse_stat(const char *text, struct sysinfo_load *out)
-{
-	static const struct kval_key keys[] = {
-		{ "procs_running", offsetof(struct sysinfo_load, procs_running) },
-		{ "procs_blocked", offsetof(struct sysinfo_load, procs_blocked) },
-	};
-
-	kval_parse_keyed(text, ' ', NULL, keys, NKEYS(keys), out);
 }
 
 /* Kernel CPU numbers are below this; a range beyond it is garbage. */
@@ -143,54 +130,14 @@ void sysinfo_read_mem(int procfd, struct sysinfo_mem *out)
 		sysinfo_parse_meminfo(buf, out);
 }
 
-/* A line per CPU of some 60 bytes: 1 MiB is 16000 CPUs. */
-#define STAT_MAX_BYTES ((size_t)1 << 20)
-
-void sysinfo_read_load(int procfd, int sysfd, struct sysinfo_load *out)
+void sysinfo_read_online(int sysfd, struct kval *out)
 {
-	char small[4096];
+	char buf[4096];
+	long n;
 
-	memset(out, 0, sizeof(*out));
-	if (procfd >= 0) {
-		char *buf = malloc(STAT_MAX_BYTES);
-
-		if (buf && procfs_read_lines(procfd, "stat", buf, STAT_MAX_BYTES) > 0)
-			sysinfo_parse_stat(buf, out);
-		free(buf);
-	}
+	*out = (struct kval){ .have = false };
 	if (sysfd >= 0 &&
-	    procfs_read_lines(sysfd, "online", small, sizeof(small)) > 0) {
-		long n = sysinfo_cpulist_count(small);
-
-		if (n > 0)
-			out->cpus_online = (struct kval){ .have = true,
-							  .v = (uint64_t)n };
-	}
-}
-
-/* procs_blocked of the text the kept file held, of up to size bytes. */
-static int reread_blocked(int fd, char *buf, size_t size, uint64_t *n)
-{
-	struct sysinfo_load l = { .procs_blocked.have = false };
-
-	if (procfs_reread_lines(fd, buf, size) <= 0)
-		return -1;
-	sysinfo_parse_stat(buf, &l);
-	if (!l.procs_blocked.have)
-		return -1;
-	*n = l.procs_blocked.v;
-	return 0;
-}
-
-int sysinfo_reread_blocked(int fd, uint64_t *n)
-{
-	/* a machine of up to some 250 CPUs; the heap for bigger ones */
-	char small[16384];
-
-	if (reread_blocked(fd, small, sizeof(small), n) == 0)
-		return 0;
-	char *buf = malloc(STAT_MAX_BYTES);
-	int r = buf ? reread_blocked(fd, buf, STAT_MAX_BYTES, n) : -1;
-	free(buf);
-	return r;
+	    procfs_read_lines(sysfd, "online", buf, sizeof(buf)) > 0 &&
+	    (n = sysinfo_cpulist_count(buf)) > 0)
+		*out = (struct kval){ .have = true, .v = (uint64_t)n };
 }

@@ -2,8 +2,8 @@
 /*
  * Machine-wide figures the evidence sets a task's stall against: free
  * and available memory and swap (/proc/meminfo), the runnable and
- * blocked tasks (/proc/stat procs_running, procs_blocked), and the CPUs
- * online (/sys/devices/system/cpu/online).
+ * blocked tasks (/proc/stat procs_running, procs_blocked: read by
+ * kernel/cpustat.h), and the CPUs online (/sys/devices/system/cpu/online).
  */
 #ifndef STALLTOP_SYSINFO_H
 #define STALLTOP_SYSINFO_H
@@ -23,9 +23,6 @@ int sysinfo_parse_loadavg(const char *text, double out[3]);
 /* Read procfd's "loadavg"; 0, or -1. */
 int sysinfo_read_loadavg(int procfd, double out[3]);
 
-/* The text of /proc/stat: procs_running and procs_blocked only. */
-void sysinfo_parse_stat(const char *text, struct sysinfo_load *out);
-
 /*
  * The number of CPUs in a kernel CPU list ("0-3,8,10-11\n"), or -1 when
  * it does not parse (an empty list is 0).
@@ -36,19 +33,11 @@ long sysinfo_cpulist_count(const char *text);
 bool sysinfo_cpulist_has(const char *text, unsigned cpu);
 
 /*
- * The tasks waiting on block IO now (procs_blocked: each from the moment
- * it went to sleep for IO to the one it is woken) from fd, /proc/stat
- * kept open (procfs_open), read again from its start. 0, or -1 when it
- * does not read or has no such line.
- */
-int sysinfo_reread_blocked(int fd, uint64_t *n);
-
-/*
  * Read below procfd (a descriptor of /proc, or of a fixture folder with
- * "meminfo" and "stat") and sysfd (/sys/devices/system/cpu, or a folder
- * with "online"). A descriptor < 0 reads nothing there.
+ * "meminfo") and sysfd (/sys/devices/system/cpu, or a folder with
+ * "online"). A descriptor < 0 reads nothing there.
  */
 void sysinfo_read_mem(int procfd, struct sysinfo_mem *out);
-void sysinfo_read_load(int procfd, int sysfd, struct sysinfo_load *out);
+void sysinfo_read_online(int sysfd, struct kval *out);
 
 #endif

@@ -9,11 +9,13 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernel/cg_layout.h"
+#include "kernel/cgroup.h"
 #include "live/monitor_int.h"
 #include "live/cgtable.h"
 #include "live/tasktable.h"
@@ -25,37 +27,64 @@ bool cgsum_used(const struct monitor *m)
 }
 
 /*
- * Where a process is now (tasks can be moved at any time). Read for a
- * new process at once; then again when it ran or exec'd, and at the
- * latest CGSUM_RECHECK seconds after the last read: a task can be moved
- * by another without running, and nothing announces it.
+ * Where a process is now (tasks can be moved at any time): the one read
+ * of its /proc/PID/cgroup, for its path in the tree (when the sums per
+ * cgroup are used) and its whole text (when text is asked for, or kept
+ * already: the evidence's key of its cgroups).
  */
-void cgsum_update(struct monitor *m, struct task *k)
+static void read_cgroup(struct monitor *m, struct task *k, bool text)
 {
-	char path[4096];
-	if (!cgsum_used(m) || k->exited)
+	struct tt_proc *p = k->proc;
+	char path[4096], file[64], *pc;
+	if (k->exited)
 		return;
 	double now = monitor_now();
-	if (!k->proc->cgroup) {
+	if (!p->cgroup && !p->cgroups) {
 		/*
 		 * Spread the re-reads over the period: a new process's first
 		 * one falls due at a point of it that its id picks.
 		 */
 		double phase = (double)((uint32_t)k->id * 2654435761u) / 4294967296.0;
-		k->proc->cg_at = now - phase * CGSUM_RECHECK;
+		p->cg_at = now - phase * CGSUM_RECHECK;
 	} else {
-		k->proc->cg_at = now;
+		p->cg_at = now;
 	}
 	k->cg_stale = false;
-	if (cg_layout_pid_path(m->cgl, k->id, path, sizeof(path)) < 0)
-		return;
-	if (k->proc->cgroup && strcmp(k->proc->cgroup, path) == 0)
-		return;
-	char *copy = strdup(path);
-	if (!copy)
-		return;
-	free(k->proc->cgroup);
-	k->proc->cgroup = copy;
+	snprintf(file, sizeof(file), "/proc/%d/cgroup", (int)k->id);
+	pc = cgroup_read_file(file);
+	if (text || p->cgroups) {
+		free(p->cgroups);
+		p->cgroups = pc;
+	}
+	char *copy = NULL;
+	if (pc && cgsum_used(m) &&
+	    cg_layout_task_path(m->cgl, pc, path, sizeof(path)) == 0 &&
+	    (!p->cgroup || strcmp(p->cgroup, path) != 0) &&
+	    (copy = strdup(path))) {
+		free(p->cgroup);
+		p->cgroup = copy;
+	}
+	if (pc != p->cgroups)
+		free(pc);
+}
+
+/*
+ * Read for a new process at once; then again when it ran or exec'd, and
+ * at the latest CGSUM_RECHECK seconds after the last read: a task can be
+ * moved by another without running, and nothing announces it.
+ */
+void cgsum_update(struct monitor *m, struct task *k)
+{
+	if (cgsum_used(m))
+		read_cgroup(m, k, false);
+}
+
+const char *cgsum_text(struct monitor *m, struct task *k)
+{
+	if (!k->proc->cgroups || k->cg_stale ||
+	    monitor_now() - k->proc->cg_at >= CGSUM_RECHECK)
+		read_cgroup(m, k, true);
+	return k->proc->cgroups;
 }
 
 static void read_cgroup_cb(struct task *k, void *arg)

@@ -330,10 +330,7 @@ int cgtable_why_gather(struct cgtable *t, struct ts_client *ts,
 	}
 	if (!e->ev && !(e->ev = calloc(1, sizeof(*e->ev))))
 		return -1;
-	if (sys)
-		evidence_read_with(d, ts, sys, &cur.r);
-	else
-		evidence_read(d, ts, &cur.r);
+	evidence_read_with(d, ts, sys, &cur.r);
 	g->why = rowev_cgroup(e->ev, &cur, &in, g);
 	if (read)
 		*read = cur;

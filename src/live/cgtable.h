@@ -66,12 +66,13 @@ bool cgtable_why_have(struct cgtable *t, struct cgroup_row *g, uint64_t round);
  * states of d->states1), and have the model (rowev_cgroup) make the
  * interval against its reading of round - 1 (none: current values only)
  * with the disks of the interval (may be NULL), and the causes of g's
- * stalls over an interval of interval seconds. g->why points into the table until the build that
- * drops the cgroup, or cgtable_free(). Once per round: a second call of
- * the same round gives the first one's evidence. sys: the machine-wide
- * part of this round's readings (evidence_read_system), NULL to read it
- * here. read (may be NULL): a copy of the reading when one was taken
- * now (read->cgroup set), else untouched. 0, or -1 (ENOMEM).
+ * stalls over an interval of interval seconds. g->why points into the
+ * table until the build that drops the cgroup, or cgtable_free(). Once
+ * per round: a second call of the same round gives the first one's
+ * evidence. sys: the machine-wide part of this round's readings
+ * (evidence_read_system). read (may be NULL): a copy of the reading
+ * when one was taken now (read->cgroup set), else untouched. 0, or -1
+ * (ENOMEM).
  */
 int cgtable_why_gather(struct cgtable *t, struct ts_client *ts,
 		       struct cgroup_row *g, const struct evidence_dirs *d,

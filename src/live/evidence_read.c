@@ -106,8 +106,15 @@ static bool wants(const struct evidence_dirs *d, enum evidence_group group)
 void evidence_read_system(const struct evidence_dirs *dirs,
 			  struct evidence_reading *out)
 {
-	sysinfo_read_mem(dirs->proc, &out->sysmem);
-	sysinfo_read_load(dirs->proc, dirs->cpu_sys, &out->load);
+	memset(&out->sysmem, 0, sizeof(out->sysmem));
+	memset(&out->load, 0, sizeof(out->load));
+	if (dirs->mem)
+		out->sysmem = *dirs->mem;
+	if (dirs->cpus) {
+		out->load.procs_running = dirs->cpus->procs_running;
+		out->load.procs_blocked = dirs->cpus->procs_blocked;
+	}
+	sysinfo_read_online(dirs->cpu_sys, &out->load.cpus_online);
 }
 
 void evidence_read_task(const struct evidence_dirs *dirs,
@@ -183,14 +190,4 @@ void evidence_read_with(const struct evidence_dirs *dirs, struct ts_client *ts,
 {
 	evidence_read_task(dirs, sys, out);
 	evidence_read_cgroups(dirs, ts, out);
-}
-
-void evidence_read(const struct evidence_dirs *dirs, struct ts_client *ts,
-		   struct evidence_reading *out)
-{
-	struct evidence_reading sys;
-
-	memset(&sys, 0, sizeof(sys));
-	evidence_read_system(dirs, &sys);
-	evidence_read_with(dirs, ts, &sys, out);
 }

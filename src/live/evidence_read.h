@@ -38,10 +38,12 @@ struct evidence_dirs {
 	 */
 	unsigned want;
 	/*
-	 * The per-CPU times of this round (cpustat_read), read once by the
+	 * This round's /proc/stat (cpustat_read: the per-CPU times, the
+	 * tasks runnable and blocked) and /proc/meminfo, read once by the
 	 * caller for every process; NULL: not known.
 	 */
 	const struct cpustat *cpus;
+	const struct sysinfo_mem *mem;
 	/*
 	 * The process's allowed CPUs read already at this moment (its
 	 * status, taskev_parse_cpu), NULL: read them below pid.
@@ -58,36 +60,28 @@ struct evidence_dirs {
 #define EVIDENCE_DIRS_NONE ((struct evidence_dirs){ .cg2 = -1, .cpu1 = -1, \
 	.cpuacct1 = -1, .mem1 = -1, .blkio1 = -1, .states1 = -1, .pid = -1, \
 	.proc = -1, .cpu_sys = -1, .no_states = false, .want = 0, \
-	.cpus = NULL, .tcpu = NULL, .tio = NULL })
+	.cpus = NULL, .mem = NULL, .tcpu = NULL, .tio = NULL })
 
 /*
- * Read everything dirs gives into out. ts (may be NULL) asks the kernel
- * for the v1 task states of dirs.states1; without it, or for a v2 cgroup,
- * the states are counted from cgroup.threads and /proc. out->forks is
- * left absent for the caller to fill.
- */
-void evidence_read(const struct evidence_dirs *dirs, struct ts_client *ts,
-		   struct evidence_reading *out);
-
-/*
- * The machine-wide part of a reading (meminfo, procs_running, CPUs
- * online), the same for every task at one moment: read it once and give
- * it to evidence_read_with for each. Its when is left 0; a caller that
- * dates its readings at a sample sets it (evidence_read_task).
+ * The machine-wide part of a reading (dirs' mem and the procs_ counts of
+ * its cpus, the CPUs online), the same for every task at one moment:
+ * make it once and give it to evidence_read_with for each. Its when is
+ * left 0; a caller that dates its readings at a sample sets it
+ * (evidence_read_task).
  */
 void evidence_read_system(const struct evidence_dirs *dirs,
 			  struct evidence_reading *out);
 
 /*
  * Only a cgroup's cpu and memory files (v2 where the directory has the
- * controller, else v1), as evidence_read reads them: its throttling and
+ * controller, else v1), as evidence_read_with reads them: its throttling and
  * memory events are the kernel's counters, for the metrics.
  */
 void evidence_read_cgroup(const struct evidence_dirs *dirs, struct cg_cpu *cpu,
 			  struct cg_mem *mem);
 
 /*
- * The process's own part of evidence_read (its CPUs, IO, private memory:
+ * The process's own part of evidence_read_with (its CPUs, IO, private memory:
  * dirs->pid and dirs->cpus; its allowed CPUs from dirs->tcpu where
  * given), with the machine-wide part copied from sys; out is cleared
  * first, and dated as sys is (the sample's reading time, so that a
@@ -107,14 +101,20 @@ bool evidence_read_task_dir_wanted(const struct evidence_dirs *dirs,
 			      const struct evidence_reading *sys);
 
 /*
- * The cgroups' part of evidence_read (cpu, memory, io and the task
+ * The cgroups' part of evidence_read_with (cpu, memory, io and the task
  * states, of the groups dirs->want names) into those members of out;
  * the rest of out is left as it is.
  */
 void evidence_read_cgroups(const struct evidence_dirs *dirs,
 			   struct ts_client *ts, struct evidence_reading *out);
 
-/* evidence_read, with the machine-wide part copied from sys. */
+/*
+ * Read everything dirs gives into out, the machine-wide part copied from
+ * sys (evidence_read_system). ts (may be NULL) asks the kernel for the
+ * v1 task states of dirs.states1; without it, or for a v2 cgroup, the
+ * states are counted from cgroup.threads and /proc. out->forks is left
+ * absent for the caller to fill.
+ */
 void evidence_read_with(const struct evidence_dirs *dirs, struct ts_client *ts,
 			const struct evidence_reading *sys,
 			struct evidence_reading *out);

@@ -17,9 +17,10 @@
  * short interval before it (gather_base_pick).
  *
  * A process's cgroups are its own of each hierarchy, from its
- * /proc/PID/cgroup: read once in its life, again after an exec or when
- * the sums per cgroup see it moved, and at the latest CGSUM_RECHECK
- * seconds after the last read (a process can be moved without either).
+ * /proc/PID/cgroup, as the sums per cgroup read it (cgsum_text): once in
+ * its life, again after an exec, and at the latest CGSUM_RECHECK seconds
+ * after the last read (a process can be moved without either), and
+ * with the sums per cgroup whenever they read it.
  *
  * The cgroup rows a view shows stalled get theirs the same way, from
  * the directories of the cgroup's path in each hierarchy (live/cgdirs.h),
@@ -58,13 +59,7 @@
  */
 #define GATHER_BASE_MAX 256
 
-/* The longest /proc/PID/cgroup text kept (longer ones are not shared). */
-#define GATHER_CGROUPS 4096
-
-/*
- * What a process keeps between samples (struct task.ev): one malloc,
- * as long as the text of its cgroups.
- */
+/* What a process keeps between samples (struct task.ev): one malloc. */
 struct task_ev {
 	struct rowev_state st;     /* the model's: the reading before */
 	uint64_t want_round;       /* the round its evidence is read in */
@@ -74,11 +69,6 @@ struct task_ev {
 	/* its /proc/PID/io as its context read it in io_round */
 	uint64_t io_round;
 	struct taskev_io io;
-	bool have_cgroups;
-	double cgroups_at;         /* CLOCK_MONOTONIC of that read */
-	uint64_t tree_hash;        /* of its tree path (task.cgroup) then */
-	/* its /proc/PID/cgroup: the key of its cgroups in the table */
-	char cgroups[];
 };
 
 struct gather {
@@ -92,9 +82,6 @@ struct gather {
 	/* what is the same for every process of one round: read once */
 	struct evidence_reading sys;
 	uint64_t sys_round;
-	struct cpustat cpus;       /* per-CPU times of cpus_round */
-	uint64_t cpus_round;
-	bool have_cpus;
 	bool have_disks, have_disks_prev;
 	/* the processes whose evidence the next baseline reads (at most
 	   GATHER_BASE_MAX): their causes' base for the first interval */
@@ -129,7 +116,6 @@ void gather_free(struct monitor *m)
 		close(g->cpu_sys);
 	diskstats_free(&g->disks_prev);
 	diskstats_free(&g->disks_cur);
-	cpustat_free(&g->cpus);
 	free(g);
 	m->gather = NULL;
 }
@@ -172,7 +158,8 @@ static const struct evidence_reading *system_of(struct monitor *m,
 	if (g->sys_round != m->round) {
 		struct evidence_dirs d = EVIDENCE_DIRS_NONE;
 
-		d.proc = g->proc;
+		d.cpus = machine_stat(m);
+		d.mem = machine_mem(m);
 		d.cpu_sys = g->cpu_sys;
 		memset(&g->sys, 0, sizeof(g->sys));
 		evidence_read_system(&d, &g->sys);
@@ -181,16 +168,6 @@ static const struct evidence_reading *system_of(struct monitor *m,
 		g->sys_round = m->round;
 	}
 	return &g->sys;
-}
-
-/* This round's per-CPU times (/proc/stat), read once; NULL: unknown. */
-static const struct cpustat *cpus_of(struct monitor *m, struct gather *g)
-{
-	if (g->cpus_round != m->round || !g->cpus_round) {
-		g->have_cpus = cpustat_read(g->proc, &g->cpus) == 0;
-		g->cpus_round = m->round;
-	}
-	return g->have_cpus ? &g->cpus : NULL;
 }
 
 /* The table of cgroups (the monitor's), made for the evidence if need be. */
@@ -203,49 +180,11 @@ static struct cgtable *table_of(struct monitor *m, struct gather *g)
 	return m->cgt;
 }
 
-/* FNV-1a of s ("" for NULL). */
-static uint64_t hash_of(const char *s)
+/* The text of k's /proc/PID/cgroup (cgsum_text), or NULL: not known. */
+static const char *cgroups_of(struct monitor *m, struct gather *g,
+			      struct task *k)
 {
-	uint64_t h = 14695981039346656037u;
-
-	for (; s && *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
-}
-
-/*
- * The text of k's /proc/PID/cgroup into its evidence (k->proc->ev), read
- * when due (see the top); false when it is not known.
- */
-static bool cgroups_of(struct monitor *m, struct gather *g, struct task *k)
-{
-	struct task_ev *e = k->proc->ev;
-	uint64_t tree = hash_of(k->proc->cgroup);
-	double now = monitor_now();
-	char name[64], *pc;
-	bool moved = cgsum_used(m) ? tree != e->tree_hash : k->cg_stale;
-
-	if (e->have_cgroups && !moved && now - e->cgroups_at < CGSUM_RECHECK)
-		return true;
-	if (!cgsum_used(m))
-		k->cg_stale = false;   /* the sums per cgroup do not read it */
-	e->cgroups_at = now;
-	e->tree_hash = tree;
-	snprintf(name, sizeof(name), "/proc/%d/cgroup", (int)k->id);
-	pc = layout_of(m, g) ? cgroup_read_file(name) : NULL;
-	size_t len = pc ? strlen(pc) : 0;
-	if (!pc || len >= GATHER_CGROUPS ||
-	    !(e = realloc(k->proc->ev, sizeof(*e) + len + 1))) {
-		free(pc);
-		e = k->proc->ev;
-		e->have_cgroups = false;
-		return false;
-	}
-	k->proc->ev = e;
-	memcpy(e->cgroups, pc, len + 1);
-	e->have_cgroups = true;
-	free(pc);
-	return true;
+	return layout_of(m, g) ? cgsum_text(m, k) : NULL;
 }
 
 /* The cgroups' part of a reading (cgtable_members): copied, or cleared. */
@@ -306,7 +245,7 @@ static void read_one(struct monitor *m, struct gather *g, struct task *k,
 	struct task_ev *e = k->proc->ev;
 	struct evidence_dirs d = EVIDENCE_DIRS_NONE;
 	const struct cgtable_members *cg = NULL;
-	bool have_cgroups;
+	const char *cgroups;
 	struct cgtable *t;
 	char name[32];
 
@@ -316,7 +255,7 @@ static void read_one(struct monitor *m, struct gather *g, struct task *k,
 	d.cpu_sys = g->cpu_sys;
 	d.want = want;
 	if (d.want & EVIDENCE_WANT(EVIDENCE_CPU))
-		d.cpus = cpus_of(m, g);
+		d.cpus = machine_stat(m);
 	if (e->cpu_round == m->round)
 		d.tcpu = &e->cpu;
 	if (e->io_round == m->round)
@@ -328,13 +267,12 @@ static void read_one(struct monitor *m, struct gather *g, struct task *k,
 	evidence_read_task(&d, sys, &ev->r);
 	if (d.pid >= 0)
 		close(d.pid);
-	have_cgroups = cgroups_of(m, g, k);
-	e = k->proc->ev; /* grown to its text */
-	if (have_cgroups && (t = table_of(m, g)))
-		cg = cgtable_members_read(t, m->ts, g->proc, e->cgroups,
-					  m->round, d.want);
+	cgroups = cgroups_of(m, g, k);
+	if (cgroups && (t = table_of(m, g)))
+		cg = cgtable_members_read(t, m->ts, g->proc, cgroups, m->round,
+					  d.want);
 	with_cgroups(&ev->r, cg ? &cg->cur : NULL);
-	ev->cgroups = have_cgroups ? e->cgroups : NULL;
+	ev->cgroups = cgroups;
 	/* forks are counted from fork events */
 	ev->r.forks = (struct kval){ .have = m->pc != NULL, .v = k->proc->forks };
 }
@@ -349,7 +287,7 @@ static struct task *wanted(struct monitor *m, const struct row *r)
 	k = tasktable_find(m->procs, r->pid);
 	if (!k || k->exited)
 		return NULL;
-	if (!k->proc->ev && !(k->proc->ev = calloc(1, sizeof(struct task_ev) + 1)))
+	if (!k->proc->ev && !(k->proc->ev = calloc(1, sizeof(struct task_ev))))
 		return NULL;
 	return k;
 }
@@ -364,13 +302,12 @@ static struct task *wanted(struct monitor *m, const struct row *r)
 static void expect_cgroups(struct monitor *m, struct gather *g,
 			   struct task *k, const struct row *r)
 {
-	const struct task_ev *e;
+	const char *cgroups = cgroups_of(m, g, k);
 	struct cgtable *t;
 
-	if (!cgroups_of(m, g, k) || !(t = table_of(m, g)))
-		return;
-	e = k->proc->ev; /* grown to its text */
-	cgtable_members_expect(t, e->cgroups, m->round, rowwhy_wants(r->d));
+	if (cgroups && (t = table_of(m, g)))
+		cgtable_members_expect(t, cgroups, m->round,
+				       rowwhy_wants(r->d));
 }
 
 void gather_rows(struct monitor *m, struct row *rows, size_t n)
@@ -540,7 +477,7 @@ static struct task *base_task(struct monitor *m, pid_t pid)
 
 	if (!k || k->exited)
 		return NULL;
-	if (!k->proc->ev && !(k->proc->ev = calloc(1, sizeof(struct task_ev) + 1)))
+	if (!k->proc->ev && !(k->proc->ev = calloc(1, sizeof(struct task_ev))))
 		return NULL;
 	return k;
 }
@@ -550,6 +487,7 @@ void gather_base_read(struct monitor *m)
 	struct gather *g = m->gather;
 	struct task *k;
 	struct cgtable *t;
+	const char *cgroups;
 	bool io = false;
 
 	if (!g || !g->nbase || m->o.accumulate || m->o.threads) {
@@ -561,11 +499,10 @@ void gather_base_read(struct monitor *m)
 	for (size_t i = 0; i < g->nbase; i++) {
 		if (g->base[i].want & EVIDENCE_WANT(EVIDENCE_IO))
 			io = true;
-		if ((k = base_task(m, g->base[i].pid)) && cgroups_of(m, g, k) &&
-		    (t = table_of(m, g)))
-			cgtable_members_expect(t, ((struct task_ev *)
-						   k->proc->ev)->cgroups,
-					       m->round, g->base[i].want);
+		if ((k = base_task(m, g->base[i].pid)) &&
+		    (cgroups = cgroups_of(m, g, k)) && (t = table_of(m, g)))
+			cgtable_members_expect(t, cgroups, m->round,
+					       g->base[i].want);
 	}
 	/* the disks the first interval's are counted from */
 	if (io)

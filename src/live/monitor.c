@@ -442,7 +442,6 @@ static void monitor_free(struct producer *p)
 	free(m->cgl);
 	gather_free(m);
 	machine_free(m);
-	readings_close(m);
 	taskstats_close(m->ts);
 	procstat_free(m->ps);
 	procinfo_free(m->pi);
@@ -492,7 +491,6 @@ struct producer *monitor_new(const struct monitor_opts *o, struct evloop *loop,
 	}
 	m->p.ops = &monitor_ops;
 	m->hold_fd = -1;
-	m->stat_fd = -2;
 	m->io_quiet = true;
 	psi_open("/proc/pressure", "", &m->psi);
 	assemble_init(&m->model, &(struct assemble_settings){ .accumulate = o->accumulate });

@@ -34,6 +34,8 @@ struct ts_client;
 struct ts_listener;
 struct diskstats;
 struct store_machine;
+struct cpustat;
+struct sysinfo_mem;
 struct storesample;
 struct store_task;
 struct task_reading;
@@ -89,11 +91,9 @@ struct monitor {
 	double found_at;
 
 	/*
-	 * The gate of process mode's queries (readings.c): /proc/stat kept
-	 * open for procs_blocked (-1 none; -2 not opened yet), and whether
-	 * no task waited on block IO when it was last read.
+	 * The gate of process mode's queries (readings.c): whether no task
+	 * waited on block IO when /proc/stat was last read.
 	 */
-	int stat_fd;
 	bool io_quiet;
 
 	int delayacct;              /* 1 on, 0 off, -1 unknown */
@@ -218,8 +218,6 @@ void readings_rebase(struct monitor *m, bool model);
  * errno): read what /proc has; -1: no memory.
  */
 int readings_use_procstat(struct monitor *m, int why);
-/* Let go of what the readings keep open. */
-void readings_close(struct monitor *m);
 /* A scan of /proc found t (open to the unit tests). */
 void readings_on_scanned(struct monitor *m, const struct pi_task *t,
 			 bool threads);
@@ -289,8 +287,15 @@ void gather_base_read(struct monitor *m);
 void gather_new_round(struct monitor *m);
 void gather_free(struct monitor *m);
 
-/* machine.c: what the machine line is made of (store_sample.machine) */
+/*
+ * machine.c: what the machine line is made of (store_sample.machine),
+ * and this round's /proc/stat and /proc/meminfo for every reader of the
+ * round (the line, the gate of the queries, the evidence): each read
+ * once, when first asked for in the round. NULL when not read.
+ */
 void machine_read(struct monitor *m, struct store_machine *out);
+const struct cpustat *machine_stat(struct monitor *m);
+const struct sysinfo_mem *machine_mem(struct monitor *m);
 void machine_free(struct monitor *m);
 
 /* act.c: acting on a task (the producer's act and prio) */
@@ -305,6 +310,12 @@ bool cgsum_used(const struct monitor *m);
 /* Find the cgroup hierarchies; -1 with errno (ENOENT: none is mounted). */
 int cgsum_open(struct monitor *m);
 void cgsum_update(struct monitor *m, struct task *k);
+/*
+ * Process k's /proc/PID/cgroup text, through the same read and the same
+ * rule of when, kept from now on (read again after an exec, and at the
+ * latest CGSUM_RECHECK seconds after the last read); NULL: not known.
+ */
+const char *cgsum_text(struct monitor *m, struct task *k);
 /* Read again the cgroups that are due (see cgsum_update). */
 void cgsum_update_all(struct monitor *m);
 /* Read every process's cgroup now. */

@@ -18,10 +18,9 @@
 #include <unistd.h>
 
 #include "kernel/cpuclock.h"
-#include "kernel/procfs.h"
 #include "kernel/procinfo.h"
 #include "kernel/procstat.h"
-#include "kernel/sysinfo.h"
+#include "kernel/cpustat.h"
 #include "kernel/taskstats.h"
 #include "lib/nls.h"
 #include "live/monitor_int.h"
@@ -270,14 +269,11 @@ static void collect_gated(struct task *k, void *arg)
  */
 static void look_at_io(struct monitor *m, bool clocks_read)
 {
-	uint64_t blocked;
+	const struct cpustat *s;
 	if (!clocks_read && m->io_quiet)
 		return;
-	if (m->stat_fd == -2)
-		m->stat_fd = procfs_open(-1, "/proc/stat");
-	m->io_quiet = m->stat_fd >= 0 &&
-		      sysinfo_reread_blocked(m->stat_fd, &blocked) == 0 &&
-		      blocked == 0;
+	s = machine_stat(m);
+	m->io_quiet = s && s->procs_blocked.have && s->procs_blocked.v == 0;
 }
 
 /* Process mode: the processes that may have moved (the gate, above). */
@@ -288,13 +284,6 @@ static int query_gated(struct monitor *m)
 	tasktable_foreach(m->procs, collect_gated, &g);
 	look_at_io(m, g.clocked);
 	return ask(m, TS_KIND_TGID, m->procs);
-}
-
-void readings_close(struct monitor *m)
-{
-	if (m->stat_fd >= 0)
-		close(m->stat_fd);
-	m->stat_fd = -2;
 }
 
 /* In thread mode, the processes of the threads shown. */

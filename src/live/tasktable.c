@@ -140,6 +140,7 @@ static void task_free(struct tasktable *t, struct task *k)
 	str_unref(k->user);
 	if (k->proc) {
 		free(k->proc->cgroup);
+		free(k->proc->cgroups);
 		free(k->proc->ev);
 		free(k->proc);
 	}

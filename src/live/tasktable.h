@@ -63,6 +63,8 @@ struct tt_ctx {
  */
 struct tt_proc {
 	char *cgroup;              /* v2 path, when cgroups are in use */
+	char *cgroups;             /* its /proc/PID/cgroup, once its evidence
+				      asked for it (cgsum_text) */
 	double cg_at;              /* CLOCK_MONOTONIC when its cgroup was read */
 	uint64_t forks;            /* processes it forked while watched */
 	void *ev;                  /* gather.c's, one malloc; freed with it */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "kernel/cg_layout.h"
+#include "kernel/cgroup.h"
 #include "unit.h"
 
 #define ID "3f2a1b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f7a8"
@@ -33,6 +34,12 @@ static int parse(const char *fixture, struct cg_layout *l)
 	return ret;
 }
 
+/* The hierarchies' and layouts' names, for the messages. */
+static const char *const hier_name[NCG_HIER] = {
+	"cgroup2", "name=systemd", "cpu", "cpuacct", "memory", "blkio", "pids",
+};
+static const char *const kind_name[] = { "none", "v2", "hybrid", "v1" };
+
 static void check_mount(const struct cg_layout *l, enum cg_hier h,
 			const char *dir, const char *root)
 {
@@ -41,7 +48,7 @@ static void check_mount(const struct cg_layout *l, enum cg_hier h,
 		unit_failures++;
 		fprintf(stderr, "hierarchy \"%s\": mounted at \"%s\" (root "
 			"\"%s\"), expected \"%s\" (\"%s\")\n",
-			cg_layout_hier_name(h), l->m[h].dir, l->m[h].root, dir,
+			hier_name[h], l->m[h].dir, l->m[h].root, dir,
 			root);
 	}
 }
@@ -95,10 +102,6 @@ static void test_kinds(void)
 	CHECK(cg_layout_parse("", &l) == -1);
 	CHECK(cg_layout_parse(NULL, &l) == -1);
 
-	CHECK_STR(cg_layout_kind_name(CG_LAYOUT_HYBRID), "hybrid");
-	CHECK_STR(cg_layout_kind_name(CG_LAYOUT_NONE), "none");
-	CHECK_STR(cg_layout_hier_name(CG_HIER_SYSTEMD), "name=systemd");
-	CHECK_STR(cg_layout_hier_name(CG_HIER_V2), "");
 }
 
 static void check_path(const char *mountinfo, const char *proc_cgroup,
@@ -168,7 +171,7 @@ static void check_dir(const struct cg_layout *l, enum cg_hier h,
 	if (want ? ret != 0 || strcmp(dir, want) != 0 : ret != -1) {
 		unit_failures++;
 		fprintf(stderr, "%s of %s: %d \"%s\", expected %s\n",
-			*cg_layout_hier_name(h) ? cg_layout_hier_name(h) : "v2",
+			hier_name[h],
 			path, ret, ret == 0 ? dir : "", want ? want : "none");
 	}
 }
@@ -247,14 +250,12 @@ static void test_live(void)
 		unit_skip("no cgroup hierarchy is mounted here");
 		return;
 	}
-	printf("this system: %s, tree %s\n", cg_layout_kind_name(l.kind),
-	       *cg_layout_hier_name(l.tree) ? cg_layout_hier_name(l.tree) : "v2");
+	printf("this system: %s, tree %s\n", kind_name[l.kind],
+	       hier_name[l.tree]);
 	for (int h = 0; h < NCG_HIER; h++) {
 		if (!l.m[h].dir[0])
 			continue;
-		printf("  %-13s %s\n", *cg_layout_hier_name((enum cg_hier)h) ?
-		       cg_layout_hier_name((enum cg_hier)h) : "cgroup2",
-		       l.m[h].dir);
+		printf("  %-13s %s\n", hier_name[h], l.m[h].dir);
 		CHECK(statfs(l.m[h].dir, &sfs) == 0);
 		CHECK((unsigned long)sfs.f_type ==
 		      (h == CG_HIER_V2 ? CG2_MAGIC : CG1_MAGIC));
@@ -262,10 +263,12 @@ static void test_live(void)
 	CHECK((l.kind == CG_LAYOUT_V2) == (l.m[CG_HIER_V2].dir[0] &&
 					   !l.m[CG_HIER_MEMORY].dir[0] &&
 					   !l.m[CG_HIER_CPU].dir[0]));
-	CHECK(cg_layout_pid_path(&l, getpid(), path, sizeof(path)) == 0);
+	/* our own place in the tree, from our /proc/PID/cgroup */
+	char *text = cgroup_read_file("/proc/self/cgroup");
+	CHECK(cg_layout_task_path(&l, text, path, sizeof(path)) == 0);
+	free(text);
 	CHECK(cg_layout_dir(&l, l.tree, path, dir, sizeof(dir)) == 0);
 	CHECK(stat(dir, &st) == 0 && S_ISDIR(st.st_mode));
-	CHECK(cg_layout_pid_path(&l, (pid_t)0x3fffffff, path, sizeof(path)) == -1);
 }
 
 int main(void)

@@ -20,13 +20,20 @@
 #include <unistd.h>
 
 #include "kernel/cgroup.h"
+#include "kernel/psi.h"
 #include "unit.h"
 #include "view/output.h"
+
+/* The cgroup2 mount point in a mountinfo text; 0 or -1. */
+static int v2_root(const char *text, char *root, size_t size)
+{
+	return cgroup_parse_mountinfo_v2(text, root, size, NULL, 0);
+}
 
 static int parse_fixture(const char *name, char *root, size_t size)
 {
 	char *text = unit_fixture(name, NULL);
-	int ret = cgroup_parse_mountinfo(text, root, size);
+	int ret = v2_root(text, root, size);
 
 	free(text);
 	return ret;
@@ -57,18 +64,17 @@ static void test_mountinfo(void)
 	CHECK(parse_fixture("cgroup/mountinfo-v2", root, 14) == -1);
 
 	/* Broken lines: no separator, no type after it, nothing at all. */
-	CHECK(cgroup_parse_mountinfo("41 31 0:38 / /x rw cgroup2 cgroup2 rw\n",
-				 root, sizeof(root)) == -1);
-	CHECK(cgroup_parse_mountinfo("41 31 0:38 / /x rw -\n", root,
-				 sizeof(root)) == -1);
-	CHECK(cgroup_parse_mountinfo("41 31 0:38 / /x rw - cgroup2x c rw\n", root,
-				 sizeof(root)) == -1);
-	CHECK(cgroup_parse_mountinfo("", root, sizeof(root)) == -1);
-	CHECK(cgroup_parse_mountinfo(NULL, root, sizeof(root)) == -1);
+	CHECK(v2_root("41 31 0:38 / /x rw cgroup2 cgroup2 rw\n", root,
+		      sizeof(root)) == -1);
+	CHECK(v2_root("41 31 0:38 / /x rw -\n", root, sizeof(root)) == -1);
+	CHECK(v2_root("41 31 0:38 / /x rw - cgroup2x c rw\n", root,
+		      sizeof(root)) == -1);
+	CHECK(v2_root("", root, sizeof(root)) == -1);
+	CHECK(v2_root(NULL, root, sizeof(root)) == -1);
 	/* Last line without a newline, a trailing backslash kept. */
-	CHECK(cgroup_parse_mountinfo("1 2 0:1 / / rw - ext4 x rw\n"
-				 "41 31 0:38 / /cg\\04 rw - cgroup2 c rw",
-				 root, sizeof(root)) == 0);
+	CHECK(v2_root("1 2 0:1 / / rw - ext4 x rw\n"
+		      "41 31 0:38 / /cg\\04 rw - cgroup2 c rw", root,
+		      sizeof(root)) == 0);
 	CHECK_STR(root, "/cg\\04");
 }
 
@@ -110,7 +116,7 @@ static void test_read_psi(void)
 	const char *root = FIXTURES "/cgroup/tree";
 
 	/* The root of this machine: no irq.pressure. */
-	cgroup_read_psi(root, "/", &r);
+	psi_read_dir(root, ".pressure", &r);
 	CHECK(r.when > 0);
 	CHECK(r.line[PSI_CPU][PSI_SOME].present);
 	CHECK_EQ_U(r.line[PSI_CPU][PSI_SOME].total_us, 1412951404);
@@ -121,8 +127,8 @@ static void test_read_psi(void)
 	CHECK(!r.line[PSI_IRQ][PSI_SOME].present);
 	CHECK(!r.line[PSI_IRQ][PSI_FULL].present);
 
-	/* A child with all four files; slashes tolerated. */
-	cgroup_read_psi(root, "load.slice/", &r);
+	/* A child with all four files. */
+	psi_read_dir(FIXTURES "/cgroup/tree/load.slice", ".pressure", &r);
 	CHECK_EQ_U(r.line[PSI_CPU][PSI_SOME].total_us, 987654321);
 	CHECK(r.line[PSI_CPU][PSI_SOME].avg10 == 92.5);
 	CHECK_EQ_U(r.line[PSI_CPU][PSI_FULL].total_us, 4242);
@@ -131,11 +137,9 @@ static void test_read_psi(void)
 	CHECK(!r.line[PSI_IRQ][PSI_SOME].present);
 	CHECK(r.line[PSI_IRQ][PSI_FULL].present);
 	CHECK_EQ_U(r.line[PSI_IRQ][PSI_FULL].total_us, 77);
-	cgroup_read_psi(FIXTURES "/cgroup/tree/", "/load.slice", &r);
-	CHECK_EQ_U(r.line[PSI_IRQ][PSI_FULL].total_us, 77);
 
 	/* A cgroup that went away: everything absent. */
-	cgroup_read_psi(root, "/gone", &r);
+	psi_read_dir(FIXTURES "/cgroup/tree/gone", ".pressure", &r);
 	for (int i = 0; i < NPSI; i++)
 		for (int k = 0; k < NPSI_KIND; k++)
 			CHECK(!r.line[i][k].present);
@@ -254,13 +258,36 @@ static void test_text(void)
 	free(got);
 }
 
+/* The cgroup2 mount point of this system; 0 or -1. */
+static int find_root(char *root, size_t size)
+{
+	char *text = cgroup_read_file("/proc/self/mountinfo");
+	int ret = v2_root(text, root, size);
+
+	free(text);
+	return ret;
+}
+
+/* A task's v2 path as its /proc/PID/cgroup says; 0 or -1. */
+static int task_path(pid_t pid, char *path, size_t size)
+{
+	char file[64], *text;
+	int ret;
+
+	snprintf(file, sizeof(file), "/proc/%ld/cgroup", (long)pid);
+	text = cgroup_read_file(file);
+	ret = cgroup_parse_proc_cgroup(text, path, size);
+	free(text);
+	return ret;
+}
+
 /* The live hierarchy: found, its root checks out, errors are right. */
 static void test_live(void)
 {
 	char root[4096], norm[4096], path[4096];
 	struct psi_reading r;
 
-	if (cgroup_find_root(root, sizeof(root)) < 0) {
+	if (find_root(root, sizeof(root)) < 0) {
 		unit_skip("no cgroup v2 hierarchy is mounted here (none in "
 			  "/proc/self/mountinfo): the live checks cannot run");
 		return;
@@ -284,13 +311,13 @@ static void test_live(void)
 	CHECK(errno == EMEDIUMTYPE);
 
 	/* Our own cgroup, as the kernel says it, exists. */
-	CHECK(cgroup_task_path(getpid(), path, sizeof(path)) == 0);
+	CHECK(task_path(getpid(), path, sizeof(path)) == 0);
 	CHECK(path[0] == '/');
 	CHECK(cgroup_check_path(root, path, norm, sizeof(norm)) == 0);
-	CHECK(cgroup_task_path((pid_t)0x3fffffff, path, sizeof(path)) == -1);
+	CHECK(task_path((pid_t)0x3fffffff, path, sizeof(path)) == -1);
 
 	/* The root's pressure files (cgroup2 has them unless psi=0). */
-	cgroup_read_psi(root, "/", &r);
+	psi_read_dir(root, ".pressure", &r);
 	if (access("/proc/pressure/cpu", F_OK) == 0)
 		CHECK(r.line[PSI_CPU][PSI_SOME].present);
 }
@@ -307,7 +334,7 @@ static void test_live_child(void)
 	FILE *f;
 	pid_t child;
 
-	if (cgroup_find_root(root, sizeof(root)) < 0)
+	if (find_root(root, sizeof(root)) < 0)
 		return;
 	if (geteuid() != 0) {
 		unit_skip("not root: cannot create a cgroup for the child checks");
@@ -347,9 +374,9 @@ static void test_live_child(void)
 		fprintf(f, "%ld\n", (long)child);
 		CHECK(fclose(f) == 0);
 	}
-	CHECK(cgroup_task_path(child, path, sizeof(path)) == 0);
+	CHECK(task_path(child, path, sizeof(path)) == 0);
 	CHECK_STR(path, want);
-	cgroup_read_psi(root, path, &r);
+	psi_read_dir(dir, ".pressure", &r);   /* root + path, as just checked */
 	CHECK(r.line[PSI_CPU][PSI_SOME].present);
 	CHECK(r.line[PSI_MEMORY][PSI_SOME].present);
 	CHECK(r.line[PSI_IO][PSI_FULL].present);

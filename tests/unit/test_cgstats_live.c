@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kernel/cg_layout.h"
 #include "kernel/cgroup.h"
 #include "kernel/cgstats.h"
 #include "kernel/kval.h"
@@ -148,11 +149,12 @@ static void test_root(struct ts_client *ts, const char *mnt)
 
 static void test_v2(struct ts_client *ts)
 {
-	char root[4096];
+	const char *root;
+	struct cg_layout l;
 	struct cgstats s;
 	int fd;
 
-	if (cgroup_find_root(root, sizeof(root)) < 0) {
+	if (cg_layout_find(&l) < 0 || !*(root = l.m[CG_HIER_V2].dir)) {
 		printf("no cgroup2 mount: the v2 refusal is not checked\n");
 		return;
 	}

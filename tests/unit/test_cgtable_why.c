@@ -30,7 +30,9 @@
 
 #include "kernel/kval.h"
 #include "kernel/cg_layout.h"
+#include "kernel/sysinfo.h"
 #include "live/cgtable.h"
+#include "live/evidence_read.h"
 #include "model/rowwhy.h"
 #include "record/json_read.h"
 #include "view/output.h"
@@ -157,8 +159,16 @@ static void test_gather(struct cgtable *t, struct cgroup_row *g)
 {
 	int proc = open_rel("proc");
 	struct evidence_dirs d = dirs_of("cg", proc);
+	struct evidence_reading sys;
+	struct sysinfo_mem mem;
 	const struct evidence *ev;
 	struct cgroup_row idle;
+
+	/* the machine-wide part, as the monitor makes it once a round */
+	sysinfo_read_mem(proc, &mem);
+	d.mem = &mem;
+	memset(&sys, 0, sizeof(sys));
+	evidence_read_system(&d, &sys);
 
 	CHECK(d.cg2 >= 0 && proc >= 0);
 	make_cg(g, "/t");
@@ -167,7 +177,7 @@ static void test_gather(struct cgtable *t, struct cgroup_row *g)
 	CHECK(rowwhy_wanted(g->d) && !rowwhy_wanted(idle.d));
 
 	/* the first reading: current values, no interval */
-	CHECK(cgtable_why_gather(t, NULL, g, &d, NULL, 1, 1.0, NULL, NULL, NULL) == 0);
+	CHECK(cgtable_why_gather(t, NULL, g, &d, &sys, 1, 1.0, NULL, NULL, NULL) == 0);
 	CHECK(g->why != NULL);
 	ev = &g->why->ev;
 	CHECK(ev->interval_s == 0);
@@ -198,7 +208,8 @@ static void test_gather(struct cgtable *t, struct cgroup_row *g)
 	advance();
 	d = dirs_of("cg", proc);
 	make_cg(g, "/t");
-	CHECK(cgtable_why_gather(t, NULL, g, &d, NULL, 2, 1.0, NULL, NULL, NULL) == 0);
+	CHECK(cgtable_why_gather(t, NULL, g, &d, &sys, 2, 1.0, NULL, NULL,
+				 NULL) == 0);
 	ev = &g->why->ev;
 	CHECK(ev->interval_s > 0);
 	CHECK(ev->cpu_throttled_us.have && ev->cpu_throttled_us.v == 600000);
@@ -221,7 +232,8 @@ static void test_gather(struct cgtable *t, struct cgroup_row *g)
 		struct cgroup_row again;
 		make_cg(&again, "/t");
 		CHECK(cgtable_why_have(t, &again, 2) && again.why == g->why);
-		CHECK(cgtable_why_gather(t, NULL, &again, &d, NULL, 2, 1.0, NULL, NULL, NULL) == 0);
+		CHECK(cgtable_why_gather(t, NULL, &again, &d, &sys, 2, 1.0,
+					 NULL, NULL, NULL) == 0);
 		CHECK(again.why == g->why &&
 		      again.why->ev.cpu_quota_us.v == 20000);
 		CHECK(!cgtable_why_have(t, &again, 3));
@@ -235,7 +247,8 @@ static void test_gather(struct cgtable *t, struct cgroup_row *g)
 		make_cg(&root, "/");
 		d = dirs_of("cg", proc);
 		d.no_states = true;
-		CHECK(cgtable_why_gather(t, NULL, &root, &d, NULL, 2, 1.0, NULL, NULL, NULL) == 0);
+		CHECK(cgtable_why_gather(t, NULL, &root, &d, &sys, 2, 1.0,
+					 NULL, NULL, NULL) == 0);
 		CHECK(root.why && root.why->ev.states_source == CGSTATS_NONE &&
 		      !root.why->ev.tasks_running.have);
 		CHECK(root.why->ev.cpu_quota_us.have);
@@ -248,7 +261,8 @@ static void test_gather(struct cgtable *t, struct cgroup_row *g)
 		make_cg(&bare, "/bare");
 		d = dirs_of("bare", proc);
 		d.no_states = false;
-		CHECK(cgtable_why_gather(t, NULL, &bare, &d, NULL, 2, 1.0, NULL, NULL, NULL) == 0);
+		CHECK(cgtable_why_gather(t, NULL, &bare, &d, &sys, 2, 1.0,
+					 NULL, NULL, NULL) == 0);
 		CHECK(bare.why && !bare.why->ev.cpu_quota_us.have &&
 		      !bare.why->ev.mem_max.have &&
 		      !bare.why->ev.cpu_throttled_us.have);

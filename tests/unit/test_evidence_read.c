@@ -17,9 +17,11 @@
 
 #include "kernel/cg_cpu.h"
 #include "kernel/cg_io.h"
+#include "kernel/cg_layout.h"
 #include "kernel/cg_mem.h"
 #include "kernel/cgroup.h"
 #include "kernel/cgstats.h"
+#include "kernel/cpustat.h"
 #include "kernel/diskstats.h"
 #include "kernel/kval.h"
 #include "kernel/procfs.h"
@@ -309,66 +311,44 @@ static void test_io(void)
 	CHECK_EQ_U(io.dropped, 3);
 }
 
-/* Write text to a scratch file and open it for reading again. */
-static int scratch(const char *text, size_t len)
-{
-	const char *tmp = getenv("TMPDIR");
-	char path[512];
-	snprintf(path, sizeof(path), "%s/stalltop-stat-XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	int fd = mkstemp(path);
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len)
-		exit(99);
-	unlink(path);
-	return fd;
-}
-
 /*
- * procs_blocked of a /proc/stat kept open: read again from its start
- * each time, from a file longer than the stack buffer too (the lines of
- * 600 CPUs), and absent where the line is not there.
+ * /proc/stat's procs_ lines with its cpuN lines, from the text of 600
+ * CPUs too (the procs_ lines come last), absent where they are not
+ * there or nothing was read.
  */
-static void test_reread_blocked(void)
+static void test_stat(void)
 {
-	uint64_t n = 99;
+	struct cpustat st = { 0 };
 	int p = dir(EV "proc");
-	int fd = procfs_open(p, "stat");
+
+	CHECK(cpustat_read(p, &st) == 0);
 	close(p);
-	CHECK(fd >= 0);
-	CHECK(sysinfo_reread_blocked(fd, &n) == 0);
-	CHECK_EQ_U(n, 2);
-	n = 99;
-	CHECK(sysinfo_reread_blocked(fd, &n) == 0);
-	CHECK_EQ_U(n, 2);
-	close(fd);
+	CHECK_EQ_U(st.n, 1);
+	HAVE(st.procs_running, 7);
+	HAVE(st.procs_blocked, 2);
 
 	static char big[40000];
 	size_t o = 0;
 	for (int i = 0; i < 600; i++)
 		o += (size_t)snprintf(big + o, sizeof(big) - o,
 				      "cpu%d 1 2 3 4 5 6 7 8 9 10 11 12 13 14\n", i);
-	CHECK(o > 16384);
-	o += (size_t)snprintf(big + o, sizeof(big) - o,
-			      "procs_running 3\nprocs_blocked 0\n");
-	fd = scratch(big, o);
-	n = 99;
-	CHECK(sysinfo_reread_blocked(fd, &n) == 0);
-	CHECK_EQ_U(n, 0);
-	close(fd);
+	snprintf(big + o, sizeof(big) - o, "procs_running 3\nprocs_blocked 0\n");
+	CHECK(cpustat_parse(big, &st) == 0);
+	CHECK_EQ_U(st.n, 600);
+	HAVE(st.procs_blocked, 0);
 
-	const char *none = "cpu 1 2 3\nprocs_running 3\n";
-	fd = scratch(none, strlen(none));
-	n = 99;
-	CHECK(sysinfo_reread_blocked(fd, &n) == -1);
-	CHECK_EQ_U(n, 99);
-	close(fd);
-	CHECK(sysinfo_reread_blocked(-1, &n) == -1);
+	CHECK(cpustat_parse("cpu 1 2 3\nprocs_running 3\n", &st) == -1);
+	HAVE(st.procs_running, 3);
+	NONE(st.procs_blocked);
+	CHECK(cpustat_read(-1, &st) == -1);
+	NONE(st.procs_running);
+	cpustat_free(&st);
 }
 
 static void test_sysinfo(void)
 {
 	struct sysinfo_mem m;
-	struct sysinfo_load l;
+	struct kval online;
 	int p = dir(EV "proc"), s = dir(EV "sys");
 
 	sysinfo_read_mem(p, &m);
@@ -377,13 +357,10 @@ static void test_sysinfo(void)
 	HAVE(m.mem_available, 800000ULL * 1024);
 	HAVE(m.swap_total, 2097148ULL * 1024);
 	HAVE(m.swap_free, 20000ULL * 1024);
-	sysinfo_read_load(p, s, &l);
-	HAVE(l.procs_running, 7);
-	HAVE(l.procs_blocked, 2);
-	HAVE(l.cpus_online, 4);
-	sysinfo_read_load(-1, -1, &l);
-	NONE(l.procs_running);
-	NONE(l.cpus_online);
+	sysinfo_read_online(s, &online);
+	HAVE(online, 4);
+	sysinfo_read_online(-1, &online);
+	NONE(online);
 	/* a unit other than kB, or none where kB is expected: absent */
 	CHECK(sysinfo_parse_meminfo("MemTotal: 5 MB\nMemFree: 7\n", &m) == 1);
 	NONE(m.mem_total);
@@ -556,6 +533,7 @@ static void test_cgroup_v1(void)
 	char *mi = unit_fixture("cgroup/mountinfo-hybrid", NULL);
 	char *pc = unit_fixture("cgroup/proc-cgroup-hybrid", NULL);
 	char dir1[4096], mnt[4096], root[4096], path[4096];
+	struct cg_layout l;
 
 	CHECK(cgroup_parse_proc_cgroup_v1("4:memory:/a/b\n2:cpu,cpuacct:/c\n",
 					  "cpu", path, sizeof(path)) == 0);
@@ -569,23 +547,25 @@ static void test_cgroup_v1(void)
 		"cpuacct", mnt, sizeof(mnt), root, sizeof(root)) == 0);
 	CHECK_STR(mnt, "/sys/fs/cgroup/cpu,cpuacct");
 	CHECK_STR(root, "/");
-	CHECK(cgroup_v1_dir(
-		"32 31 0:29 /part /mnt/cpu rw - cgroup cgroup rw,cpu\n",
-		"1:cpu:/part/x/y\n", "cpu", dir1, sizeof(dir1)) == 0);
+	CHECK(cg_layout_parse(
+		"32 31 0:29 /part /mnt/cpu rw - cgroup cgroup rw,cpu\n", &l) == 0);
+	CHECK(cg_layout_task_dir(&l, CG_HIER_CPU, "1:cpu:/part/x/y\n", dir1,
+				 sizeof(dir1), NULL) == 0);
 	CHECK_STR(dir1, "/mnt/cpu/x/y");
 	/* outside the part mounted: no directory */
-	CHECK(cgroup_v1_dir(
-		"32 31 0:29 /part /mnt/cpu rw - cgroup cgroup rw,cpu\n",
-		"1:cpu:/partx/y\n", "cpu", dir1, sizeof(dir1)) == -1);
+	CHECK(cg_layout_task_dir(&l, CG_HIER_CPU, "1:cpu:/partx/y\n", dir1,
+				 sizeof(dir1), NULL) == -1);
 	/* cgroup2 is not a v1 hierarchy */
 	CHECK(cgroup_parse_mountinfo_v1(
 		"41 31 0:38 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n",
 		"cpu", mnt, sizeof(mnt), root, sizeof(root)) == -1);
-	CHECK(cgroup_v1_dir(mi, pc, "memory", dir1, sizeof(dir1)) == 0);
+	CHECK(cg_layout_parse(mi, &l) == 0);
+	CHECK(cg_layout_task_dir(&l, CG_HIER_MEMORY, pc, dir1, sizeof(dir1),
+				 NULL) == 0);
 	CHECK_STR(dir1, "/sys/fs/cgroup/memory/system.slice/nginx.service");
-	CHECK(cgroup_v1_dir(mi, pc, "cpu", dir1, sizeof(dir1)) == 0);
+	CHECK(cg_layout_task_dir(&l, CG_HIER_CPU, pc, dir1, sizeof(dir1),
+				 NULL) == 0);
 	CHECK_STR(dir1, "/sys/fs/cgroup/cpu/system.slice/nginx.service");
-	CHECK(cgroup_v1_dir(mi, pc, "rdma", dir1, sizeof(dir1)) == -1);
 	free(mi);
 	free(pc);
 }
@@ -598,7 +578,7 @@ int main(void)
 	test_mem();
 	test_io();
 	test_sysinfo();
-	test_reread_blocked();
+	test_stat();
 	test_task();
 	test_diskstats();
 	test_cgstats_count();
