@@ -6,8 +6,7 @@
 # (71 samples: the baseline first; key frames at samples 0 and 60) is
 # replayed whole: its 70 samples, the live run's values (as
 # tests/live/replay_identity.sh compares them, without the evidence the
-# recording does not hold yet, and the cgroups the live run does not
-# print), silently. Then copies of it:
+# recording does not hold yet), silently. Then copies of it:
 #  - torn: its last 3 bytes cut off: 69 samples, status 0 (what a crash
 #    leaves), the end says the last record is torn;
 #  - a byte of sample 10's record flipped: samples 1..9 and 61..70 (10 is
@@ -38,11 +37,10 @@ timeout 120 "$STALLTOP" -b --json -d 0.2 -n 70 --record "$REC" \
 	>"$TMP/live.json" 2>"$TMP/live.err" ||
 	fail "the live run exited $?: $(cat "$TMP/live.err")"
 
-# norm FILE: the samples, arrays in pid order, without "why" and the
-# cgroups (a replay shows the recorded cgroups, which the live run
-# without --cgroups does not print)
+# norm FILE: the samples, arrays in pid order, without "why" (neither
+# has cgroups: they are recorded, but shown only with --cgroups)
 norm() {
-	jq -S -c 'del(.. | .why?) | del(.cgroups)
+	jq -S -c 'del(.. | .why?)
 	  | .tasks |= sort_by(.pid) | .exited |= sort_by(.pid)
 	  | if has("thread_tasks") then .thread_tasks |= sort_by(.pid) else . end
 	  | if has("thread_exited") then .thread_exited |= sort_by(.pid) else . end' "$1"
@@ -68,7 +66,7 @@ live_part() {
 
 # flat FILE: one line per value of FILE's samples (time, where, field)
 flat() {
-	jq -r 'del(.. | .why?) | del(.cgroups) | . as $s | ($s.time | tostring) as $t
+	jq -r 'del(.. | .why?) | . as $s | ($s.time | tostring) as $t
 	  | def leaves: paths(type != "object" and type != "array");
 	    def field($p): $p | map(tostring) | join(".");
 	    (del(.tasks, .exited, .thread_tasks, .thread_exited)
