@@ -56,7 +56,8 @@ struct batch {
 	char *told[PRODUCER_MAX_NOTICES]; /* the notices printed */
 	int ntold;
 	char *last_note;                  /* the note printed last */
-	bool hide_cgroups;    /* summed for the recording, not asked for */
+	bool hide_cgroups;    /* not asked for (summed for the recording,
+				 or recorded in the one replayed) */
 	struct scrape *scrape;            /* --listen */
 	struct output_failures textfile_failures, listen_failures;
 };
@@ -666,6 +667,9 @@ int main(int argc, char **argv)
 		if (o.format == OUT_OPENMETRICS)
 			o.cgroups = true;
 	}
+	/* a replay's metrics have the cgroups recorded, as live ones */
+	if (o.replay && !o.no_cgroups && o.format == OUT_OPENMETRICS)
+		o.cgroups = true;
 	struct psi_trigger *triggers = parse_triggers(&o);
 	struct recording recording = { NULL, NULL, loop, NULL, NULL };
 	recording_open(&recording, &o);
@@ -739,7 +743,7 @@ int main(int argc, char **argv)
 	if (o.batch) {
 		struct batch b = { &o, m, loop,
 				   { o.format, NULL, o.cmdline, false }, 0,
-				   { NULL }, 0, NULL, sum_cgroups && !o.cgroups,
+				   { NULL }, 0, NULL, !o.cgroups,
 				   scrape, { .n = 0 }, { .n = 0 } };
 		batch_notices(&b);
 		struct om_rule *rules = NULL;

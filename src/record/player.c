@@ -292,8 +292,11 @@ static void update_problem(struct player *pl)
 	pl->problem = copy;
 }
 
-/* The note of sample i skipped for damage. */
-static void skipped_note(struct player *pl, size_t i)
+/*
+ * The note of sample i skipped for damage: it did not decode, or (lost)
+ * samples its interval would span were lost (it is a base only).
+ */
+static void skipped_note(struct player *pl, size_t i, bool lost)
 {
 	time_t t = (time_t)pos_time(pl, i);
 	char when[64] = "?";
@@ -301,8 +304,14 @@ static void skipped_note(struct player *pl, size_t i)
 
 	if (localtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	snprintf(pl->why, sizeof(pl->why), _("the sample of %s was skipped: "
-		 "it, or a sample it is made from, did not decode"), when);
+	if (lost)
+		snprintf(pl->why, sizeof(pl->why), _("the sample of %s was "
+			 "skipped: samples within its interval were lost to "
+			 "damage"), when);
+	else
+		snprintf(pl->why, sizeof(pl->why), _("the sample of %s was "
+			 "skipped: it, or a sample it is made from, did not "
+			 "decode"), when);
 }
 
 /*
@@ -323,11 +332,11 @@ static int get(struct player *pl, size_t i, struct sample *out)
 	}
 	pl->have_last = false;
 	got = player_store_show(pl, i, f, e, out);
-	if (got == 0)
-		skipped_note(pl, i);
-	if (got == 0 || got == 2) {
+	if (got == 0 || got == 3)
+		skipped_note(pl, i, got == 3);
+	if (got >= 0 && got != 1) {
 		memset(out, 0, sizeof(*out));
-		errno = got ? ENOENT : EBADMSG;
+		errno = got == 2 ? ENOENT : EBADMSG;
 		return -1;
 	}
 	if (got < 0)

@@ -64,7 +64,8 @@ struct player {
 /*
  * Position i, entry e of store file f, made by the model: 1 shown, 0 it
  * (or what its figures need) did not decode, 2 it has no base (a file's
- * first sample), -1 with errno set.
+ * first sample), 3 it has none because the samples before it were lost
+ * to damage (it is a base only), -1 with errno set.
  */
 int player_store_show(struct player *pl, size_t i, size_t f, size_t e,
 		      struct sample *out);

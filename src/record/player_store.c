@@ -20,13 +20,16 @@
 /* The model goes forward at most this many samples rather than seek. */
 #define FORWARD_MAX 64
 
-/* The base of entry e of store file f to show it (SIZE_MAX: none). */
+/*
+ * The base of entry e of store file f to show it (SIZE_MAX: none). A
+ * session's samples are counted from its own first one, and those after
+ * damage from the first after it: no interval spans samples lost.
+ */
 static size_t base_of(const struct player *pl, size_t f, size_t e)
 {
 	const struct storeindex *ix = replay_set_store_index(pl->rp, f);
-	size_t first = storeindex_session_at(ix, e);
+	size_t first = storeindex_run_at(ix, e);
 
-	/* a session's samples are counted from its own first one */
 	if (e == first)
 		return SIZE_MAX;
 	if (!(pl->every > 0) || pl->accumulate)
@@ -122,8 +125,16 @@ int player_store_show(struct player *pl, size_t i, size_t f, size_t e,
 	struct store_sample merged;
 	int got;
 
-	if (b == SIZE_MAX)
-		return 2;
+	if (b == SIZE_MAX) {
+		size_t r = storeindex_run_at(ix, e);
+
+		if (r == 0 || ix->e[r].session)
+			return 2;
+		/* no base but lost samples: read, so that it is counted
+		   when it does not decode */
+		got = read_entry(pl, f, e);
+		return got < 0 ? -1 : got ? 3 : 0;
+	}
 	if (pl->accumulate) {
 		size_t af, ae;
 
@@ -132,10 +143,13 @@ int player_store_show(struct player *pl, size_t i, size_t f, size_t e,
 			pl->acc_pos = i;
 			wb = b;
 		} else if (!replay_set_store_pos(pl->rp, pl->acc_pos, &af, &ae) ||
-			   af != f || storeindex_session_at(ix, ae) !=
-				      storeindex_session_at(ix, e)) {
-			/* ... or where the file or session began since */
-			wb = storeindex_session_at(ix, e);
+			   af != f || storeindex_run_at(ix, ae) !=
+				      storeindex_run_at(ix, e)) {
+			/* ... or where the file or session began since, or
+			   at the first key frame after damage */
+			wb = storeindex_run_at(ix, e);
+			while (wb < e && !ix->e[wb].key)
+				wb++;
 		} else {
 			wb = base_of(pl, f, ae);
 		}

@@ -65,21 +65,10 @@ static bool check_existing(int fd, const char *path, char *err,
 		char why[512] = "";
 		int got = r ? frame_reader_next(r, &f, why, sizeof(why)) : -1;
 
-		unsigned v = r ? frame_reader_version(r) : 0;
-
 		frame_reader_free(r);
+		/* a version other than the one written */
 		if (got < 0 && errno == ENOTSUP) {
 			snprintf(err, errsize, "%s: %s", path, why);
-			return false;
-		}
-		/* one version a file: a reader seeks in it by its header's */
-		if (v && v != FRAME_VERSION) {
-			snprintf(err, errsize, _("%s is a recording of format "
-						 "version %u, which is not "
-						 "appended to (this stalltop "
-						 "writes version %u): record "
-						 "to a new file"),
-				 path, v, FRAME_VERSION);
 			return false;
 		}
 		return true; /* what is damaged, the reader skips */

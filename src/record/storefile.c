@@ -175,9 +175,6 @@ struct storefile_reader {
 	uint64_t skipped_before; /* deltas skipped by decoders before a seek */
 	struct storefile_session session; /* the last one read */
 	bool have_session;
-	unsigned version;       /* the file's header's, when a seek came
-				   before the reader read it */
-	int fd;
 	char *texts;            /* its strings, each NUL-terminated */
 };
 
@@ -269,7 +266,6 @@ struct storefile_reader *storefile_reader_new(int fd)
 
 	if (!r)
 		return NULL;
-	r->fd = fd;
 	r->fr = frame_reader_new(fd);
 	r->dec = codec_dec_new(&schema_store);
 	if (!r->fr || !r->dec) {
@@ -303,11 +299,6 @@ int storefile_next(struct storefile_reader *r, struct store_sample *out,
 			continue;
 		}
 		errno = 0;
-		/* the layout of the version of its session's header */
-		unsigned v = frame_reader_version(r->fr);
-
-		codec_dec_version(r->dec, v ? v : r->version ? r->version :
-				  FRAME_VERSION);
 		int d = codec_dec_frame(r->dec, f.type, storefile_time(f.time),
 					f.data, f.len,
 					err, errsize);
@@ -333,21 +324,6 @@ int storefile_seek(struct storefile_reader *r, uint64_t offset)
 	if (!dec) {
 		errno = ENOMEM;
 		return -1;
-	}
-	/*
-	 * The file's header, when the reader read none: its version says
-	 * how the frames after the offset are laid out (a reader of its
-	 * own, so that what it skips is not counted twice).
-	 */
-	if (!frame_reader_version(r->fr) && !r->version) {
-		struct frame_reader *h = frame_reader_new(r->fd);
-		struct frame f;
-		char why[256];
-
-		if (h && frame_reader_seek(h, 0) == 0 &&
-		    frame_reader_next(h, &f, why, sizeof(why)) >= 0)
-			r->version = frame_reader_version(h);
-		frame_reader_free(h);
 	}
 	if (frame_reader_seek(r->fr, offset) < 0) {
 		int e = errno;

@@ -32,7 +32,8 @@ static bool cancelled(int fd)
 	return fd >= 0 && poll(&p, 1, 0) > 0;
 }
 
-static int add(struct storeindex *ix, const struct frame *f, bool session)
+static int add(struct storeindex *ix, const struct frame *f, bool session,
+	       bool damaged)
 {
 	if (ix->n == ix->cap) {
 		size_t cap = ix->cap ? ix->cap * 2 : 256;
@@ -52,6 +53,7 @@ static int add(struct storeindex *ix, const struct frame *f, bool session)
 		.time = t,
 		.key = f->type == FRAME_KEY,
 		.session = session,
+		.damaged = damaged,
 	};
 	return 0;
 }
@@ -61,7 +63,7 @@ int storeindex_build(struct storeindex *ix, int fd, size_t max_samples,
 {
 	struct frame_reader *r = frame_reader_new(fd);
 	struct frame f;
-	bool session = false;
+	bool session = false, damaged = false;
 	int got = 0;
 
 	memset(ix, 0, sizeof(*ix));
@@ -82,18 +84,20 @@ int storeindex_build(struct storeindex *ix, int fd, size_t max_samples,
 			break;
 		if (f.type == STOREFILE_SESSION)
 			session = true;
+		if (f.skipped)
+			damaged = true;
 		if (f.type != FRAME_KEY && f.type != FRAME_DELTA)
 			continue; /* a record for other uses */
 		if (ix->n >= max_samples) {
 			ix->full = true;
 			break;
 		}
-		if (add(ix, &f, session) < 0) {
+		if (add(ix, &f, session, damaged && ix->n) < 0) {
 			snprintf(err, errsize, "%s", strerror(ENOMEM));
 			got = -1;
 			break;
 		}
-		session = false;
+		session = damaged = false;
 	}
 	ix->version = frame_reader_version(r);
 	ix->skipped = frame_reader_skipped(r);
@@ -125,6 +129,14 @@ size_t storeindex_session_at(const struct storeindex *ix, size_t i)
 {
 	for (size_t k = i + 1; k > 0 && k <= ix->n; k--)
 		if (ix->e[k - 1].session)
+			return k - 1;
+	return 0;
+}
+
+size_t storeindex_run_at(const struct storeindex *ix, size_t i)
+{
+	for (size_t k = i + 1; k > 0 && k <= ix->n; k--)
+		if (ix->e[k - 1].session || ix->e[k - 1].damaged)
 			return k - 1;
 	return 0;
 }

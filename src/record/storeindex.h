@@ -30,6 +30,9 @@ struct storeindex_entry {
 	bool key;               /* a key frame: reading may start here */
 	bool session;           /* the first sample of a recording session
 				   (after its record, storefile.h) */
+	bool damaged;           /* damaged bytes were skipped right before
+				   it: the samples between it and the
+				   entry before are lost */
 	bool bad;               /* found not to decode (by its reader) */
 };
 
@@ -71,6 +74,13 @@ size_t storeindex_key_at(const struct storeindex *ix, size_t i);
 
 /* The first entry of the session entry i is of (0 when none began). */
 size_t storeindex_session_at(const struct storeindex *ix, size_t i);
+
+/*
+ * The first entry of the unbroken stretch entry i is in: its session's
+ * first, or the first after damaged bytes since. No interval spans two
+ * stretches (what lies between them is lost).
+ */
+size_t storeindex_run_at(const struct storeindex *ix, size_t i);
 
 void storeindex_free(struct storeindex *ix);
 

@@ -85,17 +85,10 @@
  * bits left packed), the few that need more as exceptions with their
  * high bits: the encoder picks the bits that make the fewest bytes, so
  * numbers near each other cost what their spread does, an outlier does
- * not widen the others, and the high bytes line up. (Format version 4,
- * frame.h, wrote a block as base:varint shift:varint width:varint and
- * width byte planes of the whole u_j (width <= 8, no exceptions), and
- * a key frame's entities whole: key body := count:varint entity*count;
- * version 3 a column's values one after the other as an entity's, wire
- * 0 a varint with differences zigzagged; version 2 each changed
- * entity's fields after its gap, as an entity's: gap:varint field* 0;
- * codec_dec_version says which.) A key frame's table is its entities in
- * columns, all of them as changed from nothing: a column's which
- * selects those that know the field, keys included (every entity has
- * its key), numbers their own bits. An added entity lists its known
+ * not widen the others, and the high bytes line up. A key frame's
+ * table is its entities in columns, all of them as changed from
+ * nothing: a column's which selects those that know the field, keys
+ * included (every entity has its key), numbers their own bits. An added entity lists its known
  * fields whole. Neither has wire 3 or differences. A key frame holds every
  * table (one not written is empty); a delta frame only the tables that
  * changed. More entities in a table than its max_rows is damage, and so is
@@ -228,12 +221,6 @@ void codec_enc_free(struct codec_enc *e);
 
 struct codec_dec;
 struct codec_dec *codec_dec_new(const struct codec_schema *s);
-/*
- * The format version (frame.h) of the frames decoded from now on:
- * FRAME_VERSION until said (version 2 wrote changed entities whole,
- * version 3 a column's numbers as varints).
- */
-void codec_dec_version(struct codec_dec *d, unsigned version);
 /*
  * Decode the payload of a FRAME_KEY or FRAME_DELTA record. 1: the sample
  * is ready (codec_dec_sample); 0: a delta without the sample it applies

@@ -191,7 +191,7 @@ static const char *get_exceptions(const unsigned char **p,
 }
 
 const char *codec_block_get(const unsigned char **p, const unsigned char *end,
-			    size_t m, unsigned version, struct codec_block_in *k)
+			    size_t m, struct codec_block_in *k)
 {
 	uint64_t z, shift, head;
 	const char *why;
@@ -200,8 +200,6 @@ const char *codec_block_get(const unsigned char **p, const unsigned char *end,
 	k->m = m;
 	if (!get(p, end, &z) || !get(p, end, &shift) || !get(p, end, &head))
 		return N_("a number runs past its end");
-	if (version < 5)
-		head = head > 8 ? UINT64_MAX : head * 16;
 	if (shift > 63 || head > 129)
 		return N_("a column of the wrong kind");
 	k->base = (uint64_t)varint_unzigzag(z);

@@ -2,8 +2,7 @@
 /*
  * A column's block of numbers (codec.h: block, exceptions), both ways:
  * the encoder's layout of m numbers and the decoder's reading of them,
- * in order. Format version 4's block (width bytes, no exceptions) reads
- * as one of 8 * width bits.
+ * in order.
  */
 #ifndef STALLTOP_CODEC_BLOCK_H
 #define STALLTOP_CODEC_BLOCK_H
@@ -30,11 +29,11 @@ struct codec_block_in {
 };
 
 /*
- * The block of m numbers at *p (before end) of format version into k,
- * checked, *p moved past it: NULL, or why it is damage (untranslated).
+ * The block of m numbers at *p (before end) into k, checked, *p moved
+ * past it: NULL, or why it is damage (untranslated).
  */
 const char *codec_block_get(const unsigned char **p, const unsigned char *end,
-			    size_t m, unsigned version, struct codec_block_in *k);
+			    size_t m, struct codec_block_in *k);
 /* The next of its numbers (at most m calls). */
 uint64_t codec_block_next(struct codec_block_in *k);
 

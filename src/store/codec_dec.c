@@ -24,7 +24,6 @@ struct codec_dec {
 	/* the sample's strings, the next one's, a payload's */
 	struct codec_arena strs, next_strs, payload_strs;
 	bool have;                      /* sample is a base for a delta */
-	unsigned version;               /* of the file's format (frame.h) */
 	uint64_t seq, skipped;
 };
 
@@ -88,8 +87,7 @@ static int skip_value(struct in *in, unsigned wire)
 	return 0;
 }
 
-static int get_value(struct in *in, const struct codec_field *f, void *row,
-		     const void *base)
+static int get_value(struct in *in, const struct codec_field *f, void *row)
 {
 	uint64_t v;
 
@@ -97,33 +95,17 @@ static int get_value(struct in *in, const struct codec_field *f, void *row,
 	case CODEC_U64:
 		if (get_varint(in, &v) < 0)
 			return -1;
-		if (base)
-			v = *CAT(base, f, uint64_t) +
-			    (uint64_t)varint_unzigzag(v);
 		*AT(row, f, uint64_t) = v;
 		return 0;
 	case CODEC_S64:
 		if (get_varint(in, &v) < 0)
 			return -1;
 		v = (uint64_t)varint_unzigzag(v);
-		if (base)
-			v += (uint64_t)*CAT(base, f, int64_t);
 		/* two's complement back: the value written */
 		*AT(row, f, int64_t) = v > INT64_MAX ?
 			-(int64_t)(UINT64_MAX - v) - 1 : (int64_t)v;
 		return 0;
 	case CODEC_DOUBLE:
-		if (base) {
-			/* the difference of the bits from the value before */
-			uint64_t b;
-
-			if (get_varint(in, &v) < 0)
-				return -1;
-			memcpy(&b, CAT(base, f, double), 8);
-			v = b + (uint64_t)varint_unzigzag(v);
-			memcpy(AT(row, f, double), &v, 8);
-			return 0;
-		}
 		if (in->end - in->p < 8)
 			return bad(in, N_("a number runs past its end"));
 		v = 0;
@@ -149,12 +131,8 @@ static int get_value(struct in *in, const struct codec_field *f, void *row,
 	return 0;
 }
 
-/*
- * The fields of one entity into row, up to its 0. base: the entity in
- * the sample before (a delta's changed entity), or NULL (a whole one).
- */
-static int get_fields(struct in *in, const struct codec_tab *tb, void *row,
-		      const void *base)
+/* The fields of one whole entity into row, up to its 0. */
+static int get_fields(struct in *in, const struct codec_tab *tb, void *row)
 {
 	const struct codec_table *t = tb->t;
 	uint64_t id = 0;
@@ -177,20 +155,9 @@ static int get_fields(struct in *in, const struct codec_tab *tb, void *row,
 			continue;
 		}
 		const struct codec_field *f = &t->fields[tb->byid[id]];
-		bool diff = base && (f->flags & CODEC_COUNTER) &&
-			    codec_known(t, base, f->id);
-		unsigned want = diff ? 0 : codec_wire(f);
-		if (base && (f->flags & CODEC_KEY))
-			return bad(in, N_("a key that changed"));
-		if (wire == 3 && base) {
-			codec_set_known(t, row, f->id, false);
-			memset((unsigned char *)row + f->offset, 0,
-			       codec_type_size(f));
-			continue;
-		}
-		if (wire != want)
+		if (wire != codec_wire(f))
 			return bad(in, N_("a field of the wrong type"));
-		if (get_value(in, f, row, diff ? base : NULL) < 0)
+		if (get_value(in, f, row) < 0)
 			return -1;
 		codec_set_known(t, row, f->id, true);
 	}
@@ -212,7 +179,7 @@ static int get_entity(struct in *in, const struct codec_tab *tb, void *row)
 	const struct codec_table *t = tb->t;
 
 	memset(row, 0, t->size);
-	if (get_fields(in, tb, row, NULL) < 0)
+	if (get_fields(in, tb, row) < 0)
 		return -1;
 	if (!key_known(t, row))
 		return bad(in, N_("an entity without its key"));
@@ -307,12 +274,12 @@ static size_t column_count(const unsigned char *bm, size_t nch)
 /*
  * The columns of the nch changed entities (codec.h), at idx in the
  * sample before (prev) and in r, its copy, up to their end; numeric
- * values in blocks from format version 4. A key frame's (prev and idx
- * NULL): those of the nch entities of r, whole, their keys among them.
+ * values in blocks. A key frame's (prev and idx NULL): those of the nch
+ * entities of r, whole, their keys among them.
  */
 static int get_columns(struct in *in, const struct codec_tab *tb,
 		       const struct codec_rows *prev, struct codec_rows *r,
-		       const size_t *idx, size_t nch, unsigned version)
+		       const size_t *idx, size_t nch)
 {
 	const struct codec_table *t = tb->t;
 	uint64_t id = 0;
@@ -351,10 +318,10 @@ static int get_columns(struct in *in, const struct codec_tab *tb,
 			tb->byid[id] >= 0 ? &t->fields[tb->byid[id]] : NULL;
 		if (prev && f && (f->flags & CODEC_KEY))
 			return bad(in, N_("a key that changed"));
-		bool numbers = version >= 4 && wire < 2;
+		bool numbers = wire < 2;
 		if (numbers && (why = codec_block_get(&in->p, in->end,
 						       column_count(bm, nch),
-						       version, &k)))
+						       &k)))
 			return bad(in, why);
 		for (size_t q = 0; q < nch; q++) {
 			if (bm && !(bm[q / 8] >> (q % 8) & 1))
@@ -381,7 +348,7 @@ static int get_columns(struct in *in, const struct codec_tab *tb,
 				return bad(in, N_("a field of the wrong type"));
 			if (numbers)
 				set_bits(f, row, diff ? base : NULL, codec_block_next(&k));
-			else if (get_value(in, f, row, diff ? base : NULL) < 0)
+			else if (get_value(in, f, row) < 0)
 				return -1;
 			codec_set_known(t, row, f->id, true);
 		}
@@ -389,28 +356,18 @@ static int get_columns(struct in *in, const struct codec_tab *tb,
 }
 
 /*
- * A key frame's table: from format version 5 its entities in columns,
- * before that each entity whole. Columns hold distinct keys in a bit
- * each at least (packed, or an exception's bytes), so a count of more
- * than 8 entities a byte is damage; memory goes with the count then (8
- * entities a byte at most), with the entities read for whole ones.
+ * A key frame's table: its entities in columns. Columns hold distinct
+ * keys in a bit each at least (packed, or an exception's bytes), so a
+ * count of more than 8 entities a byte is damage; memory goes with the
+ * count then (8 entities a byte at most).
  */
 static int key_table(struct in *in, const struct codec_tab *tb,
-		     struct codec_rows *r, unsigned version)
+		     struct codec_rows *r)
 {
 	const struct codec_table *t = tb->t;
-	size_t n, cap = 1;
+	size_t n;
 	uint64_t v;
 
-	if (version < 5) {
-		if (get_count(in, t->max_rows, &n) < 0 ||
-		    rows_alloc(r, t, 0) < 0)
-			return -1;
-		while (r->n < n)
-			if (add_entity(in, tb, r, &cap) < 0)
-				return -1;
-		return sort_rows(in, t, r);
-	}
 	if (get_varint(in, &v) < 0)
 		return -1;
 	if (v > t->max_rows || (v && (v - 1) / 8 > (uint64_t)(in->end - in->p)))
@@ -419,7 +376,7 @@ static int key_table(struct in *in, const struct codec_tab *tb,
 	if (rows_alloc(r, t, n) < 0)
 		return -1;
 	r->n = n;
-	if (get_columns(in, tb, NULL, r, NULL, n, version) < 0)
+	if (get_columns(in, tb, NULL, r, NULL, n) < 0)
 		return -1;
 	for (size_t q = 0; q < n; q++)
 		if (!key_known(t, codec_row_at(t, r, q)))
@@ -428,10 +385,8 @@ static int key_table(struct in *in, const struct codec_tab *tb,
 }
 
 static int delta_table(struct in *in, const struct codec_tab *tb,
-		       const struct codec_rows *prev, struct codec_rows *r,
-		       unsigned version)
+		       const struct codec_rows *prev, struct codec_rows *r)
 {
-	bool columns = version >= 3;
 	const struct codec_table *t = tb->t;
 	size_t nrm, nch, nadd, last = SIZE_MAX;
 	unsigned char *gone = NULL;
@@ -454,7 +409,7 @@ static int delta_table(struct in *in, const struct codec_tab *tb,
 	if (get_count(in, prev->n, &nch) < 0)
 		goto out;
 	last = SIZE_MAX;
-	if (columns && !(idx = malloc((nch ? nch : 1) * sizeof(*idx))))
+	if (!(idx = malloc((nch ? nch : 1) * sizeof(*idx))))
 		goto out;
 	for (size_t k = 0; k < nch; k++) {
 		if (get_index(in, prev->n, &last) < 0)
@@ -463,14 +418,9 @@ static int delta_table(struct in *in, const struct codec_tab *tb,
 			bad(in, N_("an entity that is not there"));
 			goto out;
 		}
-		if (columns)
-			idx[k] = last;
-		else if (get_fields(in, tb, codec_row_at(t, r, last),
-				    codec_row_at(t, prev, last)) < 0)
-			goto out;
+		idx[k] = last;
 	}
-	if (columns && nch &&
-	    get_columns(in, tb, prev, r, idx, nch, version) < 0)
+	if (nch && get_columns(in, tb, prev, r, idx, nch) < 0)
 		goto out;
 	size_t kept = 0;
 	for (size_t k = 0; k < r->n; k++)
@@ -502,7 +452,6 @@ struct codec_dec *codec_dec_new(const struct codec_schema *s)
 	if (!d)
 		return NULL;
 	d->s = s;
-	d->version = FRAME_VERSION;
 	d->tabs = codec_tabs_new(s);
 	d->sample.tables = calloc(n, sizeof(struct codec_rows));
 	d->next = calloc(n, sizeof(struct codec_rows));
@@ -512,11 +461,6 @@ struct codec_dec *codec_dec_new(const struct codec_schema *s)
 		return NULL;
 	}
 	return d;
-}
-
-void codec_dec_version(struct codec_dec *d, unsigned version)
-{
-	d->version = version;
 }
 
 static const struct codec_tab *tab_of(const struct codec_dec *d, uint64_t id,
@@ -549,9 +493,9 @@ static int get_tables(struct codec_dec *d, struct in *in, bool key)
 			continue;
 		if (d->next[i].rows)
 			return bad(in, N_("a table given twice"));
-		if ((key ? key_table(&body, tb, &d->next[i], d->version) :
+		if ((key ? key_table(&body, tb, &d->next[i]) :
 		     delta_table(&body, tb, &d->sample.tables[i],
-				 &d->next[i], d->version)) < 0 ||
+				 &d->next[i])) < 0 ||
 		    (body.p != body.end &&
 		     bad(&body, N_("bytes after a table")) < 0)) {
 			in->why = body.why;

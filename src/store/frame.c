@@ -510,13 +510,12 @@ int frame_reader_next(struct frame_reader *r, struct frame *f, char *err,
 				errno = ENOTSUP;
 				return -1;
 			}
-			if (r->version < FRAME_VERSION_OLDEST) {
+			if (r->version < FRAME_VERSION) {
 				snprintf(err, errsize, _("the recording is of "
 					 "format version %u, of a development "
-					 "build; this stalltop reads versions "
-					 "%u to %u: record it again"),
-					 r->version, FRAME_VERSION_OLDEST,
-					 FRAME_VERSION);
+					 "build; this stalltop reads version "
+					 "%u: record it again"),
+					 r->version, FRAME_VERSION);
 				errno = ENOTSUP;
 				return -1;
 			}

@@ -52,21 +52,11 @@
  *
  * A file starts with a FRAME_HEADER record: a payload of the format
  * version (2 bytes) and the name of the program that wrote it (text, not
- * NUL-terminated). A reader reads versions FRAME_VERSION_OLDEST to
- * FRAME_VERSION and refuses any other (version 1, of development
- * builds, deflated each record alone; a newer one may say anything).
- * Version 3 differs from 2 in how a delta frame lays out the fields of
- * the entities that changed (codec.h: in columns) and in what the
- * store's schema puts in its fields (schema.h: a thread row's context
- * counters as its own), which a reader of version 2 would take wrongly;
- * version 4 from 3 in how a column of numbers is written (codec.h: in
- * blocks), which a reader of version 3 would take wrongly; version 5
- * from 4 in how a block holds its numbers (packed bits and exceptions)
- * and in a key frame's entities (in columns), and in what the store's
- * schema leaves out (schema.h: a process's IO bytes of its evidence
- * that its task row has), which a reader of version 4 would take
- * wrongly; a reader decodes each record by the version of the header
- * before it.
+ * NUL-terminated). A reader reads version FRAME_VERSION and refuses any
+ * other: the versions before it were never released (1 deflated each
+ * record alone; 2 to 4 laid out a delta frame's fields, a column's
+ * numbers, a key frame's entities and some fields of the store's schema
+ * otherwise), a newer one may say anything.
  * A compatible addition (a new field or table of codec.h, a new record
  * type) does not change the version.
  *
@@ -86,8 +76,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FRAME_VERSION 5
-#define FRAME_VERSION_OLDEST 2  /* the oldest version read */
+#define FRAME_VERSION 5         /* the only version read */
 #define FRAME_HEADER_SIZE 20
 #define FRAME_TRAILER_SIZE 4
 #define FRAME_MAX_PAYLOAD (16u << 20)

@@ -53,7 +53,7 @@
  *    costs next to nothing twice. The counters of its context (IO
  *    bytes, major faults: read with its context, when its row is
  *    shown, not with its reading), where they are not the task's, are
- *    its own, said by like's bit 63 (format version 3), not their
+ *    its own, said by like's bit 63, not their
  *    difference from the task's, which would move each sample as the
  *    task's do;
  *  - a task's run time and delay totals, where they are whole

@@ -373,7 +373,7 @@ static int like_lack_bit(unsigned id)
  * the row holds its own and says so with LIKE_OWN_CTX, since their
  * difference from the process's would move each sample as the
  * process's do; where they are the process's, their difference (zero,
- * not written). Format version 2 knows only the difference.
+ * not written).
  */
 #define LIKE_OWN_CTX (1ull << 63)
 

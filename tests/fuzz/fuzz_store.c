@@ -103,9 +103,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(!f.unread || (!f.data && !f.len));
 		if (f.unread)
 			continue;
-		/* the layout of its header's version, as storefile.c does */
-		if (frame_reader_version(r))
-			codec_dec_version(d, frame_reader_version(r));
 		int got = codec_dec_frame(d, f.type, f.time, f.data, f.len, err,
 					  sizeof(err));
 		FUZZ_CHECK(got >= -1 && got <= 1);

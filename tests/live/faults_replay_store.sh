@@ -6,8 +6,7 @@
 # (71 samples: the baseline first; key frames at samples 0 and 60) is
 # replayed whole: its 70 samples, the live run's values (as
 # tests/live/replay_identity.sh compares them, without the evidence the
-# recording does not hold yet, and the cgroups the live run does not
-# print), silently. Then copies of it:
+# recording does not hold yet), silently. Then copies of it:
 #  - torn: its last 3 bytes cut off: 69 samples, status 0 (what a crash
 #    leaves), the end says the last record is torn;
 #  - a byte of sample 10's record flipped: samples 1..9 and 61..70 (10 is
@@ -18,6 +17,10 @@
 #    stand); one note per sample skipped (11..60, 50: the damaged
 #    record is no sample at all), and the end counts 1 damaged part and
 #    49 samples that did not decode (11..59); status 3;
+#  - a byte of each of samples 56..59's records flipped: 1..55 (the
+#    live run's) and 61..70, each over the live run's interval; the key
+#    frame 60, whose interval would span the samples lost, is skipped
+#    with a note saying so; status 3;
 #  - sample 10's record twice in a row: the 70 samples, the live run's,
 #    status 3, the end says one record repeated the one before it;
 #  - --begin/--end on samples 20 and 30: those 11 samples (20's base, 19,
@@ -38,11 +41,10 @@ timeout 120 "$STALLTOP" -b --json -d 0.2 -n 70 --record "$REC" \
 	>"$TMP/live.json" 2>"$TMP/live.err" ||
 	fail "the live run exited $?: $(cat "$TMP/live.err")"
 
-# norm FILE: the samples, arrays in pid order, without "why" and the
-# cgroups (a replay shows the recorded cgroups, which the live run
-# without --cgroups does not print)
+# norm FILE: the samples, arrays in pid order, without "why" (neither
+# has cgroups: they are recorded, but shown only with --cgroups)
 norm() {
-	jq -S -c 'del(.. | .why?) | del(.cgroups)
+	jq -S -c 'del(.. | .why?)
 	  | .tasks |= sort_by(.pid) | .exited |= sort_by(.pid)
 	  | if has("thread_tasks") then .thread_tasks |= sort_by(.pid) else . end
 	  | if has("thread_exited") then .thread_exited |= sort_by(.pid) else . end' "$1"
@@ -68,7 +70,7 @@ live_part() {
 
 # flat FILE: one line per value of FILE's samples (time, where, field)
 flat() {
-	jq -r 'del(.. | .why?) | del(.cgroups) | . as $s | ($s.time | tostring) as $t
+	jq -r 'del(.. | .why?) | . as $s | ($s.time | tostring) as $t
 	  | def leaves: paths(type != "object" and type != "array");
 	    def field($p): $p | map(tostring) | join(".");
 	    (del(.tasks, .exited, .thread_tasks, .thread_exited)
@@ -142,6 +144,39 @@ notes=$(grep -c "was skipped: it, or a sample it is made from, did not decode" "
 [ "$notes" -eq 50 ] || fail "flip: $notes notes of samples skipped, not 50: $(head -c 600 "$TMP/flip.err")"
 grep -q "1 damaged part ([0-9]* bytes) was skipped; 49 samples did not decode" "$TMP/flip.err" ||
 	fail "flip: the end does not count 1 damaged part and 49 samples: $(tail -n 2 "$TMP/flip.err")"
+
+# a byte of each of samples 56..59's records flipped: the key frame 60
+# follows the damage, and its interval would span the 4 samples lost (a
+# replay showed it over 1.0 s, the live run over 0.2 s): it is the base
+# of 61, said; 1..55 are the live run's, and each sample shown has the
+# live run's interval (61..70 are counted from the key frame, whose
+# rows the model knows only from it: their values are not held here);
+# status 3
+cp "$REC" "$TMP/lost.stk"
+for s in 56 57 58 59; do
+	from=$(sed -n $((s + 3))p "$TMP/offsets")
+	to=$(sed -n $((s + 4))p "$TMP/offsets")
+	at=$(((from + to) / 2))
+	b=$(od -An -tu1 -j "$at" -N1 "$REC" | tr -d ' ')
+	printf "$(printf '\\%03o' $((b ^ 64)))" |
+		dd of="$TMP/lost.stk" bs=1 seek="$at" conv=notrunc status=none
+done
+replay lost "$TMP/lost.stk"
+[ "$RC" -eq 3 ] || fail "lost: status $RC, not 3: $(cat "$TMP/lost.err")"
+got=$(times lost)
+want="$(seq -s ' ' 1 55) $(seq -s ' ' 61 70) "
+[ "$got" = "$want" ] || fail "lost: samples $got, not $want"
+head -n 55 "$TMP/lost.json" >"$TMP/lost55.json"
+live_part lost55
+jq -r '"\(.time) \(.interval)"' "$TMP/live.json" >"$TMP/live.iv"
+jq -r '"\(.time) \(.interval)"' "$TMP/lost.json" >"$TMP/lost.iv"
+grep -v -x -F -f "$TMP/live.iv" "$TMP/lost.iv" | head -n 3 >"$TMP/lost.odd"
+[ ! -s "$TMP/lost.odd" ] ||
+	fail "lost: intervals the live run did not have (time, interval): $(cat "$TMP/lost.odd")"
+notes=$(grep -c "was skipped: samples within its interval were lost to damage" "$TMP/lost.err")
+[ "$notes" -eq 1 ] || fail "lost: $notes notes of the key frame after the damage, not 1: $(head -c 600 "$TMP/lost.err")"
+grep -q "^stalltop: 1 damaged part ([0-9]* bytes) was skipped$" "$TMP/lost.err" ||
+	fail "lost: the end does not count 1 damaged part: $(tail -n 2 "$TMP/lost.err")"
 
 # sample 10's record twice in a row: the repeat skipped, said, status 3
 { head -c "$to" "$REC"

@@ -10,12 +10,12 @@
 #   stalltop --record FILE -b --json [-H | -a | --cgroups] -n N -d 0.5
 # and holds a session record and N + 1 samples (the baseline first:
 # tests/lib/stkdump reads it to its end); --replay FILE -b --json (no
-# filter or sort on either side, -H and -a as recorded) must give the
-# live run's samples, whole: every key of the sample and of every row
+# filter or sort on either side, -H, -a and --cgroups as recorded) must
+# give the live run's samples, whole: every key of the sample and of every row
 # (each category's pct, count, avg_ms and max_ms, cpu_pct, state,
 # threads, cgroup), the exited rows, the cgroups, the thread rows, with
 # arrays in pid (cgroups: path) order; the cgroups are recorded without
-# --cgroups too, which the live output then does not show. The
+# --cgroups too, and shown only with --cgroups, live or replayed. The
 # exceptions tests/live/replay_identity.sh makes and says why are made
 # here too: the evidence ("why") only where the replay has any, the
 # cgroups' PSI shares of the first sample only where the replay has
@@ -28,8 +28,10 @@
 #    contended pair, not a process sum); the text output says PID;
 #  - nocg (no --cgroups): the same but the cgroups; the recording holds
 #    the cgroups all the same (--record records them by default), each
-#    sample's after the baseline with the root "/", and the replay names
-#    it "/"; a name ending in .gz is refused (status 1, no file made);
+#    sample's after the baseline with the root "/"; the replay shows none
+#    (JSON, text), as the live run, but with --cgroups, which names it
+#    "/" in each sample (a text block each); a name ending in .gz is
+#    refused (status 1, no file made);
 #  - -H -p spin,single,churn: "threads" true in every sample, the rows are
 #    threads (single's too), ended threads of churn among the exited; the
 #    recording's samples say threads; the replay gives the same with -H
@@ -91,9 +93,6 @@ same() {
 		fail "$3: $(lines "$2") samples replayed, $(lines "$1") live"
 	json_flat "$1" >"$_l" && json_flat "$2" >"$_r" || fail "$3: jq cannot read the output"
 	[ -s "$_l" ] || fail "$3: the live run printed nothing"
-	# the recording holds the cgroups (--record records them by default),
-	# the live output only with --cgroups: the rest is compared
-	grep -q '^[^ ]* cgroups ' "$_l" || drop "$_r" '^[^ ]* cgroups '
 	# no evidence readings in the recording: "why" is left out
 	grep -q ' why\.' "$_r" || drop "$_l" ' why\.'
 	# no cgroup pressure before the first sample: its shares unknown
@@ -197,7 +196,7 @@ record plain "$REC" 3 --cgroups
 every "plain: process rows" "$TMP/plain.live" '.threads == false and .accumulated == false
 	and (.cgroups | length) > 0 and ([.tasks[] | select(.pid == $spin)] | length) == 1
 	and (.thread_exited | type) == "array"'
-replay_ok plain "$REC" --json
+replay_ok plain "$REC" --json --cgroups
 check_json "$TMP/plain.out"
 same "$TMP/plain.live" "$TMP/plain.out" "replay"
 ended plain "$TMP/plain.out" thread_exited
@@ -233,9 +232,18 @@ jq -e -s 'map(select(has("time")))[1:] | length == 3
 	"$TMP/nocg.stk.json" >/dev/null ||
 	fail "nocg: the recording's samples do not each hold the root cgroup: $(jq -c '.cgroups? // empty' "$TMP/nocg.stk.json" | head -c 300)"
 replay_ok nocg "$RECN" --json
-every "nocg: cgroups recorded by default" "$TMP/nocg.out" \
-	'[.cgroups[]? | select(.path == "/" and .name == "/")] | length == 1'
+every "nocg: no cgroups without --cgroups, as live" "$TMP/nocg.out" \
+	'has("cgroups") | not'
 same "$TMP/nocg.live" "$TMP/nocg.out" "replay without --cgroups"
+replay_ok nocgtext "$RECN"
+grep -q '^Cgroups' "$TMP/nocgtext.out" &&
+	fail "nocg: the text replay without --cgroups shows cgroups: $(grep '^Cgroups' "$TMP/nocgtext.out" | head -n 1)"
+replay_ok nocgon "$RECN" --json --cgroups
+every "nocg: cgroups recorded by default, shown with --cgroups" "$TMP/nocgon.out" \
+	'[.cgroups[]? | select(.path == "/" and .name == "/")] | length == 1'
+replay_ok nocgtexton "$RECN" --cgroups
+[ "$(grep -c '^Cgroups' "$TMP/nocgtexton.out")" -eq 3 ] ||
+	fail "nocg: the text replay with --cgroups has $(grep -c '^Cgroups' "$TMP/nocgtexton.out") blocks of cgroups, not 3"
 threads nocg "$RECN"
 timeout 10 "$STALLTOP" --record "$TMP/gz.stk.gz" -b --json -n 1 -d 0.5 \
 	>"$TMP/gz.out" 2>"$TMP/gz.err"

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A recording of format version 1, made by stalltop 0.1.0
 # (tests/fixtures/recordings/README), still replays: --replay FILE -b
-# --json gives the file's five samples whole (every key of the sample
+# --json --cgroups (0.1.0 wrote the cgroups in every sample; they are
+# shown only with --cgroups, as live, and none without it) gives the
+# file's five samples whole (every key of the sample
 # and of every row, arrays in pid order, cgroups in path order; keys
 # written since are null: json_as_then), so every figure shown is the
 # one recorded; and the text output shows
@@ -37,7 +39,7 @@ whole() {
 [ "$(gzip -dc "$REC" | head -n 1 | jq .stalltop_recording)" = 1 ] ||
 	hard_error "the fixture is not a version 1 recording"
 
-timeout 60 "$STALLTOP" --replay "$REC" -b --json >"$TMP/out" 2>"$TMP/err"
+timeout 60 "$STALLTOP" --replay "$REC" -b --json --cgroups >"$TMP/out" 2>"$TMP/err"
 st=$?
 [ "$st" -eq 0 ] || fail "--replay --json exited $st: $(cat "$TMP/err")"
 [ ! -s "$TMP/err" ] || fail "the replay said: $(cat "$TMP/err")"
@@ -47,6 +49,10 @@ whole <"$TMP/out" >"$TMP/got" || fail "jq cannot read the replay: $(head -c 300 
 	fail "$(lines "$TMP/got") samples replayed, the recording has 5"
 json_as_then "$TMP/want" "$TMP/got" >"$TMP/diff" ||
 	fail "the replayed samples differ from the recorded ones: $(head -n 1 "$TMP/diff")"
+timeout 60 "$STALLTOP" --replay "$REC" -b --json >"$TMP/nocg" 2>"$TMP/err" ||
+	fail "--replay --json exited $?: $(cat "$TMP/err")"
+[ "$(jq -c 'has("cgroups")' "$TMP/nocg" | sort -u)" = false ] ||
+	fail "the replay without --cgroups shows cgroups"
 
 # the text output: wl_spin's CPU delay of each sample, as recorded
 timeout 60 "$STALLTOP" --replay "$REC" -b >"$TMP/text" 2>"$TMP/err" ||
@@ -64,7 +70,7 @@ n=$(jq -c '[.tasks[] | select(.comm == "wl_spin" and .delay.cpu.pct > 80)] | len
 # damaged copies: replay NAME FILE, which must say exactly MESSAGE and
 # end with STATUS: damaged NAME FILE STATUS MESSAGE
 damaged() {
-	timeout 60 "$STALLTOP" --replay "$2" -b --json >"$TMP/$1.out" 2>"$TMP/$1.err"
+	timeout 60 "$STALLTOP" --replay "$2" -b --json --cgroups >"$TMP/$1.out" 2>"$TMP/$1.err"
 	st=$?
 	[ "$st" -eq "$3" ] || fail "$1: --replay exited $st, expected $3: $(cat "$TMP/$1.err")"
 	printf '%s\n' "$4" >"$TMP/$1.want"

@@ -73,7 +73,7 @@ note "spin's why: $(jq -c --arg p "$SPIN" '.cgroups[] | select(.path == $p) | .w
 	"$JSON" | tail -n 1)"
 
 # the recording replays with the same evidence
-timeout 60 "$STALLTOP" --replay "$TMP/cg.stk" -b --json \
+timeout 60 "$STALLTOP" --replay "$TMP/cg.stk" -b --json --cgroups \
 	>"$TMP/replay.json" 2>"$TMP/replay.err" ||
 	fail "--replay exited $?: $(cat "$TMP/replay.err")"
 jq -c '[.cgroups[]? | select(.why) | {path, why}]' "$JSON" >"$TMP/live.why"

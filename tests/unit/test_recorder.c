@@ -5,7 +5,8 @@
  * 0600 (0640 in a set-group-ID directory); recording again appends a
  * session of its own, after a torn end left where it is, and both
  * sessions read back whole; a recording of format 1 (NDJSON, plain or
- * compressed), a file that is not a recording and a name ending in .gz
+ * compressed), one of formats 2 to 4 (never released: no longer read),
+ * a file that is not a recording and a name ending in .gz
  * are refused with a message naming the file, the file untouched; a file
  * removed while written, a full disk and a directory are said; a sample
  * the format cannot hold (two tasks of one key) is left out (1, EINVAL),
@@ -21,9 +22,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "record/record.h"
 #include "record/storefile.h"
+#include "store/frame.h"
 #include "unit.h"
 
 static char dir[] = "/tmp/stalltop-recorder-XXXXXX";
@@ -188,18 +191,25 @@ static void refusals(void)
 	p = tmp_path("notes.txt");
 	put_file(p, "hello\n", 6);
 	refused(p, "not a stalltop recording");
-	/* a recording of format version 2: read, but not appended to */
-	static char v2[4096];
-	FILE *f = fopen(FIXTURES "/recordings/v2.stk", "rb");
-	size_t n = f ? fread(v2, 1, sizeof(v2), f) : 0;
+	/* a recording of format version 2 to 4 (never released): neither
+	   read nor appended to */
+	for (unsigned v = 2; v < FRAME_VERSION; v++) {
+		unsigned char h[FRAME_HEADER_SIZE + 6 + FRAME_TRAILER_SIZE] = {
+			0xf5, 'S', 'T', 'K', FRAME_HEADER, 0, 0, 0, 6 };
+		char says[64];
 
-	if (f)
-		fclose(f);
-	CHECK(n > 0 && n < sizeof(v2));
-	p = tmp_path("v2.stk");
-	put_file(p, v2, n);
-	refused(p, "format version 2, which is not appended to");
-	refused(p, "record to a new file");
+		memcpy(h + FRAME_HEADER_SIZE, (unsigned char[]){ v, 0 }, 2);
+		memcpy(h + FRAME_HEADER_SIZE + 2, "next", 4);
+		uint32_t crc = (uint32_t)crc32(0, h, FRAME_HEADER_SIZE + 6);
+		for (int i = 0; i < 4; i++)
+			h[FRAME_HEADER_SIZE + 6 + i] = (unsigned char)(crc >> (8 * i));
+		p = tmp_path("old.stk");
+		put_file(p, h, sizeof(h));
+		snprintf(says, sizeof(says), "format version %u, of a "
+			 "development build", v);
+		refused(p, says);
+		refused(p, "reads version 5: record it again");
+	}
 	/* a new name ending in .gz: the records are compressed already */
 	p = tmp_path("new.stk.gz");
 	CHECK(record_open(p, true, err, sizeof(err)) == NULL);
