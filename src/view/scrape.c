@@ -354,6 +354,21 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	return MHD_queue_response(c, MHD_HTTP_OK, r);
 }
 
+/*
+ * A request line arrived (MHD_OPTION_URI_LOG_CALLBACK): the request is
+ * begun. Its result is the request's context: none yet (on_request).
+ */
+static void *on_request_line(void *cls, const char *uri,
+			     struct MHD_Connection *c)
+{
+	(void)cls;
+	(void)uri;
+	struct scrape_peer *peer = peer_of(c);
+	if (peer)
+		scrape_peers_spoke(peer);
+	return NULL;
+}
+
 /* A request answered: the connection waits for the next one. */
 static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
 			 enum MHD_RequestTerminationCode toe)
@@ -658,6 +673,7 @@ struct scrape *scrape_open(const char *arg, struct evloop *loop, char *err,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SCRAPE_REQUEST_MAX,
 		MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
 		MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+		MHD_OPTION_URI_LOG_CALLBACK, on_request_line, s,
 		MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, s,
 		MHD_OPTION_END);
 	if (!s->d) {

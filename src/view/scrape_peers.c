@@ -11,7 +11,12 @@
  * or the process short of descriptors) takes the place of the one that
  * has waited longest for a request: a scraper sends its request the
  * moment it connects and is answered at once, while those that hold
- * places idle or send a byte now and then are the oldest waiting. (A
+ * places idle or send a byte now and then are the oldest waiting. One
+ * that began a request and has not ended it gives way before one that
+ * has sent nothing yet: a scraper kept from sending for a moment (its
+ * machine busy) by then has its connection, and those that reconnect
+ * each connection closed for them and dribble a request at once cannot
+ * make it the oldest by a round of their own. (A
  * client that reconnects each connection closed for a newcomer at once
  * reaches a scraper's only after a round of its own, SCRAPE_MAX_PER_IP
  * connections: the server reads what has arrived before each choice,
@@ -85,6 +90,11 @@ void scrape_peers_remove(struct scrape_peer *peer)
 	peer->conn = NULL;
 }
 
+void scrape_peers_spoke(struct scrape_peer *peer)
+{
+	peer->spoke = true;
+}
+
 void scrape_peers_answering(struct scrape_peer *peer, int64_t now_ms)
 {
 	peer->answering = true;
@@ -94,17 +104,21 @@ void scrape_peers_answering(struct scrape_peer *peer, int64_t now_ms)
 void scrape_peers_waiting(struct scrape_peer *peer, int64_t now_ms)
 {
 	peer->answering = false;
+	peer->spoke = false;
 	peer->since_ms = now_ms;
 }
 
 /*
  * Which of two may better give up its place: one waiting for a request
- * before one being answered, then the one whose wait began first.
+ * before one being answered, one that began its request and did not end
+ * it before one that sent nothing, then the one whose wait began first.
  */
 static bool before(const struct scrape_peer *a, const struct scrape_peer *b)
 {
 	if (a->answering != b->answering)
 		return !a->answering;
+	if (!a->answering && a->spoke != b->spoke)
+		return a->spoke;
 	return a->since_ms < b->since_ms;
 }
 

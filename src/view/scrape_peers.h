@@ -26,6 +26,7 @@
 struct scrape_peer {
 	bool used;
 	bool answering;         /* a request arrived whole, not answered yet */
+	bool spoke;             /* its request line arrived, not the rest */
 	bool closing;           /* told to close: no longer counted */
 	int fd;
 	int64_t since_ms;       /* when the present wait began */
@@ -44,7 +45,11 @@ struct scrape_peer *scrape_peers_add(struct scrape_peers *p,
 				     void *conn, int64_t now_ms);
 void scrape_peers_remove(struct scrape_peer *peer);
 
-/* Its request arrived whole / its answer was taken (a new wait begins). */
+/*
+ * Its request line arrived (the wait goes on) / its request arrived whole
+ * / its answer was taken (a new wait begins).
+ */
+void scrape_peers_spoke(struct scrape_peer *peer);
 void scrape_peers_answering(struct scrape_peer *peer, int64_t now_ms);
 void scrape_peers_waiting(struct scrape_peer *peer, int64_t now_ms);
 
@@ -52,8 +57,9 @@ void scrape_peers_waiting(struct scrape_peer *peer, int64_t now_ms);
  * A connection from sa comes in; short_of_fds: the process is near its
  * limit of descriptors. Returns 0 when it may have a place as things
  * are, 1 when it may once *victim (set, and marked closing) is closed:
- * the connection that has waited longest for a request (or, when every
- * one is being answered, the one answered longest, past the grace),
+ * the connection that has waited longest for the rest of a request it
+ * began, else the one that has waited longest for a request (or, when
+ * every one is being answered, the one answered longest, past the grace),
  * from the same address when that address is at its bound; -1 when it
  * must be refused (every one is being answered, within the grace).
  */

@@ -82,6 +82,49 @@ static void test_per_address(void)
 	CHECK(admitted == 1 && victim == peer[3]);
 }
 
+/*
+ * A connection that began a request and did not end it gives way before
+ * one that sent nothing yet, however young: clients that reconnect at
+ * once and dribble cannot make a silent scraper the oldest.
+ */
+static void test_begun_first(void)
+{
+	static struct scrape_peers p;
+	struct scrape_peer *drib[SCRAPE_MAX_PER_IP], *victim;
+	int admitted;
+	struct sockaddr_storage one = v4("127.0.0.1");
+
+	/* a scraper connected, its request not here yet */
+	struct scrape_peer *scraper = connect_at(&p, one, 9, 1000, &admitted,
+						 &victim);
+	CHECK(scraper && admitted == 0);
+	for (int i = 0; i < SCRAPE_MAX_PER_IP - 1; i++) {
+		drib[i] = connect_at(&p, one, 10 + i, 1001 + i, &admitted,
+				     &victim);
+		CHECK(drib[i] && admitted == 0);
+		scrape_peers_spoke(drib[i]);
+	}
+	/* round after round of reconnections: always a dribbler goes */
+	for (int r = 0; r < 3 * SCRAPE_MAX_PER_IP; r++) {
+		struct scrape_peer *n = connect_at(&p, one, 20 + r, 1100 + r,
+						   &admitted, &victim);
+		CHECK(n && admitted == 1 && victim && victim != scraper);
+		if (n)
+			scrape_peers_spoke(n);
+	}
+	/* its request whole and answered, a new wait: it sent nothing */
+	scrape_peers_answering(scraper, 1200);
+	scrape_peers_waiting(scraper, 1201);
+	CHECK(!scraper->spoke);
+	/* with none that began a request, the one waiting longest goes */
+	static struct scrape_peers q;
+	struct scrape_peer *a = connect_at(&q, one, 30, 1000, &admitted, &victim);
+	for (int i = 1; i < SCRAPE_MAX_PER_IP; i++)
+		connect_at(&q, one, 30 + i, 1000 + i, &admitted, &victim);
+	connect_at(&q, one, 40, 1100, &admitted, &victim);
+	CHECK(admitted == 1 && victim == a);
+}
+
 static void test_answers_and_refusal(void)
 {
 	static struct scrape_peers p;
@@ -181,6 +224,7 @@ static void test_loopback(void)
 int main(void)
 {
 	test_per_address();
+	test_begun_first();
 	test_answers_and_refusal();
 	test_total();
 	test_deadlines();
