@@ -5,7 +5,9 @@
 #           (each waits about half the time);
 #   single: a single-threaded process (sleep);
 #   churn:  threads that each live 100 to 200 ms and end, replaced at once
-#           (wl_threads at nice 19, so it takes only what is left over).
+#           (wl_threads at nice 0: at nice 19 its session's autogroup
+#           gets 15/1039 of a CPU another session keeps busy, and on a
+#           busy machine its threads outlived the three samples).
 # Each recording (of readings, a store file) is made by
 #   stalltop --record FILE -b --json [-H | -a | --cgroups] -n N -d 0.5
 # and holds a session record and N + 1 samples (the baseline first:
@@ -59,7 +61,7 @@ bg_start spin "$WL/wl_spin" -t 2 -c "$cpu" -N -20
 spin=$BG_PID
 bg_start single sleep 600
 single=$BG_PID
-bg_start churn "$WL/wl_threads" -c 0 -q 0 -N 19 -s 600 -l 100 -k 1
+bg_start churn "$WL/wl_threads" -c 0 -q 0 -s 600 -l 100 -k 1
 churn=$BG_PID
 wait_for has_line "$TMP/spin.out" ready
 threads=$(ls "/proc/$spin/task" | sort -n | jq -R -s -c 'split("\n") | map(select(. != "") | tonumber)')

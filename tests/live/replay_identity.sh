@@ -38,7 +38,7 @@ V1=/sys/fs/cgroup/cpu
 cpu=$((NCPU - 1))
 bg_start spin "$WL/wl_spin" -t 2 -c "$cpu" -N -20
 spin=$BG_PID
-bg_start churn "$WL/wl_threads" -c 0 -q 0 -N 19 -s 600 -l 100 -k 1
+bg_start churn "$WL/wl_threads" -c 0 -q 0 -s 600 -l 100 -k 1
 Q="$V1/stalltop-identity-$$"
 cg_make "$Q"
 echo 100000 >"$Q/cpu.cfs_period_us" || hard_error "cannot set the period"
