@@ -593,11 +593,3 @@ struct producer *player_open_set(const char *const *paths, size_t npaths,
 	update_problem(pl);
 	return &pl->p;
 }
-
-struct producer *player_open(const char *path, bool threads,
-			     const char *cgroup_within, char *err,
-			     size_t errsize)
-{
-	return player_open_set(&path, 1, NAN, NAN, threads, cgroup_within, -1,
-			       err, errsize);
-}

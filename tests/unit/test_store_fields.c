@@ -639,7 +639,7 @@ int main(void)
 		CHECK(record_write(rec, &w[n].s) == 0);
 	CHECK(record_close(rec) == 0);
 
-	set = replay_set_open(paths, 1, NAN, NAN, err, sizeof(err));
+	set = replay_set_open_cancel(paths, 1, NAN, NAN, -1, err, sizeof(err));
 	CHECK(set != NULL);
 	if (!set) {
 		fprintf(stderr, "replay_set_open: %s\n", err);
