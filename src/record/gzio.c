@@ -179,3 +179,79 @@ void gzio_reader_free(struct gzio_reader *z)
 		inflateEnd(&z->zs);
 	free(z);
 }
+
+/* --- the writer --- */
+
+struct gzio_writer {
+	gzFile gz;   /* owns its fd */
+	int fd;      /* the same, to look at (gzio_writer_fd) */
+};
+
+/* errno for a zlib failure: the system's when zlib saw one, else EIO. */
+static void gz_errno(gzFile gz)
+{
+	int zerr = Z_OK;
+
+	gzerror(gz, &zerr);
+	if (zerr != Z_ERRNO)
+		errno = EIO;
+}
+
+struct gzio_writer *gzio_writer_open(int fd)
+{
+	struct gzio_writer *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	/* level 3: most of level 6's gain at a fraction of its CPU */
+	w->gz = gzdopen(fd, "ab3");
+	if (!w->gz) {
+		free(w);
+		errno = ENOMEM;
+		return NULL;
+	}
+	w->fd = fd;
+	return w;
+}
+
+int gzio_write(struct gzio_writer *w, const char *buf, size_t len)
+{
+	while (len) {
+		unsigned chunk = len > UINT_MAX / 2 ? UINT_MAX / 2 : (unsigned)len;
+		int n = gzwrite(w->gz, buf, chunk);
+
+		if (n <= 0) {
+			gz_errno(w->gz);
+			return -1;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	if (gzflush(w->gz, Z_SYNC_FLUSH) != Z_OK) {
+		gz_errno(w->gz);
+		return -1;
+	}
+	return 0;
+}
+
+int gzio_writer_fd(const struct gzio_writer *w)
+{
+	return w->fd;
+}
+
+int gzio_writer_close(struct gzio_writer *w)
+{
+	int ret = 0;
+
+	if (!w)
+		return 0;
+	int z = gzclose(w->gz);
+
+	if (z != Z_OK) {
+		if (z != Z_ERRNO)
+			errno = EIO;
+		ret = -1;
+	}
+	free(w);
+	return ret;
+}

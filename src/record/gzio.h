@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * gzip for recordings of format 1: a reader of a file's text, compressed
- * or not (replay_index.c).
+ * gzip for recordings, shared by the recorder (record.c) and the replay
+ * (replay_index.c): a reader of a file's text, compressed or not, and a
+ * writer that appends flushed lines to a compressed file.
  */
 #ifndef STALLTOP_GZIO_H
 #define STALLTOP_GZIO_H
@@ -10,6 +11,7 @@
 #include <stddef.h>
 
 struct gzio_reader;
+struct gzio_writer;
 
 /* Read fd (not taken: close it yourself); NULL when out of memory. */
 struct gzio_reader *gzio_reader_new(int fd);
@@ -37,5 +39,16 @@ int gzio_error(const struct gzio_reader *z);
 int gzio_errno(const struct gzio_reader *z);
 void gzio_reader_free(struct gzio_reader *z);
 
+/*
+ * Append a gzip member to fd, taken on success. NULL with errno set
+ * (ENOMEM) on failure; fd is then still the caller's.
+ */
+struct gzio_writer *gzio_writer_open(int fd);
+/* Write all of buf and flush it to the file; -1 with errno set. */
+int gzio_write(struct gzio_writer *w, const char *buf, size_t len);
+/* The file descriptor written to (still the writer's: never close it). */
+int gzio_writer_fd(const struct gzio_writer *w);
+/* Finish the member and close the file; -1 with errno set. */
+int gzio_writer_close(struct gzio_writer *w);
 
 #endif

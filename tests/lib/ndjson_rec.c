@@ -3,7 +3,7 @@
  * Recordings of format 1 (NDJSON, what stalltop 0.1.0 wrote), for the
  * tests of their reader: one session header, then one out_json line
  * per sample, each written with a single write(2) (or, compressed,
- * flushed) so that a crash leaves at most a torn last line, as
+ * flushed: gzio.c) so that a crash leaves at most a torn last line, as
  * 0.1.0's recorder did. The format is in src/record/record.h.
  */
 #include <config.h>
@@ -25,6 +25,7 @@
 #include "lib/escape.h"
 #include "lib/nls.h"
 #include "lib/numfmt.h"
+#include "record/gzio.h"
 #include "view/output.h"
 #include "record/record.h"
 #include "record/replay.h"
@@ -32,89 +33,6 @@
 
 /* The first line of an existing file is read up to this many bytes. */
 #define HEADER_MAX 65536
-
-/* --- a gzip writer: a member appended, lines flushed --- */
-
-struct gzio_writer {
-	gzFile gz;   /* owns its fd */
-	int fd;      /* the same, to look at (gzio_writer_fd) */
-};
-
-/* errno for a zlib failure: the system's when zlib saw one, else EIO. */
-static void gz_errno(gzFile gz)
-{
-	int zerr = Z_OK;
-
-	gzerror(gz, &zerr);
-	if (zerr != Z_ERRNO)
-		errno = EIO;
-}
-
-/*
- * Append a gzip member to fd, taken on success. NULL with errno set
- * (ENOMEM) on failure; fd is then still the caller's.
- */
-static struct gzio_writer *gzio_writer_open(int fd)
-{
-	struct gzio_writer *w = calloc(1, sizeof(*w));
-
-	if (!w)
-		return NULL;
-	/* level 3: most of level 6's gain at a fraction of its CPU */
-	w->gz = gzdopen(fd, "ab3");
-	if (!w->gz) {
-		free(w);
-		errno = ENOMEM;
-		return NULL;
-	}
-	w->fd = fd;
-	return w;
-}
-
-/* Write all of buf and flush it to the file; -1 with errno set. */
-static int gzio_write(struct gzio_writer *w, const char *buf, size_t len)
-{
-	while (len) {
-		unsigned chunk = len > UINT_MAX / 2 ? UINT_MAX / 2 : (unsigned)len;
-		int n = gzwrite(w->gz, buf, chunk);
-
-		if (n <= 0) {
-			gz_errno(w->gz);
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	if (gzflush(w->gz, Z_SYNC_FLUSH) != Z_OK) {
-		gz_errno(w->gz);
-		return -1;
-	}
-	return 0;
-}
-
-/* The file descriptor written to (still the writer's: never close it). */
-static int gzio_writer_fd(const struct gzio_writer *w)
-{
-	return w->fd;
-}
-
-/* Finish the member and close the file; -1 with errno set. */
-static int gzio_writer_close(struct gzio_writer *w)
-{
-	int ret = 0;
-
-	if (!w)
-		return 0;
-	int z = gzclose(w->gz);
-
-	if (z != Z_OK) {
-		if (z != Z_ERRNO)
-			errno = EIO;
-		ret = -1;
-	}
-	free(w);
-	return ret;
-}
 
 struct ndjson_rec {
 	int fd;      /* plain file, or -1 */
