@@ -18,7 +18,7 @@
  *           sample, through the store writer (src/record/storefile.c)
  *
  * The store sample is the one the model was given: the monitor's calls
- * of assemble_begin/assemble_task/assemble_end (or assemble_sample) are
+ * of assemble_begin/assemble_task/assemble_end are
  * wrapped (ld --wrap) and the readings copied on their way in, so the
  * bench needs nothing of the monitor but its public interface.
  *
@@ -126,12 +126,6 @@ void __real_assemble_end(struct assemble *a, const struct store_sample *in,
 			 struct sample *out);
 void __wrap_assemble_end(struct assemble *a, const struct store_sample *in,
 			 struct sample *out);
-void __real_assemble_sample(struct assemble *a, const struct store_sample *in,
-			    struct derive_state **states,
-			    struct derive_state **tstates, struct sample *out);
-void __wrap_assemble_sample(struct assemble *a, const struct store_sample *in,
-			    struct derive_state **states,
-			    struct derive_state **tstates, struct sample *out);
 
 void __wrap_assemble_begin(struct assemble *a, const struct store_sample *in)
 {
@@ -168,15 +162,6 @@ void __wrap_assemble_end(struct assemble *a, const struct store_sample *in,
 	cap.in.nthread_tasks = cap.n[1];
 	cap.have = true;
 	__real_assemble_end(a, in, out);
-}
-
-void __wrap_assemble_sample(struct assemble *a, const struct store_sample *in,
-			    struct derive_state **states,
-			    struct derive_state **tstates, struct sample *out)
-{
-	cap.in = *in;
-	cap.have = true;
-	__real_assemble_sample(a, in, states, tstates, out);
 }
 
 /* ---- the loads ---- */

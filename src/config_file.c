@@ -32,7 +32,8 @@ static const char *const metric_names[NMETRIC] = {
 	[METRIC_MAX] = "max",
 };
 
-int config_file_metric_by_name(const char *name)
+/* The file's names of the metrics: "pct", "avg", "rate", "max"; -1 unknown. */
+static int config_file_metric_by_name(const char *name)
 {
 	for (int i = 0; i < NMETRIC; i++)
 		if (strcmp(metric_names[i], name) == 0)
@@ -40,7 +41,7 @@ int config_file_metric_by_name(const char *name)
 	return -1;
 }
 
-const char *config_file_metric_name(int metric)
+static const char *config_file_metric_name(int metric)
 {
 	return metric >= 0 && metric < NMETRIC ? metric_names[metric] : "pct";
 }

@@ -54,8 +54,4 @@ int config_file_load_text(struct options *o, const char *text, size_t len,
  */
 int config_file_save(const struct options *o, const char *path_or_null);
 
-/* The file's names of the metrics: "pct", "avg", "rate", "max"; -1 unknown. */
-int config_file_metric_by_name(const char *name);
-const char *config_file_metric_name(int metric);
-
 #endif

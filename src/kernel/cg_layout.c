@@ -16,6 +16,7 @@
 
 #include "kernel/cg_layout.h"
 #include "kernel/cgroup.h"
+#include "lib/cgroup_parse.h"
 
 static const char *const hier_names[NCG_HIER] = {
 	[CG_HIER_V2] = "",

@@ -22,6 +22,7 @@
 #include "kernel/cgroup.h"
 #include "kernel/procfs.h"
 #include "kernel/psi.h"
+#include "lib/cgroup_parse.h"
 
 /* statfs f_type of the cgroup2 and cgroup file systems (linux/magic.h). */
 #define CG2_MAGIC 0x63677270UL
@@ -158,30 +159,6 @@ int cgroup_parse_mountinfo_v2(const char *text, char *mnt, size_t size,
 	return -1;
 }
 
-/*
- * Lines are "ID:CONTROLLERS:PATH"; v2 is "0::PATH". The kernel appends
- * " (deleted)" for a removed cgroup (a zombie's): kept, so such a path
- * matches no live cgroup.
- */
-int cgroup_parse_proc_cgroup(const char *text, char *path, size_t size)
-{
-	while (text && *text) {
-		const char *nl = strchr(text, '\n');
-		const char *end = nl ? nl : text + strlen(text);
-		size_t n = (size_t)(end - text);
-
-		if (n > 3 && memcmp(text, "0::", 3) == 0 && text[3] == '/') {
-			if (n - 3 >= size)
-				return -1;
-			memcpy(path, text + 3, n - 3);
-			path[n - 3] = '\0';
-			return 0;
-		}
-		text = nl ? nl + 1 : end;
-	}
-	return -1;
-}
-
 /* root + path without a doubled slash at the join; false if too long. */
 static bool join(char *out, size_t size, const char *root, const char *path)
 {
@@ -279,23 +256,6 @@ int cgroup_check_path(const char *root, const char *path, char *norm, size_t siz
 	return 0;
 }
 
-/* Is word one of the comma-separated items of [s, s + n)? */
-static bool in_list(const char *s, size_t n, const char *word)
-{
-	size_t wl = strlen(word);
-	const char *end = s + n;
-
-	while (s < end) {
-		const char *c = memchr(s, ',', (size_t)(end - s));
-		const char *e = c ? c : end;
-
-		if ((size_t)(e - s) == wl && memcmp(s, word, wl) == 0)
-			return true;
-		s = c ? c + 1 : end;
-	}
-	return false;
-}
-
 /*
  * One mountinfo line of a v1 hierarchy with controller among its super
  * options (the field after the source). 1 found, -1 found but too long.
@@ -307,7 +267,7 @@ static int cgroup1_line(const char *p, const char *end, const char *controller,
 
 	if (!mount_fields(p, end, &f) || f.typel != 6 ||
 	    memcmp(f.type, "cgroup", 6) != 0 || !f.opts ||
-	    !in_list(f.opts, f.optsl, controller))
+	    !cgroup_parse_in_list(f.opts, f.optsl, controller))
 		return 0;
 	if (!unescape(f.mnt, f.mntl, mnt, mntsize) ||
 	    !unescape(f.root, f.rootl, fsroot, rootsize))
@@ -327,31 +287,6 @@ int cgroup_parse_mountinfo_v1(const char *text, const char *controller,
 
 		if (found)
 			return found > 0 ? 0 : -1;
-		text = nl ? nl + 1 : end;
-	}
-	return -1;
-}
-
-int cgroup_parse_proc_cgroup_v1(const char *text, const char *controller,
-				char *path, size_t size)
-{
-	while (text && *text && controller && *controller) {
-		const char *nl = strchr(text, '\n');
-		const char *end = nl ? nl : text + strlen(text);
-		const char *c1 = memchr(text, ':', (size_t)(end - text));
-		const char *c2 = c1 ? memchr(c1 + 1, ':', (size_t)(end - c1 - 1))
-				    : NULL;
-
-		if (c2 && c2 > c1 + 1 && c2[1] == '/' &&
-		    in_list(c1 + 1, (size_t)(c2 - c1 - 1), controller)) {
-			size_t n = (size_t)(end - c2 - 1);
-
-			if (n >= size)
-				return -1;
-			memcpy(path, c2 + 1, n);
-			path[n] = '\0';
-			return 0;
-		}
 		text = nl ? nl + 1 : end;
 	}
 	return -1;

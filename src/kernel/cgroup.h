@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cgroup texts and paths: the mountinfo lines of the v2 and v1
- * hierarchies and the lines of /proc/PID/cgroup (read from the kernel,
- * never guessed), path checks and containment. kernel/cg_layout.h puts
- * the hierarchies together into a layout.
+ * hierarchies, the text of /proc/PID/cgroup (read from the kernel, never
+ * guessed; its lines are parsed by lib/cgroup_parse.h), path checks and
+ * containment. kernel/cg_layout.h puts the hierarchies together into a
+ * layout.
  */
 #ifndef STALLTOP_CGROUP_H
 #define STALLTOP_CGROUP_H
@@ -21,12 +22,6 @@
  */
 int cgroup_parse_mountinfo_v2(const char *text, char *mnt, size_t size,
 			      char *fsroot, size_t rootsize);
-
-/*
- * The v2 path ("/system.slice/x.service") in the text of /proc/PID/cgroup
- * (the "0::" line). Returns 0, or -1 when the task has no v2 cgroup.
- */
-int cgroup_parse_proc_cgroup(const char *text, char *path, size_t size);
 
 /*
  * Check a user-given cgroup path: it must exist below root (the mount
@@ -48,17 +43,9 @@ int cgroup_parse_mountinfo_v1(const char *text, const char *controller,
 			      size_t rootsize);
 
 /*
- * The v1 path of controller in the text of /proc/PID/cgroup
- * ("4:memory:/a/b", or "2:cpu,cpuacct:/a"). 0, or -1 when none.
- */
-int cgroup_parse_proc_cgroup_v1(const char *text, const char *controller,
-				char *path, size_t size);
-
-/*
  * The whole text of a file such as /proc/self/mountinfo or
  * /proc/PID/cgroup, malloc'd (procfs_read_all); NULL with errno set.
  */
 char *cgroup_read_file(const char *path);
-
 
 #endif

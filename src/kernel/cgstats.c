@@ -140,7 +140,8 @@ static void bump(struct kval *k)
 	k->v++;
 }
 
-void cgstats_count_state(char state, struct cgstats *out)
+/* Count one /proc state letter into out (source CGSTATS_PROC). */
+static void cgstats_count_state(char state, struct cgstats *out)
 {
 	if (out->source != CGSTATS_PROC) {
 		memset(out, 0, sizeof(*out));

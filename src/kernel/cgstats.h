@@ -49,9 +49,6 @@ int cgstats_decode(const void *msg, size_t len, struct cgstats *out);
  */
 int cgstats_query(struct ts_client *c, int cgfd, struct cgstats *out);
 
-/* Count one /proc state letter into out (source CGSTATS_PROC). */
-void cgstats_count_state(char state, struct cgstats *out);
-
 /*
  * Count the states of a v2 cgroup's threads: the TIDs in cgroup.threads
  * below cgfd, each one's state from TID/stat below procfd (a descriptor

@@ -199,7 +199,11 @@ const char *procinfo_comm(struct procinfo *pi, pid_t pid)
 	return pi->comm;
 }
 
-const char *procinfo_cmdline(struct procinfo *pi, pid_t pid)
+/*
+ * The raw command line (arguments joined by spaces) of a task, control
+ * bytes and all; NULL if it ended. Valid until the next call.
+ */
+static const char *procinfo_cmdline(struct procinfo *pi, pid_t pid)
 {
 	if (!pi->cmdline) {
 		pi->cmdline_cap = CMDLINE_MAX;

@@ -126,12 +126,10 @@ int procinfo_context_asleep(struct procinfo *pi, const pid_t *ids, size_t n,
 			    pi_context_cb cb, void *arg);
 
 /*
- * The raw name (/proc/PID/comm) and command line (arguments joined by
- * spaces) of a task, control bytes and all; NULL if it ended. Valid until
- * the next call.
+ * The raw name (/proc/PID/comm) of a task, control bytes and all; NULL if
+ * it ended. Valid until the next call.
  */
 const char *procinfo_comm(struct procinfo *pi, pid_t pid);
-const char *procinfo_cmdline(struct procinfo *pi, pid_t pid);
 
 /*
  * The same for threads tids[i] of processes tgids[i]: each one's

@@ -240,8 +240,3 @@ void psi_read_dir(const char *dir, const char *suffix, struct psi_reading *out)
 	psi_read_open(&f, out);
 	psi_close(&f);
 }
-
-void psi_read(const char *dir, struct psi_reading *out)
-{
-	psi_read_dir(dir, "", out);
-}

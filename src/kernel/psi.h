@@ -33,9 +33,6 @@ bool psi_read_file(int dirfd, const char *name, struct psi_line line[NPSI_KIND])
  */
 void psi_read_dir(const char *dir, const char *suffix, struct psi_reading *out);
 
-/* Read all files below dir ("/proc/pressure"); missing files are absent. */
-void psi_read(const char *dir, struct psi_reading *out);
-
 /*
  * The files psi_read_dir reads, kept open to be read each refresh with
  * one pread each (procfs_reread) rather than opened and closed: fd -1

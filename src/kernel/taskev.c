@@ -35,7 +35,11 @@ int taskev_parse_io(const char *text, struct taskev_io *out)
 	return kval_parse_keyed(text, ':', NULL, keys, NKEYS(keys), out);
 }
 
-bool taskev_parse_allowed_list(const char *text, char *list, size_t size)
+/*
+ * Cpus_allowed_list of the text of /proc/PID/status as text into list
+ * (false: none, too long or garbage).
+ */
+static bool taskev_parse_allowed_list(const char *text, char *list, size_t size)
 {
 	static const char key[] = "Cpus_allowed_list:";
 

@@ -23,9 +23,6 @@ int taskev_parse_io(const char *text, struct taskev_io *out);
 /* Cpus_allowed_list from the text of /proc/PID/status. */
 struct kval taskev_parse_allowed(const char *text);
 
-/* The same list as text into list (false: none, too long or garbage). */
-bool taskev_parse_allowed_list(const char *text, char *list, size_t size);
-
 /* smaps_rollup text: Private_Clean + Private_Dirty in bytes. */
 struct kval taskev_parse_smaps_rollup(const char *text);
 

@@ -13,9 +13,6 @@
 
 #include "kernel/ts_types.h"
 
-/* The newest struct taskstats version whose layout we know. */
-#define TS_KNOWN_VERSION 17
-
 /*
  * Generic-netlink numbers of the TASKSTATS family (<linux/taskstats.h>),
  * carried here so the build host's header version does not matter.

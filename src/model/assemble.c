@@ -390,16 +390,3 @@ void assemble_info(const struct store_task *t, struct task_info *out)
 	if (t->have & STORE_HAVE_START)
 		out->start = t->start_real;
 }
-
-void assemble_sample(struct assemble *a, const struct store_sample *in,
-		     struct derive_state *const *states,
-		     struct derive_state *const *tstates, struct sample *out)
-{
-	assemble_begin(a, in);
-	for (size_t i = 0; i < in->ntasks; i++)
-		assemble_task(a, &in->tasks[i], states[i], ASSEMBLE_ROWS);
-	for (size_t i = 0; i < in->nthread_tasks; i++)
-		assemble_task(a, &in->thread_tasks[i], tstates[i],
-			      ASSEMBLE_THREADS);
-	assemble_end(a, in, out);
-}

@@ -13,10 +13,9 @@
  * same store samples.
  *
  *     assemble_baseline(a, in)           the readings before the first
- *     assemble_sample(a, in, states, out) each sample after it
  *
- * or, for a producer that makes its readings one task at a time (the
- * live monitor, which keeps no array of them unless recording):
+ * and each sample after it, one task at a time (the live monitor keeps
+ * no array of them unless recording; a player gives a store sample's):
  *
  *     assemble_begin(a, in)
  *     assemble_task(a, task, state, ASSEMBLE_ROWS) for each task
@@ -79,7 +78,7 @@ void assemble_free(struct assemble *a);
 /*
  * The readings before the first interval: their clocks and PSI become
  * the base (its tasks' readings are rebased by the caller, or given to
- * assemble_sample's states as the first; see derive_rebase).
+ * assemble_task as the first; see derive_rebase).
  */
 void assemble_baseline(struct assemble *a, const struct store_sample *in);
 
@@ -130,14 +129,5 @@ void assemble_context(const struct assemble *a, const struct store_task *prev,
  * recordings the same from the samples it reads.
  */
 void assemble_info(const struct store_task *t, struct task_info *out);
-
-/*
- * The whole of it for a sample held at once: states[i] is the state of
- * in->tasks[i], tstates[i] of in->thread_tasks[i] (NULL when there are
- * none).
- */
-void assemble_sample(struct assemble *a, const struct store_sample *in,
-		     struct derive_state *const *states,
-		     struct derive_state *const *tstates, struct sample *out);
 
 #endif

@@ -398,21 +398,6 @@ void delta_figures(const struct delta *iv, double dt, double lived,
 				     dt > 0 && lived > 0 ? lived / dt * 100.0 : 0);
 }
 
-/* A thread lives at most the window, and at most its age. */
-static double lived_thread(const struct delta_bounds *b, double dt)
-{
-	return b->age > 0 && b->age < dt ? b->age : dt;
-}
-
-int delta_row(const struct ts_reading *prev, const struct ts_reading *cur,
-	      double dt, const struct delta_bounds *b, struct row *row)
-{
-	struct delta iv;
-	int dropped = delta_interval(prev, cur, b, &iv);
-	delta_figures(&iv, dt, b->thread ? lived_thread(b, dt) : 0, row);
-	return dropped;
-}
-
 void delta_psi(const struct psi_reading *prev, const struct psi_reading *cur,
 	       struct psi_sample *out)
 {

@@ -182,13 +182,6 @@ double delta_total(const struct cat_figure d[NCAT], bool have_run,
 		   double run_pct, double lived_pct);
 
 /*
- * The fill of delta_interval + delta_figures, for one interval; a
- * thread's (b->thread) lived time is the window, or its age if less.
- */
-int delta_row(const struct ts_reading *prev, const struct ts_reading *cur,
-	      double dt, const struct delta_bounds *b, struct row *row);
-
-/*
  * The categories with true figures while delay accounting is on
  * (acct_on) or off: the scheduler always times run-queue waits, the
  * kernel the others only while it is on. A task alive when it came on

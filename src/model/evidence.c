@@ -461,11 +461,3 @@ const struct kval *evidence_value(const void *base,
 {
 	return (const struct kval *)((const char *)base + f->offset);
 }
-
-const struct evidence_field *evidence_field_by_name(const char *name)
-{
-	for (size_t i = 0; name && i < evidence_nfields; i++)
-		if (strcmp(evidence_fields[i].name, name) == 0)
-			return &evidence_fields[i];
-	return NULL;
-}

@@ -179,7 +179,4 @@ extern const size_t evidence_disk_nfields;
 const struct kval *evidence_value(const void *base,
 				  const struct evidence_field *f);
 
-/* The field with that name, or NULL. */
-const struct evidence_field *evidence_field_by_name(const char *name);
-
 #endif

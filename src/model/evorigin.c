@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/cgroup.h"
+#include "lib/cgroup_parse.h"
 #include "model/evorigin.h"
 
 /* The path of hierarchy hier's line (NULL: v2) of /proc/PID/cgroup. */

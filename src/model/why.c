@@ -350,22 +350,6 @@ int why_share(const struct why_hold *h, size_t n, double part_us,
 	return best;
 }
 
-struct why_result why_eval(enum cat cat, bool have_delay, double delay_us,
-			   const struct evidence *ev)
-{
-	struct why_result r = { WHY_NONE, -1, -1 };
-	struct why_hold h[WHY_HOLDS];
-	double share[WHY_HOLDS];
-	size_t n;
-	int best;
-
-	if (!have_delay)
-		return r;
-	n = why_holds(cat, delay_us, ev, h);
-	best = why_share(h, n, delay_us, share);
-	return best >= 0 ? h[best].r : r;
-}
-
 /* A device's name, or MAJ:MIN when diskstats did not name it. */
 static const char *dev_name(const char *name, unsigned major, unsigned minor,
 			    char *buf, size_t size)

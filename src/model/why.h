@@ -132,14 +132,6 @@ size_t why_holds(enum cat cat, double part_us, const struct evidence *ev,
 		 struct why_hold out[WHY_HOLDS]);
 
 /*
- * The binding cause of category cat's stall alone: delay_us is the
- * task's delay of that category in the interval (have_delay false:
- * unknown); the one of why_holds that accounts for most of it.
- */
-struct why_result why_eval(enum cat cat, bool have_delay, double delay_us,
-			   const struct evidence *ev);
-
-/*
  * Share out part_us among the n causes of h (why_holds): the largest
  * estimate first (ties: the first), each at most what is left, the
  * residual ones last. share_us[i] is h[i]'s. Returns the index of the

@@ -36,7 +36,8 @@ json_object *json_read_get(json_object *o, const char *key)
 	return v;
 }
 
-bool json_read_is_num(json_object *v)
+/* Is v a JSON number (an integer or not)? */
+static bool json_read_is_num(json_object *v)
 {
 	return json_object_is_type(v, json_type_double) ||
 	       json_object_is_type(v, json_type_int);

@@ -60,7 +60,6 @@ void json_read_free(struct json_read *rp);
 
 /* Values of an object: NULL, NAN or dflt when absent or of another type. */
 json_object *json_read_get(json_object *o, const char *key);
-bool json_read_is_num(json_object *v);
 double json_read_num(json_object *v);
 long long json_read_int_or(json_object *v, long long dflt);
 const char *json_read_str(json_object *v);

@@ -503,37 +503,28 @@ static void player_free(struct producer *p)
 	free(pl);
 }
 
+/* What the player does with a recording of either format. */
+#define PLAYER_OPS \
+	.sample = sample, \
+	.set_threads = set_threads, \
+	.set_cgroups = set_cgroups, \
+	.step = step, \
+	.jump = jump, \
+	.pause = pause_play, \
+	.paused = paused, \
+	.position = position, \
+	.done = done, \
+	.damaged = damaged, \
+	.words = words, \
+	.free = player_free
+
+static const struct producer_ops player_ops = { PLAYER_OPS };
+
 /* Recordings of readings: the model runs here, so -a and -d work. */
 static const struct producer_ops player_store_ops = {
-	.sample = sample,
-	.set_threads = set_threads,
+	PLAYER_OPS,
 	.set_accumulate = set_accumulate,
 	.set_interval = set_interval,
-	.set_cgroups = set_cgroups,
-	.step = step,
-	.jump = jump,
-	.pause = pause_play,
-	.paused = paused,
-	.position = position,
-	.done = done,
-	.damaged = damaged,
-	.words = words,
-	.free = player_free,
-};
-
-static const struct producer_ops player_ops = {
-	.sample = sample,
-	.set_threads = set_threads,
-	.set_cgroups = set_cgroups,
-	.step = step,
-	.jump = jump,
-	.pause = pause_play,
-	.paused = paused,
-	.position = position,
-	.done = done,
-	.damaged = damaged,
-	.words = words,
-	.free = player_free,
 };
 
 struct producer *player_open_set(const char *const *paths, size_t npaths,
@@ -592,12 +583,4 @@ struct producer *player_open_set(const char *const *paths, size_t npaths,
 	}
 	update_problem(pl);
 	return &pl->p;
-}
-
-struct producer *player_open(const char *path, bool threads,
-			     const char *cgroup_within, char *err,
-			     size_t errsize)
-{
-	return player_open_set(&path, 1, NAN, NAN, threads, cgroup_within, -1,
-			       err, errsize);
 }

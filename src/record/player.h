@@ -14,17 +14,10 @@
 struct producer;
 
 /*
- * Open the recording at path. threads: start with thread rows;
- * cgroup_within: only rows of tasks in this v2 subtree (normalised), or
- * NULL. On failure returns NULL with a translated message in err.
- */
-struct producer *player_open(const char *path, bool threads,
-			     const char *cgroup_within, char *err,
-			     size_t errsize);
-
-/*
- * The same for several recordings (files or directories: replay_set.h)
- * as one timeline, only the samples between begin and end (epoch
+ * Open the recordings at paths (files or directories: replay_set.h) as
+ * one timeline. threads: start with thread rows; cgroup_within: only rows
+ * of tasks in this v2 subtree (normalised), or NULL. On failure returns
+ * NULL with a translated message in err. It holds only the samples between begin and end (epoch
  * seconds; NAN: no bound). Reading stops as soon as cancel_fd is
  * readable (-1: never): NULL with errno EINTR, and a sample() then fails
  * with EINTR. No usable sample at all is a failure too (errno ENODATA).

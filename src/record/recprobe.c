@@ -66,7 +66,7 @@ double recprobe_ndjson_start(const char *path)
 
 	if (fd < 0)
 		return NAN;
-	/* a pipe or FIFO is read once, by replay_open: nothing is taken here */
+	/* a pipe or FIFO is read once, by replay_open_opts: nothing is taken here */
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return NAN;

@@ -95,11 +95,6 @@ struct replay *replay_open_opts(const char *path, const struct replay_opts *o,
 	return rp;
 }
 
-struct replay *replay_open(const char *path, char *err, size_t errsize)
-{
-	return replay_open_opts(path, NULL, err, errsize);
-}
-
 size_t replay_count(const struct replay *rp)
 {
 	return rp->n;
@@ -206,11 +201,6 @@ int replay_get(struct replay *rp, size_t index, struct sample *out)
 const char *replay_skipped(const struct replay *rp)
 {
 	return *rp->skipped_note ? rp->skipped_note : NULL;
-}
-
-size_t replay_find_time(const struct replay *rp, double epoch)
-{
-	return replay_index_find_time(rp, epoch);
 }
 
 double replay_time(const struct replay *rp, size_t index)

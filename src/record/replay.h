@@ -4,7 +4,7 @@
  * same struct sample the live source fills, so views cannot tell them
  * apart.
  *
- * replay_open() reads the file once and keeps only an index (offset,
+ * replay_open_opts() reads the file once and keeps only an index (offset,
  * length, time, line: 48 bytes a sample); it parses headers in full but
  * only checks the shape of sample lines, so that a recording of hours
  * opens in about the time it takes to read it. replay_get() parses one
@@ -99,15 +99,12 @@ struct rec_header {
 };
 
 /*
- * Open and index a recording (gzip-compressed or not, whatever its name).
- * Returns NULL with a translated message in err when path cannot be read,
- * is empty, is not a recording, or starts with a format version newer
- * than ours. Damage further in does not fail (see above).
- */
-struct replay *replay_open(const char *path, char *err, size_t errsize);
-/*
- * The same with options (NULL: none). Interrupted through
- * opts->cancel_fd: NULL with errno EINTR.
+ * Open and index a recording (gzip-compressed or not, whatever its name)
+ * with options (NULL: none). Returns NULL with a translated message in
+ * err when path cannot be read, is empty, is not a recording, or starts
+ * with a format version newer than ours; interrupted through
+ * opts->cancel_fd: NULL with errno EINTR. Damage further in does not
+ * fail (see above).
  */
 struct replay *replay_open_opts(const char *path, const struct replay_opts *o,
 				char *err, size_t errsize);
@@ -132,12 +129,6 @@ int replay_get(struct replay *rp, size_t index, struct sample *out);
  * was skipped: it nests deeper than 16 levels"), or NULL.
  */
 const char *replay_skipped(const struct replay *rp);
-
-/*
- * The index of the latest sample whose time is at or before epoch; 0 when
- * every sample is later (or there is none).
- */
-size_t replay_find_time(const struct replay *rp, double epoch);
 
 /* The time of sample index (epoch seconds), NAN when it has none. */
 double replay_time(const struct replay *rp, size_t index);

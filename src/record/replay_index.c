@@ -87,7 +87,7 @@ static bool add_session(struct replay *rp, json_object *o)
 	return true;
 }
 
-/* --- the scan of replay_open --- */
+/* --- the scan of replay_open_opts --- */
 
 /*
  * Opening must be quick for a recording of hours, and json-c builds every
@@ -113,7 +113,7 @@ struct scan {
 	struct skip pending_why;
 	double last_time;      /* of the session's last sample, NAN: none */
 	bool stop;             /* reading went as far as it may */
-	bool fail;             /* replay_open fails with err */
+	bool fail;             /* replay_open_opts fails with err */
 	bool cancelled;        /* ... because the cancel fd said so */
 	bool copy;             /* samples go to rp->fd, a copy */
 	off_t copy_len;        /* its length */
@@ -740,23 +740,4 @@ int replay_index_scan(struct replay *rp, int fd, bool regular,
 	if (sc.cancelled)
 		errno = EINTR;
 	return sc.fail ? -1 : 0;
-}
-
-size_t replay_index_find_time(const struct replay *rp, double epoch)
-{
-	size_t best = 0;
-	bool found = false;
-
-	/* linear: times may step back where a session follows a clock change */
-	for (size_t i = 0; i < rp->n; i++) {
-		double t = rp->idx[i].time;
-
-		if (!(t <= epoch))
-			continue;
-		if (!found || t >= rp->idx[best].time) {
-			best = i;
-			found = true;
-		}
-	}
-	return best;
 }

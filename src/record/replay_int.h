@@ -102,9 +102,6 @@ struct replay {
  */
 int replay_index_scan(struct replay *rp, int fd, bool regular,
 		      const char *path, char *err, size_t errsize);
-/* See replay_find_time(). */
-size_t replay_index_find_time(const struct replay *rp, double epoch);
-
 /* replay_parse.c: */
 /* Has the cancel descriptor become readable? */
 bool replay_parse_cancelled(const struct replay *rp);

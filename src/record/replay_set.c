@@ -3,7 +3,7 @@
  * Several recordings as one timeline: the files are ordered by when their
  * samples start (recprobe.h: read from their start alone), those the
  * time window cannot touch are left closed, the others opened with
- * replay_open(), and the samples in the window indexed as (file, sample)
+ * replay_open_opts(), and the samples in the window indexed as (file, sample)
  * pairs. The rules are in replay_set.h.
  */
 #include <config.h>
@@ -385,13 +385,6 @@ static int open_members(struct replay_set *set, double begin, double end,
 	return 0;
 }
 
-struct replay_set *replay_set_open(const char *const *paths, size_t n,
-				   double begin, double end, char *err,
-				   size_t errsize)
-{
-	return replay_set_open_cancel(paths, n, begin, end, -1, err, errsize);
-}
-
 struct replay_set *replay_set_open_cancel(const char *const *paths, size_t n,
 					  double begin, double end,
 					  int cancel_fd, char *err,
@@ -451,11 +444,6 @@ bool replay_set_all_store(const struct replay_set *set)
 		if (set->m[i].rp)
 			return false;
 	return set->nopen > 0;
-}
-
-size_t replay_set_files(const struct replay_set *set)
-{
-	return set->nopen;
 }
 
 int replay_set_get(struct replay_set *set, size_t index, struct sample *out)

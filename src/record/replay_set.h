@@ -43,14 +43,8 @@ struct replay_set;
  * Open the n paths (files or directories) for samples in [begin, end].
  * NULL with a translated message in err when a named file cannot be
  * replayed or when there is no recording at all. A window that holds no
- * sample is not a failure: the set is then empty.
- */
-struct replay_set *replay_set_open(const char *const *paths, size_t n,
-				   double begin, double end, char *err,
-				   size_t errsize);
-/*
- * The same, reading stopped as soon as cancel_fd is readable (-1: never):
- * NULL with errno EINTR.
+ * sample is not a failure: the set is then empty. Reading stops as soon
+ * as cancel_fd is readable (-1: never): NULL with errno EINTR.
  */
 struct replay_set *replay_set_open_cancel(const char *const *paths, size_t n,
 					  double begin, double end,
@@ -92,14 +86,14 @@ int replay_set_store_read(struct replay_set *set, size_t file, size_t entry,
 /* As replay_skipped(), named by its file when there are several. */
 const char *replay_set_skipped(const struct replay_set *set);
 
-/* As replay_find_time(), across the set. */
+/*
+ * The index of the latest sample in the set whose time is at or before
+ * epoch; 0 when every sample is later (or there is none).
+ */
 size_t replay_set_find_time(const struct replay_set *set, double epoch);
 
 /* Every file replayed is a recording of readings (and there is one). */
 bool replay_set_all_store(const struct replay_set *set);
-
-/* The number of files replayed. */
-size_t replay_set_files(const struct replay_set *set);
 
 /*
  * NULL, or a translated note of what was skipped: the files' damage

@@ -124,14 +124,3 @@ const char *keys_name(int key, char *buf, size_t size)
 		snprintf(buf, size, "#%d", key);
 	return buf;
 }
-
-bool keys_unique(void)
-{
-	size_t n;
-	const struct key_binding *t = keys_table(&n);
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n; j++)
-			if (t[i].key == t[j].key)
-				return false;
-	return true;
-}

@@ -79,7 +79,4 @@ const char *keys_name(int key, char *buf, size_t size);
 /* The first key bound to an action (with that arg), or -1. */
 int keys_for_action(key_action_fn *a, int arg);
 
-/* true when no key is bound twice (a unit test guards this). */
-bool keys_unique(void);
-
 #endif

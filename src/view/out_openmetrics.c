@@ -514,21 +514,15 @@ static void write_psi(FILE *f, enum out_openmetrics_format fmt,
 	}
 }
 
+/* A family of one sample without labels: a counter's or a gauge's. */
 static void single(FILE *f, enum out_openmetrics_format fmt, const char *name,
-		   const char *help, uint64_t v)
+		   enum kind kind, const char *help, uint64_t v)
 {
-	family(f, fmt, name, COUNTER, help);
-	counter(f, name);
-	putc(' ', f);
-	put_u64(f, v);
-	putc('\n', f);
-}
-
-static void gauge(FILE *f, enum out_openmetrics_format fmt, const char *name,
-		  const char *help, uint64_t v)
-{
-	family(f, fmt, name, GAUGE, help);
-	fputs(name, f);
+	family(f, fmt, name, kind, help);
+	if (kind == COUNTER)
+		counter(f, name);
+	else
+		fputs(name, f);
 	putc(' ', f);
 	put_u64(f, v);
 	putc('\n', f);
@@ -553,12 +547,12 @@ static void write_state(FILE *f, enum out_openmetrics_format fmt,
 	put_sec(f, t->time);
 	putc('\n', f);
 	if (t->delayacct_known)
-		gauge(f, fmt, "stalltop_delay_accounting",
-		      "1 when the kernel's delay accounting was on at the last "
-		      "sample; 0: the delay counters cannot grow.",
-		      t->delayacct ? 1 : 0);
-	gauge(f, fmt, "stalltop_tasks", "Processes known at the last sample.",
-	      t->nprocs);
+		single(f, fmt, "stalltop_delay_accounting", GAUGE,
+		       "1 when the kernel's delay accounting was on at the last "
+		       "sample; 0: the delay counters cannot grow.",
+		       t->delayacct ? 1 : 0);
+	single(f, fmt, "stalltop_tasks", GAUGE,
+	       "Processes known at the last sample.", t->nprocs);
 }
 
 int out_openmetrics_write(FILE *f, const struct out_openmetrics *m,
@@ -590,12 +584,12 @@ int out_openmetrics_write(FILE *f, const struct out_openmetrics *m,
 		write_psi(f, fmt, t, PSI_SOME);
 		write_psi(f, fmt, t, PSI_FULL);
 	}
-	single(f, fmt, "stalltop_events_lost",
+	single(f, fmt, "stalltop_events_lost", COUNTER,
 	       "Fork, exit and exit-record notifications lost since stalltop started.",
 	       t->events_lost);
-	single(f, fmt, "stalltop_exit_records_lost",
+	single(f, fmt, "stalltop_exit_records_lost", COUNTER,
 	       "Exit records lost since stalltop started.", t->exit_records_lost);
-	single(f, fmt, "stalltop_dropped_figures",
+	single(f, fmt, "stalltop_dropped_figures", COUNTER,
 	       "Figures dropped as impossible, summed over the samples.",
 	       t->dropped);
 	if (fmt == OUT_OPENMETRICS_OM)

@@ -30,6 +30,7 @@
 #include "kernel/procfs.h"
 #include "kernel/sysinfo.h"
 #include "kernel/taskev.h"
+#include "lib/cgroup_parse.h"
 #include "model/evidence.h"
 
 static void check_kval(const struct kval *k)

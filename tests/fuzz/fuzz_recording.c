@@ -72,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size && write(fd, data, size) != (ssize_t)size)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	struct replay *rp = replay_open(path, err, sizeof(err));
+	struct replay *rp = replay_open_opts(path, NULL, err, sizeof(err));
 	close(fd);
 	if (!rp) {
 		FUZZ_CHECK(*err);

@@ -2,12 +2,14 @@
 /*
  * What the store's tests and bench/storesize share: a random sequence
  * that is the same each run (xorshift64, a seed per program), a file in
- * memory to write records to, and strings that stay until the end (the
- * codec takes `const char *` strings whose storage the caller keeps).
+ * memory to write records to, strings that stay until the end (the
+ * codec takes `const char *` strings whose storage the caller keeps),
+ * and a count of the recordings a directory holds.
  */
 #ifndef STALLTOP_STORETEST_H
 #define STALLTOP_STORETEST_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -162,6 +164,20 @@ static inline void storetest_retime(int fd, off_t at, size_t size, double time)
 		exit(1);
 	}
 	free(r);
+}
+
+/* The files of dir that are recordings of ours (stalltop-*), counted. */
+static inline int storetest_count_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += strncmp(e->d_name, "stalltop-", 9) == 0;
+	if (d)
+		closedir(d);
+	return n;
 }
 
 #endif

@@ -17,6 +17,21 @@
 #include "model/wchan.h"
 #include "unit.h"
 
+/* A whole store sample through the model: its tasks, then its threads. */
+static void assemble_sample(struct assemble *a, const struct store_sample *in,
+			    struct derive_state *const *states,
+			    struct derive_state *const *tstates,
+			    struct sample *out)
+{
+	assemble_begin(a, in);
+	for (size_t i = 0; i < in->ntasks; i++)
+		assemble_task(a, &in->tasks[i], states[i], ASSEMBLE_ROWS);
+	for (size_t i = 0; i < in->nthread_tasks; i++)
+		assemble_task(a, &in->thread_tasks[i], tstates[i],
+			      ASSEMBLE_THREADS);
+	assemble_end(a, in, out);
+}
+
 static const uint32_t ALL = (1u << NCAT) - 1;
 
 /* A task's reading at mono time `at`, every category given and true. */

@@ -21,6 +21,7 @@
 
 #include "kernel/cgroup.h"
 #include "kernel/psi.h"
+#include "lib/cgroup_parse.h"
 #include "unit.h"
 #include "view/output.h"
 

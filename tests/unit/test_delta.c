@@ -31,6 +31,18 @@ static struct ts_reading reading(uint64_t cpu_count, uint64_t cpu_ns,
 }
 
 /* A process's readings (TGID), no age known: nothing to check against. */
+/* One interval's figures, delta_interval + delta_figures; a thread's
+ * (b->thread) lived time is the window, or its age if less. */
+static int delta_row(const struct ts_reading *prev, const struct ts_reading *cur,
+		     double dt, const struct delta_bounds *b, struct row *row)
+{
+	struct delta iv;
+	int dropped = delta_interval(prev, cur, b, &iv);
+	double lived = b->age > 0 && b->age < dt ? b->age : dt;
+	delta_figures(&iv, dt, b->thread ? lived : 0, row);
+	return dropped;
+}
+
 static const struct delta_bounds PROC = { .cats = (1u << NCAT) - 1 };
 
 static void test_rates(void)

@@ -27,6 +27,7 @@
 #include "kernel/procfs.h"
 #include "kernel/sysinfo.h"
 #include "kernel/taskev.h"
+#include "lib/cgroup_parse.h"
 #include "model/evidence.h"
 #include "unit.h"
 

@@ -64,7 +64,9 @@ static void test_table(void)
 	size_t n;
 	const struct key_binding *t = keys_table(&n);
 	CHECK(n > 30);
-	CHECK(keys_unique());
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			CHECK(t[i].key != t[j].key);
 
 	/* the keys that were kept free for them: replay stepping, cgroups */
 	static const struct {

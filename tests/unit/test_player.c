@@ -132,7 +132,8 @@ static void write_file(int session)
 static struct producer *open_player(void)
 {
 	char err[512] = "";
-	struct producer *p = player_open(path, false, NULL, err, sizeof(err));
+	struct producer *p = player_open_set(&(const char *){ path },
+			    1, NAN, NAN, false, NULL, -1, err, sizeof(err));
 
 	if (!p)
 		fprintf(stderr, "player_open: %s\n", err);

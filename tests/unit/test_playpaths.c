@@ -429,7 +429,8 @@ static void check_mode(const char *name, bool threads, bool cgroups,
 
 	make_sequence(threads, cgroups);
 	write_file();
-	p = player_open(path, threads, NULL, err, sizeof(err));
+	p = player_open_set(&(const char *){ path },
+			    1, NAN, NAN, threads, NULL, -1, err, sizeof(err));
 	if (!p)
 		fprintf(stderr, "%s: player_open: %s\n", name, err);
 	CHECK(p && en && co);

@@ -40,7 +40,7 @@ static void test_read_full(void)
 	struct timespec ts;
 	double now;
 
-	psi_read(FIXTURES "/psi/full", &r);
+	psi_read_dir(FIXTURES "/psi/full", "", &r);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 	CHECK(r.when > 0 && r.when <= now);
@@ -120,7 +120,7 @@ static void test_read_noirq(void)
 {
 	struct psi_reading r;
 
-	psi_read(FIXTURES "/psi/noirq", &r);
+	psi_read_dir(FIXTURES "/psi/noirq", "", &r);
 	LINE_EQ(r.line[PSI_CPU][PSI_SOME], 3.30, 0.89, 0.47, 3220379);
 	CHECK(!r.line[PSI_CPU][PSI_FULL].present);
 	LINE_EQ(r.line[PSI_MEMORY][PSI_SOME], 0, 0, 0, 0);
@@ -135,7 +135,7 @@ static void test_read_odd(void)
 {
 	struct psi_reading r;
 
-	psi_read(FIXTURES "/psi/odd", &r);
+	psi_read_dir(FIXTURES "/psi/odd", "", &r);
 	/* Only the good full line survives the garbage; unknown field ok. */
 	CHECK(!r.line[PSI_CPU][PSI_SOME].present);
 	LINE_EQ(r.line[PSI_CPU][PSI_FULL], 2.50, 1.25, 0.75, 777);
@@ -152,7 +152,7 @@ static void test_read_missing_dir(void)
 {
 	struct psi_reading r;
 
-	psi_read(FIXTURES "/psi/does-not-exist", &r);
+	psi_read_dir(FIXTURES "/psi/does-not-exist", "", &r);
 	CHECK(r.when > 0);
 	for (int i = 0; i < NPSI; i++)
 		for (int k = 0; k < NPSI_KIND; k++)
@@ -299,8 +299,8 @@ static void test_interval(void)
 	CHECK(!s.s[PSI_CPU][PSI_SOME].have_pct);
 
 	/* Two real reads of the same files: 0 % (the totals did not move). */
-	psi_read(FIXTURES "/psi/full", &a);
-	psi_read(FIXTURES "/psi/full", &b);
+	psi_read_dir(FIXTURES "/psi/full", "", &a);
+	psi_read_dir(FIXTURES "/psi/full", "", &b);
 	b.when = a.when + 1.0;
 	delta_psi(&a, &b, &s);
 	CHECK(s.s[PSI_IRQ][PSI_FULL].have_pct);

@@ -385,7 +385,7 @@ static void test_fires(void)
 		return;
 	}
 	/* For the log: how loaded the machine was before ours. */
-	psi_read("/proc/pressure", &before);
+	psi_read_dir("/proc/pressure", "", &before);
 	if (sched_getaffinity(0, sizeof(set), &set) < 0)
 		exit(99);
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {

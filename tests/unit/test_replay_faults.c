@@ -94,7 +94,7 @@ static const char *file(const char *name, ...)
 /* Open path: n samples, a problem holding want (NULL: none). */
 static struct replay *opened(const char *path, size_t n, const char *want)
 {
-	struct replay *rp = replay_open(path, err, sizeof(err));
+	struct replay *rp = replay_open_opts(path, NULL, err, sizeof(err));
 
 	CHECK(rp != NULL);
 	if (!rp) {
@@ -241,7 +241,7 @@ static void test_order(void)
 	/* the same file twice: the second adds nothing */
 	const char *g = file("twice.ndjson", header, sample(1), sample(2), NULL);
 	const char *paths[] = { g, g };
-	struct replay_set *set = replay_set_open(paths, 2, NAN, NAN, err,
+	struct replay_set *set = replay_set_open_cancel(paths, 2, NAN, NAN, -1, err,
 						 sizeof(err));
 	CHECK(set != NULL);
 	if (set) {
@@ -289,7 +289,7 @@ static void test_first_line(void)
 	text[n] = '\n';
 	put(tmp_path("first.ndjson"), text, n + 1);
 	free(text);
-	CHECK(replay_open(tmp_path("first.ndjson"), err, sizeof(err)) == NULL);
+	CHECK(replay_open_opts(tmp_path("first.ndjson"), NULL, err, sizeof(err)) == NULL);
 	CHECK(strstr(err, "is not a stalltop recording (its first line is not "
 		      "a recording header)") != NULL);
 	/* the header: at most 255 bytes of each string are kept */

@@ -26,6 +26,7 @@
 
 #include "record/rotate.h"
 #include "record/storefile.h"
+#include "../lib/storetest.h"
 #include "unit.h"
 
 #define PERIOD 10
@@ -98,19 +99,6 @@ static uint64_t noise(unsigned k, unsigned i)
 	x ^= x >> 29;
 	x *= UINT64_C(0xBF58476D1CE4E5B9);
 	return x ^ x >> 32;
-}
-
-static int count_files(void)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	while (d && (e = readdir(d)))
-		n += strncmp(e->d_name, "stalltop-", 9) == 0;
-	if (d)
-		closedir(d);
-	return n;
 }
 
 /*
@@ -192,20 +180,6 @@ static size_t dir_times(const char *d, double *got, size_t max)
 	return n;
 }
 
-/* The files of d that are ours (stalltop-*), counted. */
-static int count_in(const char *d)
-{
-	DIR *dd = opendir(d);
-	struct dirent *e;
-	int n = 0;
-
-	while (dd && (e = readdir(dd)))
-		n += strncmp(e->d_name, "stalltop-", 9) == 0;
-	if (dd)
-		closedir(dd);
-	return n;
-}
-
 /* Write s, which must go in; the note it left (or NULL) in *note. */
 static void put(struct rotator *r, struct store_sample s, char *note,
 		size_t size)
@@ -265,7 +239,7 @@ static void jump_forward(void)
 	for (t = base - 5 * PERIOD; t < base; t += 2.5)
 		put(r, at(t), note, sizeof(note));
 	rotate_close(r);
-	CHECK_EQ_U(count_in(d), 6);
+	CHECK_EQ_U(storetest_count_files(d), 6);
 
 	{
 		struct rotate_opts o = { .keep = 7, .period = PERIOD,
@@ -292,7 +266,7 @@ static void jump_forward(void)
 	t += 5;
 	put(r, at_boot(t, t - 1.0 - offset), note, sizeof(note));
 	CHECK(strstr(note, "jumped back by 10.0 days") != NULL);
-	CHECK_EQ_U(count_in(d), 9); /* six, base.1 (the start), the jump's,
+	CHECK_EQ_U(storetest_count_files(d), 9); /* six, base.1 (the start), the jump's,
 				      base.2 (the return) */
 	for (int i = 0; i <= 5; i++) {
 		name_in(d, base - i * PERIOD, 0, path, sizeof(path));
@@ -485,7 +459,7 @@ int main(void)
 	name_of(base + PERIOD, 0, path, sizeof(path));
 	CHECK(exists(path));
 	CHECK(exists(other));
-	CHECK_EQ_U(count_files(), 4);
+	CHECK_EQ_U(storetest_count_files(dir), 4);
 	/* each file whole, on its own: the boundary sample opens a period */
 	replays(path, times + 4, 4);
 	name_of(base + 2 * PERIOD, 0, path, sizeof(path));

@@ -19,7 +19,6 @@
  */
 #include <config.h>
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +29,7 @@
 
 #include "record/rotate.h"
 #include "record/storefile.h"
+#include "../lib/storetest.h"
 #include "unit.h"
 
 /* Central European time, as Europe/Berlin is since 1996 */
@@ -114,20 +114,6 @@ static bool exists(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0;
-}
-
-/* The files of d that are ours (stalltop-*), counted. */
-static int count_in(const char *d)
-{
-	DIR *dd = opendir(d);
-	struct dirent *e;
-	int n = 0;
-
-	while (dd && (e = readdir(dd)))
-		n += strncmp(e->d_name, "stalltop-", 9) == 0;
-	if (dd)
-		closedir(dd);
-	return n;
 }
 
 /*
@@ -263,7 +249,7 @@ static void each_in_its_day(const char *what, const char *tz,
 		files++;
 		i = j;
 	}
-	CHECK_EQ_U(count_in(u.dir), files);
+	CHECK_EQ_U(storetest_count_files(u.dir), files);
 	{
 		char cmd[128];
 
@@ -389,7 +375,7 @@ static void retention(const char *what, const char *tz, long (*off)(time_t),
 						"missing" : "still there");
 			}
 		}
-		if (count_in(u.dir) != want)
+		if (storetest_count_files(u.dir) != want)
 			ok = 0;
 		CHECK(ok);
 	}

@@ -1279,7 +1279,8 @@ static bool play_loaded(struct played *pl, int n)
 		CHECK(ndjson_rec_write(rec, &smp) == 0);
 	}
 	CHECK(ndjson_rec_close(rec) == 0);
-	pl->m = player_open(pl->path, false, NULL, err, sizeof(err));
+	pl->m = player_open_set(&(const char *){ pl->path },
+			    1, NAN, NAN, false, NULL, -1, err, sizeof(err));
 	pl->loop = evloop_new();
 	CHECK(pl->m != NULL && pl->loop != NULL);
 	if (!pl->m)

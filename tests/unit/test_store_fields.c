@@ -29,6 +29,7 @@
 #include "record/record.h"
 #include "record/replay_set.h"
 #include "store/schema.h"
+#include "../lib/store_kvals.h"
 #include "unit.h"
 
 #define NS 70           /* samples: key frames at 0 and RECORD_KEY_EVERY */
@@ -185,40 +186,6 @@ static void make_task(struct world *x, struct store_task *k, int i, unsigned n,
 	k->cmdline = str[1];
 	k->user = str[2];
 	k->cgroup = str[3];
-}
-
-/* Every struct kval of an evidence reading, by where it is. */
-#define KV(m) offsetof(struct evidence_reading, m)
-static const size_t kvals[] = {
-	KV(cpu.quota_us), KV(cpu.period_us), KV(cpu.nr_periods),
-	KV(cpu.nr_throttled), KV(cpu.throttled_us), KV(cpu.usage_us),
-	KV(mem.max), KV(mem.high), KV(mem.current), KV(mem.ev_low),
-	KV(mem.ev_high), KV(mem.ev_max), KV(mem.ev_oom), KV(mem.ev_oom_kill),
-	KV(mem.failcnt), KV(mem.swap_current), KV(mem.swap_max),
-	KV(mem.memsw_usage), KV(mem.memsw_limit), KV(mem.memsw_failcnt),
-	KV(mem.refault_anon), KV(mem.refault_file), KV(mem.refault),
-	KV(sysmem.mem_total), KV(sysmem.mem_free), KV(sysmem.mem_available),
-	KV(sysmem.swap_total), KV(sysmem.swap_free), KV(load.procs_running),
-	KV(load.procs_blocked), KV(load.cpus_online), KV(tio.rchar),
-	KV(tio.wchar), KV(tio.read_bytes), KV(tio.write_bytes),
-	KV(tio.cancelled_write_bytes), KV(tcpu.allowed_cpus),
-	KV(tcpu.threads), KV(tcpu.runnable_threads), KV(cpus.in_idle),
-	KV(cpus.in_total), KV(cpus.out_idle), KV(cpus.out_total),
-	KV(tmem.private_bytes), KV(states.nr_running), KV(states.nr_sleeping),
-	KV(states.nr_uninterruptible), KV(states.nr_stopped),
-	KV(states.nr_io_wait), KV(states.nr_tasks), KV(forks), KV(cpus.out_nice),
-};
-#define NKV (sizeof(kvals) / sizeof(kvals[0]))
-#define DKV(m) offsetof(struct cg_io_dev, m)
-static const size_t dev_kvals[] = {
-	DKV(rbps), DKV(wbps), DKV(riops), DKV(wiops), DKV(rbytes),
-	DKV(wbytes), DKV(rios), DKV(wios),
-};
-#define NDKV (sizeof(dev_kvals) / sizeof(dev_kvals[0]))
-
-static struct kval *kval_at(void *base, size_t off)
-{
-	return (struct kval *)(void *)((unsigned char *)base + off);
 }
 
 /* A process's own values (its IO, CPUs, memory, forks), not its cgroups' */
@@ -639,7 +606,7 @@ int main(void)
 		CHECK(record_write(rec, &w[n].s) == 0);
 	CHECK(record_close(rec) == 0);
 
-	set = replay_set_open(paths, 1, NAN, NAN, err, sizeof(err));
+	set = replay_set_open_cancel(paths, 1, NAN, NAN, -1, err, sizeof(err));
 	CHECK(set != NULL);
 	if (!set) {
 		fprintf(stderr, "replay_set_open: %s\n", err);

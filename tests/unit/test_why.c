@@ -40,6 +40,22 @@ static struct kval val(uint64_t v)
 
 static const struct kval nomax = { .have = true, .max = true };
 
+/* The cause of why_holds that why_share gives the largest share, as a
+ * row's evidence ranks them (model/rowwhy.c); WHY_NONE without a delay. */
+static struct why_result why_eval(enum cat cat, bool have_delay,
+				  double delay_us, const struct evidence *ev)
+{
+	struct why_result r = { WHY_NONE, -1, -1 };
+	struct why_hold h[WHY_HOLDS];
+	double share[WHY_HOLDS];
+
+	if (!have_delay)
+		return r;
+	size_t n = why_holds(cat, delay_us, ev, h);
+	int best = why_share(h, n, delay_us, share);
+	return best >= 0 ? h[best].r : r;
+}
+
 static enum why_cause cause(enum cat c, double delay_us,
 			    const struct evidence *ev)
 {
@@ -66,13 +82,11 @@ static void test_fields(void)
 			      *p == '_');
 		CHECK(f->help && *f->help && f->unit && *f->unit);
 		CHECK(f->offset + sizeof(struct kval) <= sizeof(struct evidence));
-		CHECK(evidence_field_by_name(f->name) == f);
 		for (size_t j = 0; j < i; j++) {
 			CHECK(strcmp(f->name, evidence_fields[j].name) != 0);
 			CHECK(f->offset != evidence_fields[j].offset);
 		}
 	}
-	CHECK(evidence_field_by_name("nope") == NULL);
 	CHECK_EQ_U(evidence_io_dev_nfields, 8);
 	CHECK_EQ_U(evidence_disk_nfields, 6);
 	for (int c = 1; c < NWHY; c++) {
