@@ -17,8 +17,8 @@
 # and so must the sum over all samples.
 #
 # Measured (2 CPUs, beside two other nice 19 spinners, a direct-IO dd
-# loop and builds at nice 0; 8 runs): a sample's figure differs from
-# /proc/stat's growth by at most 8800 us (of about 1000000 us a second:
+# loop and builds at nice 0; 10 runs): a sample's figure differs from
+# /proc/stat's growth by at most 10500 us (of about 1000000 us a second:
 # the ticks are of 10 ms, the evidence is read a few ms after the
 # sample's time); the sums of 8 samples by at most 8300 us. Held within
 # 30000 us a sample and summed; a reading of the wrong CPUs or column
