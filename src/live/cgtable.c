@@ -1,51 +1,37 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The table of cgroups (cgtable.h): one entry per cgroup row, with its
- * pressure at the previous build and its evidence, and one per set of
- * cgroups processes are in, with their cgroups' evidence readings. A
- * pointer array sorted by key, each entry allocated on its own: rows and
- * processes point into entries while the table grows.
+ * The table of cgroups (cgtable.h): which cgroups are rows, their
+ * readings, and one entry per set of cgroups processes are in, with
+ * their cgroups' evidence readings (a pointer array sorted by key, each
+ * entry allocated on its own: processes point into entries while the
+ * table grows). What is kept of each cgroup row is the model's
+ * (model/cgmodel.h).
  */
 #include <config.h>
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "live/cgdirs.h"
 #include "live/cgtable.h"
 #include "live/evidence_read.h"
+#include "model/cgmodel.h"
 #include "model/cgname.h"
-#include "model/cgrows.h"
-#include "model/rowev.h"
 
+/* A set of cgroups processes are in. */
 struct cg {
-	char *key;                 /* a row's tree path, or the text of
-				      /proc/PID/cgroup of processes */
-	bool row;                  /* a cgroup row (else a set of cgroups) */
-	/* a row */
-	struct cgrows_state st;    /* what the model keeps of it: its
-				      pressure at the previous build, its
-				      name (cgname_of(path), made once) */
-	unsigned long gen;         /* last build that used it */
-	struct rowev_state *ev;    /* its evidence, once gathered (the
-				      model's: the reading before) */
-	/* a set of cgroups processes are in */
-	struct cgtable_members *members;
+	char *key;                 /* the text of /proc/PID/cgroup */
+	struct cgtable_members members;
 };
 
 struct cgtable {
 	struct cg_layout layout;
+	struct cgmodel *model;     /* what is kept of each cgroup row */
 	struct cg **cg;            /* sorted by key */
 	size_t n, cap;
-	struct cgroup_row *rows;
 	struct store_cgroup *read;  /* per row: what its files said */
-	struct cgrows_state **state; /* per row: its entry's st */
-	unsigned *max_unknown;     /* per row, bit c: a task's longest wait
-				      of category c is unknown */
-	size_t caprows;
-	unsigned long gen;
+	size_t capread;
 	uint64_t reads;            /* readings of processes' cgroups */
 };
 
@@ -57,8 +43,10 @@ struct cgtable {
 struct cgtable *cgtable_new(const struct cg_layout *layout)
 {
 	struct cgtable *t = calloc(1, sizeof(*t));
-	if (!t)
+	if (!t || !(t->model = cgmodel_new())) {
+		free(t);
 		return NULL;
+	}
 	t->layout = *layout;
 	return t;
 }
@@ -68,9 +56,6 @@ static void cg_free(struct cg *g)
 	if (!g)
 		return;
 	free(g->key);
-	free((char *)g->st.name);
-	free(g->ev);
-	free(g->members);
 	free(g);
 }
 
@@ -81,10 +66,8 @@ void cgtable_free(struct cgtable *t)
 	for (size_t i = 0; i < t->n; i++)
 		cg_free(t->cg[i]);
 	free(t->cg);
-	free(t->rows);
+	cgmodel_free(t->model);
 	free(t->read);
-	free(t->state);
-	free(t->max_unknown);
 	free(t);
 }
 
@@ -108,12 +91,11 @@ static struct cg *find(const struct cgtable *t, const char *key, size_t *at)
 	return NULL;
 }
 
-/* The entry of key, made (empty, of the kind asked) when there is none. */
-static struct cg *get(struct cgtable *t, const char *key, bool row)
+/* The entry of key, made (empty) when there is none. */
+static struct cg *get(struct cgtable *t, const char *key)
 {
 	size_t at;
 	struct cg *g = find(t, key, &at);
-	char name[CGNAME_MAX];
 
 	if (g)
 		return g;
@@ -125,24 +107,15 @@ static struct cg *get(struct cgtable *t, const char *key, bool row)
 		t->cg = p;
 		t->cap = nc;
 	}
-	if (!(g = calloc(1, sizeof(*g))) || !(g->key = strdup(key)))
-		goto fail;
-	g->row = row;
-	if (row) {
-		cgname_of(key, name, sizeof(name));
-		if (!(g->st.name = strdup(name)))
-			goto fail;
-	} else if (!(g->members = calloc(1, sizeof(*g->members)))) {
-		goto fail;
+	if (!(g = calloc(1, sizeof(*g))) || !(g->key = strdup(key))) {
+		cg_free(g);
+		errno = ENOMEM;
+		return NULL;
 	}
 	memmove(&t->cg[at + 1], &t->cg[at], (t->n - at) * sizeof(*t->cg));
 	t->cg[at] = g;
 	t->n++;
 	return g;
-fail:
-	cg_free(g);
-	errno = ENOMEM;
-	return NULL;
 }
 
 /* Mark path and every ancestor as used in this build. */
@@ -154,10 +127,8 @@ static int use_with_ancestors(struct cgtable *t, const char *path)
 		return 0;
 	memcpy(buf, path, len + 1);
 	for (;;) {
-		struct cg *g = get(t, buf, true);
-		if (!g)
+		if (cgmodel_use(t->model, buf) < 0)
 			return -1;
-		g->gen = t->gen;
 		char *slash = strrchr(buf, '/');
 		if (!slash || slash == buf) {
 			if (strcmp(buf, "/") != 0) {
@@ -219,36 +190,13 @@ static void read_cgroup(const struct cg_layout *l, const char *path,
 		   STORE_CG_OOM_KILL);
 }
 
-/* Room for n cgroup rows; -1 when out of memory. */
-static int reserve_rows(struct cgtable *t, size_t n)
-{
-	if (t->caprows >= n)
-		return 0;
-	struct cgroup_row *p = realloc(t->rows, n * sizeof(*p));
-	if (p)
-		t->rows = p;
-	struct store_cgroup *c = realloc(t->read, n * sizeof(*c));
-	if (c)
-		t->read = c;
-	struct cgrows_state **st = realloc(t->state, n * sizeof(*st));
-	if (st)
-		t->state = st;
-	unsigned *u = realloc(t->max_unknown, n * sizeof(*u));
-	if (u)
-		t->max_unknown = u;
-	if (!p || !c || !st || !u)
-		return -1;
-	t->caprows = n;
-	return 0;
-}
-
 int cgtable_build(struct cgtable *t, const struct row *rows, size_t n,
 	      const struct row *exited, size_t nexited, double dt,
 	      const char *within, struct cgroup_row **out, size_t *nout)
 {
 	const struct row_sets rs = { { rows, exited }, { n, exited ? nexited : 0 } };
 	size_t all = rs.n[0] + rs.n[1];
-	t->gen++;
+	cgmodel_begin(t->model);
 	for (size_t i = 0; i < all; i++) {
 		const char *p = row_at(&rs, i)->cgroup;
 		if (!p || (within && !cgname_within(p, within)))
@@ -257,47 +205,28 @@ int cgtable_build(struct cgtable *t, const struct row *rows, size_t n,
 			return -1;
 	}
 	/* forget cgroups nobody is in any more */
-	size_t kept = 0, nrows = 0;
-	for (size_t i = 0; i < t->n; i++) {
-		struct cg *g = t->cg[i];
-
-		if (g->row && g->gen != t->gen) {
-			cg_free(g);
-			continue;
-		}
-		t->cg[kept++] = g;
-		nrows += g->row;
+	cgmodel_sweep(t->model);
+	size_t nr = 0, ncg = cgmodel_count(t->model);
+	if (ncg > t->capread) {
+		struct store_cgroup *c = realloc(t->read, ncg * sizeof(*c));
+		if (!c)
+			return -1;
+		t->read = c;
+		t->capread = ncg;
 	}
-	t->n = kept;
-
-	if (reserve_rows(t, nrows) < 0)
-		return -1;
-	size_t nr = 0;
-	for (size_t i = 0; i < t->n; i++) {
-		struct cg *g = t->cg[i];
-		if (!g->row)
-			continue;
-		if (within && !cgname_within(g->key, within))
+	for (size_t i = 0; i < ncg; i++) {
+		const char *path = cgmodel_path(t->model, i);
+		if (within && !cgname_within(path, within))
 			continue; /* an ancestor of the subtree asked for */
-		t->state[nr] = &g->st;
-		read_cgroup(&t->layout, g->key, &t->read[nr++]);
+		read_cgroup(&t->layout, path, &t->read[nr++]);
 	}
-	cgrows_build(t->read, t->state, nr, rows, n, exited, nexited, dt,
-		     within, t->rows, t->max_unknown);
-	*out = t->rows;
-	*nout = nr;
-	return 0;
+	return cgmodel_rows(t->model, t->read, nr, rows, n, exited, nexited,
+			    dt, within, out, nout);
 }
 
 bool cgtable_why_have(struct cgtable *t, struct cgroup_row *g, uint64_t round)
 {
-	size_t at;
-	struct cg *e = t && g && g->path ? find(t, g->path, &at) : NULL;
-
-	if (!e || !e->row || !e->ev || !rowev_have(e->ev, round))
-		return false;
-	g->why = &e->ev->why;
-	return true;
+	return t && cgmodel_why_have(t->model, g, round);
 }
 
 int cgtable_why_gather(struct cgtable *t, struct ts_client *ts,
@@ -314,7 +243,6 @@ int cgtable_why_gather(struct cgtable *t, struct ts_client *ts,
 		.disks_prev = disks_prev,
 		.disks_cur = disks_cur,
 	};
-	struct cg *e;
 
 	if (!t || !g || !g->path) {
 		errno = EINVAL;
@@ -322,16 +250,9 @@ int cgtable_why_gather(struct cgtable *t, struct ts_client *ts,
 	}
 	if (cgtable_why_have(t, g, round))
 		return 0;
-	if (!(e = get(t, g->path, true)))
-		return -1;
-	if (!e->row) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (!e->ev && !(e->ev = calloc(1, sizeof(*e->ev))))
-		return -1;
 	evidence_read_with(d, ts, sys, &cur.r);
-	g->why = rowev_cgroup(e->ev, &cur, &in, g);
+	if (cgmodel_evidence(t->model, g, &cur, &in) < 0)
+		return -1;
 	if (read)
 		*read = cur;
 	return 0;
@@ -347,7 +268,7 @@ static struct cgtable_members *members_of(struct cgtable *t,
 		errno = EINVAL;
 		return NULL;
 	}
-	return (e = get(t, proc_cgroup, false)) ? e->members : NULL;
+	return (e = get(t, proc_cgroup)) ? &e->members : NULL;
 }
 
 int cgtable_members_expect(struct cgtable *t, const char *proc_cgroup,
@@ -406,7 +327,7 @@ void cgtable_prune(struct cgtable *t, uint64_t round)
 	for (size_t i = 0; i < t->n; i++) {
 		struct cg *g = t->cg[i];
 
-		if (g->row || g->members->round + 1 >= round)
+		if (g->members.round + 1 >= round)
 			t->cg[k++] = g;
 		else
 			cg_free(g);
@@ -421,7 +342,7 @@ struct store_cgroup *cgtable_readings(const struct cgtable *t)
 
 size_t cgtable_count(const struct cgtable *t)
 {
-	return t ? t->n : 0;
+	return t ? t->n + cgmodel_count(t->model) : 0;
 }
 
 uint64_t cgtable_reads(const struct cgtable *t)

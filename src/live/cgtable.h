@@ -1,23 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The table of cgroups, the one store of what is kept per cgroup from
- * sample to sample:
- *
- *  - the cgroup rows: task rows summed into one row per cgroup (and per
- *    ancestor: a cgroup's figures cover everything below it;
- *    model/cgrows.h), next to each cgroup's own pressure over the same
- *    interval (its reading at the previous build kept), each with its
- *    name (model/cgname.h);
- *  - a cgroup row's evidence: the model's state of it (its previous
- *    reading, model/rowev.h), so that throttling, events and pressure
- *    are the figures of the interval (cgtable_why_gather), for the rows
- *    a view shows stalled;
- *  - the evidence of the cgroups processes are in, read once a round for
- *    all processes of the same cgroups however many of them stall
- *    (cgtable_members_read).
- *
- * Entries are keyed by the row's tree path, or by the text of
- * /proc/PID/cgroup the processes share (their own cgroup in each
+ * The table of cgroups of the live monitor: which cgroups are rows (the
+ * cgroup of every task row and its ancestors: a cgroup's figures cover
+ * everything below it), their readings, made into rows, and their rows'
+ * evidence read, for the model of cgroups (model/cgmodel.h), which keeps
+ * what is kept of each from sample to sample; and the evidence of the
+ * cgroups processes are in, read once a round for all processes of the
+ * same cgroups however many of them stall (cgtable_members_read), keyed
+ * by the text of /proc/PID/cgroup they share (their own cgroup in each
  * hierarchy, which need not be their tree path).
  */
 #ifndef STALLTOP_CGTABLE_H
@@ -63,7 +53,7 @@ bool cgtable_why_have(struct cgtable *t, struct cgroup_row *g, uint64_t round);
 /*
  * Read cgroup row g's evidence through d (its directories as cgdirs_open
  * gives them; pid -1; ts, may be NULL, asks the kernel for the task
- * states of d->states1), and have the model (rowev_cgroup) make the
+ * states of d->states1), and have the model (cgmodel_evidence) make the
  * interval against its reading of round - 1 (none: current values only)
  * with the disks of the interval (may be NULL), and the causes of g's
  * stalls over an interval of interval seconds. g->why points into the

@@ -5,7 +5,7 @@
  * delay over summed events, and the longest wait, known only where every
  * task's is; and the whole row from its cgroup's readings at the sample
  * (store/sample.h: pressure totals, the kernel's counters). Pure:
- * live/cgtable.c keeps the table of cgroups and reads them.
+ * model/cgmodel.c keeps the states of cgroups.
  */
 #ifndef STALLTOP_CGROWS_H
 #define STALLTOP_CGROWS_H

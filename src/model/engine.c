@@ -1,30 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The model object over samples of readings (engine.h): the states of
- * tasks and cgroups, kept in trees (tsearch) by task life and by cgroup
- * path.
+ * tasks, kept in a tree (tsearch) by task life; those of cgroups in
+ * model/cgmodel.c.
  */
 #include <config.h>
 
 #include "model/engine.h"
 
-#include <errno.h>
 #include <search.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/assemble.h"
-#include "model/cgname.h"
-#include "model/cgrows.h"
+#include "model/cgmodel.h"
 #include "model/rowev.h"
+#include "model/tasklife.h"
 
 /* What is kept of one task life. */
 struct en_task {
-	int32_t id;
-	uint32_t life;            /* with id and start: one life */
-	uint64_t start;
-	bool thread;              /* a thread reading (thread_tasks) */
+	struct tasklife key;      /* first: tasklife_cmp */
 	uint64_t seen;            /* the round it was last given in */
 	uint64_t made;            /* the round it was first given in */
 	struct derive_state ds;
@@ -40,14 +36,6 @@ struct en_task {
 	struct store_task last;
 };
 
-/* What is kept of one cgroup. */
-struct en_cgroup {
-	char *path;
-	uint64_t seen;
-	struct cgrows_state st;
-	struct rowev_state *ev;
-};
-
 struct engine {
 	const char *within;
 	bool accumulate;
@@ -58,19 +46,12 @@ struct engine {
 	size_t nall, capall;
 	struct en_task **ended;   /* those kept, oldest first */
 	size_t nended, capended;
-	void *cgs;                /* tsearch tree of struct en_cgroup */
-	struct en_cgroup **allcg;
-	size_t nallcg, capallcg;
+	struct cgmodel *cgs;
 	/* per sample: the states of its tasks, and where their rows went */
 	struct derive_state **states;
 	struct en_task **pt;
 	long *row_at;             /* >= 0 rows[i], < -1 exited[-2 - i], -1 none */
 	size_t capstates;
-	struct cgroup_row *cgrows;
-	struct cgrows_state **cgstate;
-	struct en_cgroup **pcg;
-	unsigned *max_unknown;
-	size_t capcg;
 	struct diskstats disks_prev;
 	bool have_disks_prev;
 	double prev_query;        /* the last sample's query_start */
@@ -86,32 +67,14 @@ static void forget_disks(struct engine *en)
 	en->have_disks_prev = false;
 }
 
-static int task_cmp(const void *x, const void *y)
-{
-	const struct en_task *a = x, *b = y;
-
-	if (a->thread != b->thread)
-		return a->thread ? 1 : -1;
-	if (a->id != b->id)
-		return a->id < b->id ? -1 : 1;
-	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
-	return (a->life > b->life) - (a->life < b->life);
-}
-
-static int cg_cmp(const void *x, const void *y)
-{
-	const struct en_cgroup *a = x, *b = y;
-
-	return strcmp(a->path, b->path);
-}
-
 struct engine *engine_new(const char *cgroup_within)
 {
 	struct engine *en = calloc(1, sizeof(*en));
 
-	if (!en)
+	if (!en || !(en->cgs = cgmodel_new())) {
+		free(en);
 		return NULL;
+	}
 	en->within = cgroup_within;
 	assemble_init(&en->a, &(struct assemble_settings){
 		.cgroup_within = cgroup_within });
@@ -139,16 +102,6 @@ static void task_free(void *p)
 	free(t);
 }
 
-static void cg_free(void *p)
-{
-	struct en_cgroup *g = p;
-
-	free((char *)g->st.name);
-	free(g->ev);
-	free(g->path);
-	free(g);
-}
-
 static void nothing(void *p)
 {
 	(void)p;
@@ -162,11 +115,7 @@ void engine_reset(struct engine *en, bool accumulate)
 		task_free(en->all[i]);
 	en->nall = 0;
 	en->nended = 0;
-	tdestroy(en->cgs, nothing);
-	en->cgs = NULL;
-	for (size_t i = 0; i < en->nallcg; i++)
-		cg_free(en->allcg[i]);
-	en->nallcg = 0;
+	cgmodel_reset(en->cgs);
 	assemble_free(&en->a);
 	assemble_init(&en->a, &(struct assemble_settings){
 		.cgroup_within = en->within });
@@ -212,9 +161,9 @@ static int grow(void **v, size_t *cap, size_t need, size_t size)
 static struct en_task *task_of(struct engine *en, const struct store_task *t,
 			       bool thread)
 {
-	struct en_task key = { .id = t->r.id, .start = t->r.start,
-			       .life = t->r.life, .thread = thread };
-	struct en_task **found = tfind(&key, &en->tasks, task_cmp);
+	struct en_task key = { .key = { .id = t->r.id, .start = t->r.start,
+					.life = t->r.life, .thread = thread } };
+	struct en_task **found = tfind(&key, &en->tasks, tasklife_cmp);
 
 	if (found)
 		return *found;
@@ -226,7 +175,7 @@ static struct en_task *task_of(struct engine *en, const struct store_task *t,
 	if (!n)
 		return NULL;
 	*n = key;
-	if (!tsearch(n, &en->tasks, task_cmp)) {
+	if (!tsearch(n, &en->tasks, tasklife_cmp)) {
 		free(n);
 		return NULL;
 	}
@@ -246,7 +195,7 @@ static void sweep_tasks(struct engine *en)
 			en->all[kept++] = t;
 			continue;
 		}
-		tdelete(t, &en->tasks, task_cmp);
+		tdelete(t, &en->tasks, tasklife_cmp);
 		task_free(t);
 	}
 	en->nall = kept;
@@ -312,26 +261,7 @@ static void rebase(struct en_task *t, struct derive_state *ds,
 	}
 }
 
-static struct en_cgroup *cg_of(struct engine *en, const char *path);
 static void from_zero(struct engine *en, const struct store_sample *in);
-
-/* The cgroups' pressure of the baseline: the first interval's base. */
-static int prime_cgroups(struct engine *en, const struct store_sample *in)
-{
-	for (size_t i = 0; in->cgroups && i < in->ncgroups; i++) {
-		const char *path = in->cgroups[i].path;
-		struct en_cgroup *g;
-
-		if (!path || (en->within && !cgname_within(path, en->within)))
-			continue;
-		if (!(g = cg_of(en, path)))
-			return -1;
-		g->seen = en->round;
-		g->st.prev = in->cgroups[i].psi;
-		g->st.have_prev = true;
-	}
-	return 0;
-}
 
 static void keep_disks(struct engine *en, const struct diskstats *d);
 
@@ -392,7 +322,9 @@ int engine_baseline(struct engine *en, const struct store_sample *in,
 		en->pt[i]->have_ctx = true;
 	}
 	from_zero(en, in);
-	if (prime_cgroups(en, in) < 0)
+	/* the cgroups' pressure of the baseline: the first interval's base */
+	if (in->cgroups && cgmodel_prime(en->cgs, in->cgroups, in->ncgroups,
+					 en->within) < 0)
 		return -1;
 	assemble_baseline(&en->a, in);
 	if (first)
@@ -530,96 +462,17 @@ static void thread_parents(struct engine *en, const struct store_sample *in)
 	free(by);
 }
 
-/* The state of the cgroup at path, made when new; NULL: no memory. */
-static struct en_cgroup *cg_of(struct engine *en, const char *path)
-{
-	struct en_cgroup key = { .path = (char *)path };
-	struct en_cgroup **found = tfind(&key, &en->cgs, cg_cmp);
-	char name[512];
-
-	if (found)
-		return *found;
-	size_t cap = en->capallcg;
-	if (grow((void **)&en->allcg, &cap, en->nallcg + 1,
-		 sizeof(*en->allcg)) < 0)
-		return NULL;
-	en->capallcg = cap;
-	struct en_cgroup *g = calloc(1, sizeof(*g));
-	if (!g || !(g->path = strdup(path))) {
-		free(g);
-		return NULL;
-	}
-	cgname_of(path, name, sizeof(name));
-	if (!(g->st.name = strdup(name)) || !tsearch(g, &en->cgs, cg_cmp)) {
-		cg_free(g);
-		return NULL;
-	}
-	en->allcg[en->nallcg++] = g;
-	return g;
-}
-
 /* The cgroup rows of in, of those in the subtree asked for. */
 static int make_cgroups(struct engine *en, const struct store_sample *in,
 			struct sample *out)
 {
-	size_t n = 0, c1 = en->capcg, c2 = en->capcg, c3 = en->capcg,
-	       c4 = en->capcg;
-
 	if (!in->cgroups)
 		return 0;
-	if (grow((void **)&en->cgrows, &c1, in->ncgroups + 1,
-		 sizeof(*en->cgrows)) < 0 ||
-	    grow((void **)&en->cgstate, &c2, in->ncgroups + 1,
-		 sizeof(*en->cgstate)) < 0 ||
-	    grow((void **)&en->pcg, &c3, in->ncgroups + 1,
-		 sizeof(*en->pcg)) < 0 ||
-	    grow((void **)&en->max_unknown, &c4, in->ncgroups + 1,
-		 sizeof(*en->max_unknown)) < 0)
-		return -1;
-	en->capcg = c1;
-	if (c2 < en->capcg) en->capcg = c2;
-	if (c3 < en->capcg) en->capcg = c3;
-	if (c4 < en->capcg) en->capcg = c4;
-	/* the cgroups in the subtree asked for (as the live table) */
-	struct store_cgroup *cg = malloc((in->ncgroups + 1) * sizeof(*cg));
-	if (!cg)
-		return -1;
-	for (size_t i = 0; i < in->ncgroups; i++) {
-		const char *path = in->cgroups[i].path;
-		struct en_cgroup *g;
-
-		if (!path || (en->within && !cgname_within(path, en->within)))
-			continue;
-		if (!(g = cg_of(en, path))) {
-			free(cg);
-			return -1;
-		}
-		g->seen = en->round;
-		cg[n] = in->cgroups[i];
-		cg[n].path = g->path;
-		en->pcg[n] = g;
-		en->cgstate[n++] = &g->st;
-	}
-	cgrows_build(cg, en->cgstate, n, out->rows, out->nrows, out->exited,
-		     out->nexited, out->interval, en->within, en->cgrows,
-		     en->max_unknown);
-	free(cg);
-	out->cgroups = en->cgrows;
-	out->ncgroups = n;
-	/* the cgroups gone are forgotten */
-	size_t kept = 0;
-	for (size_t i = 0; i < en->nallcg; i++) {
-		struct en_cgroup *g = en->allcg[i];
-
-		if (g->seen == en->round) {
-			en->allcg[kept++] = g;
-			continue;
-		}
-		tdelete(g, &en->cgs, cg_cmp);
-		cg_free(g);
-	}
-	en->nallcg = kept;
-	return 0;
+	cgmodel_begin(en->cgs);
+	return cgmodel_rows(en->cgs, in->cgroups, in->ncgroups, out->rows,
+			    out->nrows, out->exited, out->nexited,
+			    out->interval, en->within, &out->cgroups,
+			    &out->ncgroups);
 }
 
 /* A copy of the disks read with this sample, the next one's before. */
@@ -673,27 +526,18 @@ static void make_evidence(struct engine *en, const struct store_sample *in,
 
 	for (size_t i = 0; i < in->nevidence; i++) {
 		const struct store_evidence *e = &in->evidence[i];
-		struct rowev_state **ev = NULL;
 		struct en_task *t = NULL;
 		struct row *r = NULL;
-		struct cgroup_row *g = NULL;
 
-		if (e->id) {
-			r = task_row(en, in, e->id, e->start, &t);
-			ev = t ? &t->ev : NULL;
-		} else if (e->cgroup) {
-			for (size_t k = 0; k < out->ncgroups && !g; k++)
-				if (strcmp(out->cgroups[k].path, e->cgroup) == 0) {
-					g = &out->cgroups[k];
-					ev = &en->pcg[k]->ev;
-				}
-		}
-		if (!ev || (!*ev && !(*ev = calloc(1, sizeof(**ev)))))
-			continue;
-		if (r)
-			r->why = rowev_task(*ev, e, &ri, r);
-		else if (g)
-			g->why = rowev_cgroup(*ev, e, &ri, g);
+		if (e->id && (r = task_row(en, in, e->id, e->start, &t)) &&
+		    (t->ev || (t->ev = calloc(1, sizeof(*t->ev)))))
+			r->why = rowev_task(t->ev, e, &ri, r);
+		for (size_t k = 0; !e->id && e->cgroup && k < out->ncgroups; k++)
+			if (strcmp(out->cgroups[k].path, e->cgroup) == 0) {
+				cgmodel_evidence(en->cgs, &out->cgroups[k], e,
+						 &ri);
+				break;
+			}
 	}
 	keep_disks(en, in->disks);
 }
@@ -753,10 +597,10 @@ static void trim_ended(struct engine *en)
 	size_t nthread = 0, nproc = 0, kept = 0;
 
 	for (size_t i = 0; i < en->nended; i++)
-		*(en->ended[i]->thread ? &nthread : &nproc) += 1;
+		*(en->ended[i]->key.thread ? &nthread : &nproc) += 1;
 	for (size_t i = 0; i < en->nended; i++) {
 		struct en_task *t = en->ended[i];
-		size_t *left = t->thread ? &nthread : &nproc;
+		size_t *left = t->key.thread ? &nthread : &nproc;
 
 		if (*left > ASSEMBLE_ENDED_MAX) {
 			--*left;
@@ -781,7 +625,7 @@ static void kept_rows(struct engine *en)
 			continue;
 		t->seen = en->round;
 		assemble_task(&en->a, &t->last, &t->ds,
-			      t->thread ? ASSEMBLE_THREADS : ASSEMBLE_ROWS);
+			      t->key.thread ? ASSEMBLE_THREADS : ASSEMBLE_ROWS);
 	}
 }
 
@@ -822,13 +666,9 @@ void engine_free(struct engine *en)
 	assemble_free(&en->a);
 	free(en->all);
 	free(en->ended);
-	free(en->allcg);
+	cgmodel_free(en->cgs);
 	free(en->states);
 	free(en->pt);
 	free(en->row_at);
-	free(en->cgrows);
-	free(en->cgstate);
-	free(en->pcg);
-	free(en->max_unknown);
 	free(en);
 }

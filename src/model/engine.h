@@ -7,12 +7,12 @@
  * derive_state per task life (id and start ticks; processes and thread
  * readings apart), freed once a sample lacks the task (under -a, one
  * that ended in the window stays, as the live monitor keeps it); the
- * context the rates next to a stall are made from; per cgroup its PSI
- * reading before (model/cgrows.h); per process and cgroup row the
- * evidence before (model/rowev.h); the disks before. The player of
- * recordings of readings drives it; the live monitor still keeps these
- * states in its own tables (live/tasktable.c, live/cgtable.c,
- * live/gather.c).
+ * context the rates next to a stall are made from; per process the
+ * evidence before (model/rowev.h); the disks before; the states of
+ * cgroups in the model of cgroups (model/cgmodel.h), which the live
+ * monitor's table of cgroups (live/cgtable.c) uses too. The player of
+ * recordings of readings drives it; the live monitor still keeps the
+ * tasks' states in its own tables (live/tasktable.c, live/gather.c).
  *
  *     engine_baseline(en, in)      the readings the first interval
  *                                  is counted from

@@ -14,11 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/tasklife.h"
+
 struct co_task {
-	bool thread;
-	int32_t id;
-	uint64_t start;
-	uint32_t life;            /* with id and start: one life */
+	struct tasklife key;      /* first: tasklife_cmp */
 	bool have_real;           /* real: its last reading with counters */
 	struct task_reading real;
 	bool unsteady;            /* its thread count changed in the span */
@@ -34,19 +33,6 @@ struct coarse {
 	struct store_task *out[2];
 	size_t capout[2];
 };
-
-static int co_cmp(const void *x, const void *y)
-{
-	const struct co_task *a = x, *b = y;
-
-	if (a->thread != b->thread)
-		return a->thread ? 1 : -1;
-	if (a->id != b->id)
-		return a->id < b->id ? -1 : 1;
-	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
-	return (a->life > b->life) - (a->life < b->life);
-}
 
 struct coarse *coarse_new(void)
 {
@@ -82,9 +68,10 @@ void coarse_begin(struct coarse *c)
 static struct co_task *find(struct coarse *c, const struct store_task *t,
 			    bool thread, bool make)
 {
-	struct co_task key = { .thread = thread, .id = t->r.id,
-			       .start = t->r.start, .life = t->r.life };
-	struct co_task **found = tfind(&key, &c->tree, co_cmp);
+	struct co_task key = { .key = { .thread = thread, .id = t->r.id,
+					.start = t->r.start,
+					.life = t->r.life } };
+	struct co_task **found = tfind(&key, &c->tree, tasklife_cmp);
 
 	if (found || !make)
 		return found ? *found : NULL;
@@ -101,7 +88,7 @@ static struct co_task *find(struct coarse *c, const struct store_task *t,
 	if (!e)
 		return NULL;
 	*e = key;
-	if (!tsearch(e, &c->tree, co_cmp)) {
+	if (!tsearch(e, &c->tree, tasklife_cmp)) {
 		free(e);
 		return NULL;
 	}
@@ -201,7 +188,7 @@ static int merge(struct coarse *c, const struct store_task *v, size_t n,
 	int w = thread;
 
 	for (size_t i = 0; i < c->n; i++)
-		extra += c->all[i]->thread == thread && c->all[i]->ended;
+		extra += c->all[i]->key.thread == thread && c->all[i]->ended;
 	if (n + extra > c->capout[w]) {
 		struct store_task *p = realloc(c->out[w],
 					       (n + extra) * sizeof(*p));
@@ -215,7 +202,7 @@ static int merge(struct coarse *c, const struct store_task *v, size_t n,
 	for (size_t i = 0; i < c->n; i++) {
 		struct co_task *e = c->all[i];
 
-		if (e->thread != thread || !e->ended || e->used)
+		if (e->key.thread != thread || !e->ended || e->used)
 			continue;
 		/* ended in the span, not in the later sample: its exit */
 		c->out[w][k] = e->last;
