@@ -29,7 +29,7 @@ rss=$(kib VmRSS)
 
 start_stalltop pr -p "$WAKE" -d 0.25
 PR=$ST_PID
-bg_start pr-strace strace -f -e trace=openat -o "$TMP/pr.trace" -p "$PR"
+bg_start pr-strace strace -f -y -e trace=openat -o "$TMP/pr.trace" -p "$PR"
 STRACE=$BG_PID
 wait_for has_line "$TMP/pr-strace.err" "Process $PR attached"
 # the first read (whole) is done: from here on WAKE does not run
@@ -51,8 +51,10 @@ rows=$(grep '}$' "$TMP/pr.out" | jq -c --argjson p "$WAKE" '.tasks[] | select(.p
 echo "$rows" | jq -se --argjson rss "$rss" 'all(.rss_kib == $rss and .state == "S" and
 	.majflt_ps == 0 and .read_bps == 0 and .write_bps == 0)' >/dev/null ||
 	fail "asleep, read again: rss $rss KiB, state S and rates of 0 expected: $rows"
-# opens relative to /proc/WAKE's descriptor name the file alone
-opened() { grep -c "openat([0-9]*, \"$1\"" "$TMP/pr.trace"; }
+# opens relative to /proc/WAKE's descriptor (-y: "5</proc/WAKE>") name
+# the file alone; /proc/stat, opened relative to /proc, is another file
+# (the machine's counters, read once a round when the round needs them)
+opened() { grep -c "openat([0-9]*</proc/$WAKE>, \"$1\"" "$TMP/pr.trace"; }
 leader=$(opened "task/$WAKE/stat") status=$(opened status)
 whole=$(opened stat) io=$(opened io)
 [ "$leader" -ge 1 ] && [ "$status" -ge 1 ] ||

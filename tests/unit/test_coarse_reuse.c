@@ -286,7 +286,8 @@ static void check_player(const struct sum sums[NLIVES])
 		CHECK(storefile_write(w, &seq[k]) == 0);
 	storefile_writer_free(w);
 	close(fd);
-	p = player_open(path, false, NULL, err, sizeof(err));
+	p = player_open_set(&(const char *){ path }, 1, NAN, NAN, false, NULL, -1,
+			    err, sizeof(err));
 	if (!p)
 		fprintf(stderr, "player_open: %s\n", err);
 	CHECK(p != NULL);
