@@ -62,10 +62,18 @@ replay() {
 
 # live_part NAME: every sample of NAME is the live run's sample of its time
 live_part() {
+	local _t
 	norm "$TMP/$1.json" >"$TMP/$1.norm"
-	grep -v -x -F -f "$TMP/live.norm" "$TMP/$1.norm" | head -c 600 >"$TMP/$1.odd"
-	[ ! -s "$TMP/$1.odd" ] ||
-		fail "$1: a sample the live run did not print: $(cat "$TMP/$1.odd")"
+	grep -v -x -F -f "$TMP/live.norm" "$TMP/$1.norm" >"$TMP/$1.odd"
+	[ -s "$TMP/$1.odd" ] || return 0
+	# where the first such sample differs from the live one of its time
+	_t=$(head -n 1 "$TMP/$1.odd" | jq -r '.time | tostring')
+	jq -c --arg t "$_t" 'select((.time | tostring) == $t)' "$TMP/live.norm" >"$TMP/$1.live1"
+	head -n 1 "$TMP/$1.odd" >"$TMP/$1.odd1"
+	flat "$TMP/$1.live1" >"$TMP/$1.live1.flat"
+	flat "$TMP/$1.odd1" >"$TMP/$1.odd1.flat"
+	diff "$TMP/$1.live1.flat" "$TMP/$1.odd1.flat" | head -n 20 >&2
+	fail "$1: a sample the live run did not print (< live, > replay): $(head -c 600 "$TMP/$1.odd")"
 }
 
 # flat FILE: one line per value of FILE's samples (time, where, field)
