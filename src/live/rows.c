@@ -589,9 +589,16 @@ void rows_fill_status(struct monitor *m, struct row *rows, size_t n)
 		if (rows[i].flags & ROW_EXITED)
 			continue;
 		struct task *k = tasktable_find(t, rows[i].pid);
+		struct store_task st = { .have = 0 };
 		if (!k)
 			continue;
-		rows[i].info = k->info; /* process rows: threads is theirs */
+		/*
+		 * as the store holds them (a replay's rows are made of that):
+		 * where no details were read, the start and parent its
+		 * events told
+		 */
+		rows_store_details(m, k, &st);
+		assemble_info(&st, &rows[i].info);
 	}
 	gather_rows(m, rows, n);
 }
