@@ -25,7 +25,12 @@
 # bands; once, on a loaded machine, a process row here showed 190.6).
 # Time the hypervisor steals from that CPU counts as neither (while the
 # running spinner stands still, the other's wait goes on): the lower
-# bounds give way by what /proc/stat says was stolen during the run. And
+# bounds give way by what /proc/stat says was stolen during the run. So
+# does a thread's wait: it is the other's time holding the CPU, stolen
+# time included, while their fair shares count run time alone; steal
+# that falls on one thread more than the other moves the waits apart
+# (measured on a busy host, 0.5 s stolen over the run: waits 57.3 and
+# 42.8 %, run times 38.3 and 38.2 %). And
 # the process's cpu_pct / cpu delay is (100 - e) / (100 + e), at most
 # 1.03 (a reading a tick late; measured 0.92..1.00): a cpu_pct 15 % too
 # high makes that 1.05 or more, and the thread's sum 107 or more.
@@ -81,10 +86,10 @@ expect "-H -s cpu" "$JSON" -s --argjson spin "$spin" --argjson steal "$steal" "$
   | ordered(.delay.cpu.pct; true),
     (if [.tasks[] | .tgid] != [$spin, $spin]
      then "sample \($i + 1): expected the 2 spinner threads: \(.tasks | brief)" else empty end),
-    (.tasks[] | select(.delay.cpu.pct < 44 or .delay.cpu.pct > 56 + $stolen
+    (.tasks[] | select(.delay.cpu.pct < 44 - $stolen or .delay.cpu.pct > 56 + $stolen
                        or ($i > 0 and (.cpu_pct + .delay.cpu.pct < $low
                                        or .cpu_pct + .delay.cpu.pct > 104)))
-     | "sample \($i + 1), thread \(.pid): cpu delay \(.delay.cpu.pct) %, cpu \(.cpu_pct) % (expected 44..56, and a sum of \($low)..104: \($steal) s stolen)"),
+     | "sample \($i + 1), thread \(.pid): cpu delay \(.delay.cpu.pct) %, cpu \(.cpu_pct) % (expected 44..56, \($stolen) wider, and a sum of \($low)..104: \($steal) s stolen)"),
     (([.tasks[].cpu_pct] | add) / ([.tasks[].delay.cpu.pct] | add)
      | select(. > 1.03 or . < 0.85 - $stolen / 100)
      | "sample \($i + 1): the threads'"'"' cpu_pct / cpu delay = \(.), expected 0.85..1.03")
