@@ -16,7 +16,11 @@
  * has sent nothing yet: a scraper kept from sending for a moment (its
  * machine busy) by then has its connection, and those that reconnect
  * each connection closed for them and dribble a request at once cannot
- * make it the oldest by a round of their own. (A
+ * make it the oldest by a round of their own. At the bound in all, a
+ * connection of the address that holds the most places goes first: a
+ * flood from many addresses, each reconnecting at once, cannot make a
+ * lone scraper's connection the oldest by replacing every other place
+ * while its request is on its way. (A
  * client that reconnects each connection closed for a newcomer at once
  * reaches a scraper's only after a round of its own, SCRAPE_MAX_PER_IP
  * connections: the server reads what has arrived before each choice,
@@ -108,15 +112,35 @@ void scrape_peers_waiting(struct scrape_peer *peer, int64_t now_ms)
 	peer->since_ms = now_ms;
 }
 
+/* How many places peer's address holds. */
+static unsigned places_of(const struct scrape_peers *p,
+			  const struct scrape_peer *peer)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < SCRAPE_PEER_SLOTS; i++) {
+		const struct scrape_peer *q = &p->slot[i];
+
+		n += q->used && !q->closing && q->addrlen == peer->addrlen &&
+		     memcmp(q->addr, peer->addr, peer->addrlen) == 0;
+	}
+	return n;
+}
+
 /*
- * Which of two may better give up its place: one waiting for a request
- * before one being answered, one that began its request and did not end
- * it before one that sent nothing, then the one whose wait began first.
+ * Which of two (whose addresses hold na and nb places) may better give
+ * up its place: one waiting for a request before one being answered,
+ * one of an address that holds more places before one of an address
+ * that holds fewer, one that began its request and did not end it
+ * before one that sent nothing, then the one whose wait began first.
  */
-static bool before(const struct scrape_peer *a, const struct scrape_peer *b)
+static bool before(const struct scrape_peer *a, unsigned na,
+		   const struct scrape_peer *b, unsigned nb)
 {
 	if (a->answering != b->answering)
 		return !a->answering;
+	if (na != nb)
+		return na > nb;
 	if (!a->answering && a->spoke != b->spoke)
 		return a->spoke;
 	return a->since_ms < b->since_ms;
@@ -128,7 +152,7 @@ int scrape_peers_admit(struct scrape_peers *p, const struct sockaddr *sa,
 {
 	unsigned char a[16];
 	size_t n = addr_bytes(sa, a);
-	unsigned total = 0, same = 0;
+	unsigned total = 0, same = 0, n_oldest = 0;
 	struct scrape_peer *oldest = NULL, *oldest_same = NULL;
 
 	for (size_t i = 0; i < SCRAPE_PEER_SLOTS; i++) {
@@ -141,9 +165,13 @@ int scrape_peers_admit(struct scrape_peers *p, const struct sockaddr *sa,
 		if (peer->answering &&
 		    now_ms - peer->since_ms < SCRAPE_GRACE_MS)
 			continue; /* its answer is on its way: it keeps it */
-		if (!oldest || before(peer, oldest))
+		unsigned places = places_of(p, peer);
+		if (!oldest || before(peer, places, oldest, n_oldest)) {
 			oldest = peer;
-		if (mine && (!oldest_same || before(peer, oldest_same)))
+			n_oldest = places;
+		}
+		if (mine && (!oldest_same ||
+			     before(peer, places, oldest_same, places)))
 			oldest_same = peer;
 	}
 	struct scrape_peer *v;

@@ -57,11 +57,12 @@ void scrape_peers_waiting(struct scrape_peer *peer, int64_t now_ms);
  * A connection from sa comes in; short_of_fds: the process is near its
  * limit of descriptors. Returns 0 when it may have a place as things
  * are, 1 when it may once *victim (set, and marked closing) is closed:
- * the connection that has waited longest for the rest of a request it
- * began, else the one that has waited longest for a request (or, when
- * every one is being answered, the one answered longest, past the grace),
- * from the same address when that address is at its bound; -1 when it
- * must be refused (every one is being answered, within the grace).
+ * from the same address when that address is at its bound, else of
+ * the address that holds the most places, the connection that has
+ * waited longest for the rest of a request it began, else the one that
+ * has waited longest for a request (or, when every one is being
+ * answered, the one answered longest, past the grace); -1 when it must
+ * be refused (every one is being answered, within the grace).
  */
 int scrape_peers_admit(struct scrape_peers *p, const struct sockaddr *sa,
 		       bool short_of_fds, int64_t now_ms,

@@ -3,7 +3,8 @@
  * Who keeps a place at the scrape endpoint: the bounds per address and
  * in all, the newcomer taking the place of the one that waited longest
  * for a request (its own address's first), answers keeping theirs for
- * the grace and not after, the refusal when nothing may be closed, the
+ * the grace and not after, a flood from many addresses not reaching a
+ * lone scraper, the refusal when nothing may be closed, the
  * deadlines of a request and of an answer (not moved by anything but a
  * request whole or an answer taken), the reserve of descriptors, and
  * which addresses are loopback. The server's side is
@@ -125,6 +126,44 @@ static void test_begun_first(void)
 	CHECK(admitted == 1 && victim == a);
 }
 
+/*
+ * At the bound in all, a connection of the address that holds the most
+ * places goes first: a flood from many addresses that replaces every
+ * other place while a scraper's request is on its way (as one that
+ * reconnects each connection closed for it at once does) never reaches
+ * the scraper's, whether the flood sends nothing or begins requests.
+ */
+static void test_flood(bool spoke)
+{
+	static struct scrape_peers p;
+	struct scrape_peer *victim;
+	int admitted;
+	char a[32];
+	int64_t t = 1000;
+
+	memset(&p, 0, sizeof(p));
+	struct scrape_peer *scraper = connect_at(&p, v4("127.0.0.1"), 9, t++,
+						 &admitted, &victim);
+	CHECK(scraper && admitted == 0);
+	for (int i = 0; i < SCRAPE_MAX_CONNECTIONS - 1; i++) {
+		snprintf(a, sizeof(a), "127.0.0.%d", 2 + i % 32);
+		struct scrape_peer *n = connect_at(&p, v4(a), 10 + i, t++,
+						   &admitted, &victim);
+		CHECK(n && admitted == 0);
+		if (n && spoke)
+			scrape_peers_spoke(n);
+	}
+	for (int r = 0; r < 4 * SCRAPE_MAX_CONNECTIONS; r++) {
+		snprintf(a, sizeof(a), "127.0.0.%d", 2 + r % 32);
+		struct scrape_peer *n = connect_at(&p, v4(a), 100 + r, t++,
+						   &admitted, &victim);
+		CHECK(n && admitted == 1 && victim && victim != scraper);
+		if (n && spoke)
+			scrape_peers_spoke(n);
+	}
+	CHECK(scraper->used && !scraper->closing);
+}
+
 static void test_answers_and_refusal(void)
 {
 	static struct scrape_peers p;
@@ -225,6 +264,8 @@ int main(void)
 {
 	test_per_address();
 	test_begun_first();
+	test_flood(false);
+	test_flood(true);
 	test_answers_and_refusal();
 	test_total();
 	test_deadlines();
