@@ -13,7 +13,8 @@
 #    device with the limit (before: no cause, no bytes of an interval);
 #  - two spinning threads pinned to one CPU, no quota (as in why_cpu.sh):
 #    interval_s set and the cause by the same measure as later samples,
-#    "pinned" where the other CPUs were idle at least 55 % of its cpu
+#    "pinned" where the other CPUs were free (idle, or running niced tasks:
+#    it runs at nice -20) at least 55 % of its cpu
 #    stall P, "cpu_contention" where at most 45 % (before: "pinned" from
 #    its runnable threads alone, then "cpu_contention" from the second
 #    sample on when the other CPUs were busy).
@@ -74,15 +75,23 @@ wait_for has_line "$TMP/pinned.out" ready
 first_why "$p" >"$TMP/pinned.why"
 note "pinned spinner: $(jq -c '{interval_s, cause: .causes.cpu.cause, other_cpus_idle_us, allowed_cpus, runnable_threads}' "$TMP/pinned.why")"
 jq -c --argjson p "$p" '.tasks[] | select(.pid == $p) | .delay.cpu.pct' "$JSON" >"$TMP/pinned.pct"
-expect "pinned spinner" "$TMP/pinned.why" --slurpfile pct "$TMP/pinned.pct" '
+jq -c --argjson p "$p" '.tasks[] | select(.pid == $p) | .nice' "$JSON" >"$TMP/pinned.nice"
+# free: the time the other CPUs were idle or, for a process of nice 0 or
+# below (this one runs at -20), ran niced tasks (what pinning keeps from
+# it, as tests/live/why_cpu.sh counts it)
+expect "pinned spinner" "$TMP/pinned.why" --slurpfile pct "$TMP/pinned.pct" \
+	--slurpfile nice "$TMP/pinned.nice" '
   if . == null then "no why in the first sample"
   elif .interval_s == null then "no interval: \(.causes)"
   else ($pct[0] / 100 * .interval_s * 1e6) as $P
-  | .other_cpus_idle_us as $idle
-  | {cause: .causes.cpu.cause, other_cpus_idle_us, P: $P} as $say
+  | (if .other_cpus_idle_us == null then null
+     elif $nice[0] != null and $nice[0] <= 0
+     then .other_cpus_idle_us + (.other_cpus_nice_us // 0)
+     else .other_cpus_idle_us end) as $idle
+  | {cause: .causes.cpu.cause, other_cpus_idle_us, other_cpus_nice_us, P: $P} as $say
   | if $idle == null then "no other_cpus_idle_us: \($say)"
     elif $idle >= 0.55 * $P and .causes.cpu.cause != "pinned"
-    then "the other CPUs were idle, not pinned: \($say)"
+    then "the other CPUs were free, not pinned: \($say)"
     elif $idle <= 0.45 * $P and .causes.cpu.cause != "cpu_contention"
     then "the other CPUs were busy, not cpu_contention: \($say)"
     elif (.causes.cpu.cause | IN("pinned", "cpu_contention") | not)

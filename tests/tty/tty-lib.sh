@@ -95,15 +95,22 @@ tty_wait_sample() {
 # tty_wait_next_sample [N]: until N (default 1) more samples have been
 # drawn since the call: the header's clock (whole seconds, the sample's
 # time) moves on N times, so at least N later samples are on the screen.
+# Right after a resize the pane may show what was drawn for the old size
+# (the header scrolled off) until stalltop redraws: the clock is waited
+# for too.
 tty_wait_next_sample() {
 	_tty_n=${1:-1}
 	while [ "$_tty_n" -gt 0 ]; do
-		_tty_clock=$(tty_clock)
-		[ -n "$_tty_clock" ] || tty_fail "no sample clock on the screen"
+		tty_until "$TTY_TIMEOUT" _tty_clock_read ||
+			tty_fail "no sample clock on the screen"
 		tty_until "$TTY_TIMEOUT" _tty_clock_moved ||
 			tty_fail "no new sample: the clock stays at $_tty_clock"
 		_tty_n=$((_tty_n - 1))
 	done
+}
+_tty_clock_read() {
+	_tty_clock=$(tty_clock)
+	[ -n "$_tty_clock" ]
 }
 tty_clock() {
 	tty_screen | sed -n '1s/^ stalltop \([0-9][0-9]:[0-9][0-9]:[0-9][0-9]\) .*/\1/p'
