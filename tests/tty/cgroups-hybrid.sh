@@ -39,10 +39,6 @@ placed() {
 }
 wait_for -t 10 placed
 
-# The header of the cgroup view: its last column is the tree of names
-# (which says how many columns did not fit).
-CGHEAD=' NAME( \(\+[0-9]+ hidden\))?$'
-
 # The names of the tree, one per line, without indentation or fold mark,
 # with the whole line: "NAME|line".
 names() {
@@ -61,7 +57,7 @@ has_name() {
 
 tty_start -d 0.5 --record "$TMP/rec.stk"
 tty_keys g
-tty_wait "$CGHEAD" 5 || tty_fail "g did not show the cgroups with their names"
+tty_wait "$TTY_CGHEAD" 5 || tty_fail "g did not show the cgroups with their names"
 tty_until 10 has_name "$SERVICE" ||
 	tty_fail "no line named $SERVICE: $(names | cut -d'|' -f1 | tr '\n' ' ')"
 has_name "docker $SHORT" || tty_fail "the scope is not named \"docker $SHORT\""
@@ -120,7 +116,7 @@ for i in $(seq 1 "$n"); do
 	tty_keys T
 done
 tty_keys g
-tty_wait "$CGHEAD" 5 || tty_fail "the replay has no cgroup view"
+tty_wait "$TTY_CGHEAD" 5 || tty_fail "the replay has no cgroup view"
 # the first sample was recorded before g was pressed: --record alone
 # recorded its cgroups
 tty_wait "REPLAY 1/$n " 5 || tty_fail "T did not step back to the first sample"

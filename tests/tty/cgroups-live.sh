@@ -28,7 +28,7 @@ in_cgroups() {
 wait_for -t 10 in_cgroups
 
 # the tree of names ends the header (and says how many columns did not fit)
-TTY_READY=' NAME( \(\+[0-9]+ hidden\))?$'
+TTY_READY=$TTY_CGHEAD
 tty_start --cgroups -d 0.5
 tty_wait '\[cgroups: [0-9]+\]' 5 || tty_fail "--cgroups did not start in the cgroup view"
 tty_keys g

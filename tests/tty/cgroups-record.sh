@@ -25,7 +25,7 @@ root_shown() { [ -n "$(root_p)" ]; }
 # root_p: CPU.P% of the root cgroup in the cgroup view
 root_p() {
 	tty_screen | awk '
-		/ NAME$/ { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$0 ~ ENVIRON["TTY_CGHEAD"] { for (i = 1; i <= NF; i++) col[$i] = i; next }
 		col["CPU.P%"] && $NF == "/" { print $col["CPU.P%"]; exit }'
 }
 # frame N: the clock and the root's CPU.P% of one capture of the screen

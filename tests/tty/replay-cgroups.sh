@@ -12,12 +12,12 @@ need_cmd jq date
 FIX=$REC_DEMO
 ROOT=$(rec_jq "$FIX" 1 '.cgroups | map(.path) | min_by(length)')
 TTY_ENV="TZ=UTC"
-TTY_READY=' NAME$'
+TTY_READY=$TTY_CGHEAD
 
 # The NAME cells of the tree (below its header), one line, "|" between.
 tree() {
 	tty_screen | awk '
-		/ NAME$/ { x = index($0, "NAME"); seen = 1; next }
+		$0 ~ ENVIRON["TTY_CGHEAD"] { x = index($0, "NAME"); seen = 1; next }
 		seen && length($0) >= x {
 			cell = substr($0, x); sub(/ +$/, "", cell)
 			if (cell == "") exit
@@ -44,7 +44,7 @@ tree_is() {
 # The cell of column HEADER ($1) on the line of the cgroup named $2.
 cell() {
 	tty_screen | awk -v h="$1" -v n="$2" '
-		/ NAME$/ { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$0 ~ ENVIRON["TTY_CGHEAD"] { for (i = 1; i <= NF; i++) col[$i] = i; next }
 		$NF == n { print $col[h]; exit }'
 }
 
@@ -102,7 +102,7 @@ tty_until 5 load_total ||
 	tty_fail "TOTAL of load in sample 2: wanted $load2, got $(cell TOTAL load)"
 
 # the mouse: a click on a header sorts by it, a click on a line selects it
-y=$(tty_screen | grep -n ' NAME$' | cut -d: -f1)
+y=$(tty_screen | grep -En "$TTY_CGHEAD" | cut -d: -f1)
 x=$(tty_screen | sed -n "${y}p" | awk '{ print index($0, "IO.P%") + 1 }')
 [ "$x" -gt 1 ] || tty_fail "no IO.P% header"
 tty_click "$x" "$y"
@@ -118,5 +118,5 @@ tty_wait "at $ROOT/idle" 5 || tty_fail "a click did not select idle"
 tty_keys g
 tty_wait ' PID USER' 5 || tty_fail "g did not show the processes"
 tty_keys g
-tty_wait ' NAME$' 5 || tty_fail "g did not come back to the cgroups"
+tty_wait "$TTY_CGHEAD" 5 || tty_fail "g did not come back to the cgroups"
 tty_quit_and_check

@@ -13,6 +13,11 @@ need_cmd tmux
 HELPER=$top_builddir/tests/tty/stallhelper
 [ -x "$HELPER" ] || hard_error "no workload helper at $HELPER"
 TTY_TIMEOUT=15
+# The cgroup view's line of column names (an ERE; awk reads it as
+# ENVIRON["TTY_CGHEAD"]): it ends in NAME, and in "(+N hidden)" when a
+# column does not fit, as when figures grow wide on a busy machine
+TTY_CGHEAD=' NAME( \(\+[0-9]+ hidden\))?$'
+export TTY_CGHEAD
 
 TTY_SOCK=stalltop-test-$$
 TTY_SOCKS=$TTY_SOCK
