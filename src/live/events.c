@@ -97,7 +97,12 @@ static void on_fork(struct monitor *m, struct tasktable *t, pid_t id,
 	}
 	struct task *done = tasktable_find_retired(t, id, awaits_fork, &born);
 	if (done) {
-		done->forked = true; /* its exit record came first */
+		/*
+		 * its exit record came first: the record was read some time
+		 * after the exit, the event is dated by the kernel
+		 */
+		done->forked = true;
+		done->born = tasktable_span_meet(done->born, born);
 		return;
 	}
 	k = tasks_add(m, t, id, tgid, 0, true);

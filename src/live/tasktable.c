@@ -637,6 +637,16 @@ struct tt_span tasktable_task_span(const struct task *k, long hz)
 	return k->born;
 }
 
+struct tt_span tasktable_span_meet(struct tt_span a, struct tt_span b)
+{
+	if (!a.hi)
+		return b;
+	if (!b.hi)
+		return a;
+	return (struct tt_span){ a.lo > b.lo ? a.lo : b.lo,
+				 a.hi < b.hi ? a.hi : b.hi };
+}
+
 enum tasktable_order tasktable_order(struct tt_span a, struct tt_span b)
 {
 	if (!a.hi || !b.hi)

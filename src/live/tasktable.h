@@ -314,4 +314,10 @@ struct tt_span tasktable_task_span(const struct task *k, long hz);
 /* Life a against life b. */
 enum tasktable_order tasktable_order(struct tt_span a, struct tt_span b);
 
+/*
+ * What two spans of one life say together: the later lo, the earlier hi
+ * (one unknown: the other). For spans that meet (TT_SAME).
+ */
+struct tt_span tasktable_span_meet(struct tt_span a, struct tt_span b);
+
 #endif

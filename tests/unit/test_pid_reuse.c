@@ -197,6 +197,8 @@ static void record_first(void)
 /*
  * B lives 8 ms; both exit records are read before the connector's
  * events: B's before A's (another CPU's socket first), or A's first.
+ * B's start (its row's) is first bounded by its record, read 10 ms after
+ * it ended, then by its fork event.
  */
 static void new_record_before_its_fork(bool b_first)
 {
@@ -221,6 +223,8 @@ static void new_record_before_its_fork(bool b_first)
 	struct task *b = retired_with(m, B_FINAL);
 	CHECK(b && b != a && b->have_final);
 	CHECK(tasktable_find(m->procs, PID) == NULL);
+	/* B began at most its elapsed time before its record was read */
+	CHECK(b && b->born.hi == (110020 - (110010 - B_START)) * MS);
 
 	/* the connector's events of both lives come last */
 	clocks_at(m, 110021);
@@ -232,6 +236,8 @@ static void new_record_before_its_fork(bool b_first)
 	CHECK_EQ_U(tasktable_retired_count(m->procs), 2);
 	CHECK(retired_with(m, A_FINAL) == a);
 	CHECK(retired_with(m, B_FINAL) == b);
+	/* its fork event, dated by the kernel, tells its start closer */
+	CHECK(b && b->born.hi == B_START * MS);
 
 	/* a third life after them is a new entry again */
 	clocks_at(m, 120001);
