@@ -236,14 +236,19 @@ static int read_clock(struct task *k, uint64_t *ns)
 	return cpuclock_read(p->clock, ns);
 }
 
+struct gate_ctx {
+	struct monitor *m;
+	bool clocked;              /* a clock was read for a query */
+};
+
 static void collect_gated(struct task *k, void *arg)
 {
-	struct monitor *m = arg;
+	struct gate_ctx *g = arg;
 	struct tt_proc *p = k->proc;
 	uint64_t ns;
 
-	if (!clock_wanted(m, k) || read_clock(k, &ns) < 0) {
-		collect_live_id(k, m);
+	if (!clock_wanted(g->m, k) || read_clock(k, &ns) < 0) {
+		collect_live_id(k, g->m);
 		return;
 	}
 	if (p->clock_sure && ns == p->clock_ns && k->ds.have_prev &&
@@ -252,30 +257,32 @@ static void collect_gated(struct task *k, void *arg)
 		return;
 	}
 	p->clock_ns = ns;
-	p->clock_round = m->round;
-	collect_live_id(k, m);
+	p->clock_round = g->m->round;
+	g->clocked = true;
+	collect_live_id(k, g->m);
 }
 
 /*
- * The machine's counters of the round (/proc/stat), read with the
- * tasks' readings, every round, so that the evidence and the header
- * count the same interval as the tasks, not the time the round spent
- * after the queries (the first round reads every process's details).
- * In process mode, after the clocks: whether a task waited on block IO
- * now tells whether the bases the queries make are sure (none did).
+ * Whether a task waited on block IO now, after the clocks were read:
+ * the bases the queries make are sure when none did. Read every round
+ * while one did, to know when the gate opens again.
  */
-static void look_at_machine(struct monitor *m)
+static void look_at_io(struct monitor *m, bool clocks_read)
 {
-	const struct cpustat *s = machine_stat(m);
+	const struct cpustat *s;
+	if (!clocks_read && m->io_quiet)
+		return;
+	s = machine_stat(m);
 	m->io_quiet = s && s->procs_blocked.have && s->procs_blocked.v == 0;
 }
 
 /* Process mode: the processes that may have moved (the gate, above). */
 static int query_gated(struct monitor *m)
 {
+	struct gate_ctx g = { m, false };
 	m->nids = 0;
-	tasktable_foreach(m->procs, collect_gated, m);
-	look_at_machine(m);
+	tasktable_foreach(m->procs, collect_gated, &g);
+	look_at_io(m, g.clocked);
 	return ask(m, TS_KIND_TGID, m->procs);
 }
 
@@ -407,7 +414,6 @@ static int query_procs(struct monitor *m)
 {
 	if (!m->o.threads)
 		return query_gated(m);
-	look_at_machine(m);
 	m->nids = 0;
 	tasktable_foreach(m->procs, collect_process, m);
 	return ask(m, TS_KIND_TGID, m->procs);
@@ -427,8 +433,6 @@ int readings_take(struct monitor *m)
 	double t0 = monitor_now();
 	m->query_start = t0;
 	m->reading_boot = monitor_clock(CLOCK_BOOTTIME);
-	if (!procs_queried(m))
-		look_at_machine(m);
 	if (procs_queried(m) && query_procs(m) < 0)
 		return -1;
 	if (m->threads && query_threads(m) < 0)

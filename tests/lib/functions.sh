@@ -272,10 +272,12 @@ wait_more_lines() { wait_lines "$1" $(($(lines "$1") + $2)); }
 
 # run_stalltop_json ARGS...: stalltop -b --json ARGS in the foreground
 # (give it -n); fails unless it exits 0 and every line is a JSON object.
-# The samples are in $JSON.
+# The samples are in $JSON. With ST_NICE set, at that nice value (a test
+# whose own workloads would otherwise starve it of the CPU).
 run_stalltop_json() {
 	JSON="$TMP/run.json"
-	timeout 120 "$STALLTOP" -b --json "$@" >"$JSON" 2>"$TMP/run.err" ||
+	timeout 120 ${ST_NICE:+nice -n "$ST_NICE"} "$STALLTOP" -b --json "$@" \
+		>"$JSON" 2>"$TMP/run.err" ||
 		fail "stalltop -b --json $* exited $?: $(cat "$TMP/run.err")"
 	check_json "$JSON"
 }
