@@ -27,7 +27,7 @@ pid_max=32768
 # kernel_drops: DROPS = the messages the kernel dropped for stalltop's
 # generic netlink sockets (protocol 16), summed: its exit-record
 # listeners, and its query socket, whose batches are sized to fit and
-# which drops nothing.
+# which drops nothing; QUEUED = the bytes waiting in them (Rmem).
 kernel_drops() {
 	local _f _l
 	: >"$TMP/inodes"
@@ -37,9 +37,10 @@ kernel_drops() {
 		"socket:["*"]") _l=${_l#socket:[}; echo "${_l%]}" >>"$TMP/inodes" ;;
 		esac
 	done
-	DROPS=$(awk 'NR == FNR { want[$1] = 1; next }
-		FNR > 1 && $2 == 16 && ($10 in want) { n += $9; found++ }
-		END { if (found) print n }' "$TMP/inodes" /proc/net/netlink)
+	set -- $(awk 'NR == FNR { want[$1] = 1; next }
+		FNR > 1 && $2 == 16 && ($10 in want) { n += $9; q += $5; found++ }
+		END { if (found) print n, q }' "$TMP/inodes" /proc/net/netlink)
+	DROPS=${1:-} QUEUED=${2:-}
 	[ -n "$DROPS" ] ||
 		fail "no generic netlink socket of stalltop ($ST_PID) in /proc/net/netlink (its socket inodes: $(tr '\n' ' ' <"$TMP/inodes"))"
 }
@@ -70,7 +71,10 @@ kill -s CONT "$ST_PID"
 wait_more_lines "$TMP/st.out" 3
 # the kernel's count, then a sample, then the count again: the sample
 # between two equal counts took every drop there was (the machine's other
-# exits may still overflow a socket now and then: then again, bounded)
+# exits may still overflow a socket now and then: then again, bounded);
+# and nothing waits in the sockets any more, so that the backlog is
+# behind stalltop before SIGTERM (a sample of tens of thousands of rows
+# may hold its loop longer than the quit guard's grace on a busy machine)
 tries=0
 while :; do
 	kernel_drops
@@ -79,10 +83,10 @@ while :; do
 	lost=$(tail -n 1 "$TMP/st.out" | jq -e .exit_records_lost) ||
 		fail "the last sample has no exit_records_lost: $(tail -n 1 "$TMP/st.out" | cut -c 1-200)"
 	kernel_drops
-	[ "$before" -ne "$DROPS" ] || break
+	[ "$before" -ne "$DROPS" ] || [ "$QUEUED" -ne 0 ] || break
 	tries=$((tries + 1))
 	[ "$tries" -lt 10 ] ||
-		fail "the kernel kept dropping messages for stalltop: $before, then $DROPS"
+		fail "the kernel kept dropping messages for stalltop ($before, then $DROPS), or $QUEUED bytes still wait in its sockets"
 done
 stop_stalltop st "$ST_PID"
 
