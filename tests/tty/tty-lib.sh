@@ -22,11 +22,13 @@ export TTY_CGHEAD
 TTY_SOCK=stalltop-test-$$
 TTY_SOCKS=$TTY_SOCK
 
-# Every tmux server goes with the test, then functions.sh cleans up.
+# Every tmux server goes with the test, and its socket file (which a
+# killed server leaves behind), then functions.sh cleans up.
 _tty_cleanup() {
 	_tty_status=$?
 	for _s in $TTY_SOCKS; do
 		tmux -L "$_s" kill-server 2>/dev/null
+		rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$_s"
 	done
 	(exit "$_tty_status")
 	_cleanup
