@@ -623,11 +623,8 @@ struct tt_span tasktable_span_exit(const struct ts_reading *r,
 	int64_t lo = at - BTIME_SLACK_NS, hi = at + BTIME_SLACK_NS;
 	if (hi <= 0 || (lo > 0 && (uint64_t)lo > s.hi))
 		return s; /* the wall clock was set since: only the bound */
-	if (lo > 0)
-		s.lo = (uint64_t)lo;
-	if ((uint64_t)hi < s.hi)
-		s.hi = (uint64_t)hi;
-	return s;
+	return tasktable_span_meet(s, (struct tt_span){ lo > 0 ? (uint64_t)lo : 0,
+							(uint64_t)hi });
 }
 
 struct tt_span tasktable_task_span(const struct task *k, long hz)
